@@ -1,0 +1,31 @@
+import type { Urn } from "../program/urn.js";
+import type { StepKind } from "../plan/plan.js";
+
+/** The part of a step a unit of work carries out: a create-first replace deletes the old object separately. */
+export type UnitKind = StepKind | "delete-replaced";
+
+/** Counts of what an apply did. */
+export interface ApplySummary {
+  ok: boolean;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+  /** Steps by kind that succeeded (creates, updates, ...). */
+  done: Partial<Record<UnitKind, number>>;
+  durationMs: number;
+}
+
+/**
+ * What the engine reports as it works, on an rxjs stream: the CLI renders it, the library API and tests
+ * subscribe to it. Secret values never appear in events.
+ */
+export type EngineEvent =
+  | { type: "step-started"; urn: Urn; kind: UnitKind }
+  | { type: "step-succeeded"; urn: Urn; kind: UnitKind; durationMs: number }
+  | { type: "step-failed"; urn: Urn; kind: UnitKind; error: string }
+  | { type: "step-skipped"; urn: Urn; kind: UnitKind; reason: string }
+  | { type: "diagnostic"; severity: "info" | "warning" | "error"; message: string; urn?: Urn }
+  | { type: "summary"; summary: ApplySummary };
+
+/** The event type names, for exhaustiveness tests. */
+export const EVENT_TYPES: readonly EngineEvent["type"][] = ["step-started", "step-succeeded", "step-failed", "step-skipped", "diagnostic", "summary"];

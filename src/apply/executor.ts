@@ -1,0 +1,386 @@
+import type { Subject } from "rxjs";
+import type { Plan, PlanStep, StepMeta } from "../plan/plan.js";
+import type { PlanRuntime } from "../plan/planner.js";
+import { ValueResolver, unknownValue } from "../plan/values.js";
+import { resolveInputs } from "../plan/resolve-inputs.js";
+import { changedKeys, withIgnoredChanges } from "../plan/decide.js";
+import type { ResourceNode } from "../program/node.js";
+import type { Urn } from "../program/urn.js";
+import { containsUnknown } from "../program/unknown.js";
+import type { OpContext, Provider } from "../provider/provider.js";
+import { IncompleteCreateError } from "../provider/errors.js";
+import { findDefinition } from "../provider/registry.js";
+import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import type { Props, ResourceState, StateMutation } from "../state/types.js";
+import type { ApplySummary, EngineEvent, UnitKind } from "./events.js";
+import type { JournalWriter } from "./journal.js";
+import { redactSecrets } from "./redact.js";
+
+/** What the executor needs to carry out a plan. */
+export interface ExecuteInput {
+  plan: Plan;
+  /** The evaluated program behind the plan (absent for `destroy`, which needs no program). */
+  runtime?: PlanRuntime;
+  journal: JournalWriter;
+  /** How many provider operations may run at once. */
+  parallel: number;
+  events: Subject<EngineEvent>;
+  opContext: (urn: Urn, timeout?: number) => OpContext;
+  /** Stops starting new work; what is running finishes and is saved. */
+  signal?: AbortSignal;
+}
+
+interface Unit {
+  urn: Urn;
+  kind: UnitKind;
+  step: PlanStep;
+  deps: Unit[];
+  dependents: Unit[];
+  remaining: number;
+  status: "waiting" | "running" | "done" | "failed" | "skipped";
+  run: () => Promise<void>;
+}
+
+function providerFor(type: string, node: ResourceNode | undefined): Provider<Props, Props> {
+  const def = node?.definition ?? findDefinition(type);
+  if (!def) throw new Error(`no resource type "${type}" is defined in this program, so its provider is unknown`);
+  return def.provider as Provider<Props, Props>;
+}
+
+function toState(urn: Urn, type: string, id: string, inputs: Props, outputs: Props, secretKeys: string[], meta: StepMeta): ResourceState {
+  const s: ResourceState = { urn, type, id, inputs, outputs, deps: meta.deps };
+  if (secretKeys.length) s.secretKeys = secretKeys;
+  if (meta.parent) s.parent = meta.parent;
+  if (meta.protect) s.protect = true;
+  if (meta.retainOnDelete) s.retainOnDelete = true;
+  return s;
+}
+
+/**
+ * Applies a plan: each step runs when the steps it depends on are done, up to `parallel` at once. A failure
+ * skips only its dependents ("dependency failed: <urn>"); independent branches finish. Every provider call is
+ * journaled as pending first and resolved after, so a crash loses nothing.
+ */
+export async function execute(input: ExecuteInput): Promise<{ summary: ApplySummary; outputs?: { values: Props; secretKeys: string[] } }> {
+  const { plan, runtime, journal, events } = input;
+  const started = Date.now();
+  const values = new ValueResolver();
+  const nodeOf = (urn: Urn) => runtime?.nodeByUrn.get(urn);
+  const stepNodes = new Set<ResourceNode>();
+  const units: Unit[] = [];
+  const primary = new Map<string, Unit>();
+  const deleteUnits = new Map<string, Unit>();
+  const secretsOf = (step: PlanStep): unknown[] => {
+    const keys = "secretKeys" in step ? step.secretKeys : [];
+    const out: unknown[] = [];
+    for (const k of keys) for (const src of ["news", "olds", "outputs"] as const) if (src in step) out.push((step as unknown as Record<string, Props>)[src]![k]);
+    return out;
+  };
+
+  const publishReal = (node: ResourceNode | undefined, id: string, outputs: Props, secretKeys: string[]) => {
+    if (node) values.publish(node, { id, outputs, unknown: new Set(), restUnknown: false, secretKeys: new Set([...secretKeys, ...schemaSecretKeys(node.definition?.schema)]) });
+  };
+
+  /** Inputs to send: the planned ones, or re-resolved now that upstream outputs are real. */
+  const inputsFor = async (step: Extract<PlanStep, { news: Props }>): Promise<{ news: Props; secretKeys: string[] }> => {
+    if (!containsUnknown(step.news)) return { news: step.news, secretKeys: step.secretKeys };
+    const node = nodeOf(step.urn)!;
+    const r = await resolveInputs(node.inputs, values);
+    const news = withIgnoredChanges(r.values, "olds" in step ? step.olds : undefined, node.ignoreChanges);
+    if (containsUnknown(news)) throw new Error("some inputs are still unknown after their dependencies were applied");
+    return { news, secretKeys: [...new Set([...r.secretKeys, ...step.secretKeys])] };
+  };
+
+  const ctxFor = (urn: Urn, kind: "create" | "update" | "delete") => input.opContext(urn, nodeOf(urn)?.customTimeouts[kind]);
+
+  const addUnit = (step: PlanStep, kind: UnitKind, run: () => Promise<void>): Unit => {
+    const u: Unit = { urn: step.urn, kind, step, deps: [], dependents: [], remaining: 0, status: "waiting", run };
+    units.push(u);
+    return u;
+  };
+
+  // Steps that need no provider call settle at once: their values are the planned ones.
+  for (const step of plan.steps) {
+    if (step.kind !== "same") continue;
+    const node = nodeOf(step.urn);
+    if (step.movedFrom) {
+      const prior = journal.state.resources[step.movedFrom]!;
+      journal.mutate([{ kind: "remove", urn: step.movedFrom }, { kind: "upsert", resource: { ...prior, ...toState(step.urn, step.type, prior.id, prior.inputs, prior.outputs, prior.secretKeys ?? [], step.meta), ...(prior.deposed ? { deposed: prior.deposed } : {}) } }]);
+    } else {
+      const prior = journal.state.resources[step.urn];
+      if (prior && metaChanged(prior, step.meta)) journal.mutate([{ kind: "upsert", resource: { ...prior, ...metaFields(prior, step.meta) } }]);
+    }
+    void node;
+  }
+
+  for (const step of plan.steps) {
+    const node = nodeOf(step.urn);
+    switch (step.kind) {
+      case "same":
+        break;
+      case "create":
+        stepNodes.add(node!);
+        primary.set(step.urn, addUnit(step, "create", async () => {
+          const provider = providerFor(step.type, node);
+          const { news, secretKeys } = await inputsFor(step);
+          const op = await journal.begin({ kind: "create", urn: step.urn, type: step.type });
+          let r: { id: string; outputs: Props };
+          try {
+            r = await provider.create({ urn: step.urn, inputs: news, ctx: ctxFor(step.urn, "create") });
+          } catch (e) {
+            journal.abort(op, e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: { ...toState(step.urn, step.type, e.id, news, e.outputs, secretKeys, step.meta), tainted: true } }] : []);
+            throw e;
+          }
+          journal.end(op, [{ kind: "upsert", resource: toState(step.urn, step.type, r.id, news, r.outputs, secretKeys, step.meta) }]);
+          publishReal(node, r.id, r.outputs, secretKeys);
+        }));
+        break;
+      case "update":
+        stepNodes.add(node!);
+        primary.set(step.urn, addUnit(step, "update", async () => {
+          const provider = providerFor(step.type, node);
+          const { news, secretKeys } = await inputsFor(step);
+          const moved: StateMutation[] = step.movedFrom ? [{ kind: "remove", urn: step.movedFrom }] : [];
+          const current = journal.state.resources[step.movedFrom ?? step.urn]!;
+          if (changedKeys(step.olds, news).length === 0) {
+            // Unknown inputs turned out unchanged: nothing to send to the provider.
+            journal.mutate([...moved, { kind: "upsert", resource: { ...current, ...toState(step.urn, step.type, step.id, news, step.outputs, secretKeys, step.meta) } }]);
+            publishReal(node, step.id, step.outputs, secretKeys);
+            return;
+          }
+          const op = await journal.begin({ kind: "update", urn: step.urn, type: step.type, id: step.id });
+          let outputs: Props;
+          try {
+            outputs = await provider.update!({ urn: step.urn, id: step.id, olds: step.olds, news, outputs: step.outputs, ctx: ctxFor(step.urn, "update") });
+          } catch (e) {
+            journal.abort(op, []);
+            throw e;
+          }
+          const next = toState(step.urn, step.type, step.id, news, outputs, secretKeys, step.meta);
+          if (current.deposed) next.deposed = current.deposed;
+          journal.end(op, [...moved, { kind: "upsert", resource: next }]);
+          publishReal(node, step.id, outputs, secretKeys);
+        }));
+        break;
+      case "replace": {
+        stepNodes.add(node!);
+        const provider = () => providerFor(step.type, node);
+        const old = { id: step.id, inputs: step.olds, outputs: step.outputs };
+        const deleteOld = async (kind: "replace-delete") => {
+          if (step.meta.retainOnDelete) return;
+          const op = await journal.begin({ kind, urn: step.urn, type: step.type, id: step.id });
+          try {
+            await provider().delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: ctxFor(step.urn, "delete") });
+          } catch (e) {
+            journal.abort(op, []);
+            throw e;
+          }
+          return op;
+        };
+        const createNew = async (deposed: ResourceState["deposed"]) => {
+          const { news, secretKeys } = await inputsFor(step);
+          const op = await journal.begin({ kind: "replace-create", urn: step.urn, type: step.type });
+          let r: { id: string; outputs: Props };
+          try {
+            r = await provider().create({ urn: step.urn, inputs: news, ctx: ctxFor(step.urn, "create") });
+          } catch (e) {
+            journal.abort(op, e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: { ...toState(step.urn, step.type, e.id, news, e.outputs, secretKeys, step.meta), tainted: true, ...(deposed?.length ? { deposed } : {}) } }] : []);
+            throw e;
+          }
+          const next = toState(step.urn, step.type, r.id, news, r.outputs, secretKeys, step.meta);
+          if (deposed?.length) next.deposed = deposed;
+          journal.end(op, [...(step.movedFrom ? [{ kind: "remove" as const, urn: step.movedFrom }] : []), { kind: "upsert", resource: next }]);
+          publishReal(node, r.id, r.outputs, secretKeys);
+        };
+        const priorDeposed = journal.state.resources[step.movedFrom ?? step.urn]?.deposed ?? [];
+        if (step.deleteFirst) {
+          primary.set(step.urn, addUnit(step, "replace", async () => {
+            const op = await deleteOld("replace-delete");
+            if (op !== undefined) journal.end(op, [{ kind: "remove", urn: step.movedFrom ?? step.urn }]);
+            await createNew(priorDeposed);
+          }));
+        } else {
+          const createUnit = addUnit(step, "replace", () =>
+            createNew([...priorDeposed, { ...old, ...(step.secretKeys.length ? { secretKeys: step.secretKeys } : {}) }]));
+          primary.set(step.urn, createUnit);
+          const del = addUnit(step, "delete-replaced", async () => {
+            const op = await deleteOld("replace-delete");
+            const cur = journal.state.resources[step.urn]!;
+            const rest = (cur.deposed ?? []).filter((d) => d.id !== step.id);
+            const next: ResourceState = { ...cur };
+            if (rest.length) next.deposed = rest;
+            else delete next.deposed;
+            if (op !== undefined) journal.end(op, [{ kind: "upsert", resource: next }]);
+            else journal.mutate([{ kind: "upsert", resource: next }]);
+          });
+          del.deps.push(createUnit);
+          deleteUnits.set(`${step.urn}#replaced`, del);
+        }
+        break;
+      }
+      case "delete": {
+        const u = addUnit(step, "delete", async () => {
+          if (step.retain) {
+            journal.mutate([{ kind: "remove", urn: step.urn }]);
+            return;
+          }
+          const op = await journal.begin({ kind: step.deposed ? "delete-deposed" : "delete", urn: step.urn, type: step.type, id: step.id });
+          try {
+            await providerFor(step.type, undefined).delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: ctxFor(step.urn, "delete") });
+          } catch (e) {
+            journal.abort(op, []);
+            throw e;
+          }
+          if (!step.deposed) {
+            journal.end(op, [{ kind: "remove", urn: step.urn }]);
+            return;
+          }
+          const cur = journal.state.resources[step.urn];
+          if (!cur) return journal.end(op, []);
+          const rest = (cur.deposed ?? []).filter((d) => d.id !== step.id);
+          const next: ResourceState = { ...cur };
+          if (rest.length) next.deposed = rest;
+          else delete next.deposed;
+          journal.end(op, [{ kind: "upsert", resource: next }]);
+        });
+        deleteUnits.set(step.deposed ? `${step.urn}#deposed:${step.id}` : step.urn, u);
+        break;
+      }
+      case "read":
+        if (!step.deferred) break;
+        stepNodes.add(node!);
+        primary.set(step.urn, addUnit(step, "read", async () => {
+          const r = await resolveInputs({ id: node!.lookupId }, values);
+          const id = r.values.id;
+          if (containsUnknown(id) || typeof id !== "string") throw new Error("the id to look up is still unknown after its dependencies were applied");
+          const outputs = await providerFor(step.type, node).read({ urn: step.urn, id, inputs: {}, outputs: {}, ctx: input.opContext(step.urn) });
+          if (outputs === undefined) throw new Error(`no object with id "${id}" exists`);
+          publishReal(node, id, outputs, []);
+        }));
+        break;
+      default: {
+        const never: never = step;
+        throw new Error(`unhandled step ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  // Everything without a unit already has its final value: publish it so dependents can resolve.
+  if (runtime) {
+    for (const n of runtime.graph.order) {
+      if (stepNodes.has(n)) continue;
+      values.publish(n, runtime.planned.get(n) ?? unknownValue());
+    }
+  }
+
+  // Wire unit dependencies.
+  const unitFor = (urn: string): Unit | undefined => primary.get(urn) ?? deleteUnits.get(urn);
+  for (const u of units) {
+    if (u.kind === "delete-replaced") {
+      // The old object goes only after everything that used it has moved to the new one.
+      for (const other of units) if (other !== u && other.kind !== "delete-replaced" && other.step.deps.includes(u.urn) && other.kind !== "delete") u.deps.push(other);
+      continue;
+    }
+    for (const d of u.step.deps) {
+      const du = unitFor(d);
+      if (du && du !== u && !u.deps.includes(du)) u.deps.push(du);
+    }
+    if (u.kind === "delete" && u.step.kind === "delete" && u.step.deposed) {
+      const p = primary.get(u.urn);
+      if (p) u.deps.push(p);
+    }
+  }
+  for (const u of units) {
+    u.remaining = u.deps.length;
+    for (const d of u.deps) d.dependents.push(u);
+  }
+
+  const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
+  const skip = (u: Unit, reason: string) => {
+    if (u.status !== "waiting") return;
+    u.status = "skipped";
+    summary.skipped++;
+    events.next({ type: "step-skipped", urn: u.urn, kind: u.kind, reason });
+    const n = nodeOf(u.urn);
+    if (n && primary.get(u.urn) === u) values.publish(n, unknownValue());
+    for (const d of u.dependents) skip(d, reason);
+  };
+
+  await new Promise<void>((resolve) => {
+    const ready: Unit[] = units.filter((u) => u.remaining === 0);
+    let running = 0;
+    let finished = 0;
+    const pump = () => {
+      if (input.signal?.aborted) {
+        for (const u of ready.splice(0)) skip(u, "cancelled");
+      }
+      while (running < input.parallel && ready.length) start(ready.shift()!);
+      if (running === 0 && (ready.length === 0 || input.signal?.aborted)) {
+        for (const u of units) if (u.status === "waiting") skip(u, "cancelled");
+        resolve();
+      }
+    };
+    const start = (u: Unit) => {
+      running++;
+      u.status = "running";
+      const t0 = Date.now();
+      events.next({ type: "step-started", urn: u.urn, kind: u.kind });
+      u.run().then(
+        () => {
+          u.status = "done";
+          summary.succeeded++;
+          summary.done[u.kind] = (summary.done[u.kind] ?? 0) + 1;
+          events.next({ type: "step-succeeded", urn: u.urn, kind: u.kind, durationMs: Date.now() - t0 });
+          for (const d of u.dependents) if (--d.remaining === 0 && d.status === "waiting") ready.push(d);
+        },
+        (e: unknown) => {
+          u.status = "failed";
+          summary.failed++;
+          summary.ok = false;
+          const message = redactSecrets(e instanceof Error ? e.message : String(e), secretsOf(u.step));
+          events.next({ type: "step-failed", urn: u.urn, kind: u.kind, error: message });
+          const n = nodeOf(u.urn);
+          if (n && primary.get(u.urn) === u) values.publish(n, unknownValue());
+          for (const d of u.dependents) skip(d, `dependency failed: ${u.urn}`);
+        },
+      ).finally(() => {
+        running--;
+        finished++;
+        pump();
+      });
+    };
+    pump();
+  });
+  if (summary.skipped > 0) summary.ok = false;
+
+  let outputs: { values: Props; secretKeys: string[] } | undefined;
+  if (runtime) {
+    const r = await resolveInputs(runtime.programOutputs, values);
+    const prior = journal.state.outputs;
+    const known: Props = {};
+    for (const [k, v] of Object.entries(r.values)) known[k] = containsUnknown(v) ? prior[k] : v;
+    outputs = { values: known, secretKeys: r.secretKeys };
+    journal.mutate([{ kind: "outputs", outputs: known, secretOutputs: r.secretKeys }]);
+  } else if (plan.destroy) {
+    journal.mutate([{ kind: "outputs", outputs: {}, secretOutputs: [] }]);
+  }
+  summary.durationMs = Date.now() - started;
+  events.next({ type: "summary", summary });
+  return { summary, outputs };
+}
+
+function metaFields(prior: ResourceState, meta: StepMeta): Partial<ResourceState> {
+  const s: Partial<ResourceState> = { deps: meta.deps, parent: meta.parent, protect: meta.protect || undefined, retainOnDelete: meta.retainOnDelete || undefined };
+  void prior;
+  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
+}
+
+function metaChanged(prior: ResourceState, meta: StepMeta): boolean {
+  return (
+    (prior.protect ?? false) !== meta.protect ||
+    (prior.retainOnDelete ?? false) !== meta.retainOnDelete ||
+    prior.parent !== meta.parent ||
+    prior.deps.length !== meta.deps.length ||
+    prior.deps.some((d, i) => d !== meta.deps[i])
+  );
+}

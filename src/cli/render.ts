@@ -1,0 +1,157 @@
+import pc from "picocolors";
+import type { Plan, PlanStep } from "../plan/plan.js";
+import { countSteps, hasChanges } from "../plan/plan.js";
+import type { EngineEvent, UnitKind } from "../apply/events.js";
+import { formatValue, maskProps } from "./format.js";
+import { formatDuration } from "../program/duration.js";
+import type { RefreshChange } from "../stack/stack.js";
+
+/** The one-glyph-and-word label of a step, as the plan prints it. */
+export function stepLabel(step: PlanStep): string {
+  switch (step.kind) {
+    case "create":
+      return "+ create";
+    case "update":
+      return "~ update";
+    case "replace":
+      return step.deleteFirst ? "-/+ replace (delete first)" : "+/- replace (create first)";
+    case "delete":
+      return step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete";
+    case "read":
+      return "<= read";
+    case "same":
+      return step.movedFrom ? "= move" : "  same";
+    default: {
+      const never: never = step;
+      return String(never);
+    }
+  }
+}
+
+function colour(step: PlanStep, text: string): string {
+  switch (step.kind) {
+    case "create":
+      return pc.green(text);
+    case "update":
+      return pc.yellow(text);
+    case "replace":
+      return pc.magenta(text);
+    case "delete":
+      return pc.red(text);
+    case "read":
+      return pc.cyan(text);
+    case "same":
+      return pc.dim(text);
+    default: {
+      const never: never = step;
+      return String(never);
+    }
+  }
+}
+
+/** The detail lines under a step: which attributes change, and which force a replacement. */
+function details(step: PlanStep): string[] {
+  const lines: string[] = [];
+  const secret = (k: string) => "secretKeys" in step && step.secretKeys.includes(k);
+  if ("movedFrom" in step && step.movedFrom) lines.push(`moved from ${step.movedFrom}`);
+  switch (step.kind) {
+    case "create":
+      for (const [k, v] of Object.entries(step.news)) lines.push(`${k}: ${formatValue(v, secret(k))}`);
+      break;
+    case "update":
+    case "replace": {
+      if (step.kind === "replace" && step.reason === "tainted") lines.push("the object is tainted (its create failed part-way)");
+      if (step.kind === "replace" && step.reason === "requested") lines.push("replacement requested with --replace");
+      for (const k of step.changed) {
+        const forces = step.kind === "replace" && step.replaceKeys.includes(k) ? pc.red(" (forces replacement)") : "";
+        lines.push(`${k}: ${formatValue(step.olds[k], secret(k))} → ${formatValue(step.news[k], secret(k))}${forces}`);
+      }
+      break;
+    }
+    case "read":
+      if (step.deferred) lines.push("read during apply (its inputs depend on changes in this plan)");
+      break;
+    case "delete":
+    case "same":
+      break;
+    default: {
+      const never: never = step;
+      return [String(never)];
+    }
+  }
+  return lines;
+}
+
+/** The human-readable plan: a line per step (with attribute details), the outputs, and a count. */
+export function renderPlan(plan: Plan): string {
+  const out: string[] = [];
+  const shown = plan.steps.filter((s) => s.kind !== "same" || s.movedFrom);
+  if (!hasChanges(plan)) out.push(pc.green(`No changes. Stack "${plan.stack}" is up to date.`));
+  for (const s of shown) {
+    out.push(`${colour(s, stepLabel(s))} ${s.urn}`);
+    for (const d of details(s)) out.push(`      ${pc.dim(d)}`);
+  }
+  const outputs = Object.entries(plan.outputs);
+  if (outputs.length && !plan.destroy) {
+    out.push("", "Outputs:");
+    for (const [k, v] of outputs) out.push(`  ${k}: ${formatValue(v, plan.secretOutputs.includes(k))}`);
+  }
+  for (const d of plan.diagnostics) out.push(`${d.severity === "error" ? pc.red("error:") : pc.yellow("warning:")} ${d.message}`);
+  const c = countSteps(plan.steps);
+  const parts = [
+    c.create && `${c.create} to create`,
+    c.update && `${c.update} to update`,
+    c.replace && `${c.replace} to replace`,
+    c.delete && `${c.delete} to delete`,
+    c.read && `${c.read} to read`,
+  ].filter(Boolean);
+  if (hasChanges(plan)) out.push("", `Plan: ${parts.join(", ") || "state changes only"}.`);
+  return out.join("\n");
+}
+
+/** The plan as JSON-safe data: secrets masked, unknowns as `{ "$unknown": true }`. */
+export function planToJson(plan: Plan): unknown {
+  const steps = plan.steps.map((s) => {
+    const keys = "secretKeys" in s ? s.secretKeys : [];
+    const copy: Record<string, unknown> = { ...s };
+    for (const f of ["news", "olds", "outputs"]) if (f in copy) copy[f] = maskProps(copy[f] as Record<string, unknown>, keys);
+    return copy;
+  });
+  return JSON.parse(JSON.stringify({ ...plan, steps, outputs: maskProps(plan.outputs, plan.secretOutputs), hasChanges: hasChanges(plan) }));
+}
+
+const PAST: Record<UnitKind, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read", same: "unchanged", "delete-replaced": "deleted (replaced)" };
+
+/** One line for an engine event (for terminals and CI logs), or undefined for events not worth a line. */
+export function renderEvent(e: EngineEvent): string | undefined {
+  switch (e.type) {
+    case "step-started":
+      return undefined;
+    case "step-succeeded":
+      return `${pc.green("✓")} ${PAST[e.kind]} ${e.urn} ${pc.dim(`(${formatDuration(e.durationMs)})`)}`;
+    case "step-failed":
+      return `${pc.red("✗")} ${e.kind} ${e.urn} failed: ${e.error}`;
+    case "step-skipped":
+      return `${pc.yellow("-")} skipped ${e.urn}: ${e.reason}`;
+    case "diagnostic":
+      return `${e.severity === "error" ? pc.red("error:") : e.severity === "warning" ? pc.yellow("warning:") : pc.dim("info:")} ${e.message}`;
+    case "summary": {
+      const s = e.summary;
+      const done = Object.entries(s.done).map(([k, n]) => `${n} ${PAST[k as UnitKind]}`);
+      const parts = [...done, s.failed && pc.red(`${s.failed} failed`), s.skipped && pc.yellow(`${s.skipped} skipped`)].filter(Boolean);
+      return `\n${s.ok ? pc.green("Done") : pc.red("Failed")}: ${parts.join(", ") || "nothing to do"} ${pc.dim(`(${formatDuration(s.durationMs)})`)}`;
+    }
+    default: {
+      const never: never = e;
+      return String(never);
+    }
+  }
+}
+
+/** Lines describing refresh findings. */
+export function renderRefresh(changes: RefreshChange[]): string {
+  if (changes.length === 0) return pc.green("No drift: every resource matches the state.");
+  return changes
+    .map((c) => (c.kind === "gone" ? `${pc.red("- gone")}  ${c.urn} (deleted outside Cairn; it will be removed from state)` : `${pc.yellow("~ drift")} ${c.urn}: ${c.changed.join(", ")}`))
+    .join("\n");
+}

@@ -1,0 +1,87 @@
+import type { ResourceNode } from "../program/node.js";
+
+/**
+ * The program's resources (custom resources and lookups) with their dependency edges, in a
+ * topological order (dependencies first). Components are not nodes: depending on one means depending
+ * on everything inside it.
+ */
+export interface Graph {
+  /** Dependencies first. */
+  readonly order: readonly ResourceNode[];
+  /** Direct dependencies of each node (components expanded). */
+  readonly deps: ReadonlyMap<ResourceNode, readonly ResourceNode[]>;
+}
+
+function descendants(n: ResourceNode, out: ResourceNode[]): void {
+  for (const c of n.children) {
+    if (c.kind !== "component") out.push(c);
+    descendants(c, out);
+  }
+}
+
+/** Replaces component dependencies by the resources inside them. */
+function expand(deps: Iterable<ResourceNode>, self: ResourceNode): ResourceNode[] {
+  const out: ResourceNode[] = [];
+  for (const d of deps) {
+    if (d.kind === "component") {
+      const inner: ResourceNode[] = [];
+      descendants(d, inner);
+      for (const x of inner) if (x !== self) out.push(x);
+    } else if (d !== self) out.push(d);
+  }
+  return out;
+}
+
+/**
+ * Builds the graph from the recorded nodes. A cycle is an error that lists its members in order.
+ *
+ * @example const g = buildGraph(evaluation.nodes); g.order.map(n => n.urn)
+ */
+export function buildGraph(nodes: readonly ResourceNode[]): Graph {
+  const deps = new Map<ResourceNode, ResourceNode[]>();
+  for (const n of nodes) if (n.kind !== "component") deps.set(n, expand(n.deps, n));
+  // Components themselves may carry dependsOn: their children inherit it.
+  for (const n of nodes) {
+    if (n.kind === "component" || !n.parent) continue;
+    for (let p: ResourceNode | undefined = n.parent; p; p = p.parent) {
+      if (p.kind === "component" && p.deps.size) deps.get(n)!.push(...expand(p.deps, n));
+    }
+  }
+  const order: ResourceNode[] = [];
+  const state = new Map<ResourceNode, 1 | 2>(); // 1 = on the current path, 2 = done
+  const path: ResourceNode[] = [];
+  // Iterative DFS: 10,000-deep chains must not overflow the stack.
+  for (const root of deps.keys()) {
+    if (state.has(root)) continue;
+    const stack: { node: ResourceNode; i: number }[] = [{ node: root, i: 0 }];
+    state.set(root, 1);
+    path.push(root);
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      const ds = deps.get(top.node) ?? [];
+      if (top.i < ds.length) {
+        const d = ds[top.i++]!;
+        const s = state.get(d);
+        if (s === 1) throw cycleError(path.slice(path.indexOf(d)).concat(d));
+        if (s === undefined && deps.has(d)) {
+          state.set(d, 1);
+          path.push(d);
+          stack.push({ node: d, i: 0 });
+        }
+      } else {
+        state.set(top.node, 2);
+        order.push(top.node);
+        path.pop();
+        stack.pop();
+      }
+    }
+  }
+  return { order, deps };
+}
+
+function cycleError(cycle: ResourceNode[]): Error {
+  return new Error(
+    `Dependency cycle: ${cycle.map((n) => `"${n.name}" (${n.urn})`).join(" → ")}. ` +
+      "Each of these needs the next one first; remove one of the references or dependsOn entries to break the cycle.",
+  );
+}

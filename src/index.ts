@@ -1,0 +1,28 @@
+/**
+ * Cairn: embedded TypeScript infrastructure as code.
+ *
+ * @example
+ * import { program, secret } from "cairn";
+ * import { local } from "cairn/local";
+ * export default program("hello", () => {
+ *   const f = new local.File("config", { path: "out/config.json", content: "{}" });
+ *   return { path: f.path };
+ * });
+ */
+export { program, Program, type ProgramContext, type ProgramFn, type Evaluation } from "./program/program.js";
+export { Config, type ConfigValue } from "./program/config.js";
+export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState } from "./program/output.js";
+export { UNKNOWN, containsUnknown } from "./program/unknown.js";
+export { Resource, CustomResource, ComponentResource, urnOf, type ResourceOptions, type Alias, type Dependable } from "./program/resource.js";
+export { defineResource, type ResourceClass, type ResourceInstance, type OutputProps } from "./program/define.js";
+export { makeUrn, parseUrn, type Urn, type UrnParts } from "./program/urn.js";
+export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./program/duration.js";
+export type { CustomTimeouts } from "./program/node.js";
+export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger } from "./provider/provider.js";
+export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
+export { IncompleteCreateError } from "./provider/errors.js";
+export { Stack, type StackOptions, type RunOptions, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
+export { CairnError } from "./stack/errors.js";
+export { hasChanges, countSteps, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
+export type { EngineEvent, ApplySummary, UnitKind } from "./apply/events.js";
+export type { ResourceState, StackState } from "./state/types.js";

@@ -1,0 +1,58 @@
+import { ReplaySubject, map, type Observable } from "rxjs";
+import type { OState, Resolver } from "../program/output.js";
+import type { ResourceNode } from "../program/node.js";
+import type { Props } from "../state/types.js";
+import { UNKNOWN } from "../program/unknown.js";
+
+/** A resource's attribute values in one phase: some may be unknown while planning. */
+export interface ResourceValue {
+  /** The cloud id, or UNKNOWN before creation. */
+  id: unknown;
+  outputs: Props;
+  /** Attributes without a value yet. */
+  unknown: ReadonlySet<string>;
+  /** Attributes not in `outputs` are unknown too (a resource still to be created), rather than absent. */
+  restUnknown: boolean;
+  secretKeys: ReadonlySet<string>;
+}
+
+/** A value where nothing is known yet (a resource being created, or one whose step failed). */
+export function unknownValue(secretKeys: ReadonlySet<string> = new Set()): ResourceValue {
+  return { id: UNKNOWN, outputs: {}, unknown: new Set(), restUnknown: true, secretKeys };
+}
+
+/**
+ * Answers attribute lookups from values published per resource as the phase proceeds
+ * (planner: planned values; executor: real outputs as steps finish).
+ */
+export class ValueResolver implements Resolver {
+  private readonly subjects = new Map<ResourceNode, ReplaySubject<ResourceValue>>();
+
+  private subject(node: ResourceNode): ReplaySubject<ResourceValue> {
+    let s = this.subjects.get(node);
+    if (!s) {
+      s = new ReplaySubject<ResourceValue>(1);
+      this.subjects.set(node, s);
+    }
+    return s;
+  }
+
+  /** Publishes a resource's value: everything waiting on its attributes proceeds. */
+  publish(node: ResourceNode, value: ResourceValue): void {
+    const s = this.subject(node);
+    s.next(value);
+    s.complete();
+  }
+
+  attribute(node: ResourceNode, name: string): Observable<OState<unknown>> {
+    const deps = [node];
+    return this.subject(node).pipe(
+      map((v): OState<unknown> => {
+        const secret = v.secretKeys.has(name);
+        if (name === "id") return v.id === UNKNOWN ? { known: false, secret, deps } : { known: true, value: v.id, secret, deps };
+        if (v.unknown.has(name) || (v.restUnknown && !(name in v.outputs))) return { known: false, secret, deps };
+        return { known: true, value: v.outputs[name], secret, deps };
+      }),
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { ResourceNode } from "./node.js";
+import type { Urn } from "./urn.js";
+import { insideApply } from "./output.js";
+
+/** A problem found while evaluating a program, reported with the others at the end (each once). */
+export interface EvalDiagnostic {
+  message: string;
+  urn?: Urn;
+}
+
+/**
+ * Everything one evaluation of a program records. Scoped per run with AsyncLocalStorage, so two
+ * programs (or two tests) can evaluate in one process at the same time.
+ */
+export class EvalContext {
+  readonly nodes: ResourceNode[] = [];
+  readonly byUrn = new Map<Urn, ResourceNode>();
+  readonly diagnostics: EvalDiagnostic[] = [];
+
+  constructor(
+    readonly project: string,
+    readonly stack: string,
+    /** How to run the program, for messages: e.g. `npx tsx infra.ts`. */
+    readonly command: string,
+  ) {}
+
+  /** Records a node; a second node with the same URN is an error naming both. */
+  register(node: ResourceNode): void {
+    const prior = this.byUrn.get(node.urn);
+    if (prior) {
+      throw new Error(
+        `Duplicate resource URN ${node.urn}: ${describe(prior)} and ${describe(node)} have the same type and name` +
+          `${node.parent ? " under the same parent" : ""}. Give one of them a different name.`,
+      );
+    }
+    this.byUrn.set(node.urn, node);
+    this.nodes.push(node);
+  }
+}
+
+function describe(n: ResourceNode): string {
+  const what = n.kind === "lookup" ? "lookup" : n.kind === "component" ? "component" : "resource";
+  return `${what} "${n.name}" (${n.type})`;
+}
+
+const storage = new AsyncLocalStorage<EvalContext>();
+
+/** Runs `fn` with `ctx` as the current evaluation. */
+export function runInContext<T>(ctx: EvalContext, fn: () => T): T {
+  return storage.run(ctx, fn);
+}
+
+/** The current evaluation, or a clear error when a resource is created outside one. */
+export function currentContext(what: string): EvalContext {
+  if (insideApply()) {
+    throw new Error(
+      `${what} was created inside an apply() callback. Resources must be declared directly in the program function: ` +
+        "create it there and pass the output as an input (inputs accept Outputs), instead of creating it from a callback.",
+    );
+  }
+  const ctx = storage.getStore();
+  if (!ctx) {
+    throw new Error(
+      `${what} was created outside a program. Declare resources inside the function given to program(name, fn) ` +
+        "(not at module top level, not inside apply() callbacks, not after the function has returned).",
+    );
+  }
+  return ctx;
+}

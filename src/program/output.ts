@@ -1,0 +1,256 @@
+import { Observable, combineLatest, from, map, of, shareReplay, switchMap, take } from "rxjs";
+import { UNKNOWN } from "./unknown.js";
+import type { ResourceNode } from "./node.js";
+
+/**
+ * What an output resolves to in one phase: a known value, or unknown while planning.
+ * `secret` and `deps` travel with the value through `apply`, `all` and `interpolate`.
+ */
+export type OState<T> =
+  | { known: true; value: T; secret: boolean; deps: readonly ResourceNode[] }
+  | { known: false; secret: boolean; deps: readonly ResourceNode[] };
+
+/**
+ * Where outputs get their values: the planner answers with planned values (some unknown),
+ * the executor with real ones as steps finish. The same graph is resolved in each phase.
+ */
+export interface Resolver {
+  /** The value of output attribute `name` of a resource in this phase. */
+  attribute(node: ResourceNode, name: string): Observable<OState<unknown>>;
+}
+
+/** A value, a promise of it, or an output of it: what resource inputs and `apply` callbacks accept. */
+export type Input<T> = T | Promise<T> | Output<T>;
+
+/** Deeply: every nested property or element may itself be an {@link Input}. */
+export type Inputs<T> = Input<
+  T extends readonly (infer E)[] ? Inputs<E>[] : T extends Record<string, unknown> ? { [K in keyof T]: Inputs<T[K]> } : T
+>;
+
+/** The plain type inside an input: `Unwrap<Output<string>>` is `string`. */
+export type Unwrap<T> = T extends Output<infer U> ? U : T extends Promise<infer U> ? U : T;
+
+const NO_DEPS: readonly ResourceNode[] = [];
+
+/** Counts nested `apply` callbacks on the stack, so a resource created inside one gets a clear error. */
+let applyDepth = 0;
+
+/** True while an `apply` callback runs (creating a resource there is refused). */
+export function insideApply(): boolean {
+  return applyDepth > 0;
+}
+
+/**
+ * A value that becomes known as the engine plans and applies: a resource attribute, or anything derived from one.
+ * It carries whether it is secret and which resources it depends on.
+ *
+ * @example
+ * const greeting = file.path.apply(p => `config lives in ${p}`);
+ * const both = all([file.path, file.size]).apply(([p, n]) => `${p}: ${n} bytes`);
+ */
+export class Output<T> {
+  /** @internal Resources this output statically depends on: they become graph edges. */
+  readonly resources: readonly ResourceNode[];
+  /** @internal */
+  readonly source: (r: Resolver) => Observable<OState<T>>;
+  private cacheFor?: Resolver;
+  private cached?: Observable<OState<T>>;
+
+  /** @internal Use `output()`, `all()`, `secret()` or resource attributes to make outputs. */
+  constructor(resources: readonly ResourceNode[], source: (r: Resolver) => Observable<OState<T>>) {
+    this.resources = resources;
+    this.source = source;
+  }
+
+  /** @internal The output's state in a phase; computed once per resolver. */
+  resolve(r: Resolver): Observable<OState<T>> {
+    if (this.cacheFor !== r || !this.cached) {
+      this.cacheFor = r;
+      this.cached = this.source(r).pipe(take(1), shareReplay(1));
+    }
+    return this.cached;
+  }
+
+  /**
+   * Derives a new output. `f` runs only when the value is known (never on unknowns while planning);
+   * it may return a plain value, a promise or another output.
+   *
+   * @example const url = bucket.name.apply(n => `https://${n}.example.com`);
+   */
+  apply<U>(f: (value: T) => Input<U>): Output<Unwrap<U>> {
+    return new Output<Unwrap<U>>(this.resources, (r) =>
+      this.resolve(r).pipe(
+        switchMap((s): Observable<OState<Unwrap<U>>> => {
+          if (!s.known) return of(s);
+          let result: Input<U>;
+          applyDepth++;
+          try {
+            result = f(s.value);
+          } finally {
+            applyDepth--;
+          }
+          return resolveDeep(result, r, "strict").pipe(map((inner) => combineStates([s, inner], inner.known ? (inner as { value: unknown }).value : undefined) as OState<Unwrap<U>>));
+        }),
+      ),
+    );
+  }
+
+  /** Outputs are not strings: this throws, saying to use `apply` or `interpolate` instead. */
+  toString(): string {
+    throw new Error(
+      "An Output was used as a string. Its value is only known when the engine runs: use `out.apply(v => `...${v}...`)` or interpolate`...${out}...` to build a string from it.",
+    );
+  }
+
+  /** Outputs cannot be serialised directly: this throws, saying to use `apply` first. */
+  toJSON(): never {
+    throw new Error(
+      "An Output was passed to JSON.stringify. Its value is only known when the engine runs: use `out.apply(v => JSON.stringify(v))` or `all({...}).apply(JSON.stringify)` instead.",
+    );
+  }
+
+  /** Keeps `console.log(output)` readable. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return "Output<…>";
+  }
+}
+
+/** True for an {@link Output}. */
+export function isOutput(v: unknown): v is Output<unknown> {
+  return v instanceof Output;
+}
+
+/** Merges secret flags and dependencies of several states into one known (or unknown) state. */
+function combineStates(states: readonly OState<unknown>[], value: unknown): OState<unknown> {
+  let secret = false;
+  let known = true;
+  let deps = NO_DEPS;
+  for (const s of states) {
+    secret ||= s.secret;
+    known &&= s.known;
+    if (s.deps.length) deps = deps.length ? [...deps, ...s.deps] : s.deps;
+  }
+  return known ? { known: true, value, secret, deps } : { known: false, secret, deps };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object") return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** True when `v` holds an Output or a Promise anywhere inside it (so it needs resolving). */
+function needsResolving(v: unknown): boolean {
+  if (v instanceof Output || v instanceof Promise) return true;
+  if (Array.isArray(v)) return v.some(needsResolving);
+  if (isPlainObject(v)) {
+    for (const k in v) if (needsResolving(v[k])) return true;
+  }
+  return false;
+}
+
+/**
+ * Resolves an input deeply. In `"strict"` mode any unknown part makes the whole value unknown (what `apply`
+ * and `all` need); in `"embed"` mode unknown parts become {@link UNKNOWN} in place (what planned inputs need).
+ */
+export function resolveDeep(v: unknown, r: Resolver, mode: "strict" | "embed"): Observable<OState<unknown>> {
+  if (!needsResolving(v)) return of({ known: true, value: v, secret: false, deps: NO_DEPS });
+  return resolveNode(v, r, mode);
+}
+
+function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Observable<OState<unknown>> {
+  if (v instanceof Output) {
+    const o = v.resolve(r);
+    return mode === "strict" ? o : o.pipe(map((s) => (s.known ? s : { known: true as const, value: UNKNOWN, secret: s.secret, deps: s.deps })));
+  }
+  if (v instanceof Promise) return from(v).pipe(switchMap((x) => resolveDeep(x, r, mode)));
+  if (Array.isArray(v)) {
+    if (v.length === 0) return of({ known: true, value: [], secret: false, deps: NO_DEPS });
+    return combineLatest(v.map((x) => resolveDeep(x, r, mode))).pipe(
+      take(1),
+      map((states) => combineStates(states, states.map((s) => (s.known ? s.value : UNKNOWN)))),
+    );
+  }
+  if (isPlainObject(v)) {
+    const keys = Object.keys(v);
+    if (keys.length === 0) return of({ known: true, value: {}, secret: false, deps: NO_DEPS });
+    return combineLatest(keys.map((k) => resolveDeep(v[k], r, mode))).pipe(
+      take(1),
+      map((states) => {
+        const value: Record<string, unknown> = {};
+        keys.forEach((k, i) => {
+          const s = states[i]!;
+          value[k] = s.known ? s.value : UNKNOWN;
+        });
+        return combineStates(states, value);
+      }),
+    );
+  }
+  return of({ known: true, value: v, secret: false, deps: NO_DEPS });
+}
+
+/** Static resources an input refers to, found by walking it (promises are opaque). */
+export function collectResources(v: unknown, into: Set<ResourceNode>): void {
+  if (v instanceof Output) {
+    for (const n of v.resources) into.add(n);
+  } else if (Array.isArray(v)) {
+    for (const x of v) collectResources(x, into);
+  } else if (isPlainObject(v)) {
+    for (const k in v) collectResources(v[k], into);
+  }
+}
+
+function resourcesOf(v: unknown): ResourceNode[] {
+  const s = new Set<ResourceNode>();
+  collectResources(v, s);
+  return [...s];
+}
+
+/**
+ * Lifts any input into an Output, deeply unwrapping nested outputs and promises.
+ *
+ * @example const o = output({ a: file.path, b: Promise.resolve(2) }); // Output<{ a: string; b: number }>
+ */
+export function output<T>(v: Input<T>): Output<T> {
+  if (v instanceof Output) return v;
+  return new Output(resourcesOf(v), (r) => resolveDeep(v, r, "strict") as Observable<OState<T>>);
+}
+
+/** Resolved form of an array or record of inputs. */
+export type UnwrapAll<T> = { [K in keyof T]: Unwrap<T[K]> };
+
+/**
+ * Combines several inputs into one output of an array or record, known when all of them are.
+ *
+ * @example all([a.path, b.size]).apply(([p, n]) => `${p} ${n}`)
+ * @example all({ p: a.path, n: b.size }).apply(({ p, n }) => `${p} ${n}`)
+ */
+export function all<T extends readonly unknown[] | [unknown, ...unknown[]]>(inputs: T): Output<UnwrapAll<T>>;
+export function all<T extends Record<string, unknown>>(inputs: T): Output<UnwrapAll<T>>;
+export function all(inputs: unknown): Output<unknown> {
+  return output(inputs);
+}
+
+/**
+ * Builds a string from a template with outputs in it: known when all of them are, secret when any is.
+ *
+ * @example const url = interpolate`https://${zone.name}/health`;
+ */
+export function interpolate(strings: TemplateStringsArray, ...values: Input<unknown>[]): Output<string> {
+  return output(values).apply((vs) => strings.reduce((acc, s, i) => acc + s + (i < vs.length ? String(vs[i]) : ""), ""));
+}
+
+/**
+ * Marks a value secret: it and everything derived from it print as `[secret]` and are encrypted in state.
+ *
+ * @example const password = secret(process.env.DB_PASSWORD!);
+ */
+export function secret<T>(v: Input<T>): Output<Unwrap<T>> {
+  const inner = output(v);
+  return new Output(inner.resources, (r) => inner.resolve(r).pipe(map((s) => ({ ...s, secret: true })))) as Output<Unwrap<T>>;
+}
+
+/** An output that is unknown in every phase: a placeholder after an error, so evaluation can continue. */
+export function unknownOutput<T>(): Output<T> {
+  return new Output<T>([], () => of({ known: false, secret: false, deps: NO_DEPS }));
+}

@@ -1,0 +1,135 @@
+import { realpathSync } from "node:fs";
+import { basename, dirname, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EvalContext, runInContext, type EvalDiagnostic } from "./context.js";
+import { Config, type ConfigValue } from "./config.js";
+import type { ResourceNode } from "./node.js";
+import { Stack, type StackOptions } from "../stack/stack.js";
+
+/** What a program function receives. */
+export interface ProgramContext {
+  /** The stack being deployed (`--stack`, default `dev`). */
+  stack: string;
+  /** The program's name. */
+  project: string;
+  config: Config;
+}
+
+/** The function that declares a program's resources; it returns the stack outputs. */
+export type ProgramFn = (ctx: ProgramContext) => Record<string, unknown> | void | Promise<Record<string, unknown> | void>;
+
+/** What one evaluation recorded: the resources and the stack outputs, plus problems found on the way. */
+export interface Evaluation {
+  project: string;
+  stack: string;
+  nodes: ResourceNode[];
+  outputs: Record<string, unknown>;
+  diagnostics: EvalDiagnostic[];
+}
+
+/** Where the program lives and how a user runs it (for messages like "run `npx tsx infra.ts unlock`"). */
+export interface ProgramLocation {
+  /** Absolute path of the file that called `program(...)`, when known. */
+  file?: string;
+  /** The directory relative paths and the default state folder are resolved against. */
+  dir: string;
+  /** e.g. `npx tsx infra.ts`. */
+  command: string;
+}
+
+/**
+ * A Cairn program: a name and the function that declares its resources. Importing it runs nothing;
+ * run from the command line (`npx tsx infra.ts up`), it runs the CLI.
+ *
+ * @example
+ * // infra.ts
+ * export default program("hello", () => {
+ *   const f = new local.File("config", { path: "out/config.json", content: "{}" });
+ *   return { path: f.path };
+ * });
+ * // elsewhere: const stack = (await import("./infra.js")).default.stack({ stack: "dev" });
+ */
+export class Program {
+  constructor(
+    readonly name: string,
+    readonly fn: ProgramFn,
+    readonly location: ProgramLocation,
+  ) {
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`Invalid program name "${name}": use letters, digits, ".", "_" or "-".`);
+  }
+
+  /** Runs the program function once for `stack`, recording its resources. Scoped to this call. */
+  async evaluate(opts: { stack: string; config?: Readonly<Record<string, ConfigValue>> }): Promise<Evaluation> {
+    const ctx = new EvalContext(this.name, opts.stack, this.location.command);
+    const config = new Config(opts.config ?? {}, opts.stack, this.location.command, ctx.diagnostics);
+    const returned = await runInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
+    const outputs = returned && typeof returned === "object" ? returned : {};
+    return { project: this.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics };
+  }
+
+  /**
+   * One stack of this program, to preview, apply, destroy or refresh from code.
+   * @example const result = await prog.stack({ stack: "dev" }).up();
+   */
+  stack(opts: StackOptions = {}): Stack {
+    return new Stack(this, opts);
+  }
+}
+
+/** The file that called the function calling this one, from a stack trace (captured once per program, not per resource). */
+function callerFile(): string | undefined {
+  const lines = (new Error().stack ?? "").split("\n").slice(1);
+  for (const line of lines) {
+    const m = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?\s*$/.exec(line);
+    if (!m) continue;
+    const f = m[1]!.startsWith("file://") ? fileURLToPath(m[1]!) : m[1]!;
+    if (f.includes("/cairn/dist/") || f.includes("/src/program/program.")) continue;
+    return f;
+  }
+  return undefined;
+}
+
+function sameFile(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return a === b;
+  }
+}
+
+/** Hook so the CLI module is loaded only when a program is run as a command (keeps library imports light). */
+let cliRunner: ((p: Program, argv: string[]) => Promise<number>) | undefined;
+
+/** @internal Registered by the CLI module. */
+export function setCliRunner(run: (p: Program, argv: string[]) => Promise<number>): void {
+  cliRunner = run;
+}
+
+/**
+ * Declares a program. When its file is the process's entry point (`npx tsx infra.ts up`), the CLI runs on
+ * `process.argv` after the module has loaded; when imported, nothing runs until asked.
+ *
+ * @example
+ * import { program } from "cairn";
+ * import { local } from "cairn/local";
+ * export default program("hello", () => {
+ *   const cfg = new local.File("config", { path: "out/config.json", content: "{}" });
+ *   return { configPath: cfg.path };
+ * });
+ */
+export function program(name: string, fn: ProgramFn): Program {
+  const file = callerFile();
+  const dir = file ? dirname(file) : process.cwd();
+  const shown = file ? relative(process.cwd(), file) || basename(file) : "infra.ts";
+  const p = new Program(name, fn, { file, dir, command: `npx tsx ${shown}` });
+  if (file && sameFile(file, process.argv[1])) {
+    setImmediate(() => {
+      void (async () => {
+        if (!cliRunner) await import("../cli/run.js");
+        process.exitCode = await cliRunner!(p, process.argv.slice(2));
+      })();
+    });
+  }
+  return p;
+}

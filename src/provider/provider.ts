@@ -1,0 +1,72 @@
+import type { Urn } from "../program/urn.js";
+import type { Duration } from "../program/duration.js";
+
+/** A problem found by `check`, reported before planning. */
+export interface Diagnostic {
+  severity: "error" | "warning";
+  message: string;
+  /** The input attribute concerned, if any. */
+  attribute?: string;
+}
+
+/**
+ * A provider's verdict on an existing resource's new inputs.
+ * - `same`: nothing to do (also how a provider says a textual change is only normalisation).
+ * - `update`: change in place; `changed` lists the attributes that differ.
+ * - `replace`: the object must be recreated; `replaceKeys` says which attributes force it.
+ */
+export type Diff =
+  | { kind: "same" }
+  | { kind: "update"; changed: string[]; stables?: string[] }
+  | { kind: "replace"; changed: string[]; replaceKeys: string[]; deleteBeforeReplace?: boolean };
+
+/** A clock the engine and providers share, so tests can fake time. */
+export interface Clock {
+  now(): number;
+  sleep(d: Duration, signal?: AbortSignal): Promise<void>;
+}
+
+/** Where a provider reports progress of a long operation. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** Passed to every provider operation. */
+export interface OpContext {
+  /** Aborted when the user cancels (Ctrl-C) or the operation's timeout passes. */
+  signal: AbortSignal;
+  log: Logger;
+  clock: Clock;
+  /** The operation's time budget (from `customTimeouts`), if any. */
+  timeout?: Duration;
+  /** The directory of the program file: relative paths are resolved against it. */
+  workDir: string;
+}
+
+/**
+ * The lifecycle every resource type implements: built-in, AWS, mock and user-defined alike.
+ * Every method takes one object with named fields.
+ *
+ * @example
+ * const provider: Provider<{ n: number }, { doubled: number }> = {
+ *   async create({ inputs }) { return { id: String(inputs.n), outputs: { doubled: inputs.n * 2 } }; },
+ *   async read({ outputs }) { return outputs; },
+ *   async delete() {},
+ * };
+ */
+export interface Provider<I = Record<string, unknown>, O = Record<string, unknown>> {
+  /** Validates inputs before planning. */
+  check?(args: { urn: Urn; inputs: I }): Diagnostic[] | Promise<Diagnostic[]>;
+  /** Compares old and new inputs; without it the engine compares values and uses the schema's force-new list. */
+  diff?(args: { urn: Urn; id: string; olds: I; news: I; outputs: O }): Diff | Promise<Diff>;
+  create(args: { urn: Urn; inputs: I; ctx: OpContext }): Promise<{ id: string; outputs: O }>;
+  /** Reads the object's current outputs; `undefined` means it is gone. */
+  read(args: { urn: Urn; id: string; inputs: I; outputs: O; ctx: OpContext }): Promise<O | undefined>;
+  /** Reads many objects of this type at once (batched waits); keyed by id. */
+  readMany?(args: { targets: { urn: Urn; id: string; inputs: I; outputs: O }[]; ctx: OpContext }): Promise<Map<string, O | undefined>>;
+  /** Changes the object in place; without it every change is a replace. */
+  update?(args: { urn: Urn; id: string; olds: I; news: I; outputs: O; ctx: OpContext }): Promise<O>;
+  /** Deletes the object; deleting something already gone must succeed. */
+  delete(args: { urn: Urn; id: string; inputs: I; outputs: O; ctx: OpContext }): Promise<void>;
+}

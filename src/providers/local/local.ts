@@ -1,0 +1,2 @@
+export { File } from "./file.js";
+export type { FileInputs, FileOutputs } from "./file.js";

@@ -1,0 +1,41 @@
+import type { StackState, StateMutation } from "./types.js";
+
+/**
+ * Applies journaled mutations to a state in place, in order. Used both live (the journal's in-memory
+ * state) and on replay, so the two always agree.
+ *
+ * Every call that carries at least one mutation bumps `serial` once: a plan made against a state is
+ * refused after any committed change, including changes recovered from the journal of a crashed run.
+ *
+ * @example
+ * applyMutations(state, [{ kind: "remove", urn }]); // state.resources[urn] is gone, state.serial + 1
+ */
+export function applyMutations(state: StackState, mutations: readonly StateMutation[]): void {
+  if (mutations.length === 0) return;
+  for (const m of mutations) {
+    switch (m.kind) {
+      case "upsert":
+        state.resources[m.resource.urn] = m.resource;
+        break;
+      case "remove":
+        delete state.resources[m.urn];
+        break;
+      case "outputs":
+        state.outputs = m.outputs;
+        if (m.secretOutputs.length) state.secretOutputs = m.secretOutputs;
+        else delete state.secretOutputs;
+        break;
+    }
+  }
+  state.serial++;
+}
+
+/**
+ * A copy of `state` that mutations can be applied to without touching the original
+ * (resources are replaced, never edited, so copying the map is enough).
+ *
+ * @example const working = workingCopy(loaded); applyMutations(working, m);
+ */
+export function workingCopy(state: StackState): StackState {
+  return { ...state, resources: { ...state.resources }, outputs: state.outputs };
+}

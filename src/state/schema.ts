@@ -1,0 +1,126 @@
+import { z } from "zod";
+import type { Urn } from "../program/urn.js";
+import type { DeposedObject, OperationKind, ResourceState, StackState, StateMutation } from "./types.js";
+
+/**
+ * zod schemas for every file the state backend reads, so a damaged or hand-edited file is refused
+ * with a message naming what is wrong instead of failing later in the engine.
+ *
+ * @example
+ * const r = stackStateSchema.safeParse(JSON.parse(text));
+ * if (!r.success) throw new Error(`state.json: ${describeZodError(r.error)}`);
+ */
+
+const urn = z.custom<Urn>((v) => typeof v === "string" && v.length > 0, "expected a URN string");
+const props = z.record(z.string(), z.unknown());
+const names = z.array(z.string());
+
+/** A deposed object (see {@link DeposedObject}). */
+export const deposedObjectSchema: z.ZodType<DeposedObject> = z.object({
+  id: z.string(),
+  inputs: props,
+  outputs: props,
+  secretKeys: names.optional(),
+});
+
+/** One resource's state (see {@link ResourceState}). @example resourceStateSchema.parse(json) */
+export const resourceStateSchema: z.ZodType<ResourceState> = z.object({
+  urn,
+  type: z.string().min(1),
+  id: z.string(),
+  inputs: props,
+  outputs: props,
+  secretKeys: names.optional(),
+  parent: urn.optional(),
+  deps: z.array(urn),
+  protect: z.boolean().optional(),
+  retainOnDelete: z.boolean().optional(),
+  tainted: z.boolean().optional(),
+  deposed: z.array(deposedObjectSchema).optional(),
+});
+
+/**
+ * A whole snapshot (see {@link StackState}). The caller checks `version` first, so a newer format is
+ * reported as such rather than as a schema mismatch.
+ * @example stackStateSchema.parse(JSON.parse(fs.readFileSync("state.json", "utf8")))
+ */
+export const stackStateSchema: z.ZodType<StackState> = z
+  .object({
+    version: z.number().int().positive(),
+    project: z.string(),
+    stack: z.string(),
+    serial: z.number().int().nonnegative(),
+    resources: z.record(z.string(), resourceStateSchema),
+    outputs: props,
+    secretOutputs: names.optional(),
+  })
+  .superRefine((s, ctx) => {
+    for (const [key, r] of Object.entries(s.resources)) {
+      if (key !== r.urn) ctx.addIssue({ code: "custom", path: ["resources", key, "urn"], message: `resource is filed under "${key}" but its urn is "${r.urn}"` });
+    }
+  });
+
+/** A state change as journaled (see {@link StateMutation}). */
+export const mutationSchema: z.ZodType<StateMutation> = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("upsert"), resource: resourceStateSchema }),
+  z.object({ kind: z.literal("remove"), urn }),
+  z.object({ kind: z.literal("outputs"), outputs: props, secretOutputs: names }),
+]);
+
+const operationKind: z.ZodType<OperationKind> = z.enum(["create", "update", "delete", "replace-create", "replace-delete", "delete-deposed"]);
+const opNumber = z.number().int().positive();
+
+/** The first line of a journal: its format version and the snapshot serial it continues. */
+export const headRecordSchema = z.object({ t: z.literal("head"), v: z.number().int().positive(), serial: z.number().int().nonnegative() });
+
+/** Any journal line after the head. */
+export const journalRecordSchema = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("begin"), op: opNumber, kind: operationKind, urn, type: z.string().min(1), id: z.string().optional(), since: z.string() }),
+  z.object({ t: z.literal("end"), op: opNumber, m: z.array(mutationSchema).optional() }),
+  z.object({ t: z.literal("abort"), op: opNumber, m: z.array(mutationSchema).optional() }),
+  z.object({ t: z.literal("mutate"), m: z.array(mutationSchema) }),
+]);
+
+/** A parsed journal line after the head. */
+export type JournalRecord = z.infer<typeof journalRecordSchema>;
+/** A parsed journal head line. */
+export type HeadRecord = z.infer<typeof headRecordSchema>;
+
+/** `encryption.json`: how the stack key is derived, and a check value to recognise a wrong passphrase. */
+export const encryptionFileSchema = z.object({
+  version: z.literal(1),
+  cipher: z.literal("aes-256-gcm"),
+  kdf: z.literal("scrypt"),
+  scrypt: z.object({ N: z.number().int().positive(), r: z.number().int().positive(), p: z.number().int().positive() }),
+  salt: z.string().min(1),
+  check: z.string().min(1),
+});
+
+/** The parsed form of `encryption.json`. */
+export type EncryptionFile = z.infer<typeof encryptionFileSchema>;
+
+/** `config.json`: plain values as strings, secret ones as `{ "$secret": "..." }`. */
+export const configFileSchema = z.object({
+  values: z.record(z.string(), z.union([z.string(), z.object({ $secret: z.string() })])),
+});
+
+/** The parsed form of `config.json`. */
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+/** `lock.json`: who holds the stack lock. */
+export const lockHolderSchema = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  since: z.string(),
+  command: z.string(),
+});
+
+/**
+ * Turns a zod error into one short line: the first few problems with their paths.
+ * @example describeZodError(err) // "resources.urn:a.deps: expected array, received undefined"
+ */
+export function describeZodError(err: z.ZodError): string {
+  const shown = err.issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join(".") + ": " : ""}${i.message}`);
+  const more = err.issues.length > 3 ? ` (and ${err.issues.length - 3} more problems)` : "";
+  return shown.join("; ") + more;
+}

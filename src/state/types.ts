@@ -1,0 +1,85 @@
+import type { Urn } from "../program/urn.js";
+
+/** Version of the state format this build reads and writes. */
+export const STATE_FORMAT_VERSION = 1;
+
+/** Plain JSON-compatible value stored in state. */
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Attribute values of a resource (inputs or outputs), keyed by attribute name. */
+export type Props = Record<string, unknown>;
+
+/**
+ * One cloud object that used to be a resource's current object and now waits to be deleted:
+ * left by a create-before-delete replace that was interrupted before the delete.
+ */
+export interface DeposedObject {
+  id: string;
+  inputs: Props;
+  outputs: Props;
+  secretKeys?: string[];
+}
+
+/**
+ * What the state remembers of one resource, keyed by its URN.
+ * `secretKeys` names the input/output attributes whose values are secret: they are encrypted
+ * at rest and print as `[secret]`.
+ */
+export interface ResourceState {
+  urn: Urn;
+  type: string;
+  id: string;
+  inputs: Props;
+  outputs: Props;
+  /** Attribute names (inputs or outputs) whose values are secret. */
+  secretKeys?: string[];
+  parent?: Urn;
+  /** URNs this resource depended on when last applied: deletes run in reverse of these. */
+  deps: Urn[];
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  /** A create that failed part-way: the object may be incomplete, so the next plan replaces it. */
+  tainted?: boolean;
+  /** Old objects to delete (an interrupted create-before-delete replace). */
+  deposed?: DeposedObject[];
+}
+
+/** A stack's whole state. */
+export interface StackState {
+  version: number;
+  project: string;
+  stack: string;
+  /** Incremented on every committed change; `up` refuses a plan made against another serial. */
+  serial: number;
+  resources: Record<string, ResourceState>;
+  /** The program's stack outputs from the last successful apply. */
+  outputs: Props;
+  /** Names of stack outputs that are secret. */
+  secretOutputs?: string[];
+}
+
+/** A change to the state, as recorded in the journal and applied on replay. */
+export type StateMutation =
+  | { kind: "upsert"; resource: ResourceState }
+  | { kind: "remove"; urn: Urn }
+  | { kind: "outputs"; outputs: Props; secretOutputs: string[] };
+
+/** What a provider call was doing when it was journaled as pending. */
+export type OperationKind = "create" | "update" | "delete" | "replace-create" | "replace-delete" | "delete-deposed";
+
+/** An operation journaled as begun but never finished: the process died during the provider call. */
+export interface PendingOperation {
+  op: number;
+  kind: OperationKind;
+  urn: Urn;
+  type: string;
+  /** The cloud id the operation acted on, when it had one (not for creates). */
+  id?: string;
+  /** When it began (ISO time). */
+  since: string;
+}
+
+/** Creates an empty state for a stack. */
+export function emptyState(project: string, stack: string): StackState {
+  return { version: STATE_FORMAT_VERSION, project, stack, serial: 0, resources: {}, outputs: {} };
+}

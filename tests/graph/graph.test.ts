@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { buildGraph } from "../../src/graph/graph.js";
+import { EvalContext, runInContext } from "../../src/program/context.js";
+import { ComponentResource, NODE } from "../../src/program/resource.js";
+import type { ResourceNode } from "../../src/program/node.js";
+import { memoryType } from "../helpers.js";
+
+const { Type: Node } = memoryType<{ v?: unknown }, { v?: unknown }>("test:graph:Node", { inputs: { v: {} }, outputs: { v: {} } });
+const eval_ = (fn: () => void) => {
+  const ctx = new EvalContext("g", "dev", "x");
+  runInContext(ctx, fn);
+  return ctx.nodes;
+};
+
+describe("graph", () => {
+  it("orders dependencies first", () => {
+    const nodes = eval_(() => {
+      const a = new Node("a", {});
+      const b = new Node("b", { v: a.v });
+      new Node("c", { v: b.v }, { dependsOn: [a] });
+    });
+    const order = buildGraph(nodes).order.map((n) => n.name);
+    expect(order.indexOf("a")).toBeLessThan(order.indexOf("b"));
+    expect(order.indexOf("b")).toBeLessThan(order.indexOf("c"));
+  });
+
+  it("a cycle is an error listing its members", () => {
+    const nodes = eval_(() => {
+      const a = new Node("a", {});
+      const b = new Node("b", { v: a.v });
+      const c = new Node("c", { v: b.v });
+      a[NODE].deps.add(c[NODE]); // only possible through internals: outputs cannot refer forward
+    });
+    expect(() => buildGraph(nodes)).toThrow(/Dependency cycle: "a" .* → "c" .* → "b" .* → "a"/);
+  });
+
+  it("depending on a component means depending on everything inside it", () => {
+    let nodes: ResourceNode[] = [];
+    nodes = eval_(() => {
+      const comp = new ComponentResource("test:graph:Group", "grp");
+      new Node("x", {}, { parent: comp });
+      new Node("y", {}, { parent: comp });
+      new Node("after", {}, { dependsOn: comp });
+    });
+    const g = buildGraph(nodes);
+    const after = g.order.find((n) => n.name === "after")!;
+    expect(g.deps.get(after)!.map((n) => n.name).sort()).toEqual(["x", "y"]);
+    expect(g.order.some((n) => n.kind === "component")).toBe(false);
+  });
+
+  it("handles a 10,000-long chain without overflowing the stack", () => {
+    const nodes = eval_(() => {
+      let prev = new Node("n0", {});
+      for (let i = 1; i < 10_000; i++) prev = new Node(`n${i}`, { v: prev.v });
+    });
+    const g = buildGraph(nodes);
+    expect(g.order[0]!.name).toBe("n0");
+    expect(g.order[9999]!.name).toBe("n9999");
+  });
+});
