@@ -38,6 +38,8 @@ export interface LoadResult {
 
 /** What load learned about the files, reused by openJournal so they are not read twice. */
 interface Scan {
+  /** The journal that was open (and might still write) when this scan was made. */
+  madeWhileOpen: Journal | undefined;
   snapshotSerial: number;
   journal: { size: number; validBytes: number; continuesSnapshot: boolean };
   pending: PendingOperation[];
@@ -60,10 +62,10 @@ interface Scan {
  *
  * @example
  * const backend = new FileBackend({ stateDir: ".cairn", stack: "dev", project: "hello", passphrase: process.env.CAIRN_PASSPHRASE });
- * const lock = await backend.lock({ command: "up" });
+ * const lock = await backend.lock("up");
  * try {
  *   const { state, pending, notes } = await backend.load();
- *   const journal = await backend.openJournal(state);
+ *   const journal = backend.openJournal(state);
  *   // ... journal.begin / end ...
  *   await journal.compact();
  *   await journal.close();
@@ -76,6 +78,7 @@ export class FileBackend {
   readonly files: StackFiles;
   private readonly opts: FileBackendOptions;
   private secretsP: Promise<StackSecrets> | undefined;
+  private secretsLoaded: StackSecrets | undefined;
   private scan: Scan | undefined;
   private heldLock: StackLock | undefined;
   private journal: Journal | undefined;
@@ -101,7 +104,9 @@ export class FileBackend {
    */
   async load(): Promise<LoadResult> {
     const { snapshot: snapFile, journal: journalFile } = this.files;
-    const crypter = (await this.secrets()).crypter;
+    const secrets = await this.secrets();
+    const crypter = secrets.crypter;
+    const madeWhileOpen = this.journal && !this.journal.closed ? this.journal : undefined;
     const notes: string[] = [];
 
     const snapText = await readIfExists(snapFile);
@@ -153,7 +158,8 @@ export class FileBackend {
       }
     }
     const pending = [...open.values()];
-    this.scan = { snapshotSerial, journal: { size: bytes?.length ?? 0, validBytes, continuesSnapshot }, pending, nextOp: maxOp + 1 };
+    this.secretsLoaded = secrets;
+    this.scan = { madeWhileOpen, snapshotSerial, journal: { size: bytes?.length ?? 0, validBytes, continuesSnapshot }, pending, nextOp: maxOp + 1 };
     return { state, pending: [...pending], notes };
   }
 
@@ -161,35 +167,57 @@ export class FileBackend {
    * Opens the journal for a run, continuing the file `load` read (a torn last record is cut off
    * first; an interrupted compaction's journal is replaced by a fresh one keeping its pending
    * operations). The journal's state starts as `state`; the caller's object is not modified.
-   * Call while holding the lock.
+   * Call after {@link FileBackend.load}, while holding the lock.
    *
-   * @example const journal = await backend.openJournal((await backend.load()).state);
+   * Opening a journal while another journal of this backend is open closes that one: the new one
+   * continues its file, pending operations and op numbers, writing after the old one has finished.
+   *
+   * @example const journal = backend.openJournal((await backend.load()).state);
    */
-  async openJournal(state: StackState, options?: JournalOptions): Promise<Journal> {
-    if (this.journal && !this.journal.closed) throw new Error(`a journal is already open for stack ${this.stack}: close it first`);
-    if (!this.scan) await this.load();
-    const scan = this.scan!;
-    this.scan = undefined; // about to change the journal: a second open must re-read it
-    const secrets = await this.secrets();
-    await mkdir(this.files.dir, { recursive: true });
-    let bytesWritten = 0;
-    if (!scan.journal.continuesSnapshot) {
-      bytesWritten = await replaceFile(this.files.journal, headLine(scan.snapshotSerial) + scan.pending.map(beginLine).join(""));
-    } else if (scan.journal.validBytes < scan.journal.size) {
-      // Appending after a torn record would glue the next record onto it: cut the torn part off.
-      await truncate(this.files.journal, scan.journal.validBytes);
+  openJournal(state: StackState, options?: JournalOptions): Journal {
+    const prev = this.journal;
+    const scan = this.scan;
+    const secrets = this.secretsLoaded;
+    if (!secrets) throw new Error(`call load() before openJournal() for stack ${this.stack}`);
+    let pending: readonly PendingOperation[];
+    let nextOp: number;
+    let prepare: () => Promise<number>;
+    if (prev && !prev.failure && (!scan || scan.madeWhileOpen === prev)) {
+      // The previous journal may still write after any load made while it was open: continue from it.
+      pending = prev.pending;
+      nextOp = prev.nextOpNumber;
+      const closed = prev.close();
+      prepare = async () => {
+        await closed;
+        return 0;
+      };
+    } else {
+      if (!scan) {
+        throw new Error(`the previous journal of stack ${this.stack} failed (${prev?.failure?.message}): call load() again before openJournal()`);
+      }
+      pending = scan.pending;
+      nextOp = scan.nextOp;
+      prepare = async () => {
+        await mkdir(this.files.dir, { recursive: true });
+        if (!scan.journal.continuesSnapshot) {
+          return replaceFile(this.files.journal, headLine(scan.snapshotSerial) + scan.pending.map(beginLine).join(""));
+        }
+        // Appending after a torn record would glue the next record onto it: cut the torn part off.
+        if (scan.journal.validBytes < scan.journal.size) await truncate(this.files.journal, scan.journal.validBytes);
+        return 0;
+      };
     }
-    const fh = await open(this.files.journal, "a");
+    this.scan = undefined; // the journal is about to change: the next open must not trust this scan
+    const ready = prepare().then(async (bytes) => ({ fh: await open(this.files.journal, "a"), bytes }));
     this.journal = new Journal({
       files: this.files,
-      fh,
+      ready,
       state: workingCopy(state),
-      pending: scan.pending,
-      nextOp: scan.nextOp,
+      pending,
+      nextOp,
       secrets,
       guard: () => this.heldLock?.assertHeld(),
-      options,
-      bytesWritten,
+      ...(options ? { options } : {}),
     });
     return this.journal;
   }
@@ -199,11 +227,12 @@ export class FileBackend {
    * operations. Uses the open journal if there is one. Resolves with the state written; `load()`
    * returns exactly it afterwards.
    *
-   * @example const saved = await backend.compact(state);
+   * @example const saved = await backend.compact(journal.state);
    */
   async compact(state: StackState): Promise<StackState> {
     if (this.journal && !this.journal.closed) return this.journal.compact(state);
-    const journal = await this.openJournal(state, { flushDelayMs: -1 });
+    if (!this.secretsLoaded) await this.load();
+    const journal = this.openJournal(state, { flushDelayMs: -1 });
     try {
       return await journal.compact(state);
     } finally {
@@ -212,21 +241,33 @@ export class FileBackend {
   }
 
   /**
-   * Takes the stack lock (see {@link lockStack}); journals of this backend refuse to write if it is lost.
-   * @example const lock = await backend.lock({ command: "up" }); try { ... } finally { await lock.release(); }
+   * Takes the stack lock (see {@link lockStack}); `command` says what the run does (`"up"`).
+   * Journals of this backend refuse to write if the lock is lost, and releasing it first closes the
+   * open journal (writing what it still buffers).
+   *
+   * @example
+   * const lock = await backend.lock("up");
+   * if (lock.note) console.warn(lock.note);
+   * try { ... } finally { await lock.release(); }
    */
-  async lock(opts: { command?: string } = {}): Promise<StackLock> {
+  async lock(command?: string | { command?: string }): Promise<StackLock> {
+    const cmd = typeof command === "string" ? command : command?.command;
     const lock = await lockStack(this.files.dir, {
       stack: this.stack,
-      ...(opts.command !== undefined ? { command: opts.command } : {}),
+      ...(cmd !== undefined ? { command: cmd } : {}),
       ...(this.opts.programHint !== undefined ? { programHint: this.opts.programHint } : {}),
     });
     this.heldLock = lock;
     const release = lock.release.bind(lock);
     return Object.assign(lock, {
       release: async () => {
-        if (this.heldLock === lock) this.heldLock = undefined;
-        await release();
+        try {
+          // Nothing may be written once the lock is gone; a record that fails here is found as pending next run.
+          if (this.journal && !this.journal.closed) await this.journal.close().catch(() => {});
+        } finally {
+          if (this.heldLock === lock) this.heldLock = undefined;
+          await release();
+        }
       },
     });
   }
