@@ -105,7 +105,7 @@ export function renderPlan(plan: Plan): string {
     c.delete && `${c.delete} to delete`,
     c.read && `${c.read} to read`,
   ].filter(Boolean);
-  if (hasChanges(plan)) out.push("", `Plan: ${parts.join(", ") || "state changes only"}.`);
+  if (hasChanges(plan)) out.push("", `Plan: ${parts.join(", ") || "no resource changes (stack outputs or state records only)"}.`);
   return out.join("\n");
 }
 

@@ -96,12 +96,14 @@ export interface Plan {
   /** Stack outputs as planned: values may hold unknowns. */
   outputs: Props;
   secretOutputs: string[];
+  /** The stack outputs differ from those in state. */
+  outputsChanged: boolean;
   diagnostics: PlanDiagnostic[];
 }
 
 /** True when applying the plan would change anything (cloud objects or state). */
 export function hasChanges(plan: Plan): boolean {
-  return plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined : s.kind !== "read"));
+  return plan.outputsChanged || plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined : s.kind !== "read"));
 }
 
 /** Counts steps by kind. */

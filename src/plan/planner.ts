@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Graph } from "../graph/graph.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
@@ -245,6 +246,7 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
     steps: [...ordered, ...deletes],
     outputs: outs.values,
     secretOutputs: outs.secretKeys,
+    outputsChanged: !isDeepStrictEqual(outs.values, state.outputs),
     diagnostics,
   };
   return { plan, runtime: { graph, nodeByUrn, programOutputs: input.programOutputs, planned } };

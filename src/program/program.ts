@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { basename, dirname, relative } from "node:path";
+import { basename, dirname, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EvalContext, runInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
@@ -76,6 +76,9 @@ export class Program {
   }
 }
 
+/** Cairn's own folder (`dist/` or `src/`): frames from there are not the user's program. */
+const OWN_ROOT = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
+
 /** The file that called the function calling this one, from a stack trace (captured once per program, not per resource). */
 function callerFile(): string | undefined {
   const lines = (new Error().stack ?? "").split("\n").slice(1);
@@ -83,7 +86,7 @@ function callerFile(): string | undefined {
     const m = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?\s*$/.exec(line);
     if (!m) continue;
     const f = m[1]!.startsWith("file://") ? fileURLToPath(m[1]!) : m[1]!;
-    if (f.includes("/cairn/dist/") || f.includes("/src/program/program.")) continue;
+    if (f.startsWith(OWN_ROOT)) continue;
     return f;
   }
   return undefined;

@@ -250,7 +250,7 @@ export class Stack {
       const diagnostics: Plan["diagnostics"] = [];
       const targets = opts.targets?.length ? new Set<string>(opts.targets) : undefined;
       const steps = planDeletes(state, new Set(), [], targets, diagnostics);
-      const plan: Plan = { project: this.program.name, stack: this.name, baseSerial: state.serial, destroy: true, steps, outputs: {}, secretOutputs: [], diagnostics };
+      const plan: Plan = { project: this.program.name, stack: this.name, baseSerial: state.serial, destroy: true, steps, outputs: {}, secretOutputs: [], outputsChanged: Object.keys(state.outputs).length > 0, diagnostics };
       runtimes.set(plan, { refresh: [] });
       return this.confirmAndApply(plan, state, opts.confirm);
     });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdir, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -135,10 +136,20 @@ export async function readLockHolder(stackDir: string): Promise<LockHolder | und
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+    // A killed process stays a zombie until its parent reaps it (in containers, possibly never): it is dead.
+    return !isZombie(pid);
   } catch (e) {
     // EPERM: it exists but belongs to another user, so it is running.
     return (e as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false; // no /proc (macOS, Windows): trust kill(pid, 0)
   }
 }
 

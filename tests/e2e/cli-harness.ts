@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const REPO = resolve(import.meta.dirname, "../..");
+const TSX = join(REPO, "node_modules", ".bin", "tsx");
+
+/** A temp project whose `cairn` import resolves to this repo's build (as an installed package would). */
+export async function tempProject(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "cairn-e2e-"));
+  await mkdir(join(dir, "node_modules"), { recursive: true });
+  await symlink(REPO, join(dir, "node_modules", "cairn"), "dir");
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "e2e-project", type: "module", private: true }));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts `npx tsx infra.ts <args>` in its own process group (so kill -9 reaches tsx's child too). */
+export function start(dir: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(TSX, ["infra.ts", ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", CAIRN_PASSPHRASE: "e2e-pass", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+}
+
+/** Runs the CLI to completion. */
+export function cli(dir: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = start(dir, args, env);
+  return finish(child);
+}
+
+export function finish(child: ChildProcess): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  return new Promise((res) => child.on("close", (code) => res({ code, stdout, stderr })));
+}

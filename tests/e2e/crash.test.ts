@@ -1,0 +1,84 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { cli, finish, start, tempProject } from "./cli-harness.js";
+
+// A program of slow resources: each create takes SLOW_MS and writes one file (idempotent by path).
+const SLOW = `
+import { program, defineResource } from "cairn";
+import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
+  provider: {
+    async create({ inputs, ctx }) {
+      await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));
+      await mkdir(join(ctx.workDir, "objs"), { recursive: true });
+      await writeFile(join(ctx.workDir, "objs", String(inputs.n)), "x");
+      return { id: String(inputs.n), outputs: inputs };
+    },
+    async read({ id, outputs, ctx }) {
+      try { await readFile(join(ctx.workDir, "objs", id)); return outputs; } catch { return undefined; }
+    },
+    async delete({ id, ctx }) { await rm(join(ctx.workDir, "objs", id), { force: true }); },
+  },
+  schema: { inputs: { n: {} }, outputs: { n: {} } },
+});
+export default program("slow", () => {
+  for (let i = 0; i < 8; i++) new Slow("s" + i, { n: i });
+});
+`;
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("condition not met in time");
+}
+
+describe("crashes and concurrency, end to end", () => {
+  it("kill -9 during an apply, then the next run recovers and finishes", async () => {
+    const dir = await tempProject({ "infra.ts": SLOW });
+    dirs.push(dir);
+    const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "400" });
+    const done = finish(child);
+    // Kill once some objects exist but not all.
+    await waitFor(async () => (await readdir(join(dir, "objs")).catch(() => [])).length >= 3);
+    process.kill(-child.pid!, "SIGKILL");
+    await done;
+    const journal = await readFile(join(dir, ".cairn/stacks/dev/journal.ndjson"), "utf8");
+    expect(journal).toContain('"t":"begin"');
+
+    const r = await cli(dir, ["up", "--yes"], { SLOW_MS: "0" });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/stale lock/);
+    expect(r.stderr).toMatch(/interrupted create of urn:cairn:dev::slow::e2e:Slow::s\d/);
+    expect((await readdir(join(dir, "objs"))).sort()).toEqual(["0", "1", "2", "3", "4", "5", "6", "7"]);
+    const state = JSON.parse(await readFile(join(dir, ".cairn/stacks/dev/state.json"), "utf8"));
+    expect(Object.keys(state.resources)).toHaveLength(8);
+    const again = await cli(dir, ["preview", "--expect-no-changes"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
+  it("a second concurrent up fails at once naming the holder", async () => {
+    const dir = await tempProject({ "infra.ts": SLOW });
+    dirs.push(dir);
+    const first = start(dir, ["up", "--yes"], { SLOW_MS: "3000" });
+    const firstDone = finish(first);
+    await waitFor(async () => (await readFile(join(dir, ".cairn/stacks/dev/lock.json"), "utf8").catch(() => "")).includes('"pid"'));
+    const t0 = Date.now();
+    const second = await cli(dir, ["up", "--yes"]);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/locked by pid \d+ on .* since /);
+    expect(second.stderr).toContain("unlock --stack dev");
+    const r = await firstDone;
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
