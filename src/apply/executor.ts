@@ -102,15 +102,13 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   // Steps that need no provider call settle at once: their values are the planned ones.
   for (const step of plan.steps) {
     if (step.kind !== "same") continue;
-    const node = nodeOf(step.urn);
     if (step.movedFrom) {
       const prior = journal.state.resources[step.movedFrom]!;
       journal.mutate([{ kind: "remove", urn: step.movedFrom }, { kind: "upsert", resource: { ...prior, ...toState(step.urn, step.type, prior.id, prior.inputs, prior.outputs, prior.secretKeys ?? [], step.meta), ...(prior.deposed ? { deposed: prior.deposed } : {}) } }]);
     } else {
       const prior = journal.state.resources[step.urn];
-      if (prior && metaChanged(prior, step.meta)) journal.mutate([{ kind: "upsert", resource: { ...prior, ...metaFields(prior, step.meta) } }]);
+      if (prior && metaChanged(prior, step.meta)) journal.mutate([{ kind: "upsert", resource: { ...prior, ...metaFields(step.meta) } }]);
     }
-    void node;
   }
 
   for (const step of plan.steps) {
@@ -309,7 +307,6 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   await new Promise<void>((resolve) => {
     const ready: Unit[] = units.filter((u) => u.remaining === 0);
     let running = 0;
-    let finished = 0;
     const pump = () => {
       if (input.signal?.aborted) {
         for (const u of ready.splice(0)) skip(u, "cancelled");
@@ -345,7 +342,6 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
         },
       ).finally(() => {
         running--;
-        finished++;
         pump();
       });
     };
@@ -369,9 +365,9 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   return { summary, outputs };
 }
 
-function metaFields(prior: ResourceState, meta: StepMeta): Partial<ResourceState> {
+/** The state fields a step's metadata sets (absent flags are left out, keeping state compact). */
+function metaFields(meta: StepMeta): Partial<ResourceState> {
   const s: Partial<ResourceState> = { deps: meta.deps, parent: meta.parent, protect: meta.protect || undefined, retainOnDelete: meta.retainOnDelete || undefined };
-  void prior;
   return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
 }
 

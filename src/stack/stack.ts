@@ -43,6 +43,8 @@ export interface UpResult {
   /** Absent when the plan was not confirmed. */
   summary?: ApplySummary;
   outputs?: Props;
+  /** Bytes this apply wrote to state (journal records and the compacted snapshot). */
+  stateBytesWritten?: number;
 }
 
 /** A difference a refresh found between state and reality. */
@@ -281,7 +283,7 @@ export class Stack {
     });
     await journal.compact();
     await journal.close();
-    return { plan, summary, ...(outputs ? { outputs: outputs.values } : {}) };
+    return { plan, summary, stateBytesWritten: journal.bytesWritten, ...(outputs ? { outputs: outputs.values } : {}) };
   }
 
   /** Reads every resource and reports drift; with `confirm` returning true, records it in state (changes nothing in the cloud). */
