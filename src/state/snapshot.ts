@@ -30,7 +30,7 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
   try {
     json = JSON.parse(text);
   } catch (e) {
-    const why = text.trim() === "" ? "is empty" : `is not valid JSON (${(e as Error).message})`;
+    const why = text.trim() === "" ? "is empty" : `is not valid JSON (${(e as Error).message.replace(/\s+/g, " ")})`;
     throw new SnapshotError(file, `${why}: it may have been truncated or damaged. ${LEFT_ALONE}`);
   }
   const version = (json as { version?: unknown } | null)?.version;

@@ -1,0 +1,168 @@
+import { spawn } from "node:child_process";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { forceUnlock, LockCompromisedError, lockStack, readLockHolder, StackLockedError } from "../../src/state/lock.js";
+import { tempDir } from "./helpers.js";
+
+const exists = (p: string) => stat(p).then(() => true, () => false);
+
+/** The pid of a process that has already exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""]);
+  await new Promise((r) => child.on("exit", r));
+  return child.pid!;
+}
+
+/** Starts a child process holding the lock of `stackDir`; resolves once it holds it. */
+async function childHoldingLock(stackDir: string) {
+  const script = fileURLToPath(new URL("./fixtures/hold-lock.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", script, stackDir], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("locked") && resolve());
+    child.on("exit", (code) => reject(new Error(`lock holder exited early (${code})`)));
+  });
+  return child;
+}
+
+describe("stack lock", () => {
+  it("records the holder in lock.json and removes it on release", async () => {
+    const dir = join(await tempDir(), "stacks", "dev");
+    const lock = await lockStack(dir, { stack: "dev", command: "up" });
+    expect(lock.notes).toEqual([]);
+    const holder = JSON.parse(await readFile(join(dir, "lock.json"), "utf8")) as unknown;
+    expect(holder).toEqual({ pid: process.pid, host: hostname(), since: lock.holder.since, command: "up" });
+    expect(Number.isNaN(Date.parse(lock.holder.since))).toBe(false);
+    expect(await exists(join(dir, "lock"))).toBe(true);
+    await lock.release();
+    expect(await exists(join(dir, "lock"))).toBe(false);
+    expect(await exists(join(dir, "lock.json"))).toBe(false);
+    await lock.release(); // twice is fine
+  });
+
+  it("refuses a second lock in the same process, naming the holder and how to unlock", async () => {
+    const dir = await tempDir();
+    const first = await lockStack(dir, { stack: "dev", command: "up" });
+    const err = await lockStack(dir, { stack: "dev", command: "destroy" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StackLockedError);
+    const locked = err as StackLockedError;
+    expect(locked.holder).toEqual(first.holder);
+    expect(locked.message).toBe(
+      `stack dev is locked by pid ${process.pid} on ${hostname()} since ${first.holder.since} (command: up): ` +
+        "wait for that run to finish, or if that run is no longer active, remove the lock with `npx tsx infra.ts unlock --stack dev`",
+    );
+    await first.release();
+    const again = await lockStack(dir, { stack: "dev" });
+    await again.release();
+  });
+
+  it("names the program given as hint", async () => {
+    const dir = await tempDir();
+    const first = await lockStack(dir, { stack: "prod" });
+    await expect(lockStack(dir, { stack: "prod", programHint: "deploy/app.ts" })).rejects.toThrow(
+      "remove the lock with `npx tsx deploy/app.ts unlock --stack prod`",
+    );
+    await first.release();
+  });
+
+  it("lets exactly one of two concurrent lock calls win", async () => {
+    const dir = await tempDir();
+    const results = await Promise.allSettled([lockStack(dir, { stack: "dev" }), lockStack(dir, { stack: "dev" })]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const failed = results.find((r) => r.status === "rejected");
+    expect((failed as PromiseRejectedResult).reason).toBeInstanceOf(StackLockedError);
+    await (results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<Awaited<ReturnType<typeof lockStack>>>).value.release();
+  });
+
+  it("takes over a lock left by a process of this host that is no longer running", async () => {
+    const dir = await tempDir();
+    const pid = await deadPid();
+    await mkdir(join(dir, "lock"));
+    await writeFile(join(dir, "lock.json"), JSON.stringify({ pid, host: hostname(), since: "2025-01-01T00:00:00.000Z", command: "up" }));
+    // Two runs find the stale lock at once: one takes it over, the other is told who holds it now.
+    const results = await Promise.allSettled([lockStack(dir, { stack: "dev" }), lockStack(dir, { stack: "dev" })]);
+    const won = results.filter((r) => r.status === "fulfilled").map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof lockStack>>>).value);
+    expect(won).toHaveLength(1);
+    expect(won[0]!.notes).toEqual([`removed a stale lock left by pid ${pid} (no longer running)`]);
+    expect((await readLockHolder(dir))?.pid).toBe(process.pid);
+    const lost = (results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason as StackLockedError;
+    expect(lost.holder?.pid).toBe(process.pid);
+    await won[0]!.release();
+  });
+
+  it("does not take over a lock held on another host, even if that pid is not running here", async () => {
+    const dir = await tempDir();
+    const pid = await deadPid();
+    await mkdir(join(dir, "lock"));
+    const holder = { pid, host: `${hostname()}-elsewhere`, since: "2025-01-01T00:00:00.000Z", command: "up" };
+    await writeFile(join(dir, "lock.json"), JSON.stringify(holder));
+    const err = (await lockStack(dir, { stack: "dev" }).catch((e: unknown) => e)) as StackLockedError;
+    expect(err).toBeInstanceOf(StackLockedError);
+    expect(err.holder).toEqual(holder);
+    expect(err.message).toContain(`locked by pid ${pid} on ${holder.host} since 2025-01-01T00:00:00.000Z (command: up)`);
+  });
+
+  it("reports a lock without lock.json as held by an unknown run", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "lock"));
+    const err = (await lockStack(dir, { stack: "dev" }).catch((e: unknown) => e)) as StackLockedError;
+    expect(err).toBeInstanceOf(StackLockedError);
+    expect(err.holder).toBeUndefined();
+    expect(err.message).toMatch(/has not recorded itself in lock\.json yet.*unlock --stack dev/);
+  });
+
+  it("is held across processes, and taken over after the holder is killed with SIGKILL", async () => {
+    const dir = await tempDir();
+    const child = await childHoldingLock(dir);
+    try {
+      const err = (await lockStack(dir, { stack: "dev" }).catch((e: unknown) => e)) as StackLockedError;
+      expect(err).toBeInstanceOf(StackLockedError);
+      expect(err.holder).toMatchObject({ pid: child.pid, host: hostname(), command: "up (child)" });
+      expect(err.message).toContain(`locked by pid ${child.pid} on ${hostname()}`);
+    } finally {
+      child.kill("SIGKILL");
+      await new Promise((r) => child.on("exit", r));
+    }
+    expect(await exists(join(dir, "lock"))).toBe(true); // kill -9 leaves the lock behind
+    const lock = await lockStack(dir, { stack: "dev" });
+    expect(lock.notes).toEqual([`removed a stale lock left by pid ${child.pid} (no longer running)`]);
+    await lock.release();
+  });
+
+  it("forceUnlock removes a lock held elsewhere and reports its holder", async () => {
+    const dir = await tempDir();
+    const child = await childHoldingLock(dir);
+    try {
+      const res = await forceUnlock(dir);
+      expect(res.removed).toBe(true);
+      expect(res.holder).toMatchObject({ pid: child.pid, command: "up (child)" });
+      expect(await exists(join(dir, "lock"))).toBe(false);
+      expect(await exists(join(dir, "lock.json"))).toBe(false);
+      const lock = await lockStack(dir, { stack: "dev" });
+      expect(lock.notes).toEqual([]);
+      await lock.release();
+    } finally {
+      child.kill("SIGKILL");
+      await new Promise((r) => child.on("exit", r));
+    }
+    expect(await forceUnlock(dir)).toEqual({ removed: false });
+    expect(await forceUnlock(join(dir, "no-such-stack"))).toEqual({ removed: false });
+  });
+
+  it("records a lost lock instead of crashing, and refuses to go on", async () => {
+    const dir = await tempDir();
+    const seen: Error[] = [];
+    const lock = await lockStack(dir, { stack: "dev", staleMs: 2000, onCompromised: (e) => void seen.push(e) });
+    expect(() => lock.assertHeld()).not.toThrow();
+    await forceUnlock(dir); // someone ran `unlock` while this run was active
+    for (let i = 0; i < 40 && !lock.compromised; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(lock.compromised).toBeInstanceOf(LockCompromisedError);
+    expect(seen).toEqual([lock.compromised]);
+    expect(() => lock.assertHeld()).toThrow(/the lock on stack dev \(.*lock\) was lost while this run held it/);
+    await lock.release();
+    const next = await lockStack(dir, { stack: "dev" });
+    await next.release();
+  });
+});
