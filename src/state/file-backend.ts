@@ -53,6 +53,7 @@ interface Scan {
  * <stateDir>/stacks/<stack>/state.json       snapshot (written atomically by compaction)
  *                           journal.ndjson   changes since the snapshot (group-committed)
  *                           lock, lock.json  the stack lock and its holder
+ *                           lock.guard       held for milliseconds while the lock changes hands
  *                           encryption.json  salt and check value of the secrets
  *                           config.json      stack configuration
  * ```
@@ -282,7 +283,7 @@ export class FileBackend {
 
   /**
    * Throws now, with the "set CAIRN_PASSPHRASE" message, if secrets will be written and there is no
-   * passphrase — so a run fails before it changes anything rather than half-way.
+   * passphrase, or it is not the stack's — so a run fails before it changes anything rather than half-way.
    * @example if (plan.hasSecrets) await backend.requirePassphrase();
    */
   async requirePassphrase(): Promise<void> {

@@ -67,7 +67,7 @@ interface Waiter {
  * in the next single write+fsync, so 1,000 concurrent begins cost a handful of fsyncs, not 1,000.
  *
  * @example
- * const journal = await backend.openJournal(loaded.state);
+ * const journal = backend.openJournal(loaded.state);
  * const op = await journal.begin({ kind: "create", urn, type: "local:File" });
  * const { id, outputs } = await provider.create({ urn, inputs, ctx });
  * journal.end(op, [{ kind: "upsert", resource: { urn, type: "local:File", id, inputs, outputs, deps: [] } }]);
@@ -232,11 +232,12 @@ export class Journal {
     this.clearTimer();
 
     try {
+      // The backend may still be preparing the journal file (cutting off a torn record): let it finish first.
+      const old = await this.fh;
       await this.whenIdle();
       await this.secrets.persist();
       this.bytes += await replaceFile(this.files.snapshot, text);
       this.bytes += await replaceFile(this.files.journal, journalText);
-      const old = await this.fh;
       this.fh = open(this.files.journal, "a");
       await this.fh;
       await old.close().catch(() => {});
@@ -256,8 +257,9 @@ export class Journal {
   }
 
   /**
-   * Writes what is still buffered and closes the journal file. No records may be added once it is
-   * called; calling it again returns the same promise.
+   * Writes what is still buffered and closes the journal file; rejects if the journal had failed
+   * (not everything recorded reached the disk). No records may be added once it is called; calling
+   * it again returns the same promise.
    * @example await journal.close();
    */
   close(): Promise<void> {
@@ -267,6 +269,7 @@ export class Journal {
     this.closing = (async () => {
       try {
         if (this.queue.length || this.writing || this.paused) await this.durable();
+        if (this.failed) throw this.failed; // what was recorded did not all reach the disk
       } finally {
         await this.whenIdle();
         const fh = await this.fh.catch(() => undefined);

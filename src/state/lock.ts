@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { mkdir, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import lockfile from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
 import { readIfExists } from "./fs-util.js";
@@ -172,7 +172,8 @@ function staleReason(stackDir: string, holder: LockHolder | undefined): string |
  * const lock = await lockStack(".cairn/stacks/dev", { stack: "dev", command: "up" });
  * try { ... } finally { await lock.release(); }
  */
-export async function lockStack(stackDir: string, opts: LockOptions): Promise<StackLock> {
+export async function lockStack(dir: string, opts: LockOptions): Promise<StackLock> {
+  const stackDir = resolve(dir); // one spelling per directory, for `heldHere`
   await mkdir(stackDir, { recursive: true });
   const lockPath = lockPathOf(stackDir);
   let compromised: LockCompromisedError | undefined;
@@ -258,7 +259,8 @@ export async function lockStack(stackDir: string, opts: LockOptions): Promise<St
  * const { removed, holder } = await forceUnlock(".cairn/stacks/dev");
  * if (removed) console.log(`removed the lock of pid ${holder?.pid}`);
  */
-export async function forceUnlock(stackDir: string): Promise<{ removed: boolean; holder?: LockHolder }> {
+export async function forceUnlock(dir: string): Promise<{ removed: boolean; holder?: LockHolder }> {
+  const stackDir = resolve(dir);
   const exists = async (p: string) => stat(p).then(() => true, () => false);
   if (!(await exists(stackDir))) return { removed: false };
   return withGuard(stackDir, async () => {

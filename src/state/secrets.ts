@@ -84,7 +84,8 @@ const HOW_TO_SET = "set CAIRN_PASSPHRASE (e.g. `export CAIRN_PASSPHRASE=...`) an
  * `where` names the stack and file when known.
  *
  * @example
- * throw new MissingPassphraseError("write", "stack dev (.cairn/stacks/dev/state.json)");
+ * throw new MissingPassphraseError("write", "stack dev (.cairn/stacks/dev/encryption.json)");
+ * // stack dev (.cairn/stacks/dev/encryption.json): cannot store a secret without a passphrase: set CAIRN_PASSPHRASE ...
  */
 export class MissingPassphraseError extends Error {
   override name = "MissingPassphraseError";
@@ -92,10 +93,12 @@ export class MissingPassphraseError extends Error {
     readonly action: "write" | "read",
     where?: string,
   ) {
+    // The location goes first so the advice reads as one sentence at the end.
+    const at = where ? `${where}: ` : "";
     super(
       action === "write"
-        ? `cannot store a secret without a passphrase${where ? ` (${where})` : ""}: ${HOW_TO_SET}`
-        : `cannot read the secrets${where ? ` of ${where}` : ""} without a passphrase: ${HOW_TO_SET.replace("and run again", "to the passphrase they were stored with and run again")}`,
+        ? `${at}cannot store a secret without a passphrase: ${HOW_TO_SET}`
+        : `${at}cannot read the secrets without a passphrase: ${HOW_TO_SET.replace("and run again", "to the passphrase they were stored with and run again")}`,
     );
   }
 }

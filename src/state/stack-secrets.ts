@@ -72,12 +72,13 @@ export class StackSecrets {
   }
 
   /**
-   * Throws {@link MissingPassphraseError} now, rather than in the middle of an apply, if secrets
-   * will have to be written and there is no passphrase.
+   * Throws now, rather than in the middle of an apply, if secrets will have to be written and they
+   * cannot be: {@link MissingPassphraseError} without a passphrase, {@link WrongPassphraseError} if
+   * it is not the one the stack's secrets were stored with. Derives the key (once).
    * @example secrets.requirePassphrase();
    */
   requirePassphrase(): void {
-    if (!this.passphrase) throw new MissingPassphraseError("write", this.where());
+    this.key("write");
   }
 
   /**

@@ -293,6 +293,34 @@ describe("compaction", () => {
     expect(Object.keys(after.state.resources).sort()).toEqual([urnOf("fast"), urnOf("slow")]);
   });
 
+  it("covers begins not yet durable when compaction starts: they resolve once in the fresh journal", async () => {
+    const dir = await tempDir();
+    const b = backendAt(dir);
+    const j = b.openJournal((await b.load()).state);
+    const began = j.begin({ kind: "create", urn: urnOf("racing"), type: "local:File" });
+    const saved = j.compact(); // same tick: the begin has not been written yet
+    const op = await began;
+    await saved;
+    const recs = await lines(b.files.journal);
+    expect(recs.filter((r) => r.t === "begin").map((r) => r.op)).toEqual([op]); // written once, in the fresh journal
+    expect((await backendAt(dir).load()).pending.map((p) => p.op)).toEqual([op]);
+    await j.close();
+  });
+
+  it("stops the run when a write fails: the waiting begin rejects and later calls throw", async () => {
+    const b = backendAt(await tempDir());
+    const j = b.openJournal((await b.load()).state, {
+      onSync: () => {
+        throw new Error("disk on fire");
+      },
+    });
+    await expect(j.begin({ kind: "create", urn: urnOf("a"), type: "local:File" })).rejects.toThrow(/writing .*journal\.ndjson failed \(disk on fire\); the run must stop/);
+    expect(() => j.mutate([{ kind: "remove", urn: urnOf("a") }])).toThrow(/disk on fire/);
+    await expect(j.begin({ kind: "create", urn: urnOf("b"), type: "local:File" })).rejects.toThrow(/disk on fire/);
+    await expect(j.flush()).rejects.toThrow(/disk on fire/);
+    await expect(j.close()).rejects.toThrow(/disk on fire/);
+  });
+
   it("backend.compact(state) snapshots a state computed elsewhere", async () => {
     const dir = await tempDir();
     const b = backendAt(dir);

@@ -158,14 +158,16 @@ describe("secrets in the file backend", () => {
     const dir = await tempDir();
     const { j } = await storeSecret(dir, "right");
     await j.close();
-    await expect(backendAt(dir).load()).rejects.toThrow(/cannot read the secrets of stack dev .* without a passphrase: set CAIRN_PASSPHRASE/);
+    await expect(backendAt(dir).load()).rejects.toThrow(/^stack dev \(.*encryption\.json\): cannot read the secrets without a passphrase: set CAIRN_PASSPHRASE/);
   });
 
   it("refuses to store a secret without a passphrase, and writes nothing for it", async () => {
     const dir = await tempDir();
     const b = backendAt(dir);
     const j = b.openJournal((await b.load()).state);
-    await expect(b.requirePassphrase()).rejects.toThrow(/cannot store a secret without a passphrase .*: set CAIRN_PASSPHRASE \(e\.g\. `export CAIRN_PASSPHRASE=\.\.\.`\) and run again/);
+    await expect(b.requirePassphrase()).rejects.toThrow(
+      `stack dev (${b.files.encryption}): cannot store a secret without a passphrase: set CAIRN_PASSPHRASE (e.g. \`export CAIRN_PASSPHRASE=...\`) and run again`,
+    );
     const op = await j.begin({ kind: "create", urn: urnOf("db"), type: "local:File" });
     expect(() => j.end(op, [{ kind: "upsert", resource: withSecret() }])).toThrow(/cannot store a secret without a passphrase/);
     // Nothing was applied, and the operation is still open (found as pending if the run stops now).
@@ -175,6 +177,14 @@ describe("secrets in the file backend", () => {
     await expect(readFile(b.files.encryption)).rejects.toThrow(/ENOENT/);
     // A stack without secrets works without any passphrase.
     await expect(backendAt(dir).load()).resolves.toMatchObject({ pending: [{ op }] });
+  });
+
+  it("requirePassphrase also refuses a passphrase that is not the stack's, before anything is written", async () => {
+    const dir = await tempDir();
+    const { j } = await storeSecret(dir, "right");
+    await j.close();
+    await expect(backendAt(dir, { passphrase: "right" }).requirePassphrase()).resolves.toBeUndefined();
+    await expect(backendAt(dir, { passphrase: "wrong" }).requirePassphrase()).rejects.toThrow(/CAIRN_PASSPHRASE does not decrypt the secrets of stack dev/);
   });
 
   it("does not create encryption.json for a stack without secrets", async () => {
