@@ -273,10 +273,20 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
 
   // Wire unit dependencies.
   const unitFor = (urn: string): Unit | undefined => primary.get(urn) ?? deleteUnits.get(urn);
+  // Program units by the URNs they depend on, built once (not a scan of every unit per replace).
+  const usersOf = new Map<string, Unit[]>();
+  for (const u of units) {
+    if (u.kind === "delete-replaced" || u.kind === "delete") continue;
+    for (const d of u.step.deps) {
+      const list = usersOf.get(d);
+      if (list) list.push(u);
+      else usersOf.set(d, [u]);
+    }
+  }
   for (const u of units) {
     if (u.kind === "delete-replaced") {
       // The old object goes only after everything that used it has moved to the new one.
-      for (const other of units) if (other !== u && other.kind !== "delete-replaced" && other.step.deps.includes(u.urn) && other.kind !== "delete") u.deps.push(other);
+      u.deps.push(...(usersOf.get(u.urn) ?? []));
       continue;
     }
     for (const d of u.step.deps) {

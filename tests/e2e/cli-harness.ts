@@ -1,14 +1,21 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { afterAll } from "vitest";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const REPO = resolve(import.meta.dirname, "../..");
 const TSX = join(REPO, "node_modules", ".bin", "tsx");
 
+const made: string[] = [];
+afterAll(async () => {
+  for (const d of made.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
 /** A temp project whose `cairn` import resolves to this repo's build (as an installed package would). */
 export async function tempProject(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "cairn-e2e-"));
+  made.push(dir); // removed after the test file's tests
   await mkdir(join(dir, "node_modules"), { recursive: true });
   await symlink(REPO, join(dir, "node_modules", "cairn"), "dir");
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "e2e-project", type: "module", private: true }));

@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cli, finish, start, tempProject } from "./cli-harness.js";
 
@@ -28,10 +28,6 @@ export default program("slow", () => {
 });
 `;
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
 
 async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
   const until = Date.now() + ms;
@@ -45,7 +41,6 @@ async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
 describe("crashes and concurrency, end to end", () => {
   it("kill -9 during an apply, then the next run recovers and finishes", async () => {
     const dir = await tempProject({ "infra.ts": SLOW });
-    dirs.push(dir);
     const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "400" });
     const done = finish(child);
     // Kill once some objects exist but not all.
@@ -68,7 +63,6 @@ describe("crashes and concurrency, end to end", () => {
 
   it("a second concurrent up fails at once naming the holder", async () => {
     const dir = await tempProject({ "infra.ts": SLOW });
-    dirs.push(dir);
     const first = start(dir, ["up", "--yes"], { SLOW_MS: "3000" });
     const firstDone = finish(first);
     await waitFor(async () => (await readFile(join(dir, ".cairn/stacks/dev/lock.json"), "utf8").catch(() => "")).includes('"pid"'));

@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { readFile, rm, writeFile, access } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { readFile, writeFile, access } from "node:fs/promises";
 import { join } from "node:path";
 import { cli, tempProject } from "./cli-harness.js";
 
@@ -11,10 +11,6 @@ ${body}
 });
 `;
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
 
 describe("the CLI, end to end", () => {
   it("up → no changes → update → replace → delete → destroy", async () => {
@@ -24,7 +20,6 @@ describe("the CLI, end to end", () => {
   const readme = new local.File("readme", { path: "out/README.txt", content: cfg.path.apply(p => \`config lives in \${p}\`) });
   return { configPath: cfg.path, size: readme.size };`),
     });
-    dirs.push(dir);
 
     let r = await cli(dir, ["preview"]);
     expect(r.code).toBe(0);
@@ -94,7 +89,6 @@ describe("the CLI, end to end", () => {
       "infra.ts": program(`
   return { name: config.require("name"), port: config.requireNumber("port") };`).replace("() => {", "({ config }) => {"),
     });
-    dirs.push(dir);
     let r = await cli(dir, ["frobnicate"]);
     expect(r.code).toBe(2);
     r = await cli(dir, ["up", "--parallel", "zero", "--yes"]);
@@ -117,7 +111,6 @@ describe("the CLI, end to end", () => {
       "infra.ts": program(`new local.File("f", { path: "out/f.txt", content: "x" });`),
       "use.ts": `import prog from "./infra.ts";\nconsole.log(JSON.stringify({ name: prog.name }));\n`,
     });
-    dirs.push(dir);
     const { spawnSync } = await import("node:child_process");
     const { REPO } = await import("./cli-harness.js");
     const r = spawnSync(join(REPO, "node_modules/.bin/tsx"), ["use.ts"], { cwd: dir, encoding: "utf8" });

@@ -1,12 +1,8 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cli, tempProject } from "./cli-harness.js";
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
 
 describe("secrets, end to end", () => {
   it("secret config is encrypted at rest and never printed; no passphrase means a clear refusal", async () => {
@@ -21,7 +17,6 @@ export default program("sec", ({ config }) => {
 });
 `,
     });
-    dirs.push(dir);
     const noPass = await cli(dir, ["config", "set", "token", "tok-SUPERSECRET-123", "--secret"], { CAIRN_PASSPHRASE: "" });
     expect(noPass.code).toBe(1);
     expect(noPass.stderr).toContain("CAIRN_PASSPHRASE");
