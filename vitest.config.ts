@@ -8,6 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^cairn$/, replacement: src("index.ts") },
       { find: /^cairn\/local$/, replacement: src("providers/local/index.ts") },
+      { find: /^cairn\/testing$/, replacement: src("testing/index.ts") },
     ],
   },
   test: {

@@ -20,9 +20,12 @@ export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatD
 export type { CustomTimeouts } from "./program/node.js";
 export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger } from "./provider/provider.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
-export { IncompleteCreateError } from "./provider/errors.js";
+export { IncompleteCreateError, TransientError, isTransientError } from "./provider/errors.js";
+export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";
+export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./wait/predicate.js";
+export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./apply/wait-outcome.js";
 export { Stack, type StackOptions, type RunOptions, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
 export { CairnError } from "./stack/errors.js";
-export { hasChanges, countSteps, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
+export { hasChanges, countSteps, isChanging, waitsReadyNow, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
 export type { EngineEvent, ApplySummary, UnitKind } from "./apply/events.js";
 export type { ResourceState, StackState } from "./state/types.js";

@@ -1,5 +1,6 @@
 import type { Urn } from "../program/urn.js";
 import type { StepKind } from "../plan/plan.js";
+import type { Observation, WaitOutcome } from "./wait-outcome.js";
 
 /** The part of a step a unit of work carries out: a create-first replace deletes the old object separately. */
 export type UnitKind = StepKind | "delete-replaced";
@@ -24,8 +25,20 @@ export type EngineEvent =
   | { type: "step-succeeded"; urn: Urn; kind: UnitKind; durationMs: number }
   | { type: "step-failed"; urn: Urn; kind: UnitKind; error: string }
   | { type: "step-skipped"; urn: Urn; kind: UnitKind; reason: string }
+  | {
+      type: "wait-polled";
+      urn: Urn;
+      name: string;
+      reads: number;
+      elapsedMs: number;
+      /** What the wait's predicates read on this poll (secrets masked). */
+      observed?: Observation[];
+      /** Set when the read failed or found nothing. */
+      note?: string;
+    }
+  | { type: "wait-ended"; urn: Urn; name: string; outcome: WaitOutcome; message: string }
   | { type: "diagnostic"; severity: "info" | "warning" | "error"; message: string; urn?: Urn }
   | { type: "summary"; summary: ApplySummary };
 
 /** The event type names, for exhaustiveness tests. */
-export const EVENT_TYPES: readonly EngineEvent["type"][] = ["step-started", "step-succeeded", "step-failed", "step-skipped", "diagnostic", "summary"];
+export const EVENT_TYPES: readonly EngineEvent["type"][] = ["step-started", "step-succeeded", "step-failed", "step-skipped", "wait-polled", "wait-ended", "diagnostic", "summary"];

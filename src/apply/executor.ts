@@ -1,4 +1,4 @@
-import type { Subject } from "rxjs";
+import { firstValueFrom, type Subject } from "rxjs";
 import type { Plan, PlanStep, StepMeta } from "../plan/plan.js";
 import type { PlanRuntime } from "../plan/planner.js";
 import { ValueResolver, unknownValue } from "../plan/values.js";
@@ -7,7 +7,7 @@ import { changedKeys, withIgnoredChanges } from "../plan/decide.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
 import { containsUnknown } from "../program/unknown.js";
-import type { OpContext, Provider } from "../provider/provider.js";
+import type { Clock, OpContext, Provider } from "../provider/provider.js";
 import { IncompleteCreateError } from "../provider/errors.js";
 import { findDefinition } from "../provider/registry.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
@@ -15,6 +15,10 @@ import type { Props, ResourceState, StateMutation } from "../state/types.js";
 import type { ApplySummary, EngineEvent, UnitKind } from "./events.js";
 import type { JournalWriter } from "./journal.js";
 import { redactSecrets } from "./redact.js";
+import { WaitPoller, type PollTuning, type WaitRun } from "./waiter.js";
+import { describeWaitOutcome, waitLabel, type WaitLabel, type WaitOutcome } from "./wait-outcome.js";
+import { rootTarget } from "../wait/wait.js";
+import { UNKNOWN } from "../program/unknown.js";
 
 /** What the executor needs to carry out a plan. */
 export interface ExecuteInput {
@@ -26,8 +30,14 @@ export interface ExecuteInput {
   parallel: number;
   events: Subject<EngineEvent>;
   opContext: (urn: Urn, timeout?: number) => OpContext;
-  /** Stops starting new work; what is running finishes and is saved. */
+  /** Stops starting new work; what is running finishes and is saved (waits stop polling). */
   signal?: AbortSignal;
+  /** The clock waits poll by (tests pass a fake one). */
+  clock: Clock;
+  /** Poll timing overrides (tests and the benchmark). */
+  pollTuning?: Partial<PollTuning>;
+  /** Receives the poller, e.g. to read its counters. */
+  onPoller?: (p: WaitPoller) => void;
 }
 
 interface Unit {
@@ -45,6 +55,10 @@ function providerFor(type: string, node: ResourceNode | undefined): Provider<Pro
   const def = node?.definition ?? findDefinition(type);
   if (!def) throw new Error(`no resource type "${type}" is defined in this program, so its provider is unknown`);
   return def.provider as Provider<Props, Props>;
+}
+
+function labelOf(step: Extract<PlanStep, { kind: "wait" }>): WaitLabel {
+  return { label: waitLabel(step.name, step.named), subject: step.subject, until: step.untilText, timeoutMs: step.timeoutMs };
 }
 
 function toState(urn: Urn, type: string, id: string, inputs: Props, outputs: Props, secretKeys: string[], meta: StepMeta): ResourceState {
@@ -65,6 +79,8 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const { plan, runtime, journal, events } = input;
   const started = Date.now();
   const values = new ValueResolver();
+  const poller = new WaitPoller({ clock: input.clock, opContext: (urn) => input.opContext(urn), ...(input.signal ? { signal: input.signal } : {}), ...(input.pollTuning ? { tuning: input.pollTuning } : {}) });
+  input.onPoller?.(poller);
   const nodeOf = (urn: Urn) => runtime?.nodeByUrn.get(urn);
   const stepNodes = new Set<ResourceNode>();
   const units: Unit[] = [];
@@ -244,6 +260,36 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
         deleteUnits.set(step.deposed ? `${step.urn}#deposed:${step.id}` : step.urn, u);
         break;
       }
+      case "wait": {
+        if (!step.needed) break; // its planned value (the target's) is published below, with no reads
+        stepNodes.add(node!);
+        primary.set(step.urn, addUnit(step, "wait", async () => {
+          const target = node!.wait!.target;
+          const tv = await firstValueFrom(values.value(target));
+          if (tv.id === UNKNOWN) throw new Error(`${waitLabel(step.name, step.named)}: its target ${step.subject} has no id`);
+          const root = rootTarget(node!);
+          const provider = providerFor(root.type, root);
+          const run: WaitRun = {
+            urn: step.urn,
+            subject: step.subject,
+            target: { urn: root.urn, id: String(tv.id), inputs: root.kind === "lookup" ? {} : (journal.state.resources[root.urn]?.inputs ?? {}), outputs: tv.outputs },
+            provider,
+            until: step.until,
+            timeoutMs: step.timeoutMs,
+            intervalMs: step.intervalMs,
+            secret: tv.secretKeys,
+            onPoll: (p) => events.next({ type: "wait-polled", urn: step.urn, name: step.name, ...p }),
+          };
+          if (step.failWhen) run.failWhen = step.failWhen;
+          if (step.reasonAttribute) run.reasonAttribute = step.reasonAttribute;
+          const { outcome, snapshot } = await poller.wait(run);
+          const message = describeWaitOutcome(labelOf(step), outcome);
+          events.next({ type: "wait-ended", urn: step.urn, name: step.name, outcome, message });
+          if (outcome.kind !== "satisfied") throw new Error(message);
+          values.publish(node!, { id: tv.id, outputs: snapshot!, unknown: new Set(), restUnknown: false, secretKeys: tv.secretKeys });
+        }));
+        break;
+      }
       case "read":
         if (!step.deferred) break;
         stepNodes.add(node!);
@@ -304,24 +350,34 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   }
 
   const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
-  const skip = (u: Unit, reason: string) => {
+  const skip = (u: Unit, reason: string, dependency?: Urn) => {
     if (u.status !== "waiting") return;
     u.status = "skipped";
     summary.skipped++;
     events.next({ type: "step-skipped", urn: u.urn, kind: u.kind, reason });
+    if (u.step.kind === "wait") {
+      const outcome: WaitOutcome = dependency ? { kind: "dependency-failed", dependency } : { kind: "cancelled", reads: 0, elapsedMs: 0, observed: undefined };
+      events.next({ type: "wait-ended", urn: u.urn, name: u.step.name, outcome, message: describeWaitOutcome(labelOf(u.step), outcome) });
+    }
     const n = nodeOf(u.urn);
     if (n && primary.get(u.urn) === u) values.publish(n, unknownValue());
-    for (const d of u.dependents) skip(d, reason);
+    for (const d of u.dependents) skip(d, reason, dependency);
   };
 
   await new Promise<void>((resolve) => {
     const ready: Unit[] = units.filter((u) => u.remaining === 0);
     let running = 0;
+    // Waits mostly sleep and share batched reads: they do not take one of the `parallel` slots.
+    let busy = 0;
     const pump = () => {
       if (input.signal?.aborted) {
         for (const u of ready.splice(0)) skip(u, "cancelled");
       }
-      while (running < input.parallel && ready.length) start(ready.shift()!);
+      for (let i = 0; i < ready.length; ) {
+        if (ready[i]!.kind === "wait") start(ready.splice(i, 1)[0]!);
+        else i++;
+      }
+      while (busy < input.parallel && ready.length) start(ready.shift()!);
       if (running === 0 && (ready.length === 0 || input.signal?.aborted)) {
         for (const u of units) if (u.status === "waiting") skip(u, "cancelled");
         resolve();
@@ -329,6 +385,8 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
     };
     const start = (u: Unit) => {
       running++;
+      const slot = u.kind !== "wait";
+      if (slot) busy++;
       u.status = "running";
       const t0 = Date.now();
       events.next({ type: "step-started", urn: u.urn, kind: u.kind });
@@ -348,10 +406,11 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           events.next({ type: "step-failed", urn: u.urn, kind: u.kind, error: message });
           const n = nodeOf(u.urn);
           if (n && primary.get(u.urn) === u) values.publish(n, unknownValue());
-          for (const d of u.dependents) skip(d, `dependency failed: ${u.urn}`);
+          for (const d of u.dependents) skip(d, `dependency failed: ${u.urn}`, u.urn);
         },
       ).finally(() => {
         running--;
+        if (slot) busy--;
         pump();
       });
     };

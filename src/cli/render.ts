@@ -1,9 +1,10 @@
 import pc from "picocolors";
 import type { Plan, PlanStep } from "../plan/plan.js";
-import { countSteps, hasChanges } from "../plan/plan.js";
+import { countSteps, hasChanges, waitsReadyNow } from "../plan/plan.js";
 import type { EngineEvent, UnitKind } from "../apply/events.js";
 import { formatValue, maskProps } from "./format.js";
 import { formatDuration } from "../program/duration.js";
+import { formatObserved } from "../wait/predicate.js";
 import type { RefreshChange } from "../stack/stack.js";
 
 /** The one-glyph-and-word label of a step, as the plan prints it. */
@@ -21,11 +22,20 @@ export function stepLabel(step: PlanStep): string {
       return "<= read";
     case "same":
       return step.movedFrom ? "= move" : "  same";
+    case "wait":
+      return ">";
     default: {
       const never: never = step;
       return String(never);
     }
   }
+}
+
+/** The head line of a step: `+ create <urn>`, or `> issued (until cert.status == "ISSUED")` for a wait. */
+export function stepLine(step: PlanStep): string {
+  if (step.kind !== "wait") return `${colour(step, stepLabel(step))} ${step.urn}`;
+  const text = `> ${step.name} (until ${step.untilText})`;
+  return step.needed ? colour(step, text) : pc.dim(`${text}  not needed`);
 }
 
 function colour(step: PlanStep, text: string): string {
@@ -42,6 +52,8 @@ function colour(step: PlanStep, text: string): string {
       return pc.cyan(text);
     case "same":
       return pc.dim(text);
+    case "wait":
+      return pc.blue(text);
     default: {
       const never: never = step;
       return String(never);
@@ -71,6 +83,15 @@ function details(step: PlanStep): string[] {
     case "read":
       if (step.deferred) lines.push("read during apply (its inputs depend on changes in this plan)");
       break;
+    case "wait": {
+      if (!step.needed) break;
+      if (!step.defaultTimeout) lines.push(`timeout ${formatDuration(step.timeoutMs, { short: true })}`);
+      if (step.failWhenText) lines.push(`fails at once when ${step.failWhenText}`);
+      const after = step.deps.filter((d) => d !== step.target).map(nameOf);
+      if (after.length) lines.push(`after ${after.join(", ")}`);
+      lines.push(step.why);
+      break;
+    }
     case "delete":
     case "same":
       break;
@@ -88,7 +109,7 @@ export function renderPlan(plan: Plan): string {
   const shown = plan.steps.filter((s) => s.kind !== "same" || s.movedFrom);
   if (!hasChanges(plan)) out.push(pc.green(`No changes. Stack "${plan.stack}" is up to date.`));
   for (const s of shown) {
-    out.push(`${colour(s, stepLabel(s))} ${s.urn}`);
+    out.push(stepLine(s));
     for (const d of details(s)) out.push(`      ${pc.dim(d)}`);
   }
   const outputs = Object.entries(plan.outputs);
@@ -105,6 +126,8 @@ export function renderPlan(plan: Plan): string {
     c.delete && `${c.delete} to delete`,
     c.read && `${c.read} to read`,
   ].filter(Boolean);
+  const waits = plan.steps.filter((s) => s.kind === "wait" && s.needed).length;
+  if (waits) parts.push(`${waits} wait${waits === 1 ? "" : "s"}`);
   if (hasChanges(plan)) out.push("", `Plan: ${parts.join(", ") || "no resource changes (stack outputs or state records only)"}.`);
   return out.join("\n");
 }
@@ -117,16 +140,41 @@ export function planToJson(plan: Plan): unknown {
     for (const f of ["news", "olds", "outputs"]) if (f in copy) copy[f] = maskProps(copy[f] as Record<string, unknown>, keys);
     return copy;
   });
-  return JSON.parse(JSON.stringify({ ...plan, steps, outputs: maskProps(plan.outputs, plan.secretOutputs), hasChanges: hasChanges(plan) }));
+  return JSON.parse(JSON.stringify({ ...plan, steps, outputs: maskProps(plan.outputs, plan.secretOutputs), hasChanges: hasChanges(plan), waits: waitsReadyNow(plan) }));
 }
 
-const PAST: Record<UnitKind, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read", same: "unchanged", "delete-replaced": "deleted (replaced)" };
+const PAST: Record<UnitKind, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read", wait: "waited", same: "unchanged", "delete-replaced": "deleted (replaced)" };
+
+/** The name part of a URN (the last `::` segment). */
+function nameOf(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
 
 /** One line for an engine event (for terminals and CI logs), or undefined for events not worth a line. */
 export function renderEvent(e: EngineEvent): string | undefined {
   switch (e.type) {
     case "step-started":
       return undefined;
+    case "step-succeeded":
+    case "step-failed":
+      if (e.kind === "wait") return undefined; // "wait-ended" says it, with the observed values
+      break;
+    case "step-skipped":
+    case "diagnostic":
+    case "summary":
+    case "wait-polled":
+    case "wait-ended":
+      break;
+    default: {
+      const never: never = e;
+      return String(never);
+    }
+  }
+  switch (e.type) {
+    case "wait-polled": // drawn live by WaitProgress
+      return undefined;
+    case "wait-ended":
+      return waitEndedLine(e);
     case "step-succeeded":
       return `${pc.green("✓")} ${PAST[e.kind]} ${e.urn} ${pc.dim(`(${formatDuration(e.durationMs)})`)}`;
     case "step-failed":
@@ -146,6 +194,14 @@ export function renderEvent(e: EngineEvent): string | undefined {
       return String(never);
     }
   }
+}
+
+/** `✓ > issued  ISSUED [waited 3m12s]`, or the outcome's message when the wait did not succeed. */
+export function waitEndedLine(e: Extract<EngineEvent, { type: "wait-ended" }>): string {
+  const o = e.outcome;
+  if (o.kind === "satisfied") return `${pc.green("✓")} ${pc.blue(">")} ${e.name}  ${pc.dim(`[waited ${formatDuration(o.elapsedMs)}]`)}  ${pc.dim(`(${formatObserved(o.observed)})`)}`;
+  if (o.kind === "dependency-failed") return `${pc.yellow("-")} ${pc.blue(">")} ${e.message}`;
+  return `${pc.red("✗")} ${pc.blue(">")} ${e.message}`;
 }
 
 /** Lines describing refresh findings. */

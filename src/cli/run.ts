@@ -9,6 +9,8 @@ import { hasChanges, type Plan } from "../plan/plan.js";
 import { planToJson, renderEvent, renderPlan, renderRefresh } from "./render.js";
 import { formatValue, maskProps } from "./format.js";
 import { SECRET_MASK } from "../apply/redact.js";
+import { WaitProgress } from "./wait-progress.js";
+import { terminalRegion } from "./live.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes with --expect-no-changes), 2 usage. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -78,15 +80,24 @@ export async function runCli(prog: Program, argv: string[], io: Io = defaultIo):
     return { stack, g };
   };
 
-  /** Prints events as they come: lines for people, NDJSON with --json. */
-  const follow = (stack: Stack, json: boolean) =>
-    stack.events.subscribe((e) => {
-      if (json) io.out(JSON.stringify(e));
-      else {
-        const line = renderEvent(e);
-        if (line !== undefined) (e.type === "diagnostic" && e.severity !== "info" ? io.err : io.out)(line);
-      }
+  /** Prints events as they come: lines for people (waits drawn live in a terminal), NDJSON with --json. */
+  const follow = (stack: Stack, json: boolean) => {
+    const progress = json ? undefined : new WaitProgress({ out: io.out, live: io.isTTY ? terminalRegion() : undefined });
+    const sub = stack.events.subscribe((e) => {
+      if (!progress) return io.out(JSON.stringify(e));
+      if (progress.handle(e)) return;
+      const line = renderEvent(e);
+      if (line === undefined) return;
+      if (e.type === "diagnostic" && e.severity !== "info") io.err(line);
+      else progress.print(line);
     });
+    return {
+      unsubscribe: () => {
+        sub.unsubscribe();
+        progress?.close();
+      },
+    };
+  };
 
   const confirmWith = (yes: boolean | undefined, json: boolean, what: string) => async (plan: Plan) => {
     if (!hasChanges(plan)) return false;

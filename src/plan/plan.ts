@@ -1,5 +1,6 @@
 import type { Urn } from "../program/urn.js";
 import type { Props } from "../state/types.js";
+import type { Predicate } from "../wait/predicate.js";
 
 /** What a replace happens for: the attributes that force it, a tainted object, or `--replace`. */
 export type ReplaceReason = "attributes" | "tainted" | "requested" | "replaceOnChanges";
@@ -63,13 +64,62 @@ export type PlanStep =
       secretKeys: string[];
     })
   | (StepBase & { kind: "read"; id: string; deferred: boolean })
+  | (StepBase & {
+      kind: "wait";
+      /** Display name: the user's `name`, or `wait(<target>)`. */
+      name: string;
+      named: boolean;
+      /** The resource, lookup or wait waited on, and its name as predicates print it. */
+      target: Urn;
+      subject: string;
+      until: Predicate;
+      untilText: string;
+      /** The failure condition in force: the wait's own, or the target type's default. */
+      failWhen?: Predicate;
+      failWhenText?: string;
+      reasonAttribute?: string;
+      timeoutMs: number;
+      intervalMs: number;
+      /** The timeout is the default (the type's, else Cairn's): plans print it only when it is not. */
+      defaultTimeout: boolean;
+      /** False when nothing around the wait changes: it is skipped and makes no reads. */
+      needed: boolean;
+      /** Why it runs, or why it is not needed. */
+      why: string;
+      /** Whether `until` holds on the last known state ("ready now?"); null when that state is not known yet. */
+      readyNow: boolean | null;
+    })
   | (StepBase & { kind: "same"; meta: StepMeta; movedFrom?: Urn });
 
 /** The kinds of step. */
 export type StepKind = PlanStep["kind"];
 
 /** Every step kind, for exhaustiveness tests and summaries. */
-export const STEP_KINDS: readonly StepKind[] = ["create", "update", "replace", "delete", "read", "same"];
+export const STEP_KINDS: readonly StepKind[] = ["create", "update", "replace", "delete", "read", "wait", "same"];
+
+/**
+ * True when a step does something at apply time that its dependents must wait for (a deferred read,
+ * a wait that runs, any change); false for `same`, eager reads and waits that are not needed.
+ */
+export function isChanging(step: PlanStep): boolean {
+  switch (step.kind) {
+    case "create":
+    case "update":
+    case "replace":
+    case "delete":
+      return true;
+    case "read":
+      return step.deferred;
+    case "wait":
+      return step.needed;
+    case "same":
+      return false;
+    default: {
+      const never: never = step;
+      return never;
+    }
+  }
+}
 
 /** A problem found while planning; errors stop the run after all of them are reported. */
 export interface PlanDiagnostic {
@@ -103,7 +153,8 @@ export interface Plan {
 
 /** True when applying the plan would change anything (cloud objects or state). */
 export function hasChanges(plan: Plan): boolean {
-  return plan.outputsChanged || plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined : s.kind !== "read"));
+  // Reads and waits change nothing by themselves: they only run around changes.
+  return plan.outputsChanged || plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined : s.kind !== "read" && s.kind !== "wait"));
 }
 
 /** Counts steps by kind. */
@@ -111,4 +162,26 @@ export function countSteps(steps: readonly PlanStep[]): Record<StepKind, number>
   const c = Object.fromEntries(STEP_KINDS.map((k) => [k, 0])) as Record<StepKind, number>;
   for (const s of steps) c[s.kind]++;
   return c;
+}
+
+/** One wait's "ready now?" answer: does `until` hold on the last known state (no reads, no waiting)? */
+export interface WaitReadiness {
+  urn: Urn;
+  name: string;
+  /** null when the target's state is not known yet (it is being created or replaced). */
+  ready: boolean | null;
+  /** Whether the wait will run in this plan. */
+  needed: boolean;
+}
+
+/**
+ * Evaluates every wait of a plan once against the last known state, without waiting: which are already
+ * satisfied. `preview --json` reports it as `waits`.
+ *
+ * @example waitsReadyNow(await stack.preview()) // [{ urn, name: "issued", ready: true, needed: false }]
+ */
+export function waitsReadyNow(plan: Plan): WaitReadiness[] {
+  const out: WaitReadiness[] = [];
+  for (const s of plan.steps) if (s.kind === "wait") out.push({ urn: s.urn, name: s.name, ready: s.readyNow, needed: s.needed });
+  return out;
 }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { firstValueFrom } from "rxjs";
 import type { Graph } from "../graph/graph.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
@@ -8,7 +9,9 @@ import { findDefinition } from "../provider/registry.js";
 import type { Props, ResourceState, StackState } from "../state/types.js";
 import { UNKNOWN, containsUnknown } from "../program/unknown.js";
 import { changedKeys, decide, withIgnoredChanges } from "./decide.js";
-import type { Plan, PlanDiagnostic, PlanStep, StepMeta } from "./plan.js";
+import { isChanging, type Plan, type PlanDiagnostic, type PlanStep, type StepMeta } from "./plan.js";
+import { DEFAULT_WAIT_INTERVAL, DEFAULT_WAIT_TIMEOUT, rootTarget } from "../wait/wait.js";
+import { evaluate, formatPredicate } from "../wait/predicate.js";
 import { resolveInputs, resolveKnown } from "./resolve-inputs.js";
 import { ValueResolver, unknownValue, type ResourceValue } from "./values.js";
 
@@ -42,8 +45,19 @@ export interface PlanRuntime {
   planned: Map<ResourceNode, ResourceValue>;
 }
 
-function metaOf(node: ResourceNode, deps: Iterable<ResourceNode>): StepMeta {
-  const m: StepMeta = { deps: [...new Set([...deps].map((d) => d.urn))], protect: node.protect, retainOnDelete: node.retainOnDelete };
+/** Dependencies as state records them: a wait is replaced by what it waits on (waits never appear in state). */
+function stateDeps(deps: Iterable<ResourceNode>, graph: Graph): Urn[] {
+  const out = new Set<Urn>();
+  const visit = (d: ResourceNode) => {
+    if (d.kind !== "wait") return void out.add(d.urn);
+    for (const x of graph.deps.get(d) ?? []) visit(x);
+  };
+  for (const d of deps) visit(d);
+  return [...out];
+}
+
+function metaOf(node: ResourceNode, deps: Iterable<ResourceNode>, graph: Graph): StepMeta {
+  const m: StepMeta = { deps: stateDeps(deps, graph), protect: node.protect, retainOnDelete: node.retainOnDelete };
   if (node.parent) m.parent = node.parent.urn;
   return m;
 }
@@ -107,7 +121,42 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
     resolver.publish(node, v);
   };
 
+  /** A wait: its value is its target's planned value; it is needed when something around it changes. */
+  async function planWait(node: ResourceNode): Promise<void> {
+    const spec = node.wait!;
+    const targetValue = await firstValueFrom(resolver.value(spec.target));
+    if (inTarget && !inTarget.has(node)) return publish(node, targetValue);
+    const schemaWait = rootTarget(node).definition?.schema?.wait;
+    const defaultTimeout = schemaWait?.timeout ?? DEFAULT_WAIT_TIMEOUT;
+    const timeoutMs = spec.timeout ?? defaultTimeout;
+    const failWhen = spec.failWhen ?? schemaWait?.failWhen;
+    const deps = graph.deps.get(node) ?? [];
+    const reasons: string[] = [];
+    for (const d of deps) {
+      const s = steps.get(d);
+      if (s && isChanging(s)) reasons.push(`${d === spec.target ? d.name : `${d.name} (a dependency)`} ${changeVerb(s)}`);
+    }
+    const known = targetValue.id !== UNKNOWN && !targetValue.restUnknown && targetValue.unknown.size === 0;
+    const step: PlanStep = {
+      kind: "wait", urn: node.urn, type: node.type, deps: deps.map((d) => d.urn),
+      name: node.name, named: spec.named, target: spec.target.urn, subject: spec.subject,
+      until: spec.until, untilText: formatPredicate(spec.until, spec.subject),
+      timeoutMs, intervalMs: spec.interval ?? schemaWait?.interval ?? DEFAULT_WAIT_INTERVAL, defaultTimeout: timeoutMs === defaultTimeout,
+      needed: reasons.length > 0,
+      why: reasons.length ? `runs because ${reasons.join(", ")}` : "not needed: nothing it guards changes",
+      readyNow: known ? evaluate(spec.until, { id: targetValue.id, ...targetValue.outputs }) : null,
+    };
+    if (failWhen) {
+      step.failWhen = failWhen;
+      step.failWhenText = formatPredicate(failWhen, spec.subject);
+    }
+    if (schemaWait?.reasonAttribute) step.reasonAttribute = schemaWait.reasonAttribute;
+    steps.set(node, step);
+    publish(node, targetValue);
+  }
+
   async function planNode(node: ResourceNode): Promise<void> {
+    if (node.kind === "wait") return planWait(node);
     const def = node.definition!;
     const schemaSecrets = schemaSecretKeys(def.schema);
     const claim = claimed.get(node);
@@ -125,7 +174,7 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
 
     if (node.kind === "lookup") {
       const id = await resolveKnown(node.lookupId, resolver);
-      const upstreamChanging = [...depNodes].some((d) => { const s = steps.get(d); return s !== undefined && s.kind !== "same" && s.kind !== "read"; });
+      const upstreamChanging = [...depNodes].some((d) => { const s = steps.get(d); return s !== undefined && isChanging(s); });
       if (!id || upstreamChanging) {
         steps.set(node, { ...base, kind: "read", id: id ? String(id.value) : "", deferred: true });
         publish(node, unknownValue(secretSet));
@@ -166,7 +215,7 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
       replaceRequested: replaceSet.has(node.urn),
       drifted,
     });
-    const meta = metaOf(node, depNodes);
+    const meta = metaOf(node, depNodes, graph);
     const moved = claim?.movedFrom ? { movedFrom: claim.movedFrom } : {};
     switch (decision.kind) {
       case "create":
@@ -229,6 +278,7 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
     }
   };
   await Promise.all(graph.order.filter((n) => n.kind !== "component").map(settle));
+  markWaitsNeededByUsers(graph, steps);
 
   const ordered: PlanStep[] = [];
   for (const n of graph.order) {
@@ -250,6 +300,59 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
     diagnostics,
   };
   return { plan, runtime: { graph, nodeByUrn, programOutputs: input.programOutputs, planned } };
+}
+
+/** How a step reads in a wait's "runs because ..." note. */
+function changeVerb(s: PlanStep): string {
+  switch (s.kind) {
+    case "create":
+      return "is created";
+    case "update":
+      return "is updated";
+    case "replace":
+      return "is replaced";
+    case "delete":
+      return "is deleted";
+    case "read":
+      return "is read during apply";
+    case "wait":
+      return "runs";
+    case "same":
+      return "is unchanged";
+    default: {
+      const never: never = s;
+      return String(never);
+    }
+  }
+}
+
+/**
+ * A wait whose own target did not change still runs when something that uses it changes: that change
+ * must not start before the condition holds. Dependents first, so a wait used by a running wait runs too.
+ */
+function markWaitsNeededByUsers(graph: Graph, steps: Map<ResourceNode, PlanStep>): void {
+  const users = new Map<ResourceNode, ResourceNode[]>();
+  for (const [n, ds] of graph.deps) {
+    for (const d of ds) {
+      if (d.kind !== "wait") continue;
+      const list = users.get(d);
+      if (list) list.push(n);
+      else users.set(d, [n]);
+    }
+  }
+  for (let i = graph.order.length - 1; i >= 0; i--) {
+    const n = graph.order[i]!;
+    const step = steps.get(n);
+    if (step?.kind !== "wait" || step.needed) continue;
+    for (const u of users.get(n) ?? []) {
+      const s = steps.get(u);
+      if (s && isChanging(s)) {
+        step.needed = true;
+        step.why = `runs because ${u.name} uses it and ${changeVerb(s)}`;
+        break;
+      }
+    }
+  }
 }
 
 /** The targeted resources and everything they depend on, or undefined when not targeting. */
@@ -291,7 +394,7 @@ export function planDeletes(
       else dependents.set(d, [r.urn]);
     }
   }
-  const changing = new Set(programSteps.filter((s) => s.kind !== "same" && s.kind !== "read").map((s) => s.urn as string));
+  const changing = new Set(programSteps.filter(isChanging).map((s) => s.urn as string));
   const out: PlanStep[] = [];
   for (const r of reverseDependencyOrder(gone)) {
     if (r.protect && !r.retainOnDelete) {

@@ -44,6 +44,23 @@ export class ValueResolver implements Resolver {
     s.complete();
   }
 
+  /** The value a resource published in this phase (once it has). */
+  value(node: ResourceNode): Observable<ResourceValue> {
+    return this.subject(node);
+  }
+
+  whole(node: ResourceNode): Observable<OState<Record<string, unknown>>> {
+    const deps = [node];
+    return this.subject(node).pipe(
+      map((v): OState<Record<string, unknown>> => {
+        // A secret attribute makes the whole object secret: it cannot be partly masked once combined.
+        const secret = v.secretKeys.size > 0;
+        if (v.id === UNKNOWN || v.restUnknown || v.unknown.size > 0) return { known: false, secret, deps };
+        return { known: true, value: { id: v.id, ...v.outputs }, secret, deps };
+      }),
+    );
+  }
+
   attribute(node: ResourceNode, name: string): Observable<OState<unknown>> {
     const deps = [node];
     return this.subject(node).pipe(

@@ -28,6 +28,12 @@ export class EvalContext {
   /** Records a node; a second node with the same URN is an error naming both. */
   register(node: ResourceNode): void {
     const prior = this.byUrn.get(node.urn);
+    if (prior && node.kind === "wait") {
+      throw new Error(
+        `Two waits have the identity ${node.urn}: ${describe(prior)} and ${describe(node)}. ` +
+          "Waits on one target are told apart by their predicates; give one of them a different `name` (or a different `until`).",
+      );
+    }
     if (prior) {
       throw new Error(
         `Duplicate resource URN ${node.urn}: ${describe(prior)} and ${describe(node)} have the same type and name` +
@@ -40,6 +46,7 @@ export class EvalContext {
 }
 
 function describe(n: ResourceNode): string {
+  if (n.kind === "wait") return `${n.name} (on ${n.wait!.target.urn})`;
   const what = n.kind === "lookup" ? "lookup" : n.kind === "component" ? "component" : "resource";
   return `${what} "${n.name}" (${n.type})`;
 }

@@ -4,6 +4,7 @@ import { CustomResource, NODE, attributeOutput, type ResourceOptions } from "./r
 import type { Input, Inputs, Output } from "./output.js";
 import type { ResourceDefinition } from "./node.js";
 import { registerDefinition } from "../provider/registry.js";
+import { isPredicate } from "../wait/predicate.js";
 
 /** Every output attribute of a resource as a typed Output. */
 export type OutputProps<O> = { readonly [K in keyof O]-?: Output<O[K]> };
@@ -50,6 +51,10 @@ export function defineResource<I extends object, O extends object = I>(
 ): ResourceClass<I, O> {
   if (!/^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)+$/.test(type)) {
     throw new Error(`Invalid resource type "${type}": use a token like "pkg:module:Type" (letters, digits, ., _, - separated by ":").`);
+  }
+  const failWhen = def.schema?.wait?.failWhen;
+  if (failWhen !== undefined && !isPredicate(failWhen)) {
+    throw new Error(`The schema of ${type} has a wait.failWhen that is not a predicate: build it with predicate data such as { op: "in", path: ["status"], values: ["FAILED"] }.`);
   }
   const definition: ResourceDefinition = { type, provider: def.provider as Provider<any, any>, schema: def.schema };
   registerDefinition(definition);

@@ -2,6 +2,7 @@ import type { Urn } from "./urn.js";
 import type { Provider } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
 import type { Duration } from "./duration.js";
+import type { Predicate } from "../wait/predicate.js";
 
 /** A resource type as the engine sees it: its token, provider and schema. One mechanism for every type. */
 export interface ResourceDefinition {
@@ -22,7 +23,7 @@ export interface CustomTimeouts {
  * graph, planner and executor read. Users never see it; `Resource` objects point at it.
  */
 export interface ResourceNode {
-  kind: "custom" | "component" | "lookup";
+  kind: "custom" | "component" | "lookup" | "wait";
   urn: Urn;
   type: string;
   name: string;
@@ -43,4 +44,21 @@ export interface ResourceNode {
   /** Earlier URNs of this resource: state found under one of them is moved, not recreated. */
   aliases: readonly Urn[];
   customTimeouts: CustomTimeouts;
+  /** For waits: what to wait for. */
+  wait?: WaitNodeSpec;
+}
+
+/** What `wait(target, {...})` records: plain data the planner and executor read. */
+export interface WaitNodeSpec {
+  /** The resource, lookup or wait waited on. */
+  target: ResourceNode;
+  /** The target's name, as predicates print it (`cert`). */
+  subject: string;
+  /** True when the user gave the wait a name (`name: "issued"`); otherwise it shows as `wait(cert)`. */
+  named: boolean;
+  until: Predicate;
+  /** The user's failure condition; when absent, the target type's default failure states apply. */
+  failWhen?: Predicate;
+  timeout?: Duration;
+  interval?: Duration;
 }

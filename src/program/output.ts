@@ -17,6 +17,16 @@ export type OState<T> =
 export interface Resolver {
   /** The value of output attribute `name` of a resource in this phase. */
   attribute(node: ResourceNode, name: string): Observable<OState<unknown>>;
+  /** All of a resource's attributes (with `id`) as one object: a resource or wait used as a value. */
+  whole(node: ResourceNode): Observable<OState<Record<string, unknown>>>;
+}
+
+/** Where resources and waits keep their node (the same symbol as `NODE` in resource.ts, which imports this file). */
+const NODE_KEY = Symbol.for("cairn.node");
+
+/** The node of a resource or wait handle, if `v` is one. */
+function nodeOf(v: unknown): ResourceNode | undefined {
+  return v !== null && typeof v === "object" ? ((v as Record<symbol, unknown>)[NODE_KEY] as ResourceNode | undefined) : undefined;
 }
 
 /** A value, a promise of it, or an output of it: what resource inputs and `apply` callbacks accept. */
@@ -141,7 +151,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** True when `v` holds an Output or a Promise anywhere inside it (so it needs resolving). */
 function needsResolving(v: unknown): boolean {
-  if (v instanceof Output || v instanceof Promise) return true;
+  if (v instanceof Output || v instanceof Promise || nodeOf(v)) return true;
   if (Array.isArray(v)) return v.some(needsResolving);
   if (isPlainObject(v)) {
     for (const k in v) if (needsResolving(v[k])) return true;
@@ -164,6 +174,11 @@ function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Observa
     return mode === "strict" ? o : o.pipe(map((s) => (s.known ? s : { known: true as const, value: UNKNOWN, secret: s.secret, deps: s.deps })));
   }
   if (v instanceof Promise) return from(v).pipe(switchMap((x) => resolveDeep(x, r, mode)));
+  const node = nodeOf(v);
+  if (node) {
+    const o = r.whole(node).pipe(take(1));
+    return mode === "strict" ? o : o.pipe(map((s) => (s.known ? s : { known: true as const, value: UNKNOWN, secret: s.secret, deps: s.deps })));
+  }
   if (Array.isArray(v)) {
     if (v.length === 0) return of({ known: true, value: [], secret: false, deps: NO_DEPS });
     return combineLatest(v.map((x) => resolveDeep(x, r, mode))).pipe(
@@ -191,7 +206,10 @@ function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Observa
 
 /** Static resources an input refers to, found by walking it (promises are opaque). */
 export function collectResources(v: unknown, into: Set<ResourceNode>): void {
-  if (v instanceof Output) {
+  const node = nodeOf(v);
+  if (node) {
+    into.add(node);
+  } else if (v instanceof Output) {
     for (const n of v.resources) into.add(n);
   } else if (Array.isArray(v)) {
     for (const x of v) collectResources(x, into);

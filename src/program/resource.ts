@@ -2,12 +2,12 @@ import { of } from "rxjs";
 import { Output, collectResources, type Resolver } from "./output.js";
 import { currentContext } from "./context.js";
 import { makeUrn, type Urn } from "./urn.js";
-import type { CustomTimeouts, ResourceDefinition, ResourceNode } from "./node.js";
+import type { CustomTimeouts, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
 
 /** Where the internal node of a resource or wait lives (a symbol, so it never collides with attribute names). */
 export const NODE: unique symbol = Symbol.for("cairn.node");
 
-/** Anything that can be waited for with `dependsOn`: resources, and (later) waits. */
+/** Anything that can be waited for with `dependsOn`: resources and waits. */
 export interface Dependable {
   readonly [NODE]: ResourceNode;
 }
@@ -51,19 +51,22 @@ function parentTypes(n: ResourceNode | undefined): string[] {
   return out;
 }
 
-/** Builds the internal node for a resource being constructed and registers it with the current evaluation. */
-function registerNode(
+/** @internal Builds the internal node for a resource (or wait) being declared and registers it with the current evaluation. */
+export function registerNode(
   kind: ResourceNode["kind"],
   type: string,
   name: string,
   inputs: Record<string, unknown>,
   opts: ResourceOptions,
   definition: ResourceDefinition | undefined,
+  /** The name inside the URN, when it differs from the display name (unnamed waits). */
+  urnName: string = name,
+  waitSpec?: WaitNodeSpec,
 ): ResourceNode {
   if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
-  const ctx = currentContext(`${kind === "component" ? "Component" : "Resource"} "${name}" (${type})`);
+  const ctx = currentContext(kind === "wait" ? `The wait ${name}` : `${kind === "component" ? "Component" : "Resource"} "${name}" (${type})`);
   const parent = opts.parent?.[NODE];
-  const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name });
+  const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
   const deps = new Set<ResourceNode>();
   collectResources(inputs, deps);
   const dependsOn = opts.dependsOn === undefined ? [] : Array.isArray(opts.dependsOn) ? opts.dependsOn : [opts.dependsOn as Dependable];
@@ -92,6 +95,7 @@ function registerNode(
     aliases,
     customTimeouts: opts.customTimeouts ?? {},
   };
+  if (waitSpec) node.wait = waitSpec;
   ctx.register(node);
   parent?.children.push(node);
   return node;

@@ -1,4 +1,5 @@
 import type { Duration } from "../program/duration.js";
+import type { Predicate } from "../wait/predicate.js";
 
 /** The type of one attribute, used for docs, validation and (later) typed waits. */
 export type AttributeType = "string" | "number" | "boolean" | "object" | "array" | "any";
@@ -18,10 +19,26 @@ export interface AttributeSchema {
   description?: string;
 }
 
-/** Defaults for `wait(...)` on resources of this type. */
+/**
+ * Defaults for `wait(...)` on resources of this type.
+ *
+ * @example
+ * // ACM certificates: validation can take 75 minutes, and some states mean it will never be issued.
+ * const wait: WaitDefaults = {
+ *   timeout: minutes(75),
+ *   failWhen: { op: "in", path: ["status"], values: ["FAILED", "VALIDATION_TIMED_OUT", "REVOKED"] },
+ *   reasonAttribute: "failureReason",
+ * };
+ */
 export interface WaitDefaults {
+  /** How long a wait may take (core default: 5 minutes). */
   timeout?: Duration;
+  /** The longest pause between two reads (core default: 5 seconds). */
   interval?: Duration;
+  /** States that end a wait at once as failed, unless the wait gives its own `failWhen`. */
+  failWhen?: Predicate;
+  /** The output attribute where the cloud explains a failure (printed with it). */
+  reasonAttribute?: string;
 }
 
 /**

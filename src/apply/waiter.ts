@@ -1,0 +1,279 @@
+import type { Urn } from "../program/urn.js";
+import type { Clock, OpContext, Provider } from "../provider/provider.js";
+import { isTransientError } from "../provider/errors.js";
+import type { Props } from "../state/types.js";
+import { evaluate, formatPredicate, observe, type Predicate } from "../wait/predicate.js";
+import type { Observation, WaitOutcome } from "./wait-outcome.js";
+
+/** The object a wait reads: the arguments of its provider's `read`. */
+export interface WaitTarget {
+  urn: Urn;
+  id: string;
+  inputs: Props;
+  outputs: Props;
+}
+
+/** One wait to run: its target, its conditions and its budget. */
+export interface WaitRun {
+  /** The wait's identity. */
+  urn: Urn;
+  /** The target's name in predicate texts (`cert`). */
+  subject: string;
+  target: WaitTarget;
+  /** Waits whose targets share a provider are read together, one `readMany` per round. */
+  provider: Provider<Props, Props>;
+  until: Predicate;
+  failWhen?: Predicate;
+  /** An attribute holding the provider's reason for a failure (e.g. ACM's `failureReason`). */
+  reasonAttribute?: string;
+  timeoutMs: number;
+  /** The longest pause between two reads. */
+  intervalMs: number;
+  /** Top-level attributes whose values are secret: observed as `[secret]`. */
+  secret: ReadonlySet<string>;
+  /** Called after every read with what the predicates read. */
+  onPoll?: (poll: WaitPoll) => void;
+}
+
+/** What one read of a wait's target showed. */
+export interface WaitPoll {
+  reads: number;
+  elapsedMs: number;
+  /** The values the predicates read; absent when the read failed or found nothing. */
+  observed?: Observation[];
+  /** Set when the read failed (transient, retried) or found nothing (within the grace). */
+  note?: string;
+}
+
+/** What a satisfied wait hands on: the snapshot from the read that satisfied `until`. */
+export type WaitResult = { outcome: WaitOutcome; snapshot?: Props };
+
+/** Timing of the polling. Defaults suit real clouds; tests and the benchmark may shorten them. */
+export interface PollTuning {
+  /** First pause after the immediate first read. */
+  minDelayMs: number;
+  /** Each pause is this much longer than the previous one, up to the wait's interval. */
+  growth: number;
+  /** Pauses are shortened by up to this fraction at random, so many waits do not read in lock-step. */
+  jitter: number;
+  /** A target must be missing for this long (and on two reads in a row) before the wait says "not found". */
+  notFoundGraceMs: number;
+}
+
+const DEFAULT_TUNING: PollTuning = { minDelayMs: 500, growth: 1.5, jitter: 0.2, notFoundGraceMs: 5000 };
+
+interface Entry {
+  run: WaitRun;
+  start: number;
+  deadline: number;
+  nextAt: number;
+  delay: number;
+  reads: number;
+  goneSince?: number;
+  gone: number;
+  lastObserved?: Observation[];
+  done: (r: WaitResult) => void;
+}
+
+/** Waits sharing a provider: polled in rounds by one loop. */
+interface Group {
+  provider: Provider<Props, Props>;
+  entries: Set<Entry>;
+  running: boolean;
+  /** Interrupts the loop's sleep when a wait joins that is due sooner. */
+  wake?: AbortController;
+}
+
+/** Counters for the benchmark and tests. */
+export interface PollStats {
+  /** Poll rounds: each reads every wait of one provider that is due. */
+  rounds: number;
+  /** Provider calls made (`readMany` counts once; `read` once per target). */
+  calls: number;
+}
+
+/**
+ * Polls the targets of waits until their predicates hold, batching: all waits whose targets share a
+ * provider are read in rounds, one `readMany` call per round for every wait that is due (providers
+ * without `readMany` get one `read` per target). The first read is immediate; then the pauses grow
+ * from `minDelayMs` by `growth` up to the wait's interval, with jitter.
+ *
+ * @example
+ * const poller = new WaitPoller({ clock, opContext });
+ * const { outcome, snapshot } = await poller.wait({ urn, subject: "cert", target, provider, until, timeoutMs, intervalMs, secret: new Set() });
+ */
+export class WaitPoller {
+  readonly stats: PollStats = { rounds: 0, calls: 0 };
+  private readonly groups = new Map<Provider<Props, Props>, Group>();
+  private readonly tuning: PollTuning;
+  private readonly random: () => number;
+
+  constructor(
+    private readonly opts: {
+      clock: Clock;
+      opContext: (urn: Urn) => OpContext;
+      /** Cancels every wait (they end `cancelled` within a moment). */
+      signal?: AbortSignal;
+      random?: () => number;
+      tuning?: Partial<PollTuning>;
+    },
+  ) {
+    this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
+    this.random = opts.random ?? Math.random;
+  }
+
+  /** Runs one wait to its end. Never rejects: every end is an outcome. */
+  wait(run: WaitRun): Promise<WaitResult> {
+    const { clock, signal } = this.opts;
+    const reads = 0;
+    if (signal?.aborted) return Promise.resolve({ outcome: { kind: "cancelled", reads, elapsedMs: 0, observed: undefined } });
+    return new Promise<WaitResult>((resolve) => {
+      const now = clock.now();
+      const entry: Entry = { run, start: now, deadline: now + run.timeoutMs, nextAt: now, delay: 0, reads, gone: 0, done: resolve };
+      let group = this.groups.get(run.provider);
+      if (!group) {
+        group = { provider: run.provider, entries: new Set(), running: false };
+        this.groups.set(run.provider, group);
+      }
+      group.entries.add(entry);
+      if (group.running) group.wake?.abort();
+      else void this.loop(group);
+    });
+  }
+
+  private finish(group: Group, e: Entry, outcome: WaitOutcome, snapshot?: Props): void {
+    if (!group.entries.delete(e)) return;
+    e.done(snapshot ? { outcome, snapshot } : { outcome });
+  }
+
+  private cancelAll(group: Group): void {
+    const now = this.opts.clock.now();
+    for (const e of [...group.entries]) this.finish(group, e, { kind: "cancelled", reads: e.reads, elapsedMs: now - e.start, observed: e.lastObserved });
+  }
+
+  private async loop(group: Group): Promise<void> {
+    const { clock, signal } = this.opts;
+    group.running = true;
+    try {
+      while (group.entries.size) {
+        if (signal?.aborted) return this.cancelAll(group);
+        // Let waits that start in this same turn join the round.
+        await new Promise<void>((r) => setImmediate(r));
+        const first = Math.min(...[...group.entries].map((e) => e.nextAt));
+        const pause = first - clock.now();
+        if (pause > 0) {
+          group.wake = new AbortController();
+          const stop = signal ? AbortSignal.any([signal, group.wake.signal]) : group.wake.signal;
+          try {
+            await clock.sleep(pause as never, stop);
+          } catch {
+            continue; // woken early: a wait joined, or everything was cancelled (checked above)
+          }
+        }
+        const now = clock.now();
+        // A wait due a little later rides along (it reads slightly early), so rounds stay shared.
+        const due = [...group.entries].filter((e) => e.nextAt <= now + Math.min(1000, e.delay * 0.25));
+        if (due.length) await this.round(group, due);
+      }
+    } finally {
+      group.running = false;
+      if (group.entries.size) void this.loop(group); // a wait joined while the loop was ending
+      else this.groups.delete(group.provider);
+    }
+  }
+
+  private async round(group: Group, due: Entry[]): Promise<void> {
+    const { clock, opContext, signal } = this.opts;
+    this.stats.rounds++;
+    const ctx = opContext(due[0]!.run.urn);
+    const results = new Map<Entry, { value?: Props; error?: unknown }>();
+    const { provider } = group;
+    if (provider.readMany && due.length > 1) {
+      this.stats.calls++;
+      try {
+        const got = await provider.readMany({ targets: due.map((e) => e.run.target), ctx });
+        for (const e of due) results.set(e, { value: got.get(e.run.target.id) });
+      } catch (error) {
+        for (const e of due) results.set(e, { error });
+      }
+    } else {
+      await Promise.all(
+        due.map(async (e) => {
+          this.stats.calls++;
+          try {
+            results.set(e, { value: await provider.read({ ...e.run.target, ctx }) });
+          } catch (error) {
+            results.set(e, { error });
+          }
+        }),
+      );
+    }
+    if (signal?.aborted) return this.cancelAll(group);
+    const now = clock.now();
+    for (const [e, r] of results) this.settle(group, e, r, now);
+  }
+
+  private settle(group: Group, e: Entry, r: { value?: Props; error?: unknown }, now: number): void {
+    const { run } = e;
+    e.reads++;
+    const elapsedMs = now - e.start;
+    const base = { reads: e.reads, elapsedMs };
+    const timeUp = now >= e.deadline;
+    if (r.error !== undefined) {
+      const error = errorText(r.error);
+      const transient = isTransientError(r.error);
+      run.onPoll?.({ ...base, note: `read failed: ${error}${transient ? " (retrying)" : ""}` });
+      if (!transient || timeUp) return this.finish(group, e, { kind: "read-error", ...base, error, transient });
+      return this.schedule(e, now);
+    }
+    if (r.value === undefined) {
+      e.gone++;
+      e.goneSince ??= now;
+      run.onPoll?.({ ...base, note: "target not found" });
+      if ((e.gone >= 2 && now - e.goneSince >= this.tuning.notFoundGraceMs) || timeUp) {
+        return this.finish(group, e, { kind: "not-found", ...base, id: run.target.id });
+      }
+      // Re-check soon: a target that just appeared may still be propagating.
+      return this.schedule(e, now, this.tuning.notFoundGraceMs / 2);
+    }
+    e.gone = 0;
+    e.goneSince = undefined;
+    const value: Props = { id: run.target.id, ...r.value };
+    const observed = observeAll(run, value);
+    e.lastObserved = observed;
+    run.onPoll?.({ ...base, observed });
+    if (evaluate(run.until, value)) return this.finish(group, e, { kind: "satisfied", ...base, observed }, r.value);
+    if (run.failWhen && evaluate(run.failWhen, value)) {
+      const reason = run.reasonAttribute ? value[run.reasonAttribute] : undefined;
+      const outcome: WaitOutcome = { kind: "failed", ...base, observed, condition: formatPredicate(run.failWhen, run.subject) };
+      if (reason !== undefined && reason !== null && reason !== "") outcome.reason = run.secret.has(run.reasonAttribute!) ? "[secret]" : String(reason);
+      return this.finish(group, e, outcome);
+    }
+    if (timeUp) return this.finish(group, e, { kind: "timed-out", ...base, observed });
+    this.schedule(e, now);
+  }
+
+  /** Picks the next read time: growing pauses up to the interval, jittered, never past the deadline. */
+  private schedule(e: Entry, now: number, cap = Infinity): void {
+    const { minDelayMs, growth, jitter } = this.tuning;
+    const interval = Math.max(1, e.run.intervalMs);
+    e.delay = Math.min(interval, cap, e.delay === 0 ? minDelayMs : e.delay * growth);
+    const pause = e.delay * (1 - jitter * this.random());
+    // The last read happens at the deadline itself, so a timeout always reports a fresh observation.
+    e.nextAt = Math.min(now + pause, e.deadline);
+  }
+}
+
+/** The values both predicates read (until first), masked where secret. */
+function observeAll(run: WaitRun, value: Props): Observation[] {
+  const obs = observe(run.until, value, run.secret);
+  if (!run.failWhen) return obs;
+  const seen = new Set(obs.map((o) => o.path));
+  for (const o of observe(run.failWhen, value, run.secret)) if (!seen.has(o.path)) obs.push(o);
+  return obs;
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return e.name && e.name !== "Error" && !e.message.startsWith(e.name) ? `${e.name}: ${e.message}` : e.message;
+  return String(e);
+}
