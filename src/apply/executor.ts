@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { firstValueFrom, type Subject } from "rxjs";
 import type { Plan, PlanStep, StepMeta } from "../plan/plan.js";
 import type { PlanRuntime } from "../plan/planner.js";
@@ -286,6 +287,12 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           const message = describeWaitOutcome(labelOf(step), outcome);
           events.next({ type: "wait-ended", urn: step.urn, name: step.name, outcome, message });
           if (outcome.kind !== "satisfied") throw new Error(message);
+          // The satisfying read is the target's current truth: record it, as a refresh would, so the next
+          // plan sees what downstream resources were given (not the create's stale "pending" values).
+          const cur = journal.state.resources[root.urn];
+          if (root.kind === "custom" && cur && cur.id === String(tv.id) && !isDeepStrictEqual(cur.outputs, snapshot)) {
+            journal.mutate([{ kind: "upsert", resource: { ...cur, outputs: snapshot! } }]);
+          }
           values.publish(node!, { id: tv.id, outputs: snapshot!, unknown: new Set(), restUnknown: false, secretKeys: tv.secretKeys });
         }));
         break;

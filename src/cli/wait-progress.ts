@@ -93,7 +93,9 @@ export class WaitProgress {
   }
 
   private line(a: Active): string {
-    const waited = formatDuration(Math.max(0, this.now() - a.startedAt));
+    // Whole seconds: a live counter reads better than "412ms".
+    const ms = Math.max(0, this.now() - a.startedAt);
+    const waited = ms < 1000 ? "0s" : formatDuration(Math.floor(ms / 1000) * 1000);
     return `${pc.blue(">")} ${a.name}  waiting ${waited}${a.status ? `  ${pc.dim(`(${a.status})`)}` : ""}`;
   }
 

@@ -386,6 +386,22 @@ describe("wait: plan", () => {
     expect(events.filter((e) => e.type.startsWith("wait-"))).toEqual([]);
   });
 
+  it("records the satisfying read on the target, so the next plan matches what downstream was given", async () => {
+    const cert = certType(fresh("Cert"));
+    const rec = recordType(fresh("Record"));
+    const { stack } = await setup(() => {
+      const c = new cert.Type("cert", { domain: "a.dev" });
+      const issued = wait(c, { until: (x) => x.status.eq("READY"), name: "issued" });
+      new rec.Type("publish", { value: issued.status });
+      return {};
+    });
+    await stack.up();
+    expect([...rec.objects.values()]).toEqual([{ value: "READY" }]);
+    expect((await stack.resources()).find((r) => r.urn.endsWith("::cert"))?.outputs.status).toBe("READY");
+    const plan = await stack.preview();
+    expect(plan.steps.filter((s) => s.kind !== "same").map((s) => [s.kind, (s as { needed?: boolean }).needed])).toEqual([["wait", false]]);
+  });
+
   it("runs when something that uses it changes, and its values are unknown while its target is created", async () => {
     const cert = certType(fresh("Cert"));
     const rec = recordType(fresh("Record"));
