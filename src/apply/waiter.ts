@@ -58,9 +58,14 @@ export interface PollTuning {
   jitter: number;
   /** A target must be missing for this long (and on two reads in a row) before the wait says "not found". */
   notFoundGraceMs: number;
+  /**
+   * Before a round with first reads in it, waits that start within this time join it: waits released
+   * together (their dependencies finishing a few ms apart) share their first `readMany`.
+   */
+  gatherMs: number;
 }
 
-const DEFAULT_TUNING: PollTuning = { minDelayMs: 500, growth: 1.5, jitter: 0.2, notFoundGraceMs: 5000 };
+const DEFAULT_TUNING: PollTuning = { minDelayMs: 500, growth: 1.5, jitter: 0.2, notFoundGraceMs: 5000, gatherMs: 50 };
 
 interface Entry {
   run: WaitRun;
@@ -168,6 +173,13 @@ export class WaitPoller {
             await clock.sleep(pause as never, stop);
           } catch {
             continue; // woken early: a wait joined, or everything was cancelled (checked above)
+          }
+        }
+        if (this.tuning.gatherMs > 0 && [...group.entries].some((e) => e.reads === 0 && e.nextAt <= clock.now())) {
+          try {
+            await clock.sleep(this.tuning.gatherMs as never, signal);
+          } catch {
+            continue; // cancelled: handled at the top
           }
         }
         const now = clock.now();

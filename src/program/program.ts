@@ -50,11 +50,20 @@ export interface ProgramLocation {
  * // elsewhere: const stack = (await import("./infra.js")).default.stack({ stack: "dev" });
  */
 export class Program {
+  /** Where the program lives (defaults: the current directory, run as `npx tsx infra.ts`). */
+  readonly location: ProgramLocation;
+
   constructor(
     readonly name: string,
     readonly fn: ProgramFn,
-    readonly location: ProgramLocation,
+    location: Partial<ProgramLocation> = {},
   ) {
+    const file = location.file;
+    this.location = {
+      ...(file ? { file } : {}),
+      dir: location.dir ?? (file ? dirname(file) : process.cwd()),
+      command: location.command ?? `npx tsx ${file ? basename(file) : "infra.ts"}`,
+    };
     if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`Invalid program name "${name}": use letters, digits, ".", "_" or "-".`);
   }
 

@@ -52,7 +52,7 @@ describe("WaitPoller", () => {
     const { poller, run, readTimes } = setup(2000);
     const { outcome } = await poller.wait(run(1));
     expect(outcome.kind).toBe("satisfied");
-    expect(readTimes[0]).toBe(0);
+    expect(readTimes[0]).toBe(50); // the gather window for waits starting together
     expect((outcome as { elapsedMs: number }).elapsedMs).toBeGreaterThanOrEqual(2000);
     expect((outcome as { elapsedMs: number }).elapsedMs).toBeLessThan(3200);
   });
@@ -94,6 +94,15 @@ describe("WaitPoller", () => {
     const { outcome } = await poller.wait(run(1, { timeoutMs: seconds(60) }));
     expect(outcome).toMatchObject({ kind: "timed-out", elapsedMs: 60_000, observed: [{ path: "status", value: "PENDING" }] });
     expect(readTimes.at(-1)).toBe(60_000);
+  });
+
+  it("waits starting within the gather window share their first read", async () => {
+    const { poller, run, calls } = setup(0, { readMany: true });
+    const first = poller.wait(run(1));
+    await new Promise((r) => setImmediate(r));
+    const second = poller.wait(run(2));
+    await Promise.all([first, second]);
+    expect(calls()).toBe(1);
   });
 });
 
