@@ -58,6 +58,13 @@ function providerFor(type: string, node: ResourceNode | undefined): Provider<Pro
   return def.provider as Provider<Props, Props>;
 }
 
+/** The outcome with provider-written text (errors, failure reasons) masked for secret values. */
+function redactOutcome(o: WaitOutcome, secrets: readonly unknown[]): WaitOutcome {
+  if (o.kind === "read-error") return { ...o, error: redactSecrets(o.error, secrets) };
+  if (o.kind === "failed" && o.reason !== undefined) return { ...o, reason: redactSecrets(o.reason, secrets) };
+  return o;
+}
+
 function labelOf(step: Extract<PlanStep, { kind: "wait" }>): WaitLabel {
   return { label: waitLabel(step.name, step.named), subject: step.subject, until: step.untilText, timeoutMs: step.timeoutMs };
 }
@@ -270,6 +277,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           if (tv.id === UNKNOWN) throw new Error(`${waitLabel(step.name, step.named)}: its target ${step.subject} has no id`);
           const root = rootTarget(node!);
           const provider = providerFor(root.type, root);
+          const secretValues = [...tv.secretKeys].map((k) => tv.outputs[k]);
           const run: WaitRun = {
             urn: step.urn,
             subject: step.subject,
@@ -279,11 +287,13 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
             timeoutMs: step.timeoutMs,
             intervalMs: step.intervalMs,
             secret: tv.secretKeys,
-            onPoll: (p) => events.next({ type: "wait-polled", urn: step.urn, name: step.name, ...p }),
+            // A provider's error text could quote a secret attribute: mask those values as everywhere else.
+            onPoll: (p) => events.next({ type: "wait-polled", urn: step.urn, name: step.name, ...p, ...(p.note ? { note: redactSecrets(p.note, secretValues) } : {}) }),
           };
           if (step.failWhen) run.failWhen = step.failWhen;
           if (step.reasonAttribute) run.reasonAttribute = step.reasonAttribute;
-          const { outcome, snapshot } = await poller.wait(run);
+          const { outcome: raw, snapshot } = await poller.wait(run);
+          const outcome = redactOutcome(raw, secretValues);
           const message = describeWaitOutcome(labelOf(step), outcome);
           events.next({ type: "wait-ended", urn: step.urn, name: step.name, outcome, message });
           if (outcome.kind !== "satisfied") throw new Error(message);

@@ -88,12 +88,14 @@ export function certType(type: string, opts: { script?: ReadScript; readMany?: b
 }
 
 /** A record-like type that just stores its inputs (and can be told to fail). */
-export function recordType(type: string, opts: { fail?: (inputs: Record<string, unknown>) => string | undefined } = {}) {
+export function recordType(type: string, opts: { fail?: (inputs: Record<string, unknown>) => string | undefined; createMs?: number } = {}) {
   const objects = new Map<string, Record<string, unknown>>();
   const log: string[] = [];
   let next = 1;
   const provider: Provider<{ value: string }, { value: string }> = {
     async create({ inputs }) {
+      // Real time on purpose: a slow cloud call that cancellation must let finish.
+      if (opts.createMs) await new Promise((r) => setTimeout(r, opts.createMs));
       const f = opts.fail?.(inputs);
       if (f) throw new Error(f);
       const id = `rec-${next++}`;

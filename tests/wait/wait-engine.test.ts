@@ -224,23 +224,33 @@ describe("wait: apply", () => {
 
   it("cancellation stops polling within a second; running operations finish and are saved", async () => {
     const cert = certType(fresh("Cert"), { script: () => "PENDING" });
+    const rec = recordType(fresh("Record"), { createMs: 1500 });
     const controller = new AbortController();
-    const { stack, ended } = await setup(
+    const { stack, ended, events } = await setup(
       () => {
-        wait(new cert.Type("cert", { domain: "a.dev" }), { until: (x) => x.status.eq("READY"), interval: seconds(5) });
+        const c = new cert.Type("cert", { domain: "a.dev" });
+        const issued = wait(c, { until: (x) => x.status.eq("READY"), interval: seconds(5) });
+        new rec.Type("slow", { value: "s" }); // in flight when the user cancels
+        new rec.Type("gated", { value: issued.arn });
         return {};
       },
       { clock: realClock, signal: controller.signal }, // real time here: the point is wall time
     );
     const running = stack.up();
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 1000));
     const abortedAt = Date.now();
     controller.abort(new Error("cancelled by the user"));
-    const r = await running;
-    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    await new Promise<void>((resolve) => {
+      const check = () => (ended().length ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    expect(Date.now() - abortedAt).toBeLessThan(1000); // polling stopped within a second
     expect(ended()[0]!.outcome.kind).toBe("cancelled");
+    const r = await running;
     expect(r.summary?.ok).toBe(false);
-    expect((await stack.resources()).map((x) => x.urn.split("::").pop())).toEqual(["cert"]);
+    expect(events.find((e) => e.type === "step-skipped" && e.urn.endsWith("gated"))).toBeDefined();
+    // The create that was running when the user cancelled finished and was saved.
+    expect((await stack.resources()).map((x) => x.urn.split("::").pop()).sort()).toEqual(["cert", "slow"]);
   });
 });
 
@@ -496,8 +506,22 @@ describe("wait: batching", () => {
     });
     await stack.up();
     const polled = events.filter((e) => e.type === "wait-polled");
+    expect(polled.length).toBeGreaterThan(0);
     expect(JSON.stringify(events)).not.toContain("s3cr3t-token");
     expect(polled[0]).toMatchObject({ observed: [{ path: "status", value: "PENDING" }, { path: "token", value: "[secret]" }] });
+  });
+});
+
+describe("wait: secrets in errors", () => {
+  it("masks a secret attribute quoted in a provider's read error", async () => {
+    const cert = certType(fresh("Cert"), { script: () => Object.assign(new Error("token s3cr3t-token rejected"), { name: "AccessDeniedException" }) });
+    const { stack, events, ended } = await setup(() => {
+      wait(new cert.Type("cert", { domain: "a.dev" }), { until: (x) => x.status.eq("READY") });
+      return {};
+    });
+    await stack.up();
+    expect(ended()[0]!.message).toContain("token [secret] rejected");
+    expect(JSON.stringify(events)).not.toContain("s3cr3t-token");
   });
 });
 
