@@ -58,6 +58,9 @@ function providerFor(type: string, node: ResourceNode | undefined): Provider<Pro
   return def.provider as Provider<Props, Props>;
 }
 
+/** A wait ended because the run was cancelled (not a failure). */
+class CancelledWait extends Error {}
+
 /** The outcome with provider-written text (errors, failure reasons) masked for secret values. */
 function redactOutcome(o: WaitOutcome, secrets: readonly unknown[]): WaitOutcome {
   if (o.kind === "read-error") return { ...o, error: redactSecrets(o.error, secrets) };
@@ -87,7 +90,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const { plan, runtime, journal, events } = input;
   const started = Date.now();
   const values = new ValueResolver();
-  const poller = new WaitPoller({ clock: input.clock, opContext: (urn) => input.opContext(urn), ...(input.signal ? { signal: input.signal } : {}), ...(input.pollTuning ? { tuning: input.pollTuning } : {}) });
+  const poller = new WaitPoller({ clock: input.clock, opContext: (urn, timeoutMs) => input.opContext(urn, timeoutMs), ...(input.signal ? { signal: input.signal } : {}), ...(input.pollTuning ? { tuning: input.pollTuning } : {}) });
   input.onPoller?.(poller);
   const nodeOf = (urn: Urn) => runtime?.nodeByUrn.get(urn);
   const stepNodes = new Set<ResourceNode>();
@@ -277,7 +280,8 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           if (tv.id === UNKNOWN) throw new Error(`${waitLabel(step.name, step.named)}: its target ${step.subject} has no id`);
           const root = rootTarget(node!);
           const provider = providerFor(root.type, root);
-          const secretValues = [...tv.secretKeys].map((k) => tv.outputs[k]);
+          const stateInputs = journal.state.resources[root.urn]?.inputs ?? {};
+          const secretValues = [...tv.secretKeys].flatMap((k) => [tv.outputs[k], stateInputs[k]]);
           const run: WaitRun = {
             urn: step.urn,
             subject: step.subject,
@@ -296,6 +300,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           const outcome = redactOutcome(raw, secretValues);
           const message = describeWaitOutcome(labelOf(step), outcome);
           events.next({ type: "wait-ended", urn: step.urn, name: step.name, outcome, message });
+          if (outcome.kind === "cancelled") throw new CancelledWait(message);
           if (outcome.kind !== "satisfied") throw new Error(message);
           // The satisfying read is the target's current truth: record it, as a refresh would, so the next
           // plan sees what downstream resources were given (not the create's stale "pending" values).
@@ -346,10 +351,16 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
       else usersOf.set(d, [u]);
     }
   }
+  // Users of a resource include the users of waits on it (they hold the same object, passed through the wait).
+  const usersThroughWaits = (urn: string, seen = new Set<string>()): Unit[] => {
+    if (seen.has(urn)) return [];
+    seen.add(urn);
+    return (usersOf.get(urn) ?? []).flatMap((x) => (x.kind === "wait" ? [x, ...usersThroughWaits(x.urn, seen)] : [x]));
+  };
   for (const u of units) {
     if (u.kind === "delete-replaced") {
       // The old object goes only after everything that used it has moved to the new one.
-      u.deps.push(...(usersOf.get(u.urn) ?? []));
+      u.deps.push(...usersThroughWaits(u.urn));
       continue;
     }
     for (const d of u.step.deps) {
@@ -416,6 +427,14 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           for (const d of u.dependents) if (--d.remaining === 0 && d.status === "waiting") ready.push(d);
         },
         (e: unknown) => {
+          if (e instanceof CancelledWait) {
+            // Cancelled by the user, not failed: counted and reported as such, and so are its dependents.
+            u.status = "skipped";
+            summary.skipped++;
+            events.next({ type: "step-skipped", urn: u.urn, kind: u.kind, reason: "cancelled" });
+            for (const d of u.dependents) skip(d, "cancelled");
+            return;
+          }
           u.status = "failed";
           summary.failed++;
           summary.ok = false;

@@ -116,7 +116,8 @@ export class WaitPoller {
   constructor(
     private readonly opts: {
       clock: Clock;
-      opContext: (urn: Urn) => OpContext;
+      /** The context of one round's provider call; `timeoutMs` is what remains of the waits' budget. */
+      opContext: (urn: Urn, timeoutMs: number) => OpContext;
       /** Cancels every wait (they end `cancelled` within a moment). */
       signal?: AbortSignal;
       random?: () => number;
@@ -142,7 +143,7 @@ export class WaitPoller {
       }
       group.entries.add(entry);
       if (group.running) group.wake?.abort();
-      else void this.loop(group);
+      else void this.loop(group).catch(() => {});
     });
   }
 
@@ -185,11 +186,18 @@ export class WaitPoller {
         const now = clock.now();
         // A wait due a little later rides along (it reads slightly early), so rounds stay shared.
         const due = [...group.entries].filter((e) => e.nextAt <= now + Math.min(1000, e.delay * 0.25));
-        if (due.length) await this.round(group, due);
+        if (due.length) {
+          try {
+            await this.round(group, due);
+          } catch (err) {
+            // A bug or a broken context must end these waits with its message, never leave them pending.
+            for (const e of due) this.finish(group, e, { kind: "read-error", reads: e.reads, elapsedMs: now - e.start, error: errorText(err), transient: false });
+          }
+        }
       }
     } finally {
       group.running = false;
-      if (group.entries.size) void this.loop(group); // a wait joined while the loop was ending
+      if (group.entries.size) void this.loop(group).catch(() => {}); // a wait joined while the loop was ending
       else this.groups.delete(group.provider);
     }
   }
@@ -197,13 +205,15 @@ export class WaitPoller {
   private async round(group: Group, due: Entry[]): Promise<void> {
     const { clock, opContext, signal } = this.opts;
     this.stats.rounds++;
-    const ctx = opContext(due[0]!.run.urn);
+    // A read that never returns must not outlive the waits' budget (nor hold up the other waits of this provider).
+    const budget = Math.max(1, Math.ceil(Math.max(...due.map((e) => e.deadline)) - clock.now()));
+    const ctx = opContext(due[0]!.run.urn, budget);
     const results = new Map<Entry, { value?: Props; error?: unknown }>();
     const { provider } = group;
     if (provider.readMany && due.length > 1) {
       this.stats.calls++;
       try {
-        const got = await provider.readMany({ targets: due.map((e) => e.run.target), ctx });
+        const got = await untilAborted(provider.readMany({ targets: due.map((e) => e.run.target), ctx }), ctx.signal);
         for (const e of due) results.set(e, { value: got.get(e.run.target.id) });
       } catch (error) {
         for (const e of due) results.set(e, { error });
@@ -213,7 +223,7 @@ export class WaitPoller {
         due.map(async (e) => {
           this.stats.calls++;
           try {
-            results.set(e, { value: await provider.read({ ...e.run.target, ctx }) });
+            results.set(e, { value: await untilAborted(provider.read({ ...e.run.target, ctx }), ctx.signal) });
           } catch (error) {
             results.set(e, { error });
           }
@@ -283,6 +293,25 @@ function observeAll(run: WaitRun, value: Props): Observation[] {
   const seen = new Set(obs.map((o) => o.path));
   for (const o of observe(run.failWhen, value, run.secret)) if (!seen.has(o.path)) obs.push(o);
   return obs;
+}
+
+/** Settles with `p`, or rejects as soon as `signal` aborts (a provider may ignore its signal). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 function errorText(e: unknown): string {

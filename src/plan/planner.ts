@@ -131,6 +131,9 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
     const timeoutMs = spec.timeout ?? defaultTimeout;
     const failWhen = spec.failWhen ?? schemaWait?.failWhen;
     const deps = graph.deps.get(node) ?? [];
+    // A dependency's step is recorded before its value is published: wait for all of them, or a slow
+    // provider diff would make a changing dependency look unchanged (and the wait wrongly not needed).
+    await Promise.all(deps.map((d) => firstValueFrom(resolver.value(d))));
     const reasons: string[] = [];
     for (const d of deps) {
       const s = steps.get(d);

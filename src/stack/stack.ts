@@ -100,7 +100,7 @@ export class Stack {
   }
 
   private opContext = (urn: Urn, timeout?: number): OpContext => {
-    const signals = [this.options.signal, timeout ? AbortSignal.timeout(timeout) : undefined].filter((s): s is AbortSignal => !!s);
+    const signals = [this.options.signal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined].filter((s): s is AbortSignal => !!s);
     return {
       signal: signals.length ? AbortSignal.any(signals) : new AbortController().signal,
       log: { info: (m) => this.note("info", m, urn), warn: (m) => this.note("warning", m, urn) },

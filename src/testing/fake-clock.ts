@@ -14,9 +14,10 @@ const nextTurn = () => new Promise<void>((r) => setImmediate(r));
  * A clock for tests: time stands still until the test moves it, so a 75-minute timeout is tested in
  * milliseconds. Give it to a stack (`program.stack({ clock })`) or to a provider's `ctx.clock`.
  *
- * In `auto` mode, whenever something sleeps, the clock jumps straight to the earliest pending timer
- * (one timer per event-loop turn, so what it wakes can run and schedule the next) — the program runs
- * as if time flew, with every timer firing in the order real time would fire it.
+ * In `auto` mode, whenever something sleeps, the clock jumps straight to the earliest pending timer; after
+ * each one it lets the woken code run until it sleeps again (up to 20 event-loop turns) — the program runs
+ * as if time flew, each timer firing in the order real time would fire it, provided woken code that does
+ * real I/O sleeps again within those turns.
  *
  * @example
  * const clock = new FakeClock();
@@ -96,6 +97,16 @@ export class FakeClock implements Clock {
     x.resolve();
   }
 
+  /**
+   * After a timer fires, lets what it woke run until it schedules its next timer (or up to 20 turns pass),
+   * so another pending timer does not fire first just because the woken code took a few turns.
+   */
+  private async settle(): Promise<void> {
+    const before = this.seq;
+    for (let i = 0; i < 20 && this.seq === before; i++) await nextTurn();
+    await nextTurn();
+  }
+
   private async drain(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
@@ -106,8 +117,7 @@ export class FakeClock implements Clock {
       await nextTurn();
       for (let next = this.earliest(); next; next = this.earliest()) {
         this.fire(next);
-        await nextTurn();
-        await nextTurn();
+        await this.settle();
       }
     } finally {
       this.draining = false;

@@ -3,7 +3,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { wait } from "../../src/wait/wait.js";
 import { ComponentResource } from "../../src/program/resource.js";
-import { minutes, seconds } from "../../src/program/duration.js";
+import { milliseconds, minutes, seconds } from "../../src/program/duration.js";
+import { defineResource } from "../../src/program/define.js";
+import type { Provider } from "../../src/provider/provider.js";
 import { renderPlan } from "../../src/cli/render.js";
 import { waitsReadyNow, type PlanStep } from "../../src/plan/plan.js";
 import { WAIT_OUTCOME_KINDS } from "../../src/apply/wait-outcome.js";
@@ -247,10 +249,80 @@ describe("wait: apply", () => {
     expect(Date.now() - abortedAt).toBeLessThan(1000); // polling stopped within a second
     expect(ended()[0]!.outcome.kind).toBe("cancelled");
     const r = await running;
-    expect(r.summary?.ok).toBe(false);
-    expect(events.find((e) => e.type === "step-skipped" && e.urn.endsWith("gated"))).toBeDefined();
+    // Cancelled, not failed: the wait and its user are counted as skipped.
+    expect(r.summary).toMatchObject({ ok: false, failed: 0, skipped: 2 });
+    expect(events.find((e) => e.type === "step-skipped" && e.urn.endsWith("gated"))).toMatchObject({ reason: "cancelled" });
     // The create that was running when the user cancelled finished and was saved.
     expect((await stack.resources()).map((x) => x.urn.split("::").pop()).sort()).toEqual(["cert", "slow"]);
+  });
+});
+
+describe("wait: review findings", () => {
+  it("a read that never returns ends as a read error when the budget runs out, not never", async () => {
+    let n = 0;
+    const provider: Provider<{ domain: string }, { domain: string; status: string }> = {
+      async create({ inputs }) {
+        return { id: "x", outputs: { ...inputs, status: "PENDING" } };
+      },
+      read: ({ outputs }) => (++n === 1 ? Promise.resolve(outputs) : new Promise(() => {})), // hangs from the 2nd read
+      async delete() {},
+    };
+    const Hang = defineResource<{ domain: string }, { domain: string; status: string }>(fresh("Hang"), { provider, schema: { inputs: { domain: {} }, outputs: { domain: {}, status: {} } } });
+    const { stack, ended } = await setup(() => {
+      wait(new Hang("h", { domain: "a" }), { until: (x) => x.status.eq("READY"), timeout: milliseconds(800) });
+      return {};
+    }, { clock: realClock });
+    const t0 = Date.now();
+    await stack.up();
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(ended()[0]!.outcome).toMatchObject({ kind: "read-error", transient: true });
+  });
+
+  it("a dependency whose provider diff is slow still makes the wait needed", async () => {
+    const cert = certType(fresh("Cert"));
+    const slowDiff = defineResource<{ value: string }, { value: string }>(fresh("SlowDiff"), {
+      provider: {
+        async create({ inputs }) { return { id: inputs.value, outputs: inputs }; },
+        async read({ outputs }) { return outputs; },
+        async update({ news }) { return news; },
+        async delete() {},
+        async diff({ olds, news }) {
+          await new Promise((r) => setTimeout(r, 50));
+          return olds.value === news.value ? { kind: "same" } : { kind: "update", changed: ["value"] };
+        },
+      },
+      schema: { inputs: { value: {} }, outputs: { value: {} } },
+    });
+    let v = "1";
+    const { stack } = await setup(() => {
+      const c = new cert.Type("cert", { domain: "a.dev" });
+      const record = new slowDiff("validation", { value: v });
+      wait(c, { until: (x) => x.status.eq("READY"), dependsOn: [record], name: "issued" });
+      return {};
+    });
+    await stack.up();
+    v = "2";
+    const plan = await stack.preview();
+    expect(waitStep(plan.steps)).toMatchObject({ needed: true, why: "runs because validation (a dependency) is updated" });
+  });
+
+  it("a replaced target's old object is deleted only after the users of its wait moved to the new one", async () => {
+    const cert = certType(fresh("Cert"), { script: () => "READY" });
+    const rec = recordType(fresh("Record"));
+    let domain = "a.dev";
+    const { stack, events } = await setup(() => {
+      const c = new cert.Type("cert", { domain });
+      const issued = wait(c, { until: (x) => x.status.eq("READY"), name: "issued" });
+      new rec.Type("listener", { value: issued.arn });
+      return {};
+    });
+    await stack.up();
+    domain = "b.dev"; // forces a replacement (create first)
+    events.length = 0;
+    const r = await stack.up();
+    expect(r.summary?.ok).toBe(true);
+    const seq = events.filter((e) => e.type === "step-started" || e.type === "step-succeeded").map((e) => `${e.type === "step-started" ? "start" : "done"} ${(e as { kind: string }).kind} ${e.urn.split("::").pop()}`);
+    expect(seq.indexOf("done update listener")).toBeLessThan(seq.indexOf("start delete-replaced cert"));
   });
 });
 
