@@ -131,11 +131,10 @@ export class WaitPoller {
   /** Runs one wait to its end. Never rejects: every end is an outcome. */
   wait(run: WaitRun): Promise<WaitResult> {
     const { clock, signal } = this.opts;
-    const reads = 0;
-    if (signal?.aborted) return Promise.resolve({ outcome: { kind: "cancelled", reads, elapsedMs: 0, observed: undefined } });
+    if (signal?.aborted) return Promise.resolve({ outcome: { kind: "cancelled", reads: 0, elapsedMs: 0, observed: undefined } });
     return new Promise<WaitResult>((resolve) => {
       const now = clock.now();
-      const entry: Entry = { run, start: now, deadline: now + run.timeoutMs, nextAt: now, delay: 0, reads, gone: 0, done: resolve };
+      const entry: Entry = { run, start: now, deadline: now + run.timeoutMs, nextAt: now, delay: 0, reads: 0, gone: 0, done: resolve };
       let group = this.groups.get(run.provider);
       if (!group) {
         group = { provider: run.provider, entries: new Set(), running: false };
