@@ -16,7 +16,7 @@ import type { Props, ResourceState, StateMutation } from "../state/types.js";
 import type { ApplySummary, EngineEvent, UnitKind } from "./events.js";
 import type { JournalWriter } from "./journal.js";
 import { redactSecrets } from "./redact.js";
-import { WaitPoller, type PollTuning, type WaitRun } from "./waiter.js";
+import { WaitPoller, type WaitRun } from "./waiter.js";
 import { describeWaitOutcome, waitLabel, type WaitLabel, type WaitOutcome } from "./wait-outcome.js";
 import { rootTarget } from "../wait/wait.js";
 import { UNKNOWN } from "../program/unknown.js";
@@ -35,10 +35,6 @@ export interface ExecuteInput {
   signal?: AbortSignal;
   /** The clock waits poll by (tests pass a fake one). */
   clock: Clock;
-  /** Poll timing overrides (tests and the benchmark). */
-  pollTuning?: Partial<PollTuning>;
-  /** Receives the poller, e.g. to read its counters. */
-  onPoller?: (p: WaitPoller) => void;
 }
 
 interface Unit {
@@ -90,8 +86,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const { plan, runtime, journal, events } = input;
   const started = Date.now();
   const values = new ValueResolver();
-  const poller = new WaitPoller({ clock: input.clock, opContext: (urn, timeoutMs) => input.opContext(urn, timeoutMs), ...(input.signal ? { signal: input.signal } : {}), ...(input.pollTuning ? { tuning: input.pollTuning } : {}) });
-  input.onPoller?.(poller);
+  const poller = new WaitPoller({ clock: input.clock, opContext: input.opContext, ...(input.signal ? { signal: input.signal } : {}) });
   const nodeOf = (urn: Urn) => runtime?.nodeByUrn.get(urn);
   const stepNodes = new Set<ResourceNode>();
   const units: Unit[] = [];
@@ -285,7 +280,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           const run: WaitRun = {
             urn: step.urn,
             subject: step.subject,
-            target: { urn: root.urn, id: String(tv.id), inputs: root.kind === "lookup" ? {} : (journal.state.resources[root.urn]?.inputs ?? {}), outputs: tv.outputs },
+            target: { urn: root.urn, id: String(tv.id), inputs: root.kind === "lookup" ? {} : stateInputs, outputs: tv.outputs },
             provider,
             until: step.until,
             timeoutMs: step.timeoutMs,

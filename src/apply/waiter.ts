@@ -48,7 +48,7 @@ export interface WaitPoll {
 /** What a satisfied wait hands on: the snapshot from the read that satisfied `until`. */
 export type WaitResult = { outcome: WaitOutcome; snapshot?: Props };
 
-/** Timing of the polling. Defaults suit real clouds; tests and the benchmark may shorten them. */
+/** Timing of the polling (fixed values that suit real clouds). */
 export interface PollTuning {
   /** First pause after the immediate first read. */
   minDelayMs: number;
@@ -120,11 +120,11 @@ export class WaitPoller {
       opContext: (urn: Urn, timeoutMs: number) => OpContext;
       /** Cancels every wait (they end `cancelled` within a moment). */
       signal?: AbortSignal;
+      /** Source of jitter (tests fix it). */
       random?: () => number;
-      tuning?: Partial<PollTuning>;
     },
   ) {
-    this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
+    this.tuning = DEFAULT_TUNING;
     this.random = opts.random ?? Math.random;
   }
 

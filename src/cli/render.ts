@@ -152,25 +152,10 @@ function nameOf(urn: string): string {
 
 /** One line for an engine event (for terminals and CI logs), or undefined for events not worth a line. */
 export function renderEvent(e: EngineEvent): string | undefined {
+  // A wait's own step lines add nothing: "wait-ended" says it, with the observed values.
+  if ((e.type === "step-succeeded" || e.type === "step-failed") && e.kind === "wait") return undefined;
   switch (e.type) {
     case "step-started":
-      return undefined;
-    case "step-succeeded":
-    case "step-failed":
-      if (e.kind === "wait") return undefined; // "wait-ended" says it, with the observed values
-      break;
-    case "step-skipped":
-    case "diagnostic":
-    case "summary":
-    case "wait-polled":
-    case "wait-ended":
-      break;
-    default: {
-      const never: never = e;
-      return String(never);
-    }
-  }
-  switch (e.type) {
     case "wait-polled": // drawn live by WaitProgress
       return undefined;
     case "wait-ended":

@@ -45,6 +45,11 @@ export interface ResourceOptions {
   customTimeouts?: CustomTimeouts;
 }
 
+/** `dependsOn` as a list (it may be given as one item). */
+export function dependsOnList(d: ResourceOptions["dependsOn"]): readonly Dependable[] {
+  return d === undefined ? [] : Array.isArray(d) ? d : [d as Dependable];
+}
+
 function parentTypes(n: ResourceNode | undefined): string[] {
   const out: string[] = [];
   for (let p = n; p; p = p.parent) out.unshift(p.type);
@@ -69,7 +74,7 @@ export function registerNode(
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
   const deps = new Set<ResourceNode>();
   collectResources(inputs, deps);
-  const dependsOn = opts.dependsOn === undefined ? [] : Array.isArray(opts.dependsOn) ? opts.dependsOn : [opts.dependsOn as Dependable];
+  const dependsOn = dependsOnList(opts.dependsOn);
   for (const d of dependsOn) {
     if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources or waits; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);

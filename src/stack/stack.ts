@@ -14,7 +14,6 @@ import { findDefinition } from "../provider/registry.js";
 import { FileBackend } from "../state/file-backend.js";
 import type { PendingOperation, Props, ResourceState, StackState, StateMutation } from "../state/types.js";
 import { realClock } from "./clock.js";
-import type { PollTuning } from "../apply/waiter.js";
 import { CairnError } from "./errors.js";
 
 /** How to reach a stack's state and run its operations. */
@@ -29,8 +28,6 @@ export interface StackOptions {
   parallel?: number;
   /** The clock waits poll by; tests pass a `FakeClock` from `cairn/testing`. */
   clock?: Clock;
-  /** @internal Poll timing overrides (the benchmark uses them). */
-  pollTuning?: Partial<PollTuning>;
   /** Cancels the run: no new operations start; running ones finish and are saved. */
   signal?: AbortSignal;
 }
@@ -285,7 +282,6 @@ export class Stack {
       opContext: this.opContext,
       clock: this.clock,
       ...(this.options.signal ? { signal: this.options.signal } : {}),
-      ...(this.options.pollTuning ? { pollTuning: this.options.pollTuning } : {}),
     });
     await journal.compact();
     await journal.close();

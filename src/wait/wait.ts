@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Output } from "../program/output.js";
-import { NODE, attributeOutput, registerNode, type Dependable, type Resource } from "../program/resource.js";
+import { NODE, attributeOutput, dependsOnList, registerNode, type Dependable, type Resource } from "../program/resource.js";
 import type { ResourceNode, WaitNodeSpec } from "../program/node.js";
 import { minutes, parseDuration, seconds, type Duration } from "../program/duration.js";
 import { attributesRead, buildPredicate, formatPredicate, type Attrs, type Predicate } from "./predicate.js";
@@ -148,7 +148,7 @@ export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): Wai
   // and two waits on one target are told apart.
   const urnName = opts.name ?? `${display}@${createHash("sha256").update(`${targetNode.urn}\n${formatPredicate(until, subject)}`).digest("hex").slice(0, 8)}`;
   const parent = opts.parent ?? (targetNode.parent ? ({ [NODE]: targetNode.parent } as unknown as Resource) : undefined);
-  const dependsOn = opts.dependsOn === undefined ? [] : Array.isArray(opts.dependsOn) ? [...(opts.dependsOn as Dependable[])] : [opts.dependsOn as Dependable];
+  const dependsOn = dependsOnList(opts.dependsOn);
   const node = registerNode("wait", WAIT_TYPE, display, {}, { dependsOn: [target, ...dependsOn], ...(parent ? { parent } : {}) }, root.definition, urnName, spec);
   return handleFor(node) as WaitHandle<R>;
 }
