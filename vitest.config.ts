@@ -9,6 +9,7 @@ export default defineConfig({
       { find: /^cairn$/, replacement: src("index.ts") },
       { find: /^cairn\/local$/, replacement: src("providers/local/index.ts") },
       { find: /^cairn\/testing$/, replacement: src("testing/index.ts") },
+      { find: /^cairn\/aws$/, replacement: src("providers/aws/index.ts") },
     ],
   },
   test: {

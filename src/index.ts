@@ -18,7 +18,7 @@ export { defineResource, type ResourceClass, type ResourceInstance, type OutputP
 export { makeUrn, parseUrn, type Urn, type UrnParts } from "./program/urn.js";
 export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./program/duration.js";
 export type { CustomTimeouts } from "./program/node.js";
-export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger } from "./provider/provider.js";
+export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance } from "./provider/provider.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
 export { IncompleteCreateError, TransientError, isTransientError } from "./provider/errors.js";
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";

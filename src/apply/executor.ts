@@ -4,15 +4,17 @@ import type { Plan, PlanStep, StepMeta } from "../plan/plan.js";
 import type { PlanRuntime } from "../plan/planner.js";
 import { ValueResolver, unknownValue } from "../plan/values.js";
 import { resolveInputs } from "../plan/resolve-inputs.js";
+import { describeLookupKey, readLookup } from "../plan/lookup.js";
 import { changedKeys, withIgnoredChanges } from "../plan/decide.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
 import { containsUnknown } from "../program/unknown.js";
-import type { Clock, OpContext, Provider } from "../provider/provider.js";
+import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
+import { providerInstanceFor } from "../provider/instance.js";
 import { IncompleteCreateError } from "../provider/errors.js";
 import { findDefinition } from "../provider/registry.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
-import type { Props, ResourceState, StateMutation } from "../state/types.js";
+import type { Props, ProviderRecord, ResourceState, StateMutation } from "../state/types.js";
 import type { ApplySummary, EngineEvent, UnitKind } from "./events.js";
 import type { JournalWriter } from "./journal.js";
 import { redactSecrets } from "./redact.js";
@@ -30,7 +32,7 @@ export interface ExecuteInput {
   /** How many provider operations may run at once. */
   parallel: number;
   events: Subject<EngineEvent>;
-  opContext: (urn: Urn, timeout?: number) => OpContext;
+  opContext: (urn: Urn, timeout?: number, provider?: ProviderInstance) => OpContext;
   /** Stops starting new work; what is running finishes and is saved (waits stop polling). */
   signal?: AbortSignal;
   /** The clock waits poll by (tests pass a fake one). */
@@ -71,6 +73,7 @@ function labelOf(step: Extract<PlanStep, { kind: "wait" }>): WaitLabel {
 function toState(urn: Urn, type: string, id: string, inputs: Props, outputs: Props, secretKeys: string[], meta: StepMeta): ResourceState {
   const s: ResourceState = { urn, type, id, inputs, outputs, deps: meta.deps };
   if (secretKeys.length) s.secretKeys = secretKeys;
+  if (meta.provider) s.provider = meta.provider;
   if (meta.parent) s.parent = meta.parent;
   if (meta.protect) s.protect = true;
   if (meta.retainOnDelete) s.retainOnDelete = true;
@@ -113,7 +116,18 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
     return { news, secretKeys: [...new Set([...r.secretKeys, ...step.secretKeys])] };
   };
 
-  const ctxFor = (urn: Urn, kind: "create" | "update" | "delete") => input.opContext(urn, nodeOf(urn)?.customTimeouts[kind]);
+  // A node's operations use its live provider instance; an object recorded under other settings (the old
+  // half of a replace, a resource removed from the program) is reached where state says it lives.
+  // The program's instances by package and name: a dropped resource is deleted with the credentials of the
+  // instance of its recorded name, when the program still declares one.
+  const liveInstances = new Map<string, ProviderInstance>();
+  for (const n of runtime?.graph.order ?? []) if (n.provider) liveInstances.set(`${n.provider.package}|${n.provider.name}`, n.provider);
+  const ctxFor = (urn: Urn, kind: "create" | "update" | "delete", recorded?: { type: string; provider: ProviderRecord | undefined }) => {
+    const node = nodeOf(urn);
+    const live = node?.provider ?? (recorded?.provider ? liveInstances.get(`${recorded.type.split(":")[0]}|${recorded.provider.name}`) : undefined);
+    const provider = recorded ? providerInstanceFor(recorded.type, recorded.provider, live) : node?.provider;
+    return input.opContext(urn, node?.customTimeouts[kind], provider);
+  };
 
   const addUnit = (step: PlanStep, kind: UnitKind, run: () => Promise<void>): Unit => {
     const u: Unit = { urn: step.urn, kind, step, deps: [], dependents: [], remaining: 0, status: "waiting", run };
@@ -190,7 +204,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           if (step.meta.retainOnDelete) return;
           const op = await journal.begin({ kind, urn: step.urn, type: step.type, id: step.id });
           try {
-            await provider().delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: ctxFor(step.urn, "delete") });
+            await provider().delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: ctxFor(step.urn, "delete", { type: step.type, provider: step.priorProvider }) });
           } catch (e) {
             journal.abort(op, []);
             throw e;
@@ -246,7 +260,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
           }
           const op = await journal.begin({ kind: step.deposed ? "delete-deposed" : "delete", urn: step.urn, type: step.type, id: step.id });
           try {
-            await providerFor(step.type, undefined).delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: ctxFor(step.urn, "delete") });
+            await providerFor(step.type, undefined).delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: ctxFor(step.urn, "delete", { type: step.type, provider: step.provider }) });
           } catch (e) {
             journal.abort(op, []);
             throw e;
@@ -282,6 +296,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
             subject: step.subject,
             target: { urn: root.urn, id: String(tv.id), inputs: root.kind === "lookup" ? {} : stateInputs, outputs: tv.outputs },
             provider,
+            ...(root.provider ? { instance: root.provider } : {}),
             until: step.until,
             timeoutMs: step.timeoutMs,
             intervalMs: step.intervalMs,
@@ -311,12 +326,12 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
         if (!step.deferred) break;
         stepNodes.add(node!);
         primary.set(step.urn, addUnit(step, "read", async () => {
-          const r = await resolveInputs({ id: node!.lookupId }, values);
-          const id = r.values.id;
-          if (containsUnknown(id) || typeof id !== "string") throw new Error("the id to look up is still unknown after its dependencies were applied");
-          const outputs = await providerFor(step.type, node).read({ urn: step.urn, id, inputs: {}, outputs: {}, ctx: input.opContext(step.urn) });
-          if (outputs === undefined) throw new Error(`no object with id "${id}" exists`);
-          publishReal(node, id, outputs, []);
+          const r = await resolveInputs({ key: node!.lookupId }, values);
+          const key = r.values.key;
+          if (containsUnknown(key) || key === undefined) throw new Error("the id to look up is still unknown after its dependencies were applied");
+          const found = await readLookup(node!.definition ?? findDefinition(step.type)!, step.urn, key, input.opContext(step.urn, undefined, node?.provider));
+          if (found === undefined) throw new Error(`nothing matches ${describeLookupKey(key)}`);
+          publishReal(node, found.id, found.outputs, []);
         }));
         break;
       default: {
@@ -468,7 +483,8 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
 /** The state fields a step's metadata sets (absent flags are left out, keeping state compact). */
 function metaFields(meta: StepMeta): Partial<ResourceState> {
   const s: Partial<ResourceState> = { deps: meta.deps, parent: meta.parent, protect: meta.protect || undefined, retainOnDelete: meta.retainOnDelete || undefined };
-  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
+  // `provider` stays even when undefined: spread over a prior that had one, it must clear it.
+  return { ...Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)), provider: meta.provider };
 }
 
 function metaChanged(prior: ResourceState, meta: StepMeta): boolean {
@@ -476,6 +492,7 @@ function metaChanged(prior: ResourceState, meta: StepMeta): boolean {
     (prior.protect ?? false) !== meta.protect ||
     (prior.retainOnDelete ?? false) !== meta.retainOnDelete ||
     prior.parent !== meta.parent ||
+    !isDeepStrictEqual(prior.provider, meta.provider) ||
     prior.deps.length !== meta.deps.length ||
     prior.deps.some((d, i) => d !== meta.deps[i])
   );

@@ -1,5 +1,5 @@
 import type { Urn } from "../program/urn.js";
-import type { Clock, OpContext, Provider } from "../provider/provider.js";
+import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
 import { isTransientError } from "../provider/errors.js";
 import type { Props } from "../state/types.js";
 import { evaluate, formatPredicate, observe, type Predicate } from "../wait/predicate.js";
@@ -20,8 +20,10 @@ export interface WaitRun {
   /** The target's name in predicate texts (`cert`). */
   subject: string;
   target: WaitTarget;
-  /** Waits whose targets share a provider are read together, one `readMany` per round. */
+  /** Waits whose targets share a provider (and provider instance) are read together, one `readMany` per round. */
   provider: Provider<Props, Props>;
+  /** The target's configured provider instance (region, credentials); absent for the default. */
+  instance?: ProviderInstance;
   until: Predicate;
   failWhen?: Predicate;
   /** An attribute holding the provider's reason for a failure (e.g. ACM's `failureReason`). */
@@ -82,7 +84,9 @@ interface Entry {
 
 /** Waits sharing a provider: polled in rounds by one loop. */
 interface Group {
+  key: string;
   provider: Provider<Props, Props>;
+  instance?: ProviderInstance;
   entries: Set<Entry>;
   running: boolean;
   /** Interrupts the loop's sleep when a wait joins that is due sooner. */
@@ -109,7 +113,9 @@ export interface PollStats {
  */
 export class WaitPoller {
   readonly stats: PollStats = { rounds: 0, calls: 0 };
-  private readonly groups = new Map<Provider<Props, Props>, Group>();
+  private readonly groups = new Map<string, Group>();
+  private readonly providerIds = new WeakMap<Provider<Props, Props>, number>();
+  private nextProviderId = 0;
   private readonly tuning: PollTuning;
   private readonly random: () => number;
 
@@ -117,7 +123,7 @@ export class WaitPoller {
     private readonly opts: {
       clock: Clock;
       /** The context of one round's provider call; `timeoutMs` is what remains of the waits' budget. */
-      opContext: (urn: Urn, timeoutMs: number) => OpContext;
+      opContext: (urn: Urn, timeoutMs: number, provider?: ProviderInstance) => OpContext;
       /** Cancels every wait (they end `cancelled` within a moment). */
       signal?: AbortSignal;
       /** Source of jitter (tests fix it). */
@@ -135,10 +141,14 @@ export class WaitPoller {
     return new Promise<WaitResult>((resolve) => {
       const now = clock.now();
       const entry: Entry = { run, start: now, deadline: now + run.timeoutMs, nextAt: now, delay: 0, reads: 0, gone: 0, done: resolve };
-      let group = this.groups.get(run.provider);
+      // One batch per provider *and* instance: a readMany cannot span regions or credentials.
+      let pid = this.providerIds.get(run.provider);
+      if (pid === undefined) this.providerIds.set(run.provider, (pid = this.nextProviderId++));
+      const key = `${pid}|${run.instance ? JSON.stringify([run.instance.name, run.instance.settings]) : ""}`;
+      let group = this.groups.get(key);
       if (!group) {
-        group = { provider: run.provider, entries: new Set(), running: false };
-        this.groups.set(run.provider, group);
+        group = { key, provider: run.provider, entries: new Set(), running: false, ...(run.instance ? { instance: run.instance } : {}) };
+        this.groups.set(key, group);
       }
       group.entries.add(entry);
       if (group.running) group.wake?.abort();
@@ -197,7 +207,7 @@ export class WaitPoller {
     } finally {
       group.running = false;
       if (group.entries.size) void this.loop(group).catch(() => {}); // a wait joined while the loop was ending
-      else this.groups.delete(group.provider);
+      else this.groups.delete(group.key);
     }
   }
 
@@ -206,7 +216,7 @@ export class WaitPoller {
     this.stats.rounds++;
     // A read that never returns must not outlive the waits' budget (nor hold up the other waits of this provider).
     const budget = Math.max(1, Math.ceil(Math.max(...due.map((e) => e.deadline)) - clock.now()));
-    const ctx = opContext(due[0]!.run.urn, budget);
+    const ctx = opContext(due[0]!.run.urn, budget, group.instance);
     const results = new Map<Entry, { value?: Props; error?: unknown }>();
     const { provider } = group;
     if (provider.readMany && due.length > 1) {

@@ -6,6 +6,7 @@ import { formatValue, maskProps } from "./format.js";
 import { formatDuration } from "../program/duration.js";
 import { formatObserved } from "../wait/predicate.js";
 import type { RefreshChange } from "../stack/stack.js";
+import type { ProviderRecord } from "../state/types.js";
 
 /** The one-glyph-and-word label of a step, as the plan prints it. */
 export function stepLabel(step: PlanStep): string {
@@ -61,6 +62,12 @@ function colour(step: PlanStep, text: string): string {
   }
 }
 
+/** A provider's settings as plan text: `region=us-east-1`, or `default`. */
+function formatSettings(p: ProviderRecord | undefined): string {
+  const entries = Object.entries(p?.settings ?? {});
+  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(" ") : "default";
+}
+
 /** The detail lines under a step: which attributes change, and which force a replacement. */
 function details(step: PlanStep): string[] {
   const lines: string[] = [];
@@ -74,6 +81,7 @@ function details(step: PlanStep): string[] {
     case "replace": {
       if (step.kind === "replace" && step.reason === "tainted") lines.push("the object is tainted (its create failed part-way)");
       if (step.kind === "replace" && step.reason === "requested") lines.push("replacement requested with --replace");
+      if (step.kind === "replace" && step.reason === "provider") lines.push(`provider settings changed (${formatSettings(step.priorProvider)} → ${formatSettings(step.meta.provider)}): the object moves`);
       for (const k of step.changed) {
         const forces = step.kind === "replace" && step.replaceKeys.includes(k) ? pc.red(" (forces replacement)") : "";
         lines.push(`${k}: ${formatValue(step.olds[k], secret(k))} → ${formatValue(step.news[k], secret(k))}${forces}`);

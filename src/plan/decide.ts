@@ -1,4 +1,5 @@
 import type { Diff } from "../provider/provider.js";
+import type { ReplaceReason } from "./plan.js";
 import type { Props } from "../state/types.js";
 import { containsUnknown } from "../program/unknown.js";
 import { isDeepStrictEqual } from "node:util";
@@ -20,6 +21,8 @@ export interface DecisionInput {
   replaceRequested: boolean;
   /** Outputs drifted since the last apply (a refresh saw it): ask the provider even if inputs are equal. */
   drifted?: boolean;
+  /** The resource's provider settings changed (another region or endpoint): the object must move. */
+  providerMoved?: boolean;
 }
 
 /** What to do with one resource. */
@@ -27,7 +30,7 @@ export type Decision =
   | { kind: "create" }
   | { kind: "same" }
   | { kind: "update"; changed: string[] }
-  | { kind: "replace"; changed: string[]; replaceKeys: string[]; reason: "attributes" | "tainted" | "requested" | "replaceOnChanges"; deleteFirst: boolean };
+  | { kind: "replace"; changed: string[]; replaceKeys: string[]; reason: ReplaceReason; deleteFirst: boolean };
 
 /** Input attributes whose values differ (an unknown new value counts as a change). */
 export function changedKeys(olds: Props, news: Props): string[] {
@@ -49,7 +52,7 @@ export function changedKeys(olds: Props, news: Props): string[] {
 export function decide(d: DecisionInput): Decision {
   if (!d.prior) return { kind: "create" };
   const changed = changedKeys(d.prior.inputs, d.news);
-  const replace = (replaceKeys: string[], reason: "attributes" | "tainted" | "requested" | "replaceOnChanges", providerDeleteFirst = false): Decision => ({
+  const replace = (replaceKeys: string[], reason: ReplaceReason, providerDeleteFirst = false): Decision => ({
     kind: "replace",
     changed,
     replaceKeys,
@@ -58,6 +61,7 @@ export function decide(d: DecisionInput): Decision {
   });
   if (d.prior.tainted) return replace([], "tainted");
   if (d.replaceRequested) return replace([], "requested");
+  if (d.providerMoved) return replace([], "provider");
 
   let base: Decision;
   if (d.providerDiff) {

@@ -1,9 +1,9 @@
 import type { Urn } from "../program/urn.js";
-import type { Props } from "../state/types.js";
+import type { Props, ProviderRecord } from "../state/types.js";
 import type { Predicate } from "../wait/predicate.js";
 
 /** What a replace happens for: the attributes that force it, a tainted object, or `--replace`. */
-export type ReplaceReason = "attributes" | "tainted" | "requested" | "replaceOnChanges";
+export type ReplaceReason = "attributes" | "tainted" | "requested" | "replaceOnChanges" | "provider";
 
 /** State-only facts a step records along with its resource (they are not provider inputs). */
 export interface StepMeta {
@@ -11,6 +11,8 @@ export interface StepMeta {
   deps: Urn[];
   protect: boolean;
   retainOnDelete: boolean;
+  /** The configured provider instance (name and settings, never credentials); absent for the default. */
+  provider?: ProviderRecord;
 }
 
 interface StepBase {
@@ -51,6 +53,8 @@ export type PlanStep =
       secretKeys: string[];
       meta: StepMeta;
       movedFrom?: Urn;
+      /** The provider the old object was applied with (its delete goes there). */
+      priorProvider?: ProviderRecord;
     })
   | (StepBase & {
       kind: "delete";
@@ -62,6 +66,8 @@ export type PlanStep =
       /** An old object left by an interrupted replace, not the resource's current one. */
       deposed: boolean;
       secretKeys: string[];
+      /** The provider instance it was applied with, from state. */
+      provider?: ProviderRecord;
     })
   | (StepBase & { kind: "read"; id: string; deferred: boolean })
   | (StepBase & {

@@ -3,10 +3,12 @@ import { firstValueFrom } from "rxjs";
 import type { Graph } from "../graph/graph.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
-import type { OpContext } from "../provider/provider.js";
+import type { OpContext, ProviderInstance } from "../provider/provider.js";
 import { forceNewKeys, secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import { findDefinition } from "../provider/registry.js";
-import type { Props, ResourceState, StackState } from "../state/types.js";
+import { providerRecord } from "../provider/instance.js";
+import { describeLookupKey, readLookup } from "./lookup.js";
+import type { Props, ProviderRecord, ResourceState, StackState } from "../state/types.js";
 import { UNKNOWN, containsUnknown } from "../program/unknown.js";
 import { changedKeys, decide, withIgnoredChanges } from "./decide.js";
 import { isChanging, type Plan, type PlanDiagnostic, type PlanStep, type StepMeta } from "./plan.js";
@@ -33,7 +35,7 @@ export interface PlanInput {
   state: StackState;
   /** Resources whose outputs a refresh just changed: their providers are asked to diff again. */
   drifted?: ReadonlySet<string>;
-  opContext: (urn: Urn) => OpContext;
+  opContext: (urn: Urn, timeout?: number, provider?: ProviderInstance) => OpContext;
 }
 
 /** What the executor needs besides the plain plan: the graph to resolve unknown inputs against. */
@@ -59,7 +61,14 @@ function stateDeps(deps: Iterable<ResourceNode>, graph: Graph): Urn[] {
 function metaOf(node: ResourceNode, deps: Iterable<ResourceNode>, graph: Graph): StepMeta {
   const m: StepMeta = { deps: stateDeps(deps, graph), protect: node.protect, retainOnDelete: node.retainOnDelete };
   if (node.parent) m.parent = node.parent.urn;
+  const provider = providerRecord(node.provider);
+  if (provider) m.provider = provider;
   return m;
+}
+
+/** True when a resource's objects would live somewhere else (region, endpoint) under the new provider. */
+function providerMoved(prior: ProviderRecord | undefined, next: ProviderRecord | undefined): boolean {
+  return !isDeepStrictEqual(prior?.settings ?? {}, next?.settings ?? {});
 }
 
 /** Planned value of a resource about to be created: outputs named like inputs take the input's value. */
@@ -178,19 +187,20 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
     if (node.kind === "lookup") {
       const id = await resolveKnown(node.lookupId, resolver);
       const upstreamChanging = [...depNodes].some((d) => { const s = steps.get(d); return s !== undefined && isChanging(s); });
+      const byId = id !== undefined && (id.value === null || typeof id.value !== "object");
       if (!id || upstreamChanging) {
-        steps.set(node, { ...base, kind: "read", id: id ? String(id.value) : "", deferred: true });
+        steps.set(node, { ...base, kind: "read", id: id && byId ? String(id.value) : "", deferred: true });
         publish(node, unknownValue(secretSet));
         return;
       }
-      const outputs = await def.provider.read({ urn: node.urn, id: String(id.value), inputs: resolved.values, outputs: {}, ctx: input.opContext(node.urn) });
-      if (outputs === undefined) {
-        diagnostics.push({ severity: "error", urn: node.urn, message: `Lookup "${node.name}" (${node.type}): no object with id "${String(id.value)}" exists. Check the id, region and credentials.` });
+      const found = await readLookup(def, node.urn, id.value, input.opContext(node.urn, undefined, node.provider));
+      if (found === undefined) {
+        diagnostics.push({ severity: "error", urn: node.urn, message: `Lookup "${node.name}" (${node.type}): nothing matches ${describeLookupKey(id.value)}. Check it, and the region and credentials in use.` });
         publish(node, unknownValue(secretSet));
         return;
       }
-      steps.set(node, { ...base, kind: "read", id: String(id.value), deferred: false });
-      publish(node, { id: String(id.value), outputs, unknown: new Set(), restUnknown: false, secretKeys: secretSet });
+      steps.set(node, { ...base, kind: "read", id: found.id, deferred: false });
+      publish(node, { id: found.id, outputs: found.outputs, unknown: new Set(), restUnknown: false, secretKeys: secretSet });
       return;
     }
 
@@ -217,6 +227,7 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
       canUpdate: def.provider.update !== undefined,
       replaceRequested: replaceSet.has(node.urn),
       drifted,
+      providerMoved: prior !== undefined && providerMoved(prior.provider, providerRecord(node.provider)),
     });
     const meta = metaOf(node, depNodes, graph);
     const moved = claim?.movedFrom ? { movedFrom: claim.movedFrom } : {};
@@ -261,7 +272,7 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
         steps.set(node, {
           ...base, kind: "replace", id: prior!.id, olds: prior!.inputs, news, outputs: prior!.outputs,
           changed: decision.changed, replaceKeys: decision.replaceKeys, reason: decision.reason, deleteFirst: decision.deleteFirst,
-          secretKeys, meta, ...moved,
+          secretKeys, meta, ...moved, ...(prior!.provider ? { priorProvider: prior!.provider } : {}),
         });
         publish(node, plannedForCreate(news, secretSet));
         return;
@@ -408,12 +419,12 @@ export function planDeletes(
       });
     }
     const deps = (dependents.get(r.urn) ?? []).filter((u) => goneUrns.has(u) || changing.has(u)) as Urn[];
-    out.push({ kind: "delete", urn: r.urn, type: r.type, id: r.id, olds: r.inputs, outputs: r.outputs, retain: r.retainOnDelete ?? false, deposed: false, secretKeys: r.secretKeys ?? [], deps });
+    out.push({ kind: "delete", urn: r.urn, type: r.type, id: r.id, olds: r.inputs, outputs: r.outputs, retain: r.retainOnDelete ?? false, deposed: false, secretKeys: r.secretKeys ?? [], deps, ...(r.provider ? { provider: r.provider } : {}) });
   }
   for (const r of Object.values(state.resources)) {
     if (targets && !targets.has(r.urn)) continue;
     for (const d of r.deposed ?? []) {
-      out.push({ kind: "delete", urn: r.urn, type: r.type, id: d.id, olds: d.inputs, outputs: d.outputs, retain: false, deposed: true, secretKeys: d.secretKeys ?? [], deps: [] });
+      out.push({ kind: "delete", urn: r.urn, type: r.type, id: d.id, olds: d.inputs, outputs: d.outputs, retain: false, deposed: true, secretKeys: d.secretKeys ?? [], deps: [], ...(r.provider ? { provider: r.provider } : {}) });
     }
   }
   for (const s of out) {

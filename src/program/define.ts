@@ -1,7 +1,7 @@
 import type { Provider } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
 import { CustomResource, NODE, attributeOutput, type ResourceOptions } from "./resource.js";
-import type { Input, Inputs, Output } from "./output.js";
+import { collectResources, isOutput, type Input, type Inputs, type Output } from "./output.js";
 import type { ResourceDefinition } from "./node.js";
 import { registerDefinition } from "../provider/registry.js";
 import { isPredicate } from "../wait/predicate.js";
@@ -9,17 +9,21 @@ import { isPredicate } from "../wait/predicate.js";
 /** Every output attribute of a resource as a typed Output. */
 export type OutputProps<O> = { readonly [K in keyof O]-?: Output<O[K]> };
 
-/** An instance of a type made by {@link defineResource}. */
-export type ResourceInstance<O> = CustomResource & OutputProps<Omit<O, "id" | "urn">>;
+/** An instance of a type made by {@link defineResource}: its outputs as typed Outputs, plus the type's methods. */
+export type ResourceInstance<O, M = unknown> = CustomResource & OutputProps<Omit<O, "id" | "urn">> & M;
+
+/** A lookup query whose values may come from other resources. */
+export type LookupQuery<Q> = { [K in keyof Q]: Input<Q[K]> };
 
 /** The class `defineResource` returns: construct it to declare a resource; `get` reads an existing one. */
-export interface ResourceClass<I, O> {
-  new (name: string, inputs: { [K in keyof I]: Inputs<I[K]> }, opts?: ResourceOptions): ResourceInstance<O>;
+export interface ResourceClass<I, O, Q = never, M = unknown> {
+  new (name: string, inputs: { [K in keyof I]: Inputs<I[K]> }, opts?: ResourceOptions): ResourceInstance<O, M>;
   /**
-   * Reads an existing object by id without managing it (a `<= read` step): the program can use its
-   * attributes, and Cairn never changes or deletes it.
+   * Reads an existing object without managing it (a `<= read` step): the program can use its
+   * attributes, and Cairn never changes or deletes it. Give its id, or a query when the type's provider
+   * supports lookups (e.g. `HostedZone.get("zone", { name: "example.dev" })`).
    */
-  get(name: string, id: Input<string>, opts?: ResourceOptions): ResourceInstance<O>;
+  get(name: string, id: Input<string> | LookupQuery<Q>, opts?: ResourceOptions): ResourceInstance<O, M>;
   /** The type token, e.g. `local:File`. */
   readonly type: string;
   /** @internal */
@@ -45,10 +49,15 @@ const RESERVED = new Set(["id", "urn", "constructor"]);
  * });
  * const n = new Note("n", { text: "hello" }); // n.length: Output<number>
  */
-export function defineResource<I extends object, O extends object = I>(
+export function defineResource<I extends object, O extends object = I, Q = never, M extends object = {}>(
   type: string,
-  def: { provider: Provider<I, O>; schema?: ResourceSchema },
-): ResourceClass<I, O> {
+  def: {
+    provider: Provider<I, O, Q>;
+    schema?: ResourceSchema;
+    /** Methods every instance gets (helpers over its outputs), e.g. `cert.validationRecordFor(domain)`. */
+    methods?: M & ThisType<ResourceInstance<O, M>>;
+  },
+): ResourceClass<I, O, Q, M> {
   if (!/^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)+$/.test(type)) {
     throw new Error(`Invalid resource type "${type}": use a token like "pkg:module:Type" (letters, digits, ., _, - separated by ":").`);
   }
@@ -56,7 +65,7 @@ export function defineResource<I extends object, O extends object = I>(
   if (failWhen !== undefined && !isPredicate(failWhen)) {
     throw new Error(`The schema of ${type} has a wait.failWhen that is not a predicate: build it with predicate data such as { op: "in", path: ["status"], values: ["FAILED"] }.`);
   }
-  const definition: ResourceDefinition = { type, provider: def.provider as Provider<any, any>, schema: def.schema };
+  const definition: ResourceDefinition = { type, provider: def.provider as Provider<any, any, any>, schema: def.schema };
   registerDefinition(definition);
   const attrs = new Set([...Object.keys(def.schema?.outputs ?? {}), ...Object.keys(def.schema?.inputs ?? {})]);
   const hasSchema = def.schema?.outputs !== undefined;
@@ -78,13 +87,21 @@ export function defineResource<I extends object, O extends object = I>(
       }
     }
 
-    static get(name: string, id: Input<string>, opts: ResourceOptions = {}): unknown {
+    static get(name: string, id: Input<string> | Record<string, Input<unknown>>, opts: ResourceOptions = {}): unknown {
       const r = new Defined(name, {}, opts, "lookup");
+      const query = id !== null && typeof id === "object" && !isOutput(id) && !(id instanceof Promise);
+      if (query && !def.provider.lookup) {
+        throw new Error(`${type}.get("${name}", …): this type can only be looked up by id (a string), not by a query.`);
+      }
       r[NODE].lookupId = id;
-      // The id is an input of the lookup: if it comes from another resource, that is a dependency.
-      if (id && typeof id === "object" && "resources" in id) for (const n of (id as Output<string>).resources) r[NODE].deps.add(n);
+      // The id (or query) is an input of the lookup: the resources it comes from are dependencies.
+      collectResources(id, r[NODE].deps);
       return r;
     }
+  }
+  for (const [key, fn] of Object.entries(def.methods ?? {})) {
+    if (RESERVED.has(key) || attrs.has(key)) throw new Error(`${type}: method "${key}" clashes with an attribute or reserved name.`);
+    Object.defineProperty(Defined.prototype, key, { value: fn, enumerable: false, configurable: true, writable: true });
   }
   Object.defineProperty(Defined, "name", { value: type.split(":").pop() });
   for (const key of attrs) {
@@ -97,5 +114,5 @@ export function defineResource<I extends object, O extends object = I>(
       configurable: true,
     });
   }
-  return Defined as unknown as ResourceClass<I, O>;
+  return Defined as unknown as ResourceClass<I, O, Q, M>;
 }

@@ -1,5 +1,5 @@
 import type { Urn } from "./urn.js";
-import type { Provider } from "../provider/provider.js";
+import type { Provider, ProviderInstance } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
 import type { Duration } from "./duration.js";
 import type { Predicate } from "../wait/predicate.js";
@@ -7,7 +7,7 @@ import type { Predicate } from "../wait/predicate.js";
 /** A resource type as the engine sees it: its token, provider and schema. One mechanism for every type. */
 export interface ResourceDefinition {
   type: string;
-  provider: Provider<any, any>;
+  provider: Provider<any, any, any>;
   schema?: ResourceSchema;
 }
 
@@ -44,6 +44,8 @@ export interface ResourceNode {
   /** Earlier URNs of this resource: state found under one of them is moved, not recreated. */
   aliases: readonly Urn[];
   customTimeouts: CustomTimeouts;
+  /** The configured provider instance (`opts.provider`, else the parent's); absent for the package default. */
+  provider?: ProviderInstance;
   /** For waits: what to wait for. */
   wait?: WaitNodeSpec;
 }

@@ -3,6 +3,7 @@ import { Output, collectResources, type Resolver } from "./output.js";
 import { currentContext } from "./context.js";
 import { makeUrn, type Urn } from "./urn.js";
 import type { CustomTimeouts, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
+import type { ProviderInstance } from "../provider/provider.js";
 
 /** Where the internal node of a resource or wait lives (a symbol, so it never collides with attribute names). */
 export const NODE: unique symbol = Symbol.for("cairn.node");
@@ -43,6 +44,11 @@ export interface ResourceOptions {
   aliases?: readonly Alias[];
   /** Time budgets for the provider's create, update and delete. */
   customTimeouts?: CustomTimeouts;
+  /**
+   * A configured provider instance, e.g. `new aws.Provider("use1", { region: "us-east-1" })`. Children of a
+   * component inherit the component's. Changing where the object lives (its settings) replaces it.
+   */
+  provider?: ProviderInstance;
 }
 
 /** `dependsOn` as a list (it may be given as one item). */
@@ -101,6 +107,14 @@ export function registerNode(
     customTimeouts: opts.customTimeouts ?? {},
   };
   if (waitSpec) node.wait = waitSpec;
+  const provider = opts.provider ?? parent?.provider;
+  if (provider) {
+    const pkg = type.split(":")[0];
+    if (kind === "component" || kind === "wait" || provider.package === pkg) node.provider = provider;
+    else if (opts.provider) {
+      throw new Error(`"${name}" (${type}) was given the ${provider.package} provider "${provider.name}", which cannot manage ${pkg} resources: pass a ${pkg} provider, or none.`);
+    }
+  }
   ctx.register(node);
   parent?.children.push(node);
   return node;

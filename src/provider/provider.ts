@@ -32,6 +32,27 @@ export interface Logger {
   warn(message: string): void;
 }
 
+/**
+ * A configured instance of a provider package, given to a resource with `opts.provider`
+ * (e.g. `new aws.Provider("use1", { region: "us-east-1" })`).
+ *
+ * `settings` say *where* the resource's object lives (region, endpoint): they are recorded in state with
+ * the resource, so it can still be read and deleted there after the program stops declaring it, and a
+ * change of settings replaces the resource. Credentials and profiles say *who* acts: they stay in the
+ * instance and are never stored.
+ *
+ * @example
+ * const use1: ProviderInstance = { package: "aws", name: "use1", settings: { region: "us-east-1" } };
+ */
+export interface ProviderInstance {
+  /** The first segment of the type tokens it serves, e.g. `aws` for `aws:acm:Certificate`. */
+  readonly package: string;
+  /** Names the instance in state and messages. */
+  readonly name: string;
+  /** Where objects live; recorded in state. Plain strings only. */
+  readonly settings: Readonly<Record<string, string>>;
+}
+
 /** Passed to every provider operation. */
 export interface OpContext {
   /** Aborted when the user cancels (Ctrl-C) or the operation's timeout passes. */
@@ -42,6 +63,11 @@ export interface OpContext {
   timeout?: Duration;
   /** The directory of the program file: relative paths are resolved against it. */
   workDir: string;
+  /**
+   * The provider instance the resource uses (`opts.provider`), or the one recorded in state for a resource
+   * the program no longer declares; absent for the package's default.
+   */
+  provider?: ProviderInstance;
 }
 
 /**
@@ -55,7 +81,7 @@ export interface OpContext {
  *   async delete() {},
  * };
  */
-export interface Provider<I = Record<string, unknown>, O = Record<string, unknown>> {
+export interface Provider<I = Record<string, unknown>, O = Record<string, unknown>, Q = never> {
   /** Validates inputs before planning. */
   check?(args: { urn: Urn; inputs: I }): Diagnostic[] | Promise<Diagnostic[]>;
   /** Compares old and new inputs; without it the engine compares values and uses the schema's force-new list. */
@@ -63,6 +89,11 @@ export interface Provider<I = Record<string, unknown>, O = Record<string, unknow
   create(args: { urn: Urn; inputs: I; ctx: OpContext }): Promise<{ id: string; outputs: O }>;
   /** Reads the object's current outputs; `undefined` means it is gone. */
   read(args: { urn: Urn; id: string; inputs: I; outputs: O; ctx: OpContext }): Promise<O | undefined>;
+  /**
+   * Finds an existing object by a query instead of an id (`Type.get(name, { name: "example.dev" })`);
+   * `undefined` means nothing matches.
+   */
+  lookup?(args: { urn: Urn; query: Q; ctx: OpContext }): Promise<{ id: string; outputs: O } | undefined>;
   /** Reads many objects of this type at once (batched waits); keyed by id. */
   readMany?(args: { targets: { urn: Urn; id: string; inputs: I; outputs: O }[]; ctx: OpContext }): Promise<Map<string, O | undefined>>;
   /** Changes the object in place; without it every change is a replace. */

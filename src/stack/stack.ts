@@ -9,7 +9,8 @@ import { makePlan, planDeletes, type PlanOptions, type PlanRuntime } from "../pl
 import type { Plan } from "../plan/plan.js";
 import { execute } from "../apply/executor.js";
 import type { ApplySummary, EngineEvent } from "../apply/events.js";
-import type { Clock, OpContext } from "../provider/provider.js";
+import type { Clock, OpContext, ProviderInstance } from "../provider/provider.js";
+import { providerInstanceFor } from "../provider/instance.js";
 import { findDefinition } from "../provider/registry.js";
 import { FileBackend } from "../state/file-backend.js";
 import type { PendingOperation, Props, ResourceState, StackState, StateMutation } from "../state/types.js";
@@ -96,7 +97,7 @@ export class Stack {
     this.subject.next({ type: "diagnostic", severity, message, ...(urn ? { urn } : {}) });
   }
 
-  private opContext = (urn: Urn, timeout?: number): OpContext => {
+  private opContext = (urn: Urn, timeout?: number, provider?: ProviderInstance): OpContext => {
     const signals = [this.options.signal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined].filter((s): s is AbortSignal => !!s);
     return {
       signal: signals.length ? AbortSignal.any(signals) : new AbortController().signal,
@@ -104,6 +105,7 @@ export class Stack {
       clock: this.clock,
       workDir: this.program.location.dir,
       ...(timeout ? { timeout: timeout as OpContext["timeout"] } : {}),
+      ...(provider ? { provider } : {}),
     };
   };
 
@@ -138,7 +140,7 @@ export class Stack {
       const outputs = current?.id === p.id ? current.outputs : (current?.deposed?.find((d: { id: string }) => d.id === p.id)?.outputs ?? {});
       let read: Props | undefined;
       try {
-        read = await def.provider.read({ urn: p.urn, id: p.id, inputs, outputs, ctx: this.opContext(p.urn) });
+        read = await def.provider.read({ urn: p.urn, id: p.id, inputs, outputs, ctx: this.opContext(p.urn, undefined, providerInstanceFor(p.type, current?.provider)) });
       } catch (e) {
         throw new CairnError(`An interrupted ${what} could not be checked: ${(e as Error).message}. Nothing was changed; run again when the provider is reachable.`);
       }
@@ -185,7 +187,7 @@ export class Stack {
           this.note("warning", `Cannot refresh ${r.urn}: no provider for type ${r.type} is loaded.`, r.urn);
           return;
         }
-        const read = await def.provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: this.opContext(r.urn) });
+        const read = await def.provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: this.opContext(r.urn, undefined, providerInstanceFor(r.type, r.provider)) });
         if (read === undefined) {
           changes.push({ kind: "gone", urn: r.urn, type: r.type });
           mutations.push({ kind: "remove", urn: r.urn });

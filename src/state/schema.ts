@@ -35,6 +35,7 @@ export const resourceStateSchema: z.ZodType<ResourceState> = z.object({
   deps: z.array(urn),
   protect: z.boolean().optional(),
   retainOnDelete: z.boolean().optional(),
+  provider: z.object({ name: z.string().min(1), settings: z.record(z.string(), z.string()) }).optional(),
   tainted: z.boolean().optional(),
   deposed: z.array(deposedObjectSchema).optional(),
 });

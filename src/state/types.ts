@@ -20,6 +20,12 @@ export interface DeposedObject {
   secretKeys?: string[];
 }
 
+/** The provider instance a resource was applied with: its name and where objects live (never credentials). */
+export interface ProviderRecord {
+  name: string;
+  settings: Record<string, string>;
+}
+
 /**
  * What the state remembers of one resource, keyed by its URN.
  * `secretKeys` names the input/output attributes whose values are secret: they are encrypted
@@ -38,6 +44,8 @@ export interface ResourceState {
   deps: Urn[];
   protect?: boolean;
   retainOnDelete?: boolean;
+  /** The configured provider instance it was applied with; absent for the package's default provider. */
+  provider?: ProviderRecord;
   /** A create that failed part-way: the object may be incomplete, so the next plan replaces it. */
   tainted?: boolean;
   /** Old objects to delete (an interrupted create-before-delete replace). */

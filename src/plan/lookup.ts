@@ -1,0 +1,30 @@
+import type { ResourceDefinition } from "../program/node.js";
+import type { Urn } from "../program/urn.js";
+import type { OpContext } from "../provider/provider.js";
+import type { Props } from "../state/types.js";
+
+/**
+ * Reads what a lookup (`Type.get(name, idOrQuery)`) names: by id with the provider's `read`, or by query
+ * with its `lookup`. `undefined` means nothing matches.
+ *
+ * @example await readLookup(def, urn, { name: "example.dev" }, ctx) // { id: "Z0123…", outputs: { zoneId: "Z0123…", … } }
+ */
+export async function readLookup(def: ResourceDefinition, urn: Urn, key: unknown, ctx: OpContext): Promise<{ id: string; outputs: Props } | undefined> {
+  if (key !== null && typeof key === "object") {
+    if (!def.provider.lookup) throw new Error(`${def.type} can only be looked up by id, not by a query`);
+    return (await def.provider.lookup({ urn, query: key, ctx })) as { id: string; outputs: Props } | undefined;
+  }
+  const id = String(key);
+  const outputs = (await def.provider.read({ urn, id, inputs: {}, outputs: {}, ctx })) as Props | undefined;
+  return outputs === undefined ? undefined : { id, outputs };
+}
+
+/**
+ * A lookup's id or query as message text.
+ *
+ * @example describeLookupKey({ name: "example.dev" }) // 'name = "example.dev"'
+ */
+export function describeLookupKey(key: unknown): string {
+  if (key !== null && typeof key === "object") return Object.entries(key).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ");
+  return `id "${String(key)}"`;
+}

@@ -1,0 +1,100 @@
+import type { OpContext } from "../../provider/provider.js";
+import { isTransientError } from "../../provider/errors.js";
+import { milliseconds } from "../../program/duration.js";
+
+/** The AWS error code of an SDK error (its `name`), or `undefined` for something else. */
+export function awsCode(e: unknown): string | undefined {
+  if (!e || typeof e !== "object") return undefined;
+  const err = e as { name?: string; Code?: string };
+  return err.Code ?? err.name;
+}
+
+/**
+ * An AWS call that failed for good: its message names the service, the operation, the AWS error code
+ * and what to do. The original SDK error is its `cause`; `name` stays the AWS code (so transient
+ * errors are still recognised by waits).
+ *
+ * @example new AwsError("ACM", "RequestCertificate", sdkError) // "ACM RequestCertificate failed: AccessDeniedException: …"
+ */
+export class AwsError extends Error {
+  readonly code: string;
+  constructor(
+    readonly service: string,
+    readonly operation: string,
+    cause: unknown,
+    hint?: string,
+  ) {
+    const code = awsCode(cause) ?? "Error";
+    const text = cause instanceof Error ? cause.message : String(cause);
+    super(`${service} ${operation} failed: ${code}: ${text}${hint ? `. ${hint}` : ""}`, { cause });
+    this.code = code;
+    this.name = code;
+    const src = cause as { $retryable?: unknown; $metadata?: unknown; $fault?: unknown };
+    if (src && typeof src === "object") Object.assign(this, { $retryable: src.$retryable, $metadata: src.$metadata, $fault: src.$fault });
+  }
+}
+
+const ACCESS_CODES = new Set([
+  "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "UnrecognizedClientException",
+  "InvalidClientTokenId", "InvalidSignatureException", "ExpiredToken", "ExpiredTokenException", "SignatureDoesNotMatch",
+]);
+
+/** What to do about an error every AWS operation can meet (credentials, region, permissions). */
+export function commonHint(service: string, operation: string, e: unknown): string | undefined {
+  const code = awsCode(e) ?? "";
+  const text = e instanceof Error ? e.message : "";
+  if (code === "CredentialsProviderError" || /Could not load credentials/i.test(text)) {
+    return "No AWS credentials were found: set AWS_PROFILE (and run `aws sso login` if it uses SSO), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or pass credentials to new aws.Provider(...)";
+  }
+  if (/Region is missing/i.test(text)) return "No AWS region is set: set AWS_REGION, or pass { region } to new aws.Provider(...)";
+  if (ACCESS_CODES.has(code)) {
+    const action = `${service === "Route 53" ? "route53" : service.toLowerCase()}:${operation}`;
+    return `The credentials in use were refused or lack permission for ${action}: check AWS_PROFILE / the keys in use and their IAM policy`;
+  }
+  return undefined;
+}
+
+/** How {@link awsCall} retries. */
+export interface RetryPolicy {
+  /** Attempts in all, including the first (default 8). */
+  maxAttempts?: number;
+  /** First backoff ceiling in ms (default 300); doubles each attempt. */
+  baseMs?: number;
+  /** Largest backoff in ms (default 20 000). */
+  capMs?: number;
+  /** Errors to retry besides transient ones (e.g. `ResourceInUseException` on delete). */
+  retryAlso?: (e: unknown) => boolean;
+}
+
+/**
+ * Sends one AWS request, retrying throttling, 5xx and network errors with exponential backoff and full
+ * jitter (Route 53 allows about 5 requests a second per account), on the operation's clock and
+ * cancellation. Errors that retrying cannot fix (access denied, validation) fail at once, as an
+ * {@link AwsError} with a clear message. Pass `hint` to explain operation-specific errors.
+ *
+ * @example
+ * const out = await awsCall(ctx, "ACM", "DescribeCertificate", () => client.send(new DescribeCertificateCommand({ CertificateArn: arn })));
+ */
+export async function awsCall<T>(
+  ctx: Pick<OpContext, "clock" | "signal">,
+  service: string,
+  operation: string,
+  send: () => Promise<T>,
+  options: RetryPolicy & { hint?: (e: unknown) => string | undefined } = {},
+): Promise<T> {
+  const maxAttempts = options.maxAttempts ?? 8;
+  const base = options.baseMs ?? 300;
+  const cap = options.capMs ?? 20_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (e) {
+      const retryable = isTransientError(e) || (options.retryAlso?.(e) ?? false);
+      if (!retryable || attempt >= maxAttempts || ctx.signal.aborted) {
+        throw new AwsError(service, operation, e, options.hint?.(e) ?? commonHint(service, operation, e) ?? (retryable ? `gave up after ${attempt} attempts` : undefined));
+      }
+      const ceiling = Math.min(cap, base * 2 ** (attempt - 1));
+      await ctx.clock.sleep(milliseconds(Math.max(1, Math.round(Math.random() * ceiling))), ctx.signal);
+    }
+  }
+}

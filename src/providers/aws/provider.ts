@@ -1,0 +1,57 @@
+import type { ACMClientConfig } from "@aws-sdk/client-acm";
+import type { ProviderInstance } from "../../provider/provider.js";
+
+/** Settings of an {@link Provider}. Everything is optional: unset values come from the SDK's default chain. */
+export interface ProviderArgs {
+  /** The region objects live in, e.g. `us-east-1` (default: `AWS_REGION`, then the profile's region). */
+  region?: string;
+  /** A named profile from `~/.aws/config` (default: `AWS_PROFILE`). */
+  profile?: string;
+  /** An AWS-compatible endpoint, e.g. `http://127.0.0.1:4566` for a local emulator (default: `AWS_ENDPOINT_URL`). */
+  endpoint?: string;
+  /** Explicit credentials, or a function that returns them (default: the SDK's credential chain). */
+  credentials?: ACMClientConfig["credentials"];
+}
+
+// Instances by name, so a resource the program no longer declares is still deleted with the
+// credentials of the instance it was created with (state records only the name and settings).
+const byName = new Map<string, Provider>();
+
+/**
+ * A configured AWS provider: give it to resources with `opts.provider` to choose their region, profile,
+ * endpoint or credentials. Resources without one use the default provider (the SDK's default chain,
+ * `AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL`).
+ *
+ * Region and endpoint are recorded in state with each resource: changing them replaces the resource
+ * (it moves). Profile and credentials are never stored.
+ *
+ * @example
+ * // CloudFront certificates must live in us-east-1, whatever the stack's region.
+ * const use1 = new aws.Provider("use1", { region: "us-east-1" });
+ * new acm.Certificate("cdn", { domainName: "cdn.example.dev" }, { provider: use1 });
+ */
+export class Provider implements ProviderInstance {
+  readonly package = "aws";
+  readonly settings: Readonly<Record<string, string>>;
+
+  constructor(
+    readonly name: string,
+    readonly args: ProviderArgs = {},
+  ) {
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`Invalid aws.Provider name "${name}": use letters, digits, ".", "_" or "-".`);
+    const settings: Record<string, string> = {};
+    if (args.region) settings.region = args.region;
+    if (args.endpoint) settings.endpoint = args.endpoint;
+    this.settings = Object.freeze(settings);
+    byName.set(name, this);
+  }
+}
+
+/** @internal The runtime instance for a provider reference (from `opts.provider`, or by name from state). */
+export function resolveProvider(ref: ProviderInstance | undefined): ProviderArgs {
+  if (!ref) return {};
+  if (ref instanceof Provider) return ref.args;
+  const live = byName.get(ref.name);
+  // The recorded settings win: they say where the object lives, even if the instance changed since.
+  return { ...(live?.args ?? {}), ...ref.settings };
+}
