@@ -1,0 +1,11 @@
+/**
+ * AWS resource types on the official AWS SDK v3: `acm.Certificate`, `route53.HostedZone`,
+ * `route53.RecordSet`, and `aws.Provider` to choose a region, profile, endpoint or credentials.
+ *
+ * @example
+ * import { acm, route53, aws } from "cairn/aws";
+ * const zone = route53.HostedZone.get("zone", { name: "example.dev" });
+ * const cert = new acm.Certificate("cert", { domainName: "registry.example.dev" });
+ */
+export * from "./generated/index.js";
+export * as aws from "./aws.js";

@@ -1,0 +1,111 @@
+import { ChangeResourceRecordSetsCommand, GetChangeCommand, type Change, type Route53Client } from "@aws-sdk/client-route-53";
+import type { OpContext } from "../../../provider/provider.js";
+import { formatDuration, milliseconds, minutes, seconds } from "../../../program/duration.js";
+import { awsCall } from "../call.js";
+import { normalizeChangeId, normalizeZoneId } from "./names.js";
+
+/**
+ * Everything an error says: its message plus the `Messages` list Route 53 puts on `InvalidChangeBatch`
+ * (where the real reason often is), looking through an `AwsError` to its SDK cause.
+ *
+ * @example errorText(new InvalidChangeBatch({ message: "", messages: ["… but it already exists"], $metadata: {} })) // "… but it already exists"
+ */
+export function errorText(e: unknown): string {
+  const parts: string[] = [];
+  for (let x: unknown = e, depth = 0; x && typeof x === "object" && depth < 3; x = (x as { cause?: unknown }).cause, depth++) {
+    const err = x as { message?: unknown; messages?: unknown };
+    if (typeof err.message === "string" && err.message) parts.push(err.message);
+    if (Array.isArray(err.messages)) for (const m of err.messages) if (typeof m === "string") parts.push(m);
+  }
+  return parts.join("; ");
+}
+
+/**
+ * The outcome of {@link submitChanges}.
+ *
+ * @example const { changeId, status }: SubmittedChange = await submitChanges(ctx, client, zoneId, changes); // "C2682N5HXP0BZ4", "PENDING"
+ */
+export interface SubmittedChange {
+  /** The change id, without the `/change/` prefix. */
+  changeId: string;
+  /** `PENDING` until Route 53's servers all have it, then `INSYNC`. */
+  status: string;
+}
+
+/**
+ * Sends one `ChangeResourceRecordSets` batch (retrying throttling and `PriorRequestNotComplete`).
+ * `hint` explains operation-specific errors; otherwise Route 53's own `Messages` are shown.
+ *
+ * @example
+ * const { changeId } = await submitChanges(ctx, client, "Z123", [{ Action: "UPSERT", ResourceRecordSet: rrset }]);
+ */
+export async function submitChanges(
+  ctx: Pick<OpContext, "clock" | "signal">,
+  client: Route53Client,
+  zoneId: string,
+  changes: Change[],
+  hint?: (e: unknown) => string | undefined,
+): Promise<SubmittedChange> {
+  const out = await awsCall(
+    ctx,
+    "Route 53",
+    "ChangeResourceRecordSets",
+    () => client.send(new ChangeResourceRecordSetsCommand({ HostedZoneId: normalizeZoneId(zoneId), ChangeBatch: { Changes: changes } })),
+    { hint: (e) => hint?.(e) ?? batchMessages(e) },
+  );
+  return { changeId: normalizeChangeId(out.ChangeInfo?.Id ?? ""), status: out.ChangeInfo?.Status ?? "PENDING" };
+}
+
+// The SDK may leave `message` empty when Route 53 puts the reason in `Messages`: show it (once).
+function batchMessages(e: unknown): string | undefined {
+  const list = (e as { messages?: unknown }).messages;
+  if (!Array.isArray(list) || !list.length) return undefined;
+  const text = list.join("; ");
+  return e instanceof Error && e.message.includes(text) ? undefined : text;
+}
+
+/**
+ * How long {@link waitForSync} waits at most when the operation has no smaller timeout.
+ *
+ * @example Duration.format(DEFAULT_SYNC_BOUND) // "10m0s"
+ */
+export const DEFAULT_SYNC_BOUND = minutes(10);
+
+/**
+ * Waits until Route 53 reports a change `INSYNC`: polls `GetChange` every 2 s, growing ×1.5 up to 15 s,
+ * for at most 10 minutes (or `ctx.timeout` if smaller), on `ctx.clock`. It never fails the operation:
+ * the change is already accepted and Route 53 applies it eventually, so when the bound passes, the
+ * operation is cancelled or `GetChange` keeps failing, it logs a warning and returns the last status.
+ *
+ * @example
+ * const status = await waitForSync(ctx, client, changeId, "www.example.dev A"); // "INSYNC"
+ */
+export async function waitForSync(
+  ctx: Pick<OpContext, "clock" | "signal" | "log" | "timeout">,
+  client: Route53Client,
+  changeId: string,
+  what: string,
+): Promise<string> {
+  const bound = Math.min(DEFAULT_SYNC_BOUND, ctx.timeout ?? DEFAULT_SYNC_BOUND);
+  const deadline = ctx.clock.now() + bound;
+  let delay: number = seconds(2);
+  const stillPending = (why: string) =>
+    ctx.log.warn(`Route 53 change ${changeId} for ${what} was submitted but is still PENDING ${why}; Route 53 applies it eventually (usually within a few minutes).`);
+  for (;;) {
+    const remaining = deadline - ctx.clock.now();
+    if (remaining <= 0) {
+      stillPending(`after ${formatDuration(bound)}`);
+      return "PENDING";
+    }
+    try {
+      await ctx.clock.sleep(milliseconds(Math.min(delay, remaining)), ctx.signal);
+      const out = await awsCall(ctx, "Route 53", "GetChange", () => client.send(new GetChangeCommand({ Id: changeId })));
+      if (out.ChangeInfo?.Status === "INSYNC") return "INSYNC";
+    } catch (e) {
+      // Failing here would lose track of a record that exists: report and let the operation succeed.
+      stillPending(ctx.signal.aborted ? "(stopped waiting: the operation was cancelled)" : `(could not check it: ${e instanceof Error ? e.message : String(e)})`);
+      return "PENDING";
+    }
+    delay = Math.min(delay * 1.5, seconds(15));
+  }
+}
