@@ -96,4 +96,24 @@ describe("examples/acm-certificate through the engine, with mocked AWS SDK clien
     expect([...aws.certs.values()].every((c) => c.deleted)).toBe(true);
     expect(destroyCalls.some((c) => c.command.includes("HostedZone") && c.command.startsWith("Delete"))).toBe(false);
   });
+
+  it("Certificate.get reads an existing certificate by ARN without managing it, and a wait on it reads it again", async () => {
+    const { program, wait } = await import("../../src/index.js");
+    const { acm } = await import("../../src/providers/aws/index.js");
+    const seed = await stackOf().stack.up();
+    const arn = String(seed.outputs!.certificateArn);
+    const before = aws.calls.length;
+    const reader = program("cert-reader", () => {
+      const existing = acm.Certificate.get("existing", arn);
+      const ready = wait(existing, { until: (c) => c.status.eq(acm.Certificate.Status.Issued) });
+      return { domain: existing.domainName, status: ready.status };
+    }).stack({ stateDir: join(dir, "reader"), passphrase: "test-pass", clock: new FakeClock({ auto: true }) });
+    const up = await reader.up();
+    expect(up.summary).toMatchObject({ ok: true, failed: 0 });
+    expect(up.outputs).toEqual({ domain: "registry.example.dev", status: "ISSUED" });
+    const calls = aws.names().slice(before);
+    expect(calls.filter((c) => c.startsWith("acm Request") || c.startsWith("acm Delete") || c.includes("Tags"))).toEqual(calls.filter((c) => c.includes("ListTags")));
+    await reader.destroy();
+    expect([...aws.certs.values()][0]!.deleted).toBeUndefined();
+  });
 });
