@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import certificateProgram from "../../examples/acm-certificate/infra.js";
 import { renderPlan } from "../../src/cli/render.js";
 import type { EngineEvent } from "../../src/apply/events.js";
@@ -32,7 +33,7 @@ describe("examples/acm-certificate through the engine, with mocked AWS SDK clien
 
     // The plan: the zone is read, the certificate and records created, the wait runs, the TXT record waits for it.
     const plan = await stack.preview();
-    const text = renderPlan(plan);
+    const text = stripVTControlCharacters(renderPlan(plan)); // CI=true turns colours on
     const urn = (t: string, n: string) => `urn:cairn:dev::acm-certificate::aws:${t}::${n}`;
     expect(text).toContain(`<= read ${urn("route53:HostedZone", "zone")}`);
     expect(text).toContain(`+ create ${urn("acm:Certificate", "cert")}`);
@@ -80,7 +81,7 @@ describe("examples/acm-certificate through the engine, with mocked AWS SDK clien
     // Settled: nothing to do, and the wait is not needed.
     const again = await stack.preview();
     expect(again.steps.filter((s) => s.kind !== "same" && s.kind !== "read" && !(s.kind === "wait" && !s.needed))).toEqual([]);
-    expect(renderPlan(again)).toContain('> issued (until cert.status == "ISSUED")  not needed');
+    expect(stripVTControlCharacters(renderPlan(again))).toContain('> issued (until cert.status == "ISSUED")  not needed');
 
     // Destroy: records and certificate deleted, the looked-up zone left alone.
     const before = aws.calls.length;
