@@ -279,6 +279,7 @@ function resourceSchema(s: SchemaFile): Lit {
   if (s.wait?.failWhen) wait.failWhen = { op: "in", path: [s.wait.failWhen.attribute], values: s.wait.failWhen.in };
   if (s.wait?.reasonAttribute !== undefined) wait.reasonAttribute = s.wait.reasonAttribute;
   if (Object.keys(wait).length > 0) out.wait = wait;
+  if (s.providerSettings) out.providerSettings = [...s.providerSettings];
   return out;
 }
 

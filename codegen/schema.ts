@@ -114,6 +114,8 @@ const schemaFileBase = z.strictObject({
     .optional(),
   inputs: z.record(attributeName, inputAttribute),
   outputs: z.record(attributeName, outputAttribute),
+  /** The aws.Provider settings that say where objects live (Route 53 is global: only `endpoint`). Default: all. */
+  providerSettings: z.array(z.enum(["region", "endpoint"])).optional(),
   wait: z
     .strictObject({
       timeout: duration.optional(),

@@ -33,6 +33,8 @@ export interface ExecuteInput {
   parallel: number;
   events: Subject<EngineEvent>;
   opContext: (urn: Urn, timeout?: number, provider?: ProviderInstance) => OpContext;
+  /** The program's provider instances by `package|name` (for a destroy, which has no planned graph). */
+  instances?: ReadonlyMap<string, ProviderInstance>;
   /** Stops starting new work; what is running finishes and is saved (waits stop polling). */
   signal?: AbortSignal;
   /** The clock waits poll by (tests pass a fake one). */
@@ -120,7 +122,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   // half of a replace, a resource removed from the program) is reached where state says it lives.
   // The program's instances by package and name: a dropped resource is deleted with the credentials of the
   // instance of its recorded name, when the program still declares one.
-  const liveInstances = new Map<string, ProviderInstance>();
+  const liveInstances = new Map<string, ProviderInstance>(input.instances ?? []);
   for (const n of runtime?.graph.order ?? []) if (n.provider) liveInstances.set(`${n.provider.package}|${n.provider.name}`, n.provider);
   const ctxFor = (urn: Urn, kind: "create" | "update" | "delete", recorded?: { type: string; provider: ProviderRecord | undefined }) => {
     const node = nodeOf(urn);
@@ -199,7 +201,10 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
       case "replace": {
         stepNodes.add(node!);
         const provider = () => providerFor(step.type, node);
-        const old = { id: step.id, inputs: step.olds, outputs: step.outputs };
+        const old = { id: step.id, inputs: step.olds, outputs: step.outputs, ...(step.priorProvider ? { provider: step.priorProvider } : {}) };
+        // A provider may hand back the very object being replaced (an idempotent create, an adopted
+        // record): then there is nothing old to delete, and deleting it would delete the new one.
+        let sameObject = false;
         const deleteOld = async (kind: "replace-delete") => {
           if (step.meta.retainOnDelete) return;
           const op = await journal.begin({ kind, urn: step.urn, type: step.type, id: step.id });
@@ -222,6 +227,11 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
             throw e;
           }
           const next = toState(step.urn, step.type, r.id, news, r.outputs, secretKeys, step.meta);
+          if (r.id === step.id && !step.deleteFirst) {
+            sameObject = true;
+            deposed = deposed?.filter((d) => d.id !== step.id);
+            events.next({ type: "diagnostic", severity: "warning", urn: step.urn, message: `The replacement of "${step.urn}" is the same object (id ${r.id}): it was kept, not deleted.` });
+          }
           if (deposed?.length) next.deposed = deposed;
           journal.end(op, [...(step.movedFrom ? [{ kind: "remove" as const, urn: step.movedFrom }] : []), { kind: "upsert", resource: next }]);
           publishReal(node, r.id, r.outputs, secretKeys);
@@ -238,6 +248,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
             createNew([...priorDeposed, { ...old, ...(step.secretKeys.length ? { secretKeys: step.secretKeys } : {}) }]));
           primary.set(step.urn, createUnit);
           const del = addUnit(step, "delete-replaced", async () => {
+            if (sameObject) return;
             const op = await deleteOld("replace-delete");
             const cur = journal.state.resources[step.urn]!;
             const rest = (cur.deposed ?? []).filter((d) => d.id !== step.id);

@@ -66,9 +66,15 @@ function metaOf(node: ResourceNode, deps: Iterable<ResourceNode>, graph: Graph):
   return m;
 }
 
-/** True when a resource's objects would live somewhere else (region, endpoint) under the new provider. */
-function providerMoved(prior: ProviderRecord | undefined, next: ProviderRecord | undefined): boolean {
-  return !isDeepStrictEqual(prior?.settings ?? {}, next?.settings ?? {});
+/**
+ * True when a resource's objects would live somewhere else under the new provider: a setting that locates
+ * them (all, unless the type names some: Route 53 is global, so only its endpoint counts) changed.
+ */
+function providerMoved(prior: ProviderRecord | undefined, next: ProviderRecord | undefined, locating: readonly string[] | undefined): boolean {
+  const a = prior?.settings ?? {};
+  const b = next?.settings ?? {};
+  const keys = locating ?? [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.some((k) => a[k] !== b[k]);
 }
 
 /** Planned value of a resource about to be created: outputs named like inputs take the input's value. */
@@ -227,7 +233,7 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
       canUpdate: def.provider.update !== undefined,
       replaceRequested: replaceSet.has(node.urn),
       drifted,
-      providerMoved: prior !== undefined && providerMoved(prior.provider, providerRecord(node.provider)),
+      providerMoved: prior !== undefined && providerMoved(prior.provider, providerRecord(node.provider), def.schema?.providerSettings),
     });
     const meta = metaOf(node, depNodes, graph);
     const moved = claim?.movedFrom ? { movedFrom: claim.movedFrom } : {};
@@ -424,7 +430,7 @@ export function planDeletes(
   for (const r of Object.values(state.resources)) {
     if (targets && !targets.has(r.urn)) continue;
     for (const d of r.deposed ?? []) {
-      out.push({ kind: "delete", urn: r.urn, type: r.type, id: d.id, olds: d.inputs, outputs: d.outputs, retain: false, deposed: true, secretKeys: d.secretKeys ?? [], deps: [], ...(r.provider ? { provider: r.provider } : {}) });
+      out.push({ kind: "delete", urn: r.urn, type: r.type, id: d.id, olds: d.inputs, outputs: d.outputs, retain: false, deposed: true, secretKeys: d.secretKeys ?? [], deps: [], ...((d.provider ?? r.provider) ? { provider: d.provider ?? r.provider } : {}) });
     }
   }
   for (const s of out) {

@@ -54,6 +54,11 @@ export interface ResourceSchema {
   inputs?: Record<string, AttributeSchema>;
   outputs?: Record<string, AttributeSchema>;
   wait?: WaitDefaults;
+  /**
+   * The provider settings that say where this type's objects live; a change of any other setting does not
+   * move them (a global service ignores `region`). Default: every setting.
+   */
+  providerSettings?: readonly string[];
 }
 
 /** Input attribute names that force replacement. */

@@ -13,7 +13,7 @@ import type { Clock, OpContext, ProviderInstance } from "../provider/provider.js
 import { providerInstanceFor } from "../provider/instance.js";
 import { findDefinition } from "../provider/registry.js";
 import { FileBackend } from "../state/file-backend.js";
-import type { PendingOperation, Props, ResourceState, StackState, StateMutation } from "../state/types.js";
+import type { PendingOperation, Props, ProviderRecord, ResourceState, StackState, StateMutation } from "../state/types.js";
 import { realClock } from "./clock.js";
 import { CairnError } from "./errors.js";
 
@@ -140,7 +140,8 @@ export class Stack {
       const outputs = current?.id === p.id ? current.outputs : (current?.deposed?.find((d: { id: string }) => d.id === p.id)?.outputs ?? {});
       let read: Props | undefined;
       try {
-        read = await def.provider.read({ urn: p.urn, id: p.id, inputs, outputs, ctx: this.opContext(p.urn, undefined, providerInstanceFor(p.type, current?.provider)) });
+        const recorded = current?.id === p.id ? current.provider : (current?.deposed?.find((d) => d.id === p.id)?.provider ?? current?.provider);
+        read = await def.provider.read({ urn: p.urn, id: p.id, inputs, outputs, ctx: this.opContext(p.urn, undefined, this.instanceFor(p.type, recorded)) });
       } catch (e) {
         throw new CairnError(`An interrupted ${what} could not be checked: ${(e as Error).message}. Nothing was changed; run again when the provider is reachable.`);
       }
@@ -163,6 +164,31 @@ export class Stack {
     return saved;
   }
 
+  // The program's provider instances by package and name, from its latest evaluation.
+  private live = new Map<string, ProviderInstance>();
+
+  private remember(ev: Evaluation): void {
+    for (const n of ev.nodes) if (n.provider) this.live.set(`${n.provider.package}|${n.provider.name}`, n.provider);
+  }
+
+  /**
+   * Evaluates the program, best effort, to learn its provider instances: destroy, refresh and crash recovery
+   * must reach each object with the credentials of the instance that made it, yet still work when the
+   * program no longer evaluates (then the recorded region/endpoint and the default credentials are used).
+   */
+  private async declareProviders(): Promise<void> {
+    try {
+      this.remember(await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig() }));
+    } catch (e) {
+      this.note("warning", `The program could not be evaluated (${(e as Error).message}); resources with a named provider instance are reached with their recorded settings and the default credentials.`);
+    }
+  }
+
+  /** The instance for an object recorded with `record`: the program's live one of that name, else the record. */
+  private instanceFor(type: string, record: ProviderRecord | undefined): ProviderInstance | undefined {
+    return providerInstanceFor(type, record, record ? this.live.get(`${type.split(":")[0]}|${record.name}`) : undefined);
+  }
+
   private async evaluate(): Promise<Evaluation> {
     const config = await this.backend.readConfig();
     let ev: Evaluation;
@@ -173,6 +199,7 @@ export class Stack {
       throw new CairnError(`The program "${this.program.name}" failed while declaring its resources: ${(e as Error).message}`);
     }
     if (ev.diagnostics.length) throw new CairnError(`The program "${this.program.name}" has ${ev.diagnostics.length} problem(s):`, ev.diagnostics.map((d) => d.message));
+    this.remember(ev);
     return ev;
   }
 
@@ -187,7 +214,7 @@ export class Stack {
           this.note("warning", `Cannot refresh ${r.urn}: no provider for type ${r.type} is loaded.`, r.urn);
           return;
         }
-        const read = await def.provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: this.opContext(r.urn, undefined, providerInstanceFor(r.type, r.provider)) });
+        const read = await def.provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: this.opContext(r.urn, undefined, this.instanceFor(r.type, r.provider)) });
         if (read === undefined) {
           changes.push({ kind: "gone", urn: r.urn, type: r.type });
           mutations.push({ kind: "remove", urn: r.urn });
@@ -251,6 +278,7 @@ export class Stack {
 
   /** Plans the deletion of every resource in state (no program run needed), confirms and applies it. */
   async destroy(opts: { targets?: readonly Urn[]; confirm?: Confirm } = {}): Promise<UpResult> {
+    await this.declareProviders();
     return this.locked("destroy", async (state) => {
       const diagnostics: Plan["diagnostics"] = [];
       const targets = opts.targets?.length ? new Set<string>(opts.targets) : undefined;
@@ -278,6 +306,7 @@ export class Stack {
     const { summary, outputs } = await execute({
       plan,
       runtime: extra.runtime,
+      instances: this.live,
       journal,
       parallel: this.options.parallel ?? 10,
       events: this.subject,
@@ -292,6 +321,7 @@ export class Stack {
 
   /** Reads every resource and reports drift; with `confirm` returning true, records it in state (changes nothing in the cloud). */
   async refresh(opts: { confirm?: (changes: RefreshChange[]) => Promise<boolean> } = {}): Promise<{ changes: RefreshChange[]; applied: boolean }> {
+    await this.declareProviders();
     return this.locked("refresh", async (state) => {
       const { changes, mutations } = await this.readAll(state);
       if (changes.length === 0) return { changes, applied: false };

@@ -15,12 +15,16 @@ const urn = z.custom<Urn>((v) => typeof v === "string" && v.length > 0, "expecte
 const props = z.record(z.string(), z.unknown());
 const names = z.array(z.string());
 
+/** A provider record (see {@link ProviderRecord}). */
+const providerRecordSchema = z.object({ name: z.string().min(1), settings: z.record(z.string(), z.string()) });
+
 /** A deposed object (see {@link DeposedObject}). */
 export const deposedObjectSchema: z.ZodType<DeposedObject> = z.object({
   id: z.string(),
   inputs: props,
   outputs: props,
   secretKeys: names.optional(),
+  provider: providerRecordSchema.optional(),
 });
 
 /** One resource's state (see {@link ResourceState}). @example resourceStateSchema.parse(json) */
@@ -35,7 +39,7 @@ export const resourceStateSchema: z.ZodType<ResourceState> = z.object({
   deps: z.array(urn),
   protect: z.boolean().optional(),
   retainOnDelete: z.boolean().optional(),
-  provider: z.object({ name: z.string().min(1), settings: z.record(z.string(), z.string()) }).optional(),
+  provider: providerRecordSchema.optional(),
   tainted: z.boolean().optional(),
   deposed: z.array(deposedObjectSchema).optional(),
 });

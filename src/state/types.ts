@@ -18,6 +18,8 @@ export interface DeposedObject {
   inputs: Props;
   outputs: Props;
   secretKeys?: string[];
+  /** The provider instance it was applied with, when other than the resource's (a replace that moved it). */
+  provider?: ProviderRecord;
 }
 
 /** The provider instance a resource was applied with: its name and where objects live (never credentials). */

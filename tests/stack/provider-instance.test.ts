@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 /** A "cloud" with regions: objects live in the region of the operation's provider instance. */
-function regionalCloud(pkg: string) {
+function regionalCloud(pkg: string, opts: { failDelete?: (region: string) => boolean; idempotent?: boolean; providerSettings?: string[] } = {}) {
   const regions = new Map<string, Map<string, { name: string }>>();
   const calls: { op: string; region: string; instance?: ProviderInstance }[] = [];
   let next = 1;
@@ -30,6 +30,8 @@ function regionalCloud(pkg: string) {
     provider: {
       async create({ inputs, ctx }) {
         calls.push({ op: "create", region: where(ctx), ...(ctx.provider ? { instance: ctx.provider } : {}) });
+        // An idempotent create (like ACM's token or an adopted record) hands back the existing object.
+        if (opts.idempotent) for (const [id, o] of objects(ctx)) if (o.name === inputs.name) return { id, outputs: o };
         const id = `t-${next++}`;
         objects(ctx).set(id, { name: inputs.name });
         return { id, outputs: { name: inputs.name } };
@@ -45,10 +47,11 @@ function regionalCloud(pkg: string) {
       },
       async delete({ id, ctx }) {
         calls.push({ op: "delete", region: where(ctx), ...(ctx.provider ? { instance: ctx.provider } : {}) });
+        if (opts.failDelete?.(where(ctx))) throw new Error("delete refused");
         objects(ctx).delete(id);
       },
     },
-    schema: { inputs: { name: { type: "string" } }, outputs: { name: { type: "string" } } },
+    schema: { inputs: { name: { type: "string" } }, outputs: { name: { type: "string" } }, ...(opts.providerSettings ? { providerSettings: opts.providerSettings } : {}) },
   });
   return { Thing, regions, calls };
 }
@@ -123,6 +126,71 @@ describe("provider instances (opts.provider)", () => {
       new cloud.Thing("wrong", { name: "w" }, { provider: inst("other", "x", "elsewhere") });
     });
     await expect(bad.preview()).rejects.toThrow(/"wrong" \(regional:test:Thing\) was given the elsewhere provider "other", which cannot manage regional resources/);
+  });
+});
+
+describe("provider instances: what must never delete or lose the wrong object", () => {
+  it("a replacement that hands back the same object keeps it instead of deleting it", async () => {
+    const cloud = regionalCloud("regional", { idempotent: true });
+    const stack = stackOf(() => {
+      new cloud.Thing("a", { name: "same" });
+    });
+    await stack.up();
+    const urn = (await stack.preview()).steps[0]!.urn;
+    const events: string[] = [];
+    stack.events.subscribe((e) => { if (e.type === "diagnostic") events.push(e.message); });
+    const up = await stack.up({ replace: [urn] });
+    expect(up.summary).toMatchObject({ ok: true });
+    expect(cloud.calls.filter((c) => c.op === "delete")).toEqual([]);
+    expect(cloud.regions.get("default-region")?.size).toBe(1);
+    expect(events.join("\n")).toMatch(/is the same object \(id t-1\): it was kept, not deleted/);
+    expect((await stack.preview()).steps.map((s) => s.kind)).toEqual(["same"]);
+  });
+
+  it("an old object whose delete failed during a move is deleted later in its own region", async () => {
+    let refuse = true;
+    const cloud = regionalCloud("regional", { failDelete: (r) => refuse && r === "eu-west-1" });
+    let region = "eu-west-1";
+    const stack = stackOf(() => {
+      new cloud.Thing("a", { name: "a" }, { provider: inst("main", region) });
+    });
+    await stack.up();
+    region = "us-east-1";
+    const moved = await stack.up();
+    expect(moved.summary?.ok).toBe(false); // the old half's delete failed: it stays as a deposed object
+    refuse = false;
+    const retry = await stack.up();
+    expect(retry.plan.steps.find((s) => s.kind === "delete")).toMatchObject({ deposed: true, provider: { settings: { region: "eu-west-1" } } });
+    expect(retry.summary?.ok).toBe(true);
+    expect(cloud.regions.get("eu-west-1")?.size).toBe(0);
+    expect(cloud.regions.get("us-east-1")?.size).toBe(1);
+  });
+
+  it("destroy and refresh reach objects with the program's live instance (its credentials), not just the record", async () => {
+    const cloud = regionalCloud("regional");
+    const live = { ...inst("prod", "eu-west-1"), credentials: "prod-keys" } as ProviderInstance;
+    const stack = stackOf(() => {
+      new cloud.Thing("a", { name: "a" }, { provider: live });
+    });
+    await stack.up();
+    const fresh = program("prov", () => {
+      new cloud.Thing("a", { name: "a" }, { provider: live });
+    }).stack({ stateDir: dir, passphrase: "test-pass" });
+    await fresh.destroy();
+    const del = cloud.calls.find((c) => c.op === "delete")!;
+    expect(del.instance).toBe(live);
+    expect(del.region).toBe("eu-west-1");
+  });
+
+  it("a type that names its locating settings is not moved by a change of another (Route 53 ignores region)", async () => {
+    const cloud = regionalCloud("regional", { providerSettings: ["endpoint"] });
+    let region = "eu-west-1";
+    const stack = stackOf(() => {
+      new cloud.Thing("a", { name: "a" }, { provider: inst("main", region) });
+    });
+    await stack.up();
+    region = "us-east-1";
+    expect((await stack.preview()).steps.map((s) => s.kind)).toEqual(["same"]);
   });
 });
 

@@ -43,6 +43,11 @@ export class Provider implements ProviderInstance {
     if (args.region) settings.region = args.region;
     if (args.endpoint) settings.endpoint = args.endpoint;
     this.settings = Object.freeze(settings);
+    const other = byName.get(name);
+    // Two different instances under one name would make state ambiguous (which credentials delete what?).
+    if (other && !sameArgs(other.args, args)) {
+      throw new Error(`Two aws.Provider instances are named "${name}" with different settings: give each its own name.`);
+    }
     byName.set(name, this);
   }
 }
@@ -52,6 +57,13 @@ export function resolveProvider(ref: ProviderInstance | undefined): ProviderArgs
   if (!ref) return {};
   if (ref instanceof Provider) return ref.args;
   const live = byName.get(ref.name);
-  // The recorded settings win: they say where the object lives, even if the instance changed since.
-  return { ...(live?.args ?? {}), ...ref.settings };
+  // Where the object lives comes only from the record (a setting it lacks stays unset, never filled in
+  // from today's instance); who acts (profile, credentials) from the live instance of that name.
+  const { region: _r, endpoint: _e, ...who } = live?.args ?? {};
+  return { ...who, ...(ref.settings.region ? { region: ref.settings.region } : {}), ...(ref.settings.endpoint ? { endpoint: ref.settings.endpoint } : {}) };
+}
+
+function sameArgs(a: ProviderArgs, b: ProviderArgs): boolean {
+  // Credentials are left out: a program evaluated twice builds equal credentials as new objects.
+  return a.region === b.region && a.profile === b.profile && a.endpoint === b.endpoint;
 }

@@ -46,6 +46,7 @@ export const hostedZoneSchema: ResourceSchema = {
     comment: { type: "string", description: "The zone's comment." },
     recordCount: { type: "number", description: "How many record sets the zone holds." },
   },
+  providerSettings: ["endpoint"],
 };
 
 /**

@@ -152,6 +152,7 @@ export const recordSetSchema: ResourceSchema = {
     weight: { type: "number", description: "The weight, if any." },
     changeId: { type: "string", description: "The id of the last change Route 53 applied to the record." },
   },
+  providerSettings: ["endpoint"],
 };
 
 /**
