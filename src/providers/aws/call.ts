@@ -72,14 +72,20 @@ export interface RetryPolicy {
  * cancellation. Errors that retrying cannot fix (access denied, validation) fail at once, as an
  * {@link AwsError} with a clear message. Pass `hint` to explain operation-specific errors.
  *
+ * `send` receives the operation's abort signal and must hand it to the SDK (`client.send(cmd, { abortSignal })`),
+ * so Ctrl-C or a custom timeout stops a request in flight. Once the operation is cancelled, awsCall fails
+ * with an {@link AwsError} too (never with the bare abort reason): its cause is the SDK's `AbortError` (or
+ * the last error, when cancelled while pausing before a retry) and its message says the operation was
+ * cancelled, and why.
+ *
  * @example
- * const out = await awsCall(ctx, "ACM", "DescribeCertificate", () => client.send(new DescribeCertificateCommand({ CertificateArn: arn })));
+ * const out = await awsCall(ctx, "ACM", "DescribeCertificate", (abortSignal) => client.send(new DescribeCertificateCommand({ CertificateArn: arn }), { abortSignal }));
  */
 export async function awsCall<T>(
   ctx: Pick<OpContext, "clock" | "signal">,
   service: string,
   operation: string,
-  send: () => Promise<T>,
+  send: (abortSignal: AbortSignal) => Promise<T>,
   options: RetryPolicy & { hint?: (e: unknown) => string | undefined } = {},
 ): Promise<T> {
   const maxAttempts = options.maxAttempts ?? 8;
@@ -87,14 +93,31 @@ export async function awsCall<T>(
   const cap = options.capMs ?? 20_000;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await send();
+      return await send(ctx.signal);
     } catch (e) {
       const retryable = isTransientError(e) || (options.retryAlso?.(e) ?? false);
-      if (!retryable || attempt >= maxAttempts || ctx.signal.aborted) {
+      // Stopped by cancellation: the request in flight was aborted, or a retry would have followed.
+      if (ctx.signal.aborted && (retryable || isAbort(e, ctx.signal))) throw new AwsError(service, operation, e, cancelledHint(ctx.signal));
+      if (!retryable || attempt >= maxAttempts) {
         throw new AwsError(service, operation, e, options.hint?.(e) ?? commonHint(service, operation, e) ?? (retryable ? `gave up after ${attempt} attempts` : undefined));
       }
       const ceiling = Math.min(cap, base * 2 ** (attempt - 1));
-      await ctx.clock.sleep(milliseconds(Math.max(1, Math.round(Math.random() * ceiling))), ctx.signal);
+      try {
+        await ctx.clock.sleep(milliseconds(Math.max(1, Math.round(Math.random() * ceiling))), ctx.signal);
+      } catch {
+        throw new AwsError(service, operation, e, cancelledHint(ctx.signal));
+      }
     }
   }
+}
+
+/** True for the error an aborted request fails with: the SDK's `AbortError`, or the abort reason itself. */
+function isAbort(e: unknown, signal: AbortSignal): boolean {
+  return e === signal.reason || awsCode(e) === "AbortError" || (e instanceof Error && e.cause !== undefined && e.cause === signal.reason);
+}
+
+/** Says that (and why) the operation was cancelled, and that AWS may have applied the request all the same. */
+function cancelledHint(signal: AbortSignal): string {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? "aborted");
+  return `Stopped: the operation was cancelled (${reason}); AWS may still have applied the request`;
 }

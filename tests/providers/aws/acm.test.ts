@@ -89,7 +89,7 @@ describe("create", () => {
       DomainName: "example.dev",
       SubjectAlternativeNames: ["www.example.dev"],
       ValidationMethod: "DNS",
-      IdempotencyToken: idempotencyToken(URN),
+      IdempotencyToken: idempotencyToken(URN, inputs),
       Tags: [{ Key: "team", Value: "web" }, { Key: "cairn:urn", Value: URN }],
     });
     expect(outputs).toEqual({
@@ -128,18 +128,64 @@ describe("create", () => {
     expect(requestInput()).not.toHaveProperty("KeyAlgorithm");
   });
 
-  it("derives the idempotency token from the URN: deterministic, at most 32 word characters, distinct per URN", async () => {
-    const t = idempotencyToken(URN);
+  it("derives the idempotency token from the URN and the normalised request: deterministic, at most 32 word characters", async () => {
+    const t = idempotencyToken(URN, inputs);
     expect(t).toMatch(/^\w{1,32}$/);
-    expect(idempotencyToken(URN)).toBe(t);
-    expect(idempotencyToken(`${URN}2`)).not.toBe(t);
-    expect(idempotencyToken("urn:cairn:prod::site::aws:acm:Certificate::cert")).not.toBe(t);
+    expect(idempotencyToken(URN, inputs)).toBe(t);
+    expect(idempotencyToken(`${URN}2`, inputs)).not.toBe(t);
+    expect(idempotencyToken("urn:cairn:prod::site::aws:acm:Certificate::cert", inputs)).not.toBe(t);
+    // The same request written differently (case, trailing dot, SAN order and repeats, defaults made explicit).
+    expect(idempotencyToken(URN, { domainName: "Example.DEV.", subjectAlternativeNames: ["WWW.example.dev.", "example.dev"], validationMethod: "DNS", keyAlgorithm: "RSA_2048" })).toBe(t);
     // A create retried after a crash sends the same token, so ACM returns the same certificate.
     mockHappyCreate();
     await certificateProvider.create({ urn: URN, inputs, ctx: testCtx() });
     await certificateProvider.create({ urn: URN, inputs, ctx: testCtx() });
     const tokens = acm.commandCalls(RequestCertificateCommand).map((c) => c.args[0].input.IdempotencyToken);
     expect(tokens).toEqual([t, t]);
+  });
+
+  it("sends a new idempotency token for a replacement (any force-new input changed), so ACM does not return the old certificate", async () => {
+    const t = idempotencyToken(URN, inputs);
+    const changed: CertificateInputs[] = [
+      { ...inputs, keyAlgorithm: "EC_prime256v1" },
+      { ...inputs, domainName: "www.example.dev", subjectAlternativeNames: ["example.dev"] },
+      { ...inputs, subjectAlternativeNames: ["api.example.dev"] },
+      { ...inputs, validationMethod: "EMAIL" },
+    ];
+    const all = [t, ...changed.map((c) => idempotencyToken(URN, c))];
+    expect(new Set(all).size).toBe(all.length);
+    mockHappyCreate();
+    await certificateProvider.create({ urn: URN, inputs, ctx: testCtx() });
+    await certificateProvider.create({ urn: URN, inputs: { ...inputs, keyAlgorithm: "EC_prime256v1" }, ctx: testCtx() });
+    const [first, second] = acm.commandCalls(RequestCertificateCommand).map((c) => c.args[0].input.IdempotencyToken);
+    expect(first).toBe(t);
+    expect(second).toMatch(/^\w{1,32}$/);
+    expect(second).not.toBe(first);
+  });
+
+  it("sends the names normalised (lower case, no trailing dot), which ACM's DomainName pattern requires", async () => {
+    mockHappyCreate();
+    const raw: CertificateInputs = { domainName: "Example.dev.", subjectAlternativeNames: ["WWW.Example.dev.", "example.dev", "www.example.dev"] };
+    expect(await certificateProvider.check!({ urn: URN, inputs: raw })).toEqual([]);
+    await certificateProvider.create({ urn: URN, inputs: raw, ctx: testCtx() });
+    expect(requestInput()).toMatchObject({ DomainName: "example.dev", SubjectAlternativeNames: ["www.example.dev"] });
+    expect(requestInput().IdempotencyToken).toBe(idempotencyToken(URN, inputs));
+  });
+
+  it("passes the operation's abort signal to every ACM call", async () => {
+    mockHappyCreate();
+    acm.on(ListCertificatesCommand).resolves({ CertificateSummaryList: [] });
+    acm.on(AddTagsToCertificateCommand).resolves({});
+    acm.on(RemoveTagsFromCertificateCommand).resolves({});
+    acm.on(DeleteCertificateCommand).resolves({});
+    const ctx = testCtx();
+    await certificateProvider.create({ urn: URN, inputs, ctx });
+    await certificateProvider.readMany!({ targets: [{ urn: URN, id: ARN, inputs, outputs: { arn: ARN } as CertificateOutputs }], ctx });
+    await certificateProvider.update!({ urn: URN, id: ARN, olds: { domainName: "example.dev", tags: { a: "1" } }, news: { domainName: "example.dev", tags: { b: "2" } }, outputs: {} as CertificateOutputs, ctx });
+    await certificateProvider.delete({ urn: URN, id: ARN, inputs, outputs: {} as CertificateOutputs, ctx });
+    const calls = acm.calls();
+    expect(new Set(calls.map((c) => (c.args[0] as object).constructor.name)).size).toBe(7);
+    for (const c of calls) expect((c.args as unknown[])[1]).toEqual({ abortSignal: ctx.signal });
   });
 
   it("tags with the URN, replacing characters ACM refuses in tag values", () => {

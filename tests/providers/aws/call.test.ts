@@ -71,6 +71,58 @@ describe("awsCall", () => {
   });
 });
 
+describe("awsCall cancellation", () => {
+  // What the SDK's HTTP handler does with { abortSignal }: the request is dropped and the call rejects.
+  const hangUntilAborted = (signal: AbortSignal) =>
+    new Promise<never>((_, reject) => {
+      signal.addEventListener("abort", () => reject(Object.assign(new Error("Request aborted"), { name: "AbortError", cause: signal.reason })), { once: true });
+    });
+
+  it("hands the operation's signal to send, so a request in flight stops when the operation is cancelled (as an AwsError saying why)", async () => {
+    const abort = new AbortController();
+    const seen: AbortSignal[] = [];
+    const call = awsCall({ clock: new FakeClock({ auto: true }), signal: abort.signal }, "ACM", "RequestCertificate", (abortSignal) => {
+      seen.push(abortSignal);
+      return hangUntilAborted(abortSignal);
+    }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 5));
+    abort.abort(new Error("cancelled by the user"));
+    const err = await call;
+    expect(seen).toEqual([abort.signal]);
+    expect(err).toBeInstanceOf(AwsError);
+    expect((err as AwsError).code).toBe("AbortError");
+    expect((err as Error).message).toMatch(/^ACM RequestCertificate failed: AbortError: Request aborted\. Stopped: the operation was cancelled \(cancelled by the user\); AWS may still have applied the request/);
+  });
+
+  it("stops at a custom timeout too, without retrying (the timeout's reason looks transient)", async () => {
+    let n = 0;
+    const err = await awsCall({ clock: new FakeClock({ auto: true }), signal: AbortSignal.timeout(10) }, "Route 53", "ChangeResourceRecordSets", (abortSignal) => {
+      n++;
+      return hangUntilAborted(abortSignal);
+    }).catch((e: unknown) => e);
+    expect(n).toBe(1);
+    expect(err).toBeInstanceOf(AwsError);
+    expect((err as Error).message).toMatch(/Route 53 ChangeResourceRecordSets failed: AbortError: .*cancelled \(The operation was aborted due to timeout\)/);
+  });
+
+  it("fails as an AwsError, not with the bare abort reason, when cancelled while pausing before a retry", async () => {
+    const abort = new AbortController();
+    const clock = new FakeClock();
+    let n = 0;
+    const call = awsCall({ clock, signal: abort.signal }, "ACM", "ListCertificates", async () => {
+      n++;
+      throw sdkError("ThrottlingException", "Rate exceeded", { $retryable: { throttling: true } });
+    }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 5));
+    abort.abort(new Error("cancelled by the user"));
+    const err = await call;
+    expect(n).toBe(1);
+    expect(err).toBeInstanceOf(AwsError);
+    expect((err as AwsError).code).toBe("ThrottlingException");
+    expect((err as Error).message).toMatch(/cancelled \(cancelled by the user\)/);
+  });
+});
+
 describe("clients and aws.Provider", () => {
   it("build one client per configuration, with the instance's region and endpoint", async () => {
     const p = new Provider("call-test-use1", { region: "us-east-1", endpoint: "http://127.0.0.1:4566" });

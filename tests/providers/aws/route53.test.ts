@@ -365,6 +365,73 @@ describe("RecordSet provider", () => {
       expect(r53.commandCalls(ChangeResourceRecordSetsCommand)).toHaveLength(1);
     });
 
+    it("adopts an identical record when a retried CREATE finds it already exists (the first response was lost)", async () => {
+      const exists = () => new InvalidChangeBatch({ message: "", messages: ["Tried to create resource record set [name='www.example.dev.', type='CNAME'] but it already exists"], $metadata: {} });
+      r53.on(ChangeResourceRecordSetsCommand).rejectsOnce(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" })).rejects(exists());
+      r53.on(ListResourceRecordSetsCommand).resolves({
+        ResourceRecordSets: [{ Name: "www.example.dev.", Type: "CNAME", TTL: 300, ResourceRecords: [{ Value: "Example.dev." }] }],
+        IsTruncated: false,
+        MaxItems: 10,
+      });
+      const ctx = testCtx();
+      const res = await create(base, ctx);
+      expect(r53.commandCalls(ChangeResourceRecordSetsCommand)).toHaveLength(2);
+      expect(res).toEqual({
+        id: "Z1_www.example.dev_CNAME",
+        outputs: { zoneId: "Z1", name: "www.example.dev", fqdn: "www.example.dev.", type: "CNAME", ttl: 300, records: ["Example.dev."] },
+      });
+      expect(ctx.logs).toEqual([expect.stringMatching(/www\.example\.dev CNAME in zone Z1 .*adopted an identical existing record/)]);
+      expect(r53.commandCalls(GetChangeCommand)).toHaveLength(0);
+      // The new outputs diff as the same record: the next plan changes nothing.
+      expect(recordSetProvider.diff!({ urn: recordUrn, id: res.id, olds: base, news: base, outputs: res.outputs })).toEqual({ kind: "same" });
+    });
+
+    it("adopts identical TXT, alias and weighted records too (as when replacing a tainted record in place)", async () => {
+      const exists = new InvalidChangeBatch({ message: "", messages: ["Tried to create resource record set but it already exists"], $metadata: {} });
+      r53.on(ChangeResourceRecordSetsCommand).rejects(exists);
+      const cases: [RecordSetInputs, ResourceRecordSet][] = [
+        [{ zoneId: "Z1", name: "example.dev", type: "TXT", ttl: 60, records: ["b", "v=spf1 -all"] }, { Name: "example.dev.", Type: "TXT", TTL: 60, ResourceRecords: [{ Value: '"v=spf1 -all"' }, { Value: '"b"' }] }],
+        [
+          { zoneId: "Z1", name: "example.dev", type: "A", alias: { name: "d111.cloudfront.net", zoneId: "Z2FDTNDATAQYW2" } },
+          { Name: "example.dev.", Type: "A", AliasTarget: { DNSName: "d111.cloudfront.net.", HostedZoneId: "Z2FDTNDATAQYW2", EvaluateTargetHealth: false } },
+        ],
+        [
+          { zoneId: "Z1", name: "api.example.dev", type: "A", records: ["192.0.2.1"], setIdentifier: "blue", weight: 10 },
+          { Name: "api.example.dev.", Type: "A", SetIdentifier: "blue", Weight: 10, TTL: 300, ResourceRecords: [{ Value: "192.0.2.1" }] },
+        ],
+      ];
+      for (const [inputs, rr] of cases) {
+        r53.on(ListResourceRecordSetsCommand).resolves({ ResourceRecordSets: [rr], IsTruncated: false, MaxItems: 10 });
+        const res = await create(inputs);
+        expect(res.id).toBe(recordSetId(inputs.zoneId, inputs.name, inputs.type, inputs.setIdentifier));
+        expect(recordSetProvider.diff!({ urn: recordUrn, id: res.id, olds: inputs, news: inputs, outputs: res.outputs })).toEqual({ kind: "same" });
+      }
+    });
+
+    it("keeps refusing a record that already exists with other values, TTL, alias or weight", async () => {
+      r53.on(ChangeResourceRecordSetsCommand).rejects(
+        new InvalidChangeBatch({ message: "", messages: ["Tried to create resource record set [name='www.example.dev.', type='CNAME'] but it already exists"], $metadata: {} }),
+      );
+      const listed: ResourceRecordSet[] = [
+        { Name: "www.example.dev.", Type: "CNAME", TTL: 300, ResourceRecords: [{ Value: "other.example.dev" }] },
+        { Name: "www.example.dev.", Type: "CNAME", TTL: 60, ResourceRecords: [{ Value: "example.dev" }] },
+        { Name: "www.example.dev.", Type: "CNAME", AliasTarget: { DNSName: "example.dev.", HostedZoneId: "Z1", EvaluateTargetHealth: false } },
+      ];
+      for (const rr of listed) {
+        r53.on(ListResourceRecordSetsCommand).resolves({ ResourceRecordSets: [rr], IsTruncated: false, MaxItems: 10 });
+        const ctx = testCtx();
+        await expect(create(base, ctx)).rejects.toThrow(/The record www\.example\.dev CNAME already exists in zone Z1\. To adopt \(overwrite\) it, set allowOverwrite: true/);
+        expect(ctx.logs).toEqual([]);
+      }
+      const weighted: RecordSetInputs = { zoneId: "Z1", name: "api.example.dev", type: "A", records: ["192.0.2.1"], setIdentifier: "blue", weight: 10 };
+      r53.on(ListResourceRecordSetsCommand).resolves({
+        ResourceRecordSets: [{ Name: "api.example.dev.", Type: "A", SetIdentifier: "blue", Weight: 20, TTL: 300, ResourceRecords: [{ Value: "192.0.2.1" }] }],
+        IsTruncated: false,
+        MaxItems: 10,
+      });
+      await expect(create(weighted)).rejects.toThrow(/already exists.*allowOverwrite: true/);
+    });
+
     it("explains a hosted zone that does not exist", async () => {
       r53.on(ChangeResourceRecordSetsCommand).rejects(new NoSuchHostedZone({ message: "No hosted zone found with ID: ZNOPE", $metadata: {} }));
       await expect(create({ ...base, zoneId: "/hostedzone/ZNOPE" })).rejects.toThrow(/The hosted zone ZNOPE does not exist: check zoneId/);
@@ -551,6 +618,27 @@ describe("RecordSet provider", () => {
       await recordSetProvider.delete({ urn: recordUrn, id: "Z1_example.dev_TXT", inputs: {} as RecordSetInputs, outputs: {} as RecordSetOutputs, ctx: testCtx() });
       expect(r53.commandCalls(ChangeResourceRecordSetsCommand)).toHaveLength(0);
     });
+  });
+
+  it("passes the operation's abort signal to every Route 53 call", async () => {
+    r53.on(ChangeResourceRecordSetsCommand).resolves(submitted());
+    r53.on(GetChangeCommand).resolves(insync);
+    r53.on(ListResourceRecordSetsCommand).resolves({ ResourceRecordSets: [], IsTruncated: false, MaxItems: 10 });
+    r53.on(CreateHostedZoneCommand).rejects(new HostedZoneAlreadyExists({ message: "already created", $metadata: {} }));
+    r53.on(ListHostedZonesByNameCommand).resolves({ HostedZones: [zone("Z1", "example.dev.", { CallerReference: callerReference(zoneUrn, "example.dev") })], IsTruncated: false, MaxItems: 100 });
+    r53.on(GetHostedZoneCommand).resolves({ HostedZone: zone("Z1", "example.dev."), DelegationSet: { NameServers: NS } });
+    r53.on(UpdateHostedZoneCommentCommand).resolves({ HostedZone: zone("Z1", "example.dev.") });
+    r53.on(DeleteHostedZoneCommand).rejects(new HostedZoneNotEmpty({ message: "not empty", $metadata: {} }));
+    const ctx = testCtx();
+    const zoneOutputs: HostedZoneOutputs = { zoneId: "Z1", arn: "arn:aws:route53:::hostedzone/Z1", name: "example.dev", nameServers: NS };
+    await hostedZoneProvider.create({ urn: zoneUrn, inputs: { name: "example.dev", comment: "c" }, ctx });
+    await hostedZoneProvider.update!({ urn: zoneUrn, id: "Z1", olds: { name: "example.dev" }, news: { name: "example.dev", comment: "d" }, outputs: zoneOutputs, ctx });
+    await expect(hostedZoneProvider.delete({ urn: zoneUrn, id: "Z1", inputs: { name: "example.dev" }, outputs: zoneOutputs, ctx })).rejects.toThrow(/HostedZoneNotEmpty/);
+    await create(base, ctx);
+    await recordSetProvider.read({ urn: recordUrn, id: "Z1_www.example.dev_CNAME", inputs: base, outputs: {} as RecordSetOutputs, ctx });
+    const calls = r53.calls();
+    expect(new Set(calls.map((c) => (c.args[0] as object).constructor.name)).size).toBe(8);
+    for (const c of calls) expect((c.args as unknown[])[1]).toEqual({ abortSignal: ctx.signal });
   });
 
   describe("check", () => {

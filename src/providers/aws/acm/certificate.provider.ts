@@ -41,15 +41,28 @@ export function normalizeDomain(name: string): string {
   return name.trim().toLowerCase().replace(/\.+$/, "");
 }
 
+/** What a certificate request asks for: the force-new inputs (a change to any of them replaces the certificate). */
+export type CertificateRequest = Pick<CertificateInputs, "domainName" | "subjectAlternativeNames" | "validationMethod" | "keyAlgorithm">;
+
 /**
- * The `IdempotencyToken` of a certificate request: the first 32 hex characters of sha256(urn). ACM returns
- * the same certificate for the same token (within an hour), so a create retried after a crash does not
- * request a duplicate.
+ * The `IdempotencyToken` of a certificate request: the first 32 hex characters of sha256 over the URN and
+ * the normalised request (domain name, sorted SANs, validation method, key algorithm, defaults made
+ * explicit). ACM returns the same certificate for the same token within an hour, so a create retried after
+ * a crash with the same inputs does not request a duplicate, while a replacement (say, a new key algorithm)
+ * gets a new certificate instead of the one it replaces.
  *
- * @example idempotencyToken("urn:cairn:dev::site::aws:acm:Certificate::cert") // 32 hex characters
+ * @example idempotencyToken("urn:cairn:dev::site::aws:acm:Certificate::cert", { domainName: "example.dev" }) // 32 hex characters
  */
-export function idempotencyToken(urn: string): string {
-  return createHash("sha256").update(urn).digest("hex").slice(0, 32);
+export function idempotencyToken(urn: string, request: CertificateRequest): string {
+  const key = [
+    urn,
+    normalizeDomain(request.domainName),
+    sansKey(request),
+    request.validationMethod ?? "DNS",
+    // RSA_2048 is ACM's default: leaving it out and naming it are the same request (as in diff).
+    request.keyAlgorithm ?? "RSA_2048",
+  ];
+  return createHash("sha256").update(JSON.stringify(key)).digest("hex").slice(0, 32);
 }
 
 /**
@@ -155,7 +168,7 @@ function hint(e: unknown): string | undefined {
 const isNotFound = (e: unknown) => awsCode(e) === "ResourceNotFoundException";
 
 async function describe(ctx: OpContext, client: ACMClient, arn: string, opts: { retryNotFound?: boolean } = {}): Promise<CertificateDetail> {
-  const out = await awsCall(ctx, "ACM", "DescribeCertificate", () => client.send(new DescribeCertificateCommand({ CertificateArn: arn })), {
+  const out = await awsCall(ctx, "ACM", "DescribeCertificate", (abortSignal) => client.send(new DescribeCertificateCommand({ CertificateArn: arn }), { abortSignal }), {
     hint,
     // Just after RequestCertificate the new ARN may not be visible yet (eventual consistency).
     ...(opts.retryNotFound ? { retryAlso: isNotFound, maxAttempts: 6 } : {}),
@@ -165,7 +178,7 @@ async function describe(ctx: OpContext, client: ACMClient, arn: string, opts: { 
 }
 
 async function listTags(ctx: OpContext, client: ACMClient, arn: string): Promise<Record<string, string>> {
-  const out = await awsCall(ctx, "ACM", "ListTagsForCertificate", () => client.send(new ListTagsForCertificateCommand({ CertificateArn: arn })), { hint });
+  const out = await awsCall(ctx, "ACM", "ListTagsForCertificate", (abortSignal) => client.send(new ListTagsForCertificateCommand({ CertificateArn: arn }), { abortSignal }), { hint });
   return Object.fromEntries((out.Tags ?? []).map((t) => [t.Key ?? "", t.Value ?? ""]));
 }
 
@@ -278,17 +291,19 @@ async function create(urn: Urn, inputs: CertificateInputs, ctx: OpContext): Prom
   const names = allNames(inputs);
   const method: Method = inputs.validationMethod ?? "DNS";
   const tags: Tag[] = [...Object.entries(tagsOf(inputs.tags)).map(([Key, Value]) => ({ Key, Value })), { Key: URN_TAG, Value: urnTagValue(urn) }];
-  const sans = inputs.subjectAlternativeNames;
-  const requested = await awsCall(ctx, "ACM", "RequestCertificate", () =>
+  // ACM's DomainName pattern refuses a trailing dot (which check accepts): send the names normalised.
+  const sans = names.slice(1);
+  const requested = await awsCall(ctx, "ACM", "RequestCertificate", (abortSignal) =>
     client.send(
       new RequestCertificateCommand({
-        DomainName: inputs.domainName,
-        ...(sans?.length ? { SubjectAlternativeNames: sans } : {}),
+        DomainName: names[0],
+        ...(sans.length ? { SubjectAlternativeNames: sans } : {}),
         ValidationMethod: method,
         ...(inputs.keyAlgorithm ? { KeyAlgorithm: inputs.keyAlgorithm } : {}),
-        IdempotencyToken: idempotencyToken(urn),
+        IdempotencyToken: idempotencyToken(urn, inputs),
         Tags: tags,
       }),
+      { abortSignal },
     ),
     { hint },
   );
@@ -348,13 +363,13 @@ async function update(id: string, olds: CertificateInputs, news: CertificateInpu
   // What is there: the last read (which notices drift) plus what the old inputs asked for.
   const { remove, add } = tagChanges({ ...tagsOf(olds.tags), ...tagsOf(outputs.tags) }, news.tags ?? {});
   if (remove.length) {
-    await awsCall(ctx, "ACM", "RemoveTagsFromCertificate", () =>
-      client.send(new RemoveTagsFromCertificateCommand({ CertificateArn: id, Tags: remove.map((Key) => ({ Key })) })), { hint });
+    await awsCall(ctx, "ACM", "RemoveTagsFromCertificate", (abortSignal) =>
+      client.send(new RemoveTagsFromCertificateCommand({ CertificateArn: id, Tags: remove.map((Key) => ({ Key })) }), { abortSignal }), { hint });
   }
   const added = Object.entries(add);
   if (added.length) {
-    await awsCall(ctx, "ACM", "AddTagsToCertificate", () =>
-      client.send(new AddTagsToCertificateCommand({ CertificateArn: id, Tags: added.map(([Key, Value]) => ({ Key, Value })) })), { hint });
+    await awsCall(ctx, "ACM", "AddTagsToCertificate", (abortSignal) =>
+      client.send(new AddTagsToCertificateCommand({ CertificateArn: id, Tags: added.map(([Key, Value]) => ({ Key, Value })) }), { abortSignal }), { hint });
   }
   const now = await readOne(ctx, client, id, outputs);
   if (!now) throw new Error(`ACM certificate ${id} no longer exists (deleted outside Cairn?): refresh, and the next plan creates it again`);
@@ -364,7 +379,7 @@ async function update(id: string, olds: CertificateInputs, news: CertificateInpu
 async function remove(id: string, ctx: OpContext): Promise<void> {
   const client = acmClient(ctx);
   try {
-    await awsCall(ctx, "ACM", "DeleteCertificate", () => client.send(new DeleteCertificateCommand({ CertificateArn: id })), {
+    await awsCall(ctx, "ACM", "DeleteCertificate", (abortSignal) => client.send(new DeleteCertificateCommand({ CertificateArn: id }), { abortSignal }), {
       hint: (e) => (awsCode(e) === "ResourceInUseException" ? undefined : hint(e)),
       // A load balancer or distribution being changed in the same run may release it within minutes:
       // up to 20 attempts with backoff capped at 20 s is about 2–5 minutes.
@@ -400,9 +415,9 @@ async function listAll(ctx: OpContext, client: ACMClient): Promise<Map<string, C
   const found = new Map<string, CertificateSummary>();
   let token: string | undefined;
   do {
-    const page = await awsCall(ctx, "ACM", "ListCertificates", () =>
+    const page = await awsCall(ctx, "ACM", "ListCertificates", (abortSignal) =>
       // Without keyTypes ListCertificates only returns RSA_2048 certificates.
-      client.send(new ListCertificatesCommand({ Includes: { keyTypes: ALL_KEY_TYPES }, MaxItems: 1000, ...(token ? { NextToken: token } : {}) })), { hint });
+      client.send(new ListCertificatesCommand({ Includes: { keyTypes: ALL_KEY_TYPES }, MaxItems: 1000, ...(token ? { NextToken: token } : {}) }), { abortSignal }), { hint });
     for (const s of page.CertificateSummaryList ?? []) if (s.CertificateArn) found.set(s.CertificateArn, s);
     token = page.NextToken;
   } while (token);
@@ -484,7 +499,7 @@ function diff(olds: CertificateInputs, news: CertificateInputs, outputs: Certifi
 }
 
 /**
- * The ACM certificate provider (AWS SDK v3). `create` requests the certificate (idempotent per URN, tagged
+ * The ACM certificate provider (AWS SDK v3). `create` requests the certificate (idempotent per URN and request, tagged
  * `cairn:urn`) and, for DNS validation, waits (bounded) until ACM publishes every validation record; the id
  * is the ARN. Names are compared normalised, so case, a trailing dot or SAN order never cause a diff; only
  * tags change in place.

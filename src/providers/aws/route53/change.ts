@@ -50,7 +50,7 @@ export async function submitChanges(
     ctx,
     "Route 53",
     "ChangeResourceRecordSets",
-    () => client.send(new ChangeResourceRecordSetsCommand({ HostedZoneId: normalizeZoneId(zoneId), ChangeBatch: { Changes: changes } })),
+    (abortSignal) => client.send(new ChangeResourceRecordSetsCommand({ HostedZoneId: normalizeZoneId(zoneId), ChangeBatch: { Changes: changes } }), { abortSignal }),
     { hint: (e) => hint?.(e) ?? batchMessages(e) },
   );
   return { changeId: normalizeChangeId(out.ChangeInfo?.Id ?? ""), status: out.ChangeInfo?.Status ?? "PENDING" };
@@ -99,7 +99,7 @@ export async function waitForSync(
     }
     try {
       await ctx.clock.sleep(milliseconds(Math.min(delay, remaining)), ctx.signal);
-      const out = await awsCall(ctx, "Route 53", "GetChange", () => client.send(new GetChangeCommand({ Id: changeId })));
+      const out = await awsCall(ctx, "Route 53", "GetChange", (abortSignal) => client.send(new GetChangeCommand({ Id: changeId }), { abortSignal }));
       if (out.ChangeInfo?.Status === "INSYNC") return "INSYNC";
     } catch (e) {
       // Failing here would lose track of a record that exists: report and let the operation succeed.

@@ -44,7 +44,7 @@ function toOutputs(zone: ZoneInfo, nameServers: string[]): HostedZoneOutputs {
 /** `GetHostedZone`, or `undefined` when the zone does not exist. */
 async function getZone(ctx: Ctx, client: Route53Client, id: string): Promise<HostedZoneOutputs | undefined> {
   try {
-    const out = await awsCall(ctx, SERVICE, "GetHostedZone", () => client.send(new GetHostedZoneCommand({ Id: normalizeZoneId(id) })));
+    const out = await awsCall(ctx, SERVICE, "GetHostedZone", (abortSignal) => client.send(new GetHostedZoneCommand({ Id: normalizeZoneId(id) }), { abortSignal }));
     return out.HostedZone ? toOutputs(out.HostedZone, out.DelegationSet?.NameServers ?? []) : undefined;
   } catch (e) {
     if (awsCode(e) === "NoSuchHostedZone") return undefined;
@@ -59,7 +59,7 @@ async function zonesNamed(ctx: Ctx, client: Route53Client, name: string): Promis
   let page: { DNSName: string; HostedZoneId?: string } = { DNSName: want };
   for (;;) {
     const req = page;
-    const out = await awsCall(ctx, SERVICE, "ListHostedZonesByName", () => client.send(new ListHostedZonesByNameCommand({ ...req, MaxItems: 100 })));
+    const out = await awsCall(ctx, SERVICE, "ListHostedZonesByName", (abortSignal) => client.send(new ListHostedZonesByNameCommand({ ...req, MaxItems: 100 }), { abortSignal }));
     // Results are sorted by name starting at DNSName: the matches come first.
     for (const z of out.HostedZones ?? []) {
       if (normalizeName(z.Name ?? "") !== want) return found;
@@ -72,7 +72,7 @@ async function zonesNamed(ctx: Ctx, client: Route53Client, name: string): Promis
 
 /** A few records that keep a zone from being deleted (anything but the apex SOA and NS). */
 async function blockingRecords(ctx: Ctx, client: Route53Client, zoneId: string, zoneName: string | undefined): Promise<string[]> {
-  const out = await awsCall(ctx, SERVICE, "ListResourceRecordSets", () => client.send(new ListResourceRecordSetsCommand({ HostedZoneId: zoneId, MaxItems: 20 })));
+  const out = await awsCall(ctx, SERVICE, "ListResourceRecordSets", (abortSignal) => client.send(new ListResourceRecordSetsCommand({ HostedZoneId: zoneId, MaxItems: 20 }), { abortSignal }));
   const apex = zoneName === undefined ? undefined : normalizeName(zoneName);
   return (out.ResourceRecordSets ?? [])
     .filter((r) => !((r.Type === "SOA" || r.Type === "NS") && (apex === undefined || normalizeName(r.Name ?? "") === apex)))
@@ -121,8 +121,8 @@ export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, H
     // The plain reference first (recognises a crashed create); a timestamped one if a deleted zone used it.
     for (const ref of [base, `${base}-${ctx.clock.now()}`]) {
       try {
-        const out = await awsCall(ctx, SERVICE, "CreateHostedZone", () =>
-          client.send(new CreateHostedZoneCommand({ Name: name, CallerReference: ref, ...(inputs.comment ? { HostedZoneConfig: { Comment: inputs.comment } } : {}) })),
+        const out = await awsCall(ctx, SERVICE, "CreateHostedZone", (abortSignal) =>
+          client.send(new CreateHostedZoneCommand({ Name: name, CallerReference: ref, ...(inputs.comment ? { HostedZoneConfig: { Comment: inputs.comment } } : {}) }), { abortSignal }),
         );
         if (!out.HostedZone) throw new Error(`Route 53 CreateHostedZone for ${name} returned no hosted zone`);
         const outputs = toOutputs(out.HostedZone, out.DelegationSet?.NameServers ?? []);
@@ -178,8 +178,8 @@ export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, H
   async update({ id, news, outputs, ctx }) {
     const client = route53Client(ctx);
     // Without Comment, Route 53 removes the existing one.
-    const out = await awsCall(ctx, SERVICE, "UpdateHostedZoneComment", () =>
-      client.send(new UpdateHostedZoneCommentCommand({ Id: normalizeZoneId(id), ...(news.comment ? { Comment: news.comment } : {}) })),
+    const out = await awsCall(ctx, SERVICE, "UpdateHostedZoneComment", (abortSignal) =>
+      client.send(new UpdateHostedZoneCommentCommand({ Id: normalizeZoneId(id), ...(news.comment ? { Comment: news.comment } : {}) }), { abortSignal }),
     );
     return out.HostedZone ? toOutputs(out.HostedZone, outputs.nameServers) : { ...outputs, ...(news.comment ? { comment: news.comment } : {}) };
   },
@@ -188,7 +188,7 @@ export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, H
     const client = route53Client(ctx);
     const zoneId = normalizeZoneId(id);
     try {
-      await awsCall(ctx, SERVICE, "DeleteHostedZone", () => client.send(new DeleteHostedZoneCommand({ Id: zoneId })));
+      await awsCall(ctx, SERVICE, "DeleteHostedZone", (abortSignal) => client.send(new DeleteHostedZoneCommand({ Id: zoneId }), { abortSignal }));
     } catch (e) {
       const code = awsCode(e);
       if (code === "NoSuchHostedZone") return;
@@ -205,8 +205,8 @@ async function adopt(ctx: Ctx, client: Route53Client, zone: ZoneInfo, inputs: Ho
   const zoneId = normalizeZoneId(zone.Id ?? "");
   let outputs = (await getZone(ctx, client, zoneId)) ?? toOutputs(zone, []);
   if ((inputs.comment ?? "") !== (outputs.comment ?? "")) {
-    const out = await awsCall(ctx, SERVICE, "UpdateHostedZoneComment", () =>
-      client.send(new UpdateHostedZoneCommentCommand({ Id: zoneId, ...(inputs.comment ? { Comment: inputs.comment } : {}) })),
+    const out = await awsCall(ctx, SERVICE, "UpdateHostedZoneComment", (abortSignal) =>
+      client.send(new UpdateHostedZoneCommentCommand({ Id: zoneId, ...(inputs.comment ? { Comment: inputs.comment } : {}) }), { abortSignal }),
     );
     if (out.HostedZone) outputs = toOutputs(out.HostedZone, outputs.nameServers);
   }

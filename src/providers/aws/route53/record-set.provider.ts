@@ -167,8 +167,8 @@ async function findRecordSet(ctx: Ctx, client: Route53Client, key: RecordKey): P
   let start: { StartRecordName: string; StartRecordType: RRType; StartRecordIdentifier?: string } = { StartRecordName: fqdn(want), StartRecordType: key.type as RRType };
   for (let page = 0; page < 50; page++) {
     const req = start;
-    const out = await awsCall(ctx, SERVICE, "ListResourceRecordSets", () =>
-      client.send(new ListResourceRecordSetsCommand({ HostedZoneId: key.zoneId, ...req, MaxItems: key.setIdentifier ? 100 : 10 })),
+    const out = await awsCall(ctx, SERVICE, "ListResourceRecordSets", (abortSignal) =>
+      client.send(new ListResourceRecordSetsCommand({ HostedZoneId: key.zoneId, ...req, MaxItems: key.setIdentifier ? 100 : 10 }), { abortSignal }),
     );
     for (const rr of out.ResourceRecordSets ?? []) {
       // Sorted from the start: once past our name and type, it is not there.
@@ -205,6 +205,20 @@ async function write(ctx: OpContext, inputs: RecordSetInputs, action: "CREATE" |
   const change = await submitChanges(ctx, client, key.zoneId, [{ Action: action, ResourceRecordSet: rr }], writeHint(key));
   if (inputs.waitForSync !== false && change.status !== "INSYNC") await waitForSync(ctx, client, change.changeId, describe(key));
   return { id: recordSetId(key.zoneId, key.name, key.type, key.setIdentifier), outputs: toOutputs(key.zoneId, rr, change.changeId) };
+}
+
+/**
+ * The record named by `inputs` when it already exists with exactly the wanted values, TTL, alias target and
+ * weight (compared normalised, as diff does), as created outputs; `undefined` when it is missing or differs.
+ */
+async function adoptIdentical(ctx: OpContext, inputs: RecordSetInputs): Promise<{ id: string; outputs: RecordSetOutputs } | undefined> {
+  const key = keyOf("", inputs, undefined);
+  const rr = await findRecordSet(ctx, route53Client(ctx), key);
+  if (!rr) return undefined;
+  const outputs = toOutputs(key.zoneId, rr, undefined);
+  if (rr.Type !== inputs.type || updatedAttributes(inputs, inputs, outputs).length) return undefined;
+  ctx.log.info(`Route 53 record ${describe(key)} in zone ${key.zoneId} already existed with the wanted values: adopted an identical existing record`);
+  return { id: recordSetId(key.zoneId, key.name, key.type, key.setIdentifier), outputs };
 }
 
 /** The attributes changed in place, comparing the new inputs with the old ones and with the record as last read. */
@@ -271,7 +285,17 @@ export const recordSetProvider: Provider<RecordSetInputs, RecordSetOutputs> = {
   },
 
   async create({ inputs, ctx }) {
-    return write(ctx, inputs, inputs.allowOverwrite ? "UPSERT" : "CREATE");
+    if (inputs.allowOverwrite) return write(ctx, inputs, "UPSERT");
+    try {
+      return await write(ctx, inputs, "CREATE");
+    } catch (e) {
+      if (!isChangeBatchError(e, ALREADY_EXISTS)) throw e;
+      // A CREATE whose response was lost may have been applied before awsCall retried it (and a replace of
+      // a tainted record keeps its zone, name and type): take over an identical record, refuse any other.
+      const adopted = await adoptIdentical(ctx, inputs).catch(() => undefined);
+      if (!adopted) throw e;
+      return adopted;
+    }
   },
 
   async read({ id, inputs, outputs, ctx }) {
