@@ -10,7 +10,7 @@ import type { ResourceNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
 import { containsUnknown } from "../program/unknown.js";
 import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
-import { providerInstanceFor } from "../provider/instance.js";
+import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import { IncompleteCreateError } from "../provider/errors.js";
 import { findDefinition } from "../provider/registry.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
@@ -33,7 +33,7 @@ export interface ExecuteInput {
   parallel: number;
   events: Subject<EngineEvent>;
   opContext: (urn: Urn, timeout?: number, provider?: ProviderInstance) => OpContext;
-  /** The program's provider instances by `package|name` (for a destroy, which has no planned graph). */
+  /** The program's provider instances, keyed by {@link instanceKey}. */
   instances?: ReadonlyMap<string, ProviderInstance>;
   /** Stops starting new work; what is running finishes and is saved (waits stop polling). */
   signal?: AbortSignal;
@@ -118,15 +118,12 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
     return { news, secretKeys: [...new Set([...r.secretKeys, ...step.secretKeys])] };
   };
 
-  // A node's operations use its live provider instance; an object recorded under other settings (the old
-  // half of a replace, a resource removed from the program) is reached where state says it lives.
-  // The program's instances by package and name: a dropped resource is deleted with the credentials of the
-  // instance of its recorded name, when the program still declares one.
-  const liveInstances = new Map<string, ProviderInstance>(input.instances ?? []);
-  for (const n of runtime?.graph.order ?? []) if (n.provider) liveInstances.set(`${n.provider.package}|${n.provider.name}`, n.provider);
+  // A node's operations use its live provider instance. An object recorded under other settings (the old
+  // half of a replace, a resource removed from the program) is reached where state says it lives, with the
+  // credentials of the program's instance of the recorded name when it still declares one.
   const ctxFor = (urn: Urn, kind: "create" | "update" | "delete", recorded?: { type: string; provider: ProviderRecord | undefined }) => {
     const node = nodeOf(urn);
-    const live = node?.provider ?? (recorded?.provider ? liveInstances.get(`${recorded.type.split(":")[0]}|${recorded.provider.name}`) : undefined);
+    const live = recorded?.provider ? input.instances?.get(instanceKey(recorded.type, recorded.provider.name)) : undefined;
     const provider = recorded ? providerInstanceFor(recorded.type, recorded.provider, live) : node?.provider;
     return input.opContext(urn, node?.customTimeouts[kind], provider);
   };

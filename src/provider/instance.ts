@@ -11,6 +11,15 @@ export function providerRecord(p: ProviderInstance | undefined): ProviderRecord 
 }
 
 /**
+ * The key of a provider instance among a program's instances: its package and name.
+ *
+ * @example instanceKey("aws:acm:Certificate", "use1") // "aws|use1"
+ */
+export function instanceKey(type: string, name: string): string {
+  return `${type.split(":")[0]}|${name}`;
+}
+
+/**
  * The provider instance for an operation on an object recorded with `record`: the program's live instance
  * when it still declares one with the same settings (it holds the credentials), else the recorded name and
  * settings (the package resolves credentials by name or from its default chain).

@@ -10,7 +10,7 @@ import type { Plan } from "../plan/plan.js";
 import { execute } from "../apply/executor.js";
 import type { ApplySummary, EngineEvent } from "../apply/events.js";
 import type { Clock, OpContext, ProviderInstance } from "../provider/provider.js";
-import { providerInstanceFor } from "../provider/instance.js";
+import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import { findDefinition } from "../provider/registry.js";
 import { FileBackend } from "../state/file-backend.js";
 import type { PendingOperation, Props, ProviderRecord, ResourceState, StackState, StateMutation } from "../state/types.js";
@@ -168,7 +168,7 @@ export class Stack {
   private live = new Map<string, ProviderInstance>();
 
   private remember(ev: Evaluation): void {
-    for (const n of ev.nodes) if (n.provider) this.live.set(`${n.provider.package}|${n.provider.name}`, n.provider);
+    for (const n of ev.nodes) if (n.provider) this.live.set(instanceKey(n.provider.package, n.provider.name), n.provider);
   }
 
   /**
@@ -186,7 +186,7 @@ export class Stack {
 
   /** The instance for an object recorded with `record`: the program's live one of that name, else the record. */
   private instanceFor(type: string, record: ProviderRecord | undefined): ProviderInstance | undefined {
-    return providerInstanceFor(type, record, record ? this.live.get(`${type.split(":")[0]}|${record.name}`) : undefined);
+    return providerInstanceFor(type, record, record ? this.live.get(instanceKey(type, record.name)) : undefined);
   }
 
   private async evaluate(): Promise<Evaluation> {
