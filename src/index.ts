@@ -14,7 +14,7 @@ export { Config, type ConfigValue } from "./program/config.js";
 export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState } from "./program/output.js";
 export { UNKNOWN, containsUnknown } from "./program/unknown.js";
 export { Resource, CustomResource, ComponentResource, urnOf, type ResourceOptions, type Alias, type Dependable } from "./program/resource.js";
-export { defineResource, type ResourceClass, type ResourceInstance, type OutputProps } from "./program/define.js";
+export { defineResource, type ResourceClass, type ResourceInstance, type OutputProps, type LookupQuery } from "./program/define.js";
 export { makeUrn, parseUrn, type Urn, type UrnParts } from "./program/urn.js";
 export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./program/duration.js";
 export type { CustomTimeouts } from "./program/node.js";
