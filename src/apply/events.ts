@@ -1,9 +1,12 @@
 import type { Urn } from "../program/urn.js";
-import type { StepKind } from "../plan/plan.js";
+import type { ActionKind } from "./actions.js";
 import type { Observation, WaitOutcome } from "./wait-outcome.js";
 
-/** The part of a step a unit of work carries out: a create-first replace deletes the old object separately. */
-export type UnitKind = StepKind | "delete-replaced";
+/**
+ * The part of a step an apply event is about: `replace` creates the replacement and `delete-replaced`
+ * deletes the old object; `forget` drops a `retainOnDelete` resource from state, leaving the cloud object.
+ */
+export type UnitKind = ActionKind;
 
 /** Counts of what an apply did. */
 export interface ApplySummary {
@@ -26,6 +29,17 @@ export type EngineEvent =
   | { type: "step-failed"; urn: Urn; kind: UnitKind; error: string }
   | { type: "step-skipped"; urn: Urn; kind: UnitKind; reason: string }
   | {
+      type: "step-retrying";
+      urn: Urn;
+      kind: UnitKind;
+      /** The attempt that failed (1 for the first call). */
+      attempt: number;
+      /** The transient error (secrets masked). */
+      error: string;
+      /** The pause before the next attempt. */
+      delayMs: number;
+    }
+  | {
       type: "wait-polled";
       urn: Urn;
       name: string;
@@ -41,4 +55,4 @@ export type EngineEvent =
   | { type: "summary"; summary: ApplySummary };
 
 /** The event type names, for exhaustiveness tests. */
-export const EVENT_TYPES: readonly EngineEvent["type"][] = ["step-started", "step-succeeded", "step-failed", "step-skipped", "wait-polled", "wait-ended", "diagnostic", "summary"];
+export const EVENT_TYPES: readonly EngineEvent["type"][] = ["step-started", "step-succeeded", "step-failed", "step-skipped", "step-retrying", "wait-polled", "wait-ended", "diagnostic", "summary"];

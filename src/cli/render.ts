@@ -81,10 +81,13 @@ function details(step: PlanStep): string[] {
     case "replace": {
       if (step.kind === "replace" && step.reason === "tainted") lines.push("the object is tainted (its create failed part-way)");
       if (step.kind === "replace" && step.reason === "requested") lines.push("replacement requested with --replace");
-      if (step.kind === "replace" && step.reason === "provider") lines.push(`provider settings changed (${formatSettings(step.priorProvider)} → ${formatSettings(step.meta.provider)}): the object moves`);
+      if (step.kind === "replace" && step.reason === "dependency") lines.push(`replaced delete-first because it references ${nameOf(step.cause ?? "")}, which is deleted first`);
+      if (step.kind === "replace" && step.reason === "triggered") lines.push(`replaceTriggeredBy: ${step.cause}`);
+      if (step.kind === "replace" && step.reason === "provider") lines.push(`provider settings changed (${formatSettings(step.prior.provider)} → ${formatSettings(step.meta.provider)}): the object moves`);
       for (const k of step.changed) {
         const forces = step.kind === "replace" && step.replaceKeys.includes(k) ? pc.red(" (forces replacement)") : "";
-        lines.push(`${k}: ${formatValue(step.olds[k], secret(k))} → ${formatValue(step.news[k], secret(k))}${forces}`);
+        const drift = step.drift.includes(k) ? pc.yellow("  (changed outside Cairn)") : "";
+        lines.push(`${k}: ${formatValue(step.olds[k], secret(k))} → ${formatValue(step.news[k], secret(k))}${forces}${drift}`);
       }
       break;
     }
@@ -116,12 +119,13 @@ export function renderPlan(plan: Plan): string {
   const out: string[] = [];
   const shown = plan.steps.filter((s) => s.kind !== "same" || s.movedFrom);
   if (!hasChanges(plan)) out.push(pc.green(`No changes. Stack "${plan.stack}" is up to date.`));
+  if (plan.drift.length) out.push(pc.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift).split("\n").map((l) => `  ${l}`), "");
   for (const s of shown) {
     out.push(stepLine(s));
     for (const d of details(s)) out.push(`      ${pc.dim(d)}`);
   }
   const outputs = Object.entries(plan.outputs);
-  if (outputs.length && !plan.destroy) {
+  if (outputs.length && plan.mode !== "destroy") {
     out.push("", "Outputs:");
     for (const [k, v] of outputs) out.push(`  ${k}: ${formatValue(v, plan.secretOutputs.includes(k))}`);
   }
@@ -151,7 +155,7 @@ export function planToJson(plan: Plan): unknown {
   return JSON.parse(JSON.stringify({ ...plan, steps, outputs: maskProps(plan.outputs, plan.secretOutputs), hasChanges: hasChanges(plan), waits: waitsReadyNow(plan) }));
 }
 
-const PAST: Record<UnitKind, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read", wait: "waited", same: "unchanged", "delete-replaced": "deleted (replaced)" };
+const PAST: Record<UnitKind, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", forget: "forgotten (retainOnDelete: left in the cloud)", read: "read", wait: "waited", "delete-replaced": "deleted (replaced)" };
 
 /** The name part of a URN (the last `::` segment). */
 function nameOf(urn: string): string {
@@ -174,6 +178,8 @@ export function renderEvent(e: EngineEvent): string | undefined {
       return `${pc.red("✗")} ${e.kind} ${e.urn} failed: ${e.error}`;
     case "step-skipped":
       return `${pc.yellow("-")} skipped ${e.urn}: ${e.reason}`;
+    case "step-retrying":
+      return `${pc.yellow("↻")} ${e.kind} ${e.urn}: attempt ${e.attempt} failed (${e.error}); retrying in ${formatDuration(e.delayMs)}`;
     case "diagnostic":
       return `${e.severity === "error" ? pc.red("error:") : e.severity === "warning" ? pc.yellow("warning:") : pc.dim("info:")} ${e.message}`;
     case "summary": {

@@ -8,6 +8,7 @@ import { CairnError } from "../stack/errors.js";
 import { hasChanges, type Plan } from "../plan/plan.js";
 import { planToJson, renderEvent, renderPlan, renderRefresh } from "./render.js";
 import { formatValue, maskProps } from "./format.js";
+import { readPlanFile, writePlanFile } from "../plan/saved-plan.js";
 import { SECRET_MASK } from "../apply/redact.js";
 import { WaitProgress } from "./wait-progress.js";
 import { terminalRegion } from "./live.js";
@@ -107,10 +108,11 @@ export async function runCli(prog: Program, argv: string[], io: Io = defaultIo):
     return confirm({ message: `Apply these changes to stack "${plan.stack}"?`, default: false });
   };
 
-  const planOpts = (o: { target?: string[]; replace?: string[]; refresh?: boolean }) => ({
+  const planOpts = (o: { target?: string[]; replace?: string[]; refresh?: boolean; refreshOnly?: boolean }) => ({
     targets: (o.target ?? []) as Urn[],
     replace: (o.replace ?? []) as Urn[],
     refresh: o.refresh ?? false,
+    refreshOnly: o.refreshOnly ?? false,
   });
 
   cli
@@ -121,11 +123,20 @@ export async function runCli(prog: Program, argv: string[], io: Io = defaultIo):
     .option("--target <urn>", "plan only this resource and its dependencies (repeatable)", collect)
     .option("--replace <urn>", "replace this resource even if unchanged (repeatable)", collect)
     .option("--refresh", "read every resource from the cloud before planning")
+    .option("--refresh-only", "only read every resource and show what changed outside Cairn")
+    .option("--out <file>", "save the plan to a file that `up --plan <file>` applies exactly")
     .action(async (o, cmd: Command) => {
       const { stack } = stackFor(cmd);
       const sub = follow(stack, false);
       try {
         const plan = await stack.preview(planOpts(o));
+        if (o.out) {
+          if (plan.diagnostics.some((d) => d.severity === "error")) io.err(pc.red(`The plan has errors: ${o.out} was not written.`));
+          else {
+            await writePlanFile(o.out, plan, process.env.CAIRN_PASSPHRASE);
+            io.err(`Saved the plan to ${o.out}: apply exactly it with \`${prog.location.command} up --plan ${o.out}\`.`);
+          }
+        }
         if (o.json) io.out(JSON.stringify(planToJson(plan), null, 2));
         else io.out(renderPlan(plan));
         if (plan.diagnostics.some((d) => d.severity === "error")) code = EXIT.failure;
@@ -146,19 +157,22 @@ export async function runCli(prog: Program, argv: string[], io: Io = defaultIo):
     .option("--target <urn>", "apply only this resource and its dependencies (repeatable)", collect)
     .option("--replace <urn>", "replace this resource even if unchanged (repeatable)", collect)
     .option("--refresh", "read every resource from the cloud before planning")
+    .option("--refresh-only", "only read every resource and record what changed outside Cairn (changes nothing in the cloud)")
+    .option("--plan <file>", "apply exactly the plan saved by `preview --out <file>`")
     .action(async (o, cmd: Command) => {
       const { stack } = stackFor(cmd);
       const sub = follow(stack, o.json ?? false);
       try {
         const ask = confirmWith(o.yes, o.json ?? false, "up");
-        const r = await stack.up({
-          ...planOpts(o),
-          confirm: async (plan) => {
-            if (o.json) io.out(JSON.stringify({ type: "plan", plan: planToJson(plan) }));
-            else io.out(renderPlan(plan));
-            return ask(plan);
-          },
-        });
+        const confirm = async (plan: Plan) => {
+          if (o.json) io.out(JSON.stringify({ type: "plan", plan: planToJson(plan) }));
+          else io.out(renderPlan(plan));
+          return ask(plan);
+        };
+        if (o.plan && (o.target?.length || o.replace?.length || o.refresh || o.refreshOnly)) {
+          throw new UsageError("--plan applies a saved plan as it is: --target, --replace, --refresh and --refresh-only belong to the preview that made it.");
+        }
+        const r = o.plan ? await stack.apply(await readPlanFile(o.plan, process.env.CAIRN_PASSPHRASE), { confirm }) : await stack.up({ ...planOpts(o), confirm });
         if (!r.summary) {
           if (hasChanges(r.plan) && !o.json) io.out(pc.yellow("Cancelled: nothing was changed."));
           return;

@@ -1,4 +1,4 @@
-import type { ResourceNode } from "../program/node.js";
+import type { GraphNode, ResourceNode } from "../program/node.js";
 
 /**
  * The program's resources (custom resources and lookups) with their dependency edges, in a
@@ -7,12 +7,12 @@ import type { ResourceNode } from "../program/node.js";
  */
 export interface Graph {
   /** Dependencies first. */
-  readonly order: readonly ResourceNode[];
+  readonly order: readonly GraphNode[];
   /** Direct dependencies of each node (components expanded). */
-  readonly deps: ReadonlyMap<ResourceNode, readonly ResourceNode[]>;
+  readonly deps: ReadonlyMap<GraphNode, readonly GraphNode[]>;
 }
 
-function descendants(n: ResourceNode, out: ResourceNode[]): void {
+function descendants(n: ResourceNode, out: GraphNode[]): void {
   for (const c of n.children) {
     if (c.kind !== "component") out.push(c);
     descendants(c, out);
@@ -20,11 +20,11 @@ function descendants(n: ResourceNode, out: ResourceNode[]): void {
 }
 
 /** Replaces component dependencies by the resources inside them. */
-function expand(deps: Iterable<ResourceNode>, self: ResourceNode): ResourceNode[] {
-  const out: ResourceNode[] = [];
+function expand(deps: Iterable<ResourceNode>, self: ResourceNode): GraphNode[] {
+  const out: GraphNode[] = [];
   for (const d of deps) {
     if (d.kind === "component") {
-      const inner: ResourceNode[] = [];
+      const inner: GraphNode[] = [];
       descendants(d, inner);
       for (const x of inner) if (x !== self) out.push(x);
     } else if (d !== self) out.push(d);
@@ -38,7 +38,7 @@ function expand(deps: Iterable<ResourceNode>, self: ResourceNode): ResourceNode[
  * @example const g = buildGraph(evaluation.nodes); g.order.map(n => n.urn)
  */
 export function buildGraph(nodes: readonly ResourceNode[]): Graph {
-  const deps = new Map<ResourceNode, ResourceNode[]>();
+  const deps = new Map<GraphNode, GraphNode[]>();
   for (const n of nodes) if (n.kind !== "component") deps.set(n, expand(n.deps, n));
   // Components themselves may carry dependsOn: their children inherit it.
   for (const n of nodes) {
@@ -47,13 +47,13 @@ export function buildGraph(nodes: readonly ResourceNode[]): Graph {
       if (p.kind === "component" && p.deps.size) deps.get(n)!.push(...expand(p.deps, n));
     }
   }
-  const order: ResourceNode[] = [];
-  const state = new Map<ResourceNode, 1 | 2>(); // 1 = on the current path, 2 = done
-  const path: ResourceNode[] = [];
+  const order: GraphNode[] = [];
+  const state = new Map<GraphNode, 1 | 2>(); // 1 = on the current path, 2 = done
+  const path: GraphNode[] = [];
   // Iterative DFS: 10,000-deep chains must not overflow the stack.
   for (const root of deps.keys()) {
     if (state.has(root)) continue;
-    const stack: { node: ResourceNode; i: number }[] = [{ node: root, i: 0 }];
+    const stack: { node: GraphNode; i: number }[] = [{ node: root, i: 0 }];
     state.set(root, 1);
     path.push(root);
     while (stack.length) {
@@ -79,7 +79,7 @@ export function buildGraph(nodes: readonly ResourceNode[]): Graph {
   return { order, deps };
 }
 
-function cycleError(cycle: ResourceNode[]): Error {
+function cycleError(cycle: GraphNode[]): Error {
   return new Error(
     `Dependency cycle: ${cycle.map((n) => `"${n.name}" (${n.urn})`).join(" → ")}. ` +
       "Each of these needs the next one first; remove one of the references or dependsOn entries to break the cycle.",

@@ -23,6 +23,13 @@ export interface DecisionInput {
   drifted?: boolean;
   /** The resource's provider settings changed (another region or endpoint): the object must move. */
   providerMoved?: boolean;
+  /** A `replaceTriggeredBy` value changed (or is unknown until apply): names what triggered it. */
+  triggered?: string;
+  /**
+   * A resource this one references is deleted before it is re-created: this one must be deleted first
+   * too (and re-created after), or the cloud would refuse to delete an object still in use. Its URN.
+   */
+  dependencyDeletedFirst?: string;
 }
 
 /** What to do with one resource. */
@@ -30,7 +37,7 @@ export type Decision =
   | { kind: "create" }
   | { kind: "same" }
   | { kind: "update"; changed: string[] }
-  | { kind: "replace"; changed: string[]; replaceKeys: string[]; reason: ReplaceReason; deleteFirst: boolean };
+  | { kind: "replace"; changed: string[]; replaceKeys: string[]; reason: ReplaceReason; deleteFirst: boolean; cause?: string };
 
 /** Input attributes whose values differ (an unknown new value counts as a change). */
 export function changedKeys(olds: Props, news: Props): string[] {
@@ -51,8 +58,17 @@ export function changedKeys(olds: Props, news: Props): string[] {
  */
 export function decide(d: DecisionInput): Decision {
   if (!d.prior) return { kind: "create" };
+  const base = decideAlone({ ...d, prior: d.prior });
+  if (d.dependencyDeletedFirst === undefined) return base;
+  const changed = base.kind === "update" || base.kind === "replace" ? base.changed : [];
+  const replaceKeys = base.kind === "replace" ? base.replaceKeys : [];
+  return { kind: "replace", changed, replaceKeys, reason: "dependency", deleteFirst: true, cause: d.dependencyDeletedFirst };
+}
+
+/** The decision for one resource on its own (before a dependency's delete-first replace is considered). */
+function decideAlone(d: DecisionInput & { prior: NonNullable<DecisionInput["prior"]> }): Decision {
   const changed = changedKeys(d.prior.inputs, d.news);
-  const replace = (replaceKeys: string[], reason: ReplaceReason, providerDeleteFirst = false): Decision => ({
+  const replace = (replaceKeys: string[], reason: ReplaceReason, providerDeleteFirst = false): Extract<Decision, { kind: "replace" }> => ({
     kind: "replace",
     changed,
     replaceKeys,
@@ -62,6 +78,7 @@ export function decide(d: DecisionInput): Decision {
   if (d.prior.tainted) return replace([], "tainted");
   if (d.replaceRequested) return replace([], "requested");
   if (d.providerMoved) return replace([], "provider");
+  if (d.triggered !== undefined) return { ...replace([], "triggered"), cause: d.triggered };
 
   let base: Decision;
   if (d.providerDiff) {
@@ -84,9 +101,10 @@ export function decide(d: DecisionInput): Decision {
   return base;
 }
 
-/** Applies `ignoreChanges`: for each listed attribute the prior value is kept. */
+/** Applies `ignoreChanges`: for each listed attribute (`"*"`: every attribute) the prior value is kept. */
 export function withIgnoredChanges(news: Props, prior: Props | undefined, ignore: readonly string[]): Props {
   if (!prior || ignore.length === 0) return news;
+  if (ignore.includes("*")) return { ...prior };
   const out = { ...news };
   for (const k of ignore) {
     if (k in prior) out[k] = prior[k];

@@ -1,9 +1,13 @@
 import type { Urn } from "../program/urn.js";
-import type { Props, ProviderRecord } from "../state/types.js";
+import type { Props, ProviderRecord, RecordedTimeouts, StateMutation } from "../state/types.js";
 import type { Predicate } from "../wait/predicate.js";
 
-/** What a replace happens for: the attributes that force it, a tainted object, or `--replace`. */
-export type ReplaceReason = "attributes" | "tainted" | "requested" | "replaceOnChanges" | "provider";
+/**
+ * What a replace happens for: the attributes that force it, a tainted object, `--replace`, `replaceOnChanges`,
+ * a move to other provider settings, a dependency that must be deleted first (`deleteBeforeReplace`), or a
+ * `replaceTriggeredBy` value that changed.
+ */
+export type ReplaceReason = "attributes" | "tainted" | "requested" | "replaceOnChanges" | "provider" | "dependency" | "triggered";
 
 /** State-only facts a step records along with its resource (they are not provider inputs). */
 export interface StepMeta {
@@ -13,13 +17,27 @@ export interface StepMeta {
   retainOnDelete: boolean;
   /** The configured provider instance (name and settings, never credentials); absent for the default. */
   provider?: ProviderRecord;
+  /** `customTimeouts` in ms. */
+  timeouts?: RecordedTimeouts;
+  /** Hash of the `replaceTriggeredBy` values (absent when the option is not used). */
+  triggers?: string;
 }
 
 interface StepBase {
   urn: Urn;
   type: string;
-  /** URNs of the steps that must finish before this one. */
+  /** URNs of the program nodes whose values this step needs (its new object depends on them). */
   deps: Urn[];
+}
+
+/** What the state recorded of the object a step changes or deletes (ordering and where it lives). */
+export interface PriorObject {
+  /** What the object depended on (and may reference): those are deleted only after it lets go. */
+  deps: Urn[];
+  /** The provider instance it was applied with, from state (its delete goes there). */
+  provider?: ProviderRecord;
+  /** Its recorded `customTimeouts` (a delete after removal from the program still honours them). */
+  timeouts?: RecordedTimeouts;
 }
 
 /**
@@ -31,13 +49,17 @@ export type PlanStep =
   | (StepBase & {
       kind: "update";
       id: string;
+      /** What the inputs are now: the last applied ones, or what a refresh observed. */
       olds: Props;
       news: Props;
       /** Prior outputs, given to the provider. */
       outputs: Props;
       changed: string[];
+      /** Changed attributes that were changed outside Cairn (the update puts them back). */
+      drift: string[];
       secretKeys: string[];
       meta: StepMeta;
+      prior: PriorObject;
       movedFrom?: Urn;
     })
   | (StepBase & {
@@ -47,14 +69,17 @@ export type PlanStep =
       news: Props;
       outputs: Props;
       changed: string[];
+      drift: string[];
       replaceKeys: string[];
       reason: ReplaceReason;
+      /** For `dependency`: the resource deleted first; for `triggered`: the values that changed. */
+      cause?: string;
       deleteFirst: boolean;
       secretKeys: string[];
       meta: StepMeta;
+      /** The old object: its delete goes where it lives, after everything that references it lets go. */
+      prior: PriorObject;
       movedFrom?: Urn;
-      /** The provider the old object was applied with (its delete goes there). */
-      priorProvider?: ProviderRecord;
     })
   | (StepBase & {
       kind: "delete";
@@ -66,10 +91,16 @@ export type PlanStep =
       /** An old object left by an interrupted replace, not the resource's current one. */
       deposed: boolean;
       secretKeys: string[];
-      /** The provider instance it was applied with, from state. */
-      provider?: ProviderRecord;
+      prior: PriorObject;
     })
-  | (StepBase & { kind: "read"; id: string; deferred: boolean })
+  | (StepBase & {
+      kind: "read";
+      id: string;
+      /** Read during apply (its id or query depends on changes in this plan). */
+      deferred: boolean;
+      /** For reads done while planning: what was read. */
+      outputs?: Props;
+    })
   | (StepBase & {
       kind: "wait";
       /** Display name: the user's `name`, or `wait(<target>)`. */
@@ -142,12 +173,20 @@ export interface PlanDiagnostic {
  * plan.steps.filter(s => s.kind !== "same").length // number of changes
  */
 export interface Plan {
+  /** Format version of this data (saved plans are refused by a Cairn that does not know it). */
+  version: typeof PLAN_FORMAT_VERSION;
   project: string;
   stack: string;
   /** The state serial the plan was made against. */
   baseSerial: number;
-  /** `true` when the plan destroys everything (made by `destroy`). */
-  destroy: boolean;
+  /** A hash of the evaluated program (resources, options, plain inputs, config): `up --plan` refuses another. */
+  fingerprint: string;
+  /** What the plan does: a normal update, a destroy, or only recording what a refresh found. */
+  mode: "update" | "destroy" | "refresh-only";
+  /** What a refresh found (`--refresh`, `--refresh-only`): recorded in state before any step runs. */
+  refresh: StateMutation[];
+  /** Drift a refresh found, for display. */
+  drift: DriftFinding[];
   steps: PlanStep[];
   /** Stack outputs as planned: values may hold unknowns. */
   outputs: Props;
@@ -157,10 +196,22 @@ export interface Plan {
   diagnostics: PlanDiagnostic[];
 }
 
+/** The version of the plan format this build writes and applies. */
+export const PLAN_FORMAT_VERSION = 1;
+
+/** A difference between state and the cloud, found by a refresh. */
+export type DriftFinding =
+  | { kind: "gone"; urn: Urn; type: string }
+  | { kind: "drift"; urn: Urn; type: string; changed: string[] };
+
 /** True when applying the plan would change anything (cloud objects or state). */
 export function hasChanges(plan: Plan): boolean {
   // Reads and waits change nothing by themselves: they only run around changes.
-  return plan.outputsChanged || plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined : s.kind !== "read" && s.kind !== "wait"));
+  return (
+    plan.outputsChanged ||
+    plan.refresh.length > 0 ||
+    plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined : s.kind !== "read" && s.kind !== "wait"))
+  );
 }
 
 /** Counts steps by kind. */

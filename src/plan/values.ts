@@ -1,4 +1,4 @@
-import { ReplaySubject, map, type Observable } from "rxjs";
+import { ReplaySubject, defer, finalize, map, type Observable } from "rxjs";
 import type { OState, Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
@@ -21,12 +21,33 @@ export function unknownValue(secretKeys: ReadonlySet<string> = new Set()): Resou
   return { id: UNKNOWN, outputs: {}, unknown: new Set(), restUnknown: true, secretKeys };
 }
 
+/** A fully known value (a resource as recorded, or as a provider call just returned it). */
+export function knownValue(id: unknown, outputs: Props, secretKeys: ReadonlySet<string>): ResourceValue {
+  return { id, outputs, unknown: new Set(), restUnknown: false, secretKeys };
+}
+
+/**
+ * A resolver for one consumer (a node being planned, an action being applied) that remembers which
+ * nodes it is waiting for: the planner and the executor use it to tell a stall ("a waits for b, b waits
+ * for a") from slow work, and to name what is stuck.
+ */
+export interface ScopedResolver extends Resolver {
+  /** Nodes this consumer subscribed to that have not published yet. */
+  readonly awaiting: ReadonlySet<ResourceNode>;
+  /** A node's whole published value. */
+  value(node: ResourceNode): Observable<ResourceValue>;
+}
+
 /**
  * Answers attribute lookups from values published per resource as the phase proceeds
  * (planner: planned values; executor: real outputs as steps finish).
  */
 export class ValueResolver implements Resolver {
   private readonly subjects = new Map<ResourceNode, ReplaySubject<ResourceValue>>();
+  private readonly published = new Set<ResourceNode>();
+
+  /** @param onAwait called when a scoped consumer starts or stops waiting for an unpublished node. */
+  constructor(private readonly onAwait?: () => void) {}
 
   private subject(node: ResourceNode): ReplaySubject<ResourceValue> {
     let s = this.subjects.get(node);
@@ -37,11 +58,18 @@ export class ValueResolver implements Resolver {
     return s;
   }
 
-  /** Publishes a resource's value: everything waiting on its attributes proceeds. */
+  /** Publishes a resource's value: everything waiting on its attributes proceeds. A second publish is ignored. */
   publish(node: ResourceNode, value: ResourceValue): void {
+    if (this.published.has(node)) return;
+    this.published.add(node);
     const s = this.subject(node);
     s.next(value);
     s.complete();
+  }
+
+  /** True once `node` has published its value in this phase. */
+  has(node: ResourceNode): boolean {
+    return this.published.has(node);
   }
 
   /** The value a resource published in this phase (once it has). */
@@ -71,5 +99,26 @@ export class ValueResolver implements Resolver {
         return { known: true, value: v.outputs[name], secret, deps };
       }),
     );
+  }
+
+  /** A resolver for one consumer that records which unpublished nodes it waits for. */
+  scope(): ScopedResolver {
+    const awaiting = new Set<ResourceNode>();
+    const track = <T>(node: ResourceNode, source: Observable<T>): Observable<T> => {
+      if (this.published.has(node)) return source;
+      return defer(() => {
+        if (!this.published.has(node)) {
+          awaiting.add(node);
+          this.onAwait?.();
+        }
+        return source.pipe(finalize(() => awaiting.delete(node)));
+      });
+    };
+    return {
+      awaiting,
+      attribute: (node, name) => track(node, this.attribute(node, name)),
+      whole: (node) => track(node, this.whole(node)),
+      value: (node) => track(node, this.value(node)),
+    };
   }
 }

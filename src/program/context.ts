@@ -46,7 +46,7 @@ export class EvalContext {
 }
 
 function describe(n: ResourceNode): string {
-  if (n.kind === "wait") return `${n.name} (on ${n.wait!.target.urn})`;
+  if (n.kind === "wait") return `${n.name} (on ${n.wait.target.urn})`;
   const what = n.kind === "lookup" ? "lookup" : n.kind === "component" ? "component" : "resource";
   return `${what} "${n.name}" (${n.type})`;
 }

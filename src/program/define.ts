@@ -2,7 +2,7 @@ import type { Provider } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
 import { CustomResource, NODE, attributeOutput, type ResourceOptions } from "./resource.js";
 import { collectResources, isOutput, type Input, type Inputs, type Output } from "./output.js";
-import type { ResourceDefinition } from "./node.js";
+import type { LookupNode, ResourceDefinition } from "./node.js";
 import { registerDefinition } from "../provider/registry.js";
 import { isPredicate } from "../wait/predicate.js";
 
@@ -93,7 +93,7 @@ export function defineResource<I extends object, O extends object = I, Q = never
       if (query && !def.provider.lookup) {
         throw new Error(`${type}.get("${name}", …): this type can only be looked up by id (a string), not by a query.`);
       }
-      r[NODE].lookupId = id;
+      (r[NODE] as LookupNode).lookupId = id;
       // The id (or query) is an input of the lookup: the resources it comes from are dependencies.
       collectResources(id, r[NODE].deps);
       return r;

@@ -18,42 +18,77 @@ export interface CustomTimeouts {
   delete?: Duration;
 }
 
-/**
- * What evaluation records for one `new Resource(...)`, `Type.get(...)` or component: plain data the
- * graph, planner and executor read. Users never see it; `Resource` objects point at it.
- */
-export interface ResourceNode {
-  kind: "custom" | "component" | "lookup" | "wait";
+/** What every recorded node has: identity, place in the tree, and what it needs first. */
+interface NodeBase {
   urn: Urn;
   type: string;
   name: string;
-  /** Raw inputs as written (may hold outputs and promises). For lookups: the query. */
-  inputs: Record<string, unknown>;
-  definition: ResourceDefinition | undefined;
   parent: ResourceNode | undefined;
   children: ResourceNode[];
-  /** Resources this one needs first: from input values and `dependsOn` (components expanded later). */
+  /** Nodes this one needs first: from input values and `dependsOn` (components expanded by the graph). */
   deps: Set<ResourceNode>;
-  /** For lookups: the id to read. */
-  lookupId?: unknown;
+  /** The configured provider instance (`opts.provider`, else the parent's); absent for the package default. */
+  provider?: ProviderInstance;
+}
+
+/** The options of a managed resource, validated when it is declared. */
+export interface ManagedOptions {
   protect: boolean;
   retainOnDelete: boolean;
   deleteBeforeReplace: boolean;
+  /** Input attributes whose changes are ignored (`"*"`: all of them). */
   ignoreChanges: readonly string[];
   replaceOnChanges: readonly string[];
+  /** Values (outputs, resources) whose change replaces this resource. */
+  replaceTriggeredBy: readonly unknown[];
   /** Earlier URNs of this resource: state found under one of them is moved, not recreated. */
   aliases: readonly Urn[];
   customTimeouts: CustomTimeouts;
-  /** The configured provider instance (`opts.provider`, else the parent's); absent for the package default. */
-  provider?: ProviderInstance;
-  /** For waits: what to wait for. */
-  wait?: WaitNodeSpec;
 }
+
+/** `new SomeType(name, inputs, opts)`: a cloud object Cairn manages. */
+export interface CustomNode extends NodeBase {
+  kind: "custom";
+  definition: ResourceDefinition;
+  /** Raw inputs as written (may hold outputs and promises). */
+  inputs: Record<string, unknown>;
+  options: ManagedOptions;
+}
+
+/** `SomeType.get(name, idOrQuery)`: an existing object read, never managed. */
+export interface LookupNode extends NodeBase {
+  kind: "lookup";
+  definition: ResourceDefinition;
+  /** The id or query to read (may hold outputs). */
+  lookupId: unknown;
+}
+
+/** `wait(target, {...})`: a gate on a fresh read of its target; never stored in state. */
+export interface WaitNode extends NodeBase {
+  kind: "wait";
+  /** The definition of the resource at the end of the chain of waits (whose provider reads it). */
+  definition: ResourceDefinition | undefined;
+  wait: WaitNodeSpec;
+}
+
+/** A `ComponentResource`: groups children; not a node of the graph itself. */
+export interface ComponentNode extends NodeBase {
+  kind: "component";
+}
+
+/**
+ * What evaluation records for one `new Resource(...)`, `Type.get(...)`, `wait(...)` or component: plain data
+ * the graph, planner and executor read. Users never see it; `Resource` objects point at it.
+ */
+export type ResourceNode = CustomNode | LookupNode | WaitNode | ComponentNode;
+
+/** The nodes the graph orders (components are expanded away). */
+export type GraphNode = CustomNode | LookupNode | WaitNode;
 
 /** What `wait(target, {...})` records: plain data the planner and executor read. */
 export interface WaitNodeSpec {
   /** The resource, lookup or wait waited on. */
-  target: ResourceNode;
+  target: GraphNode;
   /** The target's name, as predicates print it (`cert`). */
   subject: string;
   /** True when the user gave the wait a name (`name: "issued"`); otherwise it shows as `wait(cert)`. */

@@ -175,6 +175,10 @@ function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Observa
   }
   if (v instanceof Promise) return from(v).pipe(switchMap((x) => resolveDeep(x, r, mode)));
   const node = nodeOf(v);
+  if (node?.kind === "component") {
+    // A component has no state of its own: as a value it is its identity (its children are the dependencies).
+    return of({ known: true, value: { urn: node.urn }, secret: false, deps: [node] });
+  }
   if (node) {
     const o = r.whole(node).pipe(take(1));
     return mode === "strict" ? o : o.pipe(map((s) => (s.known ? s : { known: true as const, value: UNKNOWN, secret: s.secret, deps: s.deps })));

@@ -2,7 +2,8 @@ import { of } from "rxjs";
 import { Output, collectResources, type Resolver } from "./output.js";
 import { currentContext } from "./context.js";
 import { makeUrn, type Urn } from "./urn.js";
-import type { CustomTimeouts, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
+import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
+import { parseDuration, type Duration } from "./duration.js";
 import type { ProviderInstance } from "../provider/provider.js";
 
 /** Where the internal node of a resource or wait lives (a symbol, so it never collides with attribute names). */
@@ -42,8 +43,13 @@ export interface ResourceOptions {
   retainOnDelete?: boolean;
   /** Earlier identities: a renamed or re-parented resource keeps its cloud object. */
   aliases?: readonly Alias[];
-  /** Time budgets for the provider's create, update and delete. */
-  customTimeouts?: CustomTimeouts;
+  /** Time budgets for the provider's create, update and delete: Durations or text such as `"10m"`. */
+  customTimeouts?: CustomTimeouts | { create?: Duration | string; update?: Duration | string; delete?: Duration | string };
+  /**
+   * Replace this resource whenever one of these values changes: outputs (`db.endpoint`) or whole resources
+   * (any change of theirs). E.g. `replaceTriggeredBy: [config.sha256]`.
+   */
+  replaceTriggeredBy?: readonly unknown[];
   /**
    * A configured provider instance, e.g. `new aws.Provider("use1", { region: "us-east-1" })`. Children of a
    * component inherit the component's. Changing where the object lives (its settings) replaces it.
@@ -62,55 +68,38 @@ function parentTypes(n: ResourceNode | undefined): string[] {
   return out;
 }
 
-/** @internal Builds the internal node for a resource (or wait) being declared and registers it with the current evaluation. */
-export function registerNode(
-  kind: ResourceNode["kind"],
-  type: string,
-  name: string,
-  inputs: Record<string, unknown>,
-  opts: ResourceOptions,
-  definition: ResourceDefinition | undefined,
-  /** The name inside the URN, when it differs from the display name (unnamed waits). */
-  urnName: string = name,
-  waitSpec?: WaitNodeSpec,
-): ResourceNode {
+/** What a node of each kind adds to the common fields. */
+export type NodeExtra =
+  | { kind: "custom"; definition: ResourceDefinition; inputs: Record<string, unknown> }
+  | { kind: "lookup"; definition: ResourceDefinition; lookupId: unknown }
+  | { kind: "wait"; definition: ResourceDefinition | undefined; wait: WaitNodeSpec }
+  | { kind: "component" };
+
+/**
+ * @internal Builds the internal node for a resource, lookup, wait or component being declared and registers it
+ * with the current evaluation. Options are validated here, so a mistake is reported where it was made.
+ */
+export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, urnName: string = name): ResourceNode {
   if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
-  const ctx = currentContext(kind === "wait" ? `The wait ${name}` : `${kind === "component" ? "Component" : "Resource"} "${name}" (${type})`);
+  const what = extra.kind === "wait" ? `The wait ${name}` : `${extra.kind === "component" ? "Component" : "Resource"} "${name}" (${type})`;
+  const ctx = currentContext(what);
+  if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}).`);
   const parent = opts.parent?.[NODE];
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
   const deps = new Set<ResourceNode>();
-  collectResources(inputs, deps);
-  const dependsOn = dependsOnList(opts.dependsOn);
-  for (const d of dependsOn) {
+  if (extra.kind === "custom") collectResources(extra.inputs, deps);
+  for (const d of dependsOnList(opts.dependsOn)) {
     if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources or waits; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);
   }
-  const aliases = (opts.aliases ?? []).map((a): Urn => {
-    if (typeof a === "string") return a as Urn;
-    const aliasParent = a.parent === undefined ? parent : a.parent === null ? undefined : a.parent[NODE];
-    return makeUrn({
-      stack: a.stack ?? ctx.stack,
-      project: a.project ?? ctx.project,
-      parentTypes: parentTypes(aliasParent),
-      type: a.type ?? type,
-      name: a.name ?? name,
-    });
-  });
-  const node: ResourceNode = {
-    kind, urn, type, name, inputs, definition, parent, children: [], deps,
-    protect: opts.protect ?? false,
-    retainOnDelete: opts.retainOnDelete ?? false,
-    deleteBeforeReplace: opts.deleteBeforeReplace ?? false,
-    ignoreChanges: opts.ignoreChanges ?? [],
-    replaceOnChanges: opts.replaceOnChanges ?? [],
-    aliases,
-    customTimeouts: opts.customTimeouts ?? {},
-  };
-  if (waitSpec) node.wait = waitSpec;
+  const base = { urn, type, name, parent, children: [] as ResourceNode[], deps };
+  const node: ResourceNode =
+    extra.kind === "custom" ? { ...base, ...extra, options: managedOptions(opts, { what, ctx, parent, type, name }) } : { ...base, ...extra };
+  if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
   const provider = opts.provider ?? parent?.provider;
   if (provider) {
     const pkg = type.split(":")[0];
-    if (kind === "component" || kind === "wait" || provider.package === pkg) node.provider = provider;
+    if (node.kind === "component" || node.kind === "wait" || provider.package === pkg) node.provider = provider;
     else if (opts.provider) {
       throw new Error(`"${name}" (${type}) was given the ${provider.package} provider "${provider.name}", which cannot manage ${pkg} resources: pass a ${pkg} provider, or none.`);
     }
@@ -118,6 +107,75 @@ export function registerNode(
   ctx.register(node);
   parent?.children.push(node);
   return node;
+}
+
+/** Validates and normalises a managed resource's options (durations parsed, lists checked). */
+function managedOptions(
+  opts: ResourceOptions,
+  at: { what: string; ctx: { stack: string; project: string }; parent: ResourceNode | undefined; type: string; name: string },
+): ManagedOptions {
+  const { what } = at;
+  const aliases = (opts.aliases ?? []).map((a): Urn => {
+    if (typeof a === "string") return a as Urn;
+    const aliasParent = a.parent === undefined ? at.parent : a.parent === null ? undefined : a.parent[NODE];
+    return makeUrn({ stack: a.stack ?? at.ctx.stack, project: a.project ?? at.ctx.project, parentTypes: parentTypes(aliasParent), type: a.type ?? at.type, name: a.name ?? at.name });
+  });
+  const triggers = opts.replaceTriggeredBy ?? [];
+  if (!Array.isArray(triggers)) throw new Error(`${what}: replaceTriggeredBy must be a list of outputs or resources (got ${String(triggers)}).`);
+  return {
+    protect: flag(opts.protect, "protect", what),
+    retainOnDelete: flag(opts.retainOnDelete, "retainOnDelete", what),
+    deleteBeforeReplace: flag(opts.deleteBeforeReplace, "deleteBeforeReplace", what),
+    ignoreChanges: names(opts.ignoreChanges, "ignoreChanges", what),
+    replaceOnChanges: names(opts.replaceOnChanges, "replaceOnChanges", what),
+    replaceTriggeredBy: triggers,
+    aliases,
+    customTimeouts: timeouts(opts.customTimeouts, what),
+  };
+}
+
+function flag(v: unknown, option: string, what: string): boolean {
+  if (v === undefined) return false;
+  if (typeof v !== "boolean") throw new Error(`${what}: ${option} must be true or false (got ${JSON.stringify(v)}).`);
+  return v;
+}
+
+function names(v: unknown, option: string, what: string): readonly string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || x.length === 0)) {
+    throw new Error(`${what}: ${option} must be a list of input attribute names, e.g. ["content"] or ["*"] (got ${JSON.stringify(v)}).`);
+  }
+  return v;
+}
+
+function timeouts(v: ResourceOptions["customTimeouts"], what: string): CustomTimeouts {
+  if (v === undefined) return {};
+  if (v === null || typeof v !== "object") throw new Error(`${what}: customTimeouts must be an object such as { create: minutes(10) } (got ${String(v)}).`);
+  const out: CustomTimeouts = {};
+  for (const [k, d] of Object.entries(v)) {
+    if (k !== "create" && k !== "update" && k !== "delete") throw new Error(`${what}: customTimeouts has an unknown key "${k}": use create, update or delete.`);
+    if (d !== undefined) out[k] = positiveDuration(d, `customTimeouts.${k} of ${what}`);
+  }
+  return out;
+}
+
+/**
+ * A duration option given as a Duration or text (`"10m"`): parsed, and refused unless finite and above zero.
+ *
+ * @example positiveDuration("10m", "customTimeouts.create of cert") // 600000
+ */
+export function positiveDuration(v: unknown, what: string): Duration {
+  let d: number;
+  if (typeof v === "string") {
+    try {
+      d = parseDuration(v);
+    } catch (e) {
+      throw new Error(`${what}: ${(e as Error).message}`);
+    }
+  } else if (typeof v === "number") d = v;
+  else throw new Error(`${what} must be a Duration such as minutes(10) or text like "10m" (got ${JSON.stringify(v)}).`);
+  if (!Number.isFinite(d) || d <= 0) throw new Error(`${what} must be longer than zero (got ${typeof v === "string" ? `"${v}"` : v}): use e.g. minutes(10) or "10m".`);
+  return d as Duration;
 }
 
 /** The output for one attribute of a resource, created on first use and cached on the node. */
@@ -140,15 +198,8 @@ export abstract class Resource implements Dependable {
   readonly [NODE]: ResourceNode;
 
   /** @internal */
-  constructor(
-    kind: ResourceNode["kind"],
-    type: string,
-    name: string,
-    inputs: Record<string, unknown>,
-    opts: ResourceOptions,
-    definition: ResourceDefinition | undefined,
-  ) {
-    this[NODE] = registerNode(kind, type, name, inputs, opts, definition);
+  constructor(type: string, name: string, opts: ResourceOptions, extra: NodeExtra) {
+    this[NODE] = registerNode(type, name, opts, extra);
   }
 
   /** The resource's stable identity (known at once). */
@@ -168,7 +219,7 @@ export abstract class Resource implements Dependable {
 export class CustomResource extends Resource {
   /** @internal */
   constructor(type: string, name: string, inputs: Record<string, unknown>, opts: ResourceOptions, definition: ResourceDefinition, kind: "custom" | "lookup" = "custom") {
-    super(kind, type, name, inputs, opts, definition);
+    super(type, name, opts, kind === "custom" ? { kind, definition, inputs: checkedInputs(inputs, name, type) } : { kind, definition, lookupId: undefined });
   }
 
   /** The provider's id for the object (unknown until created). */
@@ -191,8 +242,14 @@ export class CustomResource extends Resource {
  */
 export class ComponentResource extends Resource {
   constructor(type: string, name: string, opts: ResourceOptions = {}) {
-    super("component", type, name, {}, opts, undefined);
+    super(type, name, opts, { kind: "component" });
   }
+}
+
+function checkedInputs(inputs: unknown, name: string, type: string): Record<string, unknown> {
+  if (inputs === undefined || inputs === null) return {};
+  if (typeof inputs !== "object" || Array.isArray(inputs)) throw new Error(`Resource "${name}" (${type}): inputs must be an object (got ${JSON.stringify(inputs)}).`);
+  return inputs as Record<string, unknown>;
 }
 
 /** Reads a resource's URN without an Output (for tests and tools). */

@@ -1,21 +1,26 @@
 import { Subject, type Observable } from "rxjs";
 import { isAbsolute, join, resolve } from "node:path";
-import { isDeepStrictEqual } from "node:util";
 import type { Program, Evaluation } from "../program/program.js";
 import type { Urn } from "../program/urn.js";
 import type { ConfigValue } from "../program/config.js";
+import type { GraphNode } from "../program/node.js";
 import { buildGraph } from "../graph/graph.js";
-import { makePlan, planDeletes, type PlanOptions, type PlanRuntime } from "../plan/planner.js";
-import type { Plan } from "../plan/plan.js";
-import { execute } from "../apply/executor.js";
+import { makePlan, type PlanOptions } from "../plan/planner.js";
+import { PLAN_FORMAT_VERSION, type DriftFinding, type Plan } from "../plan/plan.js";
+import { destroyScope, planDeletes, checkDeleteProviders } from "../plan/deletes.js";
+import { fingerprint } from "../plan/fingerprint.js";
+import { execute, type ProgramRuntime } from "../apply/executor.js";
 import type { ApplySummary, EngineEvent } from "../apply/events.js";
 import type { Clock, OpContext, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import { findDefinition } from "../provider/registry.js";
 import { FileBackend } from "../state/file-backend.js";
-import type { PendingOperation, Props, ProviderRecord, ResourceState, StackState, StateMutation } from "../state/types.js";
+import type { Props, ProviderRecord, ResourceState, StackState } from "../state/types.js";
 import { realClock } from "./clock.js";
 import { CairnError } from "./errors.js";
+import { watchIdle } from "./liveness.js";
+import { afterRefresh, readAll } from "./refresh.js";
+import { reconcile } from "./reconcile.js";
 
 /** How to reach a stack's state and run its operations. */
 export interface StackOptions {
@@ -29,14 +34,18 @@ export interface StackOptions {
   parallel?: number;
   /** The clock waits poll by; tests pass a `FakeClock` from `cairn/testing`. */
   clock?: Clock;
-  /** Cancels the run: no new operations start; running ones finish and are saved. */
+  /** Cancels the run (like a first Ctrl-C): nothing new starts; running provider calls finish and are saved. */
   signal?: AbortSignal;
+  /** Abandons provider calls in flight (like a second Ctrl-C): they are recorded as uncertain for the next run. */
+  abortSignal?: AbortSignal;
 }
 
 /** Options for `preview` and `up`. */
 export interface RunOptions extends PlanOptions {
-  /** Read every resource from the cloud before planning. */
+  /** Read every resource from the cloud before planning (drift is then reverted, vanished objects re-created). */
   refresh?: boolean;
+  /** Only read every resource and record what changed; plan no changes to the cloud. */
+  refreshOnly?: boolean;
 }
 
 /** What `up` and `destroy` return. */
@@ -50,14 +59,16 @@ export interface UpResult {
 }
 
 /** A difference a refresh found between state and reality. */
-export type RefreshChange =
-  | { kind: "gone"; urn: Urn; type: string }
-  | { kind: "drift"; urn: Urn; type: string; changed: string[] };
+export type RefreshChange = DriftFinding;
 
 /** Decides whether to go ahead with a plan (the CLI asks on a TTY, or takes `--yes`). */
 export type Confirm = (plan: Plan) => Promise<boolean>;
 
-const runtimes = new WeakMap<Plan, { runtime?: PlanRuntime; refresh: StateMutation[] }>();
+/** An evaluated program, ready to plan or to apply a plan made from it. */
+interface Prepared {
+  runtime: ProgramRuntime;
+  fingerprint: string;
+}
 
 /**
  * One stack of a program: everything the CLI can do, as methods returning typed results, with engine
@@ -76,6 +87,10 @@ export class Stack {
   readonly events: Observable<EngineEvent> = this.subject.asObservable();
   private readonly backend: FileBackend;
   private readonly clock: Clock;
+  /** The program's provider instances by package and name, from its latest evaluation. */
+  private readonly live = new Map<string, ProviderInstance>();
+  /** Evaluations by fingerprint: applying a plan this process made needs no second evaluation. */
+  private readonly prepared = new Map<string, Prepared>();
 
   constructor(
     readonly program: Program,
@@ -97,75 +112,54 @@ export class Stack {
     this.subject.next({ type: "diagnostic", severity, message, ...(urn ? { urn } : {}) });
   }
 
-  private opContext = (urn: Urn, timeout?: number, provider?: ProviderInstance): OpContext => {
-    const signals = [this.options.signal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined].filter((s): s is AbortSignal => !!s);
-    return {
-      signal: signals.length ? AbortSignal.any(signals) : new AbortController().signal,
-      log: { info: (m) => this.note("info", m, urn), warn: (m) => this.note("warning", m, urn) },
-      clock: this.clock,
-      workDir: this.program.location.dir,
-      ...(timeout ? { timeout: timeout as OpContext["timeout"] } : {}),
-      ...(provider ? { provider } : {}),
-    };
+  /** The context of one provider call; `signal` bounds it (a timeout, an abandoned run). */
+  private opContext = (urn: Urn, opts: { signal?: AbortSignal; timeoutMs?: number; provider?: ProviderInstance } = {}): OpContext => ({
+    signal: opts.signal ?? this.options.abortSignal ?? new AbortController().signal,
+    log: { info: (m) => this.note("info", m, urn), warn: (m) => this.note("warning", m, urn) },
+    clock: this.clock,
+    workDir: this.program.location.dir,
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs as OpContext["timeout"] } : {}),
+    ...(opts.provider ? { provider: opts.provider } : {}),
+  });
+
+  /** Reads and lookups outside an apply: bounded by `timeout` (and a second Ctrl-C). */
+  private readContext = (urn: Urn, timeout?: number, provider?: ProviderInstance): OpContext => {
+    const signals = [this.options.abortSignal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined].filter((s): s is AbortSignal => !!s);
+    return this.opContext(urn, { ...(signals.length ? { signal: AbortSignal.any(signals) } : {}), ...(timeout ? { timeoutMs: timeout } : {}), ...(provider ? { provider } : {}) });
   };
 
-  /** Runs `fn` holding the stack's lock, with the state loaded and interrupted operations reconciled. */
-  private async locked<T>(command: string, fn: (state: StackState) => Promise<T>): Promise<T> {
+  private env() {
+    return {
+      opContext: (urn: Urn, provider?: ProviderInstance) => this.readContext(urn, undefined, provider),
+      instanceFor: (type: string, r: ProviderRecord | undefined) => this.instanceFor(type, r),
+      warn: (m: string, urn: Urn) => this.note("warning", m, urn),
+    };
+  }
+
+  /**
+   * Runs `fn` holding the stack's lock, with the state loaded and interrupted operations reconciled. If the
+   * process would go idle before `fn` ends (a promise that never settles), `fn`'s work is told to stop.
+   */
+  private async locked<T>(command: string, fn: (state: StackState, idle: AbortSignal) => Promise<T>): Promise<T> {
     const lock = await this.backend.lock({ command });
+    const idle = watchIdle();
     try {
       for (const n of lock.notes) this.note("warning", n);
       const loaded = await this.backend.load();
       for (const n of loaded.notes) this.note("warning", n);
       let state = loaded.state;
-      if (loaded.pending.length) state = await this.reconcile(state, loaded.pending);
-      return await fn(state);
+      if (loaded.pending.length) {
+        const journal = await this.backend.openJournal(state);
+        await reconcile(journal, loaded.pending, this.env());
+        state = await journal.compact();
+        await journal.close();
+      }
+      return await fn(state, idle.signal);
     } finally {
+      idle.dispose();
       await lock.release();
     }
   }
-
-  /** Settles operations a crash left pending: reads each object, then adopts or discards it. */
-  private async reconcile(state: StackState, pending: PendingOperation[]): Promise<StackState> {
-    const journal = await this.backend.openJournal(state);
-    for (const p of pending) {
-      const what = `${p.kind} of ${p.urn} (started ${p.since})`;
-      const current = journal.state.resources[p.urn];
-      const def = findDefinition(p.type);
-      if (p.id === undefined || !def) {
-        this.note("warning", `An interrupted ${what} was found. ${p.id === undefined ? "Its object id was never recorded, so it cannot be read back; the next plan creates it again (providers make creates idempotent where the cloud allows). If an object was left behind, delete it by hand." : `No provider for type ${p.type} is loaded, so it cannot be checked.`}`, p.urn);
-        journal.end(p.op, []);
-        continue;
-      }
-      const inputs = current?.id === p.id ? current.inputs : (current?.deposed?.find((d: { id: string }) => d.id === p.id)?.inputs ?? {});
-      const outputs = current?.id === p.id ? current.outputs : (current?.deposed?.find((d: { id: string }) => d.id === p.id)?.outputs ?? {});
-      let read: Props | undefined;
-      try {
-        const recorded = current?.id === p.id ? current.provider : (current?.deposed?.find((d) => d.id === p.id)?.provider ?? current?.provider);
-        read = await def.provider.read({ urn: p.urn, id: p.id, inputs, outputs, ctx: this.opContext(p.urn, undefined, this.instanceFor(p.type, recorded)) });
-      } catch (e) {
-        throw new CairnError(`An interrupted ${what} could not be checked: ${(e as Error).message}. Nothing was changed; run again when the provider is reachable.`);
-      }
-      const mutations: StateMutation[] = [];
-      if (current && current.id === p.id) {
-        if (read === undefined) mutations.push({ kind: "remove", urn: p.urn });
-        else mutations.push({ kind: "upsert", resource: { ...current, outputs: read } });
-      } else if (current?.deposed?.some((d: { id: string }) => d.id === p.id) && read === undefined) {
-        const rest = current.deposed.filter((d: { id: string }) => d.id !== p.id);
-        const next: ResourceState = { ...current };
-        if (rest.length) next.deposed = rest;
-        else delete next.deposed;
-        mutations.push({ kind: "upsert", resource: next });
-      }
-      this.note("warning", `An interrupted ${what} was found: the object ${read === undefined ? "is gone; it was removed from state" : "exists; its current attributes were adopted"}.`, p.urn);
-      journal.end(p.op, mutations);
-    }
-    const saved = await journal.compact();
-    await journal.close();
-    return saved;
-  }
-
-  // The program's provider instances by package and name, from its latest evaluation.
-  private live = new Map<string, ProviderInstance>();
 
   private remember(ev: Evaluation): void {
     for (const n of ev.nodes) if (n.provider) this.live.set(instanceKey(n.provider.package, n.provider.name), n.provider);
@@ -189,7 +183,8 @@ export class Stack {
     return providerInstanceFor(type, record, record ? this.live.get(instanceKey(type, record.name)) : undefined);
   }
 
-  private async evaluate(): Promise<Evaluation> {
+  /** Evaluates the program into a graph, with its fingerprint. */
+  private async prepare(): Promise<Prepared> {
     const config = await this.backend.readConfig();
     let ev: Evaluation;
     try {
@@ -200,138 +195,117 @@ export class Stack {
     }
     if (ev.diagnostics.length) throw new CairnError(`The program "${this.program.name}" has ${ev.diagnostics.length} problem(s):`, ev.diagnostics.map((d) => d.message));
     this.remember(ev);
-    return ev;
-  }
-
-  /** Reads every resource in state; returns the changes found and the state mutations recording them. */
-  private async readAll(state: StackState): Promise<{ changes: RefreshChange[]; mutations: StateMutation[] }> {
-    const changes: RefreshChange[] = [];
-    const mutations: StateMutation[] = [];
-    await Promise.all(
-      Object.values(state.resources).map(async (r) => {
-        const def = findDefinition(r.type);
-        if (!def) {
-          this.note("warning", `Cannot refresh ${r.urn}: no provider for type ${r.type} is loaded.`, r.urn);
-          return;
-        }
-        const read = await def.provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: this.opContext(r.urn, undefined, this.instanceFor(r.type, r.provider)) });
-        if (read === undefined) {
-          changes.push({ kind: "gone", urn: r.urn, type: r.type });
-          mutations.push({ kind: "remove", urn: r.urn });
-        } else if (!isDeepStrictEqual(read, r.outputs)) {
-          const keys = new Set([...Object.keys(read), ...Object.keys(r.outputs)]);
-          changes.push({ kind: "drift", urn: r.urn, type: r.type, changed: [...keys].filter((k) => !isDeepStrictEqual(read[k], r.outputs[k])) });
-          mutations.push({ kind: "upsert", resource: { ...r, outputs: read } });
-        }
-      }),
-    );
-    return { changes, mutations };
-  }
-
-  private async planAgainst(state: StackState, opts: RunOptions): Promise<Plan> {
-    const ev = await this.evaluate();
     let graph;
     try {
       graph = buildGraph(ev.nodes);
     } catch (e) {
       throw new CairnError((e as Error).message);
     }
-    let refresh: StateMutation[] = [];
-    let drifted = new Set<string>();
-    let prior = state;
-    if (opts.refresh) {
-      const r = await this.readAll(state);
-      refresh = r.mutations;
-      drifted = new Set(r.changes.filter((c) => c.kind === "drift").map((c) => c.urn));
-      prior = structuredClone(state);
-      for (const m of refresh) {
-        if (m.kind === "remove") delete prior.resources[m.urn];
-        else if (m.kind === "upsert") prior.resources[m.resource.urn] = m.resource;
-      }
-    }
-    const { plan, runtime } = await makePlan(
-      { project: this.program.name, stack: this.name, graph, programOutputs: ev.outputs, state: prior, drifted, opContext: this.opContext },
-      opts,
-    );
-    plan.baseSerial = state.serial;
-    runtimes.set(plan, { runtime, refresh });
-    return plan;
+    const nodeByUrn = new Map<Urn, GraphNode>(graph.order.map((n) => [n.urn, n]));
+    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs }, fingerprint: fingerprint(graph, ev.outputs, Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]))) };
+    this.prepared.clear();
+    this.prepared.set(p.fingerprint, p);
+    return p;
   }
 
-  /** Plans without changing anything. The plan can be given to {@link apply} (same state serial required). */
+  private async planAgainst(state: StackState, opts: RunOptions, idle: AbortSignal): Promise<Plan> {
+    const refreshing = opts.refresh || opts.refreshOnly;
+    if (opts.refreshOnly) await this.declareProviders();
+    const found = refreshing ? await readAll(state, this.env()) : { findings: [], mutations: [] };
+    if (opts.refreshOnly) {
+      return { ...emptyPlan(this.program.name, this.name, state), mode: "refresh-only", refresh: found.mutations, drift: found.findings };
+    }
+    const { runtime, fingerprint: fp } = await this.prepare();
+    const plan = await makePlan(
+      { project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations), opContext: this.readContext, stuck: idle },
+      opts,
+    );
+    return { ...plan, baseSerial: state.serial, fingerprint: fp, refresh: found.mutations, drift: found.findings };
+  }
+
+  /** Plans without changing anything. The plan can be given to {@link apply} (or saved, and applied by `up --plan`). */
   async preview(opts: RunOptions = {}): Promise<Plan> {
-    return this.locked("preview", (state) => this.planAgainst(state, opts));
+    return this.locked("preview", (state, idle) => this.planAgainst(state, opts, idle));
   }
 
   /** Plans, asks `confirm` (default: yes), and applies exactly that plan, all under one lock. */
   async up(opts: RunOptions & { confirm?: Confirm } = {}): Promise<UpResult> {
-    return this.locked("up", async (state) => {
-      const plan = await this.planAgainst(state, opts);
-      return this.confirmAndApply(plan, state, opts.confirm);
+    return this.locked("up", async (state, idle) => {
+      const plan = await this.planAgainst(state, opts, idle);
+      return this.confirmAndApply(plan, state, opts.confirm, idle);
     });
   }
 
-  /** Applies a plan made earlier by {@link preview}; refuses if the state changed since. */
-  async apply(plan: Plan): Promise<UpResult> {
-    return this.locked("up", (state) => this.confirmAndApply(plan, state, undefined));
+  /**
+   * Applies a plan made earlier by {@link preview} (in this process, or saved with `preview --out` and read
+   * back): exactly its steps. Refuses if the state changed since, or if the program now declares something
+   * else than the program the plan was made from.
+   */
+  async apply(plan: Plan, opts: { confirm?: Confirm } = {}): Promise<UpResult> {
+    return this.locked("up", (state, idle) => this.confirmAndApply(plan, state, opts.confirm, idle));
   }
 
   /** Plans the deletion of every resource in state (no program run needed), confirms and applies it. */
   async destroy(opts: { targets?: readonly Urn[]; confirm?: Confirm } = {}): Promise<UpResult> {
     await this.declareProviders();
-    return this.locked("destroy", async (state) => {
-      const diagnostics: Plan["diagnostics"] = [];
-      const targets = opts.targets?.length ? new Set<string>(opts.targets) : undefined;
-      const steps = planDeletes(state, new Set(), [], targets, diagnostics);
-      const plan: Plan = { project: this.program.name, stack: this.name, baseSerial: state.serial, destroy: true, steps, outputs: {}, secretOutputs: [], outputsChanged: Object.keys(state.outputs).length > 0, diagnostics };
-      runtimes.set(plan, { refresh: [] });
-      return this.confirmAndApply(plan, state, opts.confirm);
+    return this.locked("destroy", async (state, idle) => {
+      const plan = emptyPlan(this.program.name, this.name, state);
+      plan.mode = "destroy";
+      const scope = opts.targets?.length ? destroyScope(state, opts.targets) : undefined;
+      for (const t of opts.targets ?? []) {
+        if (!state.resources[t]) plan.diagnostics.push({ severity: "error", message: `--target ${t}: no resource with this URN in state. Run \`state list\` to see the URNs.` });
+      }
+      plan.steps = planDeletes(state, new Set(), scope, plan.diagnostics);
+      checkDeleteProviders(plan.steps, (t) => findDefinition(t) !== undefined, plan.diagnostics);
+      // A targeted destroy keeps the stack outputs: the rest of the stack still stands.
+      plan.outputsChanged = !scope && Object.keys(state.outputs).length > 0;
+      return this.confirmAndApply(plan, state, opts.confirm, idle);
     });
   }
 
-  private async confirmAndApply(plan: Plan, state: StackState, confirm: Confirm | undefined): Promise<UpResult> {
+  /** The evaluated program a plan was made from: this process's, or a fresh evaluation that must match. */
+  private async runtimeFor(plan: Plan): Promise<ProgramRuntime | undefined> {
+    if (plan.mode !== "update") return undefined;
+    const known = this.prepared.get(plan.fingerprint) ?? (await this.prepare());
+    if (known.fingerprint !== plan.fingerprint) {
+      throw new CairnError(`The program changed since this plan was made (its resources, options, inputs or config differ); nothing was applied. Run preview again and apply the new plan.`);
+    }
+    return known.runtime;
+  }
+
+  private async confirmAndApply(plan: Plan, state: StackState, confirm: Confirm | undefined, idle: AbortSignal): Promise<UpResult> {
     const errors = plan.diagnostics.filter((d) => d.severity === "error");
     if (errors.length) throw new CairnError(`The plan has ${errors.length} error(s); nothing was changed:`, errors.map((d) => d.message));
-    if (plan.baseSerial !== state.serial) {
-      throw new CairnError(
-        `The state of stack "${this.name}" changed since this plan was made (serial ${plan.baseSerial} → ${state.serial}); nothing was applied. Run preview again and apply the new plan.`,
-      );
+    if (plan.version !== PLAN_FORMAT_VERSION) throw new CairnError(`This plan is of format ${String(plan.version)}; this Cairn applies format ${PLAN_FORMAT_VERSION}. Make the plan again.`);
+    if (plan.project !== this.program.name || plan.stack !== this.name) {
+      throw new CairnError(`This plan was made for stack "${plan.stack}" of project "${plan.project}", not stack "${this.name}" of "${this.program.name}"; nothing was applied.`);
     }
-    const extra = runtimes.get(plan);
-    if (!extra) throw new CairnError("This plan was not made by this process's preview(); plans carry the evaluated program and cannot be applied from JSON.");
+    if (plan.baseSerial !== state.serial) {
+      throw new CairnError(`The state of stack "${this.name}" changed since this plan was made (serial ${plan.baseSerial} → ${state.serial}); nothing was applied. Run preview again and apply the new plan.`);
+    }
+    const program = await this.runtimeFor(plan);
     if (confirm && !(await confirm(plan))) return { plan };
     if (planHasSecrets(plan)) await this.backend.requirePassphrase();
     const journal = await this.backend.openJournal(state);
-    if (extra.refresh.length) journal.mutate(extra.refresh);
     const { summary, outputs } = await execute({
-      plan,
-      runtime: extra.runtime,
-      instances: this.live,
-      journal,
-      parallel: this.options.parallel ?? 10,
-      events: this.subject,
-      opContext: this.opContext,
-      clock: this.clock,
-      ...(this.options.signal ? { signal: this.options.signal } : {}),
+      plan, journal, clock: this.clock, events: this.subject, opContext: this.opContext, instances: this.live,
+      parallel: this.options.parallel ?? 10, stuck: idle,
+      ...(program ? { program } : {}),
+      ...(this.options.signal ? { cancel: this.options.signal } : {}),
+      ...(this.options.abortSignal ? { abort: this.options.abortSignal } : {}),
     });
     await journal.compact();
     await journal.close();
     return { plan, summary, stateBytesWritten: journal.bytesWritten, ...(outputs ? { outputs: outputs.values } : {}) };
   }
 
-  /** Reads every resource and reports drift; with `confirm` returning true, records it in state (changes nothing in the cloud). */
+  /**
+   * Reads every resource and reports drift; with `confirm` returning true, records it in state (changes
+   * nothing in the cloud). The same as `up --refresh-only`.
+   */
   async refresh(opts: { confirm?: (changes: RefreshChange[]) => Promise<boolean> } = {}): Promise<{ changes: RefreshChange[]; applied: boolean }> {
-    await this.declareProviders();
-    return this.locked("refresh", async (state) => {
-      const { changes, mutations } = await this.readAll(state);
-      if (changes.length === 0) return { changes, applied: false };
-      if (opts.confirm && !(await opts.confirm(changes))) return { changes, applied: false };
-      const journal = await this.backend.openJournal(state);
-      journal.mutate(mutations);
-      await journal.compact();
-      await journal.close();
-      return { changes, applied: true };
-    });
+    const result = await this.up({ refreshOnly: true, confirm: async (plan) => plan.drift.length > 0 && (!opts.confirm || (await opts.confirm(plan.drift))) });
+    return { changes: result.plan.drift, applied: result.summary !== undefined };
   }
 
   /** The stack outputs from the last apply. */
@@ -365,6 +339,14 @@ export class Stack {
   async removeConfig(key: string): Promise<boolean> {
     return this.backend.removeConfig(key);
   }
+}
+
+/** A plan with no steps against `state` (the start of destroy and refresh-only plans). */
+function emptyPlan(project: string, stack: string, state: StackState): Plan {
+  return {
+    version: PLAN_FORMAT_VERSION, project, stack, baseSerial: state.serial, fingerprint: "", mode: "update",
+    refresh: [], drift: [], steps: [], outputs: {}, secretOutputs: [], outputsChanged: false, diagnostics: [],
+  };
 }
 
 /** True when applying the plan writes secret values to state (so a passphrase is needed first). */

@@ -25,7 +25,11 @@ export const deposedObjectSchema: z.ZodType<DeposedObject> = z.object({
   outputs: props,
   secretKeys: names.optional(),
   provider: providerRecordSchema.optional(),
+  deps: z.array(urn).optional(),
 });
+
+const ms = z.number().positive().optional();
+const timeoutsSchema = z.object({ create: ms, update: ms, delete: ms });
 
 /** One resource's state (see {@link ResourceState}). @example resourceStateSchema.parse(json) */
 export const resourceStateSchema: z.ZodType<ResourceState> = z.object({
@@ -42,6 +46,9 @@ export const resourceStateSchema: z.ZodType<ResourceState> = z.object({
   provider: providerRecordSchema.optional(),
   tainted: z.boolean().optional(),
   deposed: z.array(deposedObjectSchema).optional(),
+  timeouts: timeoutsSchema.optional(),
+  drift: names.optional(),
+  triggers: z.string().optional(),
 });
 
 /**

@@ -20,6 +20,15 @@ export interface DeposedObject {
   secretKeys?: string[];
   /** The provider instance it was applied with, when other than the resource's (a replace that moved it). */
   provider?: ProviderRecord;
+  /** URNs it depended on (and may still reference): they are deleted only after it. */
+  deps?: Urn[];
+}
+
+/** Time budgets (ms) recorded for a resource's provider calls, so a delete after removal still honours them. */
+export interface RecordedTimeouts {
+  create?: number;
+  update?: number;
+  delete?: number;
 }
 
 /** The provider instance a resource was applied with: its name and where objects live (never credentials). */
@@ -52,6 +61,15 @@ export interface ResourceState {
   tainted?: boolean;
   /** Old objects to delete (an interrupted create-before-delete replace). */
   deposed?: DeposedObject[];
+  /** `customTimeouts` in force when last applied. */
+  timeouts?: RecordedTimeouts;
+  /**
+   * Input attributes a refresh found changed outside Cairn: `inputs` then holds what the cloud showed, so the
+   * next plan diffs the program against it (and reverts the drift). Cleared by the next apply of the resource.
+   */
+  drift?: string[];
+  /** A hash of the `replaceTriggeredBy` values when last applied: when they change, the resource is replaced. */
+  triggers?: string;
 }
 
 /** A stack's whole state. */

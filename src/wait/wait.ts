@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Output } from "../program/output.js";
-import { NODE, attributeOutput, dependsOnList, registerNode, type Dependable, type Resource } from "../program/resource.js";
-import type { ResourceNode, WaitNodeSpec } from "../program/node.js";
-import { minutes, parseDuration, seconds, type Duration } from "../program/duration.js";
+import { NODE, attributeOutput, dependsOnList, positiveDuration, registerNode, type Dependable, type Resource } from "../program/resource.js";
+import type { CustomNode, GraphNode, LookupNode, ResourceNode, WaitNodeSpec } from "../program/node.js";
+import { milliseconds, minutes, seconds, type Duration } from "../program/duration.js";
 import { attributesRead, buildPredicate, formatPredicate, type Attrs, type Predicate } from "./predicate.js";
 
 /** The type token of wait nodes (it appears in their URNs). */
@@ -48,28 +48,22 @@ export interface WaitOptions<R> {
   parent?: Resource;
 }
 
+/** The shortest `interval` a wait accepts: reading more often only adds load (and throttling). */
+export const MIN_WAIT_INTERVAL: Duration = milliseconds(100);
+
 function durationOption(v: Duration | string | undefined, what: string): Duration | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v === "string") {
-    try {
-      return parseDuration(v);
-    } catch (e) {
-      throw new Error(`${what}: ${(e as Error).message}`);
-    }
-  }
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new Error(`${what} must be a Duration such as minutes(75) or text like "75min" (got ${String(v)})`);
-  return v;
+  return v === undefined ? undefined : positiveDuration(v, what);
 }
 
 /** The resource (or lookup) at the end of a chain of waits. */
-export function rootTarget(node: ResourceNode): ResourceNode {
+export function rootTarget(node: GraphNode): CustomNode | LookupNode {
   let n = node;
-  while (n.kind === "wait") n = n.wait!.target;
+  while (n.kind === "wait") n = n.wait.target;
   return n;
 }
 
 /** Refuses predicates that read attributes the target type does not have (for JavaScript users and `any` types). */
-function checkAttributes(p: Predicate, root: ResourceNode, what: string): void {
+function checkAttributes(p: Predicate, root: CustomNode | LookupNode, what: string): void {
   const schema = root.definition?.schema;
   if (!schema?.outputs) return;
   const known = new Set(["id", ...Object.keys(schema.outputs), ...Object.keys(schema.inputs ?? {})]);
@@ -133,14 +127,15 @@ export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): Wai
   const what = (part: string) => `${part} of ${opts.name ? `wait "${opts.name}"` : display}`;
   const until = buildPredicate(opts.until as (a: Attrs<unknown>) => Predicate, what("until"));
   const failWhen = opts.failWhen ? buildPredicate(opts.failWhen as (a: Attrs<unknown>) => Predicate, what("failWhen")) : undefined;
-  const root = rootTarget(targetNode);
+  const root = rootTarget(targetNode as GraphNode);
   checkAttributes(until, root, what("until"));
   if (failWhen) checkAttributes(failWhen, root, what("failWhen"));
 
-  const spec: WaitNodeSpec = { target: targetNode, subject, named: opts.name !== undefined, until };
+  const spec: WaitNodeSpec = { target: targetNode as GraphNode, subject, named: opts.name !== undefined, until };
   if (failWhen) spec.failWhen = failWhen;
   const timeout = durationOption(opts.timeout, what("timeout"));
   const interval = durationOption(opts.interval, what("interval"));
+  if (interval !== undefined && interval < MIN_WAIT_INTERVAL) throw new Error(`${what("interval")} must be at least 100ms (got ${interval}ms): reading more often only adds load.`);
   if (timeout !== undefined) spec.timeout = timeout;
   if (interval !== undefined) spec.interval = interval;
 
@@ -149,6 +144,6 @@ export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): Wai
   const urnName = opts.name ?? `${display}@${createHash("sha256").update(`${targetNode.urn}\n${formatPredicate(until, subject)}`).digest("hex").slice(0, 8)}`;
   const parent = opts.parent ?? (targetNode.parent ? ({ [NODE]: targetNode.parent } as unknown as Resource) : undefined);
   const dependsOn = dependsOnList(opts.dependsOn);
-  const node = registerNode("wait", WAIT_TYPE, display, {}, { dependsOn: [target, ...dependsOn], ...(parent ? { parent } : {}) }, root.definition, urnName, spec);
+  const node = registerNode(WAIT_TYPE, display, { dependsOn: [target, ...dependsOn], ...(parent ? { parent } : {}) }, { kind: "wait", definition: root.definition, wait: spec }, urnName);
   return handleFor(node) as WaitHandle<R>;
 }

@@ -45,7 +45,7 @@ describe("graph", () => {
     const g = buildGraph(nodes);
     const after = g.order.find((n) => n.name === "after")!;
     expect(g.deps.get(after)!.map((n) => n.name).sort()).toEqual(["x", "y"]);
-    expect(g.order.some((n) => n.kind === "component")).toBe(false);
+    expect(g.order.some((n) => (n.kind as string) === "component")).toBe(false);
   });
 
   it("handles a 10,000-long chain without overflowing the stack", () => {

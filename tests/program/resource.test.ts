@@ -6,6 +6,7 @@ import { program } from "../../src/program/program.js";
 import { memoryType } from "../helpers.js";
 import { firstValueFrom } from "rxjs";
 import { ValueResolver } from "../../src/plan/values.js";
+import type { CustomNode } from "../../src/program/node.js";
 
 const { Type: Box } = memoryType<{ size: number; label?: string }, { size: number; label?: string; volume: number }>("test:res:Box", {
   inputs: { size: {}, label: {} },
@@ -66,7 +67,7 @@ describe("resources", () => {
     runInContext(ctx, () => {
       const shelf = new Shelf("s");
       const moved = new Box("renamed", { size: 1 }, { parent: shelf, aliases: [{ name: "old" }, { name: "old", parent: null }, "urn:cairn:dev::proj::x:Y::z"] });
-      expect(moved[NODE].aliases).toEqual([
+      expect((moved[NODE] as CustomNode).options.aliases).toEqual([
         "urn:cairn:dev::proj::test:res:Shelf$test:res:Box::old",
         "urn:cairn:dev::proj::test:res:Box::old",
         "urn:cairn:dev::proj::x:Y::z",

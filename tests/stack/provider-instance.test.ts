@@ -76,7 +76,7 @@ describe("provider instances (opts.provider)", () => {
 
     region = "us-east-1";
     const plan = await stack.preview();
-    expect(plan.steps.find((s) => s.kind === "replace")).toMatchObject({ reason: "provider", priorProvider: { settings: { region: "eu-west-1" } }, meta: { provider: { settings: { region: "us-east-1" } } } });
+    expect(plan.steps.find((s) => s.kind === "replace")).toMatchObject({ reason: "provider", prior: { provider: { settings: { region: "eu-west-1" } } }, meta: { provider: { settings: { region: "us-east-1" } } } });
     await stack.up();
     expect(cloud.regions.get("eu-west-1")?.size).toBe(0);
     expect(cloud.regions.get("us-east-1")?.size).toBe(1);
@@ -160,7 +160,7 @@ describe("provider instances: what must never delete or lose the wrong object", 
     expect(moved.summary?.ok).toBe(false); // the old half's delete failed: it stays as a deposed object
     refuse = false;
     const retry = await stack.up();
-    expect(retry.plan.steps.find((s) => s.kind === "delete")).toMatchObject({ deposed: true, provider: { settings: { region: "eu-west-1" } } });
+    expect(retry.plan.steps.find((s) => s.kind === "delete")).toMatchObject({ deposed: true, prior: { provider: { settings: { region: "eu-west-1" } } } });
     expect(retry.summary?.ok).toBe(true);
     expect(cloud.regions.get("eu-west-1")?.size).toBe(0);
     expect(cloud.regions.get("us-east-1")?.size).toBe(1);

@@ -93,7 +93,7 @@ export const certificateMethods = {
    */
   validationDomains(this: ResourceInstance<CertificateOutputs>): string[] {
     const node = this[NODE];
-    if (node.kind === "lookup") {
+    if (node.kind !== "custom") {
       throw new Error(`validationDomains() of "${node.name}" needs the domain names it was declared with; a certificate read with get() has none: use its domainValidationOptions output.`);
     }
     const { domainName, subjectAlternativeNames: sans } = node.inputs;

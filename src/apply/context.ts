@@ -1,0 +1,54 @@
+import type { Subject } from "rxjs";
+import type { Plan } from "../plan/plan.js";
+import type { GraphNode } from "../program/node.js";
+import type { Urn } from "../program/urn.js";
+import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
+import type { ProviderRecord, StackState, StateMutation, Props } from "../state/types.js";
+import type { ResourceValue, ScopedResolver, ValueResolver } from "../plan/values.js";
+import type { Action } from "./actions.js";
+import type { EngineEvent } from "./events.js";
+import type { JournalWriter } from "./journal.js";
+import type { WaitPoller } from "./waiter.js";
+
+/** How to make the context of one provider call. */
+export type OpContextFactory = (urn: Urn, opts: { signal: AbortSignal; timeoutMs?: number; provider?: ProviderInstance }) => OpContext;
+
+/** What every action handler may use: plain reads of the run, plus the provider and journal to call. */
+export interface ApplyContext {
+  readonly plan: Plan;
+  readonly journal: JournalWriter;
+  readonly values: ValueResolver;
+  readonly events: Subject<EngineEvent>;
+  readonly poller: WaitPoller;
+  readonly clock: Clock;
+  /** Aborts provider calls in flight (a second Ctrl-C): they are left recorded as uncertain. */
+  readonly abort: AbortSignal | undefined;
+  /** Aborted when nothing is left to run but calls never settle (the process would go idle). */
+  readonly stuck: AbortSignal | undefined;
+  readonly opContext: OpContextFactory;
+  /** The evaluated program's node for a URN (absent for destroy and for resources the program dropped). */
+  node(urn: Urn): GraphNode | undefined;
+  /** The provider of a type: the node's definition, else a definition loaded in this process. */
+  provider(type: string, node?: GraphNode): Provider<Props, Props>;
+  /** The instance to reach an object with: the node's own, or the one recorded with the object. */
+  instance(urn: Urn, recorded?: { type: string; provider: ProviderRecord | undefined }): ProviderInstance | undefined;
+  /** The resolver an action reads values through (remembered, to report what a stalled action waits for). */
+  scope(actionId: string): ScopedResolver;
+}
+
+/**
+ * What a handler did: the journaled operation (if it called a provider), the state changes to record
+ * with it (computed from the state at the moment they are recorded, so concurrent actions never undo each
+ * other), and the node's new value for its dependents.
+ */
+export interface ActionResult {
+  op?: number;
+  changes: (state: StackState) => StateMutation[];
+  value?: ResourceValue;
+}
+
+/** Carries out one kind of action. */
+export type Handler<A extends Action> = (action: A, ctx: ApplyContext) => Promise<ActionResult>;
+
+/** No state change. */
+export const NO_CHANGES = (): StateMutation[] => [];

@@ -1,0 +1,40 @@
+import type { PlanStep } from "../../plan/plan.js";
+import { knownValue, type ResourceValue } from "../../plan/values.js";
+import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
+import type { Props, StateMutation } from "../../state/types.js";
+import type { Urn } from "../../program/urn.js";
+import { redactSecrets } from "../redact.js";
+import type { ApplyContext } from "../context.js";
+import type { ObjectFacts } from "../record.js";
+
+/** The value dependents see once an object exists: its id and outputs, secrets marked. */
+export function valueOf(ctx: ApplyContext, urn: Urn, o: ObjectFacts): ResourceValue {
+  const node = ctx.node(urn);
+  const schema = node && node.kind !== "wait" ? node.definition.schema : undefined;
+  return knownValue(o.id, o.outputs, new Set([...o.secretKeys, ...schemaSecretKeys(schema)]));
+}
+
+/** Removes the record a renamed resource had under its old URN. */
+export function moved(step: { movedFrom?: Urn }): StateMutation[] {
+  return step.movedFrom ? [{ kind: "remove", urn: step.movedFrom }] : [];
+}
+
+/** Every secret value a step holds, to mask in messages. */
+export function secretValues(step: PlanStep): unknown[] {
+  if (!("secretKeys" in step)) return [];
+  const out: unknown[] = [];
+  const sources = [("news" in step ? step.news : undefined), ("olds" in step ? step.olds : undefined), ("outputs" in step ? step.outputs : undefined)];
+  for (const k of step.secretKeys) for (const src of sources) if (src && k in src) out.push((src as Props)[k]);
+  return out;
+}
+
+/** Masks a step's secret values in a message. */
+export function redactorFor(step: PlanStep): (text: string) => string {
+  const secrets = secretValues(step);
+  return (text) => redactSecrets(text, secrets);
+}
+
+/** The resource's name, for messages. */
+export function nameOf(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}

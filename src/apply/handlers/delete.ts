@@ -1,0 +1,32 @@
+import type { StackState, StateMutation } from "../../state/types.js";
+import type { Action } from "../actions.js";
+import type { Handler } from "../context.js";
+import { invoke } from "../invoke.js";
+import { withoutDeposed } from "../record.js";
+import { nameOf, redactorFor } from "./common.js";
+
+type DeleteAction = Extract<Action, { kind: "delete" }>;
+type ForgetAction = Extract<Action, { kind: "forget" }>;
+
+/** Deletes an object the program no longer declares, or a deposed object an interrupted replace left. */
+export const deleteObject: Handler<DeleteAction> = async (action, ctx) => {
+  const { step } = action;
+  const provider = ctx.provider(step.type);
+  const { op } = await invoke(ctx, {
+    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
+    journal: { kind: step.deposed ? "delete-deposed" : "delete", id: step.id }, op: "delete",
+    timeoutMs: step.prior.timeouts?.delete,
+    instance: ctx.instance(step.urn, { type: step.type, provider: step.prior.provider }),
+    call: (c) => provider.delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: c }),
+    redact: redactorFor(step),
+  });
+  const changes = (s: StackState): StateMutation[] => {
+    if (!step.deposed) return [{ kind: "remove", urn: step.urn }];
+    const cur = s.resources[step.urn];
+    return cur ? [{ kind: "upsert", resource: withoutDeposed(cur, step.id) }] : [];
+  };
+  return { op, changes };
+};
+
+/** Forgets a `retainOnDelete` resource: removed from state, left in the cloud. */
+export const forget: Handler<ForgetAction> = async ({ step }) => ({ changes: () => [{ kind: "remove", urn: step.urn }] });

@@ -1,0 +1,25 @@
+import { describeLookupKey, readLookup } from "../../plan/lookup.js";
+import { resolveInputs } from "../../plan/resolve-inputs.js";
+import { knownValue } from "../../plan/values.js";
+import { containsUnknown } from "../../program/unknown.js";
+import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
+import type { Action } from "../actions.js";
+import { NO_CHANGES, type Handler } from "../context.js";
+import { raceSignal } from "../invoke.js";
+
+type ReadAction = Extract<Action, { kind: "read" }>;
+
+/** A lookup read during apply (its id or query depended on changes in this plan). Lookups are never in state. */
+export const read: Handler<ReadAction> = async (action, ctx) => {
+  const { step } = action;
+  const node = ctx.node(step.urn);
+  if (node?.kind !== "lookup") throw new Error("a read during apply needs the program that declares the lookup");
+  const r = await resolveInputs({ key: node.lookupId }, ctx.scope(action.id));
+  const key = r.values.key;
+  if (containsUnknown(key) || key === undefined) throw new Error("the id to look up is still unknown after its dependencies were applied");
+  const signal = AbortSignal.any([...(ctx.abort ? [ctx.abort] : []), ...(ctx.stuck ? [ctx.stuck] : []), AbortSignal.timeout(30 * 60_000)]);
+  const opCtx = ctx.opContext(step.urn, { signal, ...(node.provider ? { provider: node.provider } : {}) });
+  const found = await raceSignal(readLookup(node.definition, step.urn, key, opCtx), signal);
+  if (found === undefined) throw new Error(`nothing matches ${describeLookupKey(key)}`);
+  return { changes: NO_CHANGES, value: knownValue(found.id, found.outputs, schemaSecretKeys(node.definition.schema)) };
+};

@@ -1,0 +1,42 @@
+import { changedKeys } from "../../plan/decide.js";
+import { resultProblem } from "../../plan/json-values.js";
+import { containsUnknown } from "../../program/unknown.js";
+import type { Props, StackState } from "../../state/types.js";
+import type { Action } from "../actions.js";
+import type { Handler } from "../context.js";
+import { invoke } from "../invoke.js";
+import { inputsFor } from "../inputs.js";
+import { recordFor, type ObjectFacts } from "../record.js";
+import { moved, nameOf, redactorFor, valueOf } from "./common.js";
+
+type UpdateAction = Extract<Action, { kind: "update" }>;
+
+/** Changes an object in place; its deposed objects (if any) stay recorded with it. */
+export const update: Handler<UpdateAction> = async (action, ctx) => {
+  const { step } = action;
+  const node = ctx.node(step.urn);
+  const { news, secretKeys, triggers } = await inputsFor(step, action.id, ctx);
+  const meta = triggers ? { ...step.meta, triggers } : step.meta;
+  const record = (o: ObjectFacts) => (s: StackState) => {
+    const deposed = s.resources[step.movedFrom ?? step.urn]?.deposed;
+    return [...moved(step), { kind: "upsert" as const, resource: recordFor(step.urn, step.type, meta, o, deposed ? { deposed } : {}) }];
+  };
+  if (containsUnknown(step.news) && changedKeys(step.olds, news).length === 0) {
+    // Inputs that were unknown while planning turned out unchanged: nothing to send to the provider.
+    const same: ObjectFacts = { id: step.id, inputs: news, outputs: step.outputs, secretKeys };
+    return { changes: record(same), value: valueOf(ctx, step.urn, same) };
+  }
+  const provider = ctx.provider(step.type, node);
+  if (!provider.update) throw new Error(`the provider of ${step.type} cannot update in place (it has no update)`);
+  const { result, op } = await invoke<Props>(ctx, {
+    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
+    journal: { kind: "update", id: step.id }, op: "update",
+    timeoutMs: node?.kind === "custom" ? node.options.customTimeouts.update : undefined,
+    instance: ctx.instance(step.urn),
+    call: (c) => provider.update!({ urn: step.urn, id: step.id, olds: step.olds, news, outputs: step.outputs, ctx: c }),
+    check: (r) => resultProblem(r, node?.kind === "custom" ? node.definition.schema : undefined),
+    redact: redactorFor(step),
+  });
+  const object: ObjectFacts = { id: step.id, inputs: news, outputs: result, secretKeys };
+  return { op, changes: record(object), value: valueOf(ctx, step.urn, object) };
+};

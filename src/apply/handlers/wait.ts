@@ -1,0 +1,73 @@
+import { firstValueFrom } from "rxjs";
+import { isDeepStrictEqual } from "node:util";
+import { UNKNOWN } from "../../program/unknown.js";
+import { knownValue } from "../../plan/values.js";
+import type { Props, StackState, StateMutation } from "../../state/types.js";
+import { rootTarget } from "../../wait/wait.js";
+import type { Action } from "../actions.js";
+import type { ApplyContext, Handler } from "../context.js";
+import { redactSecrets } from "../redact.js";
+import { Cancelled } from "../scheduler.js";
+import type { WaitRun } from "../waiter.js";
+import { describeWaitOutcome, waitLabel, type WaitLabel, type WaitOutcome } from "../wait-outcome.js";
+
+type WaitAction = Extract<Action, { kind: "wait" }>;
+type WaitStep = WaitAction["step"];
+
+/** How a wait is named in messages. */
+export function labelOf(step: WaitStep): WaitLabel {
+  return { label: waitLabel(step.name, step.named), subject: step.subject, until: step.untilText, timeoutMs: step.timeoutMs };
+}
+
+/** The outcome with provider-written text (errors, failure reasons) masked for secret values. */
+function redactOutcome(o: WaitOutcome, secrets: readonly unknown[]): WaitOutcome {
+  if (o.kind === "read-error") return { ...o, error: redactSecrets(o.error, secrets) };
+  if (o.kind === "failed" && o.reason !== undefined) return { ...o, reason: redactSecrets(o.reason, secrets) };
+  return o;
+}
+
+/** What the poller needs for one wait: the target as it is now (after whatever this run did to it). */
+async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: WaitRun; secrets: unknown[] }> {
+  const { step } = action;
+  const node = ctx.node(step.urn);
+  if (node?.kind !== "wait") throw new Error("a wait needs the program that declares it");
+  const tv = await firstValueFrom(ctx.scope(action.id).value(node.wait.target));
+  if (tv.id === UNKNOWN) throw new Error(`${waitLabel(step.name, step.named)}: its target ${step.subject} has no id`);
+  const root = rootTarget(node);
+  const stateInputs = ctx.journal.state.resources[root.urn]?.inputs ?? {};
+  const secrets = [...tv.secretKeys].flatMap((k) => [tv.outputs[k], stateInputs[k]]);
+  const run: WaitRun = {
+    urn: step.urn, subject: step.subject,
+    target: { urn: root.urn, id: String(tv.id), inputs: root.kind === "lookup" ? {} : stateInputs, outputs: tv.outputs },
+    provider: ctx.provider(root.type, root),
+    ...(root.provider ? { instance: root.provider } : {}),
+    until: step.until, timeoutMs: step.timeoutMs, intervalMs: step.intervalMs, secret: tv.secretKeys,
+    // A provider's error text could quote a secret attribute: mask those values as everywhere else.
+    onPoll: (p) => ctx.events.next({ type: "wait-polled", urn: step.urn, name: step.name, ...p, ...(p.note ? { note: redactSecrets(p.note, secrets) } : {}) }),
+  };
+  if (step.failWhen) run.failWhen = step.failWhen;
+  if (step.reasonAttribute) run.reasonAttribute = step.reasonAttribute;
+  return { run, secrets };
+}
+
+/**
+ * Polls the target until `until` holds. Its value — what every user of the wait receives — is the snapshot
+ * of the read that satisfied it, and that read is recorded as the target's outputs, as a refresh would.
+ */
+export const waitFor: Handler<WaitAction> = async (action, ctx) => {
+  const { step } = action;
+  const { run, secrets } = await waitRun(action, ctx);
+  const { outcome: raw, snapshot } = await ctx.poller.wait(run);
+  const outcome = redactOutcome(raw, secrets);
+  const message = describeWaitOutcome(labelOf(step), outcome);
+  ctx.events.next({ type: "wait-ended", urn: step.urn, name: step.name, outcome, message });
+  if (outcome.kind === "cancelled") throw new Cancelled(message);
+  if (outcome.kind !== "satisfied") throw new Error(message);
+  const target = run.target;
+  const changes = (s: StackState): StateMutation[] => {
+    const cur = s.resources[target.urn];
+    if (!cur || cur.id !== target.id || isDeepStrictEqual(cur.outputs, snapshot)) return [];
+    return [{ kind: "upsert", resource: { ...cur, outputs: snapshot as Props } }];
+  };
+  return { changes, value: knownValue(target.id, snapshot!, run.secret) };
+};

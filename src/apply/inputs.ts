@@ -1,0 +1,41 @@
+import type { PlanStep } from "../plan/plan.js";
+import { resolveInputs } from "../plan/resolve-inputs.js";
+import { withIgnoredChanges } from "../plan/decide.js";
+import { jsonInputs } from "../plan/json-values.js";
+import { replaceTriggers } from "../plan/triggers.js";
+import { UNKNOWN, containsUnknown } from "../program/unknown.js";
+import type { Props } from "../state/types.js";
+import type { ApplyContext } from "./context.js";
+
+type Making = Extract<PlanStep, { kind: "create" | "update" | "replace" }>;
+
+/** What a create or update sends: the inputs, which are secret, and (if newly known) the trigger hash. */
+export interface ApplyInputs {
+  news: Props;
+  secretKeys: string[];
+  triggers?: string;
+}
+
+/**
+ * The inputs to send: the planned ones when fully known, else resolved again now that the values they
+ * came from are real (outputs of resources created in this run, snapshots of waits that ran).
+ */
+export async function inputsFor(step: Making, actionId: string, ctx: ApplyContext): Promise<ApplyInputs> {
+  const node = ctx.node(step.urn);
+  const triggersPending = node?.kind === "custom" && node.options.replaceTriggeredBy.length > 0 && step.meta.triggers === undefined;
+  if (!containsUnknown(step.news) && !triggersPending) return { news: step.news, secretKeys: step.secretKeys };
+  if (node?.kind !== "custom") throw new Error("its planned inputs hold values known only after apply, and the program that declares it is not loaded: run up with the program");
+  const scope = ctx.scope(actionId);
+  const r = await resolveInputs(node.inputs, scope);
+  const { values, problems } = jsonInputs(r.values);
+  if (problems.length) throw new Error(`${problems.join("; ")}: state holds plain JSON data`);
+  const news = containsUnknown(step.news) ? withIgnoredChanges(values, "olds" in step ? step.olds : undefined, node.options.ignoreChanges) : step.news;
+  const still = Object.keys(news).filter((k) => containsUnknown(news[k]) || news[k] === UNKNOWN);
+  if (still.length) throw new Error(`inputs ${still.join(", ")} are still unknown after their dependencies were applied`);
+  const out: ApplyInputs = { news, secretKeys: [...new Set([...r.secretKeys, ...step.secretKeys])] };
+  if (triggersPending) {
+    const t = await replaceTriggers(node, scope, undefined);
+    if (t?.hash) out.triggers = t.hash;
+  }
+  return out;
+}

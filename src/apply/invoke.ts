@@ -1,0 +1,101 @@
+import type { Urn } from "../program/urn.js";
+import type { OpContext, ProviderInstance } from "../provider/provider.js";
+import { isTransientError } from "../provider/errors.js";
+import { formatDuration } from "../program/duration.js";
+import type { OperationKind, StackState, StateMutation } from "../state/types.js";
+import type { ApplyContext } from "./context.js";
+import type { ActionKind } from "./actions.js";
+
+/** How long a provider call may take when neither `customTimeouts` nor state say: a safety net against hangs. */
+export const DEFAULT_OPERATION_TIMEOUT_MS = 30 * 60_000;
+
+/** Transient failures are retried at most this many times (within the call's time budget). */
+export const MAX_RETRIES = 8;
+
+/** One provider call of an action, described as data plus the call itself. */
+export interface ProviderCall<T> {
+  urn: Urn;
+  type: string;
+  /** What events call the action. */
+  kind: ActionKind;
+  /** Resource name, for messages. */
+  name: string;
+  journal: { kind: OperationKind; id?: string };
+  /** The operation, for messages and its time budget. */
+  op: "create" | "update" | "delete";
+  timeoutMs: number | undefined;
+  instance: ProviderInstance | undefined;
+  call: (ctx: OpContext) => Promise<T>;
+  /** Why a result cannot be recorded (the call then counts as uncertain), or undefined when it is fine. */
+  check?: (result: T) => string | undefined;
+  /** State changes a failure still makes (a partly created object, kept tainted). */
+  onError?: (error: unknown, state: StackState) => StateMutation[];
+  /** Masks secret values in retry messages. */
+  redact: (text: string) => string;
+}
+
+/** A provider call whose outcome is not known: its pending journal record stays, for the next run to check. */
+export class UncertainCall extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UncertainCall";
+  }
+}
+
+/** Settles like `p`, or rejects when `signal` aborts first (a provider may ignore its signal). */
+export function raceSignal<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** Full-jitter exponential backoff: up to 1 s, 2 s, 4 s … capped at 30 s. */
+function backoff(attempt: number): number {
+  return Math.round(Math.random() * Math.min(30_000, 1000 * 2 ** (attempt - 1)));
+}
+
+/**
+ * Makes one provider call the way every action must: journaled as pending first (durably), bounded by its
+ * time budget (the call's signal aborts, and a call that ignores it is abandoned), transient errors retried
+ * with backoff while the budget lasts (each retry an event), the result checked before it is recorded.
+ * A call that times out, is abandoned or returns nonsense keeps its pending record: the next run reads
+ * the object back instead of guessing.
+ */
+export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<{ result: T; op: number }> {
+  const op = await ctx.journal.begin({ kind: c.journal.kind, urn: c.urn, type: c.type, ...(c.journal.id !== undefined ? { id: c.journal.id } : {}) });
+  const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+  const deadline = Date.now() + budget;
+  for (let attempt = 1; ; attempt++) {
+    const timer = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const signal = AbortSignal.any([timer, ...(ctx.abort ? [ctx.abort] : []), ...(ctx.stuck ? [ctx.stuck] : [])]);
+    try {
+      const result = await raceSignal(c.call(ctx.opContext(c.urn, { signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) })), signal);
+      const bad = c.check?.(result);
+      if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
+      return { result, op };
+    } catch (e) {
+      if (e instanceof UncertainCall) throw e;
+      if (timer.aborted) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
+      if (ctx.stuck?.aborted) throw new UncertainCall(`${c.op} of "${c.name}": its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
+      if (ctx.abort?.aborted) throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
+      const delay = backoff(attempt);
+      if (isTransientError(e) && attempt <= MAX_RETRIES && Date.now() + delay < deadline) {
+        ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.kind, attempt, error: c.redact(e instanceof Error ? e.message : String(e)), delayMs: delay });
+        await ctx.clock.sleep(delay as never);
+        continue;
+      }
+      ctx.journal.abort(op, c.onError?.(e, ctx.journal.state) ?? []);
+      throw e;
+    }
+  }
+}
+
+/** A create's result must name the object and describe it. */
+export function checkCreated(r: { id?: unknown; outputs?: unknown } | undefined): string | undefined {
+  if (!r || typeof r !== "object") return `returned ${String(r)} from create instead of { id, outputs }`;
+  if (typeof r.id !== "string" || r.id.length === 0) return `returned no id from create (got ${JSON.stringify(r.id) ?? "undefined"})`;
+  return undefined;
+}

@@ -1,0 +1,53 @@
+import { isDeepStrictEqual } from "node:util";
+import { firstValueFrom } from "rxjs";
+import type { Plan, PlanStep } from "../plan/plan.js";
+import { knownValue, unknownValue, type ValueResolver } from "../plan/values.js";
+import type { GraphNode } from "../program/node.js";
+import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import type { StateMutation } from "../state/types.js";
+import type { JournalWriter } from "./journal.js";
+import { sameRecord } from "./record.js";
+
+/**
+ * Records what needs no provider call before anything runs: what a refresh found, renames (`aliases`) and
+ * option changes (protect, retainOnDelete, timeouts, dependencies) of unchanged resources.
+ */
+export function recordPrelude(plan: Plan, journal: JournalWriter): void {
+  if (plan.refresh.length) journal.mutate(plan.refresh);
+  const mutations: StateMutation[] = [];
+  for (const step of plan.steps) {
+    if (step.kind !== "same") continue;
+    const prior = journal.state.resources[step.movedFrom ?? step.urn];
+    if (!prior) continue;
+    const next = sameRecord(step, prior);
+    if (step.movedFrom) mutations.push({ kind: "remove", urn: step.movedFrom }, { kind: "upsert", resource: next });
+    else if (!isDeepStrictEqual(next, prior)) mutations.push({ kind: "upsert", resource: next });
+  }
+  if (mutations.length) journal.mutate(mutations);
+}
+
+/** The value of a node whose step makes no value at apply: from state, from the plan, or passed through. */
+function settledValue(node: GraphNode, step: PlanStep | undefined, journal: JournalWriter, values: ValueResolver): void {
+  const record = journal.state.resources[node.urn];
+  const secrets = (extra: readonly string[] = []) => new Set([...extra, ...(node.kind === "wait" ? [] : schemaSecretKeys(node.definition.schema))]);
+  if (step?.kind === "wait" && node.kind === "wait") {
+    // Not needed: nothing it guards changes, so it hands on its target's value unread.
+    void firstValueFrom(values.value(node.wait.target)).then((v) => values.publish(node, v));
+  } else if (step?.kind === "read" && step.outputs) {
+    values.publish(node, knownValue(step.id, step.outputs, secrets()));
+  } else if (record) {
+    values.publish(node, knownValue(record.id, record.outputs, secrets(record.secretKeys)));
+  } else {
+    values.publish(node, unknownValue(secrets()));
+  }
+}
+
+/**
+ * Publishes the values of every program node no action will produce (unchanged resources, reads done while
+ * planning, waits that are not needed, nodes outside `--target`), so the actions that read them can resolve.
+ */
+export function publishSettled(order: readonly GraphNode[], plan: Plan, producing: ReadonlySet<string>, journal: JournalWriter, values: ValueResolver): void {
+  const stepOf = new Map<string, PlanStep>();
+  for (const s of plan.steps) if (s.kind !== "delete") stepOf.set(s.urn, s);
+  for (const n of order) if (!producing.has(n.urn)) settledValue(n, stepOf.get(n.urn), journal, values);
+}

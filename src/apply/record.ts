@@ -1,0 +1,53 @@
+import type { PlanStep, StepMeta } from "../plan/plan.js";
+import type { Urn } from "../program/urn.js";
+import type { DeposedObject, Props, ResourceState } from "../state/types.js";
+
+/** The cloud object a step ended with. */
+export interface ObjectFacts {
+  id: string;
+  inputs: Props;
+  outputs: Props;
+  secretKeys: string[];
+}
+
+/**
+ * The state record of a resource after a step: built whole from the step's facts and the object, never by
+ * spreading the previous record, so an option removed from the program (protect, timeouts) is removed
+ * from state too.
+ *
+ * @example recordFor(step.urn, step.type, step.meta, { id, inputs: news, outputs, secretKeys }, { deposed })
+ */
+export function recordFor(urn: Urn, type: string, meta: StepMeta, o: ObjectFacts, extra: { tainted?: boolean; deposed?: DeposedObject[] } = {}): ResourceState {
+  const r: ResourceState = { urn, type, id: o.id, inputs: o.inputs, outputs: o.outputs, deps: meta.deps };
+  if (o.secretKeys.length) r.secretKeys = o.secretKeys;
+  if (meta.provider) r.provider = meta.provider;
+  if (meta.parent) r.parent = meta.parent;
+  if (meta.protect) r.protect = true;
+  if (meta.retainOnDelete) r.retainOnDelete = true;
+  if (meta.timeouts) r.timeouts = meta.timeouts;
+  if (meta.triggers !== undefined) r.triggers = meta.triggers;
+  if (extra.tainted) r.tainted = true;
+  if (extra.deposed?.length) r.deposed = extra.deposed;
+  return r;
+}
+
+/** The record of a resource whose object is unchanged (a `same` step): the object as recorded, the rest from the step. */
+export function sameRecord(step: Extract<PlanStep, { kind: "same" }>, prior: ResourceState): ResourceState {
+  const o = { id: prior.id, inputs: prior.inputs, outputs: prior.outputs, secretKeys: prior.secretKeys ?? [] };
+  return recordFor(step.urn, step.type, step.meta, o, prior.deposed ? { deposed: prior.deposed } : {});
+}
+
+/** The old object of a create-first replace, kept as deposed until its delete succeeds. */
+export function deposedFrom(step: Extract<PlanStep, { kind: "replace" }>): DeposedObject {
+  const d: DeposedObject = { id: step.id, inputs: step.olds, outputs: step.outputs, deps: step.prior.deps };
+  if (step.secretKeys.length) d.secretKeys = step.secretKeys;
+  if (step.prior.provider) d.provider = step.prior.provider;
+  return d;
+}
+
+/** The record without one deposed object (deleted at last). */
+export function withoutDeposed(r: ResourceState, id: string): ResourceState {
+  const rest = (r.deposed ?? []).filter((d) => d.id !== id);
+  const { deposed: _d, ...others } = r;
+  return rest.length ? { ...others, deposed: rest } : others;
+}

@@ -1,0 +1,180 @@
+/** Something to run once the jobs it depends on have succeeded. */
+export interface Job {
+  id: string;
+  /** Takes one of the `parallel` slots while it runs (waits mostly sleep, so they do not). */
+  slot: boolean;
+}
+
+/** Thrown by a job that stopped because the run was cancelled: it counts as skipped, not failed. */
+export class Cancelled extends Error {
+  constructor(message = "cancelled") {
+    super(message);
+    this.name = "Cancelled";
+  }
+}
+
+/** Why a job did not run. */
+export type SkipReason = { kind: "dependency-failed"; dependency: string } | { kind: "cancelled" };
+
+/** What the scheduler reports, and asks, as it walks. */
+export interface SchedulerHooks<J extends Job> {
+  run(job: J): Promise<void>;
+  started?(job: J): void;
+  succeeded?(job: J, durationMs: number): void;
+  failed?(job: J, error: unknown): void;
+  skipped?(job: J, reason: SkipReason): void;
+  /**
+   * Called when jobs are running but none can progress without another (all are blocked, nothing is
+   * ready): the hook names what is stuck and fails those jobs with {@link Scheduler.fail}.
+   */
+  stalled?(running: readonly J[]): void;
+  /** True while a running job waits on a value another job must produce (not on a provider call). */
+  blocked?(job: J): boolean;
+}
+
+/** Where a job is. */
+export type Status = "waiting" | "running" | "done" | "failed" | "skipped";
+
+/**
+ * Walks jobs in dependency order, `parallel` at a time: a job starts when its dependencies succeeded; a
+ * failure skips only its dependents; after `cancel` nothing new starts. It knows nothing of what jobs do.
+ *
+ * @example
+ * await new Scheduler(jobs, deps, { parallel: 10, hooks: { run: (j) => work(j) } }).run();
+ */
+export class Scheduler<J extends Job> {
+  private readonly status = new Map<string, Status>();
+  private readonly deps: ReadonlyMap<string, readonly string[]>;
+  private readonly remaining = new Map<string, number>();
+  private readonly dependents = new Map<string, J[]>();
+  private readonly ready: J[] = [];
+  private readonly running = new Map<string, { job: J; fail: (e: unknown) => void }>();
+  private busy = 0;
+  private finished!: () => void;
+  private checkQueued = false;
+
+  constructor(
+    /** The jobs, as given. */
+    readonly jobs: readonly J[],
+    deps: ReadonlyMap<string, readonly string[]>,
+    private readonly opts: { parallel: number; cancel?: AbortSignal; hooks: SchedulerHooks<J> },
+  ) {
+    this.deps = deps;
+    const byId = new Map(jobs.map((j) => [j.id, j]));
+    for (const j of jobs) {
+      const ds = deps.get(j.id) ?? [];
+      this.status.set(j.id, "waiting");
+      this.remaining.set(j.id, ds.length);
+      for (const d of ds) {
+        const list = this.dependents.get(d);
+        if (list) list.push(j);
+        else this.dependents.set(d, [j]);
+      }
+      if (ds.length === 0) this.ready.push(j);
+      for (const d of ds) if (!byId.has(d)) throw new Error(`job ${j.id} depends on unknown job ${d}`);
+    }
+  }
+
+  /** Runs every job to an end (done, failed or skipped). */
+  run(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.finished = resolve;
+      this.pump();
+    });
+  }
+
+  /** Where a job is: waiting, running, done, failed or skipped. */
+  statusOf(id: string): Status | undefined {
+    return this.status.get(id);
+  }
+
+  /** The ids of the jobs a job waits for. */
+  depsOf(id: string): readonly string[] {
+    return this.deps.get(id) ?? [];
+  }
+
+  /** Ends a running job as failed (its promise is abandoned): how a stall or a hang is broken. */
+  fail(id: string, error: unknown): void {
+    this.running.get(id)?.fail(error);
+  }
+
+  /** Asks for a stall check soon (a running job's blocked state changed). */
+  poke(): void {
+    if (this.checkQueued || !this.opts.hooks.stalled) return;
+    this.checkQueued = true;
+    setImmediate(() => {
+      this.checkQueued = false;
+      this.checkStall();
+    });
+  }
+
+  private pump(): void {
+    const cancelled = this.opts.cancel?.aborted ?? false;
+    if (cancelled) for (const j of this.ready.splice(0)) this.skip(j, { kind: "cancelled" });
+    for (let i = 0; i < this.ready.length; ) {
+      if (!this.ready[i]!.slot) this.start(this.ready.splice(i, 1)[0]!);
+      else i++;
+    }
+    while (this.busy < this.opts.parallel && this.ready.length) this.start(this.ready.shift()!);
+    if (this.running.size > 0) return this.poke();
+    for (const j of this.jobs) if (this.status.get(j.id) === "waiting") this.skip(j, { kind: "cancelled" });
+    this.finished();
+  }
+
+  private start(job: J): void {
+    this.status.set(job.id, "running");
+    if (job.slot) this.busy++;
+    const t0 = Date.now();
+    let fail!: (e: unknown) => void;
+    const broken = new Promise<never>((_, reject) => (fail = reject));
+    this.running.set(job.id, { job, fail });
+    this.opts.hooks.started?.(job);
+    Promise.race([this.opts.hooks.run(job), broken])
+      .then(
+        () => this.succeed(job, Date.now() - t0),
+        (e: unknown) => this.fault(job, e),
+      )
+      .finally(() => {
+        this.running.delete(job.id);
+        if (job.slot) this.busy--;
+        this.pump();
+      });
+  }
+
+  private succeed(job: J, ms: number): void {
+    this.status.set(job.id, "done");
+    this.opts.hooks.succeeded?.(job, ms);
+    for (const d of this.dependents.get(job.id) ?? []) {
+      const n = this.remaining.get(d.id)! - 1;
+      this.remaining.set(d.id, n);
+      if (n === 0 && this.status.get(d.id) === "waiting") this.ready.push(d);
+    }
+  }
+
+  private fault(job: J, e: unknown): void {
+    if (e instanceof Cancelled) return this.skip(job, { kind: "cancelled" });
+    this.status.set(job.id, "failed");
+    this.opts.hooks.failed?.(job, e);
+    this.skipDependents(job.id, { kind: "dependency-failed", dependency: job.id });
+  }
+
+  /** Marks a job skipped (with its dependents), whether it was waiting or just cancelled while running. */
+  skip(job: J, reason: SkipReason): void {
+    const s = this.status.get(job.id);
+    if (s !== "waiting" && s !== "running") return;
+    this.status.set(job.id, "skipped");
+    this.opts.hooks.skipped?.(job, reason);
+    this.skipDependents(job.id, reason);
+  }
+
+  private skipDependents(id: string, reason: SkipReason): void {
+    for (const d of this.dependents.get(id) ?? []) if (this.status.get(d.id) === "waiting") this.skip(d, reason);
+  }
+
+  private checkStall(): void {
+    const { blocked, stalled } = this.opts.hooks;
+    if (!stalled || !blocked || this.running.size === 0 || (this.ready.length > 0 && !this.opts.cancel?.aborted)) return;
+    const running = [...this.running.values()].map((r) => r.job);
+    if (running.every((j) => blocked(j))) stalled(running);
+  }
+}

@@ -1,0 +1,36 @@
+import type { ScopedResolver } from "../plan/values.js";
+import { waitCycle } from "../plan/stall.js";
+import type { ActionJob } from "./actions.js";
+import type { ApplyContext } from "./context.js";
+import type { Scheduler } from "./scheduler.js";
+
+const nameOf = (urn: string) => `"${urn.slice(urn.lastIndexOf("::") + 2)}"`;
+
+/**
+ * Every running action waits for a value another action must produce, and none can move: a cycle formed
+ * at run time (a value read through `apply` from a resource that itself runs after). Names the chain and
+ * fails the actions in it, so the run ends with a clear error instead of hanging.
+ */
+export function reportStall(running: readonly ActionJob[], scopes: ReadonlyMap<string, ScopedResolver>, scheduler: Scheduler<ActionJob>, ctx: ApplyContext): void {
+  const producer = new Map<string, string>(); // URN → id of the running-or-waiting action making its value
+  for (const j of scheduler.jobs) if (j.action.kind !== "delete" && j.action.kind !== "delete-replaced" && j.action.kind !== "forget") producer.set(j.action.step.urn, j.id);
+  const byId = new Map(scheduler.jobs.map((j) => [j.id, j]));
+  // A running action waits for the producer of a value it reads; a waiting one for its unfinished dependencies.
+  const next = (id: string): string | undefined => {
+    if (scheduler.statusOf(id) === "running") {
+      for (const n of scopes.get(id)?.awaiting ?? []) {
+        const p = producer.get(n.urn);
+        if (p) return p;
+      }
+      return undefined;
+    }
+    return scheduler.depsOf(id).find((d) => scheduler.statusOf(d) === "waiting" || scheduler.statusOf(d) === "running");
+  };
+  const cycle = waitCycle(running[0]!.id, next);
+  const chain = (cycle ?? running.map((j) => j.id)).map((id) => nameOf(byId.get(id)!.action.step.urn));
+  const message =
+    `stuck: a dependency cycle formed at run time: ${chain.join(" → ")}. Each needs the next to finish first; ` +
+    "the graph could not see it up front because a value is read inside an apply() callback. Break the cycle: pass one of the values another way, or remove the reference.";
+  ctx.events.next({ type: "diagnostic", severity: "error", message });
+  for (const j of running) scheduler.fail(j.id, new Error(message));
+}

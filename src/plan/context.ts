@@ -1,0 +1,102 @@
+import type { Graph } from "../graph/graph.js";
+import type { CustomNode, GraphNode } from "../program/node.js";
+import type { Urn } from "../program/urn.js";
+import type { OpContext, ProviderInstance } from "../provider/provider.js";
+import { providerRecord } from "../provider/instance.js";
+import type { ResourceState, StackState } from "../state/types.js";
+import type { PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
+import type { ScopedResolver, ValueResolver, ResourceValue } from "./values.js";
+
+/** Single-run planning options (the CLI's `--target`, `--replace`, `--refresh`, `--refresh-only`). */
+export interface PlanOptions {
+  /** Plan only these resources and what they depend on. */
+  targets?: readonly Urn[];
+  /** Replace these resources even if nothing changed. */
+  replace?: readonly Urn[];
+}
+
+/** What the planner needs: the evaluated graph, the prior state and a way to call providers. */
+export interface PlanInput {
+  project: string;
+  stack: string;
+  graph: Graph;
+  /** The program's returned stack outputs (raw inputs). */
+  programOutputs: Record<string, unknown>;
+  state: StackState;
+  opContext: (urn: Urn, timeout?: number, provider?: ProviderInstance) => OpContext;
+  /** Aborted when nothing is left to run yet planning has not finished (the process would go idle). */
+  stuck?: AbortSignal;
+}
+
+/** A state entry claimed by a program resource, directly or through an alias. */
+export interface Claim {
+  prior: ResourceState;
+  movedFrom?: Urn;
+}
+
+/** Decisions carried from one planning pass to the next (see {@link makePlan}). */
+export interface Forced {
+  /** Resources to replace delete-first, each with the URN of the dependency deleted first. */
+  replace: Map<Urn, Urn>;
+  /** Waits that run because something using them changes, with why (their values become "known after apply"). */
+  waits: Map<Urn, string>;
+}
+
+/** Everything one planning pass shares between the nodes it plans. */
+export interface PlanContext {
+  input: PlanInput;
+  resolver: ValueResolver;
+  steps: Map<GraphNode, PlanStep>;
+  diagnostics: PlanDiagnostic[];
+  claimed: Map<CustomNode, Claim>;
+  /** Nodes inside `--target` (undefined: no targeting). */
+  inTarget: Set<GraphNode> | undefined;
+  replaceSet: ReadonlySet<string>;
+  forced: Forced;
+  /** Provider answers (check, diff, lookups) kept across passes, so a second pass calls nothing twice. */
+  memo: Map<string, Promise<unknown>>;
+  /** The resolver each node in progress reads through (what it is blocked on, for stall reports). */
+  scopes: Map<GraphNode, ScopedResolver>;
+  publish(node: GraphNode, value: ResourceValue): void;
+}
+
+/** Calls `f` once per key across planning passes. */
+export function memoized<T>(ctx: PlanContext, key: string, f: () => Promise<T>): Promise<T> {
+  let p = ctx.memo.get(key) as Promise<T> | undefined;
+  if (!p) {
+    p = f();
+    ctx.memo.set(key, p);
+  }
+  return p;
+}
+
+/** Dependencies as state records them: a wait is replaced by what it waits on (waits never appear in state). */
+export function stateDeps(deps: Iterable<GraphNode>, graph: Graph): Urn[] {
+  const out = new Set<Urn>();
+  const visit = (d: GraphNode) => {
+    if (d.kind !== "wait") return void out.add(d.urn);
+    for (const x of graph.deps.get(d) ?? []) visit(x);
+  };
+  for (const d of deps) visit(d);
+  return [...out];
+}
+
+/** The state-only facts of a resource's new record. */
+export function metaOf(node: CustomNode, deps: Iterable<GraphNode>, graph: Graph, triggers: string | undefined): StepMeta {
+  const o = node.options;
+  const m: StepMeta = { deps: stateDeps(deps, graph), protect: o.protect, retainOnDelete: o.retainOnDelete };
+  if (node.parent) m.parent = node.parent.urn;
+  const provider = providerRecord(node.provider);
+  if (provider) m.provider = provider;
+  if (Object.keys(o.customTimeouts).length) m.timeouts = { ...o.customTimeouts };
+  if (triggers !== undefined) m.triggers = triggers;
+  return m;
+}
+
+/** What the plan needs of a recorded object to delete it in order and where it lives. */
+export function priorOf(r: { deps?: Urn[]; provider?: ResourceState["provider"]; timeouts?: ResourceState["timeouts"] }): PriorObject {
+  const p: PriorObject = { deps: r.deps ?? [] };
+  if (r.provider) p.provider = r.provider;
+  if (r.timeouts) p.timeouts = r.timeouts;
+  return p;
+}

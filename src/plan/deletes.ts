@@ -1,0 +1,88 @@
+import type { Urn } from "../program/urn.js";
+import type { ResourceState, StackState } from "../state/types.js";
+import type { PlanDiagnostic, PlanStep } from "./plan.js";
+import { priorOf } from "./context.js";
+
+/** Recorded resources that depend on each URN. */
+function dependentsIndex(state: StackState): Map<string, ResourceState[]> {
+  const out = new Map<string, ResourceState[]>();
+  for (const r of Object.values(state.resources)) {
+    for (const d of r.deps) {
+      const list = out.get(d);
+      if (list) list.push(r);
+      else out.set(d, [r]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The URNs a destroy of `targets` removes: the targets and, transitively, every recorded resource that
+ * depends on one (it would be left referencing an object that no longer exists).
+ *
+ * @example destroyScope(state, ["urn:…::zone"]) // zone and the records in it
+ */
+export function destroyScope(state: StackState, targets: readonly string[]): Set<string> {
+  const dependents = dependentsIndex(state);
+  const out = new Set<string>();
+  const visit = (urn: string) => {
+    if (out.has(urn) || !state.resources[urn]) return;
+    out.add(urn);
+    for (const r of dependents.get(urn) ?? []) visit(r.urn);
+  };
+  for (const t of targets) visit(t);
+  return out;
+}
+
+/** A delete step for a recorded resource, or for one of its deposed objects. */
+function deleteStep(r: ResourceState, deposed?: NonNullable<ResourceState["deposed"]>[number]): PlanStep {
+  const o = deposed ?? r;
+  return {
+    kind: "delete", urn: r.urn, type: r.type, deps: [], id: o.id, olds: o.inputs, outputs: o.outputs,
+    retain: deposed ? false : (r.retainOnDelete ?? false), deposed: deposed !== undefined, secretKeys: o.secretKeys ?? [],
+    prior: priorOf({ deps: deposed ? (deposed.deps ?? r.deps) : r.deps, provider: deposed?.provider ?? r.provider, timeouts: r.timeouts }),
+  };
+}
+
+/**
+ * Deletes for state entries the program no longer declares, and for every deposed object (old objects an
+ * interrupted replace left behind). Their order comes from the action graph: an object is deleted only
+ * after everything that references it lets go.
+ *
+ * @param inScope which state entries may be deleted (undefined: all)
+ */
+export function planDeletes(
+  state: StackState,
+  claimedUrns: ReadonlySet<string>,
+  inScope: ReadonlySet<string> | undefined,
+  diagnostics: PlanDiagnostic[],
+): PlanStep[] {
+  const out: PlanStep[] = [];
+  for (const r of Object.values(state.resources)) {
+    if (inScope && !inScope.has(r.urn)) continue;
+    for (const d of r.deposed ?? []) out.push(deleteStep(r, d));
+    if (claimedUrns.has(r.urn)) continue;
+    if (r.protect && !r.retainOnDelete) {
+      diagnostics.push({
+        severity: "error",
+        urn: r.urn,
+        message: `${r.urn} is protected and cannot be deleted. It is no longer in the program: put it back, or set protect: false on it and run up before removing it.`,
+      });
+    }
+    out.push(deleteStep(r));
+  }
+  return out;
+}
+
+/** Refuses deletes whose provider no loaded code defines. */
+export function checkDeleteProviders(steps: readonly PlanStep[], known: (type: string) => boolean, diagnostics: PlanDiagnostic[]): void {
+  for (const s of steps) {
+    if (s.kind === "delete" && !s.retain && !known(s.type)) {
+      diagnostics.push({
+        severity: "error",
+        urn: s.urn as Urn,
+        message: `Cannot delete ${s.urn}: no resource type "${s.type}" is defined in this program, so its provider is unknown. Keep importing the module that defines "${s.type}" until its resources are deleted.`,
+      });
+    }
+  }
+}

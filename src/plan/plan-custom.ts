@@ -1,0 +1,168 @@
+import type { CustomNode, GraphNode } from "../program/node.js";
+import type { Diagnostic, Diff } from "../provider/provider.js";
+import { forceNewKeys, secretKeys as schemaSecretKeys, type ResourceSchema } from "../provider/schema.js";
+import { providerRecord } from "../provider/instance.js";
+import type { Props, ProviderRecord, ResourceState } from "../state/types.js";
+import { UNKNOWN, containsUnknown } from "../program/unknown.js";
+import { decide, withIgnoredChanges, type Decision } from "./decide.js";
+import type { PlanStep, StepMeta } from "./plan.js";
+import { resolveInputs } from "./resolve-inputs.js";
+import { knownValue, unknownValue, type ResourceValue } from "./values.js";
+import { memoized, metaOf, priorOf, type PlanContext } from "./context.js";
+import { jsonInputs } from "./json-values.js";
+import { replaceTriggers } from "./triggers.js";
+import { deleteFirstChain } from "./cascade.js";
+
+/**
+ * True when a resource's objects would live somewhere else under the new provider: a setting that locates
+ * them (all, unless the type names some: Route 53 is global, so only its endpoint counts) changed.
+ */
+function providerMoved(prior: ProviderRecord | undefined, next: ProviderRecord | undefined, locating: readonly string[] | undefined): boolean {
+  const a = prior?.settings ?? {};
+  const b = next?.settings ?? {};
+  const keys = locating ?? [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.some((k) => a[k] !== b[k]);
+}
+
+/** Planned value of a resource about to be created: outputs named like inputs take the input's value. */
+export function plannedForCreate(news: Props, secrets: ReadonlySet<string>): ResourceValue {
+  const outputs: Props = {};
+  const unknown = new Set<string>();
+  for (const [k, v] of Object.entries(news)) {
+    if (containsUnknown(v)) unknown.add(k);
+    else outputs[k] = v;
+  }
+  return { id: UNKNOWN, outputs, unknown, restUnknown: true, secretKeys: secrets };
+}
+
+/** Planned value of a resource updated in place: inputs as given, stable outputs kept, the rest unknown. */
+function plannedForUpdate(prior: ResourceState, news: Props, schema: ResourceSchema | undefined, diff: Diff | undefined, secrets: ReadonlySet<string>): ResourceValue {
+  const stable = new Set([
+    ...Object.entries(schema?.outputs ?? {}).filter(([, a]) => a.stable).map(([k]) => k),
+    ...(diff?.kind === "update" ? (diff.stables ?? []) : []),
+  ]);
+  const outputs: Props = {};
+  const unknown = new Set<string>();
+  for (const k of new Set([...Object.keys(prior.outputs), ...Object.keys(schema?.outputs ?? {})])) {
+    if (k in news) {
+      if (containsUnknown(news[k])) unknown.add(k);
+      else outputs[k] = news[k];
+    } else if (stable.has(k)) outputs[k] = prior.outputs[k];
+    else unknown.add(k);
+  }
+  return { id: prior.id, outputs, unknown, restUnknown: false, secretKeys: secrets };
+}
+
+/** Inputs resolved in this plan, checked to be storable; undefined (after reporting) when they are not. */
+async function resolvedInputs(node: CustomNode, ctx: PlanContext) {
+  const scope = ctx.resolver.scope();
+  ctx.scopes.set(node, scope);
+  const resolved = await resolveInputs(node.inputs, scope);
+  const triggers = await replaceTriggers(node, scope, ctx.claimed.get(node)?.prior.triggers);
+  ctx.scopes.delete(node);
+  const { values, problems } = jsonInputs(resolved.values);
+  for (const p of problems) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): ${p}. State holds plain JSON data, so this value could never match what was saved.` });
+  return problems.length ? undefined : { ...resolved, values, triggers };
+}
+
+/** The provider's `check` and `diff` answers, each asked once across planning passes. */
+async function providerAnswers(node: CustomNode, news: Props, prior: ResourceState | undefined, ctx: PlanContext): Promise<Diff | undefined> {
+  const { provider } = node.definition;
+  const fullyKnown = !containsUnknown(news);
+  if (provider.check && fullyKnown) {
+    const found = await memoized<Diagnostic[]>(ctx, `check|${node.urn}|${JSON.stringify(news)}`, async () => provider.check!({ urn: node.urn, inputs: news }));
+    for (const d of found) ctx.diagnostics.push({ severity: d.severity, urn: node.urn, message: `"${node.name}" (${node.type})${d.attribute ? `, input "${d.attribute}"` : ""}: ${d.message}` });
+  }
+  if (!prior || prior.tainted || !provider.diff || !fullyKnown) return undefined;
+  const key = `diff|${node.urn}|${JSON.stringify(prior.inputs)}|${JSON.stringify(news)}`;
+  return memoized(ctx, key, async () => provider.diff!({ urn: node.urn, id: prior.id, olds: prior.inputs, news, outputs: prior.outputs }));
+}
+
+/**
+ * Plans one managed resource: resolves its inputs against planned values, asks its provider, decides
+ * create / same / update / replace, records the step and publishes the planned value for its dependents.
+ */
+export async function planCustom(node: CustomNode, ctx: PlanContext): Promise<void> {
+  const def = node.definition;
+  const schemaSecrets = schemaSecretKeys(def.schema);
+  const claim = ctx.claimed.get(node);
+  const prior = claim?.prior;
+  if (ctx.inTarget && !ctx.inTarget.has(node)) {
+    return ctx.publish(node, prior ? knownValue(prior.id, prior.outputs, new Set([...(prior.secretKeys ?? []), ...schemaSecrets])) : unknownValue(schemaSecrets));
+  }
+  const resolved = await resolvedInputs(node, ctx);
+  if (!resolved) return ctx.publish(node, unknownValue(schemaSecrets));
+  const depNodes = new Set<GraphNode>([...(ctx.input.graph.deps.get(node) ?? []), ...(resolved.deps.filter((d) => d !== node && d.kind !== "component") as GraphNode[])]);
+  const secretKeys = [...new Set([...resolved.secretKeys, ...schemaSecrets])];
+  const news = withIgnoredChanges(resolved.values, prior?.inputs, node.options.ignoreChanges);
+  const providerDiff = await providerAnswers(node, news, prior, ctx);
+  const o = node.options;
+  const decision = decide({
+    ...(prior ? { prior } : {}),
+    news,
+    ...(providerDiff ? { providerDiff } : {}),
+    forceNew: forceNewKeys(def.schema),
+    replaceOnChanges: o.replaceOnChanges,
+    deleteBeforeReplace: o.deleteBeforeReplace,
+    canUpdate: def.provider.update !== undefined,
+    replaceRequested: ctx.replaceSet.has(node.urn),
+    providerMoved: prior !== undefined && providerMoved(prior.provider, providerRecord(node.provider), def.schema?.providerSettings),
+    ...(resolved.triggers?.triggered ? { triggered: resolved.triggers.triggered } : {}),
+    ...(ctx.forced.replace.has(node.urn) ? { dependencyDeletedFirst: ctx.forced.replace.get(node.urn)! } : {}),
+  });
+  const meta = metaOf(node, depNodes, ctx.input.graph, resolved.triggers?.hash ?? prior?.triggers);
+  const facts = { news, secretKeys, meta, deps: [...depNodes].map((d) => d.urn), secrets: new Set(secretKeys), providerDiff };
+  recordDecision(node, decision, facts, ctx);
+}
+
+interface Facts {
+  news: Props;
+  secretKeys: string[];
+  meta: StepMeta;
+  deps: PlanStep["deps"];
+  secrets: ReadonlySet<string>;
+  providerDiff: Diff | undefined;
+}
+
+/** Turns a decision into the plan step and the planned value dependents see. */
+function recordDecision(node: CustomNode, decision: Decision, f: Facts, ctx: PlanContext): void {
+  const claim = ctx.claimed.get(node);
+  const prior = claim?.prior;
+  const base = { urn: node.urn, type: node.type, deps: f.deps };
+  const moved = claim?.movedFrom ? { movedFrom: claim.movedFrom } : {};
+  const was = prior ? { id: prior.id, olds: prior.inputs, outputs: prior.outputs, prior: priorOf(prior) } : undefined;
+  const drift = (changed: string[]) => changed.filter((k) => prior?.drift?.includes(k));
+  switch (decision.kind) {
+    case "create":
+      ctx.steps.set(node, { ...base, kind: "create", news: f.news, secretKeys: f.secretKeys, meta: f.meta });
+      return ctx.publish(node, plannedForCreate(f.news, f.secrets));
+    case "same":
+      ctx.steps.set(node, { ...base, kind: "same", meta: f.meta, ...moved });
+      return ctx.publish(node, knownValue(prior!.id, prior!.outputs, f.secrets));
+    case "update":
+      ctx.steps.set(node, { ...base, kind: "update", ...was!, news: f.news, changed: decision.changed, drift: drift(decision.changed), secretKeys: f.secretKeys, meta: f.meta, ...moved });
+      return ctx.publish(node, plannedForUpdate(prior!, f.news, node.definition.schema, f.providerDiff, f.secrets));
+    case "replace": {
+      if (prior!.protect || node.options.protect) ctx.diagnostics.push(protectedReplace(node, decision, ctx));
+      const { kind: _k, ...d } = decision;
+      ctx.steps.set(node, { ...base, kind: "replace", ...was!, ...d, news: f.news, drift: drift(decision.changed), secretKeys: f.secretKeys, meta: f.meta, ...moved });
+      return ctx.publish(node, plannedForCreate(f.news, f.secrets));
+    }
+    default: {
+      const never: never = decision;
+      throw new Error(`unhandled decision ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function protectedReplace(node: CustomNode, d: Extract<Decision, { kind: "replace" }>, ctx: PlanContext) {
+  const why =
+    d.reason === "dependency" ? ` (${deleteFirstChain(node.urn, ctx.forced.replace)}: the last is deleted before it is re-created, so everything that references it must be deleted first too, or the cloud would refuse that delete as "in use")`
+    : d.replaceKeys.length ? ` (changing ${d.replaceKeys.join(", ")} forces a replacement)`
+    : "";
+  return {
+    severity: "error" as const,
+    urn: node.urn,
+    message: `"${node.name}" (${node.urn}) is protected and cannot be replaced${why}. To replace it, first set protect: false in its options and run up, or undo the change.`,
+  };
+}

@@ -1,0 +1,42 @@
+import { firstValueFrom } from "rxjs";
+import type { LookupNode } from "../program/node.js";
+import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import { isChanging } from "./plan.js";
+import { describeLookupKey, readLookup } from "./lookup.js";
+import { resolveKnown } from "./resolve-inputs.js";
+import { knownValue, unknownValue } from "./values.js";
+import { memoized, type PlanContext } from "./context.js";
+
+/**
+ * Plans a lookup (`Type.get`): read now when its id or query is known and nothing it depends on changes
+ * (an eager `<= read`, whose result the plan carries); otherwise read during apply (deferred).
+ */
+export async function planLookup(node: LookupNode, ctx: PlanContext): Promise<void> {
+  const secrets = schemaSecretKeys(node.definition.schema);
+  const deps = ctx.input.graph.deps.get(node) ?? [];
+  const base = { urn: node.urn, type: node.type, deps: deps.map((d) => d.urn) };
+  if (ctx.inTarget && !ctx.inTarget.has(node)) return ctx.publish(node, unknownValue(secrets));
+  const scope = ctx.resolver.scope();
+  ctx.scopes.set(node, scope);
+  const id = await resolveKnown(node.lookupId, scope);
+  // Steps are recorded before values are published: once every dependency has a value, its step is known.
+  await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
+  ctx.scopes.delete(node);
+  const upstreamChanging = deps.some((d) => {
+    const s = ctx.steps.get(d);
+    return s !== undefined && isChanging(s);
+  });
+  const byId = id !== undefined && (id.value === null || typeof id.value !== "object");
+  if (!id || upstreamChanging) {
+    ctx.steps.set(node, { ...base, kind: "read", id: id && byId ? String(id.value) : "", deferred: true });
+    return ctx.publish(node, unknownValue(secrets));
+  }
+  const key = `lookup|${node.urn}|${JSON.stringify(id.value)}`;
+  const found = await memoized(ctx, key, () => readLookup(node.definition, node.urn, id.value, ctx.input.opContext(node.urn, undefined, node.provider)));
+  if (found === undefined) {
+    ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Lookup "${node.name}" (${node.type}): nothing matches ${describeLookupKey(id.value)}. Check it, and the region and credentials in use.` });
+    return ctx.publish(node, unknownValue(secrets));
+  }
+  ctx.steps.set(node, { ...base, kind: "read", id: found.id, deferred: false, outputs: found.outputs });
+  ctx.publish(node, knownValue(found.id, found.outputs, secrets));
+}

@@ -1,0 +1,128 @@
+import { firstValueFrom } from "rxjs";
+import type { Graph } from "../graph/graph.js";
+import type { GraphNode, WaitNode } from "../program/node.js";
+import { UNKNOWN } from "../program/unknown.js";
+import type { Props } from "../state/types.js";
+import { DEFAULT_WAIT_INTERVAL, DEFAULT_WAIT_TIMEOUT, rootTarget } from "../wait/wait.js";
+import { evaluate, formatPredicate } from "../wait/predicate.js";
+import { isChanging, type PlanStep } from "./plan.js";
+import type { ResourceValue } from "./values.js";
+import type { PlanContext } from "./context.js";
+
+/** How a step reads in a wait's "runs because ..." note. */
+export function changeVerb(s: PlanStep): string {
+  switch (s.kind) {
+    case "create":
+      return "is created";
+    case "update":
+      return "is updated";
+    case "replace":
+      return "is replaced";
+    case "delete":
+      return "is deleted";
+    case "read":
+      return "is read during apply";
+    case "wait":
+      return "runs";
+    case "same":
+      return "is unchanged";
+    default: {
+      const never: never = s;
+      return String(never);
+    }
+  }
+}
+
+/**
+ * The value a wait that runs hands on: the snapshot of a read still to come, so every attribute is
+ * "known after apply" but the id and the attributes the type declares stable.
+ */
+function gatedValue(target: ResourceValue, node: WaitNode): ResourceValue {
+  const stable = Object.entries(rootTarget(node).definition.schema?.outputs ?? {}).filter(([, a]) => a.stable).map(([k]) => k);
+  const outputs: Props = {};
+  for (const k of stable) if (k in target.outputs && !target.unknown.has(k)) outputs[k] = target.outputs[k];
+  return { id: target.id, outputs, unknown: new Set(), restUnknown: true, secretKeys: target.secretKeys };
+}
+
+/** Why the wait runs: its target or a dependency changes (or a user of it does, found by an earlier pass). */
+function reasonsToRun(node: WaitNode, ctx: PlanContext): string[] {
+  const reasons: string[] = [];
+  for (const d of ctx.input.graph.deps.get(node) ?? []) {
+    const s = ctx.steps.get(d);
+    if (s && isChanging(s)) reasons.push(`${d === node.wait.target ? d.name : `${d.name} (a dependency)`} ${changeVerb(s)}`);
+  }
+  const user = ctx.forced.waits.get(node.urn);
+  if (reasons.length === 0 && user) reasons.push(user);
+  return reasons;
+}
+
+/** A wait's step: the target's planned value passes through, gated (unknown) when the wait runs. */
+export async function planWait(node: WaitNode, ctx: PlanContext): Promise<void> {
+  const spec = node.wait;
+  const scope = ctx.resolver.scope();
+  ctx.scopes.set(node, scope);
+  const targetValue = await firstValueFrom(scope.value(spec.target));
+  const deps = ctx.input.graph.deps.get(node) ?? [];
+  // A dependency's step is recorded before its value is published: wait for all of them, or a slow
+  // provider diff would make a changing dependency look unchanged (and the wait wrongly not needed).
+  await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
+  ctx.scopes.delete(node);
+  if (ctx.inTarget && !ctx.inTarget.has(node)) return ctx.publish(node, targetValue);
+  const schemaWait = rootTarget(node).definition.schema?.wait;
+  const defaultTimeout = schemaWait?.timeout ?? DEFAULT_WAIT_TIMEOUT;
+  const timeoutMs = spec.timeout ?? defaultTimeout;
+  const failWhen = spec.failWhen ?? schemaWait?.failWhen;
+  const reasons = reasonsToRun(node, ctx);
+  const known = targetValue.id !== UNKNOWN && !targetValue.restUnknown && targetValue.unknown.size === 0;
+  const step: PlanStep = {
+    kind: "wait", urn: node.urn, type: node.type, deps: deps.map((d) => d.urn),
+    name: node.name, named: spec.named, target: spec.target.urn, subject: spec.subject,
+    until: spec.until, untilText: formatPredicate(spec.until, spec.subject),
+    timeoutMs, intervalMs: spec.interval ?? schemaWait?.interval ?? DEFAULT_WAIT_INTERVAL, defaultTimeout: timeoutMs === defaultTimeout,
+    needed: reasons.length > 0,
+    why: reasons.length ? `runs because ${reasons.join(", ")}` : "not needed: nothing it guards changes",
+    readyNow: known ? evaluate(spec.until, { id: targetValue.id, ...targetValue.outputs }) : null,
+  };
+  if (failWhen) {
+    step.failWhen = failWhen;
+    step.failWhenText = formatPredicate(failWhen, spec.subject);
+  }
+  if (schemaWait?.reasonAttribute) step.reasonAttribute = schemaWait.reasonAttribute;
+  ctx.steps.set(node, step);
+  ctx.publish(node, step.needed ? gatedValue(targetValue, node) : targetValue);
+}
+
+/** The users of each wait (nodes that list it among their dependencies). */
+function waitUsers(graph: Graph): Map<GraphNode, GraphNode[]> {
+  const users = new Map<GraphNode, GraphNode[]>();
+  for (const [n, ds] of graph.deps) {
+    for (const d of ds) {
+      if (d.kind !== "wait") continue;
+      const list = users.get(d);
+      if (list) list.push(n);
+      else users.set(d, [n]);
+    }
+  }
+  return users;
+}
+
+/**
+ * Waits that must run because something that uses them changes, though nothing they guard does. The
+ * planner plans again with these forced to run: their values become "known after apply", so what uses
+ * them is planned against the read still to come rather than the last recorded state.
+ */
+export function waitsNeededByUsers(graph: Graph, steps: ReadonlyMap<GraphNode, PlanStep>): Map<GraphNode, string> {
+  const out = new Map<GraphNode, string>();
+  for (const [wait, users] of waitUsers(graph)) {
+    const step = steps.get(wait);
+    if (step?.kind !== "wait" || step.needed) continue;
+    for (const u of users) {
+      const s = steps.get(u);
+      if (s && isChanging(s)) {
+        out.set(wait, `${u.name} uses it and ${changeVerb(s)}`);
+        break;
+      }
+    }
+  }
+  return out;
+}

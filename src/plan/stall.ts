@@ -1,0 +1,91 @@
+import type { GraphNode, ResourceNode } from "../program/node.js";
+import type { PlanContext } from "./context.js";
+import { unknownValue } from "./values.js";
+
+/**
+ * Follows "waits for" links from `start` until one repeats: the cycle, in order (first node repeated at
+ * the end), or undefined if the chain ends.
+ *
+ * @example waitCycle(a, (n) => n === a ? b : a) // [a, b, a]
+ */
+export function waitCycle<T>(start: T, next: (n: T) => T | undefined): T[] | undefined {
+  const path: T[] = [];
+  for (let at: T | undefined = start; at !== undefined; at = next(at)) {
+    const i = path.indexOf(at);
+    if (i >= 0) return [...path.slice(i), at];
+    path.push(at);
+  }
+  return undefined;
+}
+
+/** `"a" (urn) → "b" (urn) → "a"`. */
+export function describeChain(nodes: readonly ResourceNode[]): string {
+  return nodes.map((n, i) => (i === nodes.length - 1 ? `"${n.name}"` : `"${n.name}" (${n.urn})`)).join(" → ");
+}
+
+/** A promise that rejects with `message()` once `signal` aborts (never, without one). */
+export function whenStuck(signal: AbortSignal | undefined, message: () => string): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (!signal) return;
+    const fire = () => reject(new Error(message()));
+    if (signal.aborted) fire();
+    else signal.addEventListener("abort", fire, { once: true });
+  });
+}
+
+/**
+ * Watches the nodes of a planning pass. When every node still being planned waits for another node's
+ * value, nothing can ever move: they form a cycle the graph could not see up front (a value read through
+ * `apply` from a resource declared later). The cycle is reported once, its members get unknown values,
+ * and planning goes on to find any other problem.
+ */
+export class StallWatch {
+  private readonly pending = new Set<GraphNode>();
+  private ctx: PlanContext | undefined;
+  private queued = false;
+
+  /** Asks for a check once the current turn's work has run. */
+  poke(): void {
+    if (this.queued) return;
+    this.queued = true;
+    setImmediate(() => {
+      this.queued = false;
+      this.check();
+    });
+  }
+
+  /** Waits for every node's planning; rejects naming what never finished if `stuck` aborts first. */
+  async run(ctx: PlanContext, work: readonly (readonly [GraphNode, Promise<void>])[], stuck: AbortSignal | undefined): Promise<void> {
+    this.ctx = ctx;
+    for (const [n, p] of work) {
+      this.pending.add(n);
+      void p.then(() => this.pending.delete(n));
+    }
+    const names = () => [...this.pending].map((n) => `"${n.name}" (${n.urn})`).join(", ");
+    await Promise.race([
+      Promise.all(work.map(([, p]) => p)),
+      whenStuck(stuck, () => `Planning is stuck: nothing is left to run, yet these never finished: ${names()}. Each waits for a promise (an input, or a provider call such as check, diff or a lookup) that never settles.`),
+    ]);
+  }
+
+  private blockedOn(n: GraphNode): GraphNode | undefined {
+    for (const m of this.ctx?.scopes.get(n)?.awaiting ?? []) if (this.pending.has(m as GraphNode)) return m as GraphNode;
+    return undefined;
+  }
+
+  private check(): void {
+    const ctx = this.ctx;
+    if (!ctx || this.pending.size === 0) return;
+    for (const n of this.pending) if (!this.blockedOn(n)) return;
+    const cycle = waitCycle(this.pending.values().next().value as GraphNode, (n) => this.blockedOn(n));
+    if (!cycle) return;
+    ctx.diagnostics.push({
+      severity: "error",
+      urn: cycle[0]!.urn,
+      message:
+        `Dependency cycle through apply(): ${describeChain(cycle)}. Each needs a value of the next before it can be planned; ` +
+        "the graph could not see it up front because the value is read inside an apply() callback. Break the cycle: pass one of the values another way, or remove the reference.",
+    });
+    for (const n of cycle) ctx.publish(n, unknownValue());
+  }
+}

@@ -1,0 +1,55 @@
+import type { OpContext, ProviderInstance } from "../provider/provider.js";
+import { findDefinition } from "../provider/registry.js";
+import type { JournalWriter } from "../apply/journal.js";
+import type { PendingOperation, Props, ResourceState, StateMutation } from "../state/types.js";
+import type { Urn } from "../program/urn.js";
+import { withoutDeposed } from "../apply/record.js";
+import { CairnError } from "./errors.js";
+
+/** How to reach recorded objects, and where to tell the user what was found. */
+export interface ReconcileEnv {
+  opContext: (urn: Urn, provider?: ProviderInstance) => OpContext;
+  instanceFor: (type: string, r: ResourceState["provider"]) => ProviderInstance | undefined;
+  warn: (message: string, urn: Urn) => void;
+}
+
+/** The recorded object an interrupted operation acted on: the current one, or a deposed one. */
+function objectOf(current: ResourceState | undefined, id: string) {
+  if (current?.id === id) return { inputs: current.inputs, outputs: current.outputs, provider: current.provider, deposed: false };
+  const d = current?.deposed?.find((x) => x.id === id);
+  return { inputs: d?.inputs ?? {}, outputs: d?.outputs ?? {}, provider: d?.provider ?? current?.provider, deposed: d !== undefined };
+}
+
+/** What reading the object back says to record. */
+function settle(current: ResourceState | undefined, id: string, read: Props | undefined, deposed: boolean): StateMutation[] {
+  if (current && current.id === id) return read === undefined ? [{ kind: "remove", urn: current.urn }] : [{ kind: "upsert", resource: { ...current, outputs: read } }];
+  if (current && deposed && read === undefined) return [{ kind: "upsert", resource: withoutDeposed(current, id) }];
+  return [];
+}
+
+/**
+ * Settles operations a crash (or an abandoned call) left pending: reads each object back, then adopts or
+ * discards it. An operation whose object id was never recorded (a create that never answered) cannot be
+ * read back: the user is told, and the next plan creates it again.
+ */
+export async function reconcile(journal: JournalWriter & { end(op: number, m: StateMutation[]): void }, pending: readonly PendingOperation[], env: ReconcileEnv): Promise<void> {
+  for (const p of pending) {
+    const what = `${p.kind} of ${p.urn} (started ${p.since})`;
+    const def = findDefinition(p.type);
+    if (p.id === undefined || !def) {
+      env.warn(`An interrupted ${what} was found. ${p.id === undefined ? "Its object id was never recorded, so it cannot be read back; the next plan creates it again (providers make creates idempotent where the cloud allows). If an object was left behind, delete it by hand." : `No provider for type ${p.type} is loaded, so it cannot be checked.`}`, p.urn);
+      journal.end(p.op, []);
+      continue;
+    }
+    const current = journal.state.resources[p.urn];
+    const o = objectOf(current, p.id);
+    let read: Props | undefined;
+    try {
+      read = (await def.provider.read({ urn: p.urn, id: p.id, inputs: o.inputs, outputs: o.outputs, ctx: env.opContext(p.urn, env.instanceFor(p.type, o.provider)) })) as Props | undefined;
+    } catch (e) {
+      throw new CairnError(`An interrupted ${what} could not be checked: ${(e as Error).message}. Nothing was changed; run again when the provider is reachable.`);
+    }
+    env.warn(`An interrupted ${what} was found: the object ${read === undefined ? "is gone; it was removed from state" : "exists; its current attributes were adopted"}.`, p.urn);
+    journal.end(p.op, settle(current, p.id, read, o.deposed));
+  }
+}

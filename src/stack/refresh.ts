@@ -1,0 +1,70 @@
+import { isDeepStrictEqual } from "node:util";
+import type { DriftFinding } from "../plan/plan.js";
+import type { OpContext, ProviderInstance } from "../provider/provider.js";
+import { findDefinition } from "../provider/registry.js";
+import type { Props, ResourceState, StackState, StateMutation } from "../state/types.js";
+import type { Urn } from "../program/urn.js";
+
+/**
+ * The record after a refresh read `read`: outputs as read, and each input the read reports under the same
+ * name as observed (the cloud's value), so the next plan diffs the program against what the cloud holds.
+ * Inputs that changed are listed in `drift` until the next apply of the resource.
+ */
+export function refreshedRecord(r: ResourceState, read: Props): { record: ResourceState; inputDrift: string[] } {
+  const inputs = { ...r.inputs };
+  const inputDrift: string[] = [...(r.drift ?? [])];
+  for (const k of Object.keys(r.inputs)) {
+    if (!(k in read) || isDeepStrictEqual(read[k], r.inputs[k])) continue;
+    inputs[k] = read[k];
+    if (!inputDrift.includes(k)) inputDrift.push(k);
+  }
+  const record: ResourceState = { ...r, inputs, outputs: read };
+  if (inputDrift.length) record.drift = inputDrift;
+  return { record, inputDrift };
+}
+
+/** How to reach each recorded object, and where to report what cannot be read. */
+export interface RefreshEnv {
+  opContext: (urn: Urn, provider?: ProviderInstance) => OpContext;
+  instanceFor: (type: string, r: ResourceState["provider"]) => ProviderInstance | undefined;
+  warn: (message: string, urn: Urn) => void;
+}
+
+/** Reads one recorded object: its finding (if it changed) and the mutation recording it. */
+async function refreshOne(r: ResourceState, env: RefreshEnv): Promise<{ finding: DriftFinding; mutation: StateMutation } | undefined> {
+  const def = findDefinition(r.type);
+  if (!def) {
+    env.warn(`Cannot refresh ${r.urn}: no provider for type ${r.type} is loaded.`, r.urn);
+    return undefined;
+  }
+  const read = (await def.provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: env.opContext(r.urn, env.instanceFor(r.type, r.provider)) })) as Props | undefined;
+  if (read === undefined) return { finding: { kind: "gone", urn: r.urn, type: r.type }, mutation: { kind: "remove", urn: r.urn } };
+  if (isDeepStrictEqual(read, r.outputs) && !Object.keys(r.inputs).some((k) => k in read && !isDeepStrictEqual(read[k], r.inputs[k]))) return undefined;
+  const { record } = refreshedRecord(r, read);
+  const keys = new Set([...Object.keys(read), ...Object.keys(r.outputs), ...Object.keys(r.inputs)]);
+  const changed = [...keys].filter((k) => !isDeepStrictEqual(read[k], r.outputs[k]) || (k in read && k in r.inputs && !isDeepStrictEqual(read[k], r.inputs[k])));
+  return { finding: { kind: "drift", urn: r.urn, type: r.type, changed }, mutation: { kind: "upsert", resource: record } };
+}
+
+/**
+ * Reads every recorded resource: what is gone, what drifted, and the state mutations that record it
+ * (gone objects removed, drifted ones with observed inputs and fresh outputs). Changes nothing in the cloud.
+ *
+ * @example const { findings, mutations } = await readAll(state, env);
+ */
+export async function readAll(state: StackState, env: RefreshEnv): Promise<{ findings: DriftFinding[]; mutations: StateMutation[] }> {
+  const results = await Promise.all(Object.values(state.resources).map((r) => refreshOne(r, env)));
+  const found = results.filter((x) => x !== undefined);
+  return { findings: found.map((x) => x.finding), mutations: found.map((x) => x.mutation) };
+}
+
+/** The state as a refresh's mutations leave it (a copy; the original is untouched). */
+export function afterRefresh(state: StackState, mutations: readonly StateMutation[]): StackState {
+  if (mutations.length === 0) return state;
+  const resources = { ...state.resources };
+  for (const m of mutations) {
+    if (m.kind === "remove") delete resources[m.urn];
+    else if (m.kind === "upsert") resources[m.resource.urn] = m.resource;
+  }
+  return { ...state, resources };
+}

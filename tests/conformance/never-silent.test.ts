@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { failures, planned, world } from "./harness.js";
+import { output } from "../../src/program/output.js";
+import { milliseconds } from "../../src/program/duration.js";
+import type { Output } from "../../src/program/output.js";
+import type { EngineEvent } from "../../src/apply/events.js";
+
+const retries = (events: EngineEvent[]) => events.filter((e) => e.type === "step-retrying").length;
+
+describe("conformance: never silent, never stuck", () => {
+  it("a cycle formed through apply() while planning is reported with its chain, and nothing is called", async () => {
+    const { cloud, stack } = await world((Box) => {
+      let later: { value: Output<string | undefined> } | undefined;
+      const a = new Box("a", { name: "a", value: output("x").apply(() => later!.value) });
+      later = new Box("b", { name: "b", value: a.value });
+    });
+    await expect(stack.up()).rejects.toThrow(/Dependency cycle through apply\(\): "a" \(urn:[^)]+\) → "b" \(urn:[^)]+\) → "a"/);
+    expect(cloud.calls).toEqual([]);
+    // The lock was released and state is intact: the next command runs.
+    expect(await stack.resources()).toEqual([]);
+  });
+
+  it("a cycle that only forms at apply time fails the actions in it, naming the chain; the rest is applied", async () => {
+    const { cloud, stack, events } = await world((Box) => {
+      const x = new Box("x", { name: "x" });
+      let later: { value: Output<string | undefined> } | undefined;
+      const a = new Box("a", { name: "a", value: x.arn.apply(() => later!.value) });
+      later = new Box("b", { name: "b", value: a.value });
+      new Box("free", { name: "free" });
+    });
+    const r = await stack.up();
+    expect(r.summary).toMatchObject({ ok: false, failed: 1, skipped: 1 });
+    expect(failures(events)).toEqual([expect.stringMatching(/^a: stuck: a dependency cycle formed at run time: "a" → "b" → "a"/)]);
+    expect(cloud.contents()).toEqual(["box:free", "box:x"]);
+    expect((await stack.resources()).map((s) => s.id).sort()).toEqual(["box-1", "box-2"]);
+  });
+
+  it("customTimeouts bound a provider call that never returns: it is abandoned, recorded as uncertain and checked next run", async () => {
+    let value = "v1";
+    const { cloud, stack, events } = await world((Box) => {
+      new Box("slow", { name: "slow", value }, { customTimeouts: { update: milliseconds(250) } });
+    });
+    await stack.up();
+    cloud.inject("update", "slow", "hang");
+    value = "v2";
+    const t0 = Date.now();
+    const hung = await stack.up();
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(hung.summary).toMatchObject({ ok: false, failed: 1 });
+    expect(failures(events)).toEqual([expect.stringMatching(/^slow: update of "slow" did not finish within 250ms \(customTimeouts.update\): the call was abandoned and recorded as uncertain/)]);
+    // The next run reads the object back before planning, then updates it.
+    const next = await stack.up();
+    expect(events.some((e) => e.type === "diagnostic" && /An interrupted update of .*slow.* exists; its current attributes were adopted/.test(e.message))).toBe(true);
+    expect(next.summary?.ok).toBe(true);
+    expect(cloud.contents()).toEqual(["box:slow=v2"]);
+  });
+
+  it("a provider that returns no id fails that step, naming the provider, and leaves a stack that opens", async () => {
+    const { cloud, stack, events } = await world((Box) => void new Box("a", { name: "a" }));
+    cloud.inject("create", "a", "no-id");
+    const r = await stack.up();
+    expect(r.summary?.ok).toBe(false);
+    expect(failures(events)).toEqual([expect.stringMatching(/^a: the provider of strict:c\d+:Box returned no id from create \(got undefined\)/)]);
+    expect(planned(await stack.preview())).toEqual(["create a"]);
+  });
+
+  it("a provider that returns null outputs from update fails that step; the next run reads the object back and settles", async () => {
+    let value = "v1";
+    const { cloud, stack, events } = await world((Box) => void new Box("a", { name: "a", value }));
+    await stack.up();
+    value = "v2";
+    cloud.inject("update", "a", "null-outputs");
+    const r = await stack.up();
+    expect(r.summary?.ok).toBe(false);
+    expect(failures(events)).toEqual([expect.stringMatching(/returned null outputs instead of an object/)]);
+    const again = await stack.up();
+    expect(again.summary?.ok).toBe(true);
+    expect(cloud.contents()).toEqual(["box:a=v2"]);
+    expect(planned(await stack.preview())).toEqual([]);
+  });
+
+  it("transient provider errors are retried with backoff, each attempt an event; permanent ones fail at once", async () => {
+    const { cloud, stack, events } = await world((Box) => {
+      new Box("flaky", { name: "flaky" });
+      new Box("broken", { name: "broken" });
+    });
+    cloud.inject("create", "flaky", "transient", 2);
+    cloud.inject("create", "broken", "fail", 5);
+    const r = await stack.up();
+    expect(r.summary).toMatchObject({ ok: false, succeeded: 1, failed: 1 });
+    expect(retries(events)).toBe(2);
+    expect(cloud.contents()).toEqual(["box:flaky"]);
+    expect(failures(events)).toEqual(["broken: InternalFailure: create of broken failed"]);
+  });
+
+  it("a create that made the object but could not finish it is kept tainted and replaced next run", async () => {
+    const { cloud, stack } = await world((Box) => void new Box("a", { name: "a" }, { deleteBeforeReplace: true }));
+    cloud.inject("create", "a", "incomplete");
+    const r = await stack.up();
+    expect(r.summary?.ok).toBe(false);
+    expect((await stack.resources())[0]).toMatchObject({ tainted: true });
+    const next = await stack.up();
+    expect(planned(next.plan)).toEqual(["replace a"]);
+    expect(next.summary?.ok).toBe(true);
+    expect(cloud.changes()).toEqual(["create a", "delete a", "create a"]);
+    expect(cloud.contents()).toEqual(["box:a"]);
+  });
+});
