@@ -77,6 +77,11 @@ function releaseOf(a: Action): boolean {
   return a.kind === "update" || a.kind === "delete-replaced" || a.kind === "delete" || a.kind === "forget";
 }
 
+/** True for actions that delete a resource's current object, and with it its state record. */
+function removesRecord(a: Action): boolean {
+  return (a.kind === "delete" && !a.step.deposed) || (a.kind === "delete-replaced" && a.step.deleteFirst);
+}
+
 /** True for actions that delete an object from the cloud. */
 function deletesObject(a: Action): boolean {
   return a.kind === "delete" || a.kind === "delete-replaced";
@@ -91,6 +96,7 @@ function deletesObject(a: Action): boolean {
  * 3. An object is deleted only after every recorded object that references it lets go: its old version
  *    is updated, deleted, or (for a replaced one) its old half deleted. Deposed objects count, with the
  *    dependencies they had.
+ * 4. A resource's deposed objects are deleted before its current object is (its record goes with it).
  *
  * Throws if the edges form a cycle (the planner prevents that by replacing delete-first chains whole).
  *
@@ -100,7 +106,9 @@ export function buildActionGraph(plan: Pick<Plan, "steps">): ActionGraph {
   const actions = plan.steps.flatMap(actionsOf);
   const ready = new Map<Urn, Action>();
   const releasesOf = new Map<string, Action[]>(); // URN referenced → actions that let go of it
+  const deposedOf = new Map<string, Action[]>(); // URN → deletes of its deposed objects
   for (const a of actions) {
+    if (a.kind === "delete" && a.step.deposed) push(deposedOf, a.step.urn, a);
     if (makesValue(a)) ready.set(a.step.urn, a);
     if (releaseOf(a) && "prior" in a.step) {
       for (const d of a.step.prior.deps) push(releasesOf, d, a);
@@ -116,6 +124,8 @@ export function buildActionGraph(plan: Pick<Plan, "steps">): ActionGraph {
     if (a.kind === "replace" && a.step.deleteFirst) edge(a, byId.get(`${a.step.urn}#delete-replaced`));
     if (a.kind === "delete-replaced" && !a.step.deleteFirst) edge(a, ready.get(a.step.urn));
     if (deletesObject(a)) for (const r of releasesOf.get(a.step.urn) ?? []) edge(a, r);
+    // The record goes with the current object: its deposed objects are deleted (and struck off it) first.
+    if (removesRecord(a)) for (const d of deposedOf.get(a.step.urn) ?? []) edge(a, d);
   }
   const cycle = findCycle(actions, deps);
   if (cycle) throw new Error(`The apply order has a cycle: ${cycle.join(" → ")}. This is a bug in Cairn's planner; please report it with the plan (preview --json).`);

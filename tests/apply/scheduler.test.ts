@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { Cancelled, Scheduler } from "../../src/apply/scheduler.js";
+
+const job = (id: string, slot = true) => ({ id, slot });
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe("the scheduler", () => {
+  it("runs jobs in dependency order, at most `parallel` with a slot at once", async () => {
+    let running = 0;
+    let peak = 0;
+    const log: string[] = [];
+    const jobs = ["a", "b", "c", "d"].map((id) => job(id));
+    const deps = new Map([["d", ["a", "b", "c"]]]);
+    await new Scheduler(jobs, deps, {
+      parallel: 2,
+      hooks: {
+        run: async (j) => {
+          peak = Math.max(peak, ++running);
+          await tick();
+          running--;
+          log.push(j.id);
+        },
+      },
+    }).run();
+    expect(peak).toBe(2);
+    expect(log.at(-1)).toBe("d");
+  });
+
+  it("a failure skips only its dependents", async () => {
+    const skipped: string[] = [];
+    const done: string[] = [];
+    await new Scheduler([job("a"), job("b"), job("c")], new Map([["b", ["a"]]]), {
+      parallel: 5,
+      hooks: {
+        run: async (j) => {
+          if (j.id === "a") throw new Error("boom");
+        },
+        succeeded: (j) => done.push(j.id),
+        skipped: (j, r) => skipped.push(`${j.id}:${r.kind}`),
+      },
+    }).run();
+    expect(done).toEqual(["c"]);
+    expect(skipped).toEqual(["b:dependency-failed"]);
+  });
+
+  it("after cancel nothing new starts, and a job that stops because of it counts as skipped", async () => {
+    const cancel = new AbortController();
+    const seen: string[] = [];
+    await new Scheduler([job("a"), job("b")], new Map([["b", ["a"]]]), {
+      parallel: 1,
+      cancel: cancel.signal,
+      hooks: {
+        run: async () => {
+          cancel.abort();
+          throw new Cancelled();
+        },
+        failed: (j) => seen.push(`failed ${j.id}`),
+        skipped: (j, r) => seen.push(`skipped ${j.id} ${r.kind}`),
+      },
+    }).run();
+    expect(seen).toEqual(["skipped a cancelled", "skipped b cancelled"]);
+  });
+
+  it("reports a stall when every running job is blocked, and fail() ends them", async () => {
+    const blocked = new Set(["a", "b"]);
+    const failed: string[] = [];
+    const s: Scheduler<{ id: string; slot: boolean }> = new Scheduler([job("a"), job("b")], new Map(), {
+      parallel: 5,
+      hooks: {
+        run: () => new Promise(() => {}),
+        blocked: (j) => blocked.has(j.id),
+        stalled: (running) => {
+          for (const j of running) s.fail(j.id, new Error("stuck"));
+        },
+        failed: (j, e) => failed.push(`${j.id}: ${(e as Error).message}`),
+      },
+    });
+    await s.run();
+    expect(failed.sort()).toEqual(["a: stuck", "b: stuck"]);
+  });
+});

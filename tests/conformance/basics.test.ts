@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { planned, world } from "./harness.js";
+import { hasChanges } from "../../src/plan/plan.js";
+import { ComponentResource } from "../../src/program/resource.js";
+
+describe("conformance: the everyday lifecycle on a strict cloud", () => {
+  it("creates in dependency order, converges, updates in place, and destroys users first", async () => {
+    let value = "v1";
+    const { cloud, stack } = await world((Box) => {
+      const a = new Box("a", { name: "a", value });
+      const b = new Box("b", { name: "b", refs: [a.arn] });
+      new Box("c", { name: "c", refs: [a.arn, b.arn] });
+    });
+    const first = await stack.up();
+    expect(planned(first.plan)).toEqual(["create a", "create b", "create c"]);
+    expect(cloud.changes()).toEqual(["create a", "create b", "create c"]);
+    expect(hasChanges(await stack.preview())).toBe(false);
+    value = "v2";
+    const upd = await stack.up();
+    expect(planned(upd.plan)).toEqual(["update a"]);
+    expect(cloud.contents()).toEqual(["box:a=v2", "box:b uses a", "box:c uses a,b"]);
+    await stack.destroy();
+    expect(cloud.changes().slice(-3)).toEqual(["delete c", "delete b", "delete a"]);
+    expect(cloud.contents()).toEqual([]);
+  });
+
+  it("a lookup is read, never managed: destroy leaves it alone", async () => {
+    const { cloud, stack } = await world((Box) => {
+      const zone = Box.get("zone", "box-1");
+      new Box("rec", { name: "rec", refs: [zone.arn] });
+    });
+    await cloud.provider("box").create({ urn: "urn:x" as never, inputs: { name: "zone" }, ctx: undefined as never });
+    const r = await stack.up();
+    expect(planned(r.plan)).toEqual(["create rec"]);
+    await stack.destroy();
+    expect(cloud.contents()).toEqual(["box:zone"]);
+  });
+
+  it("a rename with an alias keeps the cloud object: no call is made", async () => {
+    let renamed = false;
+    const { cloud, stack } = await world((Box) => {
+      class Group extends ComponentResource {
+        constructor(name: string) {
+          super("strict:conf:Group", name);
+        }
+      }
+      const g = new Group("g");
+      if (!renamed) new Box("old", { name: "x" });
+      else new Box("new", { name: "x" }, { parent: g, aliases: [{ name: "old", parent: null }] });
+    });
+    await stack.up();
+    const writes = cloud.changes().length;
+    renamed = true;
+    const r = await stack.up();
+    expect(r.plan.steps.find((s) => s.kind === "same" && s.movedFrom)).toBeDefined();
+    expect(cloud.changes().length).toBe(writes);
+    expect((await stack.resources()).map((s) => s.urn)).toEqual([expect.stringMatching(/Group\$strict:c\d+:Box::new$/)]);
+    expect(hasChanges(await stack.preview())).toBe(false);
+  });
+
+  it("--replace replaces an unchanged resource, delete-first when asked", async () => {
+    const { cloud, stack } = await world((Box) => void new Box("a", { name: "a" }, { deleteBeforeReplace: true }));
+    await stack.up();
+    const urn = (await stack.resources())[0]!.urn;
+    const r = await stack.up({ replace: [urn] });
+    expect(planned(r.plan)).toEqual(["replace a"]);
+    expect(cloud.changes()).toEqual(["create a", "delete a", "create a"]);
+  });
+});
