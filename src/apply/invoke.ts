@@ -69,16 +69,15 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
   for (let attempt = 1; ; attempt++) {
-    const timer = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
-    const signal = AbortSignal.any([timer, ...(ctx.abort ? [ctx.abort] : []), ...(ctx.stuck ? [ctx.stuck] : [])]);
+    const bound = boundedSignal(deadline - Date.now(), ctx);
     try {
-      const result = await raceSignal(c.call(ctx.opContext(c.urn, { signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) })), signal);
+      const result = await raceSignal(c.call(ctx.opContext(c.urn, { signal: bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) })), bound.signal);
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
       return { result, op };
     } catch (e) {
       if (e instanceof UncertainCall) throw e;
-      if (timer.aborted) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
+      if (bound.timedOut()) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
       if (ctx.stuck?.aborted) throw new UncertainCall(`${c.op} of "${c.name}": its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
       if (ctx.abort?.aborted) throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
       const delay = backoff(attempt);
@@ -89,8 +88,38 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
       }
       ctx.journal.abort(op, c.onError?.(e, ctx.journal.state) ?? []);
       throw e;
+    } finally {
+      bound.dispose();
     }
   }
+}
+
+/**
+ * A signal for one call: aborted when its time is up, or when the run is abandoned or stuck. Its timer is
+ * cleared as soon as the call ends (10,000 calls must not leave 10,000 timers and listeners behind).
+ */
+function boundedSignal(ms: number, ctx: ApplyContext): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+  const ctl = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ctl.abort(new Error("timed out"));
+  }, Math.max(1, ms));
+  timer.unref();
+  const outer = [ctx.abort, ctx.stuck].filter((s): s is AbortSignal => s !== undefined);
+  const onOuter = () => ctl.abort(new Error("abandoned"));
+  for (const s of outer) {
+    if (s.aborted) ctl.abort(s.reason);
+    else s.addEventListener("abort", onOuter, { once: true });
+  }
+  return {
+    signal: ctl.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      for (const s of outer) s.removeEventListener("abort", onOuter);
+    },
+  };
 }
 
 /** A create's result must name the object and describe it. */

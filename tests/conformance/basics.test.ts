@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { planned, world } from "./harness.js";
 import { hasChanges } from "../../src/plan/plan.js";
 import { ComponentResource } from "../../src/program/resource.js";
+import { defineResource } from "../../src/program/define.js";
+import type { BoxIn, BoxOut } from "./cloud.js";
 
 describe("conformance: the everyday lifecycle on a strict cloud", () => {
   it("creates in dependency order, converges, updates in place, and destroys users first", async () => {
@@ -65,5 +67,31 @@ describe("conformance: the everyday lifecycle on a strict cloud", () => {
     const r = await stack.up({ replace: [urn] });
     expect(planned(r.plan)).toEqual(["replace a"]);
     expect(cloud.changes()).toEqual(["create a", "delete a", "create a"]);
+  });
+
+  it("a provider's diff decides: a change it calls normalisation is no change, one it says forces a new object replaces", async () => {
+    let value = "hello";
+    let zone = "z1";
+    const { cloud, stack } = await world(() => {
+      const Norm = defineResource<BoxIn, BoxOut>("strict:conf:Normalising", {
+        provider: {
+          ...cloud.provider("norm"),
+          diff: ({ olds, news }) => {
+            if (olds.zone !== news.zone) return { kind: "replace", changed: ["zone"], replaceKeys: ["zone"], deleteBeforeReplace: true };
+            return (olds.value ?? "").toLowerCase() === (news.value ?? "").toLowerCase() ? { kind: "same" } : { kind: "update", changed: ["value"] };
+          },
+        },
+      });
+      new Norm("n", { name: "n", value, zone });
+    });
+    await stack.up();
+    value = "HELLO";
+    expect(planned(await stack.preview())).toEqual([]);
+    zone = "z2";
+    const r = await stack.up();
+    expect(planned(r.plan)).toEqual(["replace n"]);
+    expect(r.plan.steps[0]).toMatchObject({ deleteFirst: true, replaceKeys: ["zone"] });
+    expect(cloud.changes()).toEqual(["create n", "delete n", "create n"]);
+    expect(cloud.contents()).toEqual(["norm:n@z2=HELLO"]);
   });
 });
