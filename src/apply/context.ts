@@ -9,6 +9,7 @@ import type { Action } from "./actions.js";
 import type { EngineEvent } from "./events.js";
 import type { JournalWriter } from "./journal.js";
 import type { WaitPoller } from "./waiter.js";
+import type { InFlight } from "./invoke.js";
 
 /** How to make the context of one provider call. */
 export type OpContextFactory = (urn: Urn, opts: { signal: AbortSignal; timeoutMs?: number; provider?: ProviderInstance }) => OpContext;
@@ -26,10 +27,12 @@ export interface ApplyContext {
   /** Aborted when nothing is left to run but calls never settle (the process would go idle). */
   readonly stuck: AbortSignal | undefined;
   readonly opContext: OpContextFactory;
+  /** Provider calls in flight (abandoned together when the run is). */
+  readonly inFlight: InFlight;
   /** The evaluated program's node for a URN (absent for destroy and for resources the program dropped). */
   node(urn: Urn): GraphNode | undefined;
   /** The provider of a type: the node's definition, else a definition loaded in this process. */
-  provider(type: string, node?: GraphNode): Provider<Props, Props>;
+  provider(type: string, urn: Urn, node?: GraphNode): Provider<Props, Props>;
   /** The instance to reach an object with: the node's own, or the one recorded with the object. */
   instance(urn: Urn, recorded?: { type: string; provider: ProviderRecord | undefined }): ProviderInstance | undefined;
   /** The resolver an action reads values through (remembered, to report what a stalled action waits for). */

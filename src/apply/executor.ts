@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Subject } from "rxjs";
 import type { Graph } from "../graph/graph.js";
 import type { Plan } from "../plan/plan.js";
@@ -8,7 +9,7 @@ import type { Urn } from "../program/urn.js";
 import { containsUnknown } from "../program/unknown.js";
 import type { Clock, Provider, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
-import { findDefinition } from "../provider/registry.js";
+import type { ProviderSource } from "../provider/registry.js";
 import type { Props } from "../state/types.js";
 import { buildActionGraph, type Action, type ActionJob } from "./actions.js";
 import type { ApplyContext, OpContextFactory } from "./context.js";
@@ -21,6 +22,7 @@ import { publishSettled, recordPrelude } from "./prelude.js";
 import { Scheduler, type SchedulerHooks } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
 import { WaitPoller } from "./waiter.js";
+import { InFlight } from "./invoke.js";
 import { describeWaitOutcome, type WaitOutcome } from "./wait-outcome.js";
 
 /** The evaluated program behind a plan: what unknown inputs are resolved against at apply. */
@@ -50,13 +52,15 @@ export interface ExecuteInput {
   stuck?: AbortSignal;
   /** The clock waits poll and retries back off by (tests pass a fake one). */
   clock: Clock;
+  /** Where providers come from (definitions, or a test's mocks). */
+  providers: ProviderSource;
 }
 
 function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>): ApplyContext {
   const nodes = input.program?.nodeByUrn;
   return {
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock,
-    abort: input.abort, stuck: input.stuck, opContext: input.opContext,
+    abort: input.abort, stuck: input.stuck, opContext: input.opContext, inFlight: new InFlight([input.abort, input.stuck]),
     poller: new WaitPoller({
       clock: input.clock,
       opContext: (urn, timeoutMs, provider) => {
@@ -66,10 +70,10 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
       ...(input.cancel ? { signal: input.cancel } : {}),
     }),
     node: (urn) => nodes?.get(urn),
-    provider: (type, node) => {
-      const def = (node && node.kind !== "wait" ? node.definition : undefined) ?? findDefinition(type);
-      if (!def) throw new Error(`no resource type "${type}" is defined in this program, so its provider is unknown`);
-      return def.provider as Provider<Props, Props>;
+    provider: (type, urn, node) => {
+      const p = input.providers(type, urn, node && node.kind !== "wait" ? node.definition : undefined);
+      if (!p) throw new Error(`no resource type "${type}" is defined in this program, so its provider is unknown`);
+      return p as Provider<Props, Props>;
     },
     // An object recorded under other settings (the old half of a replace, a resource removed from the program)
     // is reached where state says it lives, with the credentials of the program's instance of that name.
@@ -141,6 +145,8 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
 export async function execute(input: ExecuteInput): Promise<{ summary: ApplySummary; outputs?: { values: Props; secretKeys: string[] } }> {
   const { plan, journal } = input;
   const started = Date.now();
+  // Poll rounds and calls listen to these while they run: many at once is expected, not a leak.
+  for (const s of [input.cancel, input.abort, input.stuck]) if (s) setMaxListeners(0, s);
   const scopes = new Map<string, ScopedResolver>();
   let scheduler: Scheduler<ActionJob> | undefined;
   const values = new ValueResolver(() => scheduler?.poke());

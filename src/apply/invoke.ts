@@ -69,7 +69,7 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
   for (let attempt = 1; ; attempt++) {
-    const bound = boundedSignal(deadline - Date.now(), ctx);
+    const bound = ctx.inFlight.open(deadline - Date.now());
     try {
       const result = await raceSignal(c.call(ctx.opContext(c.urn, { signal: bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) })), bound.signal);
       const bad = c.check?.(result);
@@ -77,7 +77,7 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
       return { result, op };
     } catch (e) {
       if (e instanceof UncertainCall) throw e;
-      if (bound.timedOut()) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
+      if (bound.timedOut) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
       if (ctx.stuck?.aborted) throw new UncertainCall(`${c.op} of "${c.name}": its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
       if (ctx.abort?.aborted) throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
       const delay = backoff(attempt);
@@ -95,31 +95,62 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
 }
 
 /**
- * A signal for one call: aborted when its time is up, or when the run is abandoned or stuck. Its timer is
- * cleared as soon as the call ends (10,000 calls must not leave 10,000 timers and listeners behind).
+ * The provider calls in flight, so one listener on the run's abandon/stuck signals can stop them all:
+ * 10,000 calls must not add 10,000 listeners (or leave 10,000 timers behind).
  */
-function boundedSignal(ms: number, ctx: ApplyContext): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
-  const ctl = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ctl.abort(new Error("timed out"));
-  }, Math.max(1, ms));
-  timer.unref();
-  const outer = [ctx.abort, ctx.stuck].filter((s): s is AbortSignal => s !== undefined);
-  const onOuter = () => ctl.abort(new Error("abandoned"));
-  for (const s of outer) {
-    if (s.aborted) ctl.abort(s.reason);
-    else s.addEventListener("abort", onOuter, { once: true });
+export class InFlight {
+  private readonly calls = new Set<AbortController>();
+  private reason: unknown;
+
+  constructor(signals: readonly (AbortSignal | undefined)[]) {
+    for (const s of signals) {
+      if (!s) continue;
+      if (s.aborted) this.reason = s.reason;
+      else s.addEventListener("abort", () => this.abortAll(s.reason), { once: true });
+    }
   }
-  return {
-    signal: ctl.signal,
-    timedOut: () => timedOut,
-    dispose: () => {
-      clearTimeout(timer);
-      for (const s of outer) s.removeEventListener("abort", onOuter);
-    },
-  };
+
+  private abortAll(reason: unknown): void {
+    this.reason = reason;
+    for (const c of this.calls) c.abort(reason);
+  }
+
+  /** A signal for one call, aborted when its time is up or the run is abandoned; `dispose` when it ends. */
+  open(ms: number): Bounded {
+    return new Bounded(ms, this.calls, this.reason);
+  }
+}
+
+/** One call's signal and timer. */
+class Bounded {
+  readonly ctl = new AbortController();
+  timedOut = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    ms: number,
+    private readonly calls: Set<AbortController>,
+    abandoned: unknown,
+  ) {
+    this.timer = setTimeout(() => this.expire(), Math.max(1, ms));
+    this.timer.unref();
+    if (abandoned !== undefined) this.ctl.abort(abandoned);
+    else calls.add(this.ctl);
+  }
+
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+
+  private expire(): void {
+    this.timedOut = true;
+    this.ctl.abort(new Error("timed out"));
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.calls.delete(this.ctl);
+  }
 }
 
 /** A create's result must name the object and describe it. */

@@ -47,9 +47,12 @@ export class Scheduler<J extends Job> {
   private readonly deps: ReadonlyMap<string, readonly string[]>;
   private readonly remaining = new Map<string, number>();
   private readonly dependents = new Map<string, J[]>();
+  /** Ready jobs that need a slot, and ready jobs that do not (they start at once). */
   private readonly ready: J[] = [];
-  private readonly running = new Map<string, { job: J; fail: (e: unknown) => void }>();
+  private readonly readyFree: J[] = [];
+  private readonly running = new Map<string, J>();
   private busy = 0;
+  private head = 0;
   private finished!: () => void;
   private checkQueued = false;
 
@@ -70,7 +73,7 @@ export class Scheduler<J extends Job> {
         if (list) list.push(j);
         else this.dependents.set(d, [j]);
       }
-      if (ds.length === 0) this.ready.push(j);
+      if (ds.length === 0) this.enqueue(j);
       for (const d of ds) if (!byId.has(d)) throw new Error(`job ${j.id} depends on unknown job ${d}`);
     }
   }
@@ -95,7 +98,8 @@ export class Scheduler<J extends Job> {
 
   /** Ends a running job as failed (its promise is abandoned): how a stall or a hang is broken. */
   fail(id: string, error: unknown): void {
-    this.running.get(id)?.fail(error);
+    const job = this.running.get(id);
+    if (job) this.end(job, () => this.fault(job, error));
   }
 
   /** Asks for a stall check soon (a running job's blocked state changed). */
@@ -108,14 +112,25 @@ export class Scheduler<J extends Job> {
     });
   }
 
+  private enqueue(job: J): void {
+    (job.slot ? this.ready : this.readyFree).push(job);
+  }
+
   private pump(): void {
-    const cancelled = this.opts.cancel?.aborted ?? false;
-    if (cancelled) for (const j of this.ready.splice(0)) this.skip(j, { kind: "cancelled" });
-    for (let i = 0; i < this.ready.length; ) {
-      if (!this.ready[i]!.slot) this.start(this.ready.splice(i, 1)[0]!);
-      else i++;
+    if (this.opts.cancel?.aborted) {
+      const pending = [...this.ready.slice(this.head), ...this.readyFree];
+      this.ready.length = 0;
+      this.readyFree.length = 0;
+      this.head = 0;
+      for (const j of pending) this.skip(j, { kind: "cancelled" });
     }
-    while (this.busy < this.opts.parallel && this.ready.length) this.start(this.ready.shift()!);
+    while (this.readyFree.length) this.start(this.readyFree.pop()!);
+    // A queue read from its head by index: shift() on 10,000 ready jobs would copy the array each time.
+    while (this.busy < this.opts.parallel && this.head < this.ready.length) this.start(this.ready[this.head++]!);
+    if (this.head > 1024 && this.head * 2 > this.ready.length) {
+      this.ready.splice(0, this.head);
+      this.head = 0;
+    }
     if (this.running.size > 0) return this.poke();
     for (const j of this.jobs) if (this.status.get(j.id) === "waiting") this.skip(j, { kind: "cancelled" });
     this.finished();
@@ -125,20 +140,20 @@ export class Scheduler<J extends Job> {
     this.status.set(job.id, "running");
     if (job.slot) this.busy++;
     const t0 = Date.now();
-    let fail!: (e: unknown) => void;
-    const broken = new Promise<never>((_, reject) => (fail = reject));
-    this.running.set(job.id, { job, fail });
+    this.running.set(job.id, job);
     this.opts.hooks.started?.(job);
-    Promise.race([this.opts.hooks.run(job), broken])
-      .then(
-        () => this.succeed(job, Date.now() - t0),
-        (e: unknown) => this.fault(job, e),
-      )
-      .finally(() => {
-        this.running.delete(job.id);
-        if (job.slot) this.busy--;
-        this.pump();
-      });
+    this.opts.hooks.run(job).then(
+      () => this.end(job, () => this.succeed(job, Date.now() - t0)),
+      (e: unknown) => this.end(job, () => this.fault(job, e)),
+    );
+  }
+
+  /** Settles a running job once (a job failed from outside ignores its own late end). */
+  private end(job: J, settle: () => void): void {
+    if (!this.running.delete(job.id)) return;
+    if (job.slot) this.busy--;
+    settle();
+    this.pump();
   }
 
   private succeed(job: J, ms: number): void {
@@ -147,7 +162,7 @@ export class Scheduler<J extends Job> {
     for (const d of this.dependents.get(job.id) ?? []) {
       const n = this.remaining.get(d.id)! - 1;
       this.remaining.set(d.id, n);
-      if (n === 0 && this.status.get(d.id) === "waiting") this.ready.push(d);
+      if (n === 0 && this.status.get(d.id) === "waiting") this.enqueue(d);
     }
   }
 
@@ -173,8 +188,8 @@ export class Scheduler<J extends Job> {
 
   private checkStall(): void {
     const { blocked, stalled } = this.opts.hooks;
-    if (!stalled || !blocked || this.running.size === 0 || (this.ready.length > 0 && !this.opts.cancel?.aborted)) return;
-    const running = [...this.running.values()].map((r) => r.job);
+    if (!stalled || !blocked || this.running.size === 0 || (this.head < this.ready.length && !this.opts.cancel?.aborted)) return;
+    const running = [...this.running.values()];
     if (running.every((j) => blocked(j))) stalled(running);
   }
 }

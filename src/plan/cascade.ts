@@ -36,12 +36,13 @@ export function cascadeDeleteFirst(
   forced: ReadonlyMap<Urn, Urn>,
   inTarget: ReadonlySet<GraphNode> | undefined,
 ): { add: Map<Urn, Urn>; errors: PlanDiagnostic[] } {
-  const byStateUrn = new Map<string, { node: GraphNode; step: PlanStep }>();
-  for (const [node, step] of steps) byStateUrn.set("movedFrom" in step && step.movedFrom ? step.movedFrom : step.urn, { node, step });
   const add = new Map<Urn, Urn>();
   const errors: PlanDiagnostic[] = [];
-  for (const [, step] of steps) {
-    if (step.kind !== "replace" || !step.deleteFirst) continue;
+  const deleteFirst = [...steps.values()].filter((s): s is Extract<PlanStep, { kind: "replace" }> => s.kind === "replace" && s.deleteFirst);
+  if (deleteFirst.length === 0) return { add, errors };
+  const byStateUrn = new Map<string, { node: GraphNode; step: PlanStep }>();
+  for (const [node, step] of steps) byStateUrn.set("movedFrom" in step && step.movedFrom ? step.movedFrom : step.urn, { node, step });
+  for (const step of deleteFirst) {
     const stateUrn = step.movedFrom ?? step.urn;
     for (const r of Object.values(state.resources)) {
       if (!r.deps.includes(stateUrn as Urn)) continue;

@@ -1,8 +1,10 @@
 import type { Graph } from "../graph/graph.js";
-import type { CustomNode, GraphNode } from "../program/node.js";
+import type { CustomNode, GraphNode, LookupNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
 import type { OpContext, ProviderInstance } from "../provider/provider.js";
 import { providerRecord } from "../provider/instance.js";
+import type { ProviderSource } from "../provider/registry.js";
+import type { Provider } from "../provider/provider.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
 import type { ScopedResolver, ValueResolver, ResourceValue } from "./values.js";
@@ -24,6 +26,8 @@ export interface PlanInput {
   programOutputs: Record<string, unknown>;
   state: StackState;
   opContext: (urn: Urn, timeout?: number, provider?: ProviderInstance) => OpContext;
+  /** Where providers come from (definitions, or a test's mocks). */
+  providers: ProviderSource;
   /** Aborted when nothing is left to run yet planning has not finished (the process would go idle). */
   stuck?: AbortSignal;
 }
@@ -98,5 +102,12 @@ export function priorOf(r: { deps?: Urn[]; provider?: ResourceState["provider"];
   const p: PriorObject = { deps: r.deps ?? [] };
   if (r.provider) p.provider = r.provider;
   if (r.timeouts) p.timeouts = r.timeouts;
+  return p;
+}
+
+/** The provider of a program node (a test's mock, or its type's). */
+export function providerOf(ctx: PlanContext, node: CustomNode | LookupNode): Provider<any, any, any> {
+  const p = ctx.input.providers(node.type, node.urn, node.definition);
+  if (!p) throw new Error(`no provider for ${node.type}`);
   return p;
 }

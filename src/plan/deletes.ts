@@ -75,9 +75,9 @@ export function planDeletes(
 }
 
 /** Refuses deletes whose provider no loaded code defines. */
-export function checkDeleteProviders(steps: readonly PlanStep[], known: (type: string) => boolean, diagnostics: PlanDiagnostic[]): void {
+export function checkDeleteProviders(steps: readonly PlanStep[], known: (type: string, urn: Urn) => boolean, diagnostics: PlanDiagnostic[]): void {
   for (const s of steps) {
-    if (s.kind === "delete" && !s.retain && !known(s.type)) {
+    if (s.kind === "delete" && !s.retain && !known(s.type, s.urn)) {
       diagnostics.push({
         severity: "error",
         urn: s.urn as Urn,

@@ -19,20 +19,39 @@ function describe(v: unknown): unknown {
   return typeof v === "number" && !Number.isFinite(v) ? String(v) : v;
 }
 
-function nodeFacts(n: GraphNode, graph: Graph): unknown {
-  const base = { kind: n.kind, urn: n.urn, deps: (graph.deps.get(n) ?? []).map((d) => d.urn), provider: n.provider ? [n.provider.name, n.provider.settings] : null };
+/** Plain data as JSON; anything holding outputs, promises or resources described first. */
+function json(v: unknown): string {
+  return JSON.stringify(plain(v) ? v : describe(v)) ?? "null";
+}
+
+/** True when `v` is plain JSON-able data (no output, promise or resource inside). */
+function plain(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return typeof v !== "number" || Number.isFinite(v);
+  if (isOutput(v) || v instanceof Promise || (v as Record<symbol, unknown>)[NODE_KEY]) return false;
+  if (Array.isArray(v)) return v.every(plain);
+  for (const k in v) if (!plain((v as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+/** One node as a line of text: kind, URN, dependencies, provider, then what its kind declares. */
+function nodeLine(n: GraphNode, graph: Graph): string {
+  const deps = (graph.deps.get(n) ?? []).map((d) => d.urn).join(",");
+  const head = `${n.kind}\u0001${n.urn}\u0001${deps}\u0001${n.provider ? json([n.provider.name, n.provider.settings]) : ""}`;
   switch (n.kind) {
     case "custom": {
-      const { replaceTriggeredBy, ...o } = n.options;
-      return { ...base, inputs: describe(n.inputs), options: { ...o, replaceTriggeredBy: describe(replaceTriggeredBy) } };
+      const o = n.options;
+      const options = json([o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.ignoreChanges, o.replaceOnChanges, o.aliases, o.customTimeouts]);
+      return `${head}\u0001${json(n.inputs)}\u0001${options}\u0001${o.replaceTriggeredBy.length ? json(o.replaceTriggeredBy) : ""}`;
     }
     case "lookup":
-      return { ...base, lookup: describe(n.lookupId) };
-    case "wait":
-      return { ...base, until: formatPredicate(n.wait.until, n.wait.subject), failWhen: n.wait.failWhen ? formatPredicate(n.wait.failWhen, n.wait.subject) : null, timeout: n.wait.timeout ?? null, interval: n.wait.interval ?? null };
+      return `${head}\u0001${json(n.lookupId)}`;
+    case "wait": {
+      const w = n.wait;
+      return `${head}\u0001${formatPredicate(w.until, w.subject)}\u0001${w.failWhen ? formatPredicate(w.failWhen, w.subject) : ""}\u0001${w.timeout ?? ""}\u0001${w.interval ?? ""}`;
+    }
     default: {
       const never: never = n;
-      return never;
+      return String(never);
     }
   }
 }
@@ -46,8 +65,8 @@ function nodeFacts(n: GraphNode, graph: Graph): unknown {
  */
 export function fingerprint(graph: Graph, outputs: Record<string, unknown>, config: Readonly<Record<string, unknown>>): string {
   const h = createHash("sha256");
-  for (const n of graph.order) h.update(JSON.stringify(nodeFacts(n, graph))).update("\n");
-  h.update(JSON.stringify(describe(outputs))).update("\n");
+  for (const n of graph.order) h.update(nodeLine(n, graph)).update("\n");
+  h.update(json(outputs)).update("\n");
   h.update(JSON.stringify(Object.entries(config).sort(([a], [b]) => a.localeCompare(b))));
   return h.digest("hex").slice(0, 32);
 }

@@ -34,6 +34,27 @@ function whyNotJson(v: unknown): string | undefined {
   return undefined;
 }
 
+/** True when `v` is plain data with no `undefined` values (nothing to report, nothing to drop). */
+function isCleanJson(v: unknown): boolean {
+  if (v === null || v === UNKNOWN) return true;
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v);
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (Array.isArray(v)) return v.every(isCleanJson);
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in v as Props) if (!isCleanJson((v as Props)[k])) return false;
+  return true;
+}
+
 /**
  * Checks resolved inputs are plain JSON data, naming the attribute path of each problem; keys whose value
  * is `undefined` are dropped, as saving to state would drop them.
@@ -41,6 +62,8 @@ function whyNotJson(v: unknown): string | undefined {
  * @example jsonInputs({ when: new Date(0) }).problems // ['input "when" is a Date: pass date.toISOString()']
  */
 export function jsonInputs(values: Props): { values: Props; problems: string[] } {
+  // Most inputs are plain already: check without copying, and copy only when something must change.
+  if (isCleanJson(values)) return { values, problems: [] };
   const problems: string[] = [];
   const walk = (v: unknown, path: string): unknown => {
     const why = whyNotJson(v);

@@ -1,21 +1,20 @@
-import type { ResourceDefinition } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
-import type { OpContext } from "../provider/provider.js";
+import type { OpContext, Provider } from "../provider/provider.js";
 import type { Props } from "../state/types.js";
 
 /**
  * Reads what a lookup (`Type.get(name, idOrQuery)`) names: by id with the provider's `read`, or by query
  * with its `lookup`. `undefined` means nothing matches.
  *
- * @example await readLookup(def, urn, { name: "example.dev" }, ctx) // { id: "Z0123…", outputs: { zoneId: "Z0123…", … } }
+ * @example await readLookup(provider, "aws:route53:HostedZone", urn, { name: "example.dev" }, ctx) // { id: "Z0123…", outputs: { zoneId: "Z0123…", … } }
  */
-export async function readLookup(def: ResourceDefinition, urn: Urn, key: unknown, ctx: OpContext): Promise<{ id: string; outputs: Props } | undefined> {
+export async function readLookup(provider: Provider<any, any, any>, type: string, urn: Urn, key: unknown, ctx: OpContext): Promise<{ id: string; outputs: Props } | undefined> {
   if (key !== null && typeof key === "object") {
-    if (!def.provider.lookup) throw new Error(`${def.type} can only be looked up by id, not by a query`);
-    return (await def.provider.lookup({ urn, query: key, ctx })) as { id: string; outputs: Props } | undefined;
+    if (!provider.lookup) throw new Error(`${type} can only be looked up by id, not by a query`);
+    return (await provider.lookup({ urn, query: key, ctx })) as { id: string; outputs: Props } | undefined;
   }
   const id = String(key);
-  const outputs = (await def.provider.read({ urn, id, inputs: {}, outputs: {}, ctx })) as Props | undefined;
+  const outputs = (await provider.read({ urn, id, inputs: {}, outputs: {}, ctx })) as Props | undefined;
   return outputs === undefined ? undefined : { id, outputs };
 }
 

@@ -8,7 +8,7 @@ import { decide, withIgnoredChanges, type Decision } from "./decide.js";
 import type { PlanStep, StepMeta } from "./plan.js";
 import { resolveInputs } from "./resolve-inputs.js";
 import { knownValue, unknownValue, type ResourceValue } from "./values.js";
-import { memoized, metaOf, priorOf, type PlanContext } from "./context.js";
+import { memoized, metaOf, priorOf, providerOf, type PlanContext } from "./context.js";
 import { jsonInputs } from "./json-values.js";
 import { replaceTriggers } from "./triggers.js";
 import { deleteFirstChain } from "./cascade.js";
@@ -58,7 +58,7 @@ async function resolvedInputs(node: CustomNode, ctx: PlanContext) {
   const scope = ctx.resolver.scope();
   ctx.scopes.set(node, scope);
   const resolved = await resolveInputs(node.inputs, scope);
-  const triggers = await replaceTriggers(node, scope, ctx.claimed.get(node)?.prior.triggers);
+  const triggers = node.options.replaceTriggeredBy.length ? await replaceTriggers(node, scope, ctx.claimed.get(node)?.prior.triggers) : undefined;
   ctx.scopes.delete(node);
   const { values, problems } = jsonInputs(resolved.values);
   for (const p of problems) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): ${p}. State holds plain JSON data, so this value could never match what was saved.` });
@@ -67,7 +67,7 @@ async function resolvedInputs(node: CustomNode, ctx: PlanContext) {
 
 /** The provider's `check` and `diff` answers, each asked once across planning passes. */
 async function providerAnswers(node: CustomNode, news: Props, prior: ResourceState | undefined, ctx: PlanContext): Promise<Diff | undefined> {
-  const { provider } = node.definition;
+  const provider = providerOf(ctx, node);
   const fullyKnown = !containsUnknown(news);
   if (provider.check && fullyKnown) {
     const found = await memoized<Diagnostic[]>(ctx, `check|${node.urn}|${JSON.stringify(news)}`, async () => provider.check!({ urn: node.urn, inputs: news }));
@@ -92,23 +92,25 @@ export async function planCustom(node: CustomNode, ctx: PlanContext): Promise<vo
   }
   const resolved = await resolvedInputs(node, ctx);
   if (!resolved) return ctx.publish(node, unknownValue(schemaSecrets));
-  const depNodes = new Set<GraphNode>([...(ctx.input.graph.deps.get(node) ?? []), ...(resolved.deps.filter((d) => d !== node && d.kind !== "component") as GraphNode[])]);
-  const secretKeys = [...new Set([...resolved.secretKeys, ...schemaSecrets])];
+  const depNodes = new Set<GraphNode>(ctx.input.graph.deps.get(node));
+  for (const d of resolved.deps) if (d !== node && d.kind !== "component") depNodes.add(d);
+  const secretKeys = schemaSecrets.size || resolved.secretKeys.length ? [...new Set([...resolved.secretKeys, ...schemaSecrets])] : [];
   const news = withIgnoredChanges(resolved.values, prior?.inputs, node.options.ignoreChanges);
   const providerDiff = await providerAnswers(node, news, prior, ctx);
   const o = node.options;
+  // Plain properties (undefined when absent), not conditional spreads: this runs once per resource.
   const decision = decide({
-    ...(prior ? { prior } : {}),
+    prior,
     news,
-    ...(providerDiff ? { providerDiff } : {}),
+    providerDiff,
     forceNew: forceNewKeys(def.schema),
     replaceOnChanges: o.replaceOnChanges,
     deleteBeforeReplace: o.deleteBeforeReplace,
-    canUpdate: def.provider.update !== undefined,
+    canUpdate: providerOf(ctx, node).update !== undefined,
     replaceRequested: ctx.replaceSet.has(node.urn),
     providerMoved: prior !== undefined && providerMoved(prior.provider, providerRecord(node.provider), def.schema?.providerSettings),
-    ...(resolved.triggers?.triggered ? { triggered: resolved.triggers.triggered } : {}),
-    ...(ctx.forced.replace.has(node.urn) ? { dependencyDeletedFirst: ctx.forced.replace.get(node.urn)! } : {}),
+    triggered: resolved.triggers?.triggered,
+    dependencyDeletedFirst: ctx.forced.replace.get(node.urn),
   });
   const meta = metaOf(node, depNodes, ctx.input.graph, resolved.triggers?.hash ?? prior?.triggers);
   const facts = { news, secretKeys, meta, deps: [...depNodes].map((d) => d.urn), secrets: new Set(secretKeys), providerDiff };
@@ -128,31 +130,45 @@ interface Facts {
 function recordDecision(node: CustomNode, decision: Decision, f: Facts, ctx: PlanContext): void {
   const claim = ctx.claimed.get(node);
   const prior = claim?.prior;
-  const base = { urn: node.urn, type: node.type, deps: f.deps };
-  const moved = claim?.movedFrom ? { movedFrom: claim.movedFrom } : {};
-  const was = prior ? { id: prior.id, olds: prior.inputs, outputs: prior.outputs, prior: priorOf(prior) } : undefined;
-  const drift = (changed: string[]) => changed.filter((k) => prior?.drift?.includes(k));
+  const { urn, type } = node;
+  const deps = f.deps;
+  const drift = (changed: string[]) => (prior?.drift ? changed.filter((k) => prior.drift!.includes(k)) : []);
+  let step: PlanStep;
+  let value: ResourceValue;
   switch (decision.kind) {
     case "create":
-      ctx.steps.set(node, { ...base, kind: "create", news: f.news, secretKeys: f.secretKeys, meta: f.meta });
-      return ctx.publish(node, plannedForCreate(f.news, f.secrets));
+      step = { kind: "create", urn, type, deps, news: f.news, secretKeys: f.secretKeys, meta: f.meta };
+      value = plannedForCreate(f.news, f.secrets);
+      break;
     case "same":
-      ctx.steps.set(node, { ...base, kind: "same", meta: f.meta, ...moved });
-      return ctx.publish(node, knownValue(prior!.id, prior!.outputs, f.secrets));
-    case "update":
-      ctx.steps.set(node, { ...base, kind: "update", ...was!, news: f.news, changed: decision.changed, drift: drift(decision.changed), secretKeys: f.secretKeys, meta: f.meta, ...moved });
-      return ctx.publish(node, plannedForUpdate(prior!, f.news, node.definition.schema, f.providerDiff, f.secrets));
+      step = { kind: "same", urn, type, deps, meta: f.meta };
+      value = knownValue(prior!.id, prior!.outputs, f.secrets);
+      break;
+    case "update": {
+      const p = prior!;
+      step = { kind: "update", urn, type, deps, id: p.id, olds: p.inputs, news: f.news, outputs: p.outputs, changed: decision.changed, drift: drift(decision.changed), secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(p) };
+      value = plannedForUpdate(p, f.news, node.definition.schema, f.providerDiff, f.secrets);
+      break;
+    }
     case "replace": {
-      if (prior!.protect || node.options.protect) ctx.diagnostics.push(protectedReplace(node, decision, ctx));
-      const { kind: _k, ...d } = decision;
-      ctx.steps.set(node, { ...base, kind: "replace", ...was!, ...d, news: f.news, drift: drift(decision.changed), secretKeys: f.secretKeys, meta: f.meta, ...moved });
-      return ctx.publish(node, plannedForCreate(f.news, f.secrets));
+      const p = prior!;
+      if (p.protect || node.options.protect) ctx.diagnostics.push(protectedReplace(node, decision, ctx));
+      step = {
+        kind: "replace", urn, type, deps, id: p.id, olds: p.inputs, news: f.news, outputs: p.outputs, changed: decision.changed, drift: drift(decision.changed),
+        replaceKeys: decision.replaceKeys, reason: decision.reason, deleteFirst: decision.deleteFirst, secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(p),
+      };
+      if (decision.cause !== undefined) step.cause = decision.cause;
+      value = plannedForCreate(f.news, f.secrets);
+      break;
     }
     default: {
       const never: never = decision;
       throw new Error(`unhandled decision ${JSON.stringify(never)}`);
     }
   }
+  if (claim?.movedFrom && step.kind !== "create") step.movedFrom = claim.movedFrom;
+  ctx.steps.set(node, step);
+  ctx.publish(node, value);
 }
 
 function protectedReplace(node: CustomNode, d: Extract<Decision, { kind: "replace" }>, ctx: PlanContext) {

@@ -5,7 +5,7 @@ import { isChanging } from "./plan.js";
 import { describeLookupKey, readLookup } from "./lookup.js";
 import { resolveKnown } from "./resolve-inputs.js";
 import { knownValue, unknownValue } from "./values.js";
-import { memoized, type PlanContext } from "./context.js";
+import { memoized, providerOf, type PlanContext } from "./context.js";
 
 /**
  * Plans a lookup (`Type.get`): read now when its id or query is known and nothing it depends on changes
@@ -32,7 +32,7 @@ export async function planLookup(node: LookupNode, ctx: PlanContext): Promise<vo
     return ctx.publish(node, unknownValue(secrets));
   }
   const key = `lookup|${node.urn}|${JSON.stringify(id.value)}`;
-  const found = await memoized(ctx, key, () => readLookup(node.definition, node.urn, id.value, ctx.input.opContext(node.urn, undefined, node.provider)));
+  const found = await memoized(ctx, key, () => readLookup(providerOf(ctx, node), node.type, node.urn, id.value, ctx.input.opContext(node.urn, undefined, node.provider)));
   if (found === undefined) {
     ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Lookup "${node.name}" (${node.type}): nothing matches ${describeLookupKey(id.value)}. Check it, and the region and credentials in use.` });
     return ctx.publish(node, unknownValue(secrets));

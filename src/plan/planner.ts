@@ -2,7 +2,6 @@ import { isDeepStrictEqual } from "node:util";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
-import { findDefinition } from "../provider/registry.js";
 import type { StackState } from "../state/types.js";
 import { buildActionGraph } from "../apply/actions.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
@@ -140,12 +139,15 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   const claimedUrns = new Set<string>();
   for (const [n, c] of ctx.claimed) claimedUrns.add(c.movedFrom ?? n.urn);
   const deletes = planDeletes(input.state, claimedUrns, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics);
-  checkDeleteProviders(deletes, (t) => findDefinition(t) !== undefined, diagnostics);
+  checkDeleteProviders(deletes, (t, urn) => input.providers(t, urn) !== undefined, diagnostics);
   const steps = [...ordered, ...deletes];
-  try {
-    buildActionGraph({ steps });
-  } catch (e) {
-    diagnostics.push({ severity: "error", message: (e as Error).message });
+  // Only deletes add edges that could close a cycle (the program graph itself has none): check those plans.
+  if (steps.some((s) => s.kind === "delete" || s.kind === "replace")) {
+    try {
+      buildActionGraph({ steps });
+    } catch (e) {
+      diagnostics.push({ severity: "error", message: (e as Error).message });
+    }
   }
   const outs = await resolveInputs(input.programOutputs, ctx.resolver);
   return {

@@ -103,22 +103,40 @@ export class ValueResolver implements Resolver {
 
   /** A resolver for one consumer that records which unpublished nodes it waits for. */
   scope(): ScopedResolver {
-    const awaiting = new Set<ResourceNode>();
-    const track = <T>(node: ResourceNode, source: Observable<T>): Observable<T> => {
-      if (this.published.has(node)) return source;
-      return defer(() => {
-        if (!this.published.has(node)) {
-          awaiting.add(node);
-          this.onAwait?.();
-        }
-        return source.pipe(finalize(() => awaiting.delete(node)));
-      });
-    };
-    return {
-      awaiting,
-      attribute: (node, name) => track(node, this.attribute(node, name)),
-      whole: (node) => track(node, this.whole(node)),
-      value: (node) => track(node, this.value(node)),
-    };
+    return new Scope(this, this.published, this.onAwait);
+  }
+}
+
+/** One consumer's view of a {@link ValueResolver} (a class, not closures: there is one per node per phase). */
+class Scope implements ScopedResolver {
+  readonly awaiting = new Set<ResourceNode>();
+
+  constructor(
+    private readonly values: ValueResolver,
+    private readonly published: ReadonlySet<ResourceNode>,
+    private readonly onAwait: (() => void) | undefined,
+  ) {}
+
+  private track<T>(node: ResourceNode, source: Observable<T>): Observable<T> {
+    if (this.published.has(node)) return source;
+    return defer(() => {
+      if (!this.published.has(node)) {
+        this.awaiting.add(node);
+        this.onAwait?.();
+      }
+      return source.pipe(finalize(() => this.awaiting.delete(node)));
+    });
+  }
+
+  attribute(node: ResourceNode, name: string): Observable<OState<unknown>> {
+    return this.track(node, this.values.attribute(node, name));
+  }
+
+  whole(node: ResourceNode): Observable<OState<Record<string, unknown>>> {
+    return this.track(node, this.values.whole(node));
+  }
+
+  value(node: ResourceNode): Observable<ResourceValue> {
+    return this.track(node, this.values.value(node));
   }
 }

@@ -92,21 +92,50 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
     if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources or waits; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);
   }
-  const base = { urn, type, name, parent, children: [] as ResourceNode[], deps };
-  const node: ResourceNode =
-    extra.kind === "custom" ? { ...base, ...extra, options: managedOptions(opts, { what, ctx, parent, type, name }) } : { ...base, ...extra };
+  const provider = providerFor(extra.kind, type, name, opts, parent);
+  const node = makeNode(extra, { urn, type, name, parent, deps, provider }, () => managedOptions(opts, { what, ctx, parent, type, name }));
   if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
-  const provider = opts.provider ?? parent?.provider;
-  if (provider) {
-    const pkg = type.split(":")[0];
-    if (node.kind === "component" || node.kind === "wait" || provider.package === pkg) node.provider = provider;
-    else if (opts.provider) {
-      throw new Error(`"${name}" (${type}) was given the ${provider.package} provider "${provider.name}", which cannot manage ${pkg} resources: pass a ${pkg} provider, or none.`);
-    }
-  }
   ctx.register(node);
   parent?.children.push(node);
   return node;
+}
+
+/** The provider instance a node uses: its own, else its parent's (refused if it serves another package). */
+function providerFor(kind: ResourceNode["kind"], type: string, name: string, opts: ResourceOptions, parent: ResourceNode | undefined): ProviderInstance | undefined {
+  const provider = opts.provider ?? parent?.provider;
+  if (!provider) return undefined;
+  const pkg = type.split(":")[0];
+  if (kind === "component" || kind === "wait" || provider.package === pkg) return provider;
+  if (opts.provider) {
+    throw new Error(`"${name}" (${type}) was given the ${provider.package} provider "${provider.name}", which cannot manage ${pkg} resources: pass a ${pkg} provider, or none.`);
+  }
+  return undefined;
+}
+
+/**
+ * The node, as an object literal per kind: every node of a kind has the same shape (spreading varied objects
+ * together would give V8 slow, dictionary-mode objects, and every later read of 10,000 nodes pays for it).
+ */
+function makeNode(
+  extra: NodeExtra,
+  b: { urn: Urn; type: string; name: string; parent: ResourceNode | undefined; deps: Set<ResourceNode>; provider: ProviderInstance | undefined },
+  options: () => ManagedOptions,
+): ResourceNode {
+  const children: ResourceNode[] = [];
+  switch (extra.kind) {
+    case "custom":
+      return { kind: "custom", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, definition: extra.definition, inputs: extra.inputs, options: options() };
+    case "lookup":
+      return { kind: "lookup", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, definition: extra.definition, lookupId: extra.lookupId };
+    case "wait":
+      return { kind: "wait", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, definition: extra.definition, wait: extra.wait };
+    case "component":
+      return { kind: "component", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider };
+    default: {
+      const never: never = extra;
+      throw new Error(`unknown node kind ${JSON.stringify(never)}`);
+    }
+  }
 }
 
 /** Validates and normalises a managed resource's options (durations parsed, lists checked). */

@@ -1,5 +1,5 @@
 import type { OpContext, ProviderInstance } from "../provider/provider.js";
-import { findDefinition } from "../provider/registry.js";
+import type { ProviderSource } from "../provider/registry.js";
 import type { JournalWriter } from "../apply/journal.js";
 import type { PendingOperation, Props, ResourceState, StateMutation } from "../state/types.js";
 import type { Urn } from "../program/urn.js";
@@ -11,6 +11,7 @@ export interface ReconcileEnv {
   opContext: (urn: Urn, provider?: ProviderInstance) => OpContext;
   instanceFor: (type: string, r: ResourceState["provider"]) => ProviderInstance | undefined;
   warn: (message: string, urn: Urn) => void;
+  providers: ProviderSource;
 }
 
 /** The recorded object an interrupted operation acted on: the current one, or a deposed one. */
@@ -35,8 +36,8 @@ function settle(current: ResourceState | undefined, id: string, read: Props | un
 export async function reconcile(journal: JournalWriter & { end(op: number, m: StateMutation[]): void }, pending: readonly PendingOperation[], env: ReconcileEnv): Promise<void> {
   for (const p of pending) {
     const what = `${p.kind} of ${p.urn} (started ${p.since})`;
-    const def = findDefinition(p.type);
-    if (p.id === undefined || !def) {
+    const provider = env.providers(p.type, p.urn);
+    if (p.id === undefined || !provider) {
       env.warn(`An interrupted ${what} was found. ${p.id === undefined ? "Its object id was never recorded, so it cannot be read back; the next plan creates it again (providers make creates idempotent where the cloud allows). If an object was left behind, delete it by hand." : `No provider for type ${p.type} is loaded, so it cannot be checked.`}`, p.urn);
       journal.end(p.op, []);
       continue;
@@ -45,7 +46,7 @@ export async function reconcile(journal: JournalWriter & { end(op: number, m: St
     const o = objectOf(current, p.id);
     let read: Props | undefined;
     try {
-      read = (await def.provider.read({ urn: p.urn, id: p.id, inputs: o.inputs, outputs: o.outputs, ctx: env.opContext(p.urn, env.instanceFor(p.type, o.provider)) })) as Props | undefined;
+      read = (await provider.read({ urn: p.urn, id: p.id, inputs: o.inputs, outputs: o.outputs, ctx: env.opContext(p.urn, env.instanceFor(p.type, o.provider)) })) as Props | undefined;
     } catch (e) {
       throw new CairnError(`An interrupted ${what} could not be checked: ${(e as Error).message}. Nothing was changed; run again when the provider is reachable.`);
     }

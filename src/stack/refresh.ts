@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DriftFinding } from "../plan/plan.js";
 import type { OpContext, ProviderInstance } from "../provider/provider.js";
-import { findDefinition } from "../provider/registry.js";
+import type { ProviderSource } from "../provider/registry.js";
 import type { Props, ResourceState, StackState, StateMutation } from "../state/types.js";
 import type { Urn } from "../program/urn.js";
 
@@ -28,16 +28,17 @@ export interface RefreshEnv {
   opContext: (urn: Urn, provider?: ProviderInstance) => OpContext;
   instanceFor: (type: string, r: ResourceState["provider"]) => ProviderInstance | undefined;
   warn: (message: string, urn: Urn) => void;
+  providers: ProviderSource;
 }
 
 /** Reads one recorded object: its finding (if it changed) and the mutation recording it. */
 async function refreshOne(r: ResourceState, env: RefreshEnv): Promise<{ finding: DriftFinding; mutation: StateMutation } | undefined> {
-  const def = findDefinition(r.type);
-  if (!def) {
+  const provider = env.providers(r.type, r.urn);
+  if (!provider) {
     env.warn(`Cannot refresh ${r.urn}: no provider for type ${r.type} is loaded.`, r.urn);
     return undefined;
   }
-  const read = (await def.provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: env.opContext(r.urn, env.instanceFor(r.type, r.provider)) })) as Props | undefined;
+  const read = (await provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: env.opContext(r.urn, env.instanceFor(r.type, r.provider)) })) as Props | undefined;
   if (read === undefined) return { finding: { kind: "gone", urn: r.urn, type: r.type }, mutation: { kind: "remove", urn: r.urn } };
   if (isDeepStrictEqual(read, r.outputs) && !Object.keys(r.inputs).some((k) => k in read && !isDeepStrictEqual(read[k], r.inputs[k]))) return undefined;
   const { record } = refreshedRecord(r, read);

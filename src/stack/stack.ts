@@ -11,9 +11,9 @@ import { destroyScope, planDeletes, checkDeleteProviders } from "../plan/deletes
 import { fingerprint } from "../plan/fingerprint.js";
 import { execute, type ProgramRuntime } from "../apply/executor.js";
 import type { ApplySummary, EngineEvent } from "../apply/events.js";
-import type { Clock, OpContext, ProviderInstance } from "../provider/provider.js";
+import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
-import { findDefinition } from "../provider/registry.js";
+import { definedProviders, withOverrides, type ProviderSource } from "../provider/registry.js";
 import { FileBackend } from "../state/file-backend.js";
 import type { Props, ProviderRecord, ResourceState, StackState } from "../state/types.js";
 import { realClock } from "./clock.js";
@@ -38,6 +38,13 @@ export interface StackOptions {
   signal?: AbortSignal;
   /** Abandons provider calls in flight (like a second Ctrl-C): they are recorded as uncertain for the next run. */
   abortSignal?: AbortSignal;
+  /**
+   * Providers to use instead of the types' own, per type token and URN (return undefined to keep the
+   * type's): how tests mock a cloud without touching the program. `cairn/testing` builds on it.
+   *
+   * @example providers: (type) => (type === "aws:acm:Certificate" ? fakeAcm : undefined)
+   */
+  providers?: (type: string, urn: Urn) => Provider<any, any, any> | undefined;
 }
 
 /** Options for `preview` and `up`. */
@@ -91,6 +98,8 @@ export class Stack {
   private readonly live = new Map<string, ProviderInstance>();
   /** Evaluations by fingerprint: applying a plan this process made needs no second evaluation. */
   private readonly prepared = new Map<string, Prepared>();
+  /** Where every provider call gets its provider. */
+  private readonly providers: ProviderSource;
 
   constructor(
     readonly program: Program,
@@ -98,6 +107,7 @@ export class Stack {
   ) {
     this.name = options.stack ?? "dev";
     this.clock = options.clock ?? realClock;
+    this.providers = options.providers ? withOverrides(options.providers) : definedProviders;
     const dir = options.stateDir ?? process.env.CAIRN_STATE_DIR ?? join(program.location.dir, ".cairn");
     this.backend = new FileBackend({
       stateDir: isAbsolute(dir) ? dir : resolve(dir),
@@ -133,6 +143,7 @@ export class Stack {
       opContext: (urn: Urn, provider?: ProviderInstance) => this.readContext(urn, undefined, provider),
       instanceFor: (type: string, r: ProviderRecord | undefined) => this.instanceFor(type, r),
       warn: (m: string, urn: Urn) => this.note("warning", m, urn),
+      providers: this.providers,
     };
   }
 
@@ -217,7 +228,7 @@ export class Stack {
     }
     const { runtime, fingerprint: fp } = await this.prepare();
     const plan = await makePlan(
-      { project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations), opContext: this.readContext, stuck: idle },
+      { project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations), opContext: this.readContext, providers: this.providers, stuck: idle },
       opts,
     );
     return { ...plan, baseSerial: state.serial, fingerprint: fp, refresh: found.mutations, drift: found.findings };
@@ -256,7 +267,7 @@ export class Stack {
         if (!state.resources[t]) plan.diagnostics.push({ severity: "error", message: `--target ${t}: no resource with this URN in state. Run \`state list\` to see the URNs.` });
       }
       plan.steps = planDeletes(state, new Set(), scope, plan.diagnostics);
-      checkDeleteProviders(plan.steps, (t) => findDefinition(t) !== undefined, plan.diagnostics);
+      checkDeleteProviders(plan.steps, (t, urn) => this.providers(t, urn) !== undefined, plan.diagnostics);
       // A targeted destroy keeps the stack outputs: the rest of the stack still stands.
       plan.outputsChanged = !scope && Object.keys(state.outputs).length > 0;
       return this.confirmAndApply(plan, state, opts.confirm, idle);
@@ -289,7 +300,7 @@ export class Stack {
     const journal = await this.backend.openJournal(state);
     const { summary, outputs } = await execute({
       plan, journal, clock: this.clock, events: this.subject, opContext: this.opContext, instances: this.live,
-      parallel: this.options.parallel ?? 10, stuck: idle,
+      parallel: this.options.parallel ?? 10, stuck: idle, providers: this.providers,
       ...(program ? { program } : {}),
       ...(this.options.signal ? { cancel: this.options.signal } : {}),
       ...(this.options.abortSignal ? { abort: this.options.abortSignal } : {}),

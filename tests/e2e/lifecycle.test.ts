@@ -13,7 +13,7 @@ ${body}
 
 
 describe("the CLI, end to end", () => {
-  it("up → no changes → update → replace → delete → destroy", async () => {
+  it("up → no changes → update → replace → delete → destroy", { timeout: 90_000 }, async () => {
     const dir = await tempProject({
       "infra.ts": program(`
   const cfg = new local.File("config", { path: "out/config.json", content: JSON.stringify({ env: "dev" }) });
@@ -84,7 +84,7 @@ describe("the CLI, end to end", () => {
     expect(r.stdout).toContain("no resources");
   });
 
-  it("usage errors exit 2; config set/get and a missing required key", async () => {
+  it("usage errors exit 2; config set/get and a missing required key", { timeout: 90_000 }, async () => {
     const dir = await tempProject({
       "infra.ts": program(`
   return { name: config.require("name"), port: config.requireNumber("port") };`).replace("() => {", "({ config }) => {"),

@@ -18,7 +18,7 @@ export const create: Handler<CreateAction> = async (action, ctx) => {
   const node = ctx.node(step.urn);
   const { news, secretKeys, triggers } = await inputsFor(step, action.id, ctx);
   const meta = triggers ? { ...step.meta, triggers } : step.meta;
-  const provider = ctx.provider(step.type, node);
+  const provider = ctx.provider(step.type, step.urn, node);
   const { result, op } = await invoke(ctx, {
     urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
     journal: { kind: "create" }, op: "create",

@@ -11,7 +11,7 @@ type ForgetAction = Extract<Action, { kind: "forget" }>;
 /** Deletes an object the program no longer declares, or a deposed object an interrupted replace left. */
 export const deleteObject: Handler<DeleteAction> = async (action, ctx) => {
   const { step } = action;
-  const provider = ctx.provider(step.type);
+  const provider = ctx.provider(step.type, step.urn);
   const { op } = await invoke(ctx, {
     urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
     journal: { kind: step.deposed ? "delete-deposed" : "delete", id: step.id }, op: "delete",

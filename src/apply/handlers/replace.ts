@@ -25,7 +25,7 @@ export const replace: Handler<ReplaceAction> = async (action, ctx) => {
     const cur = (s.resources[step.movedFrom ?? step.urn]?.deposed ?? []).filter((d) => d.id !== step.id);
     return step.deleteFirst ? cur : [...cur, deposedFrom(step)];
   };
-  const provider = ctx.provider(step.type, node);
+  const provider = ctx.provider(step.type, step.urn, node);
   const { result, op } = await invoke(ctx, {
     urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
     journal: { kind: "replace-create" }, op: "create",
@@ -59,7 +59,7 @@ export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx)
   // The replacement turned out to be this very object: there is nothing old to delete.
   if (!step.deleteFirst && ctx.journal.state.resources[step.urn]?.id === step.id) return { changes: NO_CHANGES };
   const node = ctx.node(step.urn);
-  const provider = ctx.provider(step.type, node);
+  const provider = ctx.provider(step.type, step.urn, node);
   const { op } = await invoke(ctx, {
     urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
     journal: { kind: "replace-delete", id: step.id }, op: "delete",

@@ -26,7 +26,7 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
     const same: ObjectFacts = { id: step.id, inputs: news, outputs: step.outputs, secretKeys };
     return { changes: record(same), value: valueOf(ctx, step.urn, same) };
   }
-  const provider = ctx.provider(step.type, node);
+  const provider = ctx.provider(step.type, step.urn, node);
   if (!provider.update) throw new Error(`the provider of ${step.type} cannot update in place (it has no update)`);
   const { result, op } = await invoke<Props>(ctx, {
     urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),

@@ -39,7 +39,7 @@ async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: Wa
   const run: WaitRun = {
     urn: step.urn, subject: step.subject,
     target: { urn: root.urn, id: String(tv.id), inputs: root.kind === "lookup" ? {} : stateInputs, outputs: tv.outputs },
-    provider: ctx.provider(root.type, root),
+    provider: ctx.provider(root.type, root.urn, root),
     ...(root.provider ? { instance: root.provider } : {}),
     until: step.until, timeoutMs: step.timeoutMs, intervalMs: step.intervalMs, secret: tv.secretKeys,
     // A provider's error text could quote a secret attribute: mask those values as everywhere else.
