@@ -1,0 +1,32 @@
+// Shared by start/stop/health: where the server's pid file lives, and whether a pid is alive.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const runDir = process.env.RUN_DIR ?? "out";
+export const pidFile = join(runDir, "server.json");
+
+/** The running server's { pid, url }, or undefined. */
+export function running() {
+  try {
+    const info = JSON.parse(readFileSync(pidFile, "utf8"));
+    return alive(info.pid) ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+  // A process that exited but was not reaped yet (a zombie) is not running.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
