@@ -62,5 +62,5 @@ export function jsonEvents(stdout: string): { type: string; [k: string]: unknown
 export function planEvent(stdout: string): { steps: { op: string; urn: string; [k: string]: unknown }[]; [k: string]: unknown } {
   const plan = jsonEvents(stdout).find((e) => e.type === "plan");
   if (!plan) throw new Error(`no plan event in:\n${stdout}`);
-  return plan as ReturnType<typeof planEvent>;
+  return plan as unknown as ReturnType<typeof planEvent>;
 }
