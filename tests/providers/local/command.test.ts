@@ -123,8 +123,8 @@ describe("local.Command", () => {
 
   it("a read that prints something other than a JSON object is a clear error", async () => {
     const { stack, events } = stackOf(() => {
-      const c = new local.Command("j", { create: "true", read: "echo not-json" });
-      wait(c, { until: (x) => x.attributes.exists(), timeout: seconds(5) });
+      const c = new local.Command<{ status: string }>("j", { create: "true", read: "echo not-json" });
+      wait(c, { until: (x) => x.attributes.status.eq("ready"), timeout: seconds(5) });
     });
     await stack.up();
     const ended = events.find((e) => e.type === "wait-ended");
