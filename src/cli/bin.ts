@@ -6,7 +6,7 @@
  */
 import { runCli } from "./run.js";
 import { loadProgram, splitProgramArg } from "./load-program.js";
-import { EXIT } from "./errors.js";
+import { EXIT, UsageError } from "./errors.js";
 
 const { file, rest } = splitProgramArg(process.argv.slice(2), process.cwd());
 if (!file) {
@@ -17,7 +17,9 @@ if (!file) {
     const { program, shown } = await loadProgram(file);
     process.exitCode = await runCli(program, rest, undefined, { command: `npx cairn ${shown}` });
   } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n`);
-    process.exitCode = EXIT.usage;
+    // A file that is not a program is a usage error; a program that throws while loading is its own failure.
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.CAIRN_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+    process.exitCode = e instanceof UsageError ? EXIT.usage : EXIT.failure;
   }
 }

@@ -143,12 +143,16 @@ export class CliContext {
    */
   async confirm(cmd: Command, plan: Plan, o: { yes?: boolean; json?: boolean }, question: string): Promise<boolean> {
     if (!hasChanges(plan)) return false;
-    if (o.yes) return true;
+    const go = (ok: boolean) => {
+      if (ok && !o.json) this.active?.print(""); // a blank line between the plan and the progress
+      return ok;
+    };
+    if (o.yes) return go(true);
     if (o.json || !this.io.stdinIsTTY || !this.io.stdoutIsTTY) {
       const why = o.json ? "--json output cannot ask" : "this is not an interactive terminal";
       throw new UsageError(`${cmd.name()} needs confirmation, and ${why}: pass --yes to go ahead.`, cmd);
     }
-    return this.io.confirm(question);
+    return go(await this.io.confirm(question));
   }
 }
 
