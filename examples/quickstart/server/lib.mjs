@@ -1,17 +1,26 @@
-// Shared by start/stop/health: where the server's pid file lives, and whether a pid is alive.
+// Shared by start/stop/health: where the pid file lives, which server this resource owns, and whether a pid is alive.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const runDir = process.env.RUN_DIR ?? "out";
 export const pidFile = join(runDir, "server.json");
 
-/** The running server's { pid, url }, or undefined. */
+/** The server in the pid file ({ pid, url }), if it is running. */
 export function running() {
   try {
     const info = JSON.parse(readFileSync(pidFile, "utf8"));
     return alive(info.pid) ? info : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The server this resource started: what start.mjs printed, which Cairn passes back as CAIRN_STDOUT. */
+export function own() {
+  try {
+    return JSON.parse(process.env.CAIRN_STDOUT ?? "");
+  } catch {
+    return running();
   }
 }
 

@@ -8,7 +8,8 @@ import { pidFile, runDir, running, sleep } from "./lib.mjs";
 import { stop } from "./stop.mjs";
 
 mkdirSync(runDir, { recursive: true });
-if (running()) await stop();
+const previous = running();
+if (previous) await stop(previous); // an update restarts it
 rmSync(pidFile, { force: true });
 const log = openSync(join(runDir, "server.log"), "a");
 const child = spawn(process.execPath, [fileURLToPath(new URL("./server.mjs", import.meta.url))], { detached: true, stdio: ["ignore", log, log] });
