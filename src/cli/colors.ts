@@ -25,7 +25,10 @@ export function wantsColor(o: { env: NodeJS.ProcessEnv; noColorFlag: boolean; is
   return o.isTTY || isCI(o.env);
 }
 
-/** True in a CI job (`CI` set to anything but `false`/`0`). */
+/**
+ * True in a CI job (`CI` set to anything but `false`/`0`).
+ * @example isCI({ CI: "true" }) // true
+ */
 export function isCI(env: NodeJS.ProcessEnv): boolean {
   return env.CI !== undefined && env.CI !== "" && env.CI !== "0" && env.CI !== "false";
 }

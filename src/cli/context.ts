@@ -43,6 +43,7 @@ export interface Run {
 /**
  * What every command needs: the program, the I/O, the options shared by all commands, the cancellation
  * signal, and the exit code. Commands are small functions over this.
+ * @example const ctx = new CliContext(processIo(), prog, signal, "npx tsx infra.ts"); const run = ctx.run(cmd, { json: false });
  */
 export class CliContext {
   /** The exit code the run ends with, unless an error decides otherwise. */
@@ -156,7 +157,10 @@ export class CliContext {
   }
 }
 
-/** Stack outputs for JSON: exact values, secrets masked. */
+/**
+ * Stack outputs for JSON: exact values, secrets masked.
+ * @example maskOutputs({ url: "u", token: "t" }, ["token"]) // { url: "u", token: "[secret]" }
+ */
 export function maskOutputs(values: Props, secretKeys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) out[k] = secretKeys.includes(k) ? SECRET_MASK : v;

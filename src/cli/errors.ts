@@ -25,6 +25,7 @@ export const isPromptExit = (e: unknown) => e instanceof Error && e.name === "Ex
 /**
  * Prints an error the way a user should see it (no stack trace unless `CAIRN_DEBUG` is set) and returns
  * the exit code.
+ * @example process.exitCode = reportError(e, console.error, noColors, false);
  */
 export function reportError(e: unknown, err: (s: string) => void, c: Colors, debug: boolean): number {
   if (e instanceof CommanderError) {

@@ -44,7 +44,7 @@ describe("--json end to end", () => {
     validated((await cli(dir, ["refresh", "--yes", "--json"])).stdout);
     const down = await cli(dir, ["destroy", "--yes", "--json"]);
     expect(validated(down.stdout).map((e) => e.type)).toEqual(["plan", "step-started", "step-succeeded", "step-started", "step-succeeded", "summary"]);
-  });
+  }, 120_000);
 
   it("a failed step carries the provider's message and a hint; what depended on it is skipped; exit code 1", async () => {
     const dir = await tempProject({ "infra.ts": program });
@@ -61,7 +61,7 @@ describe("--json end to end", () => {
     });
     expect(events.find((e) => e.type === "step-skipped")).toMatchObject({ name: "after-bad", reason: expect.stringContaining("dependency failed") });
     expect(events.find((e) => e.type === "summary")).toMatchObject({ ok: false, failed: 1, skipped: 1 });
-  });
+  }, 120_000);
 
   it("the human form of that failure names the resource and operation, the message and the hint, once, on stderr", async () => {
     const dir = await tempProject({ "infra.ts": program });
@@ -78,5 +78,5 @@ describe("--json end to end", () => {
     );
     expect(r.stderr.split("✗ create").length).toBe(2); // printed once
     expect(r.stdout).toMatch(/Failed: 2 created, 1 wait satisfied, 1 failed, 1 skipped in \d+m?s/);
-  });
+  }, 120_000);
 });

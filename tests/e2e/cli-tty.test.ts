@@ -62,7 +62,7 @@ describe("the CLI in a terminal (under a pseudo-terminal)", () => {
     expect(s.output).toMatch(/✓.* created urn:cairn:dev::quickstart::local:Command::server/);
     expect(s.output).toMatch(/Done:.* 2 created, 1 wait satisfied in \ds/);
     expect(await serverPids(dir)).toHaveLength(1);
-  });
+  }, 120_000);
 
   it("answered no, nothing is changed; NO_COLOR turns colours off even in a terminal", async () => {
     const dir = await quickstartProject();
@@ -72,7 +72,7 @@ describe("the CLI in a terminal (under a pseudo-terminal)", () => {
     expect(s.output).toContain("Cancelled: nothing was changed.");
     expect(s.output).not.toMatch(COLOUR);
     expect(await serverPids(dir)).toEqual([]);
-  });
+  }, 120_000);
 
   it("Ctrl-C at the prompt cancels with exit code 130", async () => {
     const dir = await quickstartProject();
@@ -81,7 +81,7 @@ describe("the CLI in a terminal (under a pseudo-terminal)", () => {
     expect(s.code, s.output).toBe(130);
     expect(s.output).toContain("Cancelled: nothing was changed.");
     expect(await serverPids(dir)).toEqual([]);
-  });
+  }, 120_000);
 
   it("with CI=true a terminal gets plain lines (no redrawing), which CI logs can show", async () => {
     const dir = await quickstartProject();
@@ -93,5 +93,5 @@ describe("the CLI in a terminal (under a pseudo-terminal)", () => {
     expect(s.output).toMatch(COLOUR); // CI log viewers show colour
     expect(stripVTControlCharacters(s.output)).toMatch(/^> healthy {2}waiting \ds {2}\(attributes\.status = "starting"\)\r?$/m);
     await stopServers(dir);
-  });
+  }, 120_000);
 });

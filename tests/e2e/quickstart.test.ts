@@ -96,7 +96,7 @@ describe("the quickstart (examples/quickstart)", () => {
     expect(await isRunning(newPid!)).toBe(false);
     await expect(access(join(dir, "out/dev/url.txt"))).rejects.toThrow();
     expect((await cli(dir, ["state", "list"])).stdout).toBe("The stack has no resources.\n");
-  });
+  }, 120_000);
 
   it("the README's first command works from the repository, offline, in seconds", async () => {
     const stack = `readme-${randomBytes(4).toString("hex")}`;
@@ -118,5 +118,5 @@ describe("the quickstart (examples/quickstart)", () => {
       await rm(join(REPO, "examples/quickstart/out", stack), { recursive: true, force: true });
       await rm(stateDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

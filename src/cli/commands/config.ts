@@ -3,7 +3,10 @@ import { SECRET_MASK } from "../../apply/redact.js";
 import { CairnError } from "../../stack/errors.js";
 import type { CliContext } from "../context.js";
 
-/** `config set/get/rm/list`: the stack's configuration (`set` also creates a new stack, so it can be configured before its first `up`). */
+/**
+ * `config set/get/rm/list`: the stack's configuration (`set` also creates a new stack, so it can be configured before its first `up`).
+ * @example registerConfig(root, ctx); // `config set env prod --stack dev`
+ */
 export function registerConfig(root: Command, ctx: CliContext): void {
   const config = root.command("config").description("manage the stack's configuration");
   config

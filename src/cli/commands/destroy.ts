@@ -13,7 +13,10 @@ interface DestroyOptions {
   target?: string[];
 }
 
-/** `destroy`: deletes every resource of the stack (or the targets), in reverse dependency order. */
+/**
+ * `destroy`: deletes every resource of the stack (or the targets), in reverse dependency order.
+ * @example registerDestroy(root, ctx); // `destroy --yes --target <urn>`
+ */
 export function registerDestroy(root: Command, ctx: CliContext): void {
   root
     .command("destroy")

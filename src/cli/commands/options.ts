@@ -4,7 +4,10 @@ import type { RunOptions } from "../../stack/stack.js";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-/** `--parallel`: a whole number ≥ 1. */
+/**
+ * `--parallel`: a whole number ≥ 1.
+ * @example parallelArg("4") // 4; parallelArg("0") throws
+ */
 export function parallelArg(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("It must be a whole number ≥ 1.");
@@ -18,7 +21,10 @@ export const yesOption = (what: string) => new Option("-y, --yes", `${what} with
 /** `--diff`. */
 export const diffOption = () => new Option("--diff", "show attribute-level changes (nested paths, full values) in the plan");
 
-/** The planning options of `preview` and `up`: `--target`, `--replace`, `--refresh`. */
+/**
+ * The planning options of `preview` and `up`: `--target`, `--replace`, `--refresh`.
+ * @example addPlanOptions(root.command("preview"), "plan")
+ */
 export function addPlanOptions(cmd: Command, verb: string): Command {
   return cmd
     .addOption(new Option("--target <urn>", `${verb} only this resource and what it depends on (repeatable)`).argParser(collect))
@@ -26,7 +32,10 @@ export function addPlanOptions(cmd: Command, verb: string): Command {
     .addOption(new Option("--refresh", "read every resource from the cloud before planning"));
 }
 
-/** The parsed planning options, as the stack takes them. */
+/**
+ * The parsed planning options, as the stack takes them.
+ * @example planOptions({ target: ["urn:…"] }) // { targets: ["urn:…"], replace: [], refresh: false }
+ */
 export function planOptions(o: { target?: string[]; replace?: string[]; refresh?: boolean }): RunOptions {
   return { targets: (o.target ?? []) as Urn[], replace: (o.replace ?? []) as Urn[], refresh: o.refresh ?? false };
 }

@@ -9,7 +9,10 @@ interface OutputsOptions {
   showSecrets?: boolean;
 }
 
-/** `outputs [name]`: the stack outputs from the last apply, whole (one value raw, for scripts). */
+/**
+ * `outputs [name]`: the stack outputs from the last apply, whole (one value raw, for scripts).
+ * @example registerOutputs(root, ctx); // `outputs url` prints the URL raw
+ */
 export function registerOutputs(root: Command, ctx: CliContext): void {
   root
     .command("outputs")

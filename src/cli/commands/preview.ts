@@ -13,7 +13,10 @@ interface PreviewOptions {
   refresh?: boolean;
 }
 
-/** `preview`: plans and prints, changing nothing. */
+/**
+ * `preview`: plans and prints, changing nothing.
+ * @example registerPreview(root, ctx); // `preview --diff --expect-no-changes`
+ */
 export function registerPreview(root: Command, ctx: CliContext): void {
   const cmd = root
     .command("preview")

@@ -9,7 +9,10 @@ import { jsonOption, yesOption } from "./options.js";
 const changesToJson = (changes: readonly RefreshChange[]) =>
   changes.map((ch) => ({ kind: ch.kind, urn: ch.urn, resource_type: typeOf(ch.urn), ...(ch.kind === "drift" ? { changed: ch.changed } : {}) }));
 
-/** `refresh`: reads every resource and records what it finds in state; changes nothing in the cloud. */
+/**
+ * `refresh`: reads every resource and records what it finds in state; changes nothing in the cloud.
+ * @example registerRefresh(root, ctx); // `refresh --yes --json`
+ */
 export function registerRefresh(root: Command, ctx: CliContext): void {
   root
     .command("refresh")

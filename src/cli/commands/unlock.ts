@@ -1,7 +1,10 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 
-/** `unlock`: removes a lock left by a run that was killed. */
+/**
+ * `unlock`: removes a lock left by a run that was killed.
+ * @example registerUnlock(root, ctx); // `unlock --stack dev`
+ */
 export function registerUnlock(root: Command, ctx: CliContext): void {
   root
     .command("unlock")

@@ -13,7 +13,10 @@ interface UpOptions {
   refresh?: boolean;
 }
 
-/** `up`: plans, confirms, and applies exactly that plan; creates the stack when it is new. */
+/**
+ * `up`: plans, confirms, and applies exactly that plan; creates the stack when it is new.
+ * @example registerUp(root, ctx); // `up --yes --diff`
+ */
 export function registerUp(root: Command, ctx: CliContext): void {
   const cmd = root
     .command("up")

@@ -33,7 +33,10 @@ function outcomeToJson(o: WaitOutcome): Outcome {
   }
 }
 
-/** The body of the `--json` event for an engine event (the engine's event type stays internal). */
+/**
+ * The body of the `--json` event for an engine event (the engine's event type stays internal).
+ * @example engineEventToJson({ type: "step-started", urn, kind: "create" }, "npx tsx infra.ts") // { type: "step-started", urn, name, resource_type, op: "create" }
+ */
 export function engineEventToJson(e: EngineEvent, command: string): JsonEventInput {
   switch (e.type) {
     case "step-started":

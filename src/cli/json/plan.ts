@@ -21,7 +21,10 @@ function changesOf(step: Extract<PlanStep, { kind: "update" | "replace" }>): Cha
   });
 }
 
-/** One plan step as `--json` prints it: names spelt out, secrets masked, unknowns as `{ "$unknown": true }`. */
+/**
+ * One plan step as `--json` prints it: names spelt out, secrets masked, unknowns as `{ "$unknown": true }`.
+ * @example stepToJson(plan.steps[0], plan) // { op: "create", urn, name, resource_type, deps, inputs }
+ */
 export function stepToJson(step: PlanStep, plan: Plan): JsonStep {
   const why = whyOf(step, plan);
   const base = { op: step.kind, urn: step.urn as string, name: step.kind === "wait" ? step.name : nameOf(step.urn), resource_type: step.kind === "wait" ? "cairn:wait" : typeOf(step.urn), deps: [...step.deps], ...(why ? { why } : {}) };

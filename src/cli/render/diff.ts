@@ -10,7 +10,10 @@ export type AttrChange =
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
-/** `base.key`, or `base["odd key"]` when the key is not an identifier. */
+/**
+ * `base.key`, or `base["odd key"]` when the key is not an identifier.
+ * @example childPath("tags", "env") // "tags.env"; childPath("records", 1) // "records[1]"
+ */
 export function childPath(base: string, key: string | number): string {
   if (typeof key === "number") return `${base}[${key}]`;
   if (base === "") return key;

@@ -20,7 +20,10 @@ const COMPACT_MAX = 80;
 /** In `--diff`, a created value longer than this is listed path by path. */
 const INLINE_MAX = 60;
 
-/** The one-glyph-and-word label of a step, as the plan prints it. */
+/**
+ * The one-glyph-and-word label of a step, as the plan prints it.
+ * @example stepLabel(step) // "+/- replace (create first)"
+ */
 export function stepLabel(step: PlanStep): string {
   switch (step.kind) {
     case "create":
@@ -44,7 +47,10 @@ export function stepLabel(step: PlanStep): string {
   }
 }
 
-/** The colour of a step kind. */
+/**
+ * The colour of a step kind.
+ * @example stepColor(step, colors(true))("+ create")
+ */
 export function stepColor(step: PlanStep, c: Colors): (s: string) => string {
   switch (step.kind) {
     case "create":
@@ -68,7 +74,10 @@ export function stepColor(step: PlanStep, c: Colors): (s: string) => string {
   }
 }
 
-/** The head line of a step: `+ create <urn>`, or `> issued (until cert.status == "ISSUED")` for a wait. */
+/**
+ * The head line of a step: `+ create <urn>`, or `> issued (until cert.status == "ISSUED")` for a wait.
+ * @example stepLine(step) // "+ create urn:cairn:dev::app::local:File::cfg"
+ */
 export function stepLine(step: PlanStep, c: Colors = noColors): string {
   if (step.kind !== "wait") return `${stepColor(step, c)(stepLabel(step))} ${step.urn}`;
   const text = `> ${step.name} (until ${step.untilText})`;
@@ -135,7 +144,10 @@ function waitLines(step: Extract<PlanStep, { kind: "wait" }>): string[] {
   return lines;
 }
 
-/** The lines under a step's head line: why it is there (plain), then the attributes it touches (dim). */
+/**
+ * The lines under a step's head line: why it is there (plain), then the attributes it touches (dim).
+ * @example stepDetails(step, plan, { diff: true }) // ["content changed in the program", "content: \"a\" → \"b\""]
+ */
 export function stepDetails(step: PlanStep, plan: Plan, o: PlanRenderOptions = {}): string[] {
   const c = o.colors ?? noColors;
   if (step.kind === "wait") return waitLines(step);
@@ -159,7 +171,10 @@ export function stepDetails(step: PlanStep, plan: Plan, o: PlanRenderOptions = {
   }
 }
 
-/** `Plan: 2 to create, 1 to delete, 1 wait.` (or a note that only state changes). */
+/**
+ * `Plan: 2 to create, 1 to delete, 1 wait.` (or a note that only state changes).
+ * @example planCountLine(plan) // "Plan: 2 to create, 1 wait."
+ */
 export function planCountLine(plan: Plan): string {
   const c = countSteps(plan.steps);
   const parts = [c.create && `${c.create} to create`, c.update && `${c.update} to update`, c.replace && `${c.replace} to replace`, c.delete && `${c.delete} to delete`, c.read && `${c.read} to read`].filter(Boolean);

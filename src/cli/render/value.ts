@@ -6,7 +6,10 @@ export const UNKNOWN_TEXT = "(known after apply)";
 
 const isUnknownJson = (x: unknown) => x !== null && typeof x === "object" && (x as { $unknown?: unknown }).$unknown === true && Object.keys(x).length === 1;
 
-/** True for the unknown placeholder, as a value or as its JSON form. */
+/**
+ * True for the unknown placeholder, as a value or as its JSON form.
+ * @example isUnknown(UNKNOWN) // true
+ */
 export function isUnknown(v: unknown): boolean {
   return v === UNKNOWN || isUnknownJson(v);
 }
@@ -36,14 +39,20 @@ export function formatBlock(v: unknown, indent: string, width = 100): string {
   return JSON.stringify(v, (_k, x) => (isUnknown(x) ? UNKNOWN_TEXT : x), 2).replace(/\n/g, `\n${indent}`);
 }
 
-/** A copy of `props` with secret attributes replaced by `[secret]`: safe to print or serialise. */
+/**
+ * A copy of `props` with secret attributes replaced by `[secret]`: safe to print or serialise.
+ * @example maskProps({ a: 1, pw: "x" }, ["pw"]) // { a: 1, pw: "[secret]" }
+ */
 export function maskProps(props: Record<string, unknown>, secretKeys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(props)) out[k] = secretKeys.includes(k) ? SECRET_MASK : v;
   return out;
 }
 
-/** A value as plain JSON data: unknowns become `{ "$unknown": true }`, undefined entries are dropped. */
+/**
+ * A value as plain JSON data: unknowns become `{ "$unknown": true }`, undefined entries are dropped.
+ * @example toJsonData({ a: UNKNOWN }) // { a: { $unknown: true } }
+ */
 export function toJsonData(v: unknown): unknown {
   return v === undefined ? undefined : JSON.parse(JSON.stringify(v));
 }

@@ -6,7 +6,10 @@ import { nameOf } from "./names.js";
 
 type Step<K extends PlanStep["kind"]> = Extract<PlanStep, { kind: K }>;
 
-/** The past-tense verb of what a plan does to a step (`replaced`), as dependents' reasons quote it. */
+/**
+ * The past-tense verb of what a plan does to a step (`replaced`), as dependents' reasons quote it.
+ * @example plannedVerb(replaceStep) // "is replaced"
+ */
 export function plannedVerb(step: PlanStep): string | undefined {
   switch (step.kind) {
     case "create":
@@ -33,6 +36,7 @@ export function plannedVerb(step: PlanStep): string | undefined {
 /**
  * Attributes that changed although the program declares the same value: the provider saw the cloud
  * object differ (drift), so the plan puts the declared value back.
+ * @example driftedKeys(updateStep) // ["content"] when only the cloud's copy changed
  */
 export function driftedKeys(step: Step<"update"> | Step<"replace">): string[] {
   return step.changed.filter((k) => k in step.olds && k in step.news && !containsUnknown(step.news[k]) && isDeepStrictEqual(step.olds[k], step.news[k]));
@@ -51,7 +55,10 @@ function changingDeps(step: PlanStep, plan: Plan): string[] {
   return out;
 }
 
-/** `a, b and c`. */
+/**
+ * `a, b and c`.
+ * @example listText(["a", "b", "c"]) // "a, b and c"
+ */
 export function listText(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
