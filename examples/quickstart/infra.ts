@@ -1,14 +1,29 @@
-// The offline quickstart: two local files, one derived from the other's output.
+// The offline quickstart: start a small web server, wait until its health check says it is ready,
+// then write a file from what the ready server reported. `destroy` stops the server.
 // Run it: npx tsx examples/quickstart/infra.ts up --yes
-import { program } from "cairn";
+import { program, seconds, wait } from "cairn";
 import { local } from "cairn/local";
 
-export default program("hello", ({ config }) => {
-  const env = config.get("env") ?? "dev";
-  const cfg = new local.File("config", { path: "out/config.json", content: JSON.stringify({ env }) });
-  const readme = new local.File("readme", {
-    path: "out/README.txt",
-    content: cfg.path.apply((p) => `config lives in ${p}\n`),
+/** What server/health.mjs prints: the Command's `attributes`. */
+interface Health {
+  status: "starting" | "ready" | "down";
+  url: string;
+  greeting: string;
+}
+
+export default program("quickstart", ({ stack, config }) => {
+  const server = new local.Command<Health>("server", {
+    create: "node server/start.mjs", // starts the server detached, prints {"pid":…,"url":…}
+    delete: "node server/stop.mjs",
+    read: "node server/health.mjs", // prints the health check as JSON (null when not running)
+    environment: { GREETING: config.get("greeting") ?? "hello", RUN_DIR: `out/${stack}` },
   });
-  return { configPath: cfg.path, size: readme.size };
+
+  // Nothing below runs until the health check reports "ready".
+  const healthy = wait(server, { name: "healthy", until: (s) => s.attributes.status.eq("ready"), timeout: seconds(30) });
+
+  // Built from the gated snapshot: the URL of a server known to be ready.
+  const page = new local.File("link", { path: `out/${stack}/url.txt`, content: healthy.attributes.apply((h) => `${h.url}\n`) });
+
+  return { url: healthy.attributes.apply((h) => h.url), greeting: healthy.attributes.apply((h) => h.greeting), urlFile: page.path };
 });

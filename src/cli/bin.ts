@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 /**
- * `cairn <program file> <command> [options]`: runs the CLI of a program file's default export, for when
- * the file is not run directly (e.g. from a package script).
+ * `cairn [program file] <command> [options]`: runs the CLI of a program file's default export. Without a
+ * file it uses `infra.ts` in the current folder. TypeScript files load through tsx's loader, registered in
+ * this process, so it works on every supported Node (20.12+) without `--import` flags.
  */
-import { pathToFileURL } from "node:url";
-import { resolve } from "node:path";
-import { Program } from "../program/program.js";
 import { runCli } from "./run.js";
+import { loadProgram, splitProgramArg } from "./load-program.js";
+import { EXIT, UsageError } from "./errors.js";
 
-const [file, ...rest] = process.argv.slice(2);
-if (!file || file.startsWith("-")) {
-  process.stderr.write("usage: cairn <program file> <command> [options]   (or run the program itself: npx tsx infra.ts <command>)\n");
-  process.exit(2);
+const { file, rest } = splitProgramArg(process.argv.slice(2), process.cwd());
+if (!file) {
+  // Outside a project only help and the version make sense; anything else explains what is missing.
+  process.exitCode = await runCli(undefined, rest, undefined, { command: "npx cairn" });
+} else {
+  try {
+    const { program, shown } = await loadProgram(file);
+    process.exitCode = await runCli(program, rest, undefined, { command: `npx cairn ${shown}` });
+  } catch (e) {
+    // A file that is not a program is a usage error; a program that throws while loading is its own failure.
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.CAIRN_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+    process.exitCode = e instanceof UsageError ? EXIT.usage : EXIT.failure;
+  }
 }
-const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
-if (!(mod.default instanceof Program)) {
-  process.stderr.write(`error: ${file} has no default export made by program(name, fn). Add \`export default program(...)\`.\n`);
-  process.exit(2);
-}
-process.exitCode = await runCli(mod.default, rest);

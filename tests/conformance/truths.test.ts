@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { failures, planned, stepOf, world } from "./harness.js";
-import { renderEvent } from "../../src/cli/render.js";
+import { succeededLine } from "../../src/cli/render.js";
 import { wait } from "../../src/wait/wait.js";
 import type { Urn } from "../../src/program/urn.js";
 
@@ -71,8 +71,8 @@ describe("conformance: the smaller truths", () => {
     keep = false;
     const r = await stack.up();
     expect(r.summary?.done).toEqual({ forget: 1 });
-    const line = plain(renderEvent(events.find((e) => e.type === "step-succeeded" && e.kind === "forget")!));
-    expect(line).toMatch(/forgotten \(retainOnDelete: left in the cloud\)/);
+    const line = plain(succeededLine(events.find((e): e is Extract<typeof e, { type: "step-succeeded" }> => e.type === "step-succeeded" && e.kind === "forget")!));
+    expect(line).toMatch(/forgot \(retainOnDelete: left in the cloud\)/);
     expect(line).not.toMatch(/deleted/);
     expect(cloud.contents()).toEqual(["box:a"]);
     expect(await stack.resources()).toEqual([]);

@@ -52,3 +52,15 @@ export function finish(child: ChildProcess): Promise<Run> {
   child.stderr!.on("data", (d) => (stderr += d));
   return new Promise((res) => child.on("close", (code) => res({ code, stdout, stderr })));
 }
+
+/** The `--json` events a run printed (one JSON object per stdout line). */
+export function jsonEvents(stdout: string): { type: string; [k: string]: unknown }[] {
+  return stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string });
+}
+
+/** The `plan` event of a `--json` run. */
+export function planEvent(stdout: string): { steps: { op: string; urn: string; [k: string]: unknown }[]; [k: string]: unknown } {
+  const plan = jsonEvents(stdout).find((e) => e.type === "plan");
+  if (!plan) throw new Error(`no plan event in:\n${stdout}`);
+  return plan as unknown as ReturnType<typeof planEvent>;
+}

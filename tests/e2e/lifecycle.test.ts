@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFile, writeFile, access } from "node:fs/promises";
 import { join } from "node:path";
-import { cli, tempProject } from "./cli-harness.js";
+import { cli, planEvent, tempProject } from "./cli-harness.js";
 
 const program = (body: string) => `
 import { program } from "cairn";
@@ -53,8 +53,8 @@ describe("the CLI, end to end", () => {
 
     await writeFile(join(dir, "infra.ts"), (await readFile(join(dir, "infra.ts"), "utf8")).replace('"out/config.json"', '"out/settings.json"'));
     r = await cli(dir, ["preview", "--json"]);
-    const plan = JSON.parse(r.stdout);
-    expect(plan.steps.filter((s: { kind: string }) => s.kind !== "same").map((s: { kind: string; urn: string }) => `${s.kind} ${s.urn}`)).toEqual([
+    const plan = planEvent(r.stdout);
+    expect(plan.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn}`)).toEqual([
       "replace urn:cairn:dev::hello::local:File::config",
       "update urn:cairn:dev::hello::local:File::readme",
     ]);

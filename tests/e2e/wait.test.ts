@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { REPO, cli, tempProject } from "./cli-harness.js";
+import { REPO, cli, planEvent, tempProject } from "./cli-harness.js";
 
 describe("wait through the CLI (examples/wait)", () => {
   it("plans a `>` line, shows the wait live, gates the downstream file, and is not needed once settled", async () => {
@@ -31,7 +31,7 @@ describe("wait through the CLI (examples/wait)", () => {
     expect(r.stdout).toContain('> built (until build.status == "SUCCEEDED")  not needed');
 
     r = await cli(dir, ["preview", "--json"]);
-    expect(JSON.parse(r.stdout).waits).toEqual([{ urn: "urn:cairn:dev::jobs::cairn:wait::built", name: "built", ready: true, needed: false }]);
+    expect(planEvent(r.stdout).steps.filter((s) => s.op === "wait")).toMatchObject([{ urn: "urn:cairn:dev::jobs::cairn:wait::built", name: "built", ready_now: true, needed: false }]);
 
     r = await cli(dir, ["up", "--yes", "--json"]);
     const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string });

@@ -1,0 +1,41 @@
+import { Command, Option } from "commander";
+import type { CliContext } from "./context.js";
+import { parallelArg } from "./commands/options.js";
+import { registerPreview } from "./commands/preview.js";
+import { registerUp } from "./commands/up.js";
+import { registerDestroy } from "./commands/destroy.js";
+import { registerRefresh } from "./commands/refresh.js";
+import { registerOutputs } from "./commands/outputs.js";
+import { registerState } from "./commands/state.js";
+import { registerUnlock } from "./commands/unlock.js";
+import { registerConfig } from "./commands/config.js";
+import { cairnVersion } from "./version.js";
+
+/**
+ * The command tree: the options every command takes, then one registration per command (each in
+ * `commands/<name>.ts`). A new command is a file and a line here.
+ *
+ * @example await buildCli(ctx, "npx tsx infra.ts", 'Cairn program "hello"').parseAsync(["preview"], { from: "user" });
+ */
+export function buildCli(ctx: CliContext, name: string, description: string): Command {
+  const root = new Command(name)
+    .description(description)
+    .version(cairnVersion(), "-V, --version", "print Cairn's version")
+    .addOption(new Option("--stack <name>", "stack to operate on").env("CAIRN_STACK").default("dev"))
+    .option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR, else .cairn beside the program)")
+    .addOption(new Option("--parallel <n>", "provider operations at once (default: 10)").argParser(parallelArg))
+    .option("--no-color", "plain text without colours (also: NO_COLOR=1)")
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => ctx.io.out(s.trimEnd()), writeErr: (s) => ctx.io.err(s.trimEnd()) })
+    .showHelpAfterError()
+    .showSuggestionAfterError();
+  registerPreview(root, ctx);
+  registerUp(root, ctx);
+  registerDestroy(root, ctx);
+  registerRefresh(root, ctx);
+  registerOutputs(root, ctx);
+  registerState(root, ctx);
+  registerUnlock(root, ctx);
+  registerConfig(root, ctx);
+  return root;
+}

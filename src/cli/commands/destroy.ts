@@ -1,0 +1,45 @@
+import type { Command } from "commander";
+import { Option } from "commander";
+import type { Urn } from "../../program/urn.js";
+import { hasChanges } from "../../plan/plan.js";
+import type { CliContext } from "../context.js";
+import { EXIT } from "../errors.js";
+import { diffOption, jsonOption, yesOption } from "./options.js";
+
+interface DestroyOptions {
+  yes?: boolean;
+  json?: boolean;
+  diff?: boolean;
+  target?: string[];
+}
+
+/**
+ * `destroy`: deletes every resource of the stack (or the targets), in reverse dependency order.
+ * @example registerDestroy(root, ctx); // `destroy --yes --target <urn>`
+ */
+export function registerDestroy(root: Command, ctx: CliContext): void {
+  root
+    .command("destroy")
+    .description("delete every resource of the stack, in reverse dependency order")
+    .addOption(yesOption("destroy"))
+    .addOption(diffOption())
+    .addOption(jsonOption())
+    .addOption(new Option("--target <urn>", "destroy only this resource (repeatable)").argParser((v: string, prev: string[] = []) => [...prev, v]))
+    .action(async (o: DestroyOptions, cmd: Command) => {
+      await ctx.requireStack(cmd);
+      const run = ctx.run(cmd, { json: o.json ?? false });
+      try {
+        const r = await run.stack.destroy({
+          targets: (o.target ?? []) as Urn[],
+          confirm: async (plan) => {
+            run.showPlan(plan, o.diff ?? false);
+            return ctx.confirm(cmd, plan, o, `Destroy these resources of stack "${plan.stack}"?`);
+          },
+        });
+        if (!r.summary && hasChanges(r.plan) && !run.json) run.reporter.print(run.c.yellow("Cancelled: nothing was changed."));
+        if (r.summary && !r.summary.ok) ctx.exitCode = ctx.signal.aborted ? EXIT.interrupted : EXIT.failure;
+      } finally {
+        run.close();
+      }
+    });
+}

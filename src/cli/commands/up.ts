@@ -1,0 +1,51 @@
+import type { Command } from "commander";
+import { hasChanges } from "../../plan/plan.js";
+import type { CliContext } from "../context.js";
+import { EXIT } from "../errors.js";
+import { addPlanOptions, diffOption, jsonOption, planOptions, yesOption, type PlanFlags } from "./options.js";
+import { readPlanFile } from "../../plan/saved-plan.js";
+import type { Plan } from "../../plan/plan.js";
+import { UsageError } from "../errors.js";
+
+interface UpOptions extends PlanFlags {
+  yes?: boolean;
+  json?: boolean;
+  diff?: boolean;
+  plan?: string;
+}
+
+/**
+ * `up`: plans, confirms, and applies exactly that plan; creates the stack when it is new.
+ * @example registerUp(root, ctx); // `up --yes --diff`
+ */
+export function registerUp(root: Command, ctx: CliContext): void {
+  const cmd = root
+    .command("up")
+    .description("plan, confirm and apply exactly that plan (creates the stack if new)")
+    .addOption(yesOption("apply"))
+    .addOption(diffOption())
+    .addOption(jsonOption())
+    .option("--plan <file>", "apply exactly the plan saved by `preview --out <file>` (refused if state or program moved on)");
+  addPlanOptions(cmd, "apply").action(async (o: UpOptions, cmd: Command) => {
+    const run = ctx.run(cmd, { json: o.json ?? false });
+    try {
+      await ctx.newStackNote(cmd, run);
+      const confirm = async (plan: Plan) => {
+        run.showPlan(plan, o.diff ?? false);
+        return ctx.confirm(cmd, plan, o, `Apply these changes to stack "${plan.stack}"?`);
+      };
+      if (o.plan && (o.target?.length || o.replace?.length || o.refresh || o.refreshOnly)) {
+        throw new UsageError("--plan applies a saved plan as it is: --target, --replace, --refresh and --refresh-only belong to the preview that made it.", cmd);
+      }
+      const r = o.plan ? await run.stack.apply(await readPlanFile(o.plan, ctx.io.env.CAIRN_PASSPHRASE), { confirm }) : await run.stack.up({ ...planOptions(o), confirm });
+      if (!r.summary) {
+        if (hasChanges(r.plan) && !run.json) run.reporter.print(run.c.yellow("Cancelled: nothing was changed."));
+        return;
+      }
+      if (r.outputs) run.showOutputs(r.outputs, r.plan.secretOutputs);
+      if (!r.summary.ok) ctx.exitCode = ctx.signal.aborted ? EXIT.interrupted : EXIT.failure;
+    } finally {
+      run.close();
+    }
+  });
+}

@@ -1,0 +1,168 @@
+import type { Command } from "commander";
+import type { Program } from "../program/program.js";
+import type { Stack, StackOptions } from "../stack/stack.js";
+import type { Plan } from "../plan/plan.js";
+import { hasChanges } from "../plan/plan.js";
+import type { Io } from "./io.js";
+import { colors, isCI, wantsColor, type Colors } from "./colors.js";
+import { EXIT, UsageError } from "./errors.js";
+import { JsonEmitter } from "./json/events.js";
+import { planToJson } from "./json/plan.js";
+import { JsonReporter } from "./progress/json.js";
+import { LiveReporter } from "./progress/live.js";
+import { PlainReporter } from "./progress/plain.js";
+import type { Reporter } from "./progress/reporter.js";
+import { renderPlan } from "./render/plan.js";
+import { formatBlock } from "./render/value.js";
+import { SECRET_MASK } from "../apply/redact.js";
+import type { Props } from "../state/types.js";
+import { stackStatus } from "./stack-status.js";
+
+/** The options every command takes (set on the root command, accepted before or after the command name). */
+export interface GlobalOptions {
+  stack: string;
+  stateDir?: string;
+  parallel?: number;
+  /** False with `--no-color`. */
+  color: boolean;
+}
+
+/** One command's run: its stack, how it reports progress, and its JSON stream when `--json` is on. */
+export interface Run {
+  stack: Stack;
+  c: Colors;
+  reporter: Reporter;
+  json?: JsonEmitter | undefined;
+  /** Prints a plan (text, or a `plan` event). */
+  showPlan(plan: Plan, diff: boolean): void;
+  /** Prints stack outputs after an apply (an `Outputs:` block, or an `outputs` event). */
+  showOutputs(values: Props, secretKeys: readonly string[]): void;
+  close(): void;
+}
+
+/**
+ * What every command needs: the program, the I/O, the options shared by all commands, the cancellation
+ * signal, and the exit code. Commands are small functions over this.
+ * @example const ctx = new CliContext(processIo(), prog, signal, "npx tsx infra.ts"); const run = ctx.run(cmd, { json: false });
+ */
+export class CliContext {
+  /** The exit code the run ends with, unless an error decides otherwise. */
+  exitCode: number = EXIT.ok;
+  /** The display of the command running now (Ctrl-C messages go through it so they do not break live lines). */
+  active: Reporter | undefined;
+
+  constructor(
+    readonly io: Io,
+    private readonly program: Program | undefined,
+    readonly signal: AbortSignal,
+    /** How users run this program, for hints (`npx tsx infra.ts`, `npx cairn infra.ts`). */
+    readonly command: string,
+  ) {}
+
+  /** The program; a clear usage error when the CLI was started without one (`npx cairn` outside a project). */
+  prog(cmd: Command): Program {
+    if (!this.program) throw new UsageError("no program file: pass one (`npx cairn path/to/infra.ts <command>`), or run from a folder that has infra.ts.", cmd);
+    return this.program;
+  }
+
+  globals(cmd: Command): GlobalOptions {
+    return cmd.optsWithGlobals() as GlobalOptions;
+  }
+
+  colors(cmd: Command): Colors {
+    return colors(wantsColor({ env: this.io.env, noColorFlag: this.globals(cmd).color === false, isTTY: this.io.stdoutIsTTY }));
+  }
+
+  stack(cmd: Command): Stack {
+    const g = this.globals(cmd);
+    const o: StackOptions = { stack: g.stack, signal: this.signal };
+    if (g.stateDir) o.stateDir = g.stateDir;
+    if (g.parallel) o.parallel = g.parallel;
+    return this.prog(cmd).stack(o);
+  }
+
+  /**
+   * Refuses a stack that does not exist, naming those that do: every command but `up`, `preview` and
+   * `config set` works on an existing stack, and a mistyped `--stack` must not look like an empty one.
+   */
+  async requireStack(cmd: Command): Promise<void> {
+    const g = this.globals(cmd);
+    const s = await stackStatus(this.prog(cmd), g.stateDir, g.stack, this.io.env);
+    if (s.exists) return;
+    const others = s.stacks.length ? `Existing stacks: ${s.stacks.join(", ")}.` : "This project has no stacks yet.";
+    throw new Error(`Stack "${g.stack}" does not exist (in ${s.stateDir}). ${others} Check --stack, or create it with \`${this.command} up --stack ${g.stack}\`.`);
+  }
+
+  /** A note when `preview`/`up` work on a stack that has no state yet (`up` creates it). */
+  async newStackNote(cmd: Command, run: Run): Promise<void> {
+    const g = this.globals(cmd);
+    const s = await stackStatus(this.prog(cmd), g.stateDir, g.stack, this.io.env);
+    if (s.exists || run.json) return;
+    const others = s.stacks.filter((n) => n !== g.stack);
+    run.reporter.print(run.c.dim(`Stack "${g.stack}" is new${others.length ? ` (existing: ${others.join(", ")})` : ""}: up creates it.`));
+  }
+
+  /** Starts a command's run: the stack, and its events shown live, as log lines, or as JSON. */
+  run(cmd: Command, opts: { json?: boolean } = {}): Run {
+    const stack = this.stack(cmd);
+    const c = opts.json ? colors(false) : this.colors(cmd);
+    const json = opts.json ? new JsonEmitter((l) => this.io.out(l)) : undefined;
+    const reporter = this.reporterFor(c, json);
+    const sub = stack.events.subscribe((e) => reporter.event(e));
+    this.active = reporter;
+    return {
+      stack,
+      c,
+      reporter,
+      json,
+      showPlan: (plan, diff) => (json ? json.emit({ type: "plan", ...planToJson(plan) }) : reporter.print(renderPlan(plan, { colors: c, diff }))),
+      showOutputs: (values, secretKeys) => {
+        if (json) return json.emit({ type: "outputs", outputs: maskOutputs(values, secretKeys) });
+        if (Object.keys(values).length === 0) return;
+        const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secretKeys.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
+        reporter.print(["", "Outputs:", ...lines].join("\n"));
+      },
+      close: () => {
+        sub.unsubscribe();
+        reporter.close();
+        this.active = undefined;
+      },
+    };
+  }
+
+  private reporterFor(c: Colors, json: JsonEmitter | undefined): Reporter {
+    if (json) return new JsonReporter(json, (t) => this.io.err(t), this.command);
+    const sink = { out: (t: string) => this.io.out(t), err: (t: string) => this.io.err(t) };
+    // CI runners often give jobs a terminal, but their logs cannot redraw lines; nor can a terminal of no size.
+    if (this.io.stdoutIsTTY && !isCI(this.io.env) && this.io.size().columns > 0) return new LiveReporter(sink, c, this.command, this.io.region(), () => this.io.size());
+    return new PlainReporter(sink, c, this.command);
+  }
+
+  /**
+   * Decides whether to apply a plan: not when it changes nothing; yes with `--yes`; otherwise asks on a
+   * terminal, and refuses (a usage error) where nobody can answer.
+   */
+  async confirm(cmd: Command, plan: Plan, o: { yes?: boolean; json?: boolean }, question: string): Promise<boolean> {
+    if (!hasChanges(plan)) return false;
+    const go = (ok: boolean) => {
+      if (ok && !o.json) this.active?.print(""); // a blank line between the plan and the progress
+      return ok;
+    };
+    if (o.yes) return go(true);
+    if (o.json || !this.io.stdinIsTTY || !this.io.stdoutIsTTY) {
+      const why = o.json ? "--json output cannot ask" : "this is not an interactive terminal";
+      throw new UsageError(`${cmd.name()} needs confirmation, and ${why}: pass --yes to go ahead.`, cmd);
+    }
+    return go(await this.io.confirm(question));
+  }
+}
+
+/**
+ * Stack outputs for JSON: exact values, secrets masked.
+ * @example maskOutputs({ url: "u", token: "t" }, ["token"]) // { url: "u", token: "[secret]" }
+ */
+export function maskOutputs(values: Props, secretKeys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = secretKeys.includes(k) ? SECRET_MASK : v;
+  return out;
+}

@@ -1,0 +1,49 @@
+import { CommanderError, type Command } from "commander";
+import type { Colors } from "./colors.js";
+
+/** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
+/**
+ * A mistake in how a command was called: printed with the command's help, exit code 2.
+ * @example throw new UsageError("up needs confirmation: pass --yes", cmd);
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose help is printed after the message. */
+    readonly command?: Command,
+  ) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** The user pressed Ctrl-C at a prompt. */
+export const isPromptExit = (e: unknown) => e instanceof Error && e.name === "ExitPromptError";
+
+/**
+ * Prints an error the way a user should see it (no stack trace unless `CAIRN_DEBUG` is set) and returns
+ * the exit code.
+ * @example process.exitCode = reportError(e, console.error, noColors, false);
+ */
+export function reportError(e: unknown, err: (s: string) => void, c: Colors, debug: boolean): number {
+  if (e instanceof CommanderError) {
+    // Commander printed its message (and the help) already.
+    if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return EXIT.ok;
+    return e.exitCode === 0 && e.code !== "commander.help" ? EXIT.ok : EXIT.usage;
+  }
+  if (isPromptExit(e)) {
+    err(c.yellow("Cancelled: nothing was changed."));
+    return EXIT.interrupted;
+  }
+  if (e instanceof UsageError) {
+    err(`${c.red("error:")} ${e.message}`);
+    if (e.command) err(`\n${e.command.helpInformation().trimEnd()}`);
+    return EXIT.usage;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  err(`${c.red("error:")} ${message}`);
+  if (debug && e instanceof Error && e.stack) err(e.stack);
+  return EXIT.failure;
+}

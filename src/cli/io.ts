@@ -1,0 +1,38 @@
+import { terminalRegion } from "./progress/terminal.js";
+import type { LiveRegion } from "./progress/live.js";
+
+/**
+ * Everything the CLI reads from and writes to the outside world, so tests can drive it in-process and a
+ * pseudo-terminal test can drive the real one.
+ */
+export interface Io {
+  /** Writes one line (or block) to stdout. */
+  out(text: string): void;
+  err(text: string): void;
+  stdoutIsTTY: boolean;
+  /** A person can answer a prompt. */
+  stdinIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  size(): { columns: number; rows: number };
+  /** The block of the terminal live progress is drawn in. */
+  region(): LiveRegion;
+  /** Asks a yes/no question (default no). Rejects with an `ExitPromptError` on Ctrl-C. */
+  confirm(message: string): Promise<boolean>;
+}
+
+/** The process's own terminal and streams. @example await runCli(prog, argv, processIo()) */
+export function processIo(): Io {
+  return {
+    out: (s) => process.stdout.write(`${s}\n`),
+    err: (s) => process.stderr.write(`${s}\n`),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    env: process.env,
+    size: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows || 24 }),
+    region: () => terminalRegion(process.stdout),
+    confirm: async (message) => {
+      const { default: confirm } = await import("@inquirer/confirm");
+      return confirm({ message, default: false });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { z } from "zod";
+
+/**
+ * The version of the `--json` event stream. It changes only when a field is removed or changes meaning;
+ * new fields and new event types keep it.
+ */
+export const JSON_VERSION = 1;
+
+const base = { v: z.literal(JSON_VERSION), time: z.iso.datetime(), elapsed_ms: z.number().int().nonnegative() };
+const op = z.enum(["create", "update", "replace", "delete", "read", "wait", "forget", "delete-replaced"]);
+const resource = { urn: z.string(), name: z.string(), resource_type: z.string(), op };
+const observed = z.array(z.strictObject({ path: z.string(), value: z.unknown() }));
+/** Any JSON value; `{ "$unknown": true }` where a value is not known yet, `"[secret]"` for secrets. */
+const value = z.unknown();
+
+const change = z.strictObject({
+  path: z.string(),
+  kind: z.enum(["changed", "added", "removed"]),
+  before: value.optional(),
+  after: value.optional(),
+  forces_replacement: z.boolean(),
+});
+
+const stepBase = { urn: z.string(), name: z.string(), resource_type: z.string(), why: z.string().optional(), deps: z.array(z.string()) };
+
+/** One step of a plan, as `--json` prints it. */
+export const jsonStep = z.discriminatedUnion("op", [
+  z.strictObject({ ...stepBase, op: z.literal("create"), inputs: z.record(z.string(), value) }),
+  z.strictObject({ ...stepBase, op: z.literal("update"), changes: z.array(change), drift: z.array(z.string()) }),
+  z.strictObject({ ...stepBase, op: z.literal("replace"), changes: z.array(change), drift: z.array(z.string()), replace_keys: z.array(z.string()), reason: z.string(), cause: z.string().optional(), delete_first: z.boolean() }),
+  z.strictObject({ ...stepBase, op: z.literal("delete"), retain: z.boolean(), deposed: z.boolean() }),
+  z.strictObject({ ...stepBase, op: z.literal("read"), deferred: z.boolean() }),
+  z.strictObject({ ...stepBase, op: z.literal("wait"), target: z.string(), until: z.string(), fail_when: z.string().optional(), timeout_ms: z.number(), needed: z.boolean(), ready_now: z.boolean().nullable() }),
+  z.strictObject({ ...stepBase, op: z.literal("same"), moved_from: z.string().optional() }),
+]);
+
+const outcome = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("satisfied"), reads: z.number(), waited_ms: z.number(), observed }),
+  z.strictObject({ kind: z.literal("timed-out"), reads: z.number(), waited_ms: z.number(), observed: observed.optional() }),
+  z.strictObject({ kind: z.literal("failed"), reads: z.number(), waited_ms: z.number(), observed, condition: z.string(), reason: z.string().optional() }),
+  z.strictObject({ kind: z.literal("not-found"), reads: z.number(), waited_ms: z.number(), id: z.string() }),
+  z.strictObject({ kind: z.literal("read-error"), reads: z.number(), waited_ms: z.number(), error: z.string(), transient: z.boolean() }),
+  z.strictObject({ kind: z.literal("dependency-failed"), dependency: z.string() }),
+  z.strictObject({ kind: z.literal("cancelled"), reads: z.number(), waited_ms: z.number(), observed: observed.optional() }),
+]);
+
+const counts = z.strictObject({ create: z.number(), update: z.number(), replace: z.number(), delete: z.number(), read: z.number(), wait: z.number() });
+
+/**
+ * Every event `--json` prints, one per line (NDJSON). `preview`, `up`, `destroy` and `refresh` stream
+ * them; the README's "JSON events" table documents the same fields, and a test keeps the two in step.
+ */
+export const jsonEvent = z.discriminatedUnion("type", [
+  z.strictObject({
+    ...base,
+    type: z.literal("plan"),
+    stack: z.string(),
+    project: z.string(),
+    destroy: z.boolean(),
+    mode: z.enum(["update", "destroy", "refresh-only"]),
+    has_changes: z.boolean(),
+    drift: z.array(z.strictObject({ kind: z.enum(["gone", "drift"]), urn: z.string(), resource_type: z.string(), changed: z.array(z.string()).optional() })),
+    counts,
+    steps: z.array(jsonStep),
+    outputs: z.record(z.string(), value),
+    diagnostics: z.array(z.strictObject({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.string().optional() })),
+  }),
+  z.strictObject({ ...base, type: z.literal("step-started"), ...resource }),
+  z.strictObject({ ...base, type: z.literal("step-succeeded"), ...resource, duration_ms: z.number() }),
+  z.strictObject({ ...base, type: z.literal("step-failed"), ...resource, error: z.string(), hint: z.string() }),
+  z.strictObject({ ...base, type: z.literal("step-skipped"), ...resource, reason: z.string() }),
+  z.strictObject({ ...base, type: z.literal("step-retrying"), ...resource, attempt: z.number(), error: z.string(), delay_ms: z.number() }),
+  z.strictObject({ ...base, type: z.literal("wait-polled"), urn: z.string(), name: z.string(), reads: z.number(), waited_ms: z.number(), observed, note: z.string().optional() }),
+  z.strictObject({ ...base, type: z.literal("wait-ended"), urn: z.string(), name: z.string(), outcome, message: z.string() }),
+  z.strictObject({ ...base, type: z.literal("diagnostic"), severity: z.enum(["info", "warning", "error"]), message: z.string(), urn: z.string().optional() }),
+  z.strictObject({
+    ...base,
+    type: z.literal("refresh"),
+    changes: z.array(z.strictObject({ kind: z.enum(["gone", "drift"]), urn: z.string(), resource_type: z.string(), changed: z.array(z.string()).optional() })),
+    applied: z.boolean(),
+  }),
+  z.strictObject({ ...base, type: z.literal("outputs"), outputs: z.record(z.string(), value) }),
+  z.strictObject({
+    ...base,
+    type: z.literal("summary"),
+    ok: z.boolean(),
+    succeeded: z.number(),
+    failed: z.number(),
+    skipped: z.number(),
+    done: z.partialRecord(op, z.number()),
+    duration_ms: z.number(),
+  }),
+  z.strictObject({ ...base, type: z.literal("error"), message: z.string(), exit_code: z.number() }),
+]);
+
+/** One `--json` event. */
+export type JsonEvent = z.infer<typeof jsonEvent>;
+/** One plan step in a `plan` event. */
+export type JsonStep = z.infer<typeof jsonStep>;
+/** The fields of an event of type `T`, without the common `v`, `type`, `time` and `elapsed_ms`. */
+export type JsonEventBody<T extends JsonEvent["type"]> = Omit<Extract<JsonEvent, { type: T }>, "v" | "type" | "time" | "elapsed_ms">;
+/** An event as code builds it: the common `v`, `time` and `elapsed_ms` are added when it is printed. */
+export type JsonEventInput = JsonEvent extends infer E ? (E extends JsonEvent ? Omit<E, "v" | "time" | "elapsed_ms"> : never) : never;

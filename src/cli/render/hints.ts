@@ -1,0 +1,48 @@
+import type { UnitKind } from "../../apply/events.js";
+
+/** Error texts that point at one cause, and what to do about it (checked in order; the first match wins). */
+const BY_MESSAGE: readonly [RegExp, string][] = [
+  [/AccessDenied|UnauthorizedOperation|not authori[sz]ed|Forbidden|\bEACCES\b|\bEPERM\b|permission denied/i, "the credentials in use may not do this: check the permissions (or the file mode)"],
+  [/credential|ExpiredToken|InvalidClientTokenId|security token/i, "check the credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, an expired session)"],
+  [/Throttl|Rate exceeded|TooManyRequests|SlowDown/i, "the service is throttling requests: run again in a moment, or lower --parallel"],
+  [/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|getaddrinfo|socket hang up/i, "the service could not be reached: check the network, the endpoint and any proxy"],
+  [/\bENOENT\b|not found|No such file/i, "something it needs does not exist: check the names, paths and ids it was given"],
+];
+
+/** What a failed operation leaves behind, by kind: state is always valid, so say what it holds now. */
+function stateAfter(kind: UnitKind, command: string): string {
+  switch (kind) {
+    case "create":
+      return `nothing was recorded for it (an object made part-way is recorded as tainted and replaced next time); fix the cause and run \`${command} up\` again`;
+    case "update":
+      return `the object keeps its last recorded state; fix the cause and run \`${command} up\` again`;
+    case "replace":
+      return `the replacement did not finish and the current object stays in state; fix the cause and run \`${command} up\` again`;
+    case "delete":
+      return `it stays in state, so the next run tries again; if it was already removed by hand, \`${command} refresh\` forgets it`;
+    case "delete-replaced":
+      return `the new object is in use; the old one stays recorded and the next \`${command} up\` deletes it`;
+    case "read":
+      return "nothing was changed; check the id or query it is read by";
+    case "wait":
+      return `nothing after the wait ran; run \`${command} up\` again once the target is ready`;
+    case "forget":
+      return `nothing was changed; run \`${command} up\` again`;
+    default: {
+      const never: never = kind;
+      return String(never);
+    }
+  }
+}
+
+/**
+ * The hint printed under a failed operation: the likely cause when the message names one, then what the
+ * failure left in state and what to run next.
+ *
+ * @example hintFor("delete", "AccessDenied: …", "npx tsx infra.ts") // "the credentials in use may not do this: …; it stays in state, …"
+ */
+export function hintFor(kind: UnitKind, message: string, command: string): string {
+  const cause = BY_MESSAGE.find(([re]) => re.test(message))?.[1];
+  const after = stateAfter(kind, command);
+  return cause ? `${cause}. Then: ${after}.` : `${after[0]!.toUpperCase()}${after.slice(1)}.`;
+}

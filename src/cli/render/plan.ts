@@ -1,0 +1,211 @@
+import type { Plan, PlanStep } from "../../plan/plan.js";
+import { countSteps, hasChanges } from "../../plan/plan.js";
+import { formatDuration } from "../../program/duration.js";
+import { SECRET_MASK } from "../../apply/redact.js";
+import { noColors, type Colors } from "../colors.js";
+import { childPath, diffAttributes, type AttrChange } from "./diff.js";
+import { formatBlock, formatValue, isUnknown } from "./value.js";
+import { driftedKeys, whyOf } from "./why.js";
+import { nameOf } from "./names.js";
+import { renderRefresh } from "./events.js";
+
+/** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */
+export interface PlanRenderOptions {
+  colors?: Colors;
+  /** `--diff`: nested changes by path, every input of creates and deletes, full values. */
+  diff?: boolean;
+}
+
+/** Values in the compact (default) plan are cut here; `--diff` shows them whole. */
+const COMPACT_MAX = 80;
+/** In `--diff`, a created value longer than this is listed path by path. */
+const INLINE_MAX = 60;
+
+/**
+ * The one-glyph-and-word label of a step, as the plan prints it.
+ * @example stepLabel(step) // "+/- replace (create first)"
+ */
+export function stepLabel(step: PlanStep): string {
+  switch (step.kind) {
+    case "create":
+      return "+ create";
+    case "update":
+      return "~ update";
+    case "replace":
+      return step.deleteFirst ? "-/+ replace (delete first)" : "+/- replace (create first)";
+    case "delete":
+      return step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete";
+    case "read":
+      return "<= read";
+    case "same":
+      return step.movedFrom ? "= move" : "  same";
+    case "wait":
+      return ">";
+    default: {
+      const never: never = step;
+      return String(never);
+    }
+  }
+}
+
+/**
+ * The colour of a step kind.
+ * @example stepColor(step, colors(true))("+ create")
+ */
+export function stepColor(step: PlanStep, c: Colors): (s: string) => string {
+  switch (step.kind) {
+    case "create":
+      return c.green;
+    case "update":
+      return c.yellow;
+    case "replace":
+      return c.magenta;
+    case "delete":
+      return c.red;
+    case "read":
+      return c.cyan;
+    case "same":
+      return c.dim;
+    case "wait":
+      return c.blue;
+    default: {
+      const never: never = step;
+      return never;
+    }
+  }
+}
+
+/**
+ * The head line of a step: `+ create <urn>`, or `> issued (until cert.status == "ISSUED")` for a wait.
+ * @example stepLine(step) // "+ create urn:cairn:dev::app::local:File::cfg"
+ */
+export function stepLine(step: PlanStep, c: Colors = noColors): string {
+  if (step.kind !== "wait") return `${stepColor(step, c)(stepLabel(step))} ${step.urn}`;
+  const text = `> ${step.name} (until ${step.untilText})`;
+  return step.needed ? c.blue(text) : c.dim(`${text}  not needed`);
+}
+
+const show = (v: unknown, max: number | undefined) => (v === SECRET_MASK ? SECRET_MASK : formatValue(v, max === undefined ? {} : { max }));
+
+/** `path: before → after`, `path: + value`, `path: - value`. */
+function changeText(ch: AttrChange, max: number | undefined): string {
+  switch (ch.kind) {
+    case "changed":
+      return `${ch.path}: ${show(ch.before, max)} → ${show(ch.after, max)}`;
+    case "added":
+      return `${ch.path}: + ${show(ch.after, max)}`;
+    case "removed":
+      return `${ch.path}: - ${show(ch.before, max)}`;
+    default: {
+      const never: never = ch;
+      return never;
+    }
+  }
+}
+
+/** Attribute lines for a whole set of values (a create's inputs, a delete's attributes). */
+function valueLines(props: Record<string, unknown>, secretKeys: readonly string[], o: PlanRenderOptions): string[] {
+  return Object.entries(props).flatMap(([k, v]) => {
+    const secret = secretKeys.includes(k);
+    if (!o.diff) return [`${k}: ${formatValue(v, { secret, max: COMPACT_MAX })}`];
+    // Long nested values are listed path by path; secrets and short values on one line.
+    return secret ? [`${k}: ${SECRET_MASK}`] : leafLines(k, v);
+  });
+}
+
+function leafLines(path: string, v: unknown): string[] {
+  if (v === null || typeof v !== "object" || isUnknown(v) || formatValue(v).length <= INLINE_MAX) return [`${path}: ${formatValue(v)}`];
+  if (Array.isArray(v)) return v.flatMap((x, i) => leafLines(childPath(path, i), x));
+  return Object.entries(v).flatMap(([k, x]) => leafLines(childPath(path, k), x));
+}
+
+/** Lines for the changed attributes of an update or replace, marking those that force the replacement. */
+function changeLines(step: Extract<PlanStep, { kind: "update" | "replace" }>, o: PlanRenderOptions, c: Colors): string[] {
+  const drifted = new Set(driftedKeys(step));
+  // A drifted attribute changes from what the cloud has (the read outputs) back to the declared value.
+  const before: Record<string, unknown> = { ...step.olds };
+  for (const k of drifted) before[k] = k in step.outputs ? step.outputs[k] : "(changed outside Cairn)";
+  const forcing = step.kind === "replace" && step.reason !== "tainted" && step.reason !== "requested" && step.reason !== "provider" ? step.replaceKeys : [];
+  const mark = (attr: string) => (forcing.includes(attr) ? ` ${c.red("(forces replacement)")}` : "");
+  if (!o.diff) {
+    return step.changed.map((k) => `${k}: ${show(step.secretKeys.includes(k) ? SECRET_MASK : before[k], COMPACT_MAX)} → ${show(step.secretKeys.includes(k) ? SECRET_MASK : step.news[k], COMPACT_MAX)}${mark(k)}`);
+  }
+  const changes = diffAttributes(before, step.news, step.changed, step.secretKeys);
+  return changes.map((ch) => `${changeText(ch, undefined)}${mark(ch.attribute)}`);
+}
+
+function waitLines(step: Extract<PlanStep, { kind: "wait" }>): string[] {
+  if (!step.needed) return [];
+  const lines: string[] = [];
+  if (!step.defaultTimeout) lines.push(`timeout ${formatDuration(step.timeoutMs, { short: true })}`);
+  if (step.failWhenText) lines.push(`fails at once when ${step.failWhenText}`);
+  const after = step.deps.filter((d) => d !== step.target).map(nameOf);
+  if (after.length) lines.push(`after ${after.join(", ")}`);
+  lines.push(step.why);
+  return lines;
+}
+
+/**
+ * The lines under a step's head line: why it is there (plain), then the attributes it touches (dim).
+ * @example stepDetails(step, plan, { diff: true }) // ["content changed in the program", "content: \"a\" → \"b\""]
+ */
+export function stepDetails(step: PlanStep, plan: Plan, o: PlanRenderOptions = {}): string[] {
+  const c = o.colors ?? noColors;
+  if (step.kind === "wait") return waitLines(step);
+  const why = whyOf(step, plan);
+  const lines: string[] = why ? [why] : [];
+  switch (step.kind) {
+    case "create":
+      return [...lines, ...valueLines(step.news, step.secretKeys, o).map(c.dim)];
+    case "update":
+    case "replace":
+      return [...lines, ...changeLines(step, o, c).map((l) => c.dim(l))];
+    case "delete":
+      return o.diff ? [...lines, ...valueLines(step.olds, step.secretKeys, o).map(c.dim)] : lines;
+    case "read":
+    case "same":
+      return lines;
+    default: {
+      const never: never = step;
+      return never;
+    }
+  }
+}
+
+/**
+ * `Plan: 2 to create, 1 to delete, 1 wait.` (or a note that only state changes).
+ * @example planCountLine(plan) // "Plan: 2 to create, 1 wait."
+ */
+export function planCountLine(plan: Plan): string {
+  const c = countSteps(plan.steps);
+  const parts = [c.create && `${c.create} to create`, c.update && `${c.update} to update`, c.replace && `${c.replace} to replace`, c.delete && `${c.delete} to delete`, c.read && `${c.read} to read`].filter(Boolean);
+  const waits = plan.steps.filter((s) => s.kind === "wait" && s.needed).length;
+  if (waits) parts.push(`${waits} wait${waits === 1 ? "" : "s"}`);
+  return `Plan: ${parts.join(", ") || "no resource changes (stack outputs or state records only)"}.`;
+}
+
+/**
+ * The human-readable plan: a line per step with why it is there and the attributes it changes, the stack
+ * outputs, problems, and a count.
+ *
+ * @example console.log(renderPlan(await stack.preview(), { diff: true }))
+ */
+export function renderPlan(plan: Plan, o: PlanRenderOptions = {}): string {
+  const c = o.colors ?? noColors;
+  const out: string[] = [];
+  if (!hasChanges(plan)) out.push(c.green(`No changes. Stack "${plan.stack}" is up to date.`));
+  if (plan.drift.length) out.push(c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), "");
+  for (const s of plan.steps) {
+    if (s.kind === "same" && !s.movedFrom) continue;
+    out.push(stepLine(s, c));
+    for (const d of stepDetails(s, plan, o)) out.push(`      ${s.kind === "wait" ? c.dim(d) : d}`);
+  }
+  const outputs = Object.entries(plan.outputs);
+  if (outputs.length && plan.mode !== "destroy") {
+    out.push("", "Outputs:");
+    for (const [k, v] of outputs) out.push(`  ${k}: ${plan.secretOutputs.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
+  }
+  for (const d of plan.diagnostics) out.push(`${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`);
+  if (hasChanges(plan)) out.push("", planCountLine(plan));
+  return out.join("\n");
+}

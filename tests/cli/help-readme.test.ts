@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { buildCli } from "../../src/cli/cli.js";
+import { CliContext } from "../../src/cli/context.js";
+import { run } from "./harness.js";
+
+const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const section = (start: string, end: string) => readme.slice(readme.indexOf(start), readme.indexOf(end, readme.indexOf(start)));
+const ticks = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+
+/** Every runnable command of the tree: its path with its arguments (`config set <key> <value>`), options and description. */
+function leaves(cmd: Command, prefix: string[] = []): { usage: string; options: string[]; description: string }[] {
+  return cmd.commands.flatMap((c) => {
+    const path = [...prefix, c.name()];
+    if (c.commands.length) return leaves(c, path);
+    const args = c.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`));
+    return [{ usage: [...path, ...args].join(" "), options: c.options.map((o) => o.flags), description: c.description() }];
+  });
+}
+
+const tree = () => buildCli(new CliContext({} as never, undefined, new AbortController().signal, "npx cairn"), "npx cairn", "Cairn");
+
+describe("the README's CLI table is the CLI", () => {
+  const table = new Map(
+    section("### Commands", "Options of every command")
+      .split("\n")
+      .map((l) => l.split("|").map((c) => c.trim()))
+      .filter((cells) => /^`.+`$/.test(cells[1] ?? ""))
+      .map((cells) => [ticks(cells[1]!)[0]!, { options: ticks(cells[2]!), description: cells[3]! }]),
+  );
+
+  it("lists every command with exactly its options and its description", () => {
+    const commands = leaves(tree());
+    expect([...table.keys()].sort()).toEqual(commands.map((c) => c.usage).sort());
+    for (const c of commands) {
+      expect(table.get(c.usage)?.options.sort(), c.usage).toEqual(c.options.sort());
+      expect(table.get(c.usage)?.description, c.usage).toBe(c.description);
+    }
+  });
+
+  it("lists every option every command takes", () => {
+    const documented = ticks(section("Options of every command", "\n\n")).filter((t) => t.startsWith("-"));
+    expect(documented.sort()).toEqual([...tree().options.map((o) => o.flags), "-h, --help"].sort());
+  });
+
+  it("cairn --help shows each command with the README's description", async () => {
+    const help = (await run(undefined, ["--help"])).stdout.replace(/\s+/g, " ");
+    for (const name of tree().commands.map((c) => c.name())) {
+      const description = tree().commands.find((c) => c.name() === name)!.description();
+      expect(help, name).toContain(description);
+    }
+    expect(help).toContain("Usage: npx cairn [program file] [options] [command]");
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { EVENT_TYPES, type EngineEvent } from "../../src/apply/events.js";
+import { WAIT_OUTCOME_KINDS, type WaitOutcome } from "../../src/apply/wait-outcome.js";
+import { JsonEmitter, engineEventToJson } from "../../src/cli/json/events.js";
+import { planToJson } from "../../src/cli/json/plan.js";
+import { JSON_VERSION, jsonEvent, jsonStep } from "../../src/cli/json/schema.js";
+import { STEP_KINDS, type PlanStep } from "../../src/plan/plan.js";
+import type { Urn } from "../../src/program/urn.js";
+import { UNKNOWN } from "../../src/program/unknown.js";
+import { planOf, step, urn } from "./plan-fixtures.js";
+
+const u = urn("t:Thing", "a");
+const outcomes: Record<WaitOutcome["kind"], WaitOutcome> = {
+  satisfied: { kind: "satisfied", reads: 3, elapsedMs: 1200, observed: [{ path: "status", value: "READY" }] },
+  "timed-out": { kind: "timed-out", reads: 9, elapsedMs: 60_000, observed: undefined },
+  failed: { kind: "failed", reads: 2, elapsedMs: 800, observed: [{ path: "status", value: "FAILED" }], condition: 'a.status == "FAILED"', reason: "bad" },
+  "not-found": { kind: "not-found", reads: 2, elapsedMs: 5000, id: "x" },
+  "read-error": { kind: "read-error", reads: 1, elapsedMs: 10, error: "AccessDenied", transient: false },
+  "dependency-failed": { kind: "dependency-failed", dependency: u },
+  cancelled: { kind: "cancelled", reads: 1, elapsedMs: 10, observed: [{ path: "status", value: "PENDING" }] },
+};
+const samples: Record<EngineEvent["type"], EngineEvent> = {
+  "step-started": { type: "step-started", urn: u, kind: "create" },
+  "step-succeeded": { type: "step-succeeded", urn: u, kind: "delete-replaced", durationMs: 12 },
+  "step-failed": { type: "step-failed", urn: u, kind: "update", error: "boom" },
+  "step-skipped": { type: "step-skipped", urn: u, kind: "create", reason: "cancelled" },
+  "step-retrying": { type: "step-retrying", urn: u, kind: "create", attempt: 1, error: "Throttling: rate exceeded", delayMs: 800 },
+  "wait-polled": { type: "wait-polled", urn: u, name: "w", reads: 2, elapsedMs: 500, observed: [{ path: "status", value: "PENDING" }], note: "read failed" },
+  "wait-ended": { type: "wait-ended", urn: u, name: "w", outcome: outcomes.satisfied, message: "ok" },
+  diagnostic: { type: "diagnostic", severity: "warning", message: "careful", urn: u },
+  summary: { type: "summary", summary: { ok: true, succeeded: 2, failed: 0, skipped: 0, done: { create: 1, wait: 1 }, durationMs: 900 } },
+};
+
+/** Prints events through the emitter and parses them back, as a consumer of stdout would. */
+function printed(...bodies: Parameters<JsonEmitter["emit"]>[0][]): unknown[] {
+  const lines: string[] = [];
+  let t = Date.parse("2026-01-01T00:00:00Z");
+  const json = new JsonEmitter((l) => lines.push(l), () => (t += 250));
+  for (const b of bodies) json.emit(b);
+  return lines.map((l) => JSON.parse(l));
+}
+
+describe("--json events (schema v1)", () => {
+  it("every engine event type maps to a documented, versioned event", () => {
+    expect(Object.keys(samples).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const e of printed(...EVENT_TYPES.map((t) => engineEventToJson(samples[t], "npx tsx infra.ts")))) {
+      expect(jsonEvent.parse(e)).toMatchObject({ v: JSON_VERSION });
+    }
+  });
+
+  it("every wait outcome maps to the schema, with snake_case fields", () => {
+    expect(Object.keys(outcomes).sort()).toEqual([...WAIT_OUTCOME_KINDS].sort());
+    for (const o of Object.values(outcomes)) {
+      const [e] = printed(engineEventToJson({ type: "wait-ended", urn: u, name: "w", outcome: o, message: "m" }, "x"));
+      expect(() => jsonEvent.parse(e), o.kind).not.toThrow();
+    }
+    expect(printed(engineEventToJson(samples["wait-ended"], "x"))[0]).toMatchObject({ outcome: { kind: "satisfied", waited_ms: 1200 } });
+  });
+
+  it("stamps each line with the version, the time and the milliseconds since the command started", () => {
+    const [first, second] = printed({ type: "outputs", outputs: {} }, { type: "error", message: "x", exit_code: 1 }) as { elapsed_ms: number; time: string; v: number }[];
+    expect(first).toMatchObject({ v: 1, type: "outputs", elapsed_ms: 250, time: "2026-01-01T00:00:00.500Z" });
+    expect(second!.elapsed_ms).toBe(500);
+  });
+
+  it("a failed step carries the provider's message and a hint", () => {
+    expect(printed(engineEventToJson(samples["step-failed"], "npx tsx infra.ts"))[0]).toMatchObject({ error: "boom", hint: expect.stringContaining("npx tsx infra.ts up") });
+  });
+
+  it("a plan with every kind of step validates; unknowns are {$unknown:true} and secrets [secret]", () => {
+    const wait: PlanStep = {
+      kind: "wait", urn: "urn:cairn:dev::app::cairn:wait::w" as Urn, type: "cairn:wait", deps: [u], name: "w", named: true, target: u, subject: "a",
+      until: { op: "exists", path: ["x"] }, untilText: "a.x exists", timeoutMs: 1000, intervalMs: 100, defaultTimeout: true, needed: true, why: "runs because a is created", readyNow: null,
+    };
+    const steps: PlanStep[] = [
+      step.create("a", { pw: "hunter2", host: UNKNOWN }, { secretKeys: ["pw"] }),
+      step.update("b", { n: 1 }, { n: 2 }, ["n"]),
+      step.replace("c", { k: "x" }, { k: "y" }, { changed: ["k"], replaceKeys: ["k"] }),
+      step.delete("d", {}),
+      { kind: "read", urn: urn("t:Thing", "e"), type: "t:Thing", deps: [], id: "e", deferred: false },
+      wait,
+      { kind: "same", urn: urn("t:Thing", "f"), type: "t:Thing", deps: [], meta: { deps: [], protect: false, retainOnDelete: false }, movedFrom: urn("t:Thing", "old-f") },
+    ];
+    expect(new Set(steps.map((s) => s.kind))).toEqual(new Set(STEP_KINDS));
+    const [e] = printed({ type: "plan", ...planToJson(planOf(steps, { outputs: { token: "s3cr3t", url: UNKNOWN }, secretOutputs: ["token"] })) });
+    const plan = jsonEvent.parse(e) as Extract<ReturnType<typeof jsonEvent.parse>, { type: "plan" }>;
+    expect(plan.steps.map((s) => s.op)).toEqual(["create", "update", "replace", "delete", "read", "wait", "same"]);
+    expect(plan.steps[0]).toMatchObject({ inputs: { pw: "[secret]", host: { $unknown: true } } });
+    expect(plan.steps[2]).toMatchObject({ changes: [{ path: "k", kind: "changed", before: "x", after: "y", forces_replacement: true }], why: "k changed in the program, and it forces a replacement" });
+    expect(plan.outputs).toEqual({ token: "[secret]", url: { $unknown: true } });
+    expect(JSON.stringify(plan)).not.toMatch(/hunter2|s3cr3t/);
+  });
+});
+
+/** The rows of a markdown table under a heading of the README: first cell → the backticked names in the second. */
+function readmeTable(heading: string): Map<string, string[]> {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const start = readme.indexOf(heading);
+  if (start < 0) throw new Error(`README has no "${heading}"`);
+  const rows = new Map<string, string[]>();
+  for (const line of readme.slice(start).split("\n").slice(1)) {
+    if (line.startsWith("#")) break;
+    const cells = line.split("|").map((c) => c.trim());
+    const key = /^`([^`]+)`$/.exec(cells[1] ?? "")?.[1];
+    if (key) rows.set(key, [...(cells[2] ?? "").matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!));
+  }
+  return rows;
+}
+
+describe("the README documents the JSON schema", () => {
+  const COMMON = ["v", "type", "time", "elapsed_ms"];
+
+  it("lists every event type with exactly its fields", () => {
+    const documented = readmeTable("#### JSON events");
+    const actual = new Map(jsonEvent.options.map((o) => [String(o.shape.type.value), Object.keys(o.shape).filter((k) => !COMMON.includes(k))]));
+    expect([...documented.keys()].sort()).toEqual([...actual.keys()].sort());
+    for (const [type, fields] of actual) expect(documented.get(type)?.sort(), type).toEqual(fields.sort());
+  });
+
+  it("lists every plan step op with exactly its fields", () => {
+    const documented = readmeTable("#### Plan steps in JSON");
+    const actual = new Map(jsonStep.options.map((o) => [String(o.shape.op.value), Object.keys(o.shape).filter((k) => k !== "op")]));
+    expect([...documented.keys()].sort()).toEqual([...actual.keys()].sort());
+    for (const [op, fields] of actual) expect(documented.get(op)?.sort(), op).toEqual(fields.sort());
+  });
+});
