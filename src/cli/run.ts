@@ -11,6 +11,7 @@ import { formatValue, maskProps } from "./format.js";
 import { SECRET_MASK } from "../apply/redact.js";
 import { WaitProgress } from "./wait-progress.js";
 import { terminalRegion } from "./live.js";
+import { registerBackendCommands } from "./commands/backend.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes with --expect-no-changes), 2 usage. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -33,6 +34,7 @@ const defaultIo: Io = {
 interface GlobalOpts {
   stack: string;
   stateDir?: string;
+  backend?: string;
   parallel?: number;
   json?: boolean;
 }
@@ -66,6 +68,7 @@ export async function runCli(prog: Program, argv: string[], io: Io = defaultIo):
     .description(`Cairn program "${prog.name}"`)
     .option("--stack <name>", "stack to operate on", process.env.CAIRN_STACK ?? "dev")
     .option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR or .cairn beside the program)")
+    .option("--backend <url>", "where state lives: file://<dir>, postgres://…, s3://bucket/prefix?region=… (default: CAIRN_BACKEND)")
     .addOption(new Option("--parallel <n>", "provider operations at once").argParser(parallelArg))
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
@@ -75,6 +78,7 @@ export async function runCli(prog: Program, argv: string[], io: Io = defaultIo):
     const g = cmd.optsWithGlobals() as GlobalOpts;
     const o: StackOptions = { stack: g.stack, signal: cancel.signal };
     if (g.stateDir) o.stateDir = g.stateDir;
+    if (g.backend) o.backend = g.backend;
     if (g.parallel) o.parallel = g.parallel;
     const stack = prog.stack(o);
     return { stack, g };
@@ -252,12 +256,16 @@ export async function runCli(prog: Program, argv: string[], io: Io = defaultIo):
       else for (const r of rs) io.out(`${r.urn}  ${pc.dim(r.id)}${r.tainted ? pc.red(" (tainted)") : ""}${r.protect ? pc.cyan(" (protected)") : ""}`);
     });
 
+  registerBackendCommands(cli, { stackFor, io });
+
   cli
     .command("unlock")
     .description("remove the stack's lock left by a run that was killed")
-    .action(async (_o, cmd: Command) => {
+    .option("--force", "remove it even if its holder may still be running (warns, naming holder and age)")
+    .action(async (o, cmd: Command) => {
       const { stack } = stackFor(cmd);
-      const r = await stack.unlock();
+      const r = await stack.unlock({ force: o.force ?? false });
+      if (r.warning) io.err(pc.yellow(`warning: ${r.warning}`));
       io.out(r.removed ? `Removed the lock${r.holder ? ` held by pid ${r.holder.pid} on ${r.holder.host} since ${r.holder.since}` : ""}.` : "The stack was not locked.");
     });
 

@@ -50,6 +50,8 @@ export interface JournalInit {
   secrets: StackSecrets;
   /** Throws if the run may no longer write (e.g. its stack lock was lost). */
   guard?: () => void;
+  /** Asks the lock's store, before each write, whether the lock is still held. */
+  verify?: () => Promise<void>;
   options?: JournalOptions;
 }
 
@@ -95,6 +97,7 @@ export class Journal implements StateJournal {
   private base: number;
   private readonly secrets: StackSecrets;
   private readonly guard: (() => void) | undefined;
+  private readonly verify: (() => Promise<void>) | undefined;
   private readonly flushDelayMs: number;
   private readonly onSync: JournalOptions["onSync"];
 
@@ -127,6 +130,7 @@ export class Journal implements StateJournal {
     this.base = init.baseSerial;
     this.secrets = init.secrets;
     this.guard = init.guard;
+    this.verify = init.verify;
     this.flushDelayMs = init.options?.flushDelayMs ?? 50;
     this.onSync = init.options?.onSync;
   }
@@ -410,6 +414,7 @@ export class Journal implements StateJournal {
   private async write(entries: Entry[]): Promise<Set<number>> {
     await this.storage.ready;
     this.guard?.(); // a run that lost its lock must not write
+    await this.verify?.();
     await this.secrets.persist(); // the salt must be stored before any ciphertext it decrypts
     try {
       await this.append(entries);

@@ -20,8 +20,13 @@ export interface StackLock {
   readonly notes: readonly string[];
   /** Set if the lock was lost while held (removed by a forced unlock, lease or session lost). */
   readonly compromised: LockCompromisedError | undefined;
-  /** Throws {@link LockCompromisedError} if the lock was lost; called before every state write. */
+  /** Throws {@link LockCompromisedError} if the lock is known to be lost; called before every state record. */
   assertHeld(): void;
+  /**
+   * Asks the lock's store whether the lock is still this run's (throws {@link LockCompromisedError} if
+   * not); called before each journal write where the write itself cannot check it.
+   */
+  verify?(): Promise<void>;
   /** Releases the lock; safe to call twice. */
   release(): Promise<void>;
 }

@@ -77,7 +77,11 @@ export async function readLockHolder(stackDir: string): Promise<LockHolder | und
   }
 }
 
-function isRunning(pid: number): boolean {
+/**
+ * True if process `pid` of this host is running (a zombie counts as dead).
+ * @example isRunning(process.pid) // true
+ */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     // A killed process stays a zombie until its parent reaps it (in containers, possibly never): it is dead.
@@ -179,6 +183,16 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
     },
     assertHeld() {
       if (compromised) throw compromised;
+    },
+    async verify() {
+      if (compromised) throw compromised;
+      if (released) return;
+      const current = await readLockHolder(stackDir);
+      if (!current || current.pid !== holder.pid || current.since !== holder.since) {
+        compromised = new LockCompromisedError(opts.stack, lockPath, new Error(current ? `lock.json now names pid ${current.pid} on ${current.host}` : "lock.json was removed"));
+        heldHere.delete(stackDir);
+        throw compromised;
+      }
     },
     async release() {
       if (released) return;

@@ -54,6 +54,8 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
   return s;
 }
 
+const KNOWN = new Set(["version", "project", "stack", "serial", "outputs", "secretOutputs", "resources"]);
+
 /**
  * Serializes a snapshot (secrets already encrypted) as JSON with one resource per line: compact
  * enough for 10,000 resources, and still readable and diffable.
@@ -69,6 +71,8 @@ export function serializeSnapshot(s: StackState): string {
     `"outputs": ${JSON.stringify(s.outputs)}`,
   ];
   if (s.secretOutputs) head.push(`"secretOutputs": ${JSON.stringify(s.secretOutputs)}`);
+  // Fields a newer engine added are kept as they are.
+  for (const [k, v] of Object.entries(s)) if (!KNOWN.has(k) && v !== undefined) head.push(`${JSON.stringify(k)}: ${JSON.stringify(v)}`);
   const entries = Object.entries(s.resources);
   const resources = entries.length
     ? `"resources": {\n${entries.map(([urn, r]) => `  ${JSON.stringify(urn)}: ${JSON.stringify(r)}`).join(",\n")}\n }`

@@ -26,6 +26,8 @@ export interface BackendOptions {
 /** The snapshot as read, still encoded, and how it was found. */
 interface SnapshotFound {
   state: StackState | undefined;
+  /** The text it was parsed from (kept as it is by exports). */
+  text?: string;
   name: string;
   fromBackup: boolean;
   notes: string[];
@@ -133,6 +135,7 @@ export class StoreBackend implements StateBackend {
       state: workingCopy(state),
       secrets,
       guard: () => this.heldLock?.assertHeld(),
+      verify: async () => this.heldLock?.verify?.(),
       ...(options ? { options } : {}),
     });
     return this.journal;
@@ -283,12 +286,13 @@ export class StoreBackend implements StateBackend {
     const bytes = await this.store.readJournal();
     const scan = scanJournal(bytes, this.store.names.journal, found.state?.serial ?? 0, { name: found.name, existed: !!found.state, fromBackup: found.fromBackup });
     const out: StackExport = { project: this.project, stack: this.stack, config: { ...(await this.store.readConfig()) }, history: [] };
-    if (found.state) out.snapshot = serializeSnapshot({ ...found.state });
+    if (found.text !== undefined) out.snapshot = found.text;
     const journal = normalizedJournal(bytes, scan.prep);
     if (journal !== undefined) out.journal = journal;
     const encryption = await this.store.readEncryption();
     if (encryption !== undefined) out.encryption = encryption;
     for (const h of await this.store.history()) {
+      if (found.state && h.version > found.state.serial) continue; // left by a write that never became current
       const text = await this.store.readVersion(h.version);
       if (text !== undefined) out.history.push({ version: h.version, text, ...(h.writtenAt ? { writtenAt: h.writtenAt } : {}) });
     }
@@ -320,7 +324,7 @@ export class StoreBackend implements StateBackend {
     const snap = await this.store.readSnapshot();
     if (!snap) return { state: undefined, name: this.store.names.snapshot, fromBackup: false, notes: [] };
     try {
-      return { state: parseSnapshot(snap.text, snap.name, this.opts), name: snap.name, fromBackup: false, notes: [] };
+      return { state: parseSnapshot(snap.text, snap.name, this.opts), text: snap.text, name: snap.name, fromBackup: false, notes: [] };
     } catch (e) {
       if (!(e instanceof SnapshotError) || !e.damaged || !snap.backup) throw e;
       const bak = await snap.backup();
@@ -333,7 +337,7 @@ export class StoreBackend implements StateBackend {
       }
       snap.damaged?.();
       const note = `${snap.name} is unreadable (${e.message.replace(`${snap.name} `, "").split(":")[0]}): loaded the previous version (serial ${state.serial}) from ${bak.name} instead; the damaged file is kept aside when the next version is written`;
-      return { state, name: bak.name, fromBackup: true, notes: [note] };
+      return { state, text: bak.text, name: bak.name, fromBackup: true, notes: [note] };
     }
   }
 
