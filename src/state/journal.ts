@@ -272,6 +272,8 @@ export class Journal implements StateJournal {
         this.st.serial = prior.serial;
         throw this.diskFull!;
       }
+      this.guard?.();
+      await this.verify?.(); // a run whose lock was taken over must not install a snapshot
       await this.secrets.persist();
       this.bytes += await this.storage.replace({ text, serial: snap.serial, resources: Object.keys(snap.resources).length }, journalText);
       this.base = snap.serial;
