@@ -1,4 +1,4 @@
-import type { Client, ClientBase } from "pg";
+import type { ClientBase } from "pg";
 import type { HistoryEntry, RawConfigValue, StackExport } from "../backend.js";
 import { headLine } from "../journal-format.js";
 import type { StackLock, UnlockResult } from "../lock-holder.js";
@@ -258,4 +258,3 @@ export class PgStore implements StateStore {
   }
 }
 
-export type { Client };
