@@ -7,6 +7,7 @@ import { registerDestroy } from "./commands/destroy.js";
 import { registerRefresh } from "./commands/refresh.js";
 import { registerOutputs } from "./commands/outputs.js";
 import { registerState } from "./commands/state.js";
+import { registerBackendCommands } from "./commands/backend.js";
 import { registerUnlock } from "./commands/unlock.js";
 import { registerConfig } from "./commands/config.js";
 import { cairnVersion } from "./version.js";
@@ -23,6 +24,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
     .version(cairnVersion(), "-V, --version", "print Cairn's version")
     .addOption(new Option("--stack <name>", "stack to operate on").env("CAIRN_STACK").default("dev"))
     .option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR, else .cairn beside the program)")
+    .option("--backend <url>", "where state lives: file://<dir>, postgres://…, s3://bucket/prefix?region=…, memory:// (default: CAIRN_BACKEND)")
     .addOption(new Option("--parallel <n>", "provider operations at once (default: 10)").argParser(parallelArg))
     .option("--no-color", "plain text without colours (also: NO_COLOR=1)")
     .exitOverride()
@@ -35,6 +37,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
   registerRefresh(root, ctx);
   registerOutputs(root, ctx);
   registerState(root, ctx);
+  registerBackendCommands(root, { stackFor: (cmd) => ({ stack: ctx.stack(cmd) }), io: ctx.io });
   registerUnlock(root, ctx);
   registerConfig(root, ctx);
   return root;

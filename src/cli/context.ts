@@ -22,6 +22,7 @@ import { stackStatus } from "./stack-status.js";
 export interface GlobalOptions {
   stack: string;
   stateDir?: string;
+  backend?: string;
   parallel?: number;
   /** False with `--no-color`. */
   color: boolean;
@@ -77,6 +78,7 @@ export class CliContext {
     const g = this.globals(cmd);
     const o: StackOptions = { stack: g.stack, signal: this.signal };
     if (g.stateDir) o.stateDir = g.stateDir;
+    if (g.backend) o.backend = g.backend;
     if (g.parallel) o.parallel = g.parallel;
     return this.prog(cmd).stack(o);
   }
@@ -87,7 +89,7 @@ export class CliContext {
    */
   async requireStack(cmd: Command): Promise<void> {
     const g = this.globals(cmd);
-    const s = await stackStatus(this.prog(cmd), g.stateDir, g.stack, this.io.env);
+    const s = await stackStatus(this.prog(cmd), g.stateDir, g.stack, this.io.env, this.stack(cmd));
     if (s.exists) return;
     const others = s.stacks.length ? `Existing stacks: ${s.stacks.join(", ")}.` : "This project has no stacks yet.";
     throw new Error(`Stack "${g.stack}" does not exist (in ${s.stateDir}). ${others} Check --stack, or create it with \`${this.command} up --stack ${g.stack}\`.`);
@@ -96,7 +98,7 @@ export class CliContext {
   /** A note when `preview`/`up` work on a stack that has no state yet (`up` creates it). */
   async newStackNote(cmd: Command, run: Run): Promise<void> {
     const g = this.globals(cmd);
-    const s = await stackStatus(this.prog(cmd), g.stateDir, g.stack, this.io.env);
+    const s = await stackStatus(this.prog(cmd), g.stateDir, g.stack, this.io.env, this.stack(cmd));
     if (s.exists || run.json) return;
     const others = s.stacks.filter((n) => n !== g.stack);
     run.reporter.print(run.c.dim(`Stack "${g.stack}" is new${others.length ? ` (existing: ${others.join(", ")})` : ""}: up creates it.`));

@@ -14,7 +14,10 @@ import type { ApplySummary, EngineEvent } from "../apply/events.js";
 import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import { definedProviders, withOverrides, type ProviderSource } from "../provider/registry.js";
-import { FileBackend } from "../state/file-backend.js";
+import { openBackend } from "../state/open-backend.js";
+import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
+import type { UnlockResult } from "../state/lock-holder.js";
+import { migrateStack, type MigrateResult } from "../state/migrate.js";
 import type { Props, ProviderRecord, ResourceState, StackState } from "../state/types.js";
 import { realClock } from "./clock.js";
 import { CairnError } from "./errors.js";
@@ -28,6 +31,11 @@ export interface StackOptions {
   stack?: string;
   /** State folder (default `CAIRN_STATE_DIR`, else `.cairn` beside the program). */
   stateDir?: string;
+  /**
+   * Where the state lives, when not in `stateDir`: `file://<dir>`, `postgres://…`, `s3://bucket/prefix?region=…`,
+   * `memory://[name]`, or a backend instance (default `CAIRN_BACKEND`, unless `stateDir` is given).
+   */
+  backend?: string | StateBackend;
   /** Passphrase for secrets at rest (default `CAIRN_PASSPHRASE`). */
   passphrase?: string;
   /** Provider operations at once (default 10). */
@@ -92,7 +100,7 @@ export class Stack {
   private readonly subject = new Subject<EngineEvent>();
   /** Engine events of every operation on this stack. */
   readonly events: Observable<EngineEvent> = this.subject.asObservable();
-  private readonly backend: FileBackend;
+  private readonly backend: StateBackend;
   private readonly clock: Clock;
   /** The program's provider instances by package and name, from its latest evaluation. */
   private readonly live = new Map<string, ProviderInstance>();
@@ -109,7 +117,8 @@ export class Stack {
     this.clock = options.clock ?? realClock;
     this.providers = options.providers ? withOverrides(options.providers) : definedProviders;
     const dir = options.stateDir ?? process.env.CAIRN_STATE_DIR ?? join(program.location.dir, ".cairn");
-    this.backend = new FileBackend({
+    this.backend = openBackend({
+      backend: options.backend ?? (options.stateDir === undefined ? process.env.CAIRN_BACKEND : undefined),
       stateDir: isAbsolute(dir) ? dir : resolve(dir),
       stack: this.name,
       project: program.name,
@@ -331,9 +340,9 @@ export class Stack {
     return Object.values(state.resources);
   }
 
-  /** Removes the stack's lock (after a run was killed). */
-  async unlock() {
-    return this.backend.forceUnlock();
+  /** Removes the stack's lock if its holder is gone; `force` removes it even if the holder may still run (with a warning). */
+  async unlock(opts: { force?: boolean } = {}): Promise<UnlockResult> {
+    return this.backend.forceUnlock(opts);
   }
 
   /** The stack's configuration values (secrets decrypted: handle with care). */
@@ -349,6 +358,35 @@ export class Stack {
   /** Removes a configuration value. */
   async removeConfig(key: string): Promise<boolean> {
     return this.backend.removeConfig(key);
+  }
+
+  /** The project's stacks in this stack's backend, sorted. */
+  async stacks(): Promise<string[]> {
+    return this.backend.listStacks();
+  }
+
+  /** Where the stack's state lives (a URL without credentials). */
+  get stateUrl(): string {
+    return this.backend.url;
+  }
+
+  /** The stored versions of the stack's state, oldest first. */
+  async history(): Promise<HistoryEntry[]> {
+    return this.backend.history();
+  }
+
+  /** Makes stored version `version` current again (as a new version), under the lock; changes nothing in the cloud. */
+  async rollback(version: number): Promise<RollbackResult> {
+    return this.backend.rollback(version);
+  }
+
+  /** Copies the stack (state, journal, config, history) to another backend under both locks, and verifies the copy. */
+  async migrate(to: string | StateBackend): Promise<MigrateResult> {
+    const target =
+      typeof to === "string"
+        ? openBackend({ backend: to, stack: this.name, project: this.program.name, passphrase: this.options.passphrase ?? process.env.CAIRN_PASSPHRASE })
+        : to;
+    return migrateStack(this.backend, target);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Cairn's state: what exists, as recorded after each provider call, kept in local files with a
- * write-ahead journal, a stack lock and encrypted secrets.
+ * Cairn's state: what exists, as recorded after each provider call, kept by a backend (local files,
+ * PostgreSQL, S3 or memory) with a write-ahead journal, a stack lock, history and encrypted secrets.
  *
  * @example
  * import { FileBackend } from "./state/index.js";
@@ -8,20 +8,24 @@
  * const { state } = await backend.load();
  */
 export * from "./types.js";
-export { FileBackend, listStacks, type FileBackendOptions, type LoadResult } from "./file-backend.js";
+export type { StateBackend, StateJournal, LoadResult, HistoryEntry, RollbackResult, StackExport, RawConfigValue } from "./backend.js";
+export { StoreBackend, type BackendOptions } from "./store-backend.js";
+export { FileBackend, listStacks, type FileBackendOptions } from "./file-backend.js";
+export { DiskFullError, StateWriteError } from "./durable-file.js";
 export { Journal, type BeginArgs, type JournalOptions, type SyncInfo } from "./journal.js";
 export { JournalCorruptError } from "./journal-format.js";
 export { SnapshotError } from "./snapshot.js";
+export { lockStack, forceUnlock, readLockHolder, type LockOptions, type UnlockOptions } from "./lock.js";
 export {
-  lockStack,
-  forceUnlock,
-  readLockHolder,
   StackLockedError,
   LockCompromisedError,
+  LockHeldError,
+  describeHolder,
+  formatAge,
   type LockHolder,
-  type LockOptions,
   type StackLock,
-} from "./lock.js";
+  type UnlockResult,
+} from "./lock-holder.js";
 export {
   createCrypter,
   newSalt,
@@ -45,4 +49,4 @@ export {
 } from "./secret-encoding.js";
 export { applyMutations } from "./mutations.js";
 export { validateStackName } from "./stack-name.js";
-export type { ConfigValue } from "./config-store.js";
+export { validateConfigKey, type ConfigValue } from "./config-store.js";

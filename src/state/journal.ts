@@ -1,12 +1,12 @@
-import { writeSync } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
 import type { Urn } from "../program/urn.js";
+import type { StateJournal } from "./backend.js";
+import { DiskFullError } from "./durable-file.js";
 import { beginLine, finishLine, headLine } from "./journal-format.js";
 import { applyMutations, workingCopy } from "./mutations.js";
 import { encodeState } from "./secret-encoding.js";
 import { serializeSnapshot } from "./snapshot.js";
-import { replaceFile, type StackFiles } from "./stack-files.js";
 import type { StackSecrets } from "./stack-secrets.js";
+import type { JournalStorage } from "./store.js";
 import type { OperationKind, PendingOperation, StackState, StateMutation } from "./types.js";
 
 /** What {@link Journal.begin} records about a provider call about to start (no inputs: records stay small). */
@@ -39,32 +39,47 @@ export interface JournalOptions {
 
 /** @internal What the backend hands a new journal. */
 export interface JournalInit {
-  files: StackFiles;
-  /** The journal file opened for appending, once the backend has prepared it; `bytes` it wrote doing so. */
-  ready: Promise<{ fh: FileHandle; bytes: number }>;
+  /** Where records go (a file, table rows, numbered objects). */
+  storage: JournalStorage;
   /** Owned by the journal from now on. */
   state: StackState;
   pending: readonly PendingOperation[];
   nextOp: number;
+  /** Serial of the snapshot the journal continues. */
+  baseSerial: number;
   secrets: StackSecrets;
   /** Throws if the run may no longer write (e.g. its stack lock was lost). */
   guard?: () => void;
+  /** Asks the lock's store, before each write, whether the lock is still held. */
+  verify?: () => Promise<void>;
   options?: JournalOptions;
 }
 
 interface Waiter {
   resolve: () => void;
   reject: (e: Error) => void;
+  /** The operation a begin waits for: rejected alone if its record cannot be written. */
+  op?: number;
+}
+
+/** A record waiting to be written; begins carry their op, so a full disk can drop them alone. */
+interface Entry {
+  line: string;
+  begin?: number;
 }
 
 /**
- * The write-ahead journal of one run. The engine calls {@link Journal.begin} before each provider
- * call and waits for it (the record is then durable), then {@link Journal.end} or
- * {@link Journal.abort} with the resulting state changes (buffered: a lost end record is found as a
- * pending operation next run).
+ * The write-ahead journal of one run, the same for every backend (its {@link JournalStorage} differs).
+ * The engine calls {@link Journal.begin} before each provider call and waits for it (the record is
+ * then durable), then {@link Journal.end} or {@link Journal.abort} with the resulting state changes
+ * (buffered: a lost end record is found as a pending operation next run).
  *
- * Writes are group-committed: records that arrive while a write+fsync is in flight go out together
- * in the next single write+fsync, so 1,000 concurrent begins cost a handful of fsyncs, not 1,000.
+ * Writes are group-committed: records that arrive while a write is in flight go out together in the
+ * next single write, so 1,000 concurrent begins cost a handful of fsyncs (or commits, or PUTs), not 1,000.
+ *
+ * When the disk fills up, begins are refused from then on (no provider call starts without its record),
+ * while the results of calls already made are still written, using space the file backend keeps in
+ * reserve; the run then fails with `disk full (ENOSPC) writing <file>`.
  *
  * @example
  * const journal = backend.openJournal(loaded.state);
@@ -74,18 +89,19 @@ interface Waiter {
  * await journal.compact();
  * await journal.close();
  */
-export class Journal {
-  private readonly files: StackFiles;
-  private fh: Promise<FileHandle>;
+export class Journal implements StateJournal {
+  private readonly storage: JournalStorage;
   private st: StackState;
   private readonly open = new Map<number, PendingOperation>();
   private nextOp: number;
+  private base: number;
   private readonly secrets: StackSecrets;
   private readonly guard: (() => void) | undefined;
+  private readonly verify: (() => Promise<void>) | undefined;
   private readonly flushDelayMs: number;
   private readonly onSync: JournalOptions["onSync"];
 
-  private queue: string[] = [];
+  private queue: Entry[] = [];
   private waiters: Waiter[] = [];
   private writing = false;
   private kickScheduled = false;
@@ -93,25 +109,28 @@ export class Journal {
   private idleWaiters: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private failed: Error | undefined;
+  /** Set once a write found the disk full: begins are refused, results still written. */
+  private diskFull: DiskFullError | undefined;
   private isClosed = false;
   private closing: Promise<void> | undefined;
   private bytes = 0;
   private syncCount = 0;
 
-  /** @internal Use `FileBackend.openJournal`. */
+  /** @internal Use `backend.openJournal`. */
   constructor(init: JournalInit) {
-    this.files = init.files;
-    // Preparing the file is async but opening the journal is not: the first write waits for it.
-    this.fh = init.ready.then(({ fh, bytes }) => {
-      this.bytes += bytes;
-      return fh;
-    });
-    this.fh.catch(() => {}); // reported by the first write instead
+    this.storage = init.storage;
+    // Preparing the storage is async but opening the journal is not: the first write waits for it.
+    init.storage.ready.then(
+      (bytes) => void (this.bytes += bytes),
+      () => {}, // reported by the first write instead
+    );
     this.st = init.state;
     for (const p of init.pending) this.open.set(p.op, p);
     this.nextOp = init.nextOp;
+    this.base = init.baseSerial;
     this.secrets = init.secrets;
     this.guard = init.guard;
+    this.verify = init.verify;
     this.flushDelayMs = init.options?.flushDelayMs ?? 50;
     this.onSync = init.options?.onSync;
   }
@@ -136,28 +155,29 @@ export class Journal {
     return this.isClosed;
   }
 
-  /** Number of write+fsync rounds so far (each one may carry many records). */
+  /** Number of write rounds so far (each one may carry many records). */
   get syncs(): number {
     return this.syncCount;
   }
 
   /**
-   * Records that an operation is starting; resolves with its op number once the record is on disk
-   * (written and fsynced). Only then may the provider be called.
+   * Records that an operation is starting; resolves with its op number once the record is durable
+   * (written and fsynced, committed, or stored). Only then may the provider be called.
    *
    * @example const op = await journal.begin({ kind: "delete", urn, type, id });
    */
   begin(args: BeginArgs): Promise<number> {
     try {
       this.checkWritable();
+      if (this.diskFull) throw this.diskFull;
     } catch (e) {
       return Promise.reject(e as Error);
     }
     const p: PendingOperation = { op: this.nextOp++, kind: args.kind, urn: args.urn, type: args.type, since: new Date().toISOString() };
     if (args.id !== undefined) p.id = args.id;
     this.open.set(p.op, p);
-    this.queue.push(beginLine(p));
-    return this.durable().then(() => p.op);
+    this.queue.push({ line: beginLine(p), begin: p.op });
+    return this.durable(p.op).then(() => p.op);
   }
 
   /**
@@ -194,7 +214,7 @@ export class Journal {
   }
 
   /**
-   * Resolves once everything recorded so far is written and fsynced.
+   * Resolves once everything recorded so far is durable.
    * @example journal.end(op, m); await journal.flush();
    */
   flush(): Promise<void> {
@@ -204,17 +224,25 @@ export class Journal {
   }
 
   /**
-   * Writes the state as a new snapshot (serial + 1) atomically and starts a fresh journal holding
-   * only the operations still pending, so the next load starts from the snapshot. Pass `state` to
-   * snapshot a state the engine computed itself (it replaces {@link Journal.state}). Records made
-   * while the snapshot is being written are kept and go to the fresh journal. Resolves with the state
-   * written.
+   * Makes every record so far durable in the journal, then writes the state as a new snapshot
+   * (serial + 1) and starts a fresh journal holding only the operations still pending, so the next
+   * load starts from the snapshot. Pass `state` to snapshot a state the engine computed itself (it
+   * replaces {@link Journal.state}). Records made while the snapshot is being written are kept and go
+   * to the fresh journal. Resolves with the state written.
+   *
+   * If the snapshot cannot be written, the journal already holds everything: the last good snapshot
+   * plus the journal is the complete state, and the error (e.g. `disk full (ENOSPC) writing ...`) stops the run.
    *
    * @example const saved = await journal.compact(); saved.serial // previous serial + 1
    */
   async compact(state?: StackState): Promise<StackState> {
     this.checkWritable();
     if (this.paused) throw new Error("journal: a compaction is already running; wait for it before starting another");
+    if (this.diskFull) {
+      // Everything recorded is written (using the reserve); a snapshot would only fill the disk again.
+      await this.flush();
+      throw this.diskFull;
+    }
     // Everything below up to the first await happens at one instant: the snapshot covers exactly the
     // records made so far, and everything after it goes to the fresh journal.
     const base = state ? workingCopy(state) : this.st;
@@ -222,6 +250,7 @@ export class Journal {
     const text = serializeSnapshot(encodeState(snap, this.secrets.crypter)); // throws before any change if a secret cannot be encrypted
     const carried = [...this.open.values()];
     const journalText = headLine(snap.serial) + carried.map(beginLine).join("");
+    const prior = { st: this.st, serial: this.st.serial };
     if (state) this.st = workingCopy(state);
     this.st.serial = snap.serial;
     const covered = this.queue;
@@ -232,21 +261,28 @@ export class Journal {
     this.clearTimer();
 
     try {
-      // The backend may still be preparing the journal file (cutting off a torn record): let it finish first.
-      const old = await this.fh;
+      await this.storage.ready;
       await this.whenIdle();
+      // First make the covered records durable in the current journal: should the snapshot fail,
+      // nothing is lost.
+      const dropped = covered.length ? await this.write(covered) : new Set<number>();
+      this.settle(coveredWaiters, dropped);
+      if (dropped.size || this.diskFull) {
+        this.st = prior.st;
+        this.st.serial = prior.serial;
+        throw this.diskFull!;
+      }
+      this.guard?.();
+      await this.verify?.(); // a run whose lock was taken over must not install a snapshot
       await this.secrets.persist();
-      this.bytes += await replaceFile(this.files.snapshot, text);
-      this.bytes += await replaceFile(this.files.journal, journalText);
-      this.fh = open(this.files.journal, "a");
-      await this.fh;
-      await old.close().catch(() => {});
-      for (const w of coveredWaiters) w.resolve();
+      this.bytes += await this.storage.replace({ text, serial: snap.serial, resources: Object.keys(snap.resources).length }, journalText);
+      this.base = snap.serial;
     } catch (e) {
-      // The records covered by the snapshot may now be on disk nowhere, and the old journal may no longer
-      // match the snapshot: stop this run. The next load recovers from whatever reached the disk.
       const err = e as Error;
-      this.fail(new Error(`journal: compacting into ${this.files.snapshot} failed (${err.message}); the run must stop`), coveredWaiters);
+      if (err === this.diskFull) throw err;
+      // The snapshot may or may not be in place, so the old journal may no longer be the one loaded next:
+      // stop this run. Everything recorded was made durable first, so the next load loses nothing.
+      this.fail(new Error(`journal: compacting into ${this.storage.snapshotName} failed (${err.message}); the run must stop`), coveredWaiters);
       throw this.failed!;
     } finally {
       this.paused = false;
@@ -257,9 +293,9 @@ export class Journal {
   }
 
   /**
-   * Writes what is still buffered and closes the journal file; rejects if the journal had failed
-   * (not everything recorded reached the disk). No records may be added once it is called; calling
-   * it again returns the same promise.
+   * Writes what is still buffered and closes the journal; rejects if the journal had failed
+   * (not everything recorded became durable) or the disk filled up. No records may be added once it
+   * is called; calling it again returns the same promise.
    * @example await journal.close();
    */
   close(): Promise<void> {
@@ -269,11 +305,12 @@ export class Journal {
     this.closing = (async () => {
       try {
         if (this.queue.length || this.writing || this.paused) await this.durable();
-        if (this.failed) throw this.failed; // what was recorded did not all reach the disk
+        if (this.failed) throw this.failed; // what was recorded did not all become durable
+        if (this.diskFull) throw this.diskFull;
       } finally {
         await this.whenIdle();
-        const fh = await this.fh.catch(() => undefined);
-        await fh?.close().catch(() => {});
+        await this.storage.ready.catch(() => 0);
+        await this.storage.close().catch(() => {});
       }
     })();
     return this.closing;
@@ -282,6 +319,11 @@ export class Journal {
   /** @internal The error that stopped this journal, if any. */
   get failure(): Error | undefined {
     return this.failed;
+  }
+
+  /** @internal Serial of the snapshot this journal continues. */
+  get baseSerial(): number {
+    return this.base;
   }
 
   /** @internal The op number the next begin will get. */
@@ -299,13 +341,13 @@ export class Journal {
   }
 
   private checkWritable(): void {
-    if (this.isClosed) throw new Error(`journal: ${this.files.journal} is closed`);
+    if (this.isClosed) throw new Error(`journal: ${this.storage.name} is closed`);
     if (this.failed) throw this.failed;
     this.guard?.();
   }
 
   private enqueueBuffered(line: string): void {
-    this.queue.push(line);
+    this.queue.push({ line });
     this.scheduleTimer();
   }
 
@@ -324,10 +366,10 @@ export class Journal {
     this.timer = undefined;
   }
 
-  private durable(): Promise<void> {
+  private durable(op?: number): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
+      this.waiters.push(op === undefined ? { resolve, reject } : { resolve, reject, op });
       this.kick();
     });
   }
@@ -336,7 +378,7 @@ export class Journal {
     if (this.writing || this.paused || this.kickScheduled) return;
     this.kickScheduled = true;
     // Start on the next event-loop turn rather than a microtask: callbacks of the current turn (e.g. ten
-    // workers resumed by the same timer or I/O phase) all add their records first and share one fsync.
+    // workers resumed by the same timer or I/O phase) all add their records first and share one write.
     setImmediate(() => {
       this.kickScheduled = false;
       void this.run();
@@ -348,28 +390,15 @@ export class Journal {
     this.writing = true;
     try {
       while (this.waiters.length && !this.paused && !this.failed) {
-        const lines = this.queue;
+        const entries = this.queue;
         const waiters = this.waiters;
         this.queue = [];
         this.waiters = [];
         try {
-          if (lines.length) {
-            this.clearTimer();
-            await this.secrets.persist(); // encryption.json must exist before any ciphertext it decrypts
-            const buf = Buffer.from(lines.join(""), "utf8");
-            const fh = await this.fh;
-            // The write only copies into the page cache (microseconds), so it is done in place; the
-            // fsync is what takes time, and runs in the background while new records queue up.
-            for (let off = 0; off < buf.length; ) off += writeSync(fh.fd, buf, off, buf.length - off);
-            await fh.datasync();
-            this.bytes += buf.length;
-            this.syncCount++;
-            await this.onSync?.({ records: lines.length, bytes: buf.length });
-          }
-          for (const w of waiters) w.resolve();
+          if (entries.length) this.clearTimer();
+          this.settle(waiters, entries.length ? await this.write(entries) : new Set());
         } catch (e) {
-          const err = e as Error;
-          this.fail(new Error(`journal: writing ${this.files.journal} failed (${err.message}); the run must stop`), waiters);
+          this.fail(e as Error, waiters);
         }
       }
     } finally {
@@ -377,6 +406,55 @@ export class Journal {
       const idle = this.idleWaiters;
       this.idleWaiters = [];
       for (const f of idle) f();
+    }
+  }
+
+  /**
+   * Writes entries durably; resolves with the ops of begins that were dropped because the disk is full
+   * (their provider calls must not start). Throws if the other records could not be written.
+   */
+  private async write(entries: Entry[]): Promise<Set<number>> {
+    await this.storage.ready;
+    this.guard?.(); // a run that lost its lock must not write
+    await this.verify?.();
+    await this.secrets.persist(); // the salt must be stored before any ciphertext it decrypts
+    try {
+      await this.append(entries);
+      return new Set();
+    } catch (e) {
+      if (!(e instanceof DiskFullError)) throw this.wrap(e as Error);
+      this.diskFull ??= e;
+      // Nothing of this write landed. Its begins are refused; the results of calls already made are
+      // written with the space kept in reserve, so the next run knows exactly what exists.
+      const dropped = new Set(entries.flatMap((x) => (x.begin === undefined ? [] : [x.begin])));
+      for (const op of dropped) this.open.delete(op);
+      const rest = entries.filter((x) => x.begin === undefined);
+      if (rest.length) {
+        if (!(await this.storage.releaseReserve?.())) throw this.wrap(e);
+        await this.append(rest).catch((again: Error) => {
+          throw this.wrap(again);
+        });
+      }
+      return dropped;
+    }
+  }
+
+  private async append(entries: Entry[]): Promise<void> {
+    const text = entries.map((x) => x.line).join("");
+    this.bytes += await this.storage.append(text);
+    this.syncCount++;
+    await this.onSync?.({ records: entries.length, bytes: Buffer.byteLength(text) });
+  }
+
+  private wrap(err: Error): Error {
+    if (err instanceof DiskFullError) return err;
+    return new Error(`journal: writing ${this.storage.name} failed (${err.message}); the run must stop`);
+  }
+
+  private settle(waiters: Waiter[], dropped: Set<number>): void {
+    for (const w of waiters) {
+      if (w.op !== undefined && dropped.has(w.op)) w.reject(this.diskFull!);
+      else w.resolve();
     }
   }
 

@@ -3,20 +3,20 @@ import { mkdir, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import lockfile from "proper-lockfile";
-import writeFileAtomic from "write-file-atomic";
-import { readIfExists } from "./fs-util.js";
+import { durableWrite, readIfExists, writeError } from "./durable-file.js";
+import {
+  forcedWarning,
+  formatAge,
+  LockCompromisedError,
+  LockHeldError,
+  StackLockedError,
+  type LockHolder,
+  type StackLock,
+  type UnlockResult,
+} from "./lock-holder.js";
 import { lockHolderSchema } from "./schema.js";
 
-/**
- * Who holds a stack's lock, as written to `<stackDir>/lock.json`.
- * @example { pid: 4242, host: "ci-runner-3", since: "2025-01-01T10:00:00.000Z", command: "up" }
- */
-export interface LockHolder {
-  pid: number;
-  host: string;
-  since: string;
-  command: string;
-}
+export { LockCompromisedError, StackLockedError, LockHeldError, type LockHolder, type StackLock, type UnlockResult };
 
 /** Options for {@link lockStack}. */
 export interface LockOptions {
@@ -32,63 +32,7 @@ export interface LockOptions {
   onCompromised?: (err: LockCompromisedError) => void;
 }
 
-/** A held stack lock. */
-export interface StackLock {
-  readonly holder: LockHolder;
-  /** What acquiring did that the user should hear about, e.g. a stale lock removed. */
-  readonly notes: readonly string[];
-  /** Set if the lock was lost while held (its directory removed, or not refreshed in time). */
-  readonly compromised: LockCompromisedError | undefined;
-  /** Throws {@link LockCompromisedError} if the lock was lost; call before changing state. */
-  assertHeld(): void;
-  /** Releases the lock; safe to call twice. */
-  release(): Promise<void>;
-}
-
-function unlockHint(programHint: string | undefined, stack: string): string {
-  return `if that run is no longer active, remove the lock with \`npx tsx ${programHint ?? "infra.ts"} unlock --stack ${stack}\``;
-}
-
-/**
- * Thrown when another run (in this or another process) holds the stack lock.
- *
- * @example
- * try { await lockStack(dir, { stack: "dev" }); }
- * catch (e) { if (e instanceof StackLockedError) console.error(e.holder?.pid); }
- */
-export class StackLockedError extends Error {
-  override name = "StackLockedError";
-  constructor(
-    readonly stackName: string,
-    readonly lockPath: string,
-    /** Undefined when the lock exists but lock.json could not be read (a run that is just starting). */
-    readonly holder: LockHolder | undefined,
-    programHint?: string,
-  ) {
-    const who = holder
-      ? `by pid ${holder.pid} on ${holder.host} since ${holder.since} (command: ${holder.command || "unknown"})`
-      : `(${lockPath}) by a run that has not recorded itself in lock.json yet`;
-    super(`stack ${stackName} is locked ${who}: wait for that run to finish, or ${unlockHint(programHint, stackName)}`);
-  }
-}
-
-/**
- * Thrown by {@link StackLock.assertHeld} (and passed to `onCompromised`) when a held lock was lost.
- * @example lock.assertHeld(); // throws LockCompromisedError after `unlock` was forced by someone else
- */
-export class LockCompromisedError extends Error {
-  override name = "LockCompromisedError";
-  constructor(
-    readonly stackName: string,
-    readonly lockPath: string,
-    cause: Error,
-  ) {
-    super(
-      `the lock on stack ${stackName} (${lockPath}) was lost while this run held it (${cause.message}): ` +
-        `another run may now change the same state. Stop this run, make sure no other run is active, then run again`,
-    );
-  }
-}
+const DEFAULT_STALE_MS = 60_000;
 
 // Stack directories locked by this process: a lock.json naming our own pid is only ours if listed here
 // (in a container, a killed earlier run often had the same pid).
@@ -133,7 +77,11 @@ export async function readLockHolder(stackDir: string): Promise<LockHolder | und
   }
 }
 
-function isRunning(pid: number): boolean {
+/**
+ * True if process `pid` of this host is running (a zombie counts as dead).
+ * @example isRunning(process.pid) // true
+ */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     // A killed process stays a zombie until its parent reaps it (in containers, possibly never): it is dead.
@@ -174,14 +122,16 @@ function staleReason(stackDir: string, holder: LockHolder | undefined): string |
  */
 export async function lockStack(dir: string, opts: LockOptions): Promise<StackLock> {
   const stackDir = resolve(dir); // one spelling per directory, for `heldHere`
-  await mkdir(stackDir, { recursive: true });
+  await mkdir(stackDir, { recursive: true }).catch((e: unknown) => {
+    throw writeError(stackDir, e);
+  });
   const lockPath = lockPathOf(stackDir);
   let compromised: LockCompromisedError | undefined;
   const options: lockfile.LockOptions = {
     realpath: false,
     lockfilePath: lockPath,
     retries: 0,
-    stale: opts.staleMs ?? 60_000,
+    stale: opts.staleMs ?? DEFAULT_STALE_MS,
     // proper-lockfile's default throws from a timer, which would crash the process: record it instead.
     onCompromised: (err) => {
       compromised = new LockCompromisedError(opts.stack, lockPath, err);
@@ -206,7 +156,7 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
     try {
       release = await lockfile.lock(stackDir, options);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ELOCKED") throw e;
+      if ((e as NodeJS.ErrnoException).code !== "ELOCKED") throw writeError(lockPath, e);
       const current = await readLockHolder(stackDir);
       const reason = staleReason(stackDir, current);
       if (!reason) throw new StackLockedError(opts.stack, lockPath, current, opts.programHint);
@@ -215,7 +165,7 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
       notes.push(reason);
     }
     try {
-      await writeFileAtomic(holderPathOf(stackDir), JSON.stringify(holder, null, 2) + "\n");
+      await durableWrite(holderPathOf(stackDir), JSON.stringify(holder, null, 2) + "\n");
     } catch (e) {
       await release().catch(() => {});
       throw e;
@@ -234,6 +184,16 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
     assertHeld() {
       if (compromised) throw compromised;
     },
+    async verify() {
+      if (compromised) throw compromised;
+      if (released) return;
+      const current = await readLockHolder(stackDir);
+      if (!current || current.pid !== holder.pid || current.since !== holder.since) {
+        compromised = new LockCompromisedError(opts.stack, lockPath, new Error(current ? `lock.json now names pid ${current.pid} on ${current.host}` : "lock.json was removed"));
+        heldHere.delete(stackDir);
+        throw compromised;
+      }
+    },
     async release() {
       if (released) return;
       released = true;
@@ -251,23 +211,61 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
   };
 }
 
+/** Options for {@link forceUnlock}. */
+export interface UnlockOptions {
+  /** Remove the lock even if its holder may still be running (with a warning naming it). */
+  force?: boolean;
+  /** Stack name and program file, for messages. */
+  stack?: string;
+  programHint?: string;
+  /** Same as the lock's: a lock not refreshed for this long has a dead holder. Default 60 s. */
+  staleMs?: number;
+}
+
 /**
- * Removes a stack's lock whoever holds it (the `unlock` command). Returns whether there was a lock,
- * and who held it.
+ * Why the holder of a lock may still be running, or undefined if it certainly is not: on this host
+ * its pid is checked; from another host only the lock's last refresh (every 30 s while held) is seen.
+ */
+async function aliveReason(stackDir: string, holder: LockHolder | undefined, staleMs: number): Promise<string | undefined> {
+  if (holder && holder.host === hostname()) {
+    if (holder.pid === process.pid) return heldHere.has(stackDir) ? "is this very process" : undefined;
+    return isRunning(holder.pid) ? "is still running on this host" : undefined;
+  }
+  const refreshed = await stat(lockPathOf(stackDir)).then((s) => s.mtimeMs, () => undefined);
+  if (refreshed === undefined) return undefined;
+  const age = Date.now() - refreshed;
+  if (age >= staleMs) return undefined;
+  return `refreshed its lock ${formatAge(age)} ago${holder ? " from another host" : ""} (a lock not refreshed for ${formatAge(staleMs)} is stale)`;
+}
+
+/**
+ * Removes a stack's lock (the `unlock` command) if its holder is gone: a process of this host that no
+ * longer runs, or a lock not refreshed for `staleMs`. While the holder may be alive it throws
+ * {@link LockHeldError}, unless `force` is set: then the lock is removed with a warning naming the holder.
  *
  * @example
- * const { removed, holder } = await forceUnlock(".cairn/stacks/dev");
- * if (removed) console.log(`removed the lock of pid ${holder?.pid}`);
+ * const { removed, holder, warning } = await forceUnlock(".cairn/stacks/dev", { force: true });
+ * if (warning) console.warn(warning);
  */
-export async function forceUnlock(dir: string): Promise<{ removed: boolean; holder?: LockHolder }> {
+export async function forceUnlock(dir: string, opts: UnlockOptions = {}): Promise<UnlockResult> {
   const stackDir = resolve(dir);
   const exists = async (p: string) => stat(p).then(() => true, () => false);
   if (!(await exists(stackDir))) return { removed: false };
+  const stack = opts.stack ?? stackDir.split(/[\\/]/).pop()!;
   return withGuard(stackDir, async () => {
     const holder = await readLockHolder(stackDir);
-    const removed = await exists(lockPathOf(stackDir));
+    const locked = await exists(lockPathOf(stackDir));
+    let warning: string | undefined;
+    if (locked) {
+      const why = await aliveReason(stackDir, holder, opts.staleMs ?? DEFAULT_STALE_MS);
+      if (why && !opts.force) {
+        if (holder) throw new LockHeldError(stack, holder, why, opts.programHint);
+        throw new Error(`stack ${stack} is locked (${lockPathOf(stackDir)}) by a run that has not recorded itself yet and ${why}: the lock was left in place. Wait a moment and try again, or add --force`);
+      }
+      if (why) warning = holder ? forcedWarning(stack, holder, why) : `removed the lock of stack ${stack}, whose holder ${why}`;
+    }
     await rm(lockPathOf(stackDir), { recursive: true, force: true });
     await rm(holderPathOf(stackDir), { force: true });
-    return holder ? { removed, holder } : { removed };
+    return { removed: locked, ...(holder ? { holder } : {}), ...(warning ? { warning } : {}) };
   });
 }

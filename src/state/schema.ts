@@ -16,10 +16,11 @@ const props = z.record(z.string(), z.unknown());
 const names = z.array(z.string());
 
 /** A provider record (see {@link ProviderRecord}). */
-const providerRecordSchema = z.object({ name: z.string().min(1), settings: z.record(z.string(), z.string()) });
+// Loose objects: fields a newer engine adds to resources or the state are kept as they are, not stripped.
+const providerRecordSchema = z.looseObject({ name: z.string().min(1), settings: z.record(z.string(), z.string()) });
 
 /** A deposed object (see {@link DeposedObject}). */
-export const deposedObjectSchema: z.ZodType<DeposedObject> = z.object({
+export const deposedObjectSchema: z.ZodType<DeposedObject> = z.looseObject({
   id: z.string(),
   inputs: props,
   outputs: props,
@@ -32,7 +33,7 @@ const ms = z.number().positive().optional();
 const timeoutsSchema = z.object({ create: ms, update: ms, delete: ms });
 
 /** One resource's state (see {@link ResourceState}). @example resourceStateSchema.parse(json) */
-export const resourceStateSchema: z.ZodType<ResourceState> = z.object({
+export const resourceStateSchema: z.ZodType<ResourceState> = z.looseObject({
   urn,
   type: z.string().min(1),
   id: z.string(),
@@ -57,7 +58,7 @@ export const resourceStateSchema: z.ZodType<ResourceState> = z.object({
  * @example stackStateSchema.parse(JSON.parse(fs.readFileSync("state.json", "utf8")))
  */
 export const stackStateSchema: z.ZodType<StackState> = z
-  .object({
+  .looseObject({
     version: z.number().int().positive(),
     project: z.string(),
     stack: z.string(),
@@ -125,6 +126,8 @@ export const lockHolderSchema = z.object({
   host: z.string(),
   since: z.string(),
   command: z.string(),
+  expires: z.string().optional(),
+  session: z.number().int().optional(),
 });
 
 /**

@@ -12,6 +12,8 @@ export class SnapshotError extends Error {
   constructor(
     readonly file: string,
     problem: string,
+    /** True when the text is unreadable (truncated, not JSON, not a state), as opposed to refused (newer format, other stack). */
+    readonly damaged = false,
   ) {
     super(`${file} ${problem}`);
   }
@@ -31,7 +33,7 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
     json = JSON.parse(text);
   } catch (e) {
     const why = text.trim() === "" ? "is empty" : `is not valid JSON (${(e as Error).message.replace(/\s+/g, " ")})`;
-    throw new SnapshotError(file, `${why}: it may have been truncated or damaged. ${LEFT_ALONE}`);
+    throw new SnapshotError(file, `${why}: it may have been truncated or damaged. ${LEFT_ALONE}`, true);
   }
   const version = (json as { version?: unknown } | null)?.version;
   if (typeof version === "number" && version > STATE_FORMAT_VERSION) {
@@ -39,7 +41,7 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
   }
   const parsed = stackStateSchema.safeParse(json);
   if (!parsed.success) {
-    throw new SnapshotError(file, `is not a valid Cairn state file: ${describeZodError(parsed.error)}. ${LEFT_ALONE}`);
+    throw new SnapshotError(file, `is not a valid Cairn state file: ${describeZodError(parsed.error)}. ${LEFT_ALONE}`, true);
   }
   const s = parsed.data;
   if (s.project !== expected.project || s.stack !== expected.stack) {
@@ -52,11 +54,13 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
   return s;
 }
 
+const KNOWN = new Set(["version", "project", "stack", "serial", "outputs", "secretOutputs", "resources"]);
+
 /**
  * Serializes a snapshot (secrets already encrypted) as JSON with one resource per line: compact
  * enough for 10,000 resources, and still readable and diffable.
  *
- * @example await writeFileAtomic(file, serializeSnapshot(encodeState(state, crypter)));
+ * @example await durableWrite(file, serializeSnapshot(encodeState(state, crypter)));
  */
 export function serializeSnapshot(s: StackState): string {
   const head: string[] = [
@@ -67,6 +71,8 @@ export function serializeSnapshot(s: StackState): string {
     `"outputs": ${JSON.stringify(s.outputs)}`,
   ];
   if (s.secretOutputs) head.push(`"secretOutputs": ${JSON.stringify(s.secretOutputs)}`);
+  // Fields a newer engine added are kept as they are.
+  for (const [k, v] of Object.entries(s)) if (!KNOWN.has(k) && v !== undefined) head.push(`${JSON.stringify(k)}: ${JSON.stringify(v)}`);
   const entries = Object.entries(s.resources);
   const resources = entries.length
     ? `"resources": {\n${entries.map(([urn, r]) => `  ${JSON.stringify(urn)}: ${JSON.stringify(r)}`).join(",\n")}\n }`

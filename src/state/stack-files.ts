@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
-import { fsyncDir } from "./fs-util.js";
+import { durableWrite } from "./durable-file.js";
 
 /**
  * Where one stack's files live: `<stateDir>/stacks/<stack>/`.
@@ -9,10 +8,16 @@ import { fsyncDir } from "./fs-util.js";
  */
 export interface StackFiles {
   dir: string;
-  /** The last compacted state. */
+  /** The current snapshot. */
   snapshot: string;
+  /** The previous snapshot, used (with a warning) when the current one is unreadable. */
+  backup: string;
+  /** Every snapshot version kept, as `<serial>.json` (hard links: no extra space for the current one). */
+  history: string;
   /** Changes since the snapshot, one NDJSON record per line. */
   journal: string;
+  /** Space kept free so the results of provider calls can still be recorded when the disk fills up. */
+  reserve: string;
   /** Salt and check value of the stack's secrets. */
   encryption: string;
   config: string;
@@ -24,7 +29,10 @@ export function stackFiles(stateDir: string, stack: string): StackFiles {
   return {
     dir,
     snapshot: join(dir, "state.json"),
+    backup: join(dir, "state.json.bak"),
+    history: join(dir, "history"),
     journal: join(dir, "journal.ndjson"),
+    reserve: join(dir, "disk-reserve"),
     encryption: join(dir, "encryption.json"),
     config: join(dir, "config.json"),
   };
@@ -36,9 +44,6 @@ export function stackFiles(stateDir: string, stack: string): StackFiles {
  *
  * @example await replaceFile(files.snapshot, text);
  */
-export async function replaceFile(file: string, text: string): Promise<number> {
-  const buf = Buffer.from(text, "utf8");
-  await writeFileAtomic(file, buf, { fsync: true });
-  await fsyncDir(file);
-  return buf.length;
+export function replaceFile(file: string, text: string): Promise<number> {
+  return durableWrite(file, text);
 }

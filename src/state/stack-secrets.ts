@@ -1,5 +1,3 @@
-import { link, open, unlink } from "node:fs/promises";
-import { join } from "node:path";
 import { encryptionFileSchema, describeZodError, type EncryptionFile } from "./schema.js";
 import {
   DEFAULT_SCRYPT,
@@ -10,20 +8,27 @@ import {
   newSalt,
   type Crypter,
 } from "./secrets.js";
-import { fsyncDir, readIfExists } from "./fs-util.js";
+
+/** Where a stack's `encryption.json` document is kept (a file, a row, an object). */
+export interface EncryptionStorage {
+  readEncryption(): Promise<string | undefined>;
+  /** Stores the document; throws if one exists already (two runs must never both install a salt). */
+  createEncryption(text: string): Promise<void>;
+}
 
 /** The known plaintext whose ciphertext is kept in encryption.json to recognise a wrong passphrase. */
 const CHECK_TEXT = "cairn passphrase check";
 
 /**
- * The secrets side of one stack: its `encryption.json` (salt, scrypt cost, check value) and a crypter
+ * The secrets side of one stack: its `encryption.json` document (salt, scrypt cost, check value; never
+ * the key, which is derived from the passphrase and kept only in memory) and a crypter
  * that derives the key the first time a secret is read or written, then reuses it.
  *
  * `encryption.json` is created only when the first secret is written: the crypter encrypts in memory
  * right away, and every writer calls {@link StackSecrets.persist} before putting ciphertext on disk.
  *
  * @example
- * const secrets = await StackSecrets.open({ stackDir, stack: "dev", passphrase: process.env.CAIRN_PASSPHRASE });
+ * const secrets = await StackSecrets.open({ stack: "dev", where: "encryption.json", storage, passphrase: process.env.CAIRN_PASSPHRASE });
  * const text = secrets.crypter.encrypt("hunter2");
  * await secrets.persist(); // writes encryption.json if this was the stack's first secret
  */
@@ -32,10 +37,12 @@ export class StackSecrets {
   readonly crypter: Crypter;
   private real: Crypter | undefined;
   private unsaved: EncryptionFile | undefined;
+  private persisting: Promise<void> | undefined;
 
   private constructor(
     private readonly stack: string,
     private readonly file: string,
+    private readonly storage: EncryptionStorage,
     private readonly passphrase: string | undefined,
     private saved: EncryptionFile | undefined,
   ) {
@@ -56,14 +63,15 @@ export class StackSecrets {
   }
 
   /**
-   * Reads `<stackDir>/encryption.json` if it exists. Does not derive the key yet (that is slow and
-   * not needed by stacks without secrets). An empty passphrase counts as none.
+   * Reads the stack's encryption document if it exists. Does not derive the key yet (that is slow and
+   * not needed by stacks without secrets). An empty passphrase counts as none. `where` names the
+   * document in messages.
    *
-   * @example await StackSecrets.open({ stackDir: ".cairn/stacks/dev", stack: "dev", passphrase: "pw" })
+   * @example await StackSecrets.open({ stack: "dev", where: ".cairn/stacks/dev/encryption.json", storage, passphrase: "pw" })
    */
-  static async open(opts: { stackDir: string; stack: string; passphrase?: string | undefined }): Promise<StackSecrets> {
-    const file = join(opts.stackDir, "encryption.json");
-    return new StackSecrets(opts.stack, file, opts.passphrase || undefined, await readEncryptionFile(file));
+  static async open(opts: { stack: string; where: string; storage: EncryptionStorage; passphrase?: string | undefined }): Promise<StackSecrets> {
+    const saved = parseEncryption(opts.where, await opts.storage.readEncryption());
+    return new StackSecrets(opts.stack, opts.where, opts.storage, opts.passphrase || undefined, saved);
   }
 
   /** True if a passphrase was given, so secrets can be stored. @example if (!s.hasPassphrase) warn() */
@@ -86,33 +94,22 @@ export class StackSecrets {
    * Cheap when there is nothing to do: writers call it before every write that may hold ciphertext.
    * @example await secrets.persist();
    */
-  async persist(): Promise<void> {
+  persist(): Promise<void> {
     const pending = this.unsaved;
-    if (!pending) return;
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fh = await open(tmp, "w", 0o600);
-    try {
-      await fh.writeFile(JSON.stringify(pending, null, 2) + "\n");
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    try {
-      // link() fails if the file exists, so two runs can never both install a salt (rename would overwrite).
-      await link(tmp, this.file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EEXIST") {
-        throw new Error(
-          `another run created ${this.file} while this one was storing its first secret; nothing was written with the new key: run again`,
-        );
-      }
-      throw e;
-    } finally {
-      await unlink(tmp).catch(() => {});
-    }
-    await fsyncDir(this.file);
-    this.saved = pending;
-    this.unsaved = undefined;
+    if (!pending) return Promise.resolve();
+    // Writers of one stack share the one creation in flight rather than racing each other for it.
+    this.persisting ??= this.storage.createEncryption(JSON.stringify(pending, null, 2) + "\n").then(
+      () => {
+        this.saved = pending;
+        this.unsaved = undefined;
+        this.persisting = undefined;
+      },
+      (e: unknown) => {
+        this.persisting = undefined;
+        throw e;
+      },
+    );
+    return this.persisting;
   }
 
   private where(): string {
@@ -149,8 +146,7 @@ export class StackSecrets {
   }
 }
 
-async function readEncryptionFile(file: string): Promise<EncryptionFile | undefined> {
-  const text = await readIfExists(file);
+function parseEncryption(file: string, text: string | undefined): EncryptionFile | undefined {
   if (text === undefined) return undefined;
   let json: unknown;
   try {

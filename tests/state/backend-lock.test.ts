@@ -9,7 +9,7 @@ describe("file backend and its lock", () => {
     const lock = await backendAt(dir, { programHint: "infra/main.ts" }).lock("up");
     await expect(backendAt(dir, { programHint: "infra/main.ts" }).lock({ command: "preview" })).rejects.toThrow(StackLockedError);
     await expect(backendAt(dir, { programHint: "infra/main.ts" }).lock("preview")).rejects.toThrow(
-      /\(command: up\).*`npx tsx infra\/main\.ts unlock --stack dev`/,
+      /\(for \d+s; command: up\).*`npx tsx infra\/main\.ts unlock --stack dev`/,
     );
     const other = await backendAt(dir, { stack: "prod" }).lock("up"); // other stacks are independent
     await other.release();
@@ -31,11 +31,12 @@ describe("file backend and its lock", () => {
     expect(Object.keys((await backendAt(dir).load()).state.resources)).toEqual([urnOf("a")]);
   });
 
-  it("forceUnlock through the backend", async () => {
+  it("unlock through the backend refuses a live holder and removes it with force", async () => {
     const dir = await tempDir();
     const b = backendAt(dir);
     const lock = await b.lock("up");
-    expect(await backendAt(dir).forceUnlock()).toMatchObject({ removed: true, holder: { pid: process.pid, command: "up" } });
+    await expect(backendAt(dir).forceUnlock()).rejects.toThrow(/which is this very process: the lock was left in place/);
+    expect(await backendAt(dir).forceUnlock({ force: true })).toMatchObject({ removed: true, holder: { pid: process.pid, command: "up" }, warning: expect.stringContaining("removed the lock of stack dev") });
     await lock.release();
   });
 });

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { forceUnlock, LockCompromisedError, lockStack, readLockHolder, StackLockedError } from "../../src/state/lock.js";
+import { forceUnlock, LockCompromisedError, LockHeldError, lockStack, readLockHolder, StackLockedError } from "../../src/state/lock.js";
 import { tempDir } from "./helpers.js";
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
@@ -49,8 +49,9 @@ describe("stack lock", () => {
     expect(err).toBeInstanceOf(StackLockedError);
     const locked = err as StackLockedError;
     expect(locked.holder).toEqual(first.holder);
+    expect(locked.message).toMatch(/^stack dev is locked by pid \d+ on .* since \S+ \(for \d+s; command: up\): /);
     expect(locked.message).toBe(
-      `stack dev is locked by pid ${process.pid} on ${hostname()} since ${first.holder.since} (command: up): ` +
+      `stack dev is locked by pid ${process.pid} on ${hostname()} since ${first.holder.since} (for 0s; command: up): ` +
         "wait for that run to finish, or if that run is no longer active, remove the lock with `npx tsx infra.ts unlock --stack dev`",
     );
     await first.release();
@@ -101,7 +102,7 @@ describe("stack lock", () => {
     const err = (await lockStack(dir, { stack: "dev" }).catch((e: unknown) => e)) as StackLockedError;
     expect(err).toBeInstanceOf(StackLockedError);
     expect(err.holder).toEqual(holder);
-    expect(err.message).toContain(`locked by pid ${pid} on ${holder.host} since 2025-01-01T00:00:00.000Z (command: up)`);
+    expect(err.message).toMatch(new RegExp(`locked by pid ${pid} on ${holder.host} since 2025-01-01T00:00:00.000Z \\(for \\d+d \\d+h; command: up\\)`));
   });
 
   it("reports a lock without lock.json as held by an unknown run", async () => {
@@ -110,7 +111,7 @@ describe("stack lock", () => {
     const err = (await lockStack(dir, { stack: "dev" }).catch((e: unknown) => e)) as StackLockedError;
     expect(err).toBeInstanceOf(StackLockedError);
     expect(err.holder).toBeUndefined();
-    expect(err.message).toMatch(/has not recorded itself in lock\.json yet.*unlock --stack dev/);
+    expect(err.message).toMatch(/\(.*lock\) by a run that has not recorded itself yet.*unlock --stack dev/);
   });
 
   it("is held across processes, and taken over after the holder is killed with SIGKILL", async () => {
@@ -131,13 +132,23 @@ describe("stack lock", () => {
     await lock.release();
   });
 
-  it("forceUnlock removes a lock held elsewhere and reports its holder", async () => {
-    const dir = await tempDir();
+  it("unlock refuses while the holder still runs on this host, and --force removes it with a warning naming holder and age", async () => {
+    const dir = join(await tempDir(), "dev");
     const child = await childHoldingLock(dir);
     try {
-      const res = await forceUnlock(dir);
+      const refused = (await forceUnlock(dir, { programHint: "app.ts" }).catch((e: unknown) => e)) as LockHeldError;
+      expect(refused).toBeInstanceOf(LockHeldError);
+      expect(refused.message).toMatch(
+        new RegExp(`^stack dev is locked by pid ${child.pid} on ${hostname()} since \\S+ \\(for \\d+s; command: up \\(child\\)\\), which is still running on this host: the lock was left in place`),
+      );
+      expect(refused.message).toContain("`npx tsx app.ts unlock --stack dev --force` removes the lock anyway");
+      expect(await exists(join(dir, "lock"))).toBe(true);
+      expect(await readLockHolder(dir)).toMatchObject({ pid: child.pid });
+
+      const res = await forceUnlock(dir, { force: true });
       expect(res.removed).toBe(true);
       expect(res.holder).toMatchObject({ pid: child.pid, command: "up (child)" });
+      expect(res.warning).toMatch(new RegExp(`removed the lock of stack dev held by pid ${child.pid} on ${hostname()} since \\S+ \\(for \\d+s; command: up \\(child\\)\\), which is still running on this host: if that run is still active, it and the next run may both write the stack`));
       expect(await exists(join(dir, "lock"))).toBe(false);
       expect(await exists(join(dir, "lock.json"))).toBe(false);
       const lock = await lockStack(dir, { stack: "dev" });
@@ -151,12 +162,37 @@ describe("stack lock", () => {
     expect(await forceUnlock(join(dir, "no-such-stack"))).toEqual({ removed: false });
   });
 
+  it("unlock removes, without --force, a lock whose holder died on this host", async () => {
+    const dir = await tempDir();
+    const child = await childHoldingLock(dir);
+    child.kill("SIGKILL");
+    await new Promise((r) => child.on("exit", r));
+    const res = await forceUnlock(dir);
+    expect(res).toEqual({ removed: true, holder: expect.objectContaining({ pid: child.pid }) });
+    expect(await exists(join(dir, "lock"))).toBe(false);
+  });
+
+  it("judges a lock from another host by its age: refreshed within a minute it stays, older it goes", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "lock"));
+    const holder = { pid: 4242, host: `${hostname()}-elsewhere`, since: new Date(Date.now() - 600_000).toISOString(), command: "up" };
+    await writeFile(join(dir, "lock.json"), JSON.stringify(holder));
+    const refused = (await forceUnlock(dir, { stack: "dev" }).catch((e: unknown) => e)) as LockHeldError;
+    expect(refused).toBeInstanceOf(LockHeldError);
+    expect(refused.message).toMatch(/locked by pid 4242 on .*-elsewhere since \S+ \(for 10m 0\ds; command: up\), which refreshed its lock \ds ago from another host \(a lock not refreshed for 1m 00s is stale\)/);
+
+    const old = new Date(Date.now() - 5 * 60_000);
+    await utimes(join(dir, "lock"), old, old);
+    const res = await forceUnlock(dir, { stack: "dev" });
+    expect(res).toEqual({ removed: true, holder });
+  });
+
   it("records a lost lock instead of crashing, and refuses to go on", async () => {
     const dir = await tempDir();
     const seen: Error[] = [];
     const lock = await lockStack(dir, { stack: "dev", staleMs: 2000, onCompromised: (e) => void seen.push(e) });
     expect(() => lock.assertHeld()).not.toThrow();
-    await forceUnlock(dir); // someone ran `unlock` while this run was active
+    await forceUnlock(dir, { force: true }); // someone ran `unlock --force` while this run was active
     for (let i = 0; i < 40 && !lock.compromised; i++) await new Promise((r) => setTimeout(r, 100));
     expect(lock.compromised).toBeInstanceOf(LockCompromisedError);
     expect(seen).toEqual([lock.compromised]);

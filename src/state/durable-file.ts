@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+
+// Every state file write goes through this module and calls `fs.<fn>` at call time (never a binding
+// captured at import), so a test can put the state directory on a simulated tiny disk.
+
+/**
+ * A state write that failed. `file` names what was being written; the previous content of the file is
+ * still in place (writes go to a temporary file first).
+ *
+ * @example if (e instanceof StateWriteError) console.error(e.file);
+ */
+export class StateWriteError extends Error {
+  override name = "StateWriteError";
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The disk (or the user's quota) is full. The message starts with `disk full (ENOSPC) writing <file>`.
+ *
+ * @example throw new DiskFullError(".cairn/stacks/dev/state.json", "ENOSPC")
+ */
+export class DiskFullError extends StateWriteError {
+  override name = "DiskFullError";
+  constructor(file: string, code: "ENOSPC" | "EDQUOT") {
+    super(
+      `${code === "ENOSPC" ? "disk full" : "disk quota exceeded"} (${code}) writing ${file}: ` +
+        `the last good state was left in place; free some space and run again`,
+      file,
+      code,
+    );
+  }
+}
+
+/**
+ * Turns an error from writing `file` into a {@link StateWriteError} that names the file
+ * ({@link DiskFullError} for ENOSPC/EDQUOT). Errors that already are one pass through.
+ *
+ * @example catch (e) { throw writeError(file, e); }
+ */
+export function writeError(file: string, e: unknown): StateWriteError {
+  if (e instanceof StateWriteError) return e;
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === "ENOSPC" || err?.code === "EDQUOT") return new DiskFullError(file, err.code);
+  return new StateWriteError(`writing ${file} failed (${err?.message ?? String(e)}); the last good state was left in place`, file, err?.code);
+}
+
+/** Writes all of `buf` at the handle's position; a short write is continued, a write of 0 bytes is an error. */
+export async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  for (let off = 0; off < buf.length; ) {
+    const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+    if (bytesWritten <= 0) throw Object.assign(new Error(`wrote ${off} of ${buf.length} bytes`), { code: "EIO" });
+    off += bytesWritten;
+  }
+}
+
+/**
+ * Writes `data` to a new temporary file beside `file` and fsyncs it, checking that every byte landed.
+ * Returns the temporary path; the caller renames or links it into place (or removes it).
+ *
+ * @example const tmp = await writeTemp("state.json", text); await fs.promises.rename(tmp, "state.json");
+ */
+export async function writeTemp(file: string, data: string | Buffer, mode = 0o644): Promise<string> {
+  const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let fh: FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(tmp, "wx", mode);
+    await writeAll(fh, buf);
+    await fh.sync();
+    const { size } = await fh.stat();
+    if (size !== buf.length) throw Object.assign(new Error(`the file holds ${size} of ${buf.length} bytes after writing`), { code: "EIO" });
+    await fh.close();
+    fh = undefined;
+    return tmp;
+  } catch (e) {
+    await fh?.close().catch(() => {});
+    await fs.promises.unlink(tmp).catch(() => {});
+    throw writeError(file, e);
+  }
+}
+
+/**
+ * Replaces `file` atomically and durably: temp file → write (byte count checked) → fsync → rename →
+ * fsync of the directory. On any failure the old file is untouched and the error names `file`
+ * (`disk full (ENOSPC) writing <file>` when the disk is full). Returns the bytes written.
+ *
+ * @example await durableWrite(".cairn/stacks/dev/config.json", JSON.stringify(cfg));
+ */
+export async function durableWrite(file: string, data: string | Buffer, opts: { mode?: number } = {}): Promise<number> {
+  const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  const tmp = await writeTemp(file, buf, opts.mode);
+  try {
+    await fs.promises.rename(tmp, file);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => {});
+    throw writeError(file, e);
+  }
+  await fsyncDir(file);
+  return buf.length;
+}
+
+/**
+ * Creates `file` with `data` durably, failing with `EEXIST` if it already exists (a hard link is
+ * atomic and, unlike rename, never replaces): two writers can never both create it.
+ *
+ * @example await durableCreate(".cairn/stacks/dev/encryption.json", text, 0o600);
+ */
+export async function durableCreate(file: string, data: string | Buffer, mode = 0o644): Promise<void> {
+  const tmp = await writeTemp(file, data, mode);
+  try {
+    await fs.promises.link(tmp, file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") throw e;
+    throw writeError(file, e);
+  } finally {
+    await fs.promises.unlink(tmp).catch(() => {});
+  }
+  await fsyncDir(file);
+}
+
+/**
+ * Fsyncs the directory holding `file`, so a file just created or renamed into it survives a crash.
+ * Some platforms cannot open directories for syncing; that is not an error worth failing a run for.
+ *
+ * @example await fsyncDir(".cairn/stacks/dev/state.json");
+ */
+export async function fsyncDir(file: string): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(dirname(file), "r");
+    await fh.sync();
+  } catch {
+    // Windows and some network filesystems refuse: the rename itself is still atomic there.
+  } finally {
+    await fh?.close().catch(() => {});
+  }
+}
+
+/**
+ * Reads a file as UTF-8, or returns `undefined` if it does not exist.
+ * @example const text = await readIfExists("state.json");
+ */
+export async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await fs.promises.readFile(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}

@@ -1,0 +1,278 @@
+import fs from "node:fs";
+import { join, resolve } from "node:path";
+import lockfile from "proper-lockfile";
+import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
+import { parseConfigText, serializeConfig } from "./config-store.js";
+import { DiskFullError, durableCreate, durableWrite, fsyncDir, readIfExists, writeError, writeTemp } from "./durable-file.js";
+import { FileJournalStorage } from "./file-journal.js";
+import { forceUnlock, lockStack } from "./lock.js";
+import type { StackLock, UnlockResult } from "./lock-holder.js";
+import type { StackFiles } from "./stack-files.js";
+import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreNames } from "./store.js";
+
+/** Snapshot versions a file backend keeps in `history/` (older ones are removed as new ones are written). */
+export const FILE_HISTORY_KEEP = 100;
+
+/** Bytes kept free in `disk-reserve`, released when the disk fills up so results can still be journaled. */
+export const DISK_RESERVE_BYTES = 256 * 1024;
+
+const versionFile = (files: StackFiles, v: number) => join(files.history, `${String(v).padStart(12, "0")}.json`);
+
+/**
+ * The file store: one directory per stack (see {@link stackFiles}). Every write is temp file → fsync →
+ * rename → fsync of the directory, with the byte count checked; `state.json.bak` keeps the previous
+ * snapshot and `history/` the last {@link FILE_HISTORY_KEEP} versions (hard links, so the current
+ * one costs no extra space).
+ *
+ * @example const store = new FileStore(stackFiles(".cairn", "dev"), { stack: "dev", stateDir: ".cairn" });
+ */
+export class FileStore implements StateStore {
+  readonly names: StoreNames;
+  private damagedSnapshot = false;
+
+  constructor(
+    readonly files: StackFiles,
+    private readonly ctx: { stack: string; stateDir: string; programHint?: string | undefined },
+  ) {
+    this.names = { snapshot: files.snapshot, journal: files.journal, config: files.config, encryption: files.encryption, lock: join(files.dir, "lock") };
+  }
+
+  get url(): string {
+    return `file://${resolve(this.ctx.stateDir)}`;
+  }
+
+  async readSnapshot(): Promise<SnapshotText | undefined> {
+    const text = await readIfExists(this.files.snapshot);
+    if (text === undefined) return undefined;
+    return {
+      text,
+      name: this.files.snapshot,
+      backup: async () => {
+        const bak = await readIfExists(this.files.backup);
+        return bak === undefined ? undefined : { text: bak, name: this.files.backup };
+      },
+      damaged: () => void (this.damagedSnapshot = true),
+    };
+  }
+
+  async readJournal(): Promise<Buffer | undefined> {
+    return fs.promises.readFile(this.files.journal).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") return undefined;
+      throw e;
+    });
+  }
+
+  openJournal(prep: JournalPrep): JournalStorage {
+    return new FileJournalStorage(this, prep);
+  }
+
+  lock(opts: { command?: string }): Promise<StackLock> {
+    return lockStack(this.files.dir, { stack: this.ctx.stack, ...opts, ...(this.ctx.programHint !== undefined ? { programHint: this.ctx.programHint } : {}) });
+  }
+
+  unlock(opts: { force: boolean }): Promise<UnlockResult> {
+    return forceUnlock(this.files.dir, { ...opts, stack: this.ctx.stack, ...(this.ctx.programHint !== undefined ? { programHint: this.ctx.programHint } : {}) });
+  }
+
+  async readConfig(): Promise<Record<string, RawConfigValue>> {
+    const text = await readIfExists(this.files.config);
+    return text === undefined ? (Object.create(null) as Record<string, RawConfigValue>) : parseConfigText(text, this.files.config);
+  }
+
+  async updateConfig(update: (values: Record<string, RawConfigValue>) => boolean): Promise<void> {
+    await this.mkdir();
+    // A short lock of its own, so `config set` waits for another `config set` instead of losing its key,
+    // and does not fail while a long `up` holds the stack lock.
+    const lockPath = `${this.files.config}.lock`;
+    const release = await lockfile.lock(this.files.config, {
+      realpath: false,
+      lockfilePath: lockPath,
+      stale: 10_000,
+      retries: { retries: 100, factor: 1.2, minTimeout: 10, maxTimeout: 250 },
+      onCompromised: () => {},
+    }).catch((e: unknown) => {
+      throw writeError(lockPath, e);
+    });
+    try {
+      const values = await this.readConfig();
+      if (update(values)) await durableWrite(this.files.config, serializeConfig(values));
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+
+  readEncryption(): Promise<string | undefined> {
+    return readIfExists(this.files.encryption);
+  }
+
+  async createEncryption(text: string): Promise<void> {
+    await this.mkdir();
+    try {
+      await durableCreate(this.files.encryption, text, 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new EncryptionExistsError(this.files.encryption);
+      throw e;
+    }
+  }
+
+  async history(): Promise<HistoryEntry[]> {
+    const names = await fs.promises.readdir(this.files.history).catch(() => [] as string[]);
+    const current = await fs.promises.stat(this.files.snapshot).catch(() => undefined);
+    const out: HistoryEntry[] = [];
+    for (const name of names) {
+      const m = /^(\d+)\.json$/.exec(name);
+      if (!m) continue;
+      const st = await fs.promises.stat(join(this.files.history, name)).catch(() => undefined);
+      if (!st) continue;
+      out.push({ version: Number(m[1]), writtenAt: st.mtime.toISOString(), bytes: st.size, current: !!current && st.ino === current.ino && st.dev === current.dev });
+    }
+    out.sort((a, b) => a.version - b.version);
+    if (current && !out.some((h) => h.current)) {
+      // A snapshot written before history was kept (or where hard links are not supported).
+      const serial = await this.currentSerial();
+      const same = out.find((h) => h.version === serial);
+      if (same) same.current = true;
+      else if (serial !== undefined) out.push({ version: serial, writtenAt: current.mtime.toISOString(), bytes: current.size, current: true });
+    }
+    return out;
+  }
+
+  async readVersion(version: number): Promise<string | undefined> {
+    const text = await readIfExists(versionFile(this.files, version));
+    if (text !== undefined) return text;
+    return (await this.currentSerial()) === version ? readIfExists(this.files.snapshot) : undefined;
+  }
+
+  listStacks(): Promise<string[]> {
+    return listStackDirs(this.ctx.stateDir);
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const f = this.files;
+    for (const p of [f.snapshot, f.journal, f.config, f.encryption, f.history]) {
+      if (await fs.promises.stat(p).then(() => true, () => false)) return false;
+    }
+    return true;
+  }
+
+  async importRaw(data: StackExport): Promise<void> {
+    await this.mkdir();
+    if (data.encryption !== undefined) await this.createEncryption(data.encryption);
+    if (Object.keys(data.config).length) await durableWrite(this.files.config, serializeConfig(data.config));
+    if (data.history.length) await fs.promises.mkdir(this.files.history, { recursive: true });
+    for (const h of data.history) await durableWrite(versionFile(this.files, h.version), h.text);
+    if (data.snapshot !== undefined) await durableWrite(this.files.snapshot, data.snapshot);
+    if (data.journal !== undefined) await durableWrite(this.files.journal, data.journal);
+  }
+
+  async close(): Promise<void> {}
+
+  /** @internal Creates the stack directory. */
+  async mkdir(): Promise<void> {
+    await fs.promises.mkdir(this.files.dir, { recursive: true }).catch((e: unknown) => {
+      throw writeError(this.files.dir, e);
+    });
+  }
+
+  /**
+   * @internal Installs a new snapshot version: the temp file becomes `history/<serial>.json` and
+   * `state.json` (hard links), the previous `state.json` stays as `state.json.bak` (or, if it was
+   * unreadable, is kept aside as `state.json.damaged-<time>`). Returns the bytes written.
+   */
+  async writeSnapshot(snap: SnapshotWrite): Promise<number> {
+    const f = this.files;
+    const tmp = await writeTemp(f.snapshot, snap.text);
+    try {
+      await this.keepVersion(tmp, snap.serial);
+      if (this.damagedSnapshot) {
+        await fs.promises.rename(f.snapshot, `${f.snapshot}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+        this.damagedSnapshot = false;
+      } else if (await fs.promises.stat(f.snapshot).then(() => true, () => false)) {
+        await linkOver(f.snapshot, f.backup);
+      }
+      await fs.promises.rename(tmp, f.snapshot);
+    } catch (e) {
+      await fs.promises.unlink(tmp).catch(() => {});
+      throw writeError(f.snapshot, e);
+    }
+    await fsyncDir(f.snapshot);
+    await this.pruneHistory();
+    return Buffer.byteLength(snap.text);
+  }
+
+  /** @internal Makes sure the disk reserve exists (creating it is the first write of a run). */
+  async ensureReserve(): Promise<void> {
+    const size = await fs.promises.stat(this.files.reserve).then((s) => s.size, () => -1);
+    if (size === DISK_RESERVE_BYTES) return;
+    try {
+      await durableWrite(this.files.reserve, Buffer.alloc(DISK_RESERVE_BYTES));
+    } catch (e) {
+      if (e instanceof DiskFullError) {
+        throw new DiskFullError(this.files.reserve, e.code as "ENOSPC");
+      }
+      throw e;
+    }
+  }
+
+  /** @internal Frees the disk reserve; false if there was none. */
+  async releaseReserve(): Promise<boolean> {
+    return fs.promises.unlink(this.files.reserve).then(() => true, () => false);
+  }
+
+  private async keepVersion(tmp: string, serial: number): Promise<void> {
+    try {
+      await fs.promises.mkdir(this.files.history, { recursive: true });
+      await linkOver(tmp, versionFile(this.files, serial));
+      await fsyncDir(versionFile(this.files, serial));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // History is a convenience: only a full disk (which the snapshot would hit too) stops the write.
+      if (code === "ENOSPC" || code === "EDQUOT") throw e;
+    }
+  }
+
+  private async pruneHistory(): Promise<void> {
+    const names = await fs.promises.readdir(this.files.history).catch(() => [] as string[]);
+    const versions = names.flatMap((n) => /^(\d+)\.json$/.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+    for (const v of versions.slice(0, Math.max(0, versions.length - FILE_HISTORY_KEEP))) {
+      await fs.promises.unlink(versionFile(this.files, v)).catch(() => {});
+    }
+  }
+
+  private async currentSerial(): Promise<number | undefined> {
+    const text = await readIfExists(this.files.snapshot);
+    if (text === undefined) return undefined;
+    try {
+      const serial = (JSON.parse(text) as { serial?: unknown }).serial;
+      return typeof serial === "number" ? serial : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Points `to` at `from`'s file (a hard link), replacing `to` atomically; copies where links are not supported. */
+async function linkOver(from: string, to: string): Promise<void> {
+  const tmp = `${to}.${process.pid}.link`;
+  await fs.promises.unlink(tmp).catch(() => {});
+  try {
+    await fs.promises.link(from, tmp);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV" && code !== "EOPNOTSUPP") throw e;
+    await fs.promises.copyFile(from, tmp);
+  }
+  await fs.promises.rename(tmp, to);
+}
+
+/**
+ * The stacks that have a directory under `<stateDir>/stacks`, sorted.
+ * @example await listStackDirs(".cairn") // ["dev", "prod"]
+ */
+export async function listStackDirs(stateDir: string): Promise<string[]> {
+  const entries = await fs.promises.readdir(join(stateDir, "stacks"), { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return [];
+    throw e;
+  });
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+}

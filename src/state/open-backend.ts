@@ -1,0 +1,63 @@
+import { isAbsolute, resolve } from "node:path";
+import type { StateBackend } from "./backend.js";
+import { FileBackend } from "./file-backend.js";
+import { MemoryBackend } from "./memory-backend.js";
+import { PgBackend } from "./pg/pg-backend.js";
+import { S3Backend } from "./s3/s3-backend.js";
+
+/** What {@link openBackend} needs. */
+export interface OpenBackendOptions {
+  /**
+   * Where the state lives: `file://<dir>` (relative to the working directory), `postgres://…`
+   * (or `postgresql://…`), `s3://bucket/prefix?region=…`, `memory://[name]`, or a backend instance.
+   * Absent: files in `stateDir`.
+   */
+  backend?: string | StateBackend | undefined;
+  /** The state folder used when `backend` is absent. */
+  stateDir?: string | undefined;
+  stack: string;
+  project: string;
+  passphrase?: string | undefined;
+  programHint?: string | undefined;
+}
+
+const SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix?region=<region> or memory://";
+
+/**
+ * Opens the backend a URL names (PostgreSQL and S3 drivers load on first use, so this is cheap).
+ * An instance is returned as it is, after checking it is for the same stack.
+ *
+ * @example
+ * openBackend({ backend: process.env.CAIRN_BACKEND, stateDir: ".cairn", stack: "dev", project: "web" });
+ */
+export function openBackend(opts: OpenBackendOptions): StateBackend {
+  const common = { stack: opts.stack, project: opts.project, passphrase: opts.passphrase, programHint: opts.programHint };
+  const b = opts.backend;
+  if (b !== undefined && typeof b !== "string") {
+    if (b.stack !== opts.stack || b.project !== opts.project) {
+      throw new Error(`the backend given is for stack ${b.project}/${b.stack}, not ${opts.project}/${opts.stack}: open one per stack`);
+    }
+    return b;
+  }
+  if (b === undefined || b === "") {
+    if (!opts.stateDir) throw new Error(`no state backend given for stack ${opts.stack}: pass a backend URL (${SCHEMES}) or a state directory`);
+    return new FileBackend({ ...common, stateDir: opts.stateDir });
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(b)?.[1]?.toLowerCase();
+  switch (scheme) {
+    case "file": {
+      const path = decodeURIComponent(b.slice("file://".length));
+      if (!path) throw new Error(`the backend URL ${b} names no directory: use file://.cairn or file:///absolute/path`);
+      return new FileBackend({ ...common, stateDir: isAbsolute(path) ? path : resolve(path) });
+    }
+    case "postgres":
+    case "postgresql":
+      return new PgBackend({ ...common, url: b });
+    case "s3":
+      return new S3Backend({ ...common, url: b });
+    case "memory":
+      return new MemoryBackend({ ...common, ...(b.slice("memory://".length) ? { space: b.slice("memory://".length) } : {}) });
+    default:
+      throw new Error(`unknown state backend ${JSON.stringify(b.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@"))}: use ${SCHEMES}`);
+  }
+}

@@ -1,0 +1,113 @@
+import type { ClientBase } from "pg";
+import { beginLine } from "../journal-format.js";
+import { LockCompromisedError } from "../lock-holder.js";
+import type { JournalPrep, JournalStorage, SnapshotWrite } from "../store.js";
+import { inTransaction } from "./pg-connection.js";
+import type { PgStore } from "./pg-store.js";
+
+/**
+ * A journal as rows of `journal`: each append is one INSERT of all its records (one commit, durable
+ * when it returns), numbered by `seq`, and only while the run's lock row is still its own; compaction
+ * inserts the next snapshot version and replaces the journal in one transaction.
+ *
+ * @example const storage = new PgJournalStorage(store, scan.prep); await storage.append(lines);
+ */
+export class PgJournalStorage implements JournalStorage {
+  readonly name: string;
+  readonly snapshotName: string;
+  readonly ready: Promise<number>;
+  private id = 0;
+  private nextSeq = 1;
+  private base: number;
+
+  constructor(
+    private readonly store: PgStore,
+    prep: JournalPrep,
+  ) {
+    this.name = store.names.journal;
+    this.snapshotName = store.names.snapshot;
+    this.base = prep.snapshotSerial;
+    this.ready = (async () => {
+      await prep.after;
+      return store.use(async (c) => {
+        this.id = (await store.stackId(c, true))!;
+        let bytes = 0;
+        if (!prep.continuesSnapshot) {
+          const lines = prep.pending.map((p) => beginLine(p).trimEnd());
+          await inTransaction(c, async () => {
+            await this.checkLock(c);
+            await c.query(`DELETE FROM ${store.t("journal")} WHERE stack_id = $1`, [this.id]);
+            await this.insert(c, lines);
+          });
+          bytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+        }
+        const { rows } = await c.query<{ seq: string }>(`SELECT coalesce(max(seq), 0) AS seq FROM ${store.t("journal")} WHERE stack_id = $1`, [this.id]);
+        this.nextSeq = Math.max(this.nextSeq, Number(rows[0]!.seq) + 1);
+        return bytes;
+      });
+    })();
+    this.ready.catch(() => {});
+  }
+
+  async append(text: string): Promise<number> {
+    await this.ready;
+    const lines = text.split("\n").filter((l) => l !== "");
+    await this.store.use(async (c) => {
+      const n = await this.insert(c, lines, true);
+      if (n !== lines.length) throw this.lost();
+    });
+    return Buffer.byteLength(text);
+  }
+
+  async replace(snapshot: SnapshotWrite, journal: string): Promise<number> {
+    await this.ready;
+    const carried = journal.split("\n").filter((l) => l !== "").slice(1); // the head is implied by base_serial
+    await this.store.use((c) =>
+      inTransaction(c, async () => {
+        await this.checkLock(c);
+        const by = this.store.session ? `${this.store.session.holder.command} by pid ${this.store.session.holder.pid} on ${this.store.session.holder.host}` : "";
+        await this.store.insertSnapshot(c, this.id, snapshot.serial, snapshot.text, undefined, by).catch((e: { code?: string }) => {
+          if (e.code === "23505") throw new Error(`version ${snapshot.serial} of stack ${this.store.ctx.stack} was written by another run meanwhile: this run's changes stay in the journal; run again`);
+          throw e;
+        });
+        await c.query(`DELETE FROM ${this.store.t("journal")} WHERE stack_id = $1`, [this.id]);
+        this.base = snapshot.serial;
+        await this.insert(c, carried);
+      }),
+    );
+    return Buffer.byteLength(snapshot.text) + Buffer.byteLength(journal);
+  }
+
+  async close(): Promise<void> {
+    await this.ready.catch(() => 0);
+  }
+
+  /** Inserts records after the last one; with `checked`, only if the lock row is still this run's. Returns rows inserted. */
+  private async insert(c: ClientBase, lines: string[], checked = false): Promise<number> {
+    if (!lines.length) return 0;
+    const token = this.store.session?.token ?? "";
+    const r = await c
+      .query(
+        `INSERT INTO ${this.store.t("journal")} (stack_id, seq, base_serial, record)
+           SELECT $1, $2::bigint + o - 1, $3, r FROM unnest($4::text[]) WITH ORDINALITY AS t(r, o) WHERE ${checked ? this.store.lockCheck(5) : "TRUE"}`,
+        checked && this.store.session ? [this.id, this.nextSeq, this.base, lines, token] : [this.id, this.nextSeq, this.base, lines],
+      )
+      .catch((e: { code?: string; message: string }) => {
+        if (e.code === "23505") throw new Error(`another run wrote to the journal of stack ${this.store.ctx.stack} meanwhile (record ${this.nextSeq} exists): this run must stop`);
+        throw e;
+      });
+    this.nextSeq += r.rowCount ?? 0;
+    return r.rowCount ?? 0;
+  }
+
+  private async checkLock(c: ClientBase): Promise<void> {
+    const s = this.store.session;
+    if (!s) return;
+    const { rows } = await c.query(`SELECT 1 FROM ${this.store.t("locks")} WHERE stack_id = $1 AND token = $2`, [this.id, s.token]);
+    if (!rows.length) throw this.lost();
+  }
+
+  private lost(): Error {
+    return new LockCompromisedError(this.store.ctx.stack, this.store.names.lock, new Error("its lock row was removed (unlock --force)"));
+  }
+}

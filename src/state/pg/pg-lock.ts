@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { Client, ClientBase } from "pg";
+import {
+  describeHolder,
+  forcedWarning,
+  LockCompromisedError,
+  LockHeldError,
+  StackLockedError,
+  type LockHolder,
+  type StackLock,
+  type UnlockResult,
+} from "../lock-holder.js";
+import { lockHolderSchema } from "../schema.js";
+import { connectPg } from "./pg-connection.js";
+import type { PgStore } from "./pg-store.js";
+
+/** The connection a run holds the stack lock on, and how to recognise its lock row. */
+export interface PgSession {
+  client: Client;
+  token: string;
+  holder: LockHolder;
+  lost: LockCompromisedError | undefined;
+}
+
+// The advisory lock of a stack is (hashtext('cairn:<schema>'), <stack id>): one key space per schema.
+const lockClass = (store: PgStore) => `cairn:${store.target.schema}`;
+
+async function holderRow(store: PgStore, c: ClientBase, id: number): Promise<{ holder: LockHolder; token: string } | undefined> {
+  const { rows } = await c.query<{ holder: string; token: string; session_pid: number }>(`SELECT holder, token, session_pid FROM ${store.t("locks")} WHERE stack_id = $1`, [id]);
+  const row = rows[0];
+  if (!row) return undefined;
+  const parsed = lockHolderSchema.safeParse(JSON.parse(row.holder));
+  const base: LockHolder = parsed.success ? parsed.data : { pid: 0, host: "unknown", since: "unknown", command: "unknown" };
+  return { holder: { ...base, session: row.session_pid }, token: row.token };
+}
+
+/** The server pid of the session holding the stack's advisory lock, if any session holds it. */
+async function lockingSession(store: PgStore, c: ClientBase, id: number): Promise<number | undefined> {
+  const { rows } = await c.query<{ pid: number }>(
+    `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = hashtext($1)::oid AND objid = $2::int::oid AND objsubid = 2 AND granted`,
+    [lockClass(store), id],
+  );
+  return rows[0]?.pid;
+}
+
+/**
+ * Takes the stack lock: a session-level advisory lock on a connection kept for the run, plus a row
+ * naming the holder. Fails at once with {@link StackLockedError} naming the holder (pid, host, age,
+ * command, database session) if another session has it. A holder row left by a run whose session
+ * ended (killed, connection lost) is taken over with a note.
+ *
+ * @example const lock = await lockPgStack(store, "up"); try { ... } finally { await lock.release(); }
+ */
+export async function lockPgStack(store: PgStore, command: string): Promise<StackLock> {
+  if (store.session) throw new StackLockedError(store.ctx.stack, store.names.lock, store.session.holder, store.ctx.programHint);
+  const client = await connectPg(store.target);
+  try {
+    const id = (await store.stackId(client, true))!;
+    const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), id]);
+    const prev = await holderRow(store, client, id);
+    if (!rows[0]!.ok) throw new StackLockedError(store.ctx.stack, store.names.lock, prev?.holder, store.ctx.programHint);
+    const notes = prev ? [`took over the lock left by ${describeHolder(prev.holder)}: its database session had ended (the run was killed or lost its connection)`] : [];
+    const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command, session: rows[0]!.pid };
+    const token = randomUUID();
+    const { session: _omit, ...stored } = holder;
+    await client.query(
+      `INSERT INTO ${store.t("locks")} (stack_id, holder, token, session_pid) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (stack_id) DO UPDATE SET holder = EXCLUDED.holder, token = EXCLUDED.token, session_pid = EXCLUDED.session_pid, acquired_at = now()`,
+      [id, JSON.stringify(stored), token, holder.session],
+    );
+    const session: PgSession = { client, token, holder, lost: undefined };
+    client.on("error", (e: Error) => {
+      session.lost ??= new LockCompromisedError(store.ctx.stack, store.names.lock, new Error(`its database session ended: ${e.message}`));
+    });
+    client.on("end", () => {
+      session.lost ??= new LockCompromisedError(store.ctx.stack, store.names.lock, new Error("its database session ended"));
+    });
+    store.session = session;
+    return sessionLock(store, session, id, notes);
+  } catch (e) {
+    await client.end().catch(() => {});
+    throw e;
+  }
+}
+
+function sessionLock(store: PgStore, session: PgSession, id: number, notes: string[]): StackLock {
+  let released = false;
+  return {
+    holder: session.holder,
+    notes,
+    get compromised() {
+      return released ? undefined : session.lost;
+    },
+    assertHeld() {
+      if (!released && session.lost) throw session.lost;
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      try {
+        await store.use(async (c) => {
+          await c.query(`DELETE FROM ${store.t("locks")} WHERE stack_id = $1 AND token = $2`, [id, session.token]);
+          await c.query("SELECT pg_advisory_unlock(hashtext($1), $2::int)", [lockClass(store), id]);
+        });
+      } catch {
+        // Ending the session below releases the advisory lock anyway; a stale row is taken over next time.
+      } finally {
+        if (store.session === session) store.session = undefined;
+        await session.client.end().catch(() => {});
+      }
+    },
+  };
+}
+
+/**
+ * `unlock`: removes the holder row when no session holds the advisory lock (its holder is gone). While
+ * a session holds it, refuses with {@link LockHeldError}, or with `force` ends that session (its run
+ * can write nothing more) and removes the row, returning a warning naming the holder.
+ *
+ * @example const { removed, warning } = await unlockPgStack(store, true);
+ */
+export async function unlockPgStack(store: PgStore, force: boolean): Promise<UnlockResult> {
+  return store.use(async (c) => {
+    const id = await store.stackId(c, false);
+    if (id === undefined) return { removed: false };
+    const row = await holderRow(store, c, id);
+    const live = await lockingSession(store, c, id);
+    const holder: LockHolder = row?.holder ?? { pid: 0, host: "unknown", since: "unknown", command: "unknown", ...(live !== undefined ? { session: live } : {}) };
+    if (live === undefined) {
+      if (!row) return { removed: false };
+      await c.query(`DELETE FROM ${store.t("locks")} WHERE stack_id = $1 AND token = $2`, [id, row.token]);
+      return { removed: true, holder };
+    }
+    const why = `still holds its database session (server pid ${live})`;
+    if (!force) throw new LockHeldError(store.ctx.stack, holder, why, store.ctx.programHint);
+    const { rows } = await c.query<{ ok: boolean }>("SELECT pg_terminate_backend($1) AS ok", [live]);
+    if (!rows[0]?.ok) throw new Error(`could not end the database session ${live} holding the lock of stack ${store.ctx.stack}: ask a database administrator to run SELECT pg_terminate_backend(${live})`);
+    await c.query(`DELETE FROM ${store.t("locks")} WHERE stack_id = $1`, [id]);
+    return { removed: true, holder, warning: forcedWarning(store.ctx.stack, holder, `${why}; that session was ended`) };
+  });
+}

@@ -1,0 +1,101 @@
+import { beginLine, headLine, parseJournal } from "./journal-format.js";
+import type { JournalRecord } from "./schema.js";
+import type { JournalPrep } from "./store.js";
+import type { PendingOperation } from "./types.js";
+
+/** What scanning a journal against its snapshot found (records still encoded). */
+export interface JournalScan {
+  /** The records to replay on the snapshot, in order (none when the journal predates it). */
+  replay: { line: number; rec: JournalRecord }[];
+  prep: JournalPrep;
+  nextOp: number;
+  notes: string[];
+  /** The serial to replay from: the snapshot's (or the journal head's, past a damaged snapshot). */
+  baseSerial: number;
+  /** The serial the state reaches once `replay` is applied (each record with changes adds one). */
+  serial: number;
+}
+
+/**
+ * Reads a journal (`bytes`, possibly undefined) against the snapshot serial it should continue: the
+ * pending operations, the records to replay, and what the journal's writer must do to continue it.
+ * Throws, naming both, when the journal continues a newer snapshot than the one loaded (unless
+ * `fromBackup`: the current snapshot was damaged and its predecessor loaded, so the journal is replayed
+ * with the serial moved past it).
+ *
+ * @example const scan = scanJournal(bytes, "journal.ndjson", 7, { snapshot: "state.json", existed: true });
+ */
+export function scanJournal(
+  bytes: Buffer | undefined,
+  journalName: string,
+  snapshotSerial: number,
+  snap: { name: string; existed: boolean; fromBackup?: boolean },
+): JournalScan {
+  const notes: string[] = [];
+  const open = new Map<number, PendingOperation>();
+  const replay: JournalScan["replay"] = [];
+  let maxOp = 0;
+  let continuesSnapshot = false;
+  let validBytes = 0;
+  let serial = snapshotSerial;
+  let baseSerial = snapshotSerial;
+  if (bytes) {
+    const j = parseJournal(bytes, journalName);
+    validBytes = j.validBytes;
+    if (j.tornNote) notes.push(j.tornNote);
+    if (j.head) {
+      if (j.head.serial > snapshotSerial && snap.fromBackup) {
+        notes.push(`${journalName} continues version ${j.head.serial}, newer than the backup loaded: its changes were replayed on the backup; resources changed only in the lost version may be stale: run refresh`);
+        serial = baseSerial = j.head.serial;
+        continuesSnapshot = true;
+      } else if (j.head.serial > snapshotSerial) {
+        throw new Error(
+          `${journalName} continues snapshot serial ${j.head.serial}, but ${snap.existed ? `${snap.name} has serial ${snapshotSerial}` : `${snap.name} is missing`}: ` +
+            `the snapshot was deleted or replaced by an older copy. Both were left untouched: put back the matching snapshot, ` +
+            `or move the journal aside to continue from this snapshot (the journal's changes will be forgotten).`,
+        );
+      } else {
+        continuesSnapshot = j.head.serial === snapshotSerial;
+      }
+      // An older journal is one whose compaction was interrupted after the snapshot was written:
+      // its changes are in the snapshot already, but its pending operations are still unresolved.
+      if (!continuesSnapshot) notes.push(`${journalName} predates ${snap.name} (an interrupted compaction): only its pending operations were used`);
+      let line = 1;
+      for (const rec of j.records) {
+        line++;
+        if (rec.t === "begin") {
+          const p: PendingOperation = { op: rec.op, kind: rec.kind, urn: rec.urn, type: rec.type, since: rec.since };
+          if (rec.id !== undefined) p.id = rec.id;
+          open.set(rec.op, p);
+        } else if (rec.t === "end" || rec.t === "abort") {
+          open.delete(rec.op);
+        }
+        if (rec.t !== "mutate") maxOp = Math.max(maxOp, rec.op);
+        if (continuesSnapshot && rec.t !== "begin" && rec.m?.length) {
+          replay.push({ line, rec });
+          serial++;
+        }
+      }
+    }
+  }
+  const pending = [...open.values()];
+  return {
+    replay,
+    prep: { snapshotSerial: baseSerial, continuesSnapshot, validBytes, size: bytes?.length ?? 0, pending },
+    nextOp: maxOp + 1,
+    notes,
+    baseSerial,
+    serial,
+  };
+}
+
+/**
+ * The journal text a writer continuing `prep` starts from: the valid part of a continuing journal,
+ * or a fresh head keeping only the pending operations.
+ * @example normalizedJournal(bytes, scan.prep)
+ */
+export function normalizedJournal(bytes: Buffer | undefined, prep: JournalPrep): string | undefined {
+  if (!bytes) return undefined;
+  if (prep.continuesSnapshot) return bytes.subarray(0, prep.validBytes).toString("utf8");
+  return headLine(prep.snapshotSerial) + prep.pending.map(beginLine).join("");
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { z } from "zod";
+import { isRunning } from "../lock.js";
+import {
+  describeHolder,
+  forcedWarning,
+  formatAge,
+  LockCompromisedError,
+  LockHeldError,
+  StackLockedError,
+  type LockHolder,
+  type StackLock,
+  type UnlockResult,
+} from "../lock-holder.js";
+import { lockHolderSchema } from "../schema.js";
+import type { S3Store } from "./s3-store.js";
+import { isPreconditionFailed, s3Error } from "./s3-target.js";
+
+/** The lock while a run holds it. */
+export interface S3Lease {
+  token: string;
+  etag: string;
+  holder: LockHolder;
+  /** Local time until which the lease is certainly valid (from the start of the last successful renewal). */
+  validUntil: number;
+  lost: LockCompromisedError | undefined;
+}
+
+const lockDocSchema = z.object({ token: z.string(), leaseMs: z.number().positive(), holder: lockHolderSchema });
+type LockDoc = z.infer<typeof lockDocSchema>;
+
+function parseLock(text: string): LockDoc | undefined {
+  try {
+    const r = lockDocSchema.safeParse(JSON.parse(text));
+    return r.success ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const unknownHolder: LockHolder = { pid: 0, host: "unknown", since: "unknown", command: "unknown" };
+
+/** Why the lock's holder is certainly gone (lease ended; with `pidCheck`, a dead pid of this host), or undefined. */
+function goneReason(doc: LockDoc | undefined, lastModified: Date, pidCheck: boolean): string | undefined {
+  const leaseMs = doc?.leaseMs ?? 0;
+  const over = Date.now() - (lastModified.getTime() + leaseMs);
+  if (over > 0) return `its lease ended ${formatAge(over)} ago without renewal (the run was killed or lost its connection)`;
+  if (pidCheck && doc && doc.holder.host === hostname() && doc.holder.pid !== process.pid && !isRunning(doc.holder.pid)) {
+    return `pid ${doc.holder.pid} is no longer running on this host`;
+  }
+  return undefined;
+}
+
+/**
+ * Takes the stack lock: `lock.json` created with `If-None-Match: *`, holding the holder and a lease that
+ * a timer renews (with `If-Match`) every third of it while the run lives. A lock whose lease ended is
+ * taken over with `If-Match` on the ETag read (of two runs taking it over, one wins), with a note;
+ * one still in its lease fails at once with {@link StackLockedError} naming the holder.
+ *
+ * @example const lock = await lockS3Stack(store, "up");
+ */
+export async function lockS3Stack(store: S3Store, command: string): Promise<StackLock> {
+  const { ctx, objects, target } = store;
+  if (store.lease) throw new StackLockedError(ctx.stack, store.names.lock, store.lease.holder, ctx.programHint);
+  const key = store.rel("lock.json");
+  const token = randomUUID();
+  const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
+  const body = () => JSON.stringify({ token, leaseMs: target.leaseMs, holder: { ...holder, expires: new Date(Date.now() + target.leaseMs).toISOString() } }, null, 2) + "\n";
+  const notes: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const started = Date.now();
+    try {
+      const etag = await objects.put(key, body(), { ifNoneMatch: "*" });
+      return held(store, { token, etag, holder, validUntil: started + target.leaseMs, lost: undefined }, body, notes);
+    } catch (e) {
+      if (!isPreconditionFailed(e)) throw s3Error(e, "writing", objects.key(key), target);
+    }
+    const cur = await objects.get(key);
+    if (!cur) continue; // released meanwhile: try again
+    const doc = parseLock(cur.text);
+    const gone = goneReason(doc, cur.lastModified, false);
+    if (!gone || attempt > 3) throw new StackLockedError(ctx.stack, store.names.lock, doc?.holder ?? unknownHolder, ctx.programHint);
+    try {
+      const etag = await objects.put(key, body(), { ifMatch: cur.etag });
+      notes.push(`took over the lock left by ${describeHolder(doc?.holder ?? unknownHolder)}: ${gone}`);
+      return held(store, { token, etag, holder, validUntil: started + target.leaseMs, lost: undefined }, body, notes);
+    } catch (e) {
+      if (!isPreconditionFailed(e)) throw s3Error(e, "writing", objects.key(key), target);
+      // Another run took it over first: look again.
+    }
+  }
+}
+
+function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[]): StackLock {
+  const { ctx, objects, target } = store;
+  const key = store.rel("lock.json");
+  const lost = (why: string) => (lease.lost ??= new LockCompromisedError(ctx.stack, store.names.lock, new Error(why)));
+  let renewing: Promise<void> | undefined;
+  const renew = () => {
+    renewing ??= (async () => {
+      const started = Date.now();
+      try {
+        lease.etag = await objects.put(key, body(), { ifMatch: lease.etag });
+        lease.validUntil = started + target.leaseMs;
+      } catch (e) {
+        if (isPreconditionFailed(e)) lost("another run took the lock over (unlock --force, or this run's lease had expired)");
+        // Other errors: try again at the next tick; assertHeld refuses writes once the lease may have ended.
+      } finally {
+        renewing = undefined;
+      }
+    })();
+    return renewing;
+  };
+  const timer = setInterval(() => void renew(), Math.max(250, Math.floor(target.leaseMs / 3)));
+  timer.unref();
+  store.lease = lease;
+  let released = false;
+  return {
+    holder: lease.holder,
+    notes,
+    get compromised() {
+      return released ? undefined : lease.lost;
+    },
+    assertHeld() {
+      if (released) return;
+      // Stop writing a little before the lease could end: past it another run may take over.
+      if (!lease.lost && Date.now() > lease.validUntil - Math.min(5000, target.leaseMs / 10)) lost("its lease could not be renewed in time");
+      if (lease.lost) throw lease.lost;
+    },
+    async verify() {
+      if (released) return;
+      await renewing;
+      const h = await objects.head(key);
+      if (!h || h.etag !== lease.etag) lost(h ? "lock.json was taken over by another run" : "lock.json was removed (unlock --force)");
+      this.assertHeld();
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      await renewing;
+      if (store.lease === lease) store.lease = undefined;
+      if (lease.lost) return;
+      await objects.delete(key, lease.etag).catch(() => {}); // 412: it is no longer ours; other errors: the lease runs out
+    },
+  };
+}
+
+/**
+ * `unlock`: removes `lock.json` if its holder is gone (lease ended, or a pid of this host that no longer
+ * runs); otherwise refuses with {@link LockHeldError}, unless `force` (then removes it with a warning).
+ *
+ * @example const { removed, warning } = await unlockS3Stack(store, false);
+ */
+export async function unlockS3Stack(store: S3Store, force: boolean): Promise<UnlockResult> {
+  const { ctx, objects, target } = store;
+  const key = store.rel("lock.json");
+  const cur = await objects.get(key);
+  if (!cur) return { removed: false };
+  const doc = parseLock(cur.text);
+  const holder = doc?.holder ?? unknownHolder;
+  const gone = goneReason(doc, cur.lastModified, true);
+  let warning: string | undefined;
+  if (!gone) {
+    const until = new Date(cur.lastModified.getTime() + (doc?.leaseMs ?? 0)).toISOString();
+    const why = `renewed its lease ${formatAge(Date.now() - cur.lastModified.getTime())} ago (valid until ${until})`;
+    if (!force) throw new LockHeldError(ctx.stack, holder, why, ctx.programHint);
+    warning = forcedWarning(ctx.stack, holder, why);
+  }
+  try {
+    await objects.delete(key, cur.etag);
+  } catch (e) {
+    if (isPreconditionFailed(e)) throw new Error(`the lock of stack ${ctx.stack} changed while unlocking (it was renewed or taken over): run unlock again to see who holds it now`);
+    throw s3Error(e, "deleting", objects.key(key), target);
+  }
+  return { removed: true, holder, ...(warning ? { warning } : {}) };
+}

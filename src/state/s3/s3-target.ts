@@ -1,0 +1,89 @@
+import type { S3Client } from "@aws-sdk/client-s3";
+
+/** Where an S3 backend keeps its state, from `s3://bucket/prefix?region=…`. */
+export interface S3Target {
+  bucket: string;
+  /** Key prefix without a trailing slash ("" for the bucket's root). */
+  prefix: string;
+  region?: string;
+  /** An S3-compatible endpoint (MinIO, LocalStack, ...); `AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL` also work. */
+  endpoint?: string;
+  forcePathStyle: boolean;
+  /** How long a lock stays valid without renewal; renewed every third of it while the run lives. */
+  leaseMs: number;
+  /** The URL as shown in messages. */
+  display: string;
+}
+
+/** Default lock lease: 60 s, renewed every 20 s. */
+export const DEFAULT_LEASE_MS = 60_000;
+
+/**
+ * Reads `s3://bucket/prefix?region=eu-west-1&endpoint=http://127.0.0.1:9000&forcePathStyle=true&lease=60`.
+ * @example parseS3Url("s3://acme-state/cairn?region=eu-west-1").prefix // "cairn"
+ */
+export function parseS3Url(url: string): S3Target {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`invalid S3 URL ${JSON.stringify(url)}: expected s3://bucket/prefix?region=eu-west-1`);
+  }
+  if (!u.hostname) throw new Error(`invalid S3 URL ${JSON.stringify(url)}: the bucket is missing (s3://bucket/prefix)`);
+  const known = new Set(["region", "endpoint", "forcePathStyle", "lease"]);
+  for (const k of u.searchParams.keys()) if (!known.has(k)) throw new Error(`unknown parameter "${k}" in S3 URL ${url}: use region, endpoint, forcePathStyle or lease (seconds)`);
+  const lease = u.searchParams.get("lease");
+  const leaseMs = lease === null ? DEFAULT_LEASE_MS : Number(lease) * 1000;
+  if (!Number.isFinite(leaseMs) || leaseMs < 1000) throw new Error(`invalid lease "${lease}" in S3 URL ${url}: give the lock lease in seconds (≥ 1), e.g. lease=60`);
+  const region = u.searchParams.get("region") ?? undefined;
+  const endpoint = u.searchParams.get("endpoint") ?? undefined;
+  return {
+    bucket: u.hostname,
+    prefix: decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, ""),
+    ...(region ? { region } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    forcePathStyle: u.searchParams.get("forcePathStyle") === "true",
+    leaseMs,
+    display: url,
+  };
+}
+
+type S3Module = typeof import("@aws-sdk/client-s3");
+let sdk: Promise<S3Module> | undefined;
+
+/** Loads the S3 SDK on first use, so `import "cairn"` stays light. @example const { PutObjectCommand } = await loadS3(); */
+export function loadS3(): Promise<S3Module> {
+  sdk ??= import("@aws-sdk/client-s3");
+  return sdk;
+}
+
+/** A client for the target (credentials from the usual AWS chain). @example const client = await s3Client(target); */
+export async function s3Client(target: S3Target): Promise<S3Client> {
+  const { S3Client } = await loadS3();
+  return new S3Client({
+    ...(target.region ? { region: target.region } : {}),
+    ...(target.endpoint ? { endpoint: target.endpoint } : {}),
+    ...(target.forcePathStyle ? { forcePathStyle: true } : {}),
+  });
+}
+
+/** True for S3's "a condition did not hold" answers (412, or 409 when two conditional writes race). */
+export function isPreconditionFailed(e: unknown): boolean {
+  const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return err?.name === "PreconditionFailed" || err?.name === "ConditionalRequestConflict" || err?.$metadata?.httpStatusCode === 412 || err?.$metadata?.httpStatusCode === 409;
+}
+
+/** True for "no such key". */
+export function isNotFound(e: unknown): boolean {
+  const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return err?.name === "NoSuchKey" || err?.name === "NotFound" || err?.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * Wraps an S3 error so it names the object and the URL, and says what to check.
+ * @example catch (e) { throw s3Error(e, "writing", key, target); }
+ */
+export function s3Error(e: unknown, action: string, key: string, target: S3Target): Error {
+  const err = e as Error;
+  return new Error(`${action} s3://${target.bucket}/${key} failed (${err.name}: ${err.message}): check the bucket, the region and the credentials`);
+}

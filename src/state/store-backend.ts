@@ -1,0 +1,368 @@
+import type { HistoryEntry, LoadResult, RollbackResult, StackExport, StateBackend } from "./backend.js";
+import { ConfigStore, type ConfigValue } from "./config-store.js";
+import { Journal, type JournalOptions } from "./journal.js";
+import { headLine } from "./journal-format.js";
+import type { StackLock, UnlockResult } from "./lock-holder.js";
+import { applyMutations, workingCopy } from "./mutations.js";
+import { normalizedJournal, scanJournal, type JournalScan } from "./replay.js";
+import { decodeMutation, decodeState } from "./secret-encoding.js";
+import { DecryptError } from "./secrets.js";
+import { parseSnapshot, serializeSnapshot, SnapshotError } from "./snapshot.js";
+import { validateStackName } from "./stack-name.js";
+import { StackSecrets } from "./stack-secrets.js";
+import type { StateStore } from "./store.js";
+import { emptyState, type PendingOperation, type StackState } from "./types.js";
+
+/** What every backend is opened with. */
+export interface BackendOptions {
+  stack: string;
+  project: string;
+  /** Passphrase for secrets; the CLI passes `process.env.CAIRN_PASSPHRASE`. Empty counts as none. */
+  passphrase?: string | undefined;
+  /** The program file named in hints such as how to unlock. Default `infra.ts`. */
+  programHint?: string | undefined;
+}
+
+/** The snapshot as read, still encoded, and how it was found. */
+interface SnapshotFound {
+  state: StackState | undefined;
+  /** The text it was parsed from (kept as it is by exports). */
+  text?: string;
+  name: string;
+  fromBackup: boolean;
+  notes: string[];
+}
+
+/** What load learned, reused by openJournal so nothing is read twice. */
+interface Scan {
+  /** The journal that was open (and might still write) when this scan was made. */
+  madeWhileOpen: Journal | undefined;
+  scan: JournalScan;
+}
+
+/**
+ * A {@link StateBackend} on top of a {@link StateStore}: replay, group-committed journaling, secrets,
+ * configuration rules, history and rollback are the same for files, PostgreSQL, S3 and memory.
+ *
+ * @example const backend = new StoreBackend(new MemoryStore(ctx), { stack: "dev", project: "web" });
+ */
+export class StoreBackend implements StateBackend {
+  protected readonly store: StateStore;
+  private readonly opts: BackendOptions;
+  private secretsP: Promise<StackSecrets> | undefined;
+  private secretsLoaded: StackSecrets | undefined;
+  private scanned: Scan | undefined;
+  private heldLock: StackLock | undefined;
+  private journal: Journal | undefined;
+
+  constructor(store: StateStore, opts: BackendOptions) {
+    validateStackName(opts.stack);
+    if (!opts.project) throw new Error(`a project name is required to open the state of stack ${opts.stack}`);
+    this.store = store;
+    this.opts = opts;
+  }
+
+  get stack(): string {
+    return this.opts.stack;
+  }
+
+  get project(): string {
+    return this.opts.project;
+  }
+
+  get url(): string {
+    return this.store.url;
+  }
+
+  /**
+   * Reads the snapshot (none yet: an empty state) and replays the journal on top of it. A damaged
+   * snapshot is replaced by the previous version where the store keeps one, with a note.
+   *
+   * @example
+   * const { state, pending, notes } = await backend.load();
+   * for (const p of pending) console.warn(`${p.kind} of ${p.urn} was interrupted`);
+   */
+  async load(): Promise<LoadResult> {
+    const secrets = await this.secrets();
+    const crypter = secrets.crypter;
+    const madeWhileOpen = this.journal && !this.journal.closed ? this.journal : undefined;
+    const found = await this.findSnapshot();
+    const state = found.state ? decoded(found.name, () => decodeState(found.state!, crypter)) : emptyState(this.opts.project, this.opts.stack);
+    const scan = await this.scanJournalOf(found);
+    state.serial = scan.baseSerial;
+    for (const { line, rec } of scan.replay) {
+      const where = `${this.store.names.journal} line ${line}`;
+      applyMutations(state, decoded(where, () => (rec.t === "begin" ? [] : rec.m!).map((m) => decodeMutation(m, crypter))));
+    }
+    this.secretsLoaded = secrets;
+    this.scanned = { madeWhileOpen, scan };
+    return { state, pending: [...scan.prep.pending], notes: [...found.notes, ...scan.notes] };
+  }
+
+  /**
+   * Opens the journal for a run, continuing the one `load` read (a torn last record is cut off first;
+   * an interrupted compaction's journal is replaced by a fresh one keeping its pending operations).
+   * The journal's state starts as `state`; the caller's object is not modified. Call after
+   * {@link StoreBackend.load}, while holding the lock.
+   *
+   * Opening a journal while another journal of this backend is open closes that one: the new one
+   * continues its records, pending operations and op numbers, writing after the old one has finished.
+   *
+   * @example const journal = backend.openJournal((await backend.load()).state);
+   */
+  openJournal(state: StackState, options?: JournalOptions): Journal {
+    const prev = this.journal;
+    const scanned = this.scanned;
+    const secrets = this.secretsLoaded;
+    if (!secrets) throw new Error(`call load() before openJournal() for stack ${this.stack}`);
+    let init: { pending: readonly PendingOperation[]; nextOp: number; baseSerial: number; storage: ReturnType<StateStore["openJournal"]> };
+    if (prev && !prev.failure && (!scanned || scanned.madeWhileOpen === prev)) {
+      // The previous journal may still write after any load made while it was open: continue from it,
+      // once it has finished writing.
+      const after = prev.close().catch(() => {});
+      const prep = { snapshotSerial: prev.baseSerial, continuesSnapshot: true, validBytes: 0, size: 0, pending: prev.pending, after };
+      init = { pending: prev.pending, nextOp: prev.nextOpNumber, baseSerial: prev.baseSerial, storage: this.store.openJournal(prep) };
+    } else {
+      if (!scanned) {
+        throw new Error(`the previous journal of stack ${this.stack} failed (${prev?.failure?.message}): call load() again before openJournal()`);
+      }
+      const { prep, nextOp } = scanned.scan;
+      init = { pending: prep.pending, nextOp, baseSerial: prep.snapshotSerial, storage: this.store.openJournal(prep) };
+    }
+    this.scanned = undefined; // the journal is about to change: the next open must not trust this scan
+    this.journal = new Journal({
+      ...init,
+      state: workingCopy(state),
+      secrets,
+      guard: () => this.heldLock?.assertHeld(),
+      verify: async () => this.heldLock?.verify?.(),
+      ...(options ? { options } : {}),
+    });
+    return this.journal;
+  }
+
+  /**
+   * Writes `state` as the new snapshot (serial + 1) and starts a fresh journal keeping only pending
+   * operations. Uses the open journal if there is one. Resolves with the state written; `load()`
+   * returns exactly it afterwards.
+   *
+   * @example const saved = await backend.compact(journal.state);
+   */
+  async compact(state: StackState): Promise<StackState> {
+    if (this.journal && !this.journal.closed) return this.journal.compact(state);
+    if (!this.secretsLoaded) await this.load();
+    const journal = this.openJournal(state, { flushDelayMs: -1 });
+    try {
+      return await journal.compact(state);
+    } finally {
+      await journal.close();
+    }
+  }
+
+  /**
+   * Takes the stack lock; `command` says what the run does (`"up"`). Journals of this backend refuse
+   * to write if the lock is lost, and releasing it first closes the open journal (writing what it
+   * still buffers).
+   *
+   * @example
+   * const lock = await backend.lock("up");
+   * try { ... } finally { await lock.release(); }
+   */
+  async lock(command?: string | { command?: string }): Promise<StackLock> {
+    const cmd = typeof command === "string" ? command : command?.command;
+    const lock = await this.store.lock(cmd !== undefined ? { command: cmd } : {});
+    this.heldLock = lock;
+    const release = lock.release.bind(lock);
+    return Object.assign(lock, {
+      release: async () => {
+        try {
+          // Nothing may be written once the lock is gone; a record that fails here is found as pending next run.
+          if (this.journal && !this.journal.closed) await this.journal.close().catch(() => {});
+        } finally {
+          if (this.heldLock === lock) this.heldLock = undefined;
+          await release();
+        }
+      },
+    });
+  }
+
+  /**
+   * Removes the stack lock if its holder is gone; while it may be alive, throws (naming it) unless
+   * `force`, which removes it anyway and returns a warning naming the holder and its age.
+   * @example const { removed, holder, warning } = await backend.forceUnlock({ force: true });
+   */
+  forceUnlock(opts: { force?: boolean } = {}): Promise<UnlockResult> {
+    return this.store.unlock({ force: opts.force ?? false });
+  }
+
+  /**
+   * Throws now, with the "set CAIRN_PASSPHRASE" message, if secrets will be written and there is no
+   * passphrase, or it is not the stack's — so a run fails before it changes anything rather than half-way.
+   * @example if (plan.hasSecrets) await backend.requirePassphrase();
+   */
+  async requirePassphrase(): Promise<void> {
+    (await this.secrets()).requirePassphrase();
+  }
+
+  /**
+   * The stack configuration, secrets decrypted.
+   * @example (await backend.readConfig()).region?.value // "eu-west-1"
+   */
+  async readConfig(): Promise<Record<string, ConfigValue>> {
+    return (await this.config()).read();
+  }
+
+  /**
+   * Sets a configuration value; `{ secret: true }` encrypts it (needs the passphrase). Concurrent
+   * writers never lose each other's keys; reserved keys (`__proto__`, ...) are refused.
+   * @example await backend.setConfig("dbPassword", "hunter2", { secret: true });
+   */
+  async setConfig(key: string, value: string, opts: { secret?: boolean } = {}): Promise<void> {
+    await (await this.config()).set(key, value, opts);
+  }
+
+  /**
+   * Removes a configuration value; resolves to whether it existed.
+   * @example await backend.removeConfig("dbPassword") // true
+   */
+  async removeConfig(key: string): Promise<boolean> {
+    return (await this.config()).remove(key);
+  }
+
+  /** The project's stacks in this backend, sorted. @example await backend.listStacks() // ["dev", "prod"] */
+  listStacks(): Promise<string[]> {
+    return this.store.listStacks();
+  }
+
+  /** The stored versions, oldest first. @example (await backend.history()).at(-1)?.current // true */
+  history(): Promise<HistoryEntry[]> {
+    return this.store.history();
+  }
+
+  /**
+   * Makes stored version `version` current again, as a new version (so the rollback itself can be
+   * rolled back). Takes the lock (so it refuses while a run holds it) and refuses while operations of a
+   * crashed run are unreconciled. Needs no passphrase: secrets are copied as stored.
+   *
+   * @example const { version } = await backend.rollback(12);
+   */
+  async rollback(version: number): Promise<RollbackResult> {
+    const lock = await this.lock("state rollback");
+    try {
+      const found = await this.findSnapshot();
+      const scan = await this.scanJournalOf(found);
+      if (scan.prep.pending.length) {
+        throw new Error(
+          `stack ${this.stack} has ${scan.prep.pending.length} interrupted operation(s) (e.g. ${scan.prep.pending[0]!.kind} of ${scan.prep.pending[0]!.urn}): ` +
+            `run preview first so they are reconciled, then roll back`,
+        );
+      }
+      const text = await this.store.readVersion(version);
+      if (text === undefined) {
+        throw new Error(`stack ${this.stack} has no stored version ${version} in ${this.url}: \`state history\` lists the versions kept`);
+      }
+      const old = parseSnapshot(text, `version ${version} of stack ${this.stack}`, this.opts);
+      const serial = scan.serial + 1;
+      const resources = Object.keys(old.resources).length;
+      const storage = this.store.openJournal(scan.prep);
+      try {
+        await storage.ready;
+        await storage.replace({ text: serializeSnapshot({ ...old, serial }), serial, resources }, headLine(serial));
+      } finally {
+        await storage.close();
+      }
+      return { from: version, version: serial, resources };
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /**
+   * The stack as stored, secrets still encrypted (call while holding the lock).
+   * @example const data = await source.exportStack(); await target.importStack(data);
+   */
+  async exportStack(): Promise<StackExport> {
+    const found = await this.findSnapshot();
+    const bytes = await this.store.readJournal();
+    const scan = scanJournal(bytes, this.store.names.journal, found.state?.serial ?? 0, { name: found.name, existed: !!found.state, fromBackup: found.fromBackup });
+    const out: StackExport = { project: this.project, stack: this.stack, config: { ...(await this.store.readConfig()) }, history: [] };
+    if (found.text !== undefined) out.snapshot = found.text;
+    const journal = normalizedJournal(bytes, scan.prep);
+    if (journal !== undefined) out.journal = journal;
+    const encryption = await this.store.readEncryption();
+    if (encryption !== undefined) out.encryption = encryption;
+    for (const h of await this.store.history()) {
+      if (found.state && h.version > found.state.serial) continue; // left by a write that never became current
+      const text = await this.store.readVersion(h.version);
+      if (text !== undefined) out.history.push({ version: h.version, text, ...(h.writtenAt ? { writtenAt: h.writtenAt } : {}) });
+    }
+    return out;
+  }
+
+  /**
+   * Writes an exported stack into this backend (call while holding the lock); refuses if the backend
+   * already holds anything of the stack.
+   * @example await target.importStack(await source.exportStack());
+   */
+  async importStack(data: StackExport): Promise<void> {
+    if (data.project !== this.project || data.stack !== this.stack) {
+      throw new Error(`cannot import stack ${data.project}/${data.stack} as ${this.project}/${this.stack}: the names must match`);
+    }
+    if (!(await this.store.isEmpty())) {
+      throw new Error(`${this.url} already holds state for stack ${this.stack} of project ${this.project}: nothing was copied. Remove it there first, or migrate to another place`);
+    }
+    await this.store.importRaw(data);
+    this.secretsP = undefined; // the stack's salt may just have arrived
+  }
+
+  /** Ends the store's connections (it reconnects if used again). @example await backend.close(); */
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  private async findSnapshot(): Promise<SnapshotFound> {
+    const snap = await this.store.readSnapshot();
+    if (!snap) return { state: undefined, name: this.store.names.snapshot, fromBackup: false, notes: [] };
+    try {
+      return { state: parseSnapshot(snap.text, snap.name, this.opts), text: snap.text, name: snap.name, fromBackup: false, notes: [] };
+    } catch (e) {
+      if (!(e instanceof SnapshotError) || !e.damaged || !snap.backup) throw e;
+      const bak = await snap.backup();
+      if (!bak) throw e;
+      let state: StackState;
+      try {
+        state = parseSnapshot(bak.text, bak.name, this.opts);
+      } catch (e2) {
+        throw new SnapshotError(snap.name, `is unreadable, and so is its backup: ${(e as Error).message.replace(`${snap.name} `, "")} / ${(e2 as Error).message}`, true);
+      }
+      snap.damaged?.();
+      const note = `${snap.name} is unreadable (${e.message.replace(`${snap.name} `, "").split(":")[0]}): loaded the previous version (serial ${state.serial}) from ${bak.name} instead; the damaged file is kept aside when the next version is written`;
+      return { state, text: bak.text, name: bak.name, fromBackup: true, notes: [note] };
+    }
+  }
+
+  private async scanJournalOf(found: SnapshotFound): Promise<JournalScan> {
+    const bytes = await this.store.readJournal();
+    return scanJournal(bytes, this.store.names.journal, found.state?.serial ?? 0, { name: found.name, existed: !!found.state, fromBackup: found.fromBackup });
+  }
+
+  private async config(): Promise<ConfigStore> {
+    return new ConfigStore(this.store, this.store.names.config, await this.secrets());
+  }
+
+  // Opened once per backend, so the slow key derivation happens at most once per stack load.
+  private secrets(): Promise<StackSecrets> {
+    this.secretsP ??= StackSecrets.open({ stack: this.stack, where: this.store.names.encryption, storage: this.store, passphrase: this.opts.passphrase });
+    return this.secretsP;
+  }
+}
+
+/** Runs a decode, naming where a stored secret turned out damaged. */
+function decoded<T>(where: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof DecryptError) throw new DecryptError(`${where}: ${e.message}`);
+    throw e;
+  }
+}

@@ -1,0 +1,111 @@
+import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
+import type { StackLock, UnlockResult } from "./lock-holder.js";
+import type { PendingOperation } from "./types.js";
+
+/**
+ * The storage side of a backend: where snapshot, journal, config, secrets salt, lock and history
+ * live. {@link StoreBackend} builds everything else (replay, journaling, secrets, config rules,
+ * history and rollback) on top, identically for every store.
+ */
+export interface StateStore {
+  /** Where the state lives, without credentials. */
+  readonly url: string;
+  /** How the stored parts are named in messages. */
+  readonly names: StoreNames;
+  /** The current snapshot's text, or undefined for a new stack. */
+  readSnapshot(): Promise<SnapshotText | undefined>;
+  /** The journal as NDJSON bytes (head line first), or undefined when there is none. */
+  readJournal(): Promise<Buffer | undefined>;
+  /** Opens the journal for writing after a load; `prep` says what the load found. */
+  openJournal(prep: JournalPrep): JournalStorage;
+  lock(opts: { command?: string }): Promise<StackLock>;
+  unlock(opts: { force: boolean }): Promise<UnlockResult>;
+  /** The configuration as stored (secrets encrypted). */
+  readConfig(): Promise<Record<string, RawConfigValue>>;
+  /**
+   * Read-modify-write of the configuration, atomic against concurrent writers (a lock or a
+   * compare-and-swap retried); `update` changes `values` in place and returns whether it changed
+   * anything, and may be called more than once.
+   */
+  updateConfig(update: (values: Record<string, RawConfigValue>) => boolean): Promise<void>;
+  /** The `encryption.json` document, if the stack has stored a secret. */
+  readEncryption(): Promise<string | undefined>;
+  /** Stores the `encryption.json` document; throws {@link EncryptionExistsError} if one exists already. */
+  createEncryption(text: string): Promise<void>;
+  history(): Promise<HistoryEntry[]>;
+  /** A stored version's snapshot text. */
+  readVersion(version: number): Promise<string | undefined>;
+  listStacks(): Promise<string[]>;
+  /** True when the store holds nothing of this stack. */
+  isEmpty(): Promise<boolean>;
+  /** Writes an exported stack (the caller checked the store is empty and holds the lock). */
+  importRaw(data: StackExport): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How a store names its parts in messages (paths, object keys, table names). */
+export interface StoreNames {
+  snapshot: string;
+  journal: string;
+  config: string;
+  encryption: string;
+  lock: string;
+}
+
+/** A snapshot as read; `backup` gives the previous one when the store keeps it (files: `state.json.bak`). */
+export interface SnapshotText {
+  text: string;
+  name: string;
+  backup?: () => Promise<{ text: string; name: string } | undefined>;
+  /** Called when `text` was unreadable and the backup was used: the next snapshot write must keep the damaged one. */
+  damaged?: () => void;
+}
+
+/** What a load found, so the journal can continue (or restart) from it. */
+export interface JournalPrep {
+  snapshotSerial: number;
+  /** The journal's head names the current snapshot (else it predates it: an interrupted compaction). */
+  continuesSnapshot: boolean;
+  /** Bytes of the journal's valid part, and its whole size (a torn last record is cut off). */
+  validBytes: number;
+  size: number;
+  pending: readonly PendingOperation[];
+  /** Resolves when an earlier journal of the same backend has finished writing: prepare only after it. */
+  after?: Promise<unknown>;
+}
+
+/** One new snapshot version as written by a compaction. */
+export interface SnapshotWrite {
+  text: string;
+  serial: number;
+  resources: number;
+}
+
+/**
+ * Where a journal's records go. Appends are durable when they resolve (fsync, commit, PUT); a failed
+ * append leaves nothing of its records behind.
+ */
+export interface JournalStorage {
+  readonly name: string;
+  readonly snapshotName: string;
+  /** Resolves with the bytes written preparing the journal (e.g. cutting a torn record); rejects if that failed. */
+  readonly ready: Promise<number>;
+  /** Appends complete NDJSON records durably; resolves with the bytes written. */
+  append(text: string): Promise<number>;
+  /** Installs `snapshot` as the current version and replaces the journal with `journal`; resolves with bytes written. */
+  replace(snapshot: SnapshotWrite, journal: string): Promise<number>;
+  /** Frees space kept in reserve for a full disk; resolves false if there was none. */
+  releaseReserve?(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Thrown by {@link StateStore.createEncryption} when another run stored the stack's salt first.
+ * @example throw new EncryptionExistsError("s3://b/p/web/dev/encryption.json")
+ */
+export class EncryptionExistsError extends Error {
+  override name = "EncryptionExistsError";
+  constructor(where: string) {
+    super(`another run created ${where} while this one was storing its first secret; nothing was written with the new key: run again`);
+  }
+}

@@ -1,0 +1,67 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli, finish, start, tempProject } from "./cli-harness.js";
+
+const SLOW = `
+import { program, defineResource } from "cairn";
+const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
+  provider: {
+    async create({ inputs }) {
+      await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));
+      return { id: String(inputs.n), outputs: inputs };
+    },
+    async read({ outputs }) { return outputs; },
+    async delete() {},
+  },
+  schema: { inputs: { n: {} }, outputs: { n: {} } },
+});
+export default program("slow", ({ config }) => {
+  for (let i = 0; i < Number(process.env.COUNT ?? 2); i++) new Slow("s" + i, { n: i });
+});
+`;
+
+async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("condition not met in time");
+}
+
+describe("state commands on local files, end to end", () => {
+  it("keeps every key of concurrent config set runs, and refuses __proto__", async () => {
+    const dir = await tempProject({ "infra.ts": SLOW });
+    const keys = ["alpha", "beta", "gamma", "delta", "epsilon"];
+    const runs = await Promise.all(keys.map((k) => cli(dir, ["config", "set", k, `${k}-value`])));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const list = await cli(dir, ["config", "list", "--json"]);
+    expect(JSON.parse(list.stdout)).toEqual(Object.fromEntries(keys.map((k) => [k, `${k}-value`])));
+
+    const proto = await cli(dir, ["config", "set", "__proto__", "x"]);
+    expect(proto.code).toBe(1);
+    expect(proto.stderr).toMatch(/config key "__proto__" is reserved \(it names a property every JavaScript object has\) \(.*config\.json\): choose another key/);
+    expect(await readFile(join(dir, ".cairn/stacks/dev/config.json"), "utf8")).not.toContain("__proto__");
+  });
+
+  it("unlock refuses while the holder runs, and --force warns naming holder and age", async () => {
+    const dir = await tempProject({ "infra.ts": SLOW });
+    // Five creates of 4 s one after another: the run outlives the two unlock commands.
+    const running = finish(start(dir, ["up", "--yes", "--parallel", "1"], { SLOW_MS: "4000", COUNT: "5" }));
+    await waitFor(async () => (await readFile(join(dir, ".cairn/stacks/dev/lock.json"), "utf8").catch(() => "")).includes('"pid"'));
+
+    const refused = await cli(dir, ["unlock"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/stack dev is locked by pid \d+ on \S+ since \S+ \(for \d+s; command: up\), which is still running on this host: the lock was left in place\. .*`npx tsx infra\.ts unlock --stack dev --force` removes the lock anyway/);
+    expect(await readFile(join(dir, ".cairn/stacks/dev/lock.json"), "utf8")).toContain('"command": "up"');
+
+    const forced = await cli(dir, ["unlock", "--force"]);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toMatch(/warning: removed the lock of stack dev held by pid \d+ on \S+ since \S+ \(for \d+s; command: up\), which is still running on this host: if that run is still active, it and the next run may both write the stack/);
+    expect(forced.stdout).toMatch(/^Removed the lock held by pid \d+/);
+    const r = await running;
+    expect(r.code).toBe(1); // it noticed its lock was gone and stopped writing
+    expect(r.stderr + r.stdout).toMatch(/the lock on stack dev .* was lost while this run held it/);
+  });
+});
