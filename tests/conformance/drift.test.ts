@@ -15,7 +15,7 @@ describe("conformance: drift is seen and reverted", () => {
     const plan = await stack.preview();
     expect(planned(plan)).toEqual(["update a"]);
     expect(stepOf(plan, "a", "update")).toMatchObject({ olds: { value: "DRIFTED" }, news: { value: "v1" }, drift: ["value"] });
-    expect(plain(renderPlan(plan))).toContain('value: "DRIFTED" → "v1"  (changed outside Cairn)');
+    expect(plain(renderPlan(plan))).toContain('value changed outside Cairn (drift): the declared value is put back\n      value: "DRIFTED" → "v1"');
     await stack.apply(plan);
     expect(cloud.contents()).toEqual(["box:a=v1"]);
     expect(hasChanges(await stack.preview())).toBe(false);

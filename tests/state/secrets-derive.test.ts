@@ -28,9 +28,7 @@ describe("key derivation", () => {
     await j.close();
     expect(derive).toHaveBeenCalledTimes(1);
 
-    const t = performance.now();
     const loaded = await backendAt(dir, { passphrase: "pw" }).load();
-    expect(performance.now() - t).toBeLessThan(2000);
     expect(derive).toHaveBeenCalledTimes(2);
     expect(Object.keys(loaded.state.resources)).toHaveLength(N);
     expect(loaded.state.resources[urnOf("s1234")]!.inputs.token).toBe("tok-1234");

@@ -68,7 +68,10 @@ describe("local.RandomPassword", () => {
     expect(r.plan.secretOutputs).toEqual(["password"]);
     expect(renderPlan(await stack.preview())).not.toContain(password);
     expect(JSON.stringify(events)).not.toContain(password);
-    for (const f of await readdir(join(dir, ".cairn/stacks/dev"))) expect(await readFile(join(dir, ".cairn/stacks/dev", f), "utf8"), f).not.toContain(password);
+    // Every file of the stack, history included.
+    for (const f of await readdir(join(dir, ".cairn/stacks/dev"), { recursive: true, withFileTypes: true })) {
+      if (f.isFile()) expect(await readFile(join(f.parentPath, f.name), "utf8"), f.name).not.toContain(password);
+    }
   });
 
   it("without a passphrase, is refused before anything is made", async () => {
