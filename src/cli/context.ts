@@ -16,6 +16,7 @@ import { renderPlan } from "./render/plan.js";
 import { formatBlock } from "./render/value.js";
 import { SECRET_MASK } from "../apply/redact.js";
 import type { Props } from "../state/types.js";
+import type { ApplySummary } from "../apply/events.js";
 import { stackStatus } from "./stack-status.js";
 
 /** The options every command takes (set on the root command, accepted before or after the command name). */
@@ -58,6 +59,8 @@ export class CliContext {
     readonly signal: AbortSignal,
     /** How users run this program, for hints (`npx tsx infra.ts`, `npx cairn infra.ts`). */
     readonly command: string,
+    /** Aborted by a second Ctrl-C: provider calls still running are abandoned (recorded as uncertain). */
+    readonly abortSignal?: AbortSignal,
   ) {}
 
   /** The program; a clear usage error when the CLI was started without one (`npx cairn` outside a project). */
@@ -76,7 +79,7 @@ export class CliContext {
 
   stack(cmd: Command): Stack {
     const g = this.globals(cmd);
-    const o: StackOptions = { stack: g.stack, signal: this.signal };
+    const o: StackOptions = { stack: g.stack, signal: this.signal, ...(this.abortSignal ? { abortSignal: this.abortSignal } : {}) };
     if (g.stateDir) o.stateDir = g.stateDir;
     if (g.backend) o.backend = g.backend;
     if (g.parallel) o.parallel = g.parallel;
@@ -93,6 +96,23 @@ export class CliContext {
     if (s.exists) return;
     const others = s.stacks.length ? `Existing stacks: ${s.stacks.join(", ")}.` : "This project has no stacks yet.";
     throw new Error(`Stack "${g.stack}" does not exist (in ${s.stateDir}). ${others} Check --stack, or create it with \`${this.command} up --stack ${g.stack}\`.`);
+  }
+
+  /**
+   * The end of an apply: the exit code (130 when Ctrl-C cancelled it, 1 when a step failed) and, after a
+   * cancel, what was done and what was not.
+   */
+  finishApply(run: Run, summary: ApplySummary | undefined, changes: boolean): void {
+    if (!this.signal.aborted) {
+      if (summary && !summary.ok) this.exitCode = EXIT.failure;
+      return;
+    }
+    this.exitCode = EXIT.interrupted;
+    if (run.json) return;
+    const text = !summary
+      ? "Cancelled: nothing was changed."
+      : `Cancelled: ${summary.succeeded} finished and saved, ${summary.skipped} not started${summary.failed ? `, ${summary.failed} failed or abandoned (recorded as uncertain: the next run checks them)` : ""}. State is saved and the lock released; run up again to finish.`;
+    if (changes || summary) run.reporter.print(run.c.yellow(text), "err");
   }
 
   /** A note when `preview`/`up` work on a stack that has no state yet (`up` creates it). */

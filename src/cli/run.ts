@@ -6,6 +6,7 @@ import { CliContext } from "./context.js";
 import { EXIT, reportError } from "./errors.js";
 import { JsonEmitter } from "./json/events.js";
 import { processIo, type Io } from "./io.js";
+import { Interrupts } from "./interrupts.js";
 
 export { EXIT } from "./errors.js";
 
@@ -24,31 +25,24 @@ export interface RunCliOptions {
  */
 export async function runCli(prog: Program | undefined, argv: string[], io: Io = processIo(), opts: RunCliOptions = {}): Promise<number> {
   const command = opts.command ?? prog?.location.command ?? "npx cairn";
-  const cancel = new AbortController();
-  const ctx = new CliContext(io, prog, cancel.signal, command);
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    const say = (t: string) => (ctx.active ? ctx.active.print(t, "err") : io.err(t));
-    say(colors(wantsColor({ env: io.env, noColorFlag: argv.includes("--no-color"), isTTY: io.stdoutIsTTY })).yellow("Cancelling: no new operations will start; running ones finish and are saved. Press Ctrl-C again to exit at once."));
-    cancel.abort(new Error("cancelled by the user"));
-  };
-  process.on("SIGINT", onSigint);
+  const c = colors(wantsColor({ env: io.env, noColorFlag: argv.includes("--no-color"), isTTY: io.stdoutIsTTY }));
+  let ctx: CliContext | undefined;
+  const interrupts = new Interrupts((t) => (ctx?.active ? ctx.active.print(c.yellow(t), "err") : io.err(c.yellow(t))));
+  ctx = new CliContext(io, prog, interrupts.cancel, command, interrupts.abort);
   const cli = buildCli(ctx, command, prog ? `Cairn program "${prog.name}": plan and apply its stacks` : "Cairn: plan and apply a program's stacks");
   if (!prog) cli.usage("[program file] [options] [command]").addHelpText("after", "\nWithout a program file, infra.ts (or infra.mts, infra.js, infra.mjs) in the current folder is used.");
   try {
     await cli.parseAsync(argv, { from: "user" });
-    return ctx.exitCode;
+    return interrupts.settle(ctx.exitCode);
   } catch (e) {
     ctx.active?.close();
     const noColor = argv.includes("--no-color");
     const code = reportError(e, io.err, colors(wantsColor({ env: io.env, noColorFlag: noColor, isTTY: io.stdoutIsTTY })), Boolean(io.env.CAIRN_DEBUG));
     // A script reading --json sees the error in the stream too.
     if (argv.includes("--json") && code !== EXIT.ok) new JsonEmitter((l) => io.out(l)).emit({ type: "error", message: e instanceof Error ? e.message : String(e), exit_code: code });
-    return code;
+    return interrupts.settle(code);
   } finally {
-    process.off("SIGINT", onSigint);
+    interrupts.dispose();
   }
 }
 

@@ -305,6 +305,10 @@ export class Stack {
     }
     const program = await this.runtimeFor(plan);
     if (confirm && !(await confirm(plan))) return { plan };
+    if (this.options.signal?.aborted) {
+      this.note("warning", "Cancelled before anything was applied: nothing was changed.");
+      return { plan };
+    }
     if (planHasSecrets(plan)) await this.backend.requirePassphrase();
     const journal = await this.backend.openJournal(state);
     const { summary, outputs } = await execute({

@@ -3,7 +3,6 @@ import { Option } from "commander";
 import type { Urn } from "../../program/urn.js";
 import { hasChanges } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
-import { EXIT } from "../errors.js";
 import { diffOption, jsonOption, yesOption } from "./options.js";
 
 interface DestroyOptions {
@@ -36,8 +35,8 @@ export function registerDestroy(root: Command, ctx: CliContext): void {
             return ctx.confirm(cmd, plan, o, `Destroy these resources of stack "${plan.stack}"?`);
           },
         });
-        if (!r.summary && hasChanges(r.plan) && !run.json) run.reporter.print(run.c.yellow("Cancelled: nothing was changed."));
-        if (r.summary && !r.summary.ok) ctx.exitCode = ctx.signal.aborted ? EXIT.interrupted : EXIT.failure;
+        if (!r.summary && hasChanges(r.plan) && !run.json && !ctx.signal.aborted) run.reporter.print(run.c.yellow("Cancelled: nothing was changed."));
+        ctx.finishApply(run, r.summary, hasChanges(r.plan));
       } finally {
         run.close();
       }

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { hasChanges } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
-import { EXIT } from "../errors.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, yesOption, type PlanFlags } from "./options.js";
 import { readPlanFile } from "../../plan/saved-plan.js";
 import type { Plan } from "../../plan/plan.js";
@@ -39,11 +38,11 @@ export function registerUp(root: Command, ctx: CliContext): void {
       }
       const r = o.plan ? await run.stack.apply(await readPlanFile(o.plan, ctx.io.env.CAIRN_PASSPHRASE), { confirm }) : await run.stack.up({ ...planOptions(o), confirm });
       if (!r.summary) {
-        if (hasChanges(r.plan) && !run.json) run.reporter.print(run.c.yellow("Cancelled: nothing was changed."));
-        return;
+        if (hasChanges(r.plan) && !run.json && !ctx.signal.aborted) run.reporter.print(run.c.yellow("Cancelled: nothing was changed."));
+        return ctx.finishApply(run, undefined, hasChanges(r.plan));
       }
       if (r.outputs) run.showOutputs(r.outputs, r.plan.secretOutputs);
-      if (!r.summary.ok) ctx.exitCode = ctx.signal.aborted ? EXIT.interrupted : EXIT.failure;
+      ctx.finishApply(run, r.summary, true);
     } finally {
       run.close();
     }

@@ -42,6 +42,9 @@ function stateAfter(kind: UnitKind, command: string): string {
  * @example hintFor("delete", "AccessDenied: …", "npx tsx infra.ts") // "the credentials in use may not do this: …; it stays in state, …"
  */
 export function hintFor(kind: UnitKind, message: string, command: string): string {
+  // The engine kept the pending record of a call whose outcome is unknown: the next run reads it back first.
+  if (/recorded as uncertain/.test(message)) return `The next \`${command} up\` (or preview) reads the object back before planning, then finishes the work.`;
+  if (/^stuck: a dependency cycle/.test(message)) return "Nothing in the cycle ran; break the cycle in the program and run again.";
   const cause = BY_MESSAGE.find(([re]) => re.test(message))?.[1];
   const after = stateAfter(kind, command);
   return cause ? `${cause}. Then: ${after}.` : `${after[0]!.toUpperCase()}${after.slice(1)}.`;

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { readdir, readFile, access } from "node:fs/promises";
+import { join } from "node:path";
+import { cli, finish, start, tempProject } from "./cli-harness.js";
+
+// Slow creates (SLOW_MS each) that each write one file named after the resource: what exists in the "cloud".
+const SLOW = `
+import { program, defineResource } from "cairn";
+import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
+  provider: {
+    async create({ inputs, ctx }) {
+      await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));
+      await mkdir(join(ctx.workDir, "objs"), { recursive: true });
+      await writeFile(join(ctx.workDir, "objs", String(inputs.n)), "x");
+      return { id: String(inputs.n), outputs: inputs };
+    },
+    async read({ id, outputs, ctx }) {
+      try { await readFile(join(ctx.workDir, "objs", id)); return outputs; } catch { return undefined; }
+    },
+    async delete({ id, ctx }) { await rm(join(ctx.workDir, "objs", id), { force: true }); },
+  },
+  schema: { inputs: { n: {} }, outputs: { n: {} } },
+});
+export default program("slow", () => {
+  for (let i = 0; i < 6; i++) new Slow("s" + i, { n: i });
+});
+`;
+
+const exists = (p: string) => access(p).then(() => true, () => false);
+const stateOf = async (dir: string) => {
+  const text = await readFile(join(dir, ".cairn/stacks/dev/state.json"), "utf8").catch(() => "{\"resources\":{}}");
+  return Object.keys(JSON.parse(text).resources).sort();
+};
+
+async function started(child: ReturnType<typeof start>, what: RegExp): Promise<void> {
+  let seen = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`never saw ${what}: ${seen}`)), 20_000);
+    const look = (d: Buffer) => {
+      seen += d.toString();
+      if (what.test(seen)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", look);
+    child.stderr!.on("data", look);
+  });
+}
+
+describe("Ctrl-C, end to end", () => {
+  it("the first Ctrl-C lets running creates finish and saves them: nothing leaks, exit 130, lock released", async () => {
+    const dir = await tempProject({ "infra.ts": SLOW });
+    const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "1500", CI: "true" });
+    const done = finish(child);
+    await started(child, /Plan: 6 to create/);
+    await new Promise((r) => setTimeout(r, 300)); // two creates are in flight
+    process.kill(child.pid!, "SIGINT");
+    const r = await done;
+    expect(r.code, r.stdout + r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/Cancelling: nothing new starts/);
+    expect(r.stderr).toMatch(/Cancelled: 2 finished and saved, 4 not started/);
+    // What was made is recorded: every object in the "cloud" is in state, and the rest was never started.
+    const objs = (await readdir(join(dir, "objs"))).sort();
+    expect(objs).toHaveLength(2);
+    expect(await stateOf(dir)).toEqual(objs.map((n) => `urn:cairn:dev::slow::e2e:Slow::s${n}`).sort());
+    expect(await exists(join(dir, ".cairn/stacks/dev/lock"))).toBe(false);
+    const next = await cli(dir, ["up", "--yes"], { SLOW_MS: "0" });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/Plan: 4 to create/);
+    expect((await readdir(join(dir, "objs"))).sort()).toEqual(["0", "1", "2", "3", "4", "5"]);
+  });
+
+  it("a second Ctrl-C stops at once: what was running is recorded as uncertain and checked by the next run", async () => {
+    const dir = await tempProject({ "infra.ts": SLOW });
+    const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "8000", CI: "true" });
+    const done = finish(child);
+    await started(child, /Plan: 6 to create/);
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    process.kill(child.pid!, "SIGINT");
+    await started(child, /Cancelling: nothing new starts/);
+    process.kill(child.pid!, "SIGINT");
+    const r = await done;
+    expect(Date.now() - t0).toBeLessThan(6000);
+    expect(r.code, r.stdout + r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/Stopping now: operations still running are abandoned and recorded as uncertain/);
+    expect(r.stderr).toMatch(/was interrupted \(cancelled twice\); it is recorded as uncertain/);
+    expect(await exists(join(dir, ".cairn/stacks/dev/lock"))).toBe(false);
+    const next = await cli(dir, ["up", "--yes"], { SLOW_MS: "0" });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/An interrupted create of urn:cairn:dev::slow::e2e:Slow::s\d/);
+    expect((await readdir(join(dir, "objs"))).sort()).toEqual(["0", "1", "2", "3", "4", "5"]);
+  });
+});
