@@ -1,4 +1,3 @@
-import type { Subject } from "rxjs";
 import type { Plan } from "../plan/plan.js";
 import type { GraphNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
@@ -6,7 +5,8 @@ import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/p
 import type { ProviderRecord, StackState, StateMutation, Props } from "../state/types.js";
 import type { ResourceValue, ScopedResolver, ValueResolver } from "../plan/values.js";
 import type { Action } from "./actions.js";
-import type { EngineEvent } from "./events.js";
+import type { EventSink } from "./events.js";
+import type { SecretRegistry } from "./secret-registry.js";
 import type { JournalWriter } from "./journal.js";
 import type { WaitPoller } from "./waiter.js";
 import type { InFlight } from "./invoke.js";
@@ -19,7 +19,9 @@ export interface ApplyContext {
   readonly plan: Plan;
   readonly journal: JournalWriter;
   readonly values: ValueResolver;
-  readonly events: Subject<EngineEvent>;
+  readonly events: EventSink;
+  /** Every secret value the run has seen: handlers add the ones they meet (resolved inputs, tainted outputs). */
+  readonly secrets: SecretRegistry;
   readonly poller: WaitPoller;
   readonly clock: Clock;
   /** Aborts provider calls in flight (a second Ctrl-C): they are left recorded as uncertain. */

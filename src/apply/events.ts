@@ -56,3 +56,8 @@ export type EngineEvent =
 
 /** The event type names, for exhaustiveness tests. */
 export const EVENT_TYPES: readonly EngineEvent["type"][] = ["step-started", "step-succeeded", "step-failed", "step-skipped", "step-retrying", "wait-polled", "wait-ended", "diagnostic", "summary"];
+
+/** Where the engine sends its events (an rxjs Subject, or a sink that redacts secrets on the way). */
+export interface EventSink {
+  next(e: EngineEvent): void;
+}

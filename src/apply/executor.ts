@@ -1,5 +1,4 @@
 import { setMaxListeners } from "node:events";
-import type { Subject } from "rxjs";
 import type { Graph } from "../graph/graph.js";
 import type { Plan } from "../plan/plan.js";
 import { resolveInputs } from "../plan/resolve-inputs.js";
@@ -13,7 +12,8 @@ import type { ProviderSource } from "../provider/registry.js";
 import type { Props } from "../state/types.js";
 import { buildActionGraph, type Action, type ActionJob } from "./actions.js";
 import type { ApplyContext, OpContextFactory } from "./context.js";
-import type { ApplySummary, EngineEvent } from "./events.js";
+import type { ApplySummary, EventSink } from "./events.js";
+import { SecretRegistry } from "./secret-registry.js";
 import type { JournalWriter } from "./journal.js";
 import { runAction } from "./handlers/index.js";
 import { labelOf } from "./handlers/wait.js";
@@ -40,7 +40,9 @@ export interface ExecuteInput {
   journal: JournalWriter;
   /** How many provider operations may run at once. */
   parallel: number;
-  events: Subject<EngineEvent>;
+  events: EventSink;
+  /** Secret values seen so far; the apply adds what it meets (events are redacted against it by the sink). */
+  secrets?: SecretRegistry;
   opContext: OpContextFactory;
   /** The program's provider instances, keyed by {@link instanceKey}. */
   instances?: ReadonlyMap<string, ProviderInstance>;
@@ -59,7 +61,7 @@ export interface ExecuteInput {
 function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>): ApplyContext {
   const nodes = input.program?.nodeByUrn;
   return {
-    plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock,
+    plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
     abort: input.abort, stuck: input.stuck, opContext: input.opContext, inFlight: new InFlight([input.abort, input.stuck]),
     poller: new WaitPoller({
       clock: input.clock,
@@ -176,8 +178,17 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
   if (!input.program || plan.mode === "refresh-only") return undefined;
   const r = await resolveInputs(input.program.programOutputs, values);
   const prior = journal.state.outputs;
+  const priorSecret = new Set(journal.state.secretOutputs ?? []);
   const known: Props = {};
-  for (const [k, v] of Object.entries(r.values)) known[k] = containsUnknown(v) ? prior[k] : v;
-  journal.mutate([{ kind: "outputs", outputs: known, secretOutputs: r.secretKeys }]);
-  return { values: known, secretKeys: r.secretKeys };
+  const secretKeys = new Set(r.secretKeys);
+  for (const [k, v] of Object.entries(r.values)) {
+    if (!containsUnknown(v)) known[k] = v;
+    else {
+      // Not known (its resource failed): the recorded value stays, and so does its secrecy.
+      known[k] = prior[k];
+      if (priorSecret.has(k)) secretKeys.add(k);
+    }
+  }
+  journal.mutate([{ kind: "outputs", outputs: known, secretOutputs: [...secretKeys] }]);
+  return { values: known, secretKeys: [...secretKeys] };
 }

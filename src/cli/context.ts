@@ -128,8 +128,10 @@ export class CliContext {
   run(cmd: Command, opts: { json?: boolean } = {}): Run {
     const stack = this.stack(cmd);
     const c = opts.json ? colors(false) : this.colors(cmd);
-    const json = opts.json ? new JsonEmitter((l) => this.io.out(l)) : undefined;
-    const reporter = this.reporterFor(c, json);
+    // Everything this run prints passes the stack's secret redaction, as its events do.
+    const out = (l: string) => this.io.out(stack.redact(l));
+    const json = opts.json ? new JsonEmitter(out) : undefined;
+    const reporter = this.reporterFor(c, json, stack);
     const sub = stack.events.subscribe((e) => reporter.event(e));
     this.active = reporter;
     return {
@@ -152,9 +154,9 @@ export class CliContext {
     };
   }
 
-  private reporterFor(c: Colors, json: JsonEmitter | undefined): Reporter {
-    if (json) return new JsonReporter(json, (t) => this.io.err(t), this.command);
-    const sink = { out: (t: string) => this.io.out(t), err: (t: string) => this.io.err(t) };
+  private reporterFor(c: Colors, json: JsonEmitter | undefined, stack: Stack): Reporter {
+    if (json) return new JsonReporter(json, (t) => this.io.err(stack.redact(t)), this.command);
+    const sink = { out: (t: string) => this.io.out(stack.redact(t)), err: (t: string) => this.io.err(stack.redact(t)) };
     // CI runners often give jobs a terminal, but their logs cannot redraw lines; nor can a terminal of no size.
     if (this.io.stdoutIsTTY && !isCI(this.io.env) && this.io.size().columns > 0) return new LiveReporter(sink, c, this.command, this.io.region(), () => this.io.size());
     return new PlainReporter(sink, c, this.command);

@@ -94,7 +94,9 @@ export async function planCustom(node: CustomNode, ctx: PlanContext): Promise<vo
   if (!resolved) return ctx.publish(node, unknownValue(schemaSecrets));
   const depNodes = new Set<GraphNode>(ctx.input.graph.deps.get(node));
   for (const d of resolved.deps) if (d !== node && d.kind !== "component") depNodes.add(d);
-  const secretKeys = schemaSecrets.size || resolved.secretKeys.length ? [...new Set([...resolved.secretKeys, ...schemaSecrets])] : [];
+  // A value that was secret stays secret (its old value must never show in a diff), as do schema secrets.
+  const priorSecrets = prior?.secretKeys ?? [];
+  const secretKeys = schemaSecrets.size || resolved.secretKeys.length || priorSecrets.length ? [...new Set([...resolved.secretKeys, ...schemaSecrets, ...priorSecrets])] : [];
   const news = withIgnoredChanges(resolved.values, prior?.inputs, node.options.ignoreChanges);
   const providerDiff = await providerAnswers(node, news, prior, ctx);
   const o = node.options;

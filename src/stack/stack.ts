@@ -10,7 +10,8 @@ import { PLAN_FORMAT_VERSION, type DriftFinding, type Plan } from "../plan/plan.
 import { destroyScope, planDeletes, checkDeleteProviders } from "../plan/deletes.js";
 import { fingerprint } from "../plan/fingerprint.js";
 import { execute, type ProgramRuntime } from "../apply/executor.js";
-import type { ApplySummary, EngineEvent } from "../apply/events.js";
+import type { ApplySummary, EngineEvent, EventSink } from "../apply/events.js";
+import { SecretRegistry } from "../apply/secret-registry.js";
 import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import { definedProviders, withOverrides, type ProviderSource } from "../provider/registry.js";
@@ -69,6 +70,8 @@ export interface UpResult {
   /** Absent when the plan was not confirmed. */
   summary?: ApplySummary;
   outputs?: Props;
+  /** Which stack outputs are secret (known after the apply: a value built from a secret is secret too). */
+  secretOutputs?: string[];
   /** Bytes this apply wrote to state (journal records and the compacted snapshot). */
   stateBytesWritten?: number;
 }
@@ -127,8 +130,14 @@ export class Stack {
     });
   }
 
+  /** Every secret value this stack has seen (config, state, plans, applies): nothing it emits shows one. */
+  private readonly secrets = new SecretRegistry();
+
+  /** The one way events leave the stack: through the secret redaction pass. */
+  private readonly sink: EventSink = { next: (e) => this.subject.next(this.secrets.redactEvent(e)) };
+
   private note(severity: "info" | "warning" | "error", message: string, urn?: Urn) {
-    this.subject.next({ type: "diagnostic", severity, message, ...(urn ? { urn } : {}) });
+    this.sink.next({ type: "diagnostic", severity, message, ...(urn ? { urn } : {}) });
   }
 
   /** The context of one provider call; `signal` bounds it (a timeout, an abandoned run). */
@@ -167,6 +176,7 @@ export class Stack {
       for (const n of lock.notes) this.note("warning", n);
       const loaded = await this.backend.load();
       for (const n of loaded.notes) this.note("warning", n);
+      await this.learnSecrets(loaded.state);
       let state = loaded.state;
       if (loaded.pending.length) {
         const journal = await this.backend.openJournal(state);
@@ -175,9 +185,23 @@ export class Stack {
         await journal.close();
       }
       return await fn(state, idle.signal);
+    } catch (e) {
+      // Errors reach people too: the same redaction as events (a provider may quote a secret in its message).
+      if (e instanceof Error) e.message = this.secrets.redact(e.message);
+      throw e;
     } finally {
       idle.dispose();
       await lock.release();
+    }
+  }
+
+  /** Remembers the secrets of the loaded state and of the stack's config, so no event or error shows them. */
+  private async learnSecrets(state: StackState): Promise<void> {
+    this.secrets.addState(state);
+    try {
+      for (const v of Object.values(await this.backend.readConfig())) if (v.secret) this.secrets.add(v.value);
+    } catch {
+      // Without the passphrase secret config cannot be read; nothing of it can be shown either.
     }
   }
 
@@ -240,7 +264,7 @@ export class Stack {
       { project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations), opContext: this.readContext, providers: this.providers, stuck: idle },
       opts,
     );
-    return { ...plan, baseSerial: state.serial, fingerprint: fp, refresh: found.mutations, drift: found.findings };
+    return this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint: fp, refresh: found.mutations, drift: found.findings });
   }
 
   /** Plans without changing anything. The plan can be given to {@link apply} (or saved, and applied by `up --plan`). */
@@ -283,6 +307,12 @@ export class Stack {
     });
   }
 
+  /** The plan with its secrets remembered and its diagnostics (a provider's check may quote a value) redacted. */
+  private scrubbed(plan: Plan): Plan {
+    planSecrets(plan, this.secrets);
+    return { ...plan, diagnostics: plan.diagnostics.map((d) => ({ ...d, message: this.secrets.redact(d.message) })) };
+  }
+
   /** The evaluated program a plan was made from: this process's, or a fresh evaluation that must match. */
   private async runtimeFor(plan: Plan): Promise<ProgramRuntime | undefined> {
     if (plan.mode !== "update") return undefined;
@@ -294,6 +324,7 @@ export class Stack {
   }
 
   private async confirmAndApply(plan: Plan, state: StackState, confirm: Confirm | undefined, idle: AbortSignal): Promise<UpResult> {
+    planSecrets(plan, this.secrets);
     const errors = plan.diagnostics.filter((d) => d.severity === "error");
     if (errors.length) throw new CairnError(`The plan has ${errors.length} error(s); nothing was changed:`, errors.map((d) => d.message));
     if (plan.version !== PLAN_FORMAT_VERSION) throw new CairnError(`This plan is of format ${String(plan.version)}; this Cairn applies format ${PLAN_FORMAT_VERSION}. Make the plan again.`);
@@ -312,7 +343,7 @@ export class Stack {
     if (planHasSecrets(plan)) await this.backend.requirePassphrase();
     const journal = await this.backend.openJournal(state);
     const { summary, outputs } = await execute({
-      plan, journal, clock: this.clock, events: this.subject, opContext: this.opContext, instances: this.live,
+      plan, journal, clock: this.clock, events: this.sink, secrets: this.secrets, opContext: this.opContext, instances: this.live,
       parallel: this.options.parallel ?? 10, stuck: idle, providers: this.providers,
       ...(program ? { program } : {}),
       ...(this.options.signal ? { cancel: this.options.signal } : {}),
@@ -320,7 +351,7 @@ export class Stack {
     });
     await journal.compact();
     await journal.close();
-    return { plan, summary, stateBytesWritten: journal.bytesWritten, ...(outputs ? { outputs: outputs.values } : {}) };
+    return { plan, summary, stateBytesWritten: journal.bytesWritten, ...(outputs ? { outputs: outputs.values, secretOutputs: outputs.secretKeys } : {}) };
   }
 
   /**
@@ -364,6 +395,16 @@ export class Stack {
     return this.backend.removeConfig(key);
   }
 
+  /**
+   * `text` with every secret value this stack has seen masked (and their JSON-escaped and base64 forms): the
+   * CLI passes all it prints through it, as the stack does its events and errors.
+   *
+   * @example stack.redact(`url: ${url}`) // "url: db://admin:[secret]@host"
+   */
+  redact(text: string): string {
+    return this.secrets.redact(text);
+  }
+
   /** The project's stacks in this stack's backend, sorted. */
   async stacks(): Promise<string[]> {
     return this.backend.listStacks();
@@ -392,6 +433,15 @@ export class Stack {
         : to;
     return migrateStack(this.backend, target);
   }
+}
+
+/** The secret values a plan holds (inputs, prior values and outputs named secret; secret stack outputs). */
+function planSecrets(plan: Plan, secrets: SecretRegistry): void {
+  for (const s of plan.steps) {
+    if (!("secretKeys" in s) || s.secretKeys.length === 0) continue;
+    for (const props of ["news" in s ? s.news : undefined, "olds" in s ? s.olds : undefined, "outputs" in s ? s.outputs : undefined]) if (props) secrets.addProps(props, s.secretKeys);
+  }
+  secrets.addProps(plan.outputs, plan.secretOutputs);
 }
 
 /** A plan with no steps against `state` (the start of destroy and refresh-only plans). */

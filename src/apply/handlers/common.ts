@@ -6,6 +6,7 @@ import type { Urn } from "../../program/urn.js";
 import { redactSecrets } from "../redact.js";
 import type { ApplyContext } from "../context.js";
 import type { ObjectFacts } from "../record.js";
+import { taintedKeys } from "../secret-registry.js";
 
 /** The value dependents see once an object exists: its id and outputs, secrets marked. */
 export function valueOf(ctx: ApplyContext, urn: Urn, o: ObjectFacts): ResourceValue {
@@ -37,4 +38,18 @@ export function redactorFor(step: PlanStep): (text: string) => string {
 /** The resource's name, for messages. */
 export function nameOf(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+/**
+ * The object a call ended with, secrets settled: outputs that carry a secret input's value are secret too
+ * (tainted), and every secret value is remembered so no message or event can show it.
+ *
+ * @example const o = objectFacts(ctx, result.id, news, result.outputs, secretKeys);
+ */
+export function objectFacts(ctx: ApplyContext, id: string, inputs: Props, outputs: Props, secretKeys: readonly string[]): ObjectFacts {
+  const tainted = taintedKeys(outputs, secretKeys.map((k) => inputs[k])).filter((k) => !secretKeys.includes(k));
+  const keys = tainted.length ? [...secretKeys, ...tainted] : [...secretKeys];
+  ctx.secrets.addProps(inputs, keys);
+  ctx.secrets.addProps(outputs, keys);
+  return { id, inputs, outputs, secretKeys: keys };
 }

@@ -4,8 +4,8 @@ import type { Action } from "../actions.js";
 import type { Handler } from "../context.js";
 import { checkCreated, invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
-import { recordFor, type ObjectFacts } from "../record.js";
-import { moved, nameOf, redactorFor, valueOf } from "./common.js";
+import { recordFor } from "../record.js";
+import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
 
 type CreateAction = Extract<Action, { kind: "create" }>;
 
@@ -17,6 +17,7 @@ export const create: Handler<CreateAction> = async (action, ctx) => {
   const { step } = action;
   const node = ctx.node(step.urn);
   const { news, secretKeys, triggers } = await inputsFor(step, action.id, ctx);
+  ctx.secrets.addProps(news, secretKeys);
   const meta = triggers ? { ...step.meta, triggers } : step.meta;
   const provider = ctx.provider(step.type, step.urn, node);
   const { result, op } = await invoke(ctx, {
@@ -29,7 +30,7 @@ export const create: Handler<CreateAction> = async (action, ctx) => {
     onError: (e) => (e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: recordFor(step.urn, step.type, meta, { id: e.id, inputs: news, outputs: e.outputs, secretKeys }, { tainted: true }) }] : []),
     redact: redactorFor(step),
   });
-  const object: ObjectFacts = { id: result.id, inputs: news, outputs: result.outputs, secretKeys };
+  const object = objectFacts(ctx, result.id, news, result.outputs, secretKeys);
   return {
     op,
     changes: () => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, meta, object) }],

@@ -5,8 +5,8 @@ import type { Action } from "../actions.js";
 import { NO_CHANGES, type Handler } from "../context.js";
 import { checkCreated, invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
-import { deposedFrom, recordFor, withoutDeposed, type ObjectFacts } from "../record.js";
-import { moved, nameOf, redactorFor, valueOf } from "./common.js";
+import { deposedFrom, recordFor, withoutDeposed } from "../record.js";
+import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
 
 type ReplaceAction = Extract<Action, { kind: "replace" }>;
 type DeleteReplacedAction = Extract<Action, { kind: "delete-replaced" }>;
@@ -20,6 +20,7 @@ export const replace: Handler<ReplaceAction> = async (action, ctx) => {
   const { step } = action;
   const node = ctx.node(step.urn);
   const { news, secretKeys, triggers } = await inputsFor(step, action.id, ctx);
+  ctx.secrets.addProps(news, secretKeys);
   const meta = triggers ? { ...step.meta, triggers } : step.meta;
   const deposedAt = (s: StackState): DeposedObject[] => {
     const cur = (s.resources[step.movedFrom ?? step.urn]?.deposed ?? []).filter((d) => d.id !== step.id);
@@ -38,7 +39,7 @@ export const replace: Handler<ReplaceAction> = async (action, ctx) => {
   });
   const same = result.id === step.id && !step.deleteFirst;
   if (same) ctx.events.next({ type: "diagnostic", severity: "warning", urn: step.urn, message: `The replacement of "${step.urn}" is the same object (id ${result.id}): it was kept, not deleted.` });
-  const object: ObjectFacts = { id: result.id, inputs: news, outputs: result.outputs, secretKeys };
+  const object = objectFacts(ctx, result.id, news, result.outputs, secretKeys);
   const changes = (s: StackState): StateMutation[] => {
     const deposed = same ? deposedAt(s).filter((d) => d.id !== step.id) : deposedAt(s);
     return [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, meta, object, { deposed }) }];

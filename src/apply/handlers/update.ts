@@ -7,7 +7,7 @@ import type { Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
 import { recordFor, type ObjectFacts } from "../record.js";
-import { moved, nameOf, redactorFor, valueOf } from "./common.js";
+import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
 
 type UpdateAction = Extract<Action, { kind: "update" }>;
 
@@ -16,6 +16,7 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
   const { step } = action;
   const node = ctx.node(step.urn);
   const { news, secretKeys, triggers } = await inputsFor(step, action.id, ctx);
+  ctx.secrets.addProps(news, secretKeys);
   const meta = triggers ? { ...step.meta, triggers } : step.meta;
   const record = (o: ObjectFacts) => (s: StackState) => {
     const deposed = s.resources[step.movedFrom ?? step.urn]?.deposed;
@@ -23,7 +24,7 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
   };
   if (containsUnknown(step.news) && changedKeys(step.olds, news).length === 0) {
     // Inputs that were unknown while planning turned out unchanged: nothing to send to the provider.
-    const same: ObjectFacts = { id: step.id, inputs: news, outputs: step.outputs, secretKeys };
+    const same = objectFacts(ctx, step.id, news, step.outputs, secretKeys);
     return { changes: record(same), value: valueOf(ctx, step.urn, same) };
   }
   const provider = ctx.provider(step.type, step.urn, node);
@@ -37,6 +38,6 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
     check: (r) => resultProblem(r, node?.kind === "custom" ? node.definition.schema : undefined),
     redact: redactorFor(step),
   });
-  const object: ObjectFacts = { id: step.id, inputs: news, outputs: result, secretKeys };
+  const object = objectFacts(ctx, step.id, news, result, secretKeys);
   return { op, changes: record(object), value: valueOf(ctx, step.urn, object) };
 };

@@ -41,7 +41,7 @@ export function registerUp(root: Command, ctx: CliContext): void {
         if (hasChanges(r.plan) && !run.json && !ctx.signal.aborted) run.reporter.print(run.c.yellow("Cancelled: nothing was changed."));
         return ctx.finishApply(run, undefined, hasChanges(r.plan));
       }
-      if (r.outputs) run.showOutputs(r.outputs, r.plan.secretOutputs);
+      if (r.outputs) run.showOutputs(r.outputs, r.secretOutputs ?? r.plan.secretOutputs);
       ctx.finishApply(run, r.summary, true);
     } finally {
       run.close();

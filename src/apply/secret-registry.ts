@@ -1,0 +1,106 @@
+import type { Props, ResourceState, StackState } from "../state/types.js";
+import type { EngineEvent } from "./events.js";
+import { SECRET_MASK } from "./redact.js";
+
+/** The shortest text treated as a secret's form: masking two letters would garble every message. */
+const MIN_LENGTH = 4;
+
+/** The ways a secret can show up in text: as it is, JSON-escaped (inside JSON), and base64-encoded. */
+function formsOf(v: unknown): string[] {
+  if (v === undefined || v === null || typeof v === "boolean") return [];
+  const text = typeof v === "string" ? v : JSON.stringify(v);
+  if (text === undefined) return [];
+  const forms = new Set([text, JSON.stringify(text).slice(1, -1)]);
+  const b64 = Buffer.from(text, "utf8");
+  forms.add(b64.toString("base64"));
+  forms.add(b64.toString("base64").replace(/=+$/, ""));
+  forms.add(b64.toString("base64url"));
+  // Parts of a structured secret (an object of credentials) leak one by one, too.
+  if (v !== null && typeof v === "object") for (const x of Object.values(v)) for (const f of formsOf(x)) forms.add(f);
+  return [...forms].filter((f) => f.length >= MIN_LENGTH);
+}
+
+/**
+ * Every secret value a run has seen — from config, state, plans, inputs resolved at apply and provider
+ * results — and one redaction pass that masks them (and their JSON-escaped and base64 forms) in any text:
+ * every event, log line and error message goes through it before a user or a file sees it.
+ *
+ * @example
+ * const secrets = new SecretRegistry();
+ * secrets.add("hunter2!");
+ * secrets.redact('auth failed for "hunter2!"') // 'auth failed for "[secret]"'
+ */
+export class SecretRegistry {
+  private readonly forms = new Set<string>();
+  private sorted: string[] | undefined;
+
+  /** Remembers a secret value (any JSON value). */
+  add(v: unknown): void {
+    for (const f of formsOf(v)) {
+      if (this.forms.has(f)) continue;
+      this.forms.add(f);
+      this.sorted = undefined;
+    }
+  }
+
+  /** Remembers the values of the named attributes. */
+  addProps(props: Props, keys: readonly string[]): void {
+    for (const k of keys) if (Object.hasOwn(props, k)) this.add(props[k]);
+  }
+
+  /** Remembers every secret a resource record holds (current and deposed objects). */
+  addResource(r: ResourceState): void {
+    const keys = r.secretKeys ?? [];
+    this.addProps(r.inputs, keys);
+    this.addProps(r.outputs, keys);
+    for (const d of r.deposed ?? []) {
+      this.addProps(d.inputs, d.secretKeys ?? []);
+      this.addProps(d.outputs, d.secretKeys ?? []);
+    }
+  }
+
+  /** Remembers every secret of a state: resources and stack outputs. */
+  addState(s: StackState): void {
+    for (const r of Object.values(s.resources)) this.addResource(r);
+    this.addProps(s.outputs, s.secretOutputs ?? []);
+  }
+
+  /** The text with every known secret form masked (longest first, so a secret inside another goes too). */
+  redact(text: string): string {
+    if (this.forms.size === 0 || text.length < MIN_LENGTH) return text;
+    this.sorted ??= [...this.forms].sort((a, b) => b.length - a.length);
+    let out = text;
+    for (const f of this.sorted) if (out.includes(f)) out = out.split(f).join(SECRET_MASK);
+    return out;
+  }
+
+  /** An event with every string in it redacted (events are plain data, so this is a walk). */
+  redactEvent(e: EngineEvent): EngineEvent {
+    if (this.forms.size === 0) return e;
+    return this.walk(e) as EngineEvent;
+  }
+
+  private walk(v: unknown): unknown {
+    if (typeof v === "string") return this.redact(v);
+    if (Array.isArray(v)) return v.map((x) => this.walk(x));
+    if (v === null || typeof v !== "object") return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = this.walk(x);
+    return out;
+  }
+}
+
+/**
+ * Output attributes that carry a secret input's value (a connection string built from a password): the
+ * provider did not say they are secret, but they are, and they are kept secret from then on.
+ *
+ * @example taintedKeys({ url: "postgres://u:pw123@h" }, ["pw123"]) // ["url"]
+ */
+export function taintedKeys(outputs: Props, secretValues: readonly unknown[]): string[] {
+  const forms = secretValues.flatMap(formsOf);
+  if (forms.length === 0) return [];
+  return Object.keys(outputs).filter((k) => {
+    const text = typeof outputs[k] === "string" ? (outputs[k] as string) : JSON.stringify(outputs[k]) ?? "";
+    return forms.some((f) => text.includes(f));
+  });
+}
