@@ -81,6 +81,10 @@ export type NodeExtra =
  */
 export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, urnName: string = name): ResourceNode {
   if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
+  // "::" separates a URN's parts, and control characters cannot be printed or typed back in a command.
+  if (name.includes("::") || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw new Error(`The name ${JSON.stringify(name)} of a ${type} resource cannot contain "::" or control characters (they would break its URN): use letters, digits and - _ . / : @ etc.`);
+  }
   const what = extra.kind === "wait" ? `The wait ${name}` : `${extra.kind === "component" ? "Component" : "Resource"} "${name}" (${type})`;
   const ctx = currentContext(what);
   if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}).`);
