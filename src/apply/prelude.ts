@@ -6,7 +6,7 @@ import type { GraphNode } from "../program/node.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import type { StateMutation } from "../state/types.js";
 import type { JournalWriter } from "./journal.js";
-import { sameRecord } from "./record.js";
+import { recordFor, sameRecord } from "./record.js";
 
 /**
  * Records what needs no provider call before anything runs: what a refresh found, renames (`aliases`) and
@@ -16,6 +16,11 @@ export function recordPrelude(plan: Plan, journal: JournalWriter): void {
   if (plan.refresh.length) journal.mutate(plan.refresh);
   const mutations: StateMutation[] = [];
   for (const step of plan.steps) {
+    // An adopted object (`import`) is recorded first: as it is, or for the update or replace that follows.
+    if ((step.kind === "same" || step.kind === "update" || step.kind === "replace") && step.adopt) {
+      mutations.push({ kind: "upsert", resource: recordFor(step.urn, step.type, step.meta, step.adopt) });
+      continue;
+    }
     if (step.kind !== "same") continue;
     const prior = journal.state.resources[step.movedFrom ?? step.urn];
     if (!prior) continue;

@@ -6,7 +6,7 @@ import { providerRecord } from "../provider/instance.js";
 import type { ProviderSource } from "../provider/registry.js";
 import type { Provider } from "../provider/provider.js";
 import type { ResourceState, StackState } from "../state/types.js";
-import type { PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
+import type { AdoptedObject, PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
 import type { ScopedResolver, ValueResolver, ResourceValue } from "./values.js";
 
 /** Single-run planning options (the CLI's `--target`, `--replace`, `--refresh`, `--refresh-only`). */
@@ -36,6 +36,8 @@ export interface PlanInput {
 export interface Claim {
   prior: ResourceState;
   movedFrom?: Urn;
+  /** Set when the prior is an existing object adopted by `import` (not yet in state). */
+  adopted?: AdoptedObject;
 }
 
 /** Decisions carried from one planning pass to the next (see {@link makePlan}). */

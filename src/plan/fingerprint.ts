@@ -40,7 +40,7 @@ function nodeLine(n: GraphNode, graph: Graph): string {
   switch (n.kind) {
     case "custom": {
       const o = n.options;
-      const options = json([o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.ignoreChanges, o.replaceOnChanges, o.aliases, o.customTimeouts]);
+      const options = json([o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.ignoreChanges, o.replaceOnChanges, o.aliases, o.customTimeouts, o.import ?? null]);
       return `${head}\u0001${json(n.inputs)}\u0001${options}\u0001${o.replaceTriggeredBy.length ? json(o.replaceTriggeredBy) : ""}`;
     }
     case "lookup":

@@ -8,7 +8,7 @@ import { decide, withIgnoredChanges, type Decision } from "./decide.js";
 import type { PlanStep, StepMeta } from "./plan.js";
 import { resolveInputs } from "./resolve-inputs.js";
 import { knownValue, unknownValue, type ResourceValue } from "./values.js";
-import { memoized, metaOf, priorOf, providerOf, type PlanContext } from "./context.js";
+import { memoized, metaOf, priorOf, providerOf, type Claim, type PlanContext } from "./context.js";
 import { jsonInputs } from "./json-values.js";
 import { replaceTriggers } from "./triggers.js";
 import { deleteFirstChain } from "./cascade.js";
@@ -65,6 +65,26 @@ async function resolvedInputs(node: CustomNode, ctx: PlanContext) {
   return problems.length ? undefined : { ...resolved, values, triggers };
 }
 
+/**
+ * Reads the object `import` names and makes it the resource's prior: its inputs are what the read reports
+ * under the input names (the rest as declared), so the usual decision follows (same, update or replace).
+ */
+async function adopt(node: CustomNode, id: string, news: Props, secretKeys: string[], ctx: PlanContext): Promise<Claim | undefined> {
+  const provider = providerOf(ctx, node);
+  const read = (await memoized(ctx, `import|${node.urn}|${id}`, () =>
+    provider.read({ urn: node.urn, id, inputs: news, outputs: {}, ctx: ctx.input.opContext(node.urn, undefined, node.provider) }),
+  )) as Props | undefined;
+  if (read === undefined) {
+    ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): import: no object with id "${id}" was found. Check the id, and the region and credentials in use.` });
+    return undefined;
+  }
+  const inputs: Props = { ...news };
+  for (const k of Object.keys(news)) if (k in read) inputs[k] = read[k];
+  const prior: ResourceState = { urn: node.urn, type: node.type, id, inputs, outputs: read, deps: [] };
+  if (secretKeys.length) prior.secretKeys = secretKeys;
+  return { prior, adopted: { id, inputs, outputs: read, secretKeys } };
+}
+
 /** The provider's `check` and `diff` answers, each asked once across planning passes. */
 async function providerAnswers(node: CustomNode, news: Props, prior: ResourceState | undefined, ctx: PlanContext): Promise<Diff | undefined> {
   const provider = providerOf(ctx, node);
@@ -85,13 +105,19 @@ async function providerAnswers(node: CustomNode, news: Props, prior: ResourceSta
 export async function planCustom(node: CustomNode, ctx: PlanContext): Promise<void> {
   const def = node.definition;
   const schemaSecrets = schemaSecretKeys(def.schema);
-  const claim = ctx.claimed.get(node);
-  const prior = claim?.prior;
+  let claim = ctx.claimed.get(node);
   if (ctx.inTarget && !ctx.inTarget.has(node)) {
-    return ctx.publish(node, prior ? knownValue(prior.id, prior.outputs, new Set([...(prior.secretKeys ?? []), ...schemaSecrets])) : unknownValue(schemaSecrets));
+    const p = claim?.prior;
+    return ctx.publish(node, p ? knownValue(p.id, p.outputs, new Set([...(p.secretKeys ?? []), ...schemaSecrets])) : unknownValue(schemaSecrets));
   }
   const resolved = await resolvedInputs(node, ctx);
   if (!resolved) return ctx.publish(node, unknownValue(schemaSecrets));
+  if (!claim && node.options.import !== undefined) {
+    claim = await adopt(node, node.options.import, resolved.values, [...new Set([...resolved.secretKeys, ...schemaSecrets])], ctx);
+    if (!claim) return ctx.publish(node, unknownValue(schemaSecrets));
+    ctx.claimed.set(node, claim);
+  }
+  const prior = claim?.prior;
   const depNodes = new Set<GraphNode>(ctx.input.graph.deps.get(node));
   for (const d of resolved.deps) if (d !== node && d.kind !== "component") depNodes.add(d);
   // A value that was secret stays secret (its old value must never show in a diff), as do schema secrets.
@@ -169,6 +195,7 @@ function recordDecision(node: CustomNode, decision: Decision, f: Facts, ctx: Pla
     }
   }
   if (claim?.movedFrom && step.kind !== "create") step.movedFrom = claim.movedFrom;
+  if (claim?.adopted && step.kind !== "create") step.adopt = claim.adopted;
   ctx.steps.set(node, step);
   ctx.publish(node, value);
 }

@@ -30,6 +30,14 @@ interface StepBase {
   deps: Urn[];
 }
 
+/** An existing object a resource adopts (`import`): what a read of it showed, recorded before anything runs. */
+export interface AdoptedObject {
+  id: string;
+  inputs: Props;
+  outputs: Props;
+  secretKeys: string[];
+}
+
 /** What the state recorded of the object a step changes or deletes (ordering and where it lives). */
 export interface PriorObject {
   /** What the object depended on (and may reference): those are deleted only after it lets go. */
@@ -61,6 +69,8 @@ export type PlanStep =
       meta: StepMeta;
       prior: PriorObject;
       movedFrom?: Urn;
+      /** The object is adopted (`import`) in this plan, then updated. */
+      adopt?: AdoptedObject;
     })
   | (StepBase & {
       kind: "replace";
@@ -80,6 +90,8 @@ export type PlanStep =
       /** The old object: its delete goes where it lives, after everything that references it lets go. */
       prior: PriorObject;
       movedFrom?: Urn;
+      /** The object is adopted (`import`) in this plan, then replaced. */
+      adopt?: AdoptedObject;
     })
   | (StepBase & {
       kind: "delete";
@@ -126,7 +138,13 @@ export type PlanStep =
       /** Whether `until` holds on the last known state ("ready now?"); null when that state is not known yet. */
       readyNow: boolean | null;
     })
-  | (StepBase & { kind: "same"; meta: StepMeta; movedFrom?: Urn });
+  | (StepBase & {
+      kind: "same";
+      meta: StepMeta;
+      movedFrom?: Urn;
+      /** The object is adopted (`import`): recorded as it is, nothing else to do. */
+      adopt?: AdoptedObject;
+    });
 
 /** The kinds of step. */
 export type StepKind = PlanStep["kind"];
@@ -210,7 +228,7 @@ export function hasChanges(plan: Plan): boolean {
   return (
     plan.outputsChanged ||
     plan.refresh.length > 0 ||
-    plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined : s.kind !== "read" && s.kind !== "wait"))
+    plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined || s.adopt !== undefined : s.kind !== "read" && s.kind !== "wait"))
   );
 }
 

@@ -44,6 +44,8 @@ export interface ManagedOptions {
   /** Earlier URNs of this resource: state found under one of them is moved, not recreated. */
   aliases: readonly Urn[];
   customTimeouts: CustomTimeouts;
+  /** The id of an existing object to adopt instead of creating one. */
+  import: string | undefined;
 }
 
 /** `new SomeType(name, inputs, opts)`: a cloud object Cairn manages. */

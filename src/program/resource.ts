@@ -51,6 +51,14 @@ export interface ResourceOptions {
    */
   replaceTriggeredBy?: readonly unknown[];
   /**
+   * Adopt the existing cloud object with this id instead of creating one: it is read, recorded, and from
+   * then on managed (an update follows at once if the program declares other values). Once the resource
+   * is in state the option has no further effect.
+   *
+   * @example new route53.HostedZone("zone", { name: "example.dev" }, { import: "Z0123456789" })
+   */
+  import?: string;
+  /**
    * A configured provider instance, e.g. `new aws.Provider("use1", { region: "us-east-1" })`. Children of a
    * component inherit the component's. Changing where the object lives (its settings) replaces it.
    */
@@ -164,7 +172,14 @@ function managedOptions(
     replaceTriggeredBy: triggers,
     aliases,
     customTimeouts: timeouts(opts.customTimeouts, what),
+    import: importId(opts.import, what),
   };
+}
+
+function importId(v: unknown, what: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || v.length === 0) throw new Error(`${what}: import must be the id of the object to adopt, as a non-empty string (got ${JSON.stringify(v)}).`);
+  return v;
 }
 
 function flag(v: unknown, option: string, what: string): boolean {

@@ -94,4 +94,27 @@ describe("conformance: the everyday lifecycle on a strict cloud", () => {
     expect(cloud.changes()).toEqual(["create n", "delete n", "create n"]);
     expect(cloud.contents()).toEqual(["norm:n@z2=HELLO"]);
   });
+
+  it("import adopts an existing object instead of creating it; a difference is updated at once", async () => {
+    let value = "v1";
+    const { cloud, stack } = await world((Box) => void new Box("a", { name: "outside", value }, { import: "box-1" }));
+    await cloud.provider("box").create({ urn: "urn:x" as never, inputs: { name: "outside", value: "v1" }, ctx: undefined as never });
+    const plan = await stack.preview();
+    expect(plan.steps[0]).toMatchObject({ kind: "same", adopt: { id: "box-1" } });
+    expect(hasChanges(plan)).toBe(true);
+    await stack.apply(plan);
+    expect(cloud.changes()).toEqual(["create outside"]); // only the object made outside Cairn
+    expect((await stack.resources())[0]).toMatchObject({ id: "box-1", inputs: { name: "outside", value: "v1" } });
+    expect(hasChanges(await stack.preview())).toBe(false);
+    // Adopting an object that differs from the program updates it in the same run.
+    const other = await world((Box) => void new Box("b", { name: "other", value }, { import: "box-1" }));
+    await other.cloud.provider("box").create({ urn: "urn:x" as never, inputs: { name: "other", value: "old" }, ctx: undefined as never });
+    value = "new";
+    const r = await other.stack.up();
+    expect(planned(r.plan)).toEqual(["update b"]);
+    expect(other.cloud.contents()).toEqual(["box:other=new"]);
+    await expect((await world((Box) => void new Box("c", { name: "c" }, { import: "box-9" }))).stack.preview()).resolves.toMatchObject({
+      diagnostics: [expect.objectContaining({ message: expect.stringMatching(/import: no object with id "box-9" was found/) })],
+    });
+  });
 });

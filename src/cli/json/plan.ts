@@ -32,9 +32,9 @@ export function stepToJson(step: PlanStep, plan: Plan): JsonStep {
     case "create":
       return { ...base, op: step.kind, inputs: toJsonData(maskProps(step.news, step.secretKeys)) as Record<string, unknown> };
     case "update":
-      return { ...base, op: "update", changes: changesOf(step), drift: driftedKeys(step) };
+      return { ...base, op: "update", changes: changesOf(step), drift: driftedKeys(step), ...(step.adopt ? { import_id: step.adopt.id } : {}) };
     case "replace":
-      return { ...base, op: "replace", changes: changesOf(step), drift: driftedKeys(step), replace_keys: step.replaceKeys, reason: step.reason, ...(step.cause ? { cause: step.cause } : {}), delete_first: step.deleteFirst };
+      return { ...base, op: "replace", changes: changesOf(step), drift: driftedKeys(step), replace_keys: step.replaceKeys, reason: step.reason, ...(step.cause ? { cause: step.cause } : {}), delete_first: step.deleteFirst, ...(step.adopt ? { import_id: step.adopt.id } : {}) };
     case "delete":
       return { ...base, op: "delete", retain: step.retain, deposed: step.deposed };
     case "read":
@@ -42,7 +42,7 @@ export function stepToJson(step: PlanStep, plan: Plan): JsonStep {
     case "wait":
       return { ...base, op: "wait", target: step.target, until: step.untilText, ...(step.failWhenText ? { fail_when: step.failWhenText } : {}), timeout_ms: step.timeoutMs, needed: step.needed, ready_now: step.readyNow };
     case "same":
-      return { ...base, op: "same", ...(step.movedFrom ? { moved_from: step.movedFrom } : {}) };
+      return { ...base, op: "same", ...(step.movedFrom ? { moved_from: step.movedFrom } : {}), ...(step.adopt ? { import_id: step.adopt.id } : {}) };
     default: {
       const never: never = step;
       return never;

@@ -26,12 +26,12 @@ const stepBase = { urn: z.string(), name: z.string(), resource_type: z.string(),
 /** One step of a plan, as `--json` prints it. */
 export const jsonStep = z.discriminatedUnion("op", [
   z.strictObject({ ...stepBase, op: z.literal("create"), inputs: z.record(z.string(), value) }),
-  z.strictObject({ ...stepBase, op: z.literal("update"), changes: z.array(change), drift: z.array(z.string()) }),
-  z.strictObject({ ...stepBase, op: z.literal("replace"), changes: z.array(change), drift: z.array(z.string()), replace_keys: z.array(z.string()), reason: z.string(), cause: z.string().optional(), delete_first: z.boolean() }),
+  z.strictObject({ ...stepBase, op: z.literal("update"), changes: z.array(change), drift: z.array(z.string()), import_id: z.string().optional() }),
+  z.strictObject({ ...stepBase, op: z.literal("replace"), changes: z.array(change), drift: z.array(z.string()), replace_keys: z.array(z.string()), reason: z.string(), cause: z.string().optional(), delete_first: z.boolean(), import_id: z.string().optional() }),
   z.strictObject({ ...stepBase, op: z.literal("delete"), retain: z.boolean(), deposed: z.boolean() }),
   z.strictObject({ ...stepBase, op: z.literal("read"), deferred: z.boolean() }),
   z.strictObject({ ...stepBase, op: z.literal("wait"), target: z.string(), until: z.string(), fail_when: z.string().optional(), timeout_ms: z.number(), needed: z.boolean(), ready_now: z.boolean().nullable() }),
-  z.strictObject({ ...stepBase, op: z.literal("same"), moved_from: z.string().optional() }),
+  z.strictObject({ ...stepBase, op: z.literal("same"), moved_from: z.string().optional(), import_id: z.string().optional() }),
 ]);
 
 const outcome = z.discriminatedUnion("kind", [

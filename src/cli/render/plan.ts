@@ -38,7 +38,7 @@ export function stepLabel(step: PlanStep): string {
     case "read":
       return "<= read";
     case "same":
-      return step.movedFrom ? "= move" : "  same";
+      return step.adopt ? "<= import" : step.movedFrom ? "= move" : "  same";
     case "wait":
       return ">";
     default: {
@@ -196,7 +196,7 @@ export function renderPlan(plan: Plan, o: PlanRenderOptions = {}): string {
   if (!hasChanges(plan)) out.push(c.green(`No changes. Stack "${plan.stack}" is up to date.`));
   if (plan.drift.length) out.push(c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), "");
   for (const s of plan.steps) {
-    if (s.kind === "same" && !s.movedFrom) continue;
+    if (s.kind === "same" && !s.movedFrom && !s.adopt) continue;
     out.push(stepLine(s, c));
     for (const d of stepDetails(s, plan, o)) out.push(`      ${s.kind === "wait" ? c.dim(d) : d}`);
   }

@@ -110,6 +110,11 @@ function replaceWhy(step: Step<"replace">, plan: Plan): string {
   }
 }
 
+/** `import: adopts the existing object <id>; then <why>` for an adopted object that also changes. */
+function adopting(step: Step<"update"> | Step<"replace">, why: string): string {
+  return step.adopt ? `import: adopts the existing object ${step.adopt.id}; then ${why}` : why;
+}
+
 /**
  * Why a step is in the plan, in words: which inputs changed (in the program, through a dependency, or by
  * drift), `--replace`, a tainted object, a provider move, a resource no longer declared. Undefined when the
@@ -122,9 +127,9 @@ export function whyOf(step: PlanStep, plan: Plan): string | undefined {
     case "create":
       return undefined;
     case "update":
-      return causes(step, step.changed, plan) || undefined;
+      return adopting(step, causes(step, step.changed, plan)) || undefined;
     case "replace":
-      return replaceWhy(step, plan);
+      return adopting(step, replaceWhy(step, plan));
     case "delete":
       if (step.deposed) return "an old object left by an interrupted replace";
       if (plan.mode === "destroy") return undefined;
@@ -134,6 +139,7 @@ export function whyOf(step: PlanStep, plan: Plan): string | undefined {
     case "wait":
       return step.needed ? step.why : undefined;
     case "same":
+      if (step.adopt) return `import: adopts the existing object ${step.adopt.id}, which already matches the program`;
       return step.movedFrom ? `moved from ${step.movedFrom} (an alias): same object, new URN` : undefined;
     default: {
       const never: never = step;
