@@ -21,7 +21,7 @@ export function findResource(state: StackState, ref: string): ResourceState {
   throw new CairnError(`Stack "${state.stack}" has ${what} (it has ${count} resource${count === 1 ? "" : "s"}): \`state list\` shows their URNs.`);
 }
 
-/** The name part of a URN (the URN itself if it is not one). */
+/** The name part of a URN (the URN itself if it is not one). @example nameOf("urn:cairn:dev::app::local:File::a") // "a" */
 export function nameOf(urn: string): string {
   try {
     return parseUrn(urn).name;

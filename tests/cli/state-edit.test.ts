@@ -249,7 +249,21 @@ describe("state unprotect", () => {
   });
 });
 
-describe("every state change takes the lock", () => {
+describe("every state change", () => {
+  it("needs --yes where nobody can answer, and changes nothing without it", async () => {
+    const { cli, history, decl, dir } = await project();
+    await writeFile(join(dir, "motd.txt"), "hello");
+    decl.extra = () => void new local.File("motd", { path: "motd.txt", content: "hello" });
+    const before = await history();
+    for (const argv of [["state", "rm", "b"], ["state", "mv", "a", "a2"], ["state", "unprotect", "vault"], ["state", "import", "local:File", "motd", "motd.txt"], ["state", "rollback", String(before[0]!.version)], ["stack", "rm", "dev", "--force"]]) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.stderr, argv.join(" ")).toContain(`error: ${argv.slice(0, 2).join(" ")} changes the state and needs confirmation, and this is not an interactive terminal: pass --yes to go ahead.`);
+    }
+    expect(await history()).toEqual(before);
+  });
+
+
   it("is refused, naming the holder, while another run holds the stack", async () => {
     const { cli, dir, list } = await project();
     const lock = await openBackend({ stateDir: join(dir, ".cairn"), stack: "dev", project: "app" }).lock({ command: "up" });

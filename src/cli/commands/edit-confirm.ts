@@ -3,7 +3,7 @@ import type { CliContext } from "../context.js";
 import { UsageError } from "../errors.js";
 import type { Io } from "../io.js";
 
-/** `-y, --yes` of a command that changes the state. */
+/** `-y, --yes` of a command that changes the state. @example cmd.addOption(yesEditOption()) */
 export const yesEditOption = () => new Option("-y, --yes", "make the change without asking");
 
 /** `state rm`, `stack rm`: the command's path for messages. */

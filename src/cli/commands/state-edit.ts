@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
+import { stackStatus } from "../stack-status.js";
 import { renderResource, resourceToJson } from "../render/resource.js";
 import { confirmEdit, undoLine, yesEditOption } from "./edit-confirm.js";
 
@@ -97,10 +98,15 @@ function registerImport(state: Command, ctx: CliContext): void {
     .action(async (type: string, name: string, id: string, o: { yes?: boolean }, cmd: Command) => {
       const stack = ctx.stack(cmd);
       const c = ctx.colors(cmd);
+      const g = ctx.globals(cmd);
+      const status = await stackStatus(ctx.prog(cmd), g.stateDir, stack.name, ctx.io.env, stack);
+      // A mistyped --stack must not quietly become a new stack: say so before asking.
+      const others = status.stacks.filter((s) => s !== stack.name);
+      const isNew = status.exists ? [] : [`Stack "${stack.name}" is new${others.length ? ` (existing: ${others.join(", ")})` : ""}: state import creates it.`];
       const r = await stack.importResource(type, name, id, {
         confirm: (p) => {
           const shown = renderResource({ resource: p.record, dependents: [] }, c);
-          return confirmEdit(ctx, cmd, o, [`state import read this object and will record it in stack "${stack.name}":`, shown], "Import it?");
+          return confirmEdit(ctx, cmd, o, [...isNew, `state import read this object and will record it in stack "${stack.name}":`, shown], "Import it?");
         },
       });
       if (!r.applied) return;
