@@ -7,6 +7,8 @@ import { registerDestroy } from "./commands/destroy.js";
 import { registerRefresh } from "./commands/refresh.js";
 import { registerOutputs } from "./commands/outputs.js";
 import { registerState } from "./commands/state.js";
+import { registerStateEdit } from "./commands/state-edit.js";
+import { registerStack } from "./commands/stack.js";
 import { registerBackendCommands } from "./commands/backend.js";
 import { registerUnlock } from "./commands/unlock.js";
 import { registerConfig } from "./commands/config.js";
@@ -37,8 +39,10 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
   registerRefresh(root, ctx);
   registerOutputs(root, ctx);
   registerState(root, ctx);
+  registerStateEdit(root, ctx);
   registerBackendCommands(root, { stackFor: (cmd) => ({ stack: ctx.stack(cmd) }), io: ctx.io });
   registerUnlock(root, ctx);
   registerConfig(root, ctx);
+  registerStack(root, ctx);
   return root;
 }

@@ -77,9 +77,10 @@ export class CliContext {
     return colors(wantsColor({ env: this.io.env, noColorFlag: this.globals(cmd).color === false, isTTY: this.io.stdoutIsTTY }));
   }
 
-  stack(cmd: Command): Stack {
+  /** The stack the global options name (or stack `name` of the same backend). */
+  stack(cmd: Command, name?: string): Stack {
     const g = this.globals(cmd);
-    const o: StackOptions = { stack: g.stack, signal: this.signal, ...(this.abortSignal ? { abortSignal: this.abortSignal } : {}) };
+    const o: StackOptions = { stack: name ?? g.stack, signal: this.signal, ...(this.abortSignal ? { abortSignal: this.abortSignal } : {}) };
     if (g.stateDir) o.stateDir = g.stateDir;
     if (g.backend) o.backend = g.backend;
     if (g.parallel) o.parallel = g.parallel;

@@ -25,6 +25,11 @@ import { CairnError } from "./errors.js";
 import { watchIdle } from "./liveness.js";
 import { afterRefresh, readAll } from "./refresh.js";
 import { reconcile } from "./reconcile.js";
+import { dependentsOf, findResource, planForget, planRename, type ForgetPlan, type ImportPlan, type RenamePlan, type StateEdit, type UnprotectPlan } from "./state-edit.js";
+import { declaredResource, importedRecord } from "./import.js";
+import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
+import type { StackExport, StackSummary } from "../state/backend.js";
+import type { StateMutation } from "../state/types.js";
 
 /** How to reach a stack's state and run its operations. */
 export interface StackOptions {
@@ -432,6 +437,151 @@ export class Stack {
         ? openBackend({ backend: to, stack: this.name, project: this.program.name, passphrase: this.options.passphrase ?? process.env.CAIRN_PASSPHRASE })
         : to;
     return migrateStack(this.backend, target);
+  }
+
+  // State surgery: `state show/rm/mv/import/unprotect`, `stack ls/rm/restore`. Each change is made under the
+  // lock, after `confirm`, on a state whose previous version is kept in history (`state rollback` undoes it).
+
+  /** A recorded resource by URN or name (unique), with the recorded resources that depend on it. */
+  async showResource(ref: string): Promise<{ resource: ResourceState; dependents: Urn[] }> {
+    const { state } = await this.backend.load();
+    const resource = findResource(state, ref);
+    return { resource, dependents: dependentsOf(state, resource.urn).map((r) => r.urn) };
+  }
+
+  /**
+   * Forgets resources (URNs or names) without deleting their cloud objects. Refuses one that another
+   * recorded resource depends on, or that is protected, unless `force`.
+   */
+  async forget(refs: readonly string[], opts: { force?: boolean; confirm?: (plan: ForgetPlan) => Promise<boolean> } = {}): Promise<StateEdit<ForgetPlan>> {
+    return this.editState("state rm", (state) => planForget(state, refs, { force: opts.force ?? false }), opts.confirm);
+  }
+
+  /**
+   * Renames a recorded resource (`to`: a new name, or a whole URN to move it under other parents) without
+   * replacing its object; records that point at it, and its descendants, follow.
+   */
+  async rename(from: string, to: string, opts: { confirm?: (plan: RenamePlan) => Promise<boolean> } = {}): Promise<StateEdit<RenamePlan>> {
+    const declared = new Map<Urn, Urn | undefined>();
+    try {
+      const ev = await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig() });
+      for (const n of ev.nodes) declared.set(n.urn, n.parent?.urn);
+    } catch {
+      // Parents are then kept or dropped by their types; the next up records the program's.
+    }
+    return this.editState("state mv", (state) => planRename(state, from, to, declared), opts.confirm);
+  }
+
+  /**
+   * Reads an existing object through its type's provider and adopts it as the program's resource `name`
+   * (which the program must declare): the next preview shows no change if the program declares the
+   * object's values.
+   */
+  async importResource(type: string, name: string, id: string, opts: { confirm?: (plan: ImportPlan) => Promise<boolean> } = {}): Promise<StateEdit<ImportPlan>> {
+    const { runtime } = await this.prepare();
+    const node = declaredResource(runtime.graph.order, type, name, this.program.name);
+    return this.editState<ImportPlan>("state import", async (state) => {
+      const existing = state.resources[node.urn];
+      if (existing) throw new CairnError(`${node.urn} is already in state (id ${existing.id}); nothing was imported. \`state rm\` it first to adopt another object in its place (the object it names stays in the cloud).`);
+      const twin = Object.values(state.resources).find((r) => r.type === type && r.id === id);
+      if (twin) throw new CairnError(`The ${type} "${id}" is already in state as ${twin.urn}; nothing was imported (one object, one record). \`state mv\` that record to rename it.`);
+      const provider = this.providers(type, node.urn, node.definition);
+      if (!provider) throw new CairnError(`No provider for type ${type} is loaded; nothing was imported.`);
+      let read: Props | undefined;
+      try {
+        read = (await provider.read({ urn: node.urn, id, inputs: {}, outputs: {}, ctx: this.readContext(node.urn, undefined, node.provider) })) as Props | undefined;
+      } catch (e) {
+        throw new CairnError(`Reading ${type} "${id}" failed: ${(e as Error).message}; nothing was imported.`);
+      }
+      if (read === undefined) throw new CairnError(`There is no ${type} with id "${id}" (its provider found nothing); nothing was imported. Check the id.`);
+      const record = importedRecord(node, runtime.graph, id, read);
+      return { record, mutations: [{ kind: "upsert", resource: record }] };
+    }, opts.confirm, { create: true });
+  }
+
+  /** Clears `protect` on a recorded resource, so it may be deleted or replaced (if the program no longer sets it). */
+  async unprotect(ref: string, opts: { confirm?: (plan: UnprotectPlan) => Promise<boolean> } = {}): Promise<StateEdit<UnprotectPlan>> {
+    return this.editState<UnprotectPlan>("state unprotect", (state) => {
+      const resource = findResource(state, ref);
+      const { protect: _was, ...rest } = resource;
+      return { resource, mutations: resource.protect ? [{ kind: "upsert", resource: rest }] : [] };
+    }, opts.confirm);
+  }
+
+  /** The project's stacks in this backend, at a glance: resources, last update, lock holder. */
+  async stackSummaries(): Promise<StackSummary[]> {
+    const out: StackSummary[] = [];
+    for (const name of await this.backend.listStacks()) {
+      const backend = name === this.name ? this.backend : typeof this.options.backend === "object" ? undefined : this.sibling(name).backend;
+      const s = await backend?.summary();
+      if (s?.exists) out.push(s);
+    }
+    return out;
+  }
+
+  /**
+   * Deletes the stack from its backend (changes nothing in the cloud), keeping a copy in a backup file
+   * that {@link restoreStack} reads back. Refuses while resources remain in it, unless `force`.
+   */
+  async removeStack(opts: { force?: boolean; confirm?: (found: StackSummary) => Promise<boolean>; backupDir?: string } = {}): Promise<StackRemoval> {
+    let found: StackSummary | undefined;
+    let backupFile: string | undefined;
+    const removed = await this.backend.removeStack({
+      decide: async (s) => {
+        found = s;
+        if (!s.exists) throw new CairnError(`Stack "${this.name}" does not exist in ${this.backend.url}; nothing was removed.`);
+        const left = [s.resources ? `${s.resources} resource(s)` : "", s.pending ? `${s.pending} interrupted operation(s)` : ""].filter(Boolean).join(" and ");
+        if (left && !opts.force) {
+          throw new CairnError(`Stack "${this.name}" still has ${left}; nothing was removed. Run destroy first to delete them, or pass --force to remove the stack anyway (their cloud objects stay, managed by nothing).`);
+        }
+        return opts.confirm ? opts.confirm(s) : true;
+      },
+      keep: async (data) => void (backupFile = await writeStackBackup(opts.backupDir ?? backupDir(this.backend.url, this.program.location.dir), data)),
+    });
+    return { stack: this.name, removed, ...(found ? { found } : {}), ...(backupFile ? { backupFile } : {}) };
+  }
+
+  /** Writes a stack removed by {@link removeStack} back into this backend, which must hold nothing of it. */
+  async restoreStack(data: StackExport, opts: { confirm?: (data: StackExport) => Promise<boolean> } = {}): Promise<RestoredStack> {
+    if (data.project !== this.program.name) throw new CairnError(`This backup is of project "${data.project}", not "${this.program.name}"; nothing was restored.`);
+    const target = data.stack === this.name ? this.backend : this.sibling(data.stack).backend;
+    const lock = await target.lock({ command: "stack restore" });
+    try {
+      if ((await target.summary()).exists) throw new CairnError(`Stack "${data.stack}" exists in ${target.url}; nothing was restored. Restore into another backend, or remove that stack first.`);
+      if (opts.confirm && !(await opts.confirm(data))) return { stack: data.stack, restored: false };
+      await target.importStack(data);
+    } finally {
+      await lock.release();
+    }
+    const s = await target.summary();
+    return { stack: data.stack, restored: true, resources: s.resources, versions: data.history.length };
+  }
+
+  /** The same program's stack `name`, in the same backend. */
+  private sibling(name: string): Stack {
+    return new Stack(this.program, { ...this.options, stack: name });
+  }
+
+  /** Plans a state change, confirms it, and writes it as a new version after the current one is kept. */
+  private async editState<P extends { mutations: StateMutation[] }>(
+    command: string,
+    plan: (state: StackState) => P | Promise<P>,
+    confirm?: (plan: P) => Promise<boolean>,
+    opts: { create?: boolean } = {},
+  ): Promise<StateEdit<P>> {
+    return this.locked(command, async (state) => {
+      if (!opts.create && state.serial === 0 && !(await this.backend.summary()).exists) throw new CairnError(`Stack "${this.name}" does not exist in ${this.backend.url}; nothing was changed.`);
+      const p = await plan(state);
+      if (p.mutations.length === 0 || (confirm && !(await confirm(p)))) return { ...p, applied: false };
+      const journal = this.backend.openJournal(state);
+      // The state before the change must be a stored version, so `state rollback` can bring it back.
+      const kept = (await this.backend.history()).some((h) => h.version === state.serial);
+      const before = kept ? state : await journal.compact();
+      journal.mutate(p.mutations);
+      const saved = await journal.compact();
+      await journal.close();
+      return { ...p, applied: true, previousVersion: before.serial, version: saved.serial };
+    });
   }
 }
 

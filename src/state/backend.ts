@@ -1,7 +1,7 @@
 import type { JournalWriter } from "../apply/journal.js";
 import type { ConfigValue } from "./config-store.js";
 import type { JournalOptions } from "./journal.js";
-import type { StackLock, UnlockResult } from "./lock-holder.js";
+import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
 import type { PendingOperation, StackState } from "./types.js";
 
 /** What {@link StateBackend.load} found. */
@@ -55,6 +55,28 @@ export interface RollbackResult {
   /** The new current version (a copy of `from` with the next serial). */
   version: number;
   resources: number;
+}
+
+/** A stack at a glance (`stack ls`), read without decrypting anything: needs no passphrase. */
+export interface StackSummary {
+  stack: string;
+  /** False when the backend holds nothing of the stack (never used, or removed). */
+  exists: boolean;
+  resources: number;
+  /** Operations of a crashed run not reconciled yet (the next run reads them back). */
+  pending: number;
+  /** When the current version was written (ISO time), where the backend knows. */
+  lastUpdate?: string;
+  /** Who holds the stack lock now, if anyone. */
+  lockHolder?: LockHolder;
+}
+
+/** How {@link StateBackend.removeStack} decides and keeps a copy. */
+export interface RemoveStackOptions {
+  /** Sees the stack as stored, under the lock; throws to refuse, resolves false to leave it in place. */
+  decide: (found: StackSummary) => Promise<boolean>;
+  /** Receives the whole stack as stored before anything is deleted (a backup). */
+  keep?: (data: StackExport) => Promise<void>;
 }
 
 /** A configuration value as stored: plain text, or an encrypted secret. */
@@ -126,6 +148,13 @@ export interface StateBackend {
   exportStack(): Promise<StackExport>;
   /** Writes an exported stack into this backend, which must hold nothing of the stack yet (call while holding the lock). */
   importStack(data: StackExport): Promise<void>;
+  /** The stack at a glance: resources, last update, lock holder (reads no secret). */
+  summary(): Promise<StackSummary>;
+  /**
+   * Deletes everything of the stack (state, journal, history, config, secrets salt) under its lock, after
+   * `decide` agreed and `keep` got a copy; resolves to whether it was removed. Changes nothing in the cloud.
+   */
+  removeStack(opts: RemoveStackOptions): Promise<boolean>;
   /** Ends connections; the backend may be used again afterwards (it reconnects). */
   close(): Promise<void>;
 }

@@ -5,8 +5,8 @@ import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
 import { parseConfigText, serializeConfig } from "./config-store.js";
 import { DiskFullError, durableCreate, durableWrite, fsyncDir, readIfExists, writeError, writeTemp } from "./durable-file.js";
 import { FileJournalStorage } from "./file-journal.js";
-import { forceUnlock, lockStack } from "./lock.js";
-import type { StackLock, UnlockResult } from "./lock-holder.js";
+import { forceUnlock, lockStack, readLiveLockHolder } from "./lock.js";
+import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
 import type { StackFiles } from "./stack-files.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreNames } from "./store.js";
 
@@ -163,6 +163,24 @@ export class FileStore implements StateStore {
     for (const h of data.history) await durableWrite(versionFile(this.files, h.version), h.text);
     if (data.snapshot !== undefined) await durableWrite(this.files.snapshot, data.snapshot);
     if (data.journal !== undefined) await durableWrite(this.files.journal, data.journal);
+  }
+
+  lockHolder(): Promise<LockHolder | undefined> {
+    return readLiveLockHolder(this.files.dir);
+  }
+
+  async removeAll(): Promise<void> {
+    const f = this.files;
+    const keep = new Set(["lock", "lock.json", "lock.guard"]);
+    // The snapshot and journal first: should this stop half-way, the stack already reads as empty.
+    for (const p of [f.snapshot, f.journal]) await fs.promises.rm(p, { force: true });
+    const names = await fs.promises.readdir(f.dir).catch(() => [] as string[]);
+    for (const name of names) if (!keep.has(name)) await fs.promises.rm(join(f.dir, name), { recursive: true, force: true });
+    await fsyncDir(f.snapshot);
+  }
+
+  async removeLeftovers(): Promise<void> {
+    await fs.promises.rmdir(this.files.dir).catch(() => {}); // not empty: another run locked it meanwhile
   }
 
   async close(): Promise<void> {}

@@ -78,6 +78,18 @@ export async function readLockHolder(stackDir: string): Promise<LockHolder | und
 }
 
 /**
+ * The holder of `<stackDir>`'s lock while it may be held: undefined when there is no lock, or its holder
+ * is a process of this host that no longer runs (the next run takes such a lock over).
+ * @example (await readLiveLockHolder(".cairn/stacks/dev"))?.command // "up"
+ */
+export async function readLiveLockHolder(dir: string): Promise<LockHolder | undefined> {
+  const stackDir = resolve(dir);
+  if (!(await stat(lockPathOf(stackDir)).then(() => true, () => false))) return undefined;
+  const holder = await readLockHolder(stackDir);
+  return holder && staleReason(stackDir, holder) === undefined ? holder : undefined;
+}
+
+/**
  * True if process `pid` of this host is running (a zombie counts as dead).
  * @example isRunning(process.pid) // true
  */

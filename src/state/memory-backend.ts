@@ -181,6 +181,19 @@ export class MemoryStore implements StateStore {
     if (data.journal !== undefined) s.journal = data.journal;
   }
 
+  async lockHolder(): Promise<LockHolder | undefined> {
+    return this.st.lock?.holder;
+  }
+
+  async removeAll(): Promise<void> {
+    const s = this.st;
+    delete s.snapshot;
+    delete s.journal;
+    delete s.encryption;
+    s.config = Object.create(null) as Record<string, RawConfigValue>;
+    s.history.clear();
+  }
+
   async close(): Promise<void> {}
 }
 

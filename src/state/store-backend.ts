@@ -1,4 +1,4 @@
-import type { HistoryEntry, LoadResult, RollbackResult, StackExport, StateBackend } from "./backend.js";
+import type { HistoryEntry, LoadResult, RemoveStackOptions, RollbackResult, StackExport, StackSummary, StateBackend } from "./backend.js";
 import { ConfigStore, type ConfigValue } from "./config-store.js";
 import { Journal, type JournalOptions } from "./journal.js";
 import { headLine } from "./journal-format.js";
@@ -313,6 +313,56 @@ export class StoreBackend implements StateBackend {
     }
     await this.store.importRaw(data);
     this.secretsP = undefined; // the stack's salt may just have arrived
+  }
+
+  /**
+   * The stack at a glance, from the stored (still encrypted) snapshot and journal: needs no passphrase.
+   * @example const { resources, lockHolder } = await backend.summary();
+   */
+  async summary(): Promise<StackSummary> {
+    const found = await this.findSnapshot();
+    const scan = await this.scanJournalOf(found);
+    const state = found.state ?? emptyState(this.opts.project, this.opts.stack);
+    // Only the set of URNs matters here, so the records are replayed as stored (secrets stay encrypted).
+    for (const { rec } of scan.replay) if (rec.t !== "begin") applyMutations(state, rec.m ?? []);
+    const history = await this.store.history();
+    const lastUpdate = (history.find((h) => h.current) ?? history.at(-1))?.writtenAt;
+    const lockHolder = await this.store.lockHolder();
+    return {
+      stack: this.stack,
+      exists: !(await this.store.isEmpty()),
+      resources: Object.keys(state.resources).length,
+      pending: scan.prep.pending.length,
+      ...(lastUpdate ? { lastUpdate } : {}),
+      ...(lockHolder ? { lockHolder } : {}),
+    };
+  }
+
+  /**
+   * Deletes the whole stack under its lock, once `decide` agreed and `keep` received a copy of it.
+   * @example await backend.removeStack({ decide: async (s) => s.resources === 0, keep: (data) => writeFile("dev.json", JSON.stringify(data)) });
+   */
+  async removeStack(opts: RemoveStackOptions): Promise<boolean> {
+    const lock = await this.lock("stack rm");
+    let empty = false;
+    try {
+      const { lockHolder: _self, ...found } = await this.summary();
+      empty = !found.exists;
+      if (!(await opts.decide(found))) return false;
+      await opts.keep?.(await this.exportStack());
+      lock.assertHeld();
+      await lock.verify?.();
+      await this.store.removeAll();
+      empty = true;
+      this.secretsP = undefined;
+      this.secretsLoaded = undefined;
+      this.scanned = undefined;
+      return true;
+    } finally {
+      await lock.release();
+      // Taking the lock of a stack that did not exist (or no longer does) left a folder to tidy.
+      if (empty) await this.store.removeLeftovers?.();
+    }
   }
 
   /** Ends the store's connections (it reconnects if used again). @example await backend.close(); */

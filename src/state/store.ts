@@ -1,5 +1,5 @@
 import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
-import type { StackLock, UnlockResult } from "./lock-holder.js";
+import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
 import type { PendingOperation } from "./types.js";
 
 /**
@@ -40,6 +40,12 @@ export interface StateStore {
   isEmpty(): Promise<boolean>;
   /** Writes an exported stack (the caller checked the store is empty and holds the lock). */
   importRaw(data: StackExport): Promise<void>;
+  /** Who holds the stack lock now; undefined when nobody does (or its holder is certainly gone). */
+  lockHolder(): Promise<LockHolder | undefined>;
+  /** Deletes everything of the stack but its lock (the caller holds the lock; releasing it removes the rest). */
+  removeAll(): Promise<void>;
+  /** After a removal, once the lock is released: tidies what the lock left (the file store's empty folder). */
+  removeLeftovers?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -129,7 +129,7 @@ describe("a stack shared in PostgreSQL, through the CLI", () => {
     ]);
     expect((await cli(dir, ["state", "history", "--backend", url])).stdout).toMatch(new RegExp(`^${versions[1]!.version} \\(current\\)\\s+\\S+\\s+3\\s+`, "m"));
 
-    const rolled = await cli(dir, ["state", "rollback", String(versions[0]!.version), "--backend", url]);
+    const rolled = await cli(dir, ["state", "rollback", String(versions[0]!.version), "--backend", url, "--yes"]);
     expect(rolled.code, rolled.stderr).toBe(0);
     expect(rolled.stdout).toContain(`Rolled back stack "dev" to version ${versions[0]!.version} (2 resources): it is now version ${versions[1]!.version + 1}.`);
     const list = await cli(dir, ["state", "list", "--json", "--backend", url]);

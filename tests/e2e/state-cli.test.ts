@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, finish, start, tempProject } from "./cli-harness.js";
@@ -63,5 +63,36 @@ describe("state commands on local files, end to end", () => {
     const r = await running;
     expect(r.code).toBe(1); // it noticed its lock was gone and stopped writing
     expect(r.stderr + r.stdout).toMatch(/the lock on stack dev .* was lost while this run held it/);
+  });
+
+  it("adopts an existing file with state import, renames it with state mv, and preview shows no changes after each", async () => {
+    const dir = await tempProject({
+      "infra.ts": `
+import { program } from "cairn";
+import { local } from "cairn/local";
+export default program("legacy", () => {
+  new local.File(process.env.NAME ?? "motd", { path: "legacy/motd.txt", content: "welcome" });
+});
+`,
+    });
+    await mkdir(join(dir, "legacy"));
+    await writeFile(join(dir, "legacy/motd.txt"), "welcome");
+
+    const piped = await cli(dir, ["state", "import", "local:File", "motd", "legacy/motd.txt"]);
+    expect(piped.code).toBe(2);
+    expect(piped.stdout).toContain('Stack "dev" is new: state import creates it.');
+    expect(piped.stderr).toContain("state import changes the state and needs confirmation, and this is not an interactive terminal: pass --yes");
+
+    const imported = await cli(dir, ["state", "import", "local:File", "motd", "legacy/motd.txt", "--yes"]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('Imported local:File "legacy/motd.txt" as urn:cairn:dev::legacy::local:File::motd.');
+    expect((await cli(dir, ["preview", "--expect-no-changes"])).code).toBe(0);
+
+    const moved = await cli(dir, ["state", "mv", "motd", "greeting", "--yes"], { NAME: "greeting" });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toMatch(/Previous version: \d+ — `npx tsx infra\.ts state rollback \d+` undoes this\./);
+    const preview = await cli(dir, ["preview", "--expect-no-changes"], { NAME: "greeting" });
+    expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+    expect(await readFile(join(dir, "legacy/motd.txt"), "utf8")).toBe("welcome");
   });
 });

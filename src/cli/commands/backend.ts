@@ -2,12 +2,14 @@ import { InvalidArgumentError, type Command } from "commander";
 import pc from "picocolors";
 import type { Stack } from "../../stack/stack.js";
 import type { HistoryEntry } from "../../state/backend.js";
+import type { Io } from "../io.js";
+import { confirmEdit, yesEditOption } from "./edit-confirm.js";
 
 /** What the state-backend commands need from the CLI. */
 export interface BackendCommandsContext {
   /** The stack the command's global options name. */
   stackFor: (cmd: Command) => { stack: Stack };
-  io: { out: (s: string) => void; err: (s: string) => void };
+  io: Io;
 }
 
 function versionArg(v: string): number {
@@ -63,8 +65,11 @@ export function registerBackendCommands(cli: Command, ctx: BackendCommandsContex
     .command("rollback")
     .description("make a stored version current again (as a new version); changes nothing in the cloud")
     .argument("<version>", "a version from `state history`", versionArg)
-    .action(async (version: number, _o, cmd: Command) => {
+    .addOption(yesEditOption())
+    .action(async (version: number, o: { yes?: boolean }, cmd: Command) => {
       const { stack } = stackFor(cmd);
+      const what = `state rollback will make version ${version} of stack "${stack.name}" current again, as a new version (the current one stays in history).`;
+      if (!(await confirmEdit(ctx, cmd, o, [what], `Roll back to version ${version}?`))) return;
       const r = await stack.rollback(version);
       io.out(
         `Rolled back stack "${stack.name}" to version ${r.from} (${r.resources} resources): it is now version ${r.version}. ` +

@@ -45,6 +45,22 @@ async function lockingSession(store: PgStore, c: ClientBase, id: number): Promis
 }
 
 /**
+ * Who holds the stack lock now: the holder row, while a database session holds the advisory lock (a row
+ * left by a session that ended is taken over by the next run, so it is not reported).
+ *
+ * @example (await readPgLockHolder(store))?.session // 4711
+ */
+export async function readPgLockHolder(store: PgStore): Promise<LockHolder | undefined> {
+  return store.use(async (c) => {
+    const id = await store.stackId(c, false);
+    if (id === undefined) return undefined;
+    const live = await lockingSession(store, c, id);
+    if (live === undefined) return undefined;
+    return (await holderRow(store, c, id))?.holder ?? { pid: 0, host: "unknown", since: "unknown", command: "unknown", session: live };
+  });
+}
+
+/**
  * Takes the stack lock: a session-level advisory lock on a connection kept for the run, plus a row
  * naming the holder. Fails at once with {@link StackLockedError} naming the holder (pid, host, age,
  * command, database session) if another session has it. A holder row left by a run whose session

@@ -1,11 +1,11 @@
 import type { ClientBase } from "pg";
 import type { HistoryEntry, RawConfigValue, StackExport } from "../backend.js";
 import { headLine } from "../journal-format.js";
-import type { StackLock, UnlockResult } from "../lock-holder.js";
+import { LockCompromisedError, type LockHolder, type StackLock, type UnlockResult } from "../lock-holder.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
 import { connectPg, inTransaction, type PgTarget } from "./pg-connection.js";
 import { PgJournalStorage } from "./pg-journal.js";
-import { lockPgStack, unlockPgStack, type PgSession } from "./pg-lock.js";
+import { lockPgStack, readPgLockHolder, unlockPgStack, type PgSession } from "./pg-lock.js";
 import { ident } from "./pg-schema.js";
 
 /** The names and options a PostgreSQL store is opened with. */
@@ -231,6 +231,25 @@ export class PgStore implements StateStore {
           const base = Number((JSON.parse(lines[0]!) as { serial: number }).serial);
           await c.query(`INSERT INTO ${this.t("journal")} (stack_id, seq, base_serial, record) SELECT $1, o, $2, r FROM unnest($3::text[]) WITH ORDINALITY AS t(r, o)`, [id, base, lines.slice(1)]);
         }
+      });
+    });
+  }
+
+  lockHolder(): Promise<LockHolder | undefined> {
+    return readPgLockHolder(this);
+  }
+
+  async removeAll(): Promise<void> {
+    await this.use(async (c) => {
+      const id = await this.stackId(c, false);
+      if (id === undefined) return;
+      await inTransaction(c, async () => {
+        if (this.session) {
+          const { rows } = await c.query(`SELECT 1 FROM ${this.t("locks")} WHERE stack_id = $1 AND token = $2 FOR UPDATE`, [id, this.session.token]);
+          if (!rows.length) throw new LockCompromisedError(this.ctx.stack, this.names.lock, new Error("its lock row is no longer this run's"));
+        }
+        for (const table of ["journal", "snapshots", "config"]) await c.query(`DELETE FROM ${this.t(table)} WHERE stack_id = $1`, [id]);
+        await c.query(`UPDATE ${this.t("stacks")} SET encryption = NULL WHERE id = $1`, [id]);
       });
     });
   }

@@ -53,6 +53,20 @@ function goneReason(doc: LockDoc | undefined, lastModified: Date, pidCheck: bool
 }
 
 /**
+ * Who holds the stack lock now, from `lock.json`; undefined when there is none or its holder is certainly
+ * gone (lease ended, or a pid of this host that no longer runs: the next run takes it over).
+ *
+ * @example (await readS3LockHolder(store))?.expires // "2025-01-01T10:01:00.000Z"
+ */
+export async function readS3LockHolder(store: S3Store): Promise<LockHolder | undefined> {
+  const cur = await store.objects.get(store.rel("lock.json"));
+  if (!cur) return undefined;
+  const doc = parseLock(cur.text);
+  if (goneReason(doc, cur.lastModified, true)) return undefined;
+  return { ...(doc?.holder ?? unknownHolder), expires: new Date(cur.lastModified.getTime() + (doc?.leaseMs ?? 0)).toISOString() };
+}
+
+/**
  * Takes the stack lock: `lock.json` created with `If-None-Match: *`, holding the holder and a lease that
  * a timer renews (with `If-Match`) every third of it while the run lives. A lock whose lease ended is
  * taken over with `If-Match` on the ETag read (of two runs taking it over, one wins), with a note;

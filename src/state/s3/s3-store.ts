@@ -1,10 +1,10 @@
 import type { HistoryEntry, RawConfigValue, StackExport } from "../backend.js";
 import { parseConfigText, serializeConfig } from "../config-store.js";
 import { headLine } from "../journal-format.js";
-import type { StackLock, UnlockResult } from "../lock-holder.js";
+import type { LockHolder, StackLock, UnlockResult } from "../lock-holder.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
 import { S3JournalStorage, batchKey, parseBatchKey } from "./s3-journal.js";
-import { lockS3Stack, unlockS3Stack, type S3Lease } from "./s3-lock.js";
+import { lockS3Stack, readS3LockHolder, unlockS3Stack, type S3Lease } from "./s3-lock.js";
 import { S3Objects } from "./s3-objects.js";
 import { isPreconditionFailed, s3Error, type S3Target } from "./s3-target.js";
 
@@ -168,6 +168,19 @@ export class S3Store implements StateStore {
       const serial = (JSON.parse(data.snapshot) as { serial: number }).serial;
       this.stateEtag = await put("state.json", data.snapshot, { serial: String(serial) });
     }
+  }
+
+  lockHolder(): Promise<LockHolder | undefined> {
+    return readS3LockHolder(this);
+  }
+
+  async removeAll(): Promise<void> {
+    const all = (await this.objects.list(this.rel(""))).map((o) => o.key).filter((k) => !k.endsWith("/lock.json"));
+    // The snapshot first: should this stop half-way, the stack already reads as empty.
+    const snapshot = this.rel("state.json");
+    if (all.includes(snapshot)) await this.objects.deleteMany([snapshot]);
+    await this.objects.deleteMany(all.filter((k) => k !== snapshot));
+    this.stateEtag = null;
   }
 
   async close(): Promise<void> {}

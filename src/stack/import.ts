@@ -1,0 +1,48 @@
+import type { Graph } from "../graph/graph.js";
+import type { CustomNode, ResourceNode } from "../program/node.js";
+import type { Urn } from "../program/urn.js";
+import { metaOf } from "../plan/context.js";
+import { recordFor } from "../apply/record.js";
+import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import type { Props, ResourceState } from "../state/types.js";
+import { CairnError } from "./errors.js";
+import { nameOf } from "./state-edit.js";
+
+/**
+ * The program's declaration of the resource to import: the managed resource of type `type` whose name
+ * (or URN) is `ref`. Refuses when the program does not declare it — an imported object the program does
+ * not declare would be deleted by the next `up` — naming what it does declare of that type.
+ *
+ * @example declaredResource(evaluation.nodes, "local:File", "config").urn
+ */
+export function declaredResource(nodes: readonly ResourceNode[], type: string, ref: string, program: string): CustomNode {
+  const ofType = nodes.filter((n): n is CustomNode => n.kind === "custom" && n.type === type);
+  const found = ofType.filter((n) => n.urn === ref || n.name === ref);
+  if (found.length === 1) return found[0]!;
+  if (found.length > 1) throw new CairnError(`The program "${program}" declares ${found.length} ${type} resources named "${ref}"; give the URN of the one to import:`, found.map((n) => n.urn));
+  const others = ofType.map((n) => `"${n.name}"`);
+  const declared = others.length ? `It declares these ${type} resources: ${others.join(", ")}.` : `It declares no ${type} resource.`;
+  throw new CairnError(
+    `The program "${program}" does not declare a ${type} named "${nameOf(ref)}". ${declared} Declare it in the program first (with the inputs the object has), then import: ` +
+      `an object in state that the program does not declare would be deleted by the next up.`,
+  );
+}
+
+/**
+ * The state record of an imported object: what the provider's read reported, its inputs being the
+ * reported values under the input names the type's schema (or the program's declaration) uses, so a
+ * program declaring the same values plans no change; parent, dependencies, provider instance and
+ * options as the program declares them.
+ *
+ * @example importedRecord(node, graph, "out/a.txt", { path: "out/a.txt", content: "hi", size: 2 })
+ */
+export function importedRecord(node: CustomNode, graph: Graph, id: string, read: Props): ResourceState {
+  const schema = node.definition.schema;
+  const names = new Set([...Object.keys(schema?.inputs ?? {}), ...Object.keys(node.inputs)]);
+  const inputs: Props = {};
+  for (const k of names) if (k in read && read[k] !== undefined) inputs[k] = read[k];
+  const secret = schemaSecretKeys(schema);
+  const secretKeys = [...new Set([...Object.keys(inputs), ...Object.keys(read)])].filter((k) => secret.has(k));
+  const meta = metaOf(node, graph.deps.get(node) ?? [], graph, undefined);
+  return recordFor(node.urn as Urn, node.type, meta, { id, inputs, outputs: read, secretKeys });
+}
