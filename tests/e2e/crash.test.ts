@@ -2,31 +2,9 @@ import { describe, expect, it } from "vitest";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { slowProgram } from "./programs.js";
 
-// A program of slow resources: each create takes SLOW_MS and writes one file (idempotent by path).
-const SLOW = `
-import { program, defineResource } from "cairn";
-import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
-const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
-  provider: {
-    async create({ inputs, ctx }) {
-      await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));
-      await mkdir(join(ctx.workDir, "objs"), { recursive: true });
-      await writeFile(join(ctx.workDir, "objs", String(inputs.n)), "x");
-      return { id: String(inputs.n), outputs: inputs };
-    },
-    async read({ id, outputs, ctx }) {
-      try { await readFile(join(ctx.workDir, "objs", id)); return outputs; } catch { return undefined; }
-    },
-    async delete({ id, ctx }) { await rm(join(ctx.workDir, "objs", id), { force: true }); },
-  },
-  schema: { inputs: { n: {} }, outputs: { n: {} } },
-});
-export default program("slow", () => {
-  for (let i = 0; i < 8; i++) new Slow("s" + i, { n: i });
-});
-`;
+const SLOW = slowProgram(8);
 
 
 async function waitFor(check: () => Promise<boolean>, ms = 20_000) {

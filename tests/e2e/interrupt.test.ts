@@ -2,31 +2,9 @@ import { describe, expect, it } from "vitest";
 import { readdir, readFile, access } from "node:fs/promises";
 import { join } from "node:path";
 import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { slowProgram } from "./programs.js";
 
-// Slow creates (SLOW_MS each) that each write one file named after the resource: what exists in the "cloud".
-const SLOW = `
-import { program, defineResource } from "cairn";
-import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
-const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
-  provider: {
-    async create({ inputs, ctx }) {
-      await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));
-      await mkdir(join(ctx.workDir, "objs"), { recursive: true });
-      await writeFile(join(ctx.workDir, "objs", String(inputs.n)), "x");
-      return { id: String(inputs.n), outputs: inputs };
-    },
-    async read({ id, outputs, ctx }) {
-      try { await readFile(join(ctx.workDir, "objs", id)); return outputs; } catch { return undefined; }
-    },
-    async delete({ id, ctx }) { await rm(join(ctx.workDir, "objs", id), { force: true }); },
-  },
-  schema: { inputs: { n: {} }, outputs: { n: {} } },
-});
-export default program("slow", () => {
-  for (let i = 0; i < 6; i++) new Slow("s" + i, { n: i });
-});
-`;
+const SLOW = slowProgram(6);
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 const stateOf = async (dir: string) => {

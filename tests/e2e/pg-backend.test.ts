@@ -4,31 +4,9 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { startPostgres, type PgServer } from "../state/pg-server.js";
 import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { slowProgram } from "./programs.js";
 
-// Slow resources (each create takes SLOW_MS and writes one file named by its input), COUNT of them.
-const SLOW = `
-import { program, defineResource } from "cairn";
-import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
-const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
-  provider: {
-    async create({ inputs, ctx }) {
-      await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));
-      await mkdir(join(ctx.workDir, "objs"), { recursive: true });
-      await writeFile(join(ctx.workDir, "objs", String(inputs.n)), "x");
-      return { id: String(inputs.n), outputs: inputs };
-    },
-    async read({ id, outputs, ctx }) {
-      try { await readFile(join(ctx.workDir, "objs", id)); return outputs; } catch { return undefined; }
-    },
-    async delete({ id, ctx }) { await rm(join(ctx.workDir, "objs", id), { force: true }); },
-  },
-  schema: { inputs: { n: {} }, outputs: { n: {} } },
-});
-export default program("slow", () => {
-  for (let i = 0; i < Number(process.env.COUNT ?? 8); i++) new Slow("s" + i, { n: i });
-});
-`;
+const SLOW = slowProgram(8);
 
 let server: PgServer | string | undefined;
 let dbs = 0;

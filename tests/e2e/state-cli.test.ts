@@ -2,24 +2,9 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { slowProgram } from "./programs.js";
 
-const SLOW = `
-import { program, defineResource } from "cairn";
-const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
-  provider: {
-    async create({ inputs }) {
-      await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));
-      return { id: String(inputs.n), outputs: inputs };
-    },
-    async read({ outputs }) { return outputs; },
-    async delete() {},
-  },
-  schema: { inputs: { n: {} }, outputs: { n: {} } },
-});
-export default program("slow", ({ config }) => {
-  for (let i = 0; i < Number(process.env.COUNT ?? 2); i++) new Slow("s" + i, { n: i });
-});
-`;
+const SLOW = slowProgram(2);
 
 async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
   const until = Date.now() + ms;
