@@ -66,7 +66,7 @@ export function planDeletes(
       diagnostics.push({
         severity: "error",
         urn: r.urn,
-        message: `${r.urn} is protected and cannot be deleted. It is no longer in the program: put it back, or set protect: false on it and run up before removing it.`,
+        message: `${r.urn} is protected and cannot be deleted. It is no longer in the program: put it back, or set protect: false on it and run up before removing it (or run \`state unprotect ${r.urn}\`).`,
       });
     }
     out.push(deleteStep(r));

@@ -124,7 +124,9 @@ export async function planCustom(node: CustomNode, ctx: PlanContext): Promise<vo
   const priorSecrets = prior?.secretKeys ?? [];
   const secretKeys = schemaSecrets.size || resolved.secretKeys.length || priorSecrets.length ? [...new Set([...resolved.secretKeys, ...schemaSecrets, ...priorSecrets])] : [];
   const news = withIgnoredChanges(resolved.values, prior?.inputs, node.options.ignoreChanges);
-  const providerDiff = await providerAnswers(node, news, prior, ctx);
+  const provider = providerOf(ctx, node);
+  // Most types answer neither check nor diff: then there is nothing to await (one promise less per resource).
+  const providerDiff = provider.check || provider.diff ? await providerAnswers(node, news, prior, ctx) : undefined;
   const o = node.options;
   // Plain properties (undefined when absent), not conditional spreads: this runs once per resource.
   const decision = decide({
@@ -134,7 +136,7 @@ export async function planCustom(node: CustomNode, ctx: PlanContext): Promise<vo
     forceNew: forceNewKeys(def.schema),
     replaceOnChanges: o.replaceOnChanges,
     deleteBeforeReplace: o.deleteBeforeReplace,
-    canUpdate: providerOf(ctx, node).update !== undefined,
+    canUpdate: provider.update !== undefined,
     replaceRequested: ctx.replaceSet.has(node.urn),
     providerMoved: prior !== undefined && providerMoved(prior.provider, providerRecord(node.provider), def.schema?.providerSettings),
     triggered: resolved.triggers?.triggered,

@@ -70,7 +70,7 @@ function checkNamedUrns(input: PlanInput, opts: PlanOptions, diagnostics: PlanDi
 }
 
 /** Plans one node, whatever its kind; a failure becomes a diagnostic and an unknown value. */
-async function planNode(node: GraphNode, ctx: PlanContext): Promise<void> {
+async function planNode(node: GraphNode, ctx: PlanContext, watch: StallWatch): Promise<void> {
   try {
     if (node.kind === "custom") await planCustom(node, ctx);
     else if (node.kind === "lookup") await planLookup(node, ctx);
@@ -78,6 +78,8 @@ async function planNode(node: GraphNode, ctx: PlanContext): Promise<void> {
   } catch (e) {
     ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Planning "${node.name}" (${node.type}) failed: ${(e as Error).message}` });
     ctx.publish(node, unknownValue());
+  } finally {
+    watch.done(node);
   }
 }
 
@@ -96,7 +98,7 @@ async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, mem
     publish: (node, value) => resolver.publish(node, value),
   };
   checkNamedUrns(input, opts, ctx.diagnostics);
-  await watch.run(ctx, input.graph.order.map((n) => [n, planNode(n, ctx)] as const), input.stuck);
+  await watch.run(ctx, input.graph.order, (n) => void planNode(n, ctx, watch), input.stuck);
   return ctx;
 }
 

@@ -43,6 +43,7 @@ export class StallWatch {
   private readonly pending = new Set<GraphNode>();
   private ctx: PlanContext | undefined;
   private queued = false;
+  private finished: () => void = () => {};
 
   /** Asks for a check once the current turn's work has run. */
   poke(): void {
@@ -54,18 +55,26 @@ export class StallWatch {
     });
   }
 
-  /** Waits for every node's planning; rejects naming what never finished if `stuck` aborts first. */
-  async run(ctx: PlanContext, work: readonly (readonly [GraphNode, Promise<void>])[], stuck: AbortSignal | undefined): Promise<void> {
+  /**
+   * Plans every node (`plan` must not reject, and calls {@link done} when a node is finished) and waits for
+   * all of them; rejects naming what never finished if `stuck` aborts first.
+   */
+  async run(ctx: PlanContext, nodes: readonly GraphNode[], plan: (n: GraphNode) => void, stuck: AbortSignal | undefined): Promise<void> {
     this.ctx = ctx;
-    for (const [n, p] of work) {
-      this.pending.add(n);
-      void p.then(() => this.pending.delete(n));
-    }
+    const all = new Promise<void>((resolve) => (this.finished = resolve));
+    for (const n of nodes) this.pending.add(n);
+    if (nodes.length === 0) this.finished();
+    for (const n of nodes) plan(n);
     const names = () => [...this.pending].map((n) => `"${n.name}" (${n.urn})`).join(", ");
     await Promise.race([
-      Promise.all(work.map(([, p]) => p)),
+      all,
       whenStuck(stuck, () => `Planning is stuck: nothing is left to run, yet these never finished: ${names()}. Each waits for a promise (an input, or a provider call such as check, diff or a lookup) that never settles.`),
     ]);
+  }
+
+  /** A node's planning ended (however it ended). */
+  done(n: GraphNode): void {
+    if (this.pending.delete(n) && this.pending.size === 0) this.finished();
   }
 
   private blockedOn(n: GraphNode): GraphNode | undefined {

@@ -1,4 +1,4 @@
-import { ReplaySubject, defer, finalize, map, type Observable } from "rxjs";
+import { ReplaySubject, map, type Observable } from "rxjs";
 import type { OState, Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
@@ -45,6 +45,8 @@ export interface ScopedResolver extends Resolver {
 export class ValueResolver implements Resolver {
   private readonly subjects = new Map<ResourceNode, ReplaySubject<ResourceValue>>();
   private readonly published = new Set<ResourceNode>();
+  /** The scopes waiting for each unpublished node (told when it publishes). */
+  private readonly waiting = new Map<ResourceNode, Scope[]>();
 
   /** @param onAwait called when a scoped consumer starts or stops waiting for an unpublished node. */
   constructor(private readonly onAwait?: () => void) {}
@@ -62,6 +64,8 @@ export class ValueResolver implements Resolver {
   publish(node: ResourceNode, value: ResourceValue): void {
     if (this.published.has(node)) return;
     this.published.add(node);
+    for (const scope of this.waiting.get(node) ?? []) scope.awaiting.delete(node);
+    this.waiting.delete(node);
     const s = this.subject(node);
     s.next(value);
     s.complete();
@@ -103,29 +107,33 @@ export class ValueResolver implements Resolver {
 
   /** A resolver for one consumer that records which unpublished nodes it waits for. */
   scope(): ScopedResolver {
-    return new Scope(this, this.published, this.onAwait);
+    return new Scope(this);
+  }
+
+  /** @internal A scope starts waiting for `node` (until it publishes); false if it already has. */
+  await(scope: Scope, node: ResourceNode): boolean {
+    if (this.published.has(node)) return false;
+    const list = this.waiting.get(node);
+    if (list) list.push(scope);
+    else this.waiting.set(node, [scope]);
+    this.onAwait?.();
+    return true;
   }
 }
 
-/** One consumer's view of a {@link ValueResolver} (a class, not closures: there is one per node per phase). */
+/**
+ * One consumer's view of a {@link ValueResolver} (a class, not closures: there is one per node per phase).
+ * Asking for an unpublished node's value notes it as awaited, until the resolver publishes it: no extra
+ * operators in the value's pipeline.
+ */
 class Scope implements ScopedResolver {
   readonly awaiting = new Set<ResourceNode>();
 
-  constructor(
-    private readonly values: ValueResolver,
-    private readonly published: ReadonlySet<ResourceNode>,
-    private readonly onAwait: (() => void) | undefined,
-  ) {}
+  constructor(private readonly values: ValueResolver) {}
 
   private track<T>(node: ResourceNode, source: Observable<T>): Observable<T> {
-    if (this.published.has(node)) return source;
-    return defer(() => {
-      if (!this.published.has(node)) {
-        this.awaiting.add(node);
-        this.onAwait?.();
-      }
-      return source.pipe(finalize(() => this.awaiting.delete(node)));
-    });
+    if (!this.awaiting.has(node) && this.values.await(this, node)) this.awaiting.add(node);
+    return source;
   }
 
   attribute(node: ResourceNode, name: string): Observable<OState<unknown>> {

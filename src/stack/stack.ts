@@ -90,7 +90,8 @@ export type Confirm = (plan: Plan) => Promise<boolean>;
 /** An evaluated program, ready to plan or to apply a plan made from it. */
 interface Prepared {
   runtime: ProgramRuntime;
-  fingerprint: string;
+  /** The program's fingerprint (computed when first asked: `up` applies its own plan and needs none). */
+  fingerprint(): string;
 }
 
 /**
@@ -112,8 +113,8 @@ export class Stack {
   private readonly clock: Clock;
   /** The program's provider instances by package and name, from its latest evaluation. */
   private readonly live = new Map<string, ProviderInstance>();
-  /** Evaluations by fingerprint: applying a plan this process made needs no second evaluation. */
-  private readonly prepared = new Map<string, Prepared>();
+  /** The latest evaluation: applying a plan this process just made needs no second one. */
+  private prepared: Prepared | undefined;
   /** Where every provider call gets its provider. */
   private readonly providers: ProviderSource;
 
@@ -251,13 +252,15 @@ export class Stack {
       throw new CairnError((e as Error).message);
     }
     const nodeByUrn = new Map<Urn, GraphNode>(graph.order.map((n) => [n.urn, n]));
-    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs }, fingerprint: fingerprint(graph, ev.outputs, Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]))) };
-    this.prepared.clear();
-    this.prepared.set(p.fingerprint, p);
+    const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
+    let fp: string | undefined;
+    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs }, fingerprint: () => (fp ??= fingerprint(graph, ev.outputs, values)) };
+    this.prepared = p;
     return p;
   }
 
-  private async planAgainst(state: StackState, opts: RunOptions, idle: AbortSignal): Promise<Plan> {
+  /** Plans; `fingerprinted` when the plan leaves this call (preview), so it can be applied later. */
+  private async planAgainst(state: StackState, opts: RunOptions, idle: AbortSignal, fingerprinted: boolean): Promise<Plan> {
     const refreshing = opts.refresh || opts.refreshOnly;
     if (opts.refreshOnly) await this.declareProviders();
     const found = refreshing ? await readAll(state, this.env()) : { findings: [], mutations: [] };
@@ -265,23 +268,24 @@ export class Stack {
       return { ...emptyPlan(this.program.name, this.name, state), mode: "refresh-only", refresh: found.mutations, drift: found.findings };
     }
     const { runtime, fingerprint: fp } = await this.prepare();
+    const fingerprint = fingerprinted ? fp() : "";
     const plan = await makePlan(
       { project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations), opContext: this.readContext, providers: this.providers, stuck: idle },
       opts,
     );
-    return this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint: fp, refresh: found.mutations, drift: found.findings });
+    return this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings });
   }
 
   /** Plans without changing anything. The plan can be given to {@link apply} (or saved, and applied by `up --plan`). */
   async preview(opts: RunOptions = {}): Promise<Plan> {
-    return this.locked("preview", (state, idle) => this.planAgainst(state, opts, idle));
+    return this.locked("preview", (state, idle) => this.planAgainst(state, opts, idle, true));
   }
 
   /** Plans, asks `confirm` (default: yes), and applies exactly that plan, all under one lock. */
   async up(opts: RunOptions & { confirm?: Confirm } = {}): Promise<UpResult> {
     return this.locked("up", async (state, idle) => {
-      const plan = await this.planAgainst(state, opts, idle);
-      return this.confirmAndApply(plan, state, opts.confirm, idle);
+      const plan = await this.planAgainst(state, opts, idle, false);
+      return this.confirmAndApply(plan, state, opts.confirm, idle, this.prepared?.runtime);
     });
   }
 
@@ -321,14 +325,15 @@ export class Stack {
   /** The evaluated program a plan was made from: this process's, or a fresh evaluation that must match. */
   private async runtimeFor(plan: Plan): Promise<ProgramRuntime | undefined> {
     if (plan.mode !== "update") return undefined;
-    const known = this.prepared.get(plan.fingerprint) ?? (await this.prepare());
-    if (known.fingerprint !== plan.fingerprint) {
+    const known = this.prepared?.fingerprint() === plan.fingerprint ? this.prepared : await this.prepare();
+    if (known.fingerprint() !== plan.fingerprint) {
       throw new CairnError(`The program changed since this plan was made (its resources, options, inputs or config differ); nothing was applied. Run preview again and apply the new plan.`);
     }
     return known.runtime;
   }
 
-  private async confirmAndApply(plan: Plan, state: StackState, confirm: Confirm | undefined, idle: AbortSignal): Promise<UpResult> {
+  /** Checks, confirms and applies a plan; `program` is the evaluation it was just made from (else found by fingerprint). */
+  private async confirmAndApply(plan: Plan, state: StackState, confirm: Confirm | undefined, idle: AbortSignal, made?: ProgramRuntime): Promise<UpResult> {
     planSecrets(plan, this.secrets);
     const errors = plan.diagnostics.filter((d) => d.severity === "error");
     if (errors.length) throw new CairnError(`The plan has ${errors.length} error(s); nothing was changed:`, errors.map((d) => d.message));
@@ -339,7 +344,7 @@ export class Stack {
     if (plan.baseSerial !== state.serial) {
       throw new CairnError(`The state of stack "${this.name}" changed since this plan was made (serial ${plan.baseSerial} → ${state.serial}); nothing was applied. Run preview again and apply the new plan.`);
     }
-    const program = await this.runtimeFor(plan);
+    const program = plan.mode === "update" && made ? made : await this.runtimeFor(plan);
     if (confirm && !(await confirm(plan))) return { plan };
     if (this.options.signal?.aborted) {
       this.note("warning", "Cancelled before anything was applied: nothing was changed.");

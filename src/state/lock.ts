@@ -187,6 +187,8 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
   });
 
   let released = false;
+  // lock.json as last seen ours: a file replaced by another run (a forced unlock) has another inode or time.
+  let verifiedStamp: string | undefined;
   return {
     holder,
     notes,
@@ -199,12 +201,17 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
     async verify() {
       if (compromised) throw compromised;
       if (released) return;
+      // Every journal write verifies the lock: a stat answers unless lock.json changed since it was read.
+      const st = await stat(holderPathOf(stackDir)).catch(() => undefined);
+      const stamp = st ? `${st.ino}:${st.mtimeMs}:${st.size}` : undefined;
+      if (stamp !== undefined && stamp === verifiedStamp) return;
       const current = await readLockHolder(stackDir);
       if (!current || current.pid !== holder.pid || current.since !== holder.since) {
         compromised = new LockCompromisedError(opts.stack, lockPath, new Error(current ? `lock.json now names pid ${current.pid} on ${current.host}` : "lock.json was removed"));
         heldHere.delete(stackDir);
         throw compromised;
       }
+      verifiedStamp = stamp;
     },
     async release() {
       if (released) return;
