@@ -92,7 +92,7 @@ export const mocks = {
    * @example mocks.resource({ fail: { create: "AccessDenied" } })
    * @example mocks.resource<acm.CertificateInputs, acm.CertificateOutputs>({ outputs: (i) => ({ domainName: i.domainName.toLowerCase() }) })
    */
-  resource<I = Props, O = Props>(opts: ResourceMockOptions<I, O> = {}): Mock {
+  resource<I = Props, O = Props>(opts: ResourceMockOptions<NoInfer<I>, NoInfer<O>> = {}): Mock {
     return new Mock("resource", (env) => resourceMockProvider(opts as ResourceMockOptions, env));
   },
 
