@@ -9,6 +9,7 @@
  *   return { path: f.path };
  * });
  */
+import "./entry-point.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation } from "./program/program.js";
 export { Config, type ConfigValue } from "./program/config.js";
 export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState } from "./program/output.js";
