@@ -10,6 +10,7 @@ import { registerState } from "./commands/state.js";
 import { registerBackendCommands } from "./commands/backend.js";
 import { registerUnlock } from "./commands/unlock.js";
 import { registerConfig } from "./commands/config.js";
+import { registerNew } from "./commands/new.js";
 import { cairnVersion } from "./version.js";
 
 /**
@@ -40,5 +41,6 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
   registerBackendCommands(root, { stackFor: (cmd) => ({ stack: ctx.stack(cmd) }), io: ctx.io });
   registerUnlock(root, ctx);
   registerConfig(root, ctx);
+  registerNew(root, ctx);
   return root;
 }
