@@ -49,6 +49,12 @@ export class FakeClock implements Clock {
     return this.timers.length;
   }
 
+  /**
+   * Resolves once the fake time has moved `d` on (by {@link advance}, or at once in `auto` mode); rejects when
+   * `signal` aborts first.
+   *
+   * @example await clock.sleep(seconds(30));
+   */
   sleep(d: Duration | number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);

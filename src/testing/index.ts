@@ -19,7 +19,7 @@
  *   expectWaitTimedOut(await run.up(), "issued"); // 75 minutes of polling, in milliseconds
  * });
  *
- * @module
+ * @module cairn/testing
  */
 export { FakeClock } from "./fake-clock.js";
 export { testProgram, TestRun, type TestProgramOptions, type TestOpOptions, type TestConfigValue } from "./test-program.js";

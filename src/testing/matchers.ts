@@ -4,7 +4,9 @@ import { toTestPlan, type TestPlan, type TestUpResult, type TestWait } from "./r
 
 /** What a matcher returns to `expect.extend` (vitest and Jest alike). */
 export interface MatcherResult {
+  /** Whether the expectation holds. */
   pass: boolean;
+  /** Why it failed (or, under `.not`, why it passed). */
   message: () => string;
 }
 
@@ -42,6 +44,7 @@ function resultOf(received: unknown, matcher: string): TestUpResult {
  * expect(await run.preview()).toHaveStep("cert", "create");
  */
 export const cairnMatchers = {
+  /** The plan (or a run's plan) has a step for `name`, of kind `op` when given. */
   toHaveStep(received: unknown, name: string, op?: StepKind): MatcherResult {
     const plan = planOf(received);
     if (!plan) throw new TypeError(`toHaveStep takes a plan (run.preview()) or a run's result (run.up()).`);
@@ -51,6 +54,7 @@ export const cairnMatchers = {
     return { pass, message: () => (pass ? `expected the plan not to have ${what}` : `expected the plan to have ${what}; its steps: ${all}`) };
   },
 
+  /** The run's wait `name` ended with `outcome`. */
   toHaveWaitOutcome(received: unknown, name: string, outcome: WaitOutcomeKind | "not-needed"): MatcherResult {
     const w: TestWait | undefined = resultOf(received, "toHaveWaitOutcome").waits[name];
     const pass = w?.outcome === outcome;
@@ -62,6 +66,7 @@ export const cairnMatchers = {
     };
   },
 
+  /** The run has a failed step for `resource`, whose error contains or matches `message` when given. */
   toHaveFailed(received: unknown, resource: string, message?: string | RegExp): MatcherResult {
     const r = resultOf(received, "toHaveFailed");
     const ok = (e: string) => message === undefined || (typeof message === "string" ? e.includes(message) : message.test(e));

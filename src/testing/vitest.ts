@@ -8,7 +8,7 @@
  * expect(await run.preview()).toHaveStep("cert", "create");
  * expect(await run.up()).toHaveWaitOutcome("issued", "satisfied");
  *
- * @module
+ * @module cairn/testing/vitest
  */
 import { expect } from "vitest";
 import { cairnMatchers, type CairnMatchers } from "./matchers.js";
