@@ -8,6 +8,8 @@
  *   const f = new local.File("config", { path: "out/config.json", content: "{}" });
  *   return { path: f.path };
  * });
+ *
+ * @module cairn
  */
 import "./entry-point.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation } from "./program/program.js";
