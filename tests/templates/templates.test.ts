@@ -10,6 +10,8 @@ import { fakeRoute53 } from "./fake-route53.js";
 const REPO = resolve(import.meta.dirname, "../..");
 const bin = (pkg: string, file: string) => join(REPO, "node_modules", pkg, file);
 const made: string[] = [];
+/** The templates the tests below scaffold and run, each in its own test. */
+const TESTED = ["quickstart", "acm-certificate"];
 afterAll(async () => {
   for (const d of made) await rm(d, { recursive: true, force: true });
 });
@@ -50,6 +52,27 @@ async function allText(dir: string): Promise<string> {
   }
   return text;
 }
+
+describe("every example and template carries its own tests, and npm test runs them", () => {
+  it("each folder of examples/ has a test file (vitest runs examples/**/*.test.ts)", async () => {
+    const examples = (await readdir(join(REPO, "examples"), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    const untested = [];
+    for (const e of examples) if (!(await readdir(join(REPO, "examples", e))).some((f) => f.endsWith(".test.ts"))) untested.push(e);
+
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    expect(untested).toEqual([]);
+  });
+
+  it("each template has the files a project needs, and is scaffolded and run below", async () => {
+    const templates = (await readdir(join(REPO, "templates"), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
+    expect(templates).toEqual(TESTED.slice().sort());
+    for (const t of templates) {
+      const files = await readdir(join(REPO, "templates", t));
+      expect(files, t).toEqual(expect.arrayContaining(["package.json", "tsconfig.json", "infra.ts", "infra.test.ts", "README.md", "gitignore", "template.json"]));
+    }
+  });
+});
 
 describe("templates, scaffolded with cairn new", () => {
   it("lists the templates when none is named", async () => {
