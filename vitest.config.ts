@@ -9,11 +9,13 @@ export default defineConfig({
       { find: /^cairn$/, replacement: src("index.ts") },
       { find: /^cairn\/local$/, replacement: src("providers/local/index.ts") },
       { find: /^cairn\/testing$/, replacement: src("testing/index.ts") },
+      { find: /^cairn\/testing\/vitest$/, replacement: src("testing/vitest.ts") },
       { find: /^cairn\/aws$/, replacement: src("providers/aws/index.ts") },
     ],
   },
   test: {
-    include: ["tests/**/*.test.ts"],
+    // Examples carry their own tests (infra.test.ts beside infra.ts), as users' projects do.
+    include: ["tests/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

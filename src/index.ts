@@ -8,7 +8,10 @@
  *   const f = new local.File("config", { path: "out/config.json", content: "{}" });
  *   return { path: f.path };
  * });
+ *
+ * @module cairn
  */
+import "./entry-point.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation } from "./program/program.js";
 export { Config, type ConfigValue } from "./program/config.js";
 export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState } from "./program/output.js";

@@ -9,8 +9,8 @@ import { loadProgram, splitProgramArg } from "./load-program.js";
 import { EXIT, UsageError } from "./errors.js";
 
 const { file, rest } = splitProgramArg(process.argv.slice(2), process.cwd());
-if (!file) {
-  // Outside a project only help and the version make sense; anything else explains what is missing.
+if (!file || rest[0] === "new") {
+  // Outside a project only help, the version and `new` make sense; anything else explains what is missing.
   process.exitCode = await runCli(undefined, rest, undefined, { command: "npx cairn" });
 } else {
   try {

@@ -12,6 +12,7 @@ import { registerStack } from "./commands/stack.js";
 import { registerBackendCommands } from "./commands/backend.js";
 import { registerUnlock } from "./commands/unlock.js";
 import { registerConfig } from "./commands/config.js";
+import { registerNew } from "./commands/new.js";
 import { cairnVersion } from "./version.js";
 
 /**
@@ -44,5 +45,6 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
   registerUnlock(root, ctx);
   registerConfig(root, ctx);
   registerStack(root, ctx);
+  registerNew(root, ctx);
   return root;
 }

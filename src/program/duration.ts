@@ -76,4 +76,9 @@ export function formatDuration(d: number, opts: { short?: boolean } = {}): strin
 }
 
 /** Namespace-style helpers: `Duration.parse`, `Duration.format`. */
-export const Duration = { parse: parseDuration, format: formatDuration } as const;
+export const Duration = {
+  /** {@link parseDuration}: `Duration.parse("75min")`. */
+  parse: parseDuration,
+  /** {@link formatDuration}: `Duration.format(seconds(192))` is `"3m12s"`. */
+  format: formatDuration,
+} as const;

@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { basename, dirname, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EvalContext, runInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
@@ -85,8 +85,12 @@ export class Program {
   }
 }
 
-/** Cairn's own folder (`dist/` or `src/`): frames from there are not the user's program. */
-const OWN_ROOT = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
+/**
+ * Cairn's own folders, `dist/` and `src/`: frames from there are not the user's program. Both, because with
+ * source maps on (as tsx turns them) a frame of `dist/x.js` is reported as `src/x.ts`.
+ */
+const PACKAGE_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+const OWN_ROOTS = [join(PACKAGE_ROOT, "dist") + sep, join(PACKAGE_ROOT, "src") + sep];
 
 /** The file that called the function calling this one, from a stack trace (captured once per program, not per resource). */
 function callerFile(): string | undefined {
@@ -95,7 +99,7 @@ function callerFile(): string | undefined {
     const m = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?\s*$/.exec(line);
     if (!m) continue;
     const f = m[1]!.startsWith("file://") ? fileURLToPath(m[1]!) : m[1]!;
-    if (f.startsWith(OWN_ROOT)) continue;
+    if (OWN_ROOTS.some((root) => f.startsWith(root))) continue;
     return f;
   }
   return undefined;
@@ -110,10 +114,17 @@ function sameFile(a: string | undefined, b: string | undefined): boolean {
   }
 }
 
-/** Hook so the CLI module is loaded only when a program is run as a command (keeps library imports light). */
+/**
+ * What runs a program whose file is the process's entry point. `program` knows nothing of the CLI: the package
+ * entry (`cairn`) registers a runner that loads the CLI only then, so importing a program stays light.
+ */
 let cliRunner: ((p: Program, argv: string[]) => Promise<number>) | undefined;
 
-/** @internal Registered by the CLI module. */
+/**
+ * Registers what runs a program file started directly (`npx tsx infra.ts up`): the CLI, loaded on demand.
+ *
+ * @example setCliRunner((p, argv) => runCli(p, argv)); // the package entry does this, loading the CLI lazily
+ */
 export function setCliRunner(run: (p: Program, argv: string[]) => Promise<number>): void {
   cliRunner = run;
 }
@@ -137,10 +148,12 @@ export function program(name: string, fn: ProgramFn): Program {
   const p = new Program(name, fn, { file, dir, command: `npx tsx ${shown}` });
   if (file && sameFile(file, process.argv[1])) {
     setImmediate(() => {
-      void (async () => {
-        if (!cliRunner) await import("../cli/run.js");
-        process.exitCode = await cliRunner!(p, process.argv.slice(2));
-      })();
+      if (!cliRunner) {
+        process.stderr.write(`error: ${shown} was run directly, but no command line is loaded: import program from "cairn" (not from a file inside it), or run \`npx cairn ${shown} <command>\`.\n`);
+        process.exitCode = 1;
+        return;
+      }
+      void cliRunner(p, process.argv.slice(2)).then((code) => (process.exitCode = code));
     });
   }
   return p;

@@ -22,13 +22,17 @@ export type Diff =
 
 /** A clock the engine and providers share, so tests can fake time. */
 export interface Clock {
+  /** The current time, in ms since the epoch. */
   now(): number;
+  /** Resolves after `d`; rejects with the signal's reason if `signal` aborts first. */
   sleep(d: Duration, signal?: AbortSignal): Promise<void>;
 }
 
 /** Where a provider reports progress of a long operation. */
 export interface Logger {
+  /** Progress worth showing (`waiting for the change to be INSYNC`). */
   info(message: string): void;
+  /** Something the user should know about (a retry, a slow service). */
   warn(message: string): void;
 }
 
@@ -86,6 +90,7 @@ export interface Provider<I = Record<string, unknown>, O = Record<string, unknow
   check?(args: { urn: Urn; inputs: I }): Diagnostic[] | Promise<Diagnostic[]>;
   /** Compares old and new inputs; without it the engine compares values and uses the schema's force-new list. */
   diff?(args: { urn: Urn; id: string; olds: I; news: I; outputs: O }): Diff | Promise<Diff>;
+  /** Creates the object; resolves with its cloud id and outputs. */
   create(args: { urn: Urn; inputs: I; ctx: OpContext }): Promise<{ id: string; outputs: O }>;
   /** Reads the object's current outputs; `undefined` means it is gone. */
   read(args: { urn: Urn; id: string; inputs: I; outputs: O; ctx: OpContext }): Promise<O | undefined>;

@@ -135,8 +135,11 @@ export interface StateBackend {
   forceUnlock(opts?: { force?: boolean }): Promise<UnlockResult>;
   /** Throws now if secrets will be written and the passphrase is missing or wrong. */
   requirePassphrase(): Promise<void>;
+  /** The stack's configuration values, secrets decrypted. */
   readConfig(): Promise<Record<string, ConfigValue>>;
+  /** Sets a configuration value; `{ secret: true }` encrypts it (needs the passphrase). */
   setConfig(key: string, value: string, opts?: { secret?: boolean }): Promise<void>;
+  /** Removes a configuration value; resolves to whether it existed. */
   removeConfig(key: string): Promise<boolean>;
   /** The project's stacks in this backend, sorted. */
   listStacks(): Promise<string[]>;

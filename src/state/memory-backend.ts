@@ -204,7 +204,7 @@ export interface MemoryBackendOptions extends BackendOptions {
 }
 
 /**
- * A {@link StateBackend} in memory (see {@link MemoryStore}); `prog.stack({ backend: "memory://" })`.
+ * A {@link StateBackend} in memory (see `MemoryStore`); `prog.stack({ backend: "memory://" })`.
  *
  * @example
  * const backend = new MemoryBackend({ stack: "test", project: "web" });

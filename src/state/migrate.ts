@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { StackExport, StateBackend } from "./backend.js";
 
-/** What {@link migrateStack} copied. */
+/** What `state migrate` (`Stack.migrate`) copied. */
 export interface MigrateResult {
   from: string;
   to: string;

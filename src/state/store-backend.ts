@@ -62,10 +62,12 @@ export class StoreBackend implements StateBackend {
     this.opts = opts;
   }
 
+  /** The stack this backend was opened for. */
   get stack(): string {
     return this.opts.stack;
   }
 
+  /** The project (program name) this backend was opened for. */
   get project(): string {
     return this.opts.project;
   }

@@ -49,6 +49,12 @@ export class FakeClock implements Clock {
     return this.timers.length;
   }
 
+  /**
+   * Resolves once the fake time has moved `d` on (by {@link advance}, or at once in `auto` mode); rejects when
+   * `signal` aborts first.
+   *
+   * @example await clock.sleep(seconds(30));
+   */
   sleep(d: Duration | number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
@@ -69,17 +75,20 @@ export class FakeClock implements Clock {
 
   /**
    * Moves time forward by `ms`, firing every timer that falls due on the way, in order; each fired timer's
-   * continuation runs (and may schedule more timers) before the next one fires.
+   * continuation runs until it sleeps again (up to 20 event-loop turns) before the next one fires, so a
+   * polling loop makes every poll that falls in the span.
    *
    * @example await clock.advance(seconds(30));
    */
   async advance(ms: number): Promise<void> {
     const end = this.t + ms;
+    // Work already under way (a run that is about to sleep) gets to schedule its timer before time moves.
+    await this.settle();
     for (;;) {
-      await nextTurn();
       const next = this.earliest();
       if (!next || next.at > end) break;
       this.fire(next);
+      await this.settle();
     }
     this.t = end;
     await nextTurn();

@@ -1,10 +1,30 @@
 /**
- * Helpers for testing Cairn programs and providers without a cloud or real time.
+ * Testing Cairn programs on the real engine: {@link testProgram} plans and applies a program against mocked
+ * providers ({@link mocks}), with state in memory and a fake clock, and returns plain data to assert on.
+ * No global state: every run is independent.
  *
  * @example
- * import { FakeClock } from "cairn/testing";
- * const clock = new FakeClock({ auto: true });
- * const stack = myProgram.stack({ stack: "test", stateDir: tmp, clock });
- * await stack.up(); // a 75-minute wait completes in milliseconds
+ * import { expect, it } from "vitest";
+ * import { testProgram, mocks, expectWaitTimedOut } from "cairn/testing";
+ * import app from "./infra.js";
+ *
+ * it("gives up on a certificate that is never issued", async () => {
+ *   const run = await testProgram(app, {
+ *     mocks: {
+ *       "aws:acm:Certificate": mocks.resource({ reads: [{ status: "PENDING_VALIDATION" }] }),
+ *       "aws:route53:HostedZone": mocks.lookup({ zoneId: "Z1", name: "example.dev." }),
+ *       "aws:route53:RecordSet": mocks.resource(),
+ *     },
+ *   });
+ *   expectWaitTimedOut(await run.up(), "issued"); // 75 minutes of polling, in milliseconds
+ * });
+ *
+ * @module cairn/testing
  */
 export { FakeClock } from "./fake-clock.js";
+export { testProgram, TestRun, type TestProgramOptions, type TestOpOptions, type TestConfigValue } from "./test-program.js";
+export { mocks, Mock, type ResourceMockOptions, type MockOutputs, type MockFailure, type MockTarget, type MockEnv } from "./mocks.js";
+export { MissingMockError, type MockTable, type MockSelector, type MockCall, type Needed } from "./mock-table.js";
+export { toTestPlan, type TestPlan, type TestStep, type TestUpResult, type TestWait, type TestFailure, type TestResource } from "./results.js";
+export { expectFailure, expectWaitTimedOut, expectWaitFailed, TestExpectationError, type FailureExpectation } from "./expect.js";
+export { cairnMatchers, type CairnMatchers, type MatcherResult } from "./matchers.js";

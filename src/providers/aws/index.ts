@@ -6,6 +6,8 @@
  * import { acm, route53, aws } from "cairn/aws";
  * const zone = route53.HostedZone.get("zone", { name: "example.dev" });
  * const cert = new acm.Certificate("cert", { domainName: "registry.example.dev" });
+ *
+ * @module cairn/aws
  */
 export * from "./generated/index.js";
 export * as aws from "./aws.js";

@@ -5,6 +5,8 @@
  * import { local } from "cairn/local";
  * new local.File("readme", { path: "out/README.txt", content: "hello" });
  * const server = new local.Command("server", { create: "node start.mjs", delete: "node stop.mjs" });
+ *
+ * @module cairn/local
  */
 import * as local from "./local.js";
 export { local };

@@ -1,0 +1,145 @@
+// Every template, as a new user gets it: `cairn new` into a temp folder, this repository linked as the `cairn`
+// package, then the template's own unit tests, its type check, and its preview, each in its own process.
+import { afterAll, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fakeRoute53 } from "./fake-route53.js";
+
+const REPO = resolve(import.meta.dirname, "../..");
+const bin = (pkg: string, file: string) => join(REPO, "node_modules", pkg, file);
+const made: string[] = [];
+/** The templates the tests below scaffold and run, each in its own test. */
+const TESTED = ["quickstart", "acm-certificate"];
+afterAll(async () => {
+  for (const d of made) await rm(d, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number;
+  out: string;
+}
+
+/** Runs `node <args>` in `cwd` with a clean, offline environment. */
+function node(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((res) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", CI: "true", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env }, timeout: 120_000 },
+      (err, stdout, stderr) => res({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, out: stdout + stderr }),
+    );
+  });
+}
+
+/** `cairn new <template> <name>` in a fresh folder, with the repository and its test tools linked in. */
+async function scaffold(template: string): Promise<{ dir: string; created: Result }> {
+  const parent = await mkdtemp(join(tmpdir(), "cairn-template-"));
+  made.push(parent);
+  const created = await node([join(REPO, "dist/cli/bin.js"), "new", template, "my-app"], parent);
+  const dir = join(parent, "my-app");
+  await mkdir(join(dir, "node_modules", "@types"), { recursive: true });
+  await symlink(REPO, join(dir, "node_modules", "cairn"), "dir");
+  for (const pkg of ["vitest", "tsx", "typescript", "@types/node"]) await symlink(join(REPO, "node_modules", pkg), join(dir, "node_modules", pkg), "dir");
+  return { dir, created };
+}
+
+async function allText(dir: string): Promise<string> {
+  let text = "";
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && !e.parentPath.includes("node_modules")) text += await readFile(join(e.parentPath, e.name), "utf8");
+  }
+  return text;
+}
+
+describe("every example and template carries its own tests, and npm test runs them", () => {
+  it("each folder of examples/ has a test file (vitest runs examples/**/*.test.ts)", async () => {
+    const examples = (await readdir(join(REPO, "examples"), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    const untested = [];
+    for (const e of examples) if (!(await readdir(join(REPO, "examples", e))).some((f) => f.endsWith(".test.ts"))) untested.push(e);
+
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    expect(untested).toEqual([]);
+  });
+
+  it("each template has the files a project needs, and is scaffolded and run below", async () => {
+    const templates = (await readdir(join(REPO, "templates"), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
+    expect(templates).toEqual(TESTED.slice().sort());
+    for (const t of templates) {
+      const files = await readdir(join(REPO, "templates", t));
+      expect(files, t).toEqual(expect.arrayContaining(["package.json", "tsconfig.json", "infra.ts", "infra.test.ts", "README.md", "gitignore", "template.json"]));
+    }
+  });
+});
+
+describe("templates, scaffolded with cairn new", () => {
+  it("lists the templates when none is named", async () => {
+    const r = await node([join(REPO, "dist/cli/bin.js"), "new"], tmpdir());
+
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/^ {2}acm-certificate {2,}AWS: /m);
+    expect(r.out).toMatch(/^ {2}quickstart {2,}offline: /m);
+  });
+
+  it("refuses an unknown template, naming the ones there are, and a folder that is not empty", async () => {
+    const parent = await mkdtemp(join(tmpdir(), "cairn-template-"));
+    made.push(parent);
+
+    const unknown = await node([join(REPO, "dist/cli/bin.js"), "new", "nope"], parent);
+    await mkdir(join(parent, "taken"));
+    await node([join(REPO, "dist/cli/bin.js"), "new", "quickstart", "taken"], parent);
+    const taken = await node([join(REPO, "dist/cli/bin.js"), "new", "quickstart", "taken"], parent);
+
+    expect(unknown.code).toBe(2);
+    expect(unknown.out).toContain('There is no template "nope". Templates: acm-certificate (');
+    expect(taken.code).toBe(2);
+    expect(taken.out).toContain("taken is not empty: choose a new folder, or empty this one.");
+  });
+
+  it("quickstart: fills in the name, prints the next commands; its tests, type check and preview pass", async () => {
+    const { dir, created } = await scaffold("quickstart");
+
+    expect(created.code, created.out).toBe(0);
+    expect(created.out).toContain("Created my-app in my-app from the quickstart template");
+    expect(created.out).toMatch(/Next:\n {2}cd my-app\n {2}npm install\n {2}npm test .*\n {2}npx tsx infra.ts preview/);
+    expect(JSON.parse(await readFile(join(dir, "package.json"), "utf8"))).toMatchObject({ name: "my-app", dependencies: { cairn: expect.stringMatching(/^\^\d+\.\d+\.\d+/) } });
+    expect(await readFile(join(dir, ".gitignore"), "utf8")).toContain(".cairn/");
+    expect(await allText(dir)).not.toContain("{{");
+
+    const tests = await node([bin("vitest", "vitest.mjs"), "run"], dir);
+    expect(tests.code, tests.out).toBe(0);
+    expect(tests.out).toMatch(/Tests\s+4 passed/);
+    const types = await node([bin("typescript", "bin/tsc"), "-p", "tsconfig.json"], dir);
+    expect(types.code, types.out).toBe(0);
+    const preview = await node([bin("tsx", "dist/cli.mjs"), "infra.ts", "preview"], dir);
+    expect(preview.code, preview.out).toBe(0);
+    expect(preview.out).toContain("urn:cairn:dev::my-app::local:Command::server");
+    expect(preview.out).toContain("Plan: 2 to create, 1 wait.");
+  });
+
+  it("acm-certificate: its tests and type check pass, and its preview plans against a Route 53 endpoint", async () => {
+    const { dir, created } = await scaffold("acm-certificate");
+    expect(created.code, created.out).toBe(0);
+    expect(created.out).toContain("npx tsx infra.ts config set zone <your Route 53 zone>");
+
+    const tests = await node([bin("vitest", "vitest.mjs"), "run"], dir);
+    expect(tests.code, tests.out).toBe(0);
+    expect(tests.out).toMatch(/Tests\s+4 passed/);
+    const types = await node([bin("typescript", "bin/tsc"), "-p", "tsconfig.json"], dir);
+    expect(types.code, types.out).toBe(0);
+
+    const route53 = await fakeRoute53({ id: "Z0FAKE", name: "example.dev" });
+    try {
+      const aws = { AWS_ENDPOINT_URL: route53.url, AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: "us-east-1", AWS_EC2_METADATA_DISABLED: "true" };
+      const preview = await node([bin("tsx", "dist/cli.mjs"), "infra.ts", "preview"], dir, aws);
+      expect(preview.code, preview.out).toBe(0);
+      expect(preview.out).toContain("urn:cairn:dev::my-app::aws:acm:Certificate::cert");
+      expect(preview.out).toContain("Plan: 4 to create, 1 to read, 1 wait.");
+      expect(route53.requests).toEqual(["GET /2013-04-01/hostedzonesbyname", "GET /2013-04-01/hostedzone/Z0FAKE"]);
+    } finally {
+      await route53.close();
+    }
+  });
+});
