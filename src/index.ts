@@ -27,7 +27,7 @@ export { IncompleteCreateError, TransientError, isTransientError } from "./provi
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";
 export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./wait/predicate.js";
 export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./apply/wait-outcome.js";
-export { Stack, type StackOptions, type RunOptions, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
+export { Stack, type StackOptions, type RunOptions, type CallSignals, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
 export { CairnError } from "./stack/errors.js";
 export { hasChanges, countSteps, isChanging, waitsReadyNow, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
 export type { EngineEvent, ApplySummary, UnitKind } from "./apply/events.js";

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { ResourceNode } from "./node.js";
 import type { Urn } from "./urn.js";
 import { insideApply } from "./output.js";
+import type { ProviderInstance } from "../provider/provider.js";
 
 /** A problem found while evaluating a program, reported with the others at the end (each once). */
 export interface EvalDiagnostic {
@@ -23,6 +24,8 @@ export class EvalContext {
     readonly stack: string,
     /** How to run the program, for messages: e.g. `npx tsx infra.ts`. */
     readonly command: string,
+    /** Provider instances for resources that name none (and whose parents name none), by package. */
+    readonly defaultProviders: Readonly<Record<string, ProviderInstance>> = {},
   ) {}
 
   /** Records a node; a second node with the same URN is an error naming both. */

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { EvalContext, runInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
 import type { ResourceNode } from "./node.js";
+import type { ProviderInstance } from "../provider/provider.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 
 /** What a program function receives. */
@@ -68,8 +69,8 @@ export class Program {
   }
 
   /** Runs the program function once for `stack`, recording its resources. Scoped to this call. */
-  async evaluate(opts: { stack: string; config?: Readonly<Record<string, ConfigValue>> }): Promise<Evaluation> {
-    const ctx = new EvalContext(this.name, opts.stack, this.location.command);
+  async evaluate(opts: { stack: string; config?: Readonly<Record<string, ConfigValue>>; providers?: Readonly<Record<string, ProviderInstance>> }): Promise<Evaluation> {
+    const ctx = new EvalContext(this.name, opts.stack, this.location.command, opts.providers);
     const config = new Config(opts.config ?? {}, opts.stack, this.location.command, ctx.diagnostics);
     const returned = await runInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
     const outputs = returned && typeof returned === "object" ? returned : {};

@@ -104,7 +104,7 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
     if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources or waits; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);
   }
-  const provider = providerFor(extra.kind, type, name, opts, parent);
+  const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? ctx.defaultProviders[type.split(":")[0]!] : undefined);
   const node = makeNode(extra, { urn, type, name, parent, deps, provider }, () => managedOptions(opts, { what, ctx, parent, type, name }));
   if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
   ctx.register(node);

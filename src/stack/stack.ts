@@ -59,10 +59,25 @@ export interface StackOptions {
    * @example providers: (type) => (type === "aws:acm:Certificate" ? fakeAcm : undefined)
    */
   providers?: (type: string, urn: Urn) => Provider<any, any, any> | undefined;
+  /**
+   * The provider instance, per package, of every resource that names none (nor its parents): e.g. point a
+   * whole program at another region, account or a local emulator without editing it.
+   *
+   * @example prog.stack({ defaultProviders: { aws: new aws.Provider("local", { region: "us-east-1", endpoint: "http://127.0.0.1:4566" }) } })
+   */
+  defaultProviders?: Readonly<Record<string, ProviderInstance>>;
+}
+
+/** Cancellation of one call (`up`, `apply`, `destroy`), in addition to the stack's own signals. */
+export interface CallSignals {
+  /** Like a first Ctrl-C: nothing new starts; running provider calls finish and are saved. */
+  signal?: AbortSignal;
+  /** Like a second Ctrl-C: provider calls in flight are abandoned and recorded as uncertain. */
+  abortSignal?: AbortSignal;
 }
 
 /** Options for `preview` and `up`. */
-export interface RunOptions extends PlanOptions {
+export interface RunOptions extends PlanOptions, CallSignals {
   /** Read every resource from the cloud before planning (drift is then reverted, vanished objects re-created). */
   refresh?: boolean;
   /** Only read every resource and record what changed; plan no changes to the cloud. */
@@ -211,6 +226,10 @@ export class Stack {
     }
   }
 
+  private evalDefaults(): { providers?: Readonly<Record<string, ProviderInstance>> } {
+    return this.options.defaultProviders ? { providers: this.options.defaultProviders } : {};
+  }
+
   private remember(ev: Evaluation): void {
     for (const n of ev.nodes) if (n.provider) this.live.set(instanceKey(n.provider.package, n.provider.name), n.provider);
   }
@@ -222,7 +241,7 @@ export class Stack {
    */
   private async declareProviders(): Promise<void> {
     try {
-      this.remember(await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig() }));
+      this.remember(await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig(), ...this.evalDefaults() }));
     } catch (e) {
       this.note("warning", `The program could not be evaluated (${(e as Error).message}); resources with a named provider instance are reached with their recorded settings and the default credentials.`);
     }
@@ -238,7 +257,7 @@ export class Stack {
     const config = await this.backend.readConfig();
     let ev: Evaluation;
     try {
-      ev = await this.program.evaluate({ stack: this.name, config });
+      ev = await this.program.evaluate({ stack: this.name, config, ...this.evalDefaults() });
     } catch (e) {
       if (e instanceof CairnError) throw e;
       throw new CairnError(`The program "${this.program.name}" failed while declaring its resources: ${(e as Error).message}`);
@@ -285,7 +304,7 @@ export class Stack {
   async up(opts: RunOptions & { confirm?: Confirm } = {}): Promise<UpResult> {
     return this.locked("up", async (state, idle) => {
       const plan = await this.planAgainst(state, opts, idle, false);
-      return this.confirmAndApply(plan, state, opts.confirm, idle, this.prepared?.runtime);
+      return this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, made: this.prepared?.runtime, ...signalsOf(opts) });
     });
   }
 
@@ -294,12 +313,12 @@ export class Stack {
    * back): exactly its steps. Refuses if the state changed since, or if the program now declares something
    * else than the program the plan was made from.
    */
-  async apply(plan: Plan, opts: { confirm?: Confirm } = {}): Promise<UpResult> {
-    return this.locked("up", (state, idle) => this.confirmAndApply(plan, state, opts.confirm, idle));
+  async apply(plan: Plan, opts: { confirm?: Confirm } & CallSignals = {}): Promise<UpResult> {
+    return this.locked("up", (state, idle) => this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) }));
   }
 
   /** Plans the deletion of every resource in state (no program run needed), confirms and applies it. */
-  async destroy(opts: { targets?: readonly Urn[]; confirm?: Confirm } = {}): Promise<UpResult> {
+  async destroy(opts: { targets?: readonly Urn[]; confirm?: Confirm } & CallSignals = {}): Promise<UpResult> {
     await this.declareProviders();
     return this.locked("destroy", async (state, idle) => {
       const plan = emptyPlan(this.program.name, this.name, state);
@@ -312,7 +331,7 @@ export class Stack {
       checkDeleteProviders(plan.steps, (t, urn) => this.providers(t, urn) !== undefined, plan.diagnostics);
       // A targeted destroy keeps the stack outputs: the rest of the stack still stands.
       plan.outputsChanged = !scope && Object.keys(state.outputs).length > 0;
-      return this.confirmAndApply(plan, state, opts.confirm, idle);
+      return this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) });
     });
   }
 
@@ -333,7 +352,10 @@ export class Stack {
   }
 
   /** Checks, confirms and applies a plan; `program` is the evaluation it was just made from (else found by fingerprint). */
-  private async confirmAndApply(plan: Plan, state: StackState, confirm: Confirm | undefined, idle: AbortSignal, made?: ProgramRuntime): Promise<UpResult> {
+  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl): Promise<UpResult> {
+    const { confirm, idle, made } = run;
+    const cancel = anySignal(this.options.signal, run.signal);
+    const abort = anySignal(this.options.abortSignal, run.abortSignal);
     planSecrets(plan, this.secrets);
     const errors = plan.diagnostics.filter((d) => d.severity === "error");
     if (errors.length) throw new CairnError(`The plan has ${errors.length} error(s); nothing was changed:`, errors.map((d) => d.message));
@@ -346,7 +368,7 @@ export class Stack {
     }
     const program = plan.mode === "update" && made ? made : await this.runtimeFor(plan);
     if (confirm && !(await confirm(plan))) return { plan };
-    if (this.options.signal?.aborted) {
+    if (cancel?.aborted) {
       this.note("warning", "Cancelled before anything was applied: nothing was changed.");
       return { plan };
     }
@@ -356,8 +378,8 @@ export class Stack {
       plan, journal, clock: this.clock, events: this.sink, secrets: this.secrets, opContext: this.opContext, instances: this.live,
       parallel: this.options.parallel ?? 10, stuck: idle, providers: this.providers,
       ...(program ? { program } : {}),
-      ...(this.options.signal ? { cancel: this.options.signal } : {}),
-      ...(this.options.abortSignal ? { abort: this.options.abortSignal } : {}),
+      ...(cancel ? { cancel } : {}),
+      ...(abort ? { abort } : {}),
     });
     await journal.compact();
     await journal.close();
@@ -469,7 +491,7 @@ export class Stack {
   async rename(from: string, to: string, opts: { confirm?: (plan: RenamePlan) => Promise<boolean> } = {}): Promise<StateEdit<RenamePlan>> {
     const declared = new Map<Urn, Urn | undefined>();
     try {
-      const ev = await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig() });
+      const ev = await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig(), ...this.evalDefaults() });
       for (const n of ev.nodes) declared.set(n.urn, n.parent?.urn);
     } catch {
       // Parents are then kept or dropped by their types; the next up records the program's.
@@ -597,6 +619,23 @@ function planSecrets(plan: Plan, secrets: SecretRegistry): void {
     for (const props of ["news" in s ? s.news : undefined, "olds" in s ? s.olds : undefined, "outputs" in s ? s.outputs : undefined]) if (props) secrets.addProps(props, s.secretKeys);
   }
   secrets.addProps(plan.outputs, plan.secretOutputs);
+}
+
+/** How one apply runs: its confirmation, the idle watch, the evaluation it was planned from, its signals. */
+interface ApplyControl extends CallSignals {
+  confirm: Confirm | undefined;
+  idle: AbortSignal;
+  /** The evaluated program the plan was just made from (else it is found by the plan's fingerprint). */
+  made?: ProgramRuntime | undefined;
+}
+
+function signalsOf(o: CallSignals): CallSignals {
+  return { ...(o.signal ? { signal: o.signal } : {}), ...(o.abortSignal ? { abortSignal: o.abortSignal } : {}) };
+}
+
+/** One signal aborted by either (undefined when there is none). */
+function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
 }
 
 /** A plan with no steps against `state` (the start of destroy and refresh-only plans). */

@@ -34,3 +34,33 @@ describe("StackOptions.providers: standing in for a type's provider", () => {
     expect(mock.calls.map((c) => c.op)).toEqual(["create", "read", "delete"]);
   });
 });
+
+describe("library users: per-stack provider defaults and per-call cancellation", () => {
+  it("defaultProviders gives every resource that names no instance the stack's one (recorded in state)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cairn-override-"));
+    dirs.push(dir);
+    const mock = memoryProvider();
+    const seen: unknown[] = [];
+    const local = { package: "test", name: "emulator", settings: { endpoint: "http://127.0.0.1:4566" } };
+    const stack = program("defaults", () => void new Thing("t", { v: "1" })).stack({
+      stateDir: dir,
+      defaultProviders: { test: local },
+      providers: () => ({ ...mock.provider, create: async (a: Parameters<typeof mock.provider.create>[0]) => (seen.push(a.ctx.provider), mock.provider.create(a)) }),
+    });
+    expect((await stack.up()).summary?.ok).toBe(true);
+    expect(seen).toEqual([local]);
+    expect((await stack.resources())[0]!.provider).toEqual({ name: "emulator", settings: { endpoint: "http://127.0.0.1:4566" } });
+  });
+
+  it("up({ signal }) cancels one call like a first Ctrl-C: nothing is applied", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cairn-override-"));
+    dirs.push(dir);
+    const mock = memoryProvider();
+    const stack = program("cancel", () => void new Thing("t", { v: "1" })).stack({ stateDir: dir, providers: () => mock.provider });
+    const ctl = new AbortController();
+    const r = await stack.up({ signal: ctl.signal, confirm: async () => (ctl.abort(), true) });
+    expect(r.summary).toBeUndefined();
+    expect(mock.calls).toEqual([]);
+    expect(await stack.resources()).toEqual([]);
+  });
+});
