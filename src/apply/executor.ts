@@ -114,11 +114,13 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       events.next({ type: "step-started", urn: action.step.urn, kind: action.kind });
     },
     succeeded: ({ action }, durationMs) => {
+      scopes.delete(action.id); // only running actions are asked what they wait for
       summary.succeeded++;
       summary.done[action.kind] = (summary.done[action.kind] ?? 0) + 1;
       events.next({ type: "step-succeeded", urn: action.step.urn, kind: action.kind, durationMs });
     },
     failed: ({ action }, e) => {
+      scopes.delete(action.id);
       summary.failed++;
       events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(e instanceof Error ? e.message : String(e)) });
       lose(action);

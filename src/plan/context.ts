@@ -78,12 +78,14 @@ export function memoized<T>(ctx: PlanContext, key: string, f: () => Promise<T>):
 
 /** Dependencies as state records them: a wait is replaced by what it waits on (waits never appear in state). */
 export function stateDeps(deps: Iterable<GraphNode>, graph: Graph): Urn[] {
+  const list = [...deps];
+  if (!list.some((d) => d.kind === "wait")) return list.map((d) => d.urn);
   const out = new Set<Urn>();
   const visit = (d: GraphNode) => {
     if (d.kind !== "wait") return void out.add(d.urn);
     for (const x of graph.deps.get(d) ?? []) visit(x);
   };
-  for (const d of deps) visit(d);
+  for (const d of list) visit(d);
   return [...out];
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Graph } from "../graph/graph.js";
-import type { GraphNode } from "../program/node.js";
+import type { CustomNode, GraphNode } from "../program/node.js";
 import { isOutput } from "../program/output.js";
 import { formatPredicate } from "../wait/predicate.js";
 
@@ -33,16 +33,23 @@ function plain(v: unknown): boolean {
   return true;
 }
 
+/** The options of a managed resource as text; "" for the defaults (nearly every resource). */
+function optionsText(o: CustomNode["options"]): string {
+  const plainDefaults =
+    !o.protect && !o.retainOnDelete && !o.deleteBeforeReplace && !o.ignoreChanges.length && !o.replaceOnChanges.length &&
+    !o.aliases.length && !o.replaceTriggeredBy.length && o.import === undefined && Object.keys(o.customTimeouts).length === 0;
+  if (plainDefaults) return "";
+  return `${json([o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.ignoreChanges, o.replaceOnChanges, o.aliases, o.customTimeouts, o.import ?? null])}\u0001${json(o.replaceTriggeredBy)}`;
+}
+
 /** One node as a line of text: kind, URN, dependencies, provider, then what its kind declares. */
 function nodeLine(n: GraphNode, graph: Graph): string {
-  const deps = (graph.deps.get(n) ?? []).map((d) => d.urn).join(",");
-  const head = `${n.kind}\u0001${n.urn}\u0001${deps}\u0001${n.provider ? json([n.provider.name, n.provider.settings]) : ""}`;
+  const deps = graph.deps.get(n);
+  const depText = deps && deps.length ? (deps.length === 1 ? deps[0]!.urn : deps.map((d) => d.urn).join(",")) : "";
+  const head = `${n.kind}\u0001${n.urn}\u0001${depText}\u0001${n.provider ? json([n.provider.name, n.provider.settings]) : ""}`;
   switch (n.kind) {
-    case "custom": {
-      const o = n.options;
-      const options = json([o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.ignoreChanges, o.replaceOnChanges, o.aliases, o.customTimeouts, o.import ?? null]);
-      return `${head}\u0001${json(n.inputs)}\u0001${options}\u0001${o.replaceTriggeredBy.length ? json(o.replaceTriggeredBy) : ""}`;
-    }
+    case "custom":
+      return `${head}\u0001${json(n.inputs)}\u0001${optionsText(n.options)}`;
     case "lookup":
       return `${head}\u0001${json(n.lookupId)}`;
     case "wait": {
@@ -65,8 +72,9 @@ function nodeLine(n: GraphNode, graph: Graph): string {
  */
 export function fingerprint(graph: Graph, outputs: Record<string, unknown>, config: Readonly<Record<string, unknown>>): string {
   const h = createHash("sha256");
-  for (const n of graph.order) h.update(nodeLine(n, graph)).update("\n");
-  h.update(json(outputs)).update("\n");
+  // One update for all of it: hashing is fast, many small calls are not.
+  h.update(graph.order.map((n) => nodeLine(n, graph)).join("\n"));
+  h.update(`\n${json(outputs)}\n`);
   h.update(JSON.stringify(Object.entries(config).sort(([a], [b]) => a.localeCompare(b))));
   return h.digest("hex").slice(0, 32);
 }

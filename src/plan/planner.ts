@@ -21,7 +21,6 @@ export type { PlanInput, PlanOptions } from "./context.js";
 function claimResources(graph: Graph, state: StackState): Map<CustomNode, Claim> {
   const claimed = new Map<CustomNode, Claim>();
   const taken = new Set<string>();
-  const inProgram = new Set<string>(graph.order.map((n) => n.urn));
   const custom = graph.order.filter((n): n is CustomNode => n.kind === "custom");
   for (const n of custom) {
     const direct = state.resources[n.urn];
@@ -30,8 +29,10 @@ function claimResources(graph: Graph, state: StackState): Map<CustomNode, Claim>
       taken.add(n.urn);
     }
   }
-  for (const n of custom) {
-    if (claimed.has(n)) continue;
+  const aliased = custom.filter((n) => n.options.aliases.length > 0 && !claimed.has(n));
+  if (aliased.length === 0) return claimed;
+  const inProgram = new Set<string>(graph.order.map((n) => n.urn));
+  for (const n of aliased) {
     const a = n.options.aliases.find((u) => state.resources[u] && !taken.has(u) && !inProgram.has(u));
     if (a) {
       claimed.set(n, { prior: state.resources[a]!, movedFrom: a });
@@ -60,6 +61,7 @@ function targetSet(graph: Graph, targets: readonly Urn[] | undefined): Set<Graph
 
 /** Checks `--target` and `--replace` name something; each mistake is one diagnostic. */
 function checkNamedUrns(input: PlanInput, opts: PlanOptions, diagnostics: PlanDiagnostic[]): void {
+  if (!opts.replace?.length && !opts.targets?.length) return;
   const inProgram = new Set<string>(input.graph.order.map((n) => n.urn));
   for (const u of opts.replace ?? []) {
     if (!inProgram.has(u)) diagnostics.push({ severity: "error", message: `--replace ${u}: no resource with this URN in the program. Run \`state list\` to see the URNs.` });

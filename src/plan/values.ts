@@ -16,14 +16,17 @@ export interface ResourceValue {
   secretKeys: ReadonlySet<string>;
 }
 
+/** The empty set values share (they are read, never changed: one per resource would be 10,000 of them). */
+const NONE: ReadonlySet<string> = new Set();
+
 /** A value where nothing is known yet (a resource being created, or one whose step failed). */
-export function unknownValue(secretKeys: ReadonlySet<string> = new Set()): ResourceValue {
-  return { id: UNKNOWN, outputs: {}, unknown: new Set(), restUnknown: true, secretKeys };
+export function unknownValue(secretKeys: ReadonlySet<string> = NONE): ResourceValue {
+  return { id: UNKNOWN, outputs: {}, unknown: NONE, restUnknown: true, secretKeys };
 }
 
 /** A fully known value (a resource as recorded, or as a provider call just returned it). */
 export function knownValue(id: unknown, outputs: Props, secretKeys: ReadonlySet<string>): ResourceValue {
-  return { id, outputs, unknown: new Set(), restUnknown: false, secretKeys };
+  return { id, outputs, unknown: NONE, restUnknown: false, secretKeys };
 }
 
 /**
@@ -127,12 +130,16 @@ export class ValueResolver implements Resolver {
  * operators in the value's pipeline.
  */
 class Scope implements ScopedResolver {
-  readonly awaiting = new Set<ResourceNode>();
+  private waitingFor: Set<ResourceNode> | undefined;
 
   constructor(private readonly values: ValueResolver) {}
 
+  get awaiting(): Set<ResourceNode> {
+    return (this.waitingFor ??= new Set());
+  }
+
   private track<T>(node: ResourceNode, source: Observable<T>): Observable<T> {
-    if (!this.awaiting.has(node) && this.values.await(this, node)) this.awaiting.add(node);
+    if (!this.waitingFor?.has(node) && this.values.await(this, node)) this.awaiting.add(node);
     return source;
   }
 

@@ -61,6 +61,24 @@ export function runInContext<T>(ctx: EvalContext, fn: () => T): T {
   return storage.run(ctx, fn);
 }
 
+let evaluating = 0;
+
+/**
+ * Runs a program function (which may be async) as the evaluation `ctx`, to its end. When no evaluation is
+ * left running the storage is switched off: an enabled AsyncLocalStorage makes Node track every promise,
+ * and plans and applies make tens of thousands of them.
+ *
+ * @example const returned = await evaluateInContext(ctx, () => fn({ stack, project, config }));
+ */
+export async function evaluateInContext<T>(ctx: EvalContext, fn: () => T): Promise<Awaited<T>> {
+  evaluating++;
+  try {
+    return await storage.run(ctx, fn);
+  } finally {
+    if (--evaluating === 0) storage.disable();
+  }
+}
+
 /** The current evaluation, or a clear error when a resource is created outside one. */
 export function currentContext(what: string): EvalContext {
   if (insideApply()) {

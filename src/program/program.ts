@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EvalContext, runInContext, type EvalDiagnostic } from "./context.js";
+import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
 import type { ResourceNode } from "./node.js";
 import type { ProviderInstance } from "../provider/provider.js";
@@ -72,7 +72,7 @@ export class Program {
   async evaluate(opts: { stack: string; config?: Readonly<Record<string, ConfigValue>>; providers?: Readonly<Record<string, ProviderInstance>> }): Promise<Evaluation> {
     const ctx = new EvalContext(this.name, opts.stack, this.location.command, opts.providers);
     const config = new Config(opts.config ?? {}, opts.stack, this.location.command, ctx.diagnostics);
-    const returned = await runInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
+    const returned = await evaluateInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
     const outputs = returned && typeof returned === "object" ? returned : {};
     return { project: this.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics };
   }

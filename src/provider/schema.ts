@@ -63,14 +63,25 @@ export interface ResourceSchema {
 
 /** Input attribute names that force replacement. */
 export function forceNewKeys(schema: ResourceSchema | undefined): string[] {
-  return Object.entries(schema?.inputs ?? {}).filter(([, a]) => a.forceNew).map(([k]) => k);
+  if (!schema) return [];
+  let keys = forceNewCache.get(schema);
+  if (!keys) forceNewCache.set(schema, (keys = Object.entries(schema.inputs ?? {}).filter(([, a]) => a.forceNew).map(([k]) => k)));
+  return keys;
 }
 
-/** Attribute names (inputs and outputs) declared secret. */
-export function secretKeys(schema: ResourceSchema | undefined): Set<string> {
-  const out = new Set<string>();
-  for (const group of [schema?.inputs, schema?.outputs]) {
-    for (const [k, a] of Object.entries(group ?? {})) if (a.secret) out.add(k);
+// Schemas are type definitions, asked about once per resource: answer from a cache (read-only results).
+const forceNewCache = new WeakMap<ResourceSchema, string[]>();
+const secretCache = new WeakMap<ResourceSchema, ReadonlySet<string>>();
+const NO_SECRETS: ReadonlySet<string> = new Set();
+
+/** Attribute names (inputs and outputs) declared secret (a shared, read-only set). */
+export function secretKeys(schema: ResourceSchema | undefined): ReadonlySet<string> {
+  if (!schema) return NO_SECRETS;
+  let out = secretCache.get(schema);
+  if (!out) {
+    const keys = new Set<string>();
+    for (const group of [schema.inputs, schema.outputs]) for (const [k, a] of Object.entries(group ?? {})) if (a.secret) keys.add(k);
+    secretCache.set(schema, (out = keys.size ? keys : NO_SECRETS));
   }
   return out;
 }

@@ -12,7 +12,8 @@ import { taintedKeys } from "../secret-registry.js";
 export function valueOf(ctx: ApplyContext, urn: Urn, o: ObjectFacts): ResourceValue {
   const node = ctx.node(urn);
   const schema = node && node.kind !== "wait" ? node.definition.schema : undefined;
-  return knownValue(o.id, o.outputs, new Set([...o.secretKeys, ...schemaSecretKeys(schema)]));
+  const declared = schemaSecretKeys(schema);
+  return knownValue(o.id, o.outputs, o.secretKeys.length ? new Set([...o.secretKeys, ...declared]) : declared);
 }
 
 /** Removes the record a renamed resource had under its old URN. */
