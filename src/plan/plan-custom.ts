@@ -6,7 +6,8 @@ import type { Props, ProviderRecord, ResourceState } from "../state/types.js";
 import { UNKNOWN, containsUnknown } from "../program/unknown.js";
 import { decide, withIgnoredChanges, type Decision } from "./decide.js";
 import type { PlanStep, StepMeta } from "./plan.js";
-import { resolveInputs } from "./resolve-inputs.js";
+import { resolveInputsNow, type ResolvedInputs } from "./resolve-inputs.js";
+import type { Resolver } from "../program/output.js";
 import { knownValue, unknownValue, type ResourceValue } from "./values.js";
 import { memoized, metaOf, priorOf, providerOf, type Claim, type PlanContext } from "./context.js";
 import { jsonInputs } from "./json-values.js";
@@ -53,13 +54,30 @@ function plannedForUpdate(prior: ResourceState, news: Props, schema: ResourceSch
   return { id: prior.id, outputs, unknown, restUnknown: false, secretKeys: secrets };
 }
 
-/** Inputs resolved in this plan, checked to be storable; undefined (after reporting) when they are not. */
-async function resolvedInputs(node: CustomNode, ctx: PlanContext) {
+/** Inputs resolved in this plan and checked to be storable, with the replaceTriggeredBy answer. */
+type Checked = ResolvedInputs & { triggers: Awaited<ReturnType<typeof replaceTriggers>> | undefined };
+
+/**
+ * Inputs resolved in this plan, checked to be storable; undefined (after reporting) when they are not.
+ * At once when every input is known already (the usual case), else a promise.
+ */
+function resolvedInputs(node: CustomNode, ctx: PlanContext): Checked | undefined | Promise<Checked | undefined> {
   const scope = ctx.resolver.scope();
   ctx.scopes.set(node, scope);
-  const resolved = await resolveInputs(node.inputs, scope);
+  const r = resolveInputsNow(node.inputs, scope);
+  if (r instanceof Promise || node.options.replaceTriggeredBy.length) return resolvedLater(node, r, scope, ctx);
+  ctx.scopes.delete(node);
+  return checked(node, r, undefined, ctx);
+}
+
+async function resolvedLater(node: CustomNode, r: ResolvedInputs | Promise<ResolvedInputs>, scope: Resolver, ctx: PlanContext): Promise<Checked | undefined> {
+  const resolved = await r;
   const triggers = node.options.replaceTriggeredBy.length ? await replaceTriggers(node, scope, ctx.claimed.get(node)?.prior.triggers) : undefined;
   ctx.scopes.delete(node);
+  return checked(node, resolved, triggers, ctx);
+}
+
+function checked(node: CustomNode, resolved: ResolvedInputs, triggers: Checked["triggers"], ctx: PlanContext): Checked | undefined {
   const { values, problems } = jsonInputs(resolved.values);
   for (const p of problems) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): ${p}. State holds plain JSON data, so this value could never match what was saved.` });
   return problems.length ? undefined : { ...resolved, values, triggers };
@@ -101,32 +119,50 @@ async function providerAnswers(node: CustomNode, news: Props, prior: ResourceSta
 /**
  * Plans one managed resource: resolves its inputs against planned values, asks its provider, decides
  * create / same / update / replace, records the step and publishes the planned value for its dependents.
+ * Synchronous when nothing needs waiting for (inputs known, no check/diff, no import): dependents planned
+ * next then read its value at once.
  */
-export async function planCustom(node: CustomNode, ctx: PlanContext): Promise<void> {
-  const def = node.definition;
-  const schemaSecrets = schemaSecretKeys(def.schema);
-  let claim = ctx.claimed.get(node);
+export function planCustom(node: CustomNode, ctx: PlanContext): void | Promise<void> {
+  const schemaSecrets = schemaSecretKeys(node.definition.schema);
   if (ctx.inTarget && !ctx.inTarget.has(node)) {
-    const p = claim?.prior;
+    const p = ctx.claimed.get(node)?.prior;
     return ctx.publish(node, p ? knownValue(p.id, p.outputs, new Set([...(p.secretKeys ?? []), ...schemaSecrets])) : unknownValue(schemaSecrets));
   }
-  const resolved = await resolvedInputs(node, ctx);
+  const resolved = resolvedInputs(node, ctx);
+  if (resolved instanceof Promise) return resolved.then((r) => withInputs(node, r, ctx));
+  return withInputs(node, resolved, ctx);
+}
+
+/** Next step once the inputs are known: adopt an `import` object if asked, then decide. */
+function withInputs(node: CustomNode, resolved: Checked | undefined, ctx: PlanContext): void | Promise<void> {
+  const schemaSecrets = schemaSecretKeys(node.definition.schema);
   if (!resolved) return ctx.publish(node, unknownValue(schemaSecrets));
-  if (!claim && node.options.import !== undefined) {
-    claim = await adopt(node, node.options.import, resolved.values, [...new Set([...resolved.secretKeys, ...schemaSecrets])], ctx);
+  if (ctx.claimed.has(node) || node.options.import === undefined) return withPrior(node, resolved, ctx);
+  return adopt(node, node.options.import, resolved.values, [...new Set([...resolved.secretKeys, ...schemaSecrets])], ctx).then((claim) => {
     if (!claim) return ctx.publish(node, unknownValue(schemaSecrets));
     ctx.claimed.set(node, claim);
-  }
-  const prior = claim?.prior;
+    return withPrior(node, resolved, ctx);
+  });
+}
+
+/** Asks the provider (only types that answer check or diff need a promise), then decides. */
+function withPrior(node: CustomNode, resolved: Checked, ctx: PlanContext): void | Promise<void> {
+  const prior = ctx.claimed.get(node)?.prior;
+  const news = withIgnoredChanges(resolved.values, prior?.inputs, node.options.ignoreChanges);
+  const provider = providerOf(ctx, node);
+  if (!provider.check && !provider.diff) return decideFor(node, resolved, news, undefined, ctx);
+  return providerAnswers(node, news, prior, ctx).then((diff) => decideFor(node, resolved, news, diff, ctx));
+}
+
+function decideFor(node: CustomNode, resolved: Checked, news: Props, providerDiff: Diff | undefined, ctx: PlanContext): void {
+  const def = node.definition;
+  const schemaSecrets = schemaSecretKeys(def.schema);
+  const prior = ctx.claimed.get(node)?.prior;
   const depNodes = new Set<GraphNode>(ctx.input.graph.deps.get(node));
   for (const d of resolved.deps) if (d !== node && d.kind !== "component") depNodes.add(d);
   // A value that was secret stays secret (its old value must never show in a diff), as do schema secrets.
   const priorSecrets = prior?.secretKeys ?? [];
   const secretKeys = schemaSecrets.size || resolved.secretKeys.length || priorSecrets.length ? [...new Set([...resolved.secretKeys, ...schemaSecrets, ...priorSecrets])] : [];
-  const news = withIgnoredChanges(resolved.values, prior?.inputs, node.options.ignoreChanges);
-  const provider = providerOf(ctx, node);
-  // Most types answer neither check nor diff: then there is nothing to await (one promise less per resource).
-  const providerDiff = provider.check || provider.diff ? await providerAnswers(node, news, prior, ctx) : undefined;
   const o = node.options;
   // Plain properties (undefined when absent), not conditional spreads: this runs once per resource.
   const decision = decide({
@@ -136,7 +172,7 @@ export async function planCustom(node: CustomNode, ctx: PlanContext): Promise<vo
     forceNew: forceNewKeys(def.schema),
     replaceOnChanges: o.replaceOnChanges,
     deleteBeforeReplace: o.deleteBeforeReplace,
-    canUpdate: provider.update !== undefined,
+    canUpdate: providerOf(ctx, node).update !== undefined,
     replaceRequested: ctx.replaceSet.has(node.urn),
     providerMoved: prior !== undefined && providerMoved(prior.provider, providerRecord(node.provider), def.schema?.providerSettings),
     triggered: resolved.triggers?.triggered,

@@ -71,18 +71,20 @@ function checkNamedUrns(input: PlanInput, opts: PlanOptions, diagnostics: PlanDi
   }
 }
 
-/** Plans one node, whatever its kind; a failure becomes a diagnostic and an unknown value. */
-async function planNode(node: GraphNode, ctx: PlanContext, watch: StallWatch): Promise<void> {
-  try {
-    if (node.kind === "custom") await planCustom(node, ctx);
-    else if (node.kind === "lookup") await planLookup(node, ctx);
-    else await planWait(node, ctx);
-  } catch (e) {
+/** Plans one node, whatever its kind (at once when it can); a failure becomes a diagnostic and an unknown value. */
+function planNode(node: GraphNode, ctx: PlanContext, watch: StallWatch): void {
+  const failed = (e: unknown) => {
     ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Planning "${node.name}" (${node.type}) failed: ${(e as Error).message}` });
     ctx.publish(node, unknownValue());
-  } finally {
-    watch.done(node);
+  };
+  let running: void | Promise<void> = undefined;
+  try {
+    running = node.kind === "custom" ? planCustom(node, ctx) : node.kind === "lookup" ? planLookup(node, ctx) : planWait(node, ctx);
+  } catch (e) {
+    failed(e);
   }
+  if (running instanceof Promise) void running.catch(failed).finally(() => watch.done(node));
+  else watch.done(node);
 }
 
 /** One planning pass: every node planned concurrently, each as soon as the values it reads are published. */
@@ -100,7 +102,7 @@ async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, mem
     publish: (node, value) => resolver.publish(node, value),
   };
   checkNamedUrns(input, opts, ctx.diagnostics);
-  await watch.run(ctx, input.graph.order, (n) => void planNode(n, ctx, watch), input.stuck);
+  await watch.run(ctx, input.graph.order, (n) => planNode(n, ctx, watch), input.stuck);
   return ctx;
 }
 

@@ -1,5 +1,5 @@
-import { combineLatest, firstValueFrom, map, of } from "rxjs";
-import { resolveDeep, type Resolver } from "../program/output.js";
+import { combineLatest, firstValueFrom, isObservable, map } from "rxjs";
+import { asObservable, resolveNow, type OState, type Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
 
@@ -11,31 +11,43 @@ export interface ResolvedInputs {
   deps: ResourceNode[];
 }
 
-/** Resolves each top-level input separately, so secrecy is tracked per attribute. */
-export function resolveInputs(inputs: Record<string, unknown>, r: Resolver): Promise<ResolvedInputs> {
+/**
+ * Resolves each top-level input separately, so secrecy is tracked per attribute. Returns the result at
+ * once when every input is known already (the usual case: what they read was planned or applied first),
+ * else a promise of it.
+ *
+ * @example const r = resolveInputsNow(node.inputs, scope); const { values } = r instanceof Promise ? await r : r;
+ */
+export function resolveInputsNow(inputs: Record<string, unknown>, r: Resolver): ResolvedInputs | Promise<ResolvedInputs> {
   const keys = Object.keys(inputs);
-  if (keys.length === 0) return Promise.resolve({ values: {}, secretKeys: [], deps: [] });
-  return firstValueFrom(
-    combineLatest(keys.map((k) => resolveDeep(inputs[k], r, "embed"))).pipe(
-      map((states) => {
-        const values: Props = {};
-        const secretKeys: string[] = [];
-        const deps: ResourceNode[] = [];
-        keys.forEach((k, i) => {
-          const s = states[i]!;
-          // "embed" mode always yields known states with unknowns inside the value.
-          if (s.known && s.value !== undefined) values[k] = s.value;
-          if (s.secret) secretKeys.push(k);
-          if (s.deps.length) deps.push(...s.deps);
-        });
-        return { values, secretKeys, deps };
-      }),
-    ),
-  );
+  if (keys.length === 0) return { values: {}, secretKeys: [], deps: [] };
+  const parts = keys.map((k) => resolveNow(inputs[k], r, "embed"));
+  if (!parts.some(isObservable)) return gather(keys, parts as OState<unknown>[]);
+  return firstValueFrom(combineLatest(parts.map(asObservable)).pipe(map((states) => gather(keys, states))));
+}
+
+/** {@link resolveInputsNow}, always as a promise. */
+export async function resolveInputs(inputs: Record<string, unknown>, r: Resolver): Promise<ResolvedInputs> {
+  return resolveInputsNow(inputs, r);
+}
+
+/** Builds the result from one state per input ("embed" mode always yields known states with unknowns inside). */
+function gather(keys: readonly string[], states: readonly OState<unknown>[]): ResolvedInputs {
+  const values: Props = {};
+  const secretKeys: string[] = [];
+  const deps: ResourceNode[] = [];
+  keys.forEach((k, i) => {
+    const s = states[i]!;
+    if (s.known && s.value !== undefined) values[k] = s.value;
+    if (s.secret) secretKeys.push(k);
+    if (s.deps.length) deps.push(...s.deps);
+  });
+  return { values, secretKeys, deps };
 }
 
 /** Resolves one input strictly: undefined when any part is unknown. */
 export async function resolveKnown(v: unknown, r: Resolver): Promise<{ value: unknown; secret: boolean } | undefined> {
-  const s = await firstValueFrom(v === undefined ? of({ known: true as const, value: undefined, secret: false, deps: [] }) : resolveDeep(v, r, "strict"));
+  const s = v === undefined ? undefined : await firstValueFrom(asObservable(resolveNow(v, r, "strict")));
+  if (!s) return { value: undefined, secret: false };
   return s.known ? { value: s.value, secret: s.secret } : undefined;
 }

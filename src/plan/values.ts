@@ -47,7 +47,7 @@ export interface ScopedResolver extends Resolver {
  */
 export class ValueResolver implements Resolver {
   private readonly subjects = new Map<ResourceNode, ReplaySubject<ResourceValue>>();
-  private readonly published = new Set<ResourceNode>();
+  private readonly published = new Map<ResourceNode, ResourceValue>();
   /** The scopes waiting for each unpublished node (told when it publishes). */
   private readonly waiting = new Map<ResourceNode, Scope[]>();
 
@@ -66,7 +66,7 @@ export class ValueResolver implements Resolver {
   /** Publishes a resource's value: everything waiting on its attributes proceeds. A second publish is ignored. */
   publish(node: ResourceNode, value: ResourceValue): void {
     if (this.published.has(node)) return;
-    this.published.add(node);
+    this.published.set(node, value);
     for (const scope of this.waiting.get(node) ?? []) scope.awaiting.delete(node);
     this.waiting.delete(node);
     const s = this.subject(node);
@@ -85,27 +85,21 @@ export class ValueResolver implements Resolver {
   }
 
   whole(node: ResourceNode): Observable<OState<Record<string, unknown>>> {
-    const deps = [node];
-    return this.subject(node).pipe(
-      map((v): OState<Record<string, unknown>> => {
-        // A secret attribute makes the whole object secret: it cannot be partly masked once combined.
-        const secret = v.secretKeys.size > 0;
-        if (v.id === UNKNOWN || v.restUnknown || v.unknown.size > 0) return { known: false, secret, deps };
-        return { known: true, value: { id: v.id, ...v.outputs }, secret, deps };
-      }),
-    );
+    return this.subject(node).pipe(map((v) => wholeOf(node, v)));
   }
 
   attribute(node: ResourceNode, name: string): Observable<OState<unknown>> {
-    const deps = [node];
-    return this.subject(node).pipe(
-      map((v): OState<unknown> => {
-        const secret = v.secretKeys.has(name);
-        if (name === "id") return v.id === UNKNOWN ? { known: false, secret, deps } : { known: true, value: v.id, secret, deps };
-        if (v.unknown.has(name) || (v.restUnknown && !(name in v.outputs))) return { known: false, secret, deps };
-        return { known: true, value: v.outputs[name], secret, deps };
-      }),
-    );
+    return this.subject(node).pipe(map((v) => attributeOf(node, v, name)));
+  }
+
+  peekWhole(node: ResourceNode): OState<Record<string, unknown>> | undefined {
+    const v = this.published.get(node);
+    return v && wholeOf(node, v);
+  }
+
+  peekAttribute(node: ResourceNode, name: string): OState<unknown> | undefined {
+    const v = this.published.get(node);
+    return v && attributeOf(node, v, name);
   }
 
   /** A resolver for one consumer that records which unpublished nodes it waits for. */
@@ -154,4 +148,28 @@ class Scope implements ScopedResolver {
   value(node: ResourceNode): Observable<ResourceValue> {
     return this.track(node, this.values.value(node));
   }
+
+  // A published node is never awaited, so peeking needs no tracking.
+  peekAttribute(node: ResourceNode, name: string): OState<unknown> | undefined {
+    return this.values.peekAttribute(node, name);
+  }
+
+  peekWhole(node: ResourceNode): OState<Record<string, unknown>> | undefined {
+    return this.values.peekWhole(node);
+  }
+}
+
+/** A resource's whole value as one object (with `id`); a secret attribute makes all of it secret (it cannot be partly masked once combined). */
+function wholeOf(node: ResourceNode, v: ResourceValue): OState<Record<string, unknown>> {
+  const secret = v.secretKeys.size > 0;
+  if (v.id === UNKNOWN || v.restUnknown || v.unknown.size > 0) return { known: false, secret, deps: [node] };
+  return { known: true, value: { id: v.id, ...v.outputs }, secret, deps: [node] };
+}
+
+/** One attribute of a resource's value. */
+function attributeOf(node: ResourceNode, v: ResourceValue, name: string): OState<unknown> {
+  const secret = v.secretKeys.has(name);
+  if (name === "id") return v.id === UNKNOWN ? { known: false, secret, deps: [node] } : { known: true, value: v.id, secret, deps: [node] };
+  if (v.unknown.has(name) || (v.restUnknown && !(name in v.outputs))) return { known: false, secret, deps: [node] };
+  return { known: true, value: v.outputs[name], secret, deps: [node] };
 }

@@ -1,4 +1,4 @@
-import { Observable, combineLatest, from, map, of, shareReplay, switchMap, take } from "rxjs";
+import { Observable, combineLatest, from, isObservable, map, of, shareReplay, switchMap, take, throwError } from "rxjs";
 import { UNKNOWN } from "./unknown.js";
 import type { ResourceNode } from "./node.js";
 
@@ -19,6 +19,25 @@ export interface Resolver {
   attribute(node: ResourceNode, name: string): Observable<OState<unknown>>;
   /** All of a resource's attributes (with `id`) as one object: a resource or wait used as a value. */
   whole(node: ResourceNode): Observable<OState<Record<string, unknown>>>;
+  /**
+   * The attribute at once, when the resource has published its value already; else undefined. Optional:
+   * it lets most values resolve without an rxjs subscription (10,000 resources make 10,000 of them).
+   */
+  peekAttribute?(node: ResourceNode, name: string): OState<unknown> | undefined;
+  /** {@link Resolver.whole} at once, when already published; else undefined. */
+  peekWhole?(node: ResourceNode): OState<Record<string, unknown>> | undefined;
+}
+
+/**
+ * A state now, or one to come: what resolving gives. Most values are known by the time they are read
+ * (their resource was planned or applied first), so they are handed on as plain data; only the rest
+ * goes through rxjs.
+ */
+export type Resolution<T> = OState<T> | Observable<OState<T>>;
+
+/** A resolution as an observable (for the places that combine or await it). */
+export function asObservable<T>(r: Resolution<T>): Observable<OState<T>> {
+  return isObservable(r) ? r : of(r);
 }
 
 /** Where resources and waits keep their node (the same symbol as `NODE` in resource.ts, which imports this file). */
@@ -62,23 +81,42 @@ export class Output<T> {
   /** @internal Resources this output statically depends on: they become graph edges. */
   readonly resources: readonly ResourceNode[];
   /** @internal */
-  readonly source: (r: Resolver) => Observable<OState<T>>;
+  readonly source: (r: Resolver) => Resolution<T>;
   private cacheFor?: Resolver;
-  private cached?: Observable<OState<T>>;
+  /** The state in `cacheFor`'s phase, when it was known at once; else {@link Output.later}. */
+  private now?: OState<T>;
+  private later?: Observable<OState<T>>;
 
   /** @internal Use `output()`, `all()`, `secret()` or resource attributes to make outputs. */
-  constructor(resources: readonly ResourceNode[], source: (r: Resolver) => Observable<OState<T>>) {
+  constructor(resources: readonly ResourceNode[], source: (r: Resolver) => Resolution<T>) {
     this.resources = resources;
     this.source = source;
   }
 
-  /** @internal The output's state in a phase; computed once per resolver. */
-  resolve(r: Resolver): Observable<OState<T>> {
-    if (this.cacheFor !== r || !this.cached) {
+  /** @internal The output's state in a phase, at once if it is known already; computed once per resolver. */
+  settle(r: Resolver): Resolution<T> {
+    if (this.cacheFor !== r) {
       this.cacheFor = r;
-      this.cached = this.source(r).pipe(take(1), shareReplay(1));
+      let s: Resolution<T>;
+      try {
+        s = this.source(r);
+      } catch (e) {
+        s = throwError(() => e); // an apply callback threw: the same error the rxjs path would give
+      }
+      if (isObservable(s)) {
+        this.now = undefined;
+        this.later = s.pipe(take(1), shareReplay(1));
+      } else {
+        this.now = s;
+        this.later = undefined;
+      }
     }
-    return this.cached;
+    return this.now ?? this.later!;
+  }
+
+  /** @internal The output's state in a phase, as an observable. */
+  resolve(r: Resolver): Observable<OState<T>> {
+    return asObservable(this.settle(r));
   }
 
   /**
@@ -88,21 +126,23 @@ export class Output<T> {
    * @example const url = bucket.name.apply(n => `https://${n}.example.com`);
    */
   apply<U>(f: (value: T) => Input<U>): Output<Unwrap<U>> {
-    return new Output<Unwrap<U>>(this.resources, (r) =>
-      this.resolve(r).pipe(
-        switchMap((s): Observable<OState<Unwrap<U>>> => {
-          if (!s.known) return of(s);
-          let result: Input<U>;
-          applyDepth++;
-          try {
-            result = f(s.value);
-          } finally {
-            applyDepth--;
-          }
-          return resolveDeep(result, r, "strict").pipe(map((inner) => combineStates([s, inner], inner.known ? (inner as { value: unknown }).value : undefined) as OState<Unwrap<U>>));
-        }),
-      ),
-    );
+    const step = (s: OState<T>, r: Resolver): Resolution<Unwrap<U>> => {
+      if (!s.known) return s;
+      let result: Input<U>;
+      applyDepth++;
+      try {
+        result = f(s.value);
+      } finally {
+        applyDepth--;
+      }
+      const joined = (inner: OState<unknown>) => combineStates([s, inner], inner.known ? inner.value : undefined) as OState<Unwrap<U>>;
+      const inner = resolveNow(result, r, "strict");
+      return isObservable(inner) ? inner.pipe(map(joined)) : joined(inner);
+    };
+    return new Output<Unwrap<U>>(this.resources, (r) => {
+      const s = this.settle(r);
+      return isObservable(s) ? s.pipe(switchMap((x) => asObservable(step(x, r)))) : step(s, r);
+    });
   }
 
   /** Outputs are not strings: this throws, saying to use `apply` or `interpolate` instead. */
@@ -164,48 +204,59 @@ function needsResolving(v: unknown): boolean {
  * and `all` need); in `"embed"` mode unknown parts become {@link UNKNOWN} in place (what planned inputs need).
  */
 export function resolveDeep(v: unknown, r: Resolver, mode: "strict" | "embed"): Observable<OState<unknown>> {
-  if (!needsResolving(v)) return of({ known: true, value: v, secret: false, deps: NO_DEPS });
+  return asObservable(resolveNow(v, r, mode));
+}
+
+/** {@link resolveDeep}, handing the state on at once when every part of `v` is known already. */
+export function resolveNow(v: unknown, r: Resolver, mode: "strict" | "embed"): Resolution<unknown> {
+  if (!needsResolving(v)) return { known: true, value: v, secret: false, deps: NO_DEPS };
   return resolveNode(v, r, mode);
 }
 
-function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Observable<OState<unknown>> {
-  if (v instanceof Output) {
-    const o = v.resolve(r);
-    return mode === "strict" ? o : o.pipe(map((s) => (s.known ? s : { known: true as const, value: UNKNOWN, secret: s.secret, deps: s.deps })));
-  }
+/** In "embed" mode an unknown becomes a known value holding {@link UNKNOWN}. */
+function embedded(s: OState<unknown>): OState<unknown> {
+  return s.known ? s : { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps };
+}
+
+function inMode(r: Resolution<unknown>, mode: "strict" | "embed"): Resolution<unknown> {
+  if (mode === "strict") return r;
+  return isObservable(r) ? r.pipe(map(embedded)) : embedded(r);
+}
+
+function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Resolution<unknown> {
+  if (v instanceof Output) return inMode(v.settle(r), mode);
   if (v instanceof Promise) return from(v).pipe(switchMap((x) => resolveDeep(x, r, mode)));
   const node = nodeOf(v);
   if (node?.kind === "component") {
     // A component has no state of its own: as a value it is its identity (its children are the dependencies).
-    return of({ known: true, value: { urn: node.urn }, secret: false, deps: [node] });
+    return { known: true, value: { urn: node.urn }, secret: false, deps: [node] };
   }
-  if (node) {
-    const o = r.whole(node).pipe(take(1));
-    return mode === "strict" ? o : o.pipe(map((s) => (s.known ? s : { known: true as const, value: UNKNOWN, secret: s.secret, deps: s.deps })));
-  }
-  if (Array.isArray(v)) {
-    if (v.length === 0) return of({ known: true, value: [], secret: false, deps: NO_DEPS });
-    return combineLatest(v.map((x) => resolveDeep(x, r, mode))).pipe(
-      take(1),
-      map((states) => combineStates(states, states.map((s) => (s.known ? s.value : UNKNOWN)))),
-    );
-  }
+  if (node) return inMode(r.peekWhole?.(node) ?? r.whole(node).pipe(take(1)), mode);
+  if (Array.isArray(v)) return combineParts(v.map((x) => resolveNow(x, r, mode)), (states) => states.map((s) => (s.known ? s.value : UNKNOWN)));
   if (isPlainObject(v)) {
     const keys = Object.keys(v);
-    if (keys.length === 0) return of({ known: true, value: {}, secret: false, deps: NO_DEPS });
-    return combineLatest(keys.map((k) => resolveDeep(v[k], r, mode))).pipe(
-      take(1),
-      map((states) => {
-        const value: Record<string, unknown> = {};
-        keys.forEach((k, i) => {
-          const s = states[i]!;
-          value[k] = s.known ? s.value : UNKNOWN;
-        });
-        return combineStates(states, value);
-      }),
-    );
+    return combineParts(keys.map((k) => resolveNow(v[k], r, mode)), (states) => {
+      const value: Record<string, unknown> = {};
+      keys.forEach((k, i) => {
+        const s = states[i]!;
+        value[k] = s.known ? s.value : UNKNOWN;
+      });
+      return value;
+    });
   }
-  return of({ known: true, value: v, secret: false, deps: NO_DEPS });
+  return { known: true, value: v, secret: false, deps: NO_DEPS };
+}
+
+/** Combines the parts of an array or object: at once when every part is known now, else through rxjs. */
+function combineParts(parts: Resolution<unknown>[], build: (states: OState<unknown>[]) => unknown): Resolution<unknown> {
+  if (!parts.some(isObservable)) {
+    const states = parts as OState<unknown>[];
+    return combineStates(states, build(states));
+  }
+  return combineLatest(parts.map(asObservable)).pipe(
+    take(1),
+    map((states) => combineStates(states, build(states))),
+  );
 }
 
 /** Static resources an input refers to, found by walking it (promises are opaque). */
@@ -235,7 +286,7 @@ function resourcesOf(v: unknown): ResourceNode[] {
  */
 export function output<T>(v: Input<T>): Output<T> {
   if (v instanceof Output) return v;
-  return new Output(resourcesOf(v), (r) => resolveDeep(v, r, "strict") as Observable<OState<T>>);
+  return new Output(resourcesOf(v), (r) => resolveNow(v, r, "strict") as Resolution<T>);
 }
 
 /** Resolved form of an array or record of inputs. */
@@ -269,10 +320,14 @@ export function interpolate(strings: TemplateStringsArray, ...values: Input<unkn
  */
 export function secret<T>(v: Input<T>): Output<Unwrap<T>> {
   const inner = output(v);
-  return new Output(inner.resources, (r) => inner.resolve(r).pipe(map((s) => ({ ...s, secret: true })))) as Output<Unwrap<T>>;
+  const secretly = (s: OState<unknown>): OState<unknown> => ({ ...s, secret: true });
+  return new Output(inner.resources, (r) => {
+    const s = inner.settle(r);
+    return isObservable(s) ? s.pipe(map(secretly)) : secretly(s);
+  }) as Output<Unwrap<T>>;
 }
 
 /** An output that is unknown in every phase: a placeholder after an error, so evaluation can continue. */
 export function unknownOutput<T>(): Output<T> {
-  return new Output<T>([], () => of({ known: false, secret: false, deps: NO_DEPS }));
+  return new Output<T>([], () => ({ known: false, secret: false, deps: NO_DEPS }));
 }

@@ -1,4 +1,3 @@
-import { of } from "rxjs";
 import { Output, collectResources, type Resolver } from "./output.js";
 import { currentContext } from "./context.js";
 import { makeUrn, type Urn } from "./urn.js";
@@ -231,7 +230,7 @@ export function attributeOutput(node: ResourceNode, name: string): Output<unknow
   const cache = ((node as { attrCache?: Map<string, Output<unknown>> }).attrCache ??= new Map());
   let o = cache.get(name);
   if (!o) {
-    o = new Output([node], (r: Resolver) => r.attribute(node, name));
+    o = new Output([node], (r: Resolver) => r.peekAttribute?.(node, name) ?? r.attribute(node, name));
     cache.set(name, o);
   }
   return o;
@@ -253,7 +252,7 @@ export abstract class Resource implements Dependable {
   /** The resource's stable identity (known at once). */
   get urn(): Output<string> {
     const urn = this[NODE].urn;
-    return new Output([], () => of({ known: true, value: urn as string, secret: false, deps: [] }));
+    return new Output([], () => ({ known: true, value: urn as string, secret: false, deps: [] }));
   }
 }
 
