@@ -1,7 +1,7 @@
 // npm run bench: the table of issue 16, measured. One JSON document on stdout, progress on stderr;
 // `--record` (or BENCH_RECORD=1) also appends the figures to bench/RESULTS.md. Knobs: BENCH_SIZES,
 // BENCH_BIG, BENCH_RUNS, BENCH_WAITS, BENCH_ONLY (see lib/config.ts).
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { readConfig, type BenchConfig, type Group } from "./lib/config.js";
 import { ensureFreshDist } from "./lib/dist.js";
 import { gitInfo, type GitInfo } from "./lib/git.js";
@@ -15,6 +15,8 @@ import { waitsRow, type WaitsRow } from "./rows/waits.js";
 export interface BenchReport {
   date: string;
   nproc: number;
+  /** One-minute load average when the run started: other work on a shared machine skews every figure. */
+  loadAverage: number;
   node: string;
   platform: string;
   git: GitInfo;
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     date: new Date().toISOString(),
     nproc: availableParallelism(),
+    loadAverage: Number(loadavg()[0]!.toFixed(2)),
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     git: gitInfo(),
@@ -54,4 +57,7 @@ function toJson(report: BenchReport): string {
   return JSON.stringify(report, null, 2).replace(/\[\s+([-\d.,\s]+?)\s+\]/g, (_, items: string) => `[${items.split(/,\s*/).join(", ")}]`);
 }
 
-await main();
+await main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});

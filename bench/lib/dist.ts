@@ -17,7 +17,7 @@ export async function ensureFreshDist(): Promise<void> {
     return;
   }
   process.stderr.write(built ? `dist/ is older than ${relative(REPO, newest.path)}: running npm run build…\n` : "dist/ is missing: running npm run build…\n");
-  const r = spawnSync("npm", ["run", "build"], { cwd: REPO, stdio: ["ignore", "inherit", "inherit"] });
+  const r = spawnSync("npm", ["run", "build"], { cwd: REPO, stdio: ["ignore", 2, 2] });
   if (r.status !== 0) throw new Error("npm run build failed: the bench measures the built package, so fix the build first.");
 }
 

@@ -31,7 +31,7 @@ export async function appendResults(report: BenchReport): Promise<string> {
 export function section(r: BenchReport): string[] {
   const src = `src ${r.git.srcCommit}${r.git.srcDirty ? " + uncommitted changes" : ""}`;
   return [
-    `## ${r.date.slice(0, 10)} · ${src} (HEAD ${r.git.head}) · nproc ${r.nproc} · node ${r.node} · ${r.config.runs} runs`,
+    `## ${r.date.slice(0, 10)} · ${src} (HEAD ${r.git.head}) · nproc ${r.nproc} (load ${r.loadAverage}) · node ${r.node} · ${r.config.runs} runs`,
     "",
     "| work | measured | peak RSS | target |",
     "|---|---|---|---|",
@@ -53,10 +53,10 @@ function cliLines(r: BenchReport): string[] {
   const target = (t: { wallMs: number; peakRssMb?: number } | null) =>
     t ? [`≤ ${limit(t.wallMs)}`, ...(t.peakRssMb ? [`≤ ${count(t.peakRssMb)} MB`] : [])].join(", ") : "—";
   return [
-    `| \`up\` of an empty program (start-up floor) | ${timed(emptyProgram.wallMs)} | ${emptyProgram.peakRssMb.median} MB | — |`,
-    ...up.map((row) => `| \`up\` of ${count(row.n)} new resources | ${timed(row.wallMs)} | ${row.peakRssMb.median} MB | ${target(row.target)} |`),
+    `| \`up\` of an empty program (start-up floor) | ${timed(emptyProgram.wallMs)} | ${count(emptyProgram.peakRssMb.median)} MB | — |`,
+    ...up.map((row) => `| \`up\` of ${count(row.n)} new resources | ${timed(row.wallMs)} | ${count(row.peakRssMb.median)} MB | ${target(row.target)} |`),
     `| slope per 1,000 resources | ${slopes.map((s) => `${count(s.from)}→${count(s.to)}: ${s.msPer1k} ms, ${s.mbPer1k} MB`).join("; ")} | | linear |`,
-    `| no-op \`preview\` of ${count(noopPreview.n)} recorded resources | ${timed(noopPreview.wallMs)} | ${noopPreview.peakRssMb.median} MB | ${target(noopPreview.target)} |`,
+    `| no-op \`preview\` of ${count(noopPreview.n)} recorded resources | ${timed(noopPreview.wallMs)} | ${count(noopPreview.peakRssMb.median)} MB | ${target(noopPreview.target)} |`,
   ];
 }
 
@@ -72,7 +72,7 @@ function engineLines(r: BenchReport): string[] {
   const bytes = r.engine.map((e) => `${count(e.n)}: ${e.bytesWrittenOverFinal.median}×`).join("; ");
   return [
     `| bytes written to state ÷ final state (in-process) | ${bytes} | | ≤ ${r.engine[0]?.target.bytesWrittenOverFinal ?? 2}× |`,
-    ...r.engine.map((e) => `| engine in-process, ${count(e.n)}: apply / no-op plan | ${timed(e.applyWallMs)} / ${timed(e.noopPlanMs)} | ${e.peakRssMb.median} MB | — |`),
+    ...r.engine.map((e) => `| engine in-process, ${count(e.n)}: apply / no-op plan | ${timed(e.applyWallMs)} / ${timed(e.noopPlanMs)} | ${count(e.peakRssMb.median)} MB | — |`),
   ];
 }
 
