@@ -1,6 +1,7 @@
-// npm run bench: N resources (N/2 "certificates" + N/2 "records", each record taking one certificate's
-// output as an input) planned and applied through the full engine with a zero-latency in-memory provider
-// and file state. Prints JSON figures; targets in the README.
+// The in-process engine rows of `npm run bench` (bench/run.ts runs this file once per size and run; alone:
+// `npx tsx bench/engine.bench.ts`): N resources (N/2 "certificates" + N/2 "records", each record taking one
+// certificate's output as an input) planned and applied through the engine from src/ with a zero-latency
+// in-memory provider and file state. Prints JSON figures; the target is issue 16's (bytes ≤ 2× final state).
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -77,7 +78,7 @@ try {
         finalStateBytes,
         bytesWrittenOverFinal: Number(((up.stateBytesWritten ?? 0) / finalStateBytes).toFixed(2)),
         noopPlanMs: Math.round(noopPlanMs),
-        targets: { applyWallMs: 3000, peakRssMb: 300, bytesWrittenOverFinal: 3, noopPlanMs: 1000 },
+        targets: { bytesWrittenOverFinal: 2 },
       },
       null,
       2,

@@ -1,5 +1,6 @@
-// npm run bench (second part): K concurrent waits on one resource type, through the full engine with a
-// real clock. Each job becomes READY `FLIP_MS` after its create; every wait then gates one record.
+// The waits row of `npm run bench` (alone: `npx tsx bench/wait.bench.ts`): K concurrent waits
+// (BENCH_WAITS, default 1,000) on one resource type, through the full engine with a real clock.
+// Each job becomes READY `FLIP_MS` after its create; every wait then gates one record.
 // Prints JSON: provider calls per poll round (batched readMany vs. one read per wait) and the detection
 // latency after the flip (target: ≤ min(interval, 5 s)).
 import { mkdtemp, rm } from "node:fs/promises";
@@ -7,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Program, defineResource, seconds, wait, type EngineEvent, type Provider } from "../src/index.js";
 
-const K = Number(process.env.BENCH_WAITS ?? 100);
+const K = Number(process.env.BENCH_WAITS ?? 1000);
 const FLIP_MS = 3000;
 const INTERVAL = seconds(2);
 

@@ -1,0 +1,57 @@
+// The bench's knobs, read once from the environment and the command line.
+import { fileURLToPath } from "node:url";
+
+/** The repository root (bench/ lives in it). */
+export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+
+/** Row groups the driver can run (`BENCH_ONLY=cli,import` runs a subset). */
+export const GROUPS = ["cli", "import", "engine", "waits"] as const;
+/** One row group. */
+export type Group = (typeof GROUPS)[number];
+
+/** Everything a bench run is told from outside. */
+export interface BenchConfig {
+  /** Resource counts for the `up` rows (`BENCH_SIZES`, default 1,000 and 10,000; `BENCH_BIG=1` adds 100,000). */
+  sizes: number[];
+  /** Resources the no-op preview row re-plans: 10,000 when that size is run, else the largest size. */
+  previewN: number;
+  /** Repetitions of every timed run (`BENCH_RUNS`, default 3). */
+  runs: number;
+  /** Concurrent waits for the waits row (`BENCH_WAITS`, default 1,000). */
+  waits: number;
+  groups: Group[];
+  /** Append this run to bench/RESULTS.md (`--record` or `BENCH_RECORD=1`). */
+  record: boolean;
+}
+
+/**
+ * Reads the knobs; a malformed one is an error that names it.
+ * @example const config = readConfig(process.argv.slice(2), process.env);
+ */
+export function readConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig {
+  const sizes = env.BENCH_SIZES ? list("BENCH_SIZES", env.BENCH_SIZES) : env.BENCH_BIG === "1" ? [1_000, 10_000, 100_000] : [1_000, 10_000];
+  const groups = (env.BENCH_ONLY ?? GROUPS.join(",")).split(",").map((g) => g.trim());
+  const unknown = groups.filter((g) => !(GROUPS as readonly string[]).includes(g));
+  if (unknown.length) throw new Error(`BENCH_ONLY names unknown row groups (${unknown.join(", ")}): use some of ${GROUPS.join(", ")}.`);
+  const sorted = [...new Set(sizes)].sort((a, b) => a - b);
+  return {
+    sizes: sorted,
+    previewN: sorted.includes(10_000) ? 10_000 : sorted.at(-1)!,
+    runs: positive("BENCH_RUNS", env.BENCH_RUNS ?? "3"),
+    waits: positive("BENCH_WAITS", env.BENCH_WAITS ?? "1000"),
+    groups: groups as Group[],
+    record: argv.includes("--record") || env.BENCH_RECORD === "1",
+  };
+}
+
+function list(name: string, text: string): number[] {
+  const values = text.split(",").map((s) => positive(name, s.trim().replace(/_/g, "")));
+  if (values.length === 0) throw new Error(`${name} is empty: give resource counts such as 1000,10000.`);
+  return values;
+}
+
+function positive(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}=${text} is not a positive whole number.`);
+  return n;
+}

@@ -1,0 +1,84 @@
+// bench/RESULTS.md: one dated section per recorded run, a table of the issue-16 rows with their targets.
+import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { REPO } from "./config.js";
+import type { BenchReport } from "../run.js";
+import type { Summary } from "./stats.js";
+
+const FILE = join(REPO, "bench", "RESULTS.md");
+const HEADER = `# Bench results
+
+Recorded with \`npm run bench -- --record\` (see the README's "Benchmarks"). Each section is one run on the
+machine it names; times are "median (min)" over the runs, RSS is the median peak of the program's node
+process in MiB. Whole-process rows run \`tsx infra.ts …\` on the built package in a throw-away project.
+`;
+
+/**
+ * Appends the report as a markdown section (creating the file with its header) and returns the path.
+ * @example await appendResults(report);
+ */
+export async function appendResults(report: BenchReport): Promise<string> {
+  const exists = await readFile(FILE, "utf8").then(() => true, () => false);
+  if (!exists) await writeFile(FILE, HEADER);
+  await appendFile(FILE, `\n${section(report).join("\n")}\n`);
+  return FILE;
+}
+
+/**
+ * The markdown lines for one run.
+ * @example section(report).join("\n");
+ */
+export function section(r: BenchReport): string[] {
+  const src = `src ${r.git.srcCommit}${r.git.srcDirty ? " + uncommitted changes" : ""}`;
+  return [
+    `## ${r.date.slice(0, 10)} · ${src} (HEAD ${r.git.head}) · nproc ${r.nproc} (load ${r.loadAverage}) · node ${r.node} · ${r.config.runs} runs`,
+    "",
+    "| work | measured | peak RSS | target |",
+    "|---|---|---|---|",
+    ...cliLines(r),
+    ...importLines(r),
+    ...engineLines(r),
+    ...waitsLines(r),
+  ];
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+const secs = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
+const timed = (s: Summary) => `${secs(s.median)} (${secs(s.min)})`;
+const limit = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
+
+function cliLines(r: BenchReport): string[] {
+  if (!r.cli) return [];
+  const { emptyProgram, up, slopes, noopPreview } = r.cli;
+  const target = (t: { wallMs: number; peakRssMb?: number } | null) =>
+    t ? [`≤ ${limit(t.wallMs)}`, ...(t.peakRssMb ? [`≤ ${count(t.peakRssMb)} MB`] : [])].join(", ") : "—";
+  return [
+    `| \`up\` of an empty program (start-up floor) | ${timed(emptyProgram.wallMs)} | ${count(emptyProgram.peakRssMb.median)} MB | — |`,
+    ...up.map((row) => `| \`up\` of ${count(row.n)} new resources | ${timed(row.wallMs)} | ${count(row.peakRssMb.median)} MB | ${target(row.target)} |`),
+    `| slope per 1,000 resources | ${slopes.map((s) => `${count(s.from)}→${count(s.to)}: ${s.msPer1k} ms, ${s.mbPer1k} MB`).join("; ")} | | linear |`,
+    `| no-op \`preview\` of ${count(noopPreview.n)} recorded resources | ${timed(noopPreview.wallMs)} | ${count(noopPreview.peakRssMb.median)} MB | ${target(noopPreview.target)} |`,
+  ];
+}
+
+function importLines(r: BenchReport): string[] {
+  if (!r.import) return [];
+  const i = r.import;
+  const processes = `process ${secs(i.wallMs.median)} vs ${secs(i.baselineWallMs.median)}`;
+  return [`| \`import "cairn"\` cold, built dist | ${i.importMs} ms over \`node -e 0\` (${processes}); ${timed(i.inProcessMs)} timed in-process | | ≤ ${limit(i.target.importMs)} |`];
+}
+
+function engineLines(r: BenchReport): string[] {
+  if (!r.engine) return [];
+  const bytes = r.engine.map((e) => `${count(e.n)}: ${e.bytesWrittenOverFinal.median}×`).join("; ");
+  return [
+    `| bytes written to state ÷ final state (in-process) | ${bytes} | | ≤ ${r.engine[0]?.target.bytesWrittenOverFinal ?? 2}× |`,
+    ...r.engine.map((e) => `| engine in-process, ${count(e.n)}: apply / no-op plan | ${timed(e.applyWallMs)} / ${timed(e.noopPlanMs)} | ${count(e.peakRssMb.median)} MB | — |`),
+  ];
+}
+
+function waitsLines(r: BenchReport): string[] {
+  if (!r.waits) return [];
+  const w = r.waits;
+  const latency = `detection p50 ${w.detectionLatencyMs.p50} ms, max ${w.detectionLatencyMs.max} ms`;
+  return [`| ${count(w.waits)} concurrent waits on one type | ${w.callsPerPollRound} provider call(s) per poll round (${w.callsPerPollRoundWithoutBatching} unbatched); ${latency} | | ${w.target.callsPerPollRound} call; ≤ ${limit(w.target.detectionLatencyMs)} |`];
+}
