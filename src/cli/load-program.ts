@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Program } from "../program/program.js";
+import { PACKAGE_ROOT } from "../package-root.js";
 import { UsageError } from "./errors.js";
 
 const PROGRAM_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
@@ -42,7 +43,7 @@ export async function loadProgram(file: string, cwd = process.cwd()): Promise<{ 
   const p = mod.default;
   if (p instanceof Program) return { program: p, shown };
   if (p && typeof p === "object" && typeof (p as { stack?: unknown }).stack === "function") {
-    throw new UsageError(`${shown} exports a program made by another copy of Cairn than this one (${resolve(import.meta.dirname, "../..")}). Run the project's own: \`npx cairn\` from the project folder.`);
+    throw new UsageError(`${shown} exports a program made by another copy of Cairn than this one (${PACKAGE_ROOT}). Run the project's own: \`npx cairn\` from the project folder.`);
   }
   throw new UsageError(`${shown} has no default export made by program(name, fn). Add \`export default program("my-app", () => { … })\`.`);
 }

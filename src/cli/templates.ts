@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "../package-root.js";
 import { UsageError } from "./errors.js";
 import { cairnVersion } from "./version.js";
 
-/** The package's `templates/` folder (two folders up from `src/cli` and `dist/cli` alike). */
-export const TEMPLATES_DIR = fileURLToPath(new URL("../../templates/", import.meta.url));
+/** The package's `templates/` folder. */
+export const TEMPLATES_DIR = join(PACKAGE_ROOT, "templates");
 
 /** What `templates/<name>/template.json` says about a template (the file itself is not copied). */
 export interface TemplateInfo {

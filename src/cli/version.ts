@@ -1,12 +1,14 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../package-root.js";
 
 /**
- * Cairn's version, from its package.json (two folders up from `src/cli` and `dist/cli` alike).
+ * Cairn's version, from its package.json.
  * @example cairnVersion() // "0.1.0"
  */
 export function cairnVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
   } catch {
     return "unknown";
   }

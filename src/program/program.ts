@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
+import { PACKAGE_ROOT } from "../package-root.js";
 import type { ResourceNode } from "./node.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
@@ -90,7 +91,6 @@ export class Program {
  * Cairn's own folders, `dist/` and `src/`: frames from there are not the user's program. Both, because with
  * source maps on (as tsx turns them) a frame of `dist/x.js` is reported as `src/x.ts`.
  */
-const PACKAGE_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const OWN_ROOTS = [join(PACKAGE_ROOT, "dist") + sep, join(PACKAGE_ROOT, "src") + sep];
 
 /** The file that called the function calling this one, from a stack trace (captured once per program, not per resource). */

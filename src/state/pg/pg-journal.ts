@@ -66,7 +66,7 @@ export class PgJournalStorage implements JournalStorage {
       inTransaction(c, async () => {
         await this.checkLock(c);
         const by = this.store.session ? `${this.store.session.holder.command} by pid ${this.store.session.holder.pid} on ${this.store.session.holder.host}` : "";
-        await this.store.insertSnapshot(c, this.id, snapshot.serial, snapshot.text, undefined, by).catch((e: { code?: string }) => {
+        await this.store.insertSnapshot(c, this.id, snapshot.serial, snapshot.text, undefined, by, snapshot.resources).catch((e: { code?: string }) => {
           if (e.code === "23505") throw new Error(`version ${snapshot.serial} of stack ${this.store.ctx.stack} was written by another run meanwhile: this run's changes stay in the journal; run again`);
           throw e;
         });

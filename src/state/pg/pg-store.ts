@@ -258,9 +258,9 @@ export class PgStore implements StateStore {
     // Connections are per operation or per lock; the lock's ends with its release.
   }
 
-  /** @internal Inserts one snapshot version. */
-  async insertSnapshot(c: ClientBase, id: number, serial: number, text: string, writtenAt: string | undefined, by: string): Promise<void> {
-    const resources = Object.keys((JSON.parse(text) as { resources?: object }).resources ?? {}).length;
+  /** @internal Inserts one snapshot version; `count` is its number of resources when the caller knows it (parsing a big snapshot only to count costs seconds). */
+  async insertSnapshot(c: ClientBase, id: number, serial: number, text: string, writtenAt: string | undefined, by: string, count?: number): Promise<void> {
+    const resources = count ?? Object.keys((JSON.parse(text) as { resources?: object }).resources ?? {}).length;
     await c.query(
       `INSERT INTO ${this.t("snapshots")} (stack_id, serial, data, resources, bytes, written_at, written_by) VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now()), $7)`,
       [id, serial, text, resources, Buffer.byteLength(text), writtenAt ?? null, by],

@@ -1,0 +1,39 @@
+// Builds dist/*.js: one ES module per package entry point plus shared chunks, with rxjs and zod inlined
+// (tree-shaken ES builds). Importing Cairn then loads ~15 files instead of ~550 (its own 140 modules,
+// rxjs's CommonJS build of ~300 files, zod's 95), which is most of the start-up under tsx. Declarations
+// come from tsc (`tsc --emitDeclarationOnly`); see package.json "build".
+import { build } from "esbuild";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const require = createRequire(import.meta.url);
+const rxjsEsm = join(dirname(require.resolve("rxjs/package.json")), "dist/esm/index.js");
+const pkg = require("../package.json");
+// Inlined: everything else a user may share with Cairn (the AWS SDK, pg, tsx) stays a real dependency.
+const inlined = new Set(["rxjs", "zod"]);
+const external = Object.keys(pkg.dependencies).filter((d) => !inlined.has(d));
+
+/** rxjs's package.json sends Node to its CommonJS build; the ES build tree-shakes to what Cairn uses. */
+const rxjsAsEsm = {
+  name: "rxjs-esm",
+  setup(b) {
+    b.onResolve({ filter: /^rxjs$/ }, () => ({ path: rxjsEsm }));
+  },
+};
+
+await build({
+  entryPoints: ["src/index.ts", "src/providers/local/index.ts", "src/providers/aws/index.ts", "src/testing/index.ts", "src/testing/vitest.ts", "src/cli/bin.ts"],
+  outdir: "dist",
+  outbase: "src",
+  chunkNames: "chunks/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external: [...external, ...external.map((d) => `${d}/*`), "vitest", "vitest/*"],
+  plugins: [rxjsAsEsm],
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: "warning",
+});
