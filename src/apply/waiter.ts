@@ -193,8 +193,7 @@ export class WaitPoller {
           }
         }
         const now = clock.now();
-        // A wait due a little later rides along (it reads slightly early), so rounds stay shared.
-        const due = [...group.entries].filter((e) => e.nextAt <= now + Math.min(1000, e.delay * 0.25));
+        const due = [...group.entries].filter((e) => e.nextAt <= now + rideAlong(group, e));
         if (due.length) {
           try {
             await this.round(group, due);
@@ -293,6 +292,16 @@ export class WaitPoller {
     // The last read happens at the deadline itself, so a timeout always reports a fresh observation.
     e.nextAt = Math.min(now + pause, e.deadline);
   }
+}
+
+/**
+ * How much earlier than due a wait may read to join a round. Where one `readMany` reads every target, up to
+ * half its pause: an early read costs no extra call, and waits that started at different times then fall
+ * into one cadence within an interval (two phases up to half an interval apart merge into the earlier round,
+ * further apart into the later one), so a round is one call. Where each target costs a `read`, a little.
+ */
+function rideAlong(group: Group, e: Entry): number {
+  return group.provider.readMany ? e.delay * 0.5 : Math.min(1000, e.delay * 0.25);
 }
 
 /** The values both predicates read (until first), masked where secret. */
