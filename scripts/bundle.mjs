@@ -33,7 +33,8 @@ await build({
   target: "node20",
   external: [...external, ...external.map((d) => `${d}/*`), "vitest", "vitest/*"],
   plugins: [rxjsAsEsm],
-  sourcemap: true,
-  sourcesContent: false,
+  // No source maps: they would point into src/, which the package does not ship, and tsx (which turns source
+  // maps on) parses every map it finds at start-up.
+  sourcemap: false,
   logLevel: "warning",
 });
