@@ -12,7 +12,7 @@ import type { WaitPoller } from "./waiter.js";
 import type { InFlight } from "./invoke.js";
 
 /** How to make the context of one provider call. */
-export type OpContextFactory = (urn: Urn, opts: { signal: AbortSignal; timeoutMs?: number; provider?: ProviderInstance }) => OpContext;
+export type OpContextFactory = (urn: Urn, opts: { signal: AbortSignal | (() => AbortSignal); timeoutMs?: number; provider?: ProviderInstance }) => OpContext;
 
 /** What every action handler may use: plain reads of the run, plus the provider and journal to call. */
 export interface ApplyContext {

@@ -42,25 +42,6 @@ export class UncertainCall extends Error {
   }
 }
 
-/** Settles like `p`, or rejects when `signal` aborts first (a provider may ignore its signal). */
-export function raceSignal<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
 /** Full-jitter exponential backoff: up to 1 s, 2 s, 4 s … capped at 30 s. */
 function backoff(attempt: number): number {
   return Math.round(Math.random() * Math.min(30_000, 1000 * 2 ** (attempt - 1)));
@@ -80,7 +61,7 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   for (let attempt = 1; ; attempt++) {
     const bound = ctx.inFlight.open(deadline - Date.now());
     try {
-      const result = await raceSignal(c.call(ctx.opContext(c.urn, { signal: bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) })), bound.signal);
+      const result = await bound.race(c.call(ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) })));
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
       return { result, op };
@@ -108,7 +89,7 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
  * 10,000 calls must not add 10,000 listeners (or leave 10,000 timers behind).
  */
 export class InFlight {
-  private readonly calls = new Set<AbortController>();
+  private readonly calls = new Set<Bounded>();
   private reason: unknown;
 
   constructor(signals: readonly (AbortSignal | undefined)[]) {
@@ -124,41 +105,82 @@ export class InFlight {
     for (const c of this.calls) c.abort(reason);
   }
 
-  /** A signal for one call, aborted when its time is up or the run is abandoned; `dispose` when it ends. */
+  /** A bound for one call, ended when its time is up or the run is abandoned; `dispose` when it ends. */
   open(ms: number): Bounded {
     return new Bounded(ms, this.calls, this.reason);
   }
 }
 
-/** One call's signal and timer. */
-class Bounded {
-  readonly ctl = new AbortController();
+/**
+ * One call's time bound. Its AbortSignal is made only when the provider asks for it (most never do, and
+ * 10,000 controllers cost more than the calls of a fast provider); {@link Bounded.race} ends the wait for
+ * a call that ignores it.
+ */
+export class Bounded {
   timedOut = false;
+  private ctl: AbortController | undefined;
+  private reason: unknown;
+  private ended: boolean;
+  private readonly stops = new Set<(reason: unknown) => void>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     ms: number,
-    private readonly calls: Set<AbortController>,
+    private readonly calls: Set<Bounded>,
     abandoned: unknown,
   ) {
     this.timer = setTimeout(() => this.expire(), Math.max(1, ms));
     this.timer.unref();
-    if (abandoned !== undefined) this.ctl.abort(abandoned);
-    else calls.add(this.ctl);
+    this.ended = abandoned !== undefined;
+    if (this.ended) this.reason = abandoned;
+    else calls.add(this);
   }
 
+  /** The signal handed to the provider: aborted when the bound ends. */
   get signal(): AbortSignal {
+    if (!this.ctl) {
+      this.ctl = new AbortController();
+      if (this.ended) this.ctl.abort(this.reason);
+    }
     return this.ctl.signal;
+  }
+
+  /** Settles like `p`, or rejects with the reason as soon as the bound ends (a provider may ignore its signal). */
+  race<T>(p: Promise<T>): Promise<T> {
+    if (this.ended) return Promise.reject(this.reason);
+    return new Promise<T>((resolve, reject) => {
+      this.stops.add(reject);
+      p.then(
+        (v) => {
+          this.stops.delete(reject);
+          resolve(v);
+        },
+        (e: unknown) => {
+          this.stops.delete(reject);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  /** Ends the bound: the signal aborts and every race rejects with `reason`. */
+  abort(reason: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.reason = reason;
+    this.ctl?.abort(reason);
+    for (const stop of this.stops) stop(reason);
+    this.stops.clear();
   }
 
   private expire(): void {
     this.timedOut = true;
-    this.ctl.abort(new Error("timed out"));
+    this.abort(new Error("timed out"));
   }
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.calls.delete(this.ctl);
+    this.calls.delete(this);
   }
 }
 

@@ -161,15 +161,23 @@ export class Stack {
     this.sink.next({ type: "diagnostic", severity, message, ...(urn ? { urn } : {}) });
   }
 
-  /** The context of one provider call; `signal` bounds it (a timeout, an abandoned run). */
-  private opContext = (urn: Urn, opts: { signal?: AbortSignal; timeoutMs?: number; provider?: ProviderInstance } = {}): OpContext => ({
-    signal: opts.signal ?? this.options.abortSignal ?? new AbortController().signal,
-    log: { info: (m) => this.note("info", m, urn), warn: (m) => this.note("warning", m, urn) },
-    clock: this.clock,
-    workDir: this.program.location.dir,
-    ...(opts.timeoutMs ? { timeout: opts.timeoutMs as OpContext["timeout"] } : {}),
-    ...(opts.provider ? { provider: opts.provider } : {}),
-  });
+  /** The context of one provider call; `signal` bounds it (a timeout, an abandoned run). A function is asked only if the provider reads it. */
+  private opContext = (urn: Urn, opts: { signal?: AbortSignal | (() => AbortSignal); timeoutMs?: number; provider?: ProviderInstance } = {}): OpContext => {
+    const given = opts.signal;
+    const fallback = () => this.options.abortSignal ?? new AbortController().signal;
+    let signal: AbortSignal | undefined = typeof given === "function" ? undefined : given;
+    const ctx: Omit<OpContext, "signal"> = {
+      log: { info: (m) => this.note("info", m, urn), warn: (m) => this.note("warning", m, urn) },
+      clock: this.clock,
+      workDir: this.program.location.dir,
+      ...(opts.timeoutMs ? { timeout: opts.timeoutMs as OpContext["timeout"] } : {}),
+      ...(opts.provider ? { provider: opts.provider } : {}),
+    };
+    return Object.defineProperty(ctx, "signal", {
+      enumerable: true,
+      get: () => (signal ??= typeof given === "function" ? given() : fallback()),
+    }) as OpContext;
+  };
 
   /** Reads and lookups outside an apply: bounded by `timeout` (and a second Ctrl-C). */
   private readContext = (urn: Urn, timeout?: number, provider?: ProviderInstance): OpContext => {
