@@ -1,3 +1,4 @@
+import { lineWriter } from "./line-writer.js";
 import { terminalRegion } from "./progress/terminal.js";
 import type { LiveRegion } from "./progress/live.js";
 
@@ -22,15 +23,23 @@ export interface Io {
 
 /** The process's own terminal and streams. @example await runCli(prog, argv, processIo()) */
 export function processIo(): Io {
+  const stdout = lineWriter(process.stdout);
   return {
-    out: (s) => process.stdout.write(`${s}\n`),
-    err: (s) => process.stderr.write(`${s}\n`),
+    out: (s) => stdout.line(s),
+    err: (s) => {
+      stdout.flush(); // what was printed before an error shows before it
+      process.stderr.write(`${s}\n`);
+    },
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stdinIsTTY: Boolean(process.stdin.isTTY),
     env: process.env,
     size: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows || 24 }),
-    region: () => terminalRegion(process.stdout),
+    region: () => {
+      stdout.flush();
+      return terminalRegion(process.stdout);
+    },
     confirm: async (message) => {
+      stdout.flush(); // the plan above the question
       const { default: confirm } = await import("@inquirer/confirm");
       return confirm({ message, default: false });
     },

@@ -1,0 +1,50 @@
+/**
+ * Writes lines to a stream. To a terminal, each at once (live progress redraws it). To a file or pipe, where
+ * every write is a system call, lines are gathered and written together at the end of the event-loop turn
+ * (or when 64 KB are waiting, or when the process exits): 10,000 resources print 20,000 lines.
+ *
+ * @example const out = lineWriter(process.stdout); out.line("✓ created a"); out.flush();
+ */
+export function lineWriter(stream: NodeJS.WriteStream): LineWriter {
+  let w = writers.get(stream);
+  if (!w) writers.set(stream, (w = makeWriter(stream)));
+  return w;
+}
+
+/** What {@link lineWriter} returns. */
+export interface LineWriter {
+  line(text: string): void;
+  /** Writes what is waiting now. */
+  flush(): void;
+}
+
+/** One per stream, so a process that runs the CLI many times registers one exit hook. */
+const writers = new WeakMap<NodeJS.WriteStream, LineWriter>();
+
+function makeWriter(stream: NodeJS.WriteStream): LineWriter {
+  if (stream.isTTY) return { line: (text) => void stream.write(`${text}\n`), flush: () => {} };
+  let waiting: string[] = [];
+  let size = 0;
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (waiting.length === 0) return;
+    const text = waiting.join("");
+    waiting = [];
+    size = 0;
+    stream.write(text);
+  };
+  process.once("exit", flush); // writes to files and pipes are synchronous: nothing is lost on exit
+  return {
+    line(text) {
+      waiting.push(`${text}\n`);
+      size += text.length + 1;
+      if (size >= 65_536) return flush();
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
