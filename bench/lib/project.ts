@@ -1,7 +1,8 @@
 // A throw-away user project outside the repository, so `import "cairn"` resolves as it does for a user:
-// node_modules/cairn is this repository (its package.json exports point at dist/), not the tsconfig
-// `paths` to src/ that apply inside the repository.
-import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+// node_modules/cairn is an installed copy of the package (package.json and the built dist/), not the
+// tsconfig `paths` to src/ that apply inside the repository, nor a symlink back into the repository (tsx
+// treats files outside node_modules as the user's own code). Its dependencies are the repository's.
+import { cp, copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "./config.js";
@@ -19,8 +20,19 @@ export interface Project {
   remove(): Promise<void>;
 }
 
+/** node_modules as an install makes it: cairn copied in, every other package linked from the repository. */
+async function install(dir: string): Promise<void> {
+  const modules = join(dir, "node_modules");
+  await mkdir(join(modules, "cairn"), { recursive: true });
+  await copyFile(join(REPO, "package.json"), join(modules, "cairn", "package.json"));
+  await cp(join(REPO, "dist"), join(modules, "cairn", "dist"), { recursive: true });
+  for (const name of await readdir(join(REPO, "node_modules"))) {
+    if (name !== "cairn") await symlink(join(REPO, "node_modules", name), join(modules, name), "dir");
+  }
+}
+
 /**
- * Creates a project holding bench/programs/infra.ts, `{"type":"module"}` and the two symlinks.
+ * Creates a project holding bench/programs/infra.ts, `{"type":"module"}` and an installed Cairn.
  * @example const p = await createProject(); try { ... } finally { await p.remove(); }
  */
 export async function createProject(): Promise<Project> {
@@ -28,9 +40,7 @@ export async function createProject(): Promise<Project> {
   const stateDir = join(dir, ".cairn");
   await writeFile(join(dir, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
   await copyFile(join(REPO, "bench", "programs", "infra.ts"), join(dir, "infra.ts"));
-  await mkdir(join(dir, "node_modules"));
-  await symlink(REPO, join(dir, "node_modules", "cairn"), "dir");
-  await symlink(join(REPO, "node_modules", "tsx"), join(dir, "node_modules", "tsx"), "dir");
+  await install(dir);
   return {
     dir,
     stateDir,
