@@ -21,7 +21,7 @@ const rxjsAsEsm = {
   },
 };
 
-await build({
+const result = await build({
   entryPoints: ["src/index.ts", "src/providers/local/index.ts", "src/providers/aws/index.ts", "src/testing/index.ts", "src/testing/vitest.ts", "src/cli/bin.ts"],
   outdir: "dist",
   outbase: "src",
@@ -37,4 +37,9 @@ await build({
   // maps on) parses every map it finds at start-up.
   sourcemap: false,
   logLevel: "warning",
+  metafile: process.env.BUNDLE_META === "1",
 });
+if (result.metafile) {
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync("dist/meta.json", JSON.stringify(result.metafile));
+}

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { StackExport, StackSummary } from "../state/backend.js";
 import { durableCreate } from "../state/durable-file.js";
 import { CairnError } from "./errors.js";
@@ -28,18 +28,18 @@ export interface RestoredStack {
 /** The format of a removed stack's backup file (`stack rm` writes it, `stack restore` reads it). */
 export const STACK_BACKUP_FORMAT = "cairn-stack-backup/1";
 
-const rawConfig = z.union([z.string(), z.object({ $secret: z.string() }).strict()]);
+const rawConfig = z.union([z.string(), z.strictObject({ $secret: z.string() })]);
 const backupSchema = z.object({
   format: z.literal(STACK_BACKUP_FORMAT),
   removedAt: z.string(),
   stack: z.object({
     project: z.string(),
     stack: z.string(),
-    snapshot: z.string().optional(),
-    journal: z.string().optional(),
+    snapshot: z.optional(z.string()),
+    journal: z.optional(z.string()),
     config: z.record(z.string(), rawConfig),
-    encryption: z.string().optional(),
-    history: z.array(z.object({ version: z.number().int(), text: z.string(), writtenAt: z.string().optional() })),
+    encryption: z.optional(z.string()),
+    history: z.array(z.object({ version: z.int(), text: z.string(), writtenAt: z.optional(z.string()) })),
   }),
 });
 

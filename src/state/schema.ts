@@ -1,4 +1,5 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import type { Urn } from "../program/urn.js";
 import type { DeposedObject, OperationKind, ResourceState, StackState, StateMutation } from "./types.js";
 
@@ -11,45 +12,48 @@ import type { DeposedObject, OperationKind, ResourceState, StackState, StateMuta
  * if (!r.success) throw new Error(`state.json: ${describeZodError(r.error)}`);
  */
 
+// zod/mini (a twentieth of zod's size in the bundle) carries no messages of its own: use the English ones.
+z.config(en());
+
 const urn = z.custom<Urn>((v) => typeof v === "string" && v.length > 0, "expected a URN string");
 const props = z.record(z.string(), z.unknown());
 const names = z.array(z.string());
 
 /** A provider record (see {@link ProviderRecord}). */
 // Loose objects: fields a newer engine adds to resources or the state are kept as they are, not stripped.
-const providerRecordSchema = z.looseObject({ name: z.string().min(1), settings: z.record(z.string(), z.string()) });
+const providerRecordSchema = z.looseObject({ name: z.string().check(z.minLength(1)), settings: z.record(z.string(), z.string()) });
 
 /** A deposed object (see {@link DeposedObject}). */
-export const deposedObjectSchema: z.ZodType<DeposedObject> = z.looseObject({
+export const deposedObjectSchema: z.ZodMiniType<DeposedObject> = z.looseObject({
   id: z.string(),
   inputs: props,
   outputs: props,
-  secretKeys: names.optional(),
-  provider: providerRecordSchema.optional(),
-  deps: z.array(urn).optional(),
+  secretKeys: z.optional(names),
+  provider: z.optional(providerRecordSchema),
+  deps: z.optional(z.array(urn)),
 });
 
-const ms = z.number().positive().optional();
+const ms = z.optional(z.number().check(z.positive()));
 const timeoutsSchema = z.object({ create: ms, update: ms, delete: ms });
 
 /** One resource's state (see {@link ResourceState}). @example resourceStateSchema.parse(json) */
-export const resourceStateSchema: z.ZodType<ResourceState> = z.looseObject({
+export const resourceStateSchema: z.ZodMiniType<ResourceState> = z.looseObject({
   urn,
-  type: z.string().min(1),
+  type: z.string().check(z.minLength(1)),
   id: z.string(),
   inputs: props,
   outputs: props,
-  secretKeys: names.optional(),
-  parent: urn.optional(),
+  secretKeys: z.optional(names),
+  parent: z.optional(urn),
   deps: z.array(urn),
-  protect: z.boolean().optional(),
-  retainOnDelete: z.boolean().optional(),
-  provider: providerRecordSchema.optional(),
-  tainted: z.boolean().optional(),
-  deposed: z.array(deposedObjectSchema).optional(),
-  timeouts: timeoutsSchema.optional(),
-  drift: names.optional(),
-  triggers: z.string().optional(),
+  protect: z.optional(z.boolean()),
+  retainOnDelete: z.optional(z.boolean()),
+  provider: z.optional(providerRecordSchema),
+  tainted: z.optional(z.boolean()),
+  deposed: z.optional(z.array(deposedObjectSchema)),
+  timeouts: z.optional(timeoutsSchema),
+  drift: z.optional(names),
+  triggers: z.optional(z.string()),
 });
 
 /**
@@ -57,40 +61,42 @@ export const resourceStateSchema: z.ZodType<ResourceState> = z.looseObject({
  * reported as such rather than as a schema mismatch.
  * @example stackStateSchema.parse(JSON.parse(fs.readFileSync("state.json", "utf8")))
  */
-export const stackStateSchema: z.ZodType<StackState> = z
+export const stackStateSchema: z.ZodMiniType<StackState> = z
   .looseObject({
-    version: z.number().int().positive(),
+    version: z.int().check(z.positive()),
     project: z.string(),
     stack: z.string(),
-    serial: z.number().int().nonnegative(),
+    serial: z.int().check(z.nonnegative()),
     resources: z.record(z.string(), resourceStateSchema),
     outputs: props,
-    secretOutputs: names.optional(),
+    secretOutputs: z.optional(names),
   })
-  .superRefine((s, ctx) => {
-    for (const [key, r] of Object.entries(s.resources)) {
-      if (key !== r.urn) ctx.addIssue({ code: "custom", path: ["resources", key, "urn"], message: `resource is filed under "${key}" but its urn is "${r.urn}"` });
-    }
-  });
+  .check(
+    z.superRefine((s, ctx) => {
+      for (const [key, r] of Object.entries(s.resources)) {
+        if (key !== r.urn) ctx.addIssue({ code: "custom", path: ["resources", key, "urn"], message: `resource is filed under "${key}" but its urn is "${r.urn}"`, input: r.urn });
+      }
+    }),
+  );
 
 /** A state change as journaled (see {@link StateMutation}). */
-export const mutationSchema: z.ZodType<StateMutation> = z.discriminatedUnion("kind", [
+export const mutationSchema: z.ZodMiniType<StateMutation> = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("upsert"), resource: resourceStateSchema }),
   z.object({ kind: z.literal("remove"), urn }),
   z.object({ kind: z.literal("outputs"), outputs: props, secretOutputs: names }),
 ]);
 
-const operationKind: z.ZodType<OperationKind> = z.enum(["create", "update", "delete", "replace-create", "replace-delete", "delete-deposed"]);
-const opNumber = z.number().int().positive();
+const operationKind: z.ZodMiniType<OperationKind> = z.enum(["create", "update", "delete", "replace-create", "replace-delete", "delete-deposed"]);
+const opNumber = z.int().check(z.positive());
 
 /** The first line of a journal: its format version and the snapshot serial it continues. */
-export const headRecordSchema = z.object({ t: z.literal("head"), v: z.number().int().positive(), serial: z.number().int().nonnegative() });
+export const headRecordSchema = z.object({ t: z.literal("head"), v: z.int().check(z.positive()), serial: z.int().check(z.nonnegative()) });
 
 /** Any journal line after the head. */
 export const journalRecordSchema = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("begin"), op: opNumber, kind: operationKind, urn, type: z.string().min(1), id: z.string().optional(), since: z.string() }),
-  z.object({ t: z.literal("end"), op: opNumber, m: z.array(mutationSchema).optional() }),
-  z.object({ t: z.literal("abort"), op: opNumber, m: z.array(mutationSchema).optional() }),
+  z.object({ t: z.literal("begin"), op: opNumber, kind: operationKind, urn, type: z.string().check(z.minLength(1)), id: z.optional(z.string()), since: z.string() }),
+  z.object({ t: z.literal("end"), op: opNumber, m: z.optional(z.array(mutationSchema)) }),
+  z.object({ t: z.literal("abort"), op: opNumber, m: z.optional(z.array(mutationSchema)) }),
   z.object({ t: z.literal("mutate"), m: z.array(mutationSchema) }),
 ]);
 
@@ -104,9 +110,9 @@ export const encryptionFileSchema = z.object({
   version: z.literal(1),
   cipher: z.literal("aes-256-gcm"),
   kdf: z.literal("scrypt"),
-  scrypt: z.object({ N: z.number().int().positive(), r: z.number().int().positive(), p: z.number().int().positive() }),
-  salt: z.string().min(1),
-  check: z.string().min(1),
+  scrypt: z.object({ N: z.int().check(z.positive()), r: z.int().check(z.positive()), p: z.int().check(z.positive()) }),
+  salt: z.string().check(z.minLength(1)),
+  check: z.string().check(z.minLength(1)),
 });
 
 /** The parsed form of `encryption.json`. */
@@ -122,19 +128,19 @@ export type ConfigFile = z.infer<typeof configFileSchema>;
 
 /** `lock.json`: who holds the stack lock. */
 export const lockHolderSchema = z.object({
-  pid: z.number().int().positive(),
+  pid: z.int().check(z.positive()),
   host: z.string(),
   since: z.string(),
   command: z.string(),
-  expires: z.string().optional(),
-  session: z.number().int().optional(),
+  expires: z.optional(z.string()),
+  session: z.optional(z.int()),
 });
 
 /**
  * Turns a zod error into one short line: the first few problems with their paths.
  * @example describeZodError(err) // "resources.urn:a.deps: expected array, received undefined"
  */
-export function describeZodError(err: z.ZodError): string {
+export function describeZodError(err: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
   const shown = err.issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join(".") + ": " : ""}${i.message}`);
   const more = err.issues.length > 3 ? ` (and ${err.issues.length - 3} more problems)` : "";
   return shown.join("; ") + more;

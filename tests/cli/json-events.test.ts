@@ -113,14 +113,14 @@ describe("the README documents the JSON schema", () => {
 
   it("lists every event type with exactly its fields", () => {
     const documented = readmeTable("#### JSON events");
-    const actual = new Map(jsonEvent.options.map((o) => [String(o.shape.type.value), Object.keys(o.shape).filter((k) => !COMMON.includes(k))]));
+    const actual = new Map(jsonEvent.def.options.map((o) => [String(o.def.shape.type.def.values[0]), Object.keys(o.def.shape).filter((k) => !COMMON.includes(k))]));
     expect([...documented.keys()].sort()).toEqual([...actual.keys()].sort());
     for (const [type, fields] of actual) expect(documented.get(type)?.sort(), type).toEqual(fields.sort());
   });
 
   it("lists every plan step op with exactly its fields", () => {
     const documented = readmeTable("#### Plan steps in JSON");
-    const actual = new Map(jsonStep.options.map((o) => [String(o.shape.op.value), Object.keys(o.shape).filter((k) => k !== "op")]));
+    const actual = new Map(jsonStep.def.options.map((o) => [String(o.def.shape.op.def.values[0]), Object.keys(o.def.shape).filter((k) => k !== "op")]));
     expect([...documented.keys()].sort()).toEqual([...actual.keys()].sort());
     for (const [op, fields] of actual) expect(documented.get(op)?.sort(), op).toEqual(fields.sort());
   });

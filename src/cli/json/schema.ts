@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * The version of the `--json` event stream. It changes only when a field is removed or changes meaning;
@@ -6,7 +6,7 @@ import { z } from "zod";
  */
 export const JSON_VERSION = 1;
 
-const base = { v: z.literal(JSON_VERSION), time: z.iso.datetime(), elapsed_ms: z.number().int().nonnegative() };
+const base = { v: z.literal(JSON_VERSION), time: z.iso.datetime(), elapsed_ms: z.int().check(z.nonnegative()) };
 const op = z.enum(["create", "update", "replace", "delete", "read", "wait", "forget", "delete-replaced"]);
 const resource = { urn: z.string(), name: z.string(), resource_type: z.string(), op };
 const observed = z.array(z.strictObject({ path: z.string(), value: z.unknown() }));
@@ -16,32 +16,32 @@ const value = z.unknown();
 const change = z.strictObject({
   path: z.string(),
   kind: z.enum(["changed", "added", "removed"]),
-  before: value.optional(),
-  after: value.optional(),
+  before: z.optional(value),
+  after: z.optional(value),
   forces_replacement: z.boolean(),
 });
 
-const stepBase = { urn: z.string(), name: z.string(), resource_type: z.string(), why: z.string().optional(), deps: z.array(z.string()) };
+const stepBase = { urn: z.string(), name: z.string(), resource_type: z.string(), why: z.optional(z.string()), deps: z.array(z.string()) };
 
 /** One step of a plan, as `--json` prints it. */
 export const jsonStep = z.discriminatedUnion("op", [
   z.strictObject({ ...stepBase, op: z.literal("create"), inputs: z.record(z.string(), value) }),
-  z.strictObject({ ...stepBase, op: z.literal("update"), changes: z.array(change), drift: z.array(z.string()), import_id: z.string().optional() }),
-  z.strictObject({ ...stepBase, op: z.literal("replace"), changes: z.array(change), drift: z.array(z.string()), replace_keys: z.array(z.string()), reason: z.string(), cause: z.string().optional(), delete_first: z.boolean(), import_id: z.string().optional() }),
+  z.strictObject({ ...stepBase, op: z.literal("update"), changes: z.array(change), drift: z.array(z.string()), import_id: z.optional(z.string()) }),
+  z.strictObject({ ...stepBase, op: z.literal("replace"), changes: z.array(change), drift: z.array(z.string()), replace_keys: z.array(z.string()), reason: z.string(), cause: z.optional(z.string()), delete_first: z.boolean(), import_id: z.optional(z.string()) }),
   z.strictObject({ ...stepBase, op: z.literal("delete"), retain: z.boolean(), deposed: z.boolean() }),
   z.strictObject({ ...stepBase, op: z.literal("read"), deferred: z.boolean() }),
-  z.strictObject({ ...stepBase, op: z.literal("wait"), target: z.string(), until: z.string(), fail_when: z.string().optional(), timeout_ms: z.number(), needed: z.boolean(), ready_now: z.boolean().nullable() }),
-  z.strictObject({ ...stepBase, op: z.literal("same"), moved_from: z.string().optional(), import_id: z.string().optional() }),
+  z.strictObject({ ...stepBase, op: z.literal("wait"), target: z.string(), until: z.string(), fail_when: z.optional(z.string()), timeout_ms: z.number(), needed: z.boolean(), ready_now: z.nullable(z.boolean()) }),
+  z.strictObject({ ...stepBase, op: z.literal("same"), moved_from: z.optional(z.string()), import_id: z.optional(z.string()) }),
 ]);
 
 const outcome = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("satisfied"), reads: z.number(), waited_ms: z.number(), observed }),
-  z.strictObject({ kind: z.literal("timed-out"), reads: z.number(), waited_ms: z.number(), observed: observed.optional() }),
-  z.strictObject({ kind: z.literal("failed"), reads: z.number(), waited_ms: z.number(), observed, condition: z.string(), reason: z.string().optional() }),
+  z.strictObject({ kind: z.literal("timed-out"), reads: z.number(), waited_ms: z.number(), observed: z.optional(observed) }),
+  z.strictObject({ kind: z.literal("failed"), reads: z.number(), waited_ms: z.number(), observed, condition: z.string(), reason: z.optional(z.string()) }),
   z.strictObject({ kind: z.literal("not-found"), reads: z.number(), waited_ms: z.number(), id: z.string() }),
   z.strictObject({ kind: z.literal("read-error"), reads: z.number(), waited_ms: z.number(), error: z.string(), transient: z.boolean() }),
   z.strictObject({ kind: z.literal("dependency-failed"), dependency: z.string() }),
-  z.strictObject({ kind: z.literal("cancelled"), reads: z.number(), waited_ms: z.number(), observed: observed.optional() }),
+  z.strictObject({ kind: z.literal("cancelled"), reads: z.number(), waited_ms: z.number(), observed: z.optional(observed) }),
 ]);
 
 const counts = z.strictObject({ create: z.number(), update: z.number(), replace: z.number(), delete: z.number(), read: z.number(), wait: z.number() });
@@ -59,24 +59,24 @@ export const jsonEvent = z.discriminatedUnion("type", [
     destroy: z.boolean(),
     mode: z.enum(["update", "destroy", "refresh-only"]),
     has_changes: z.boolean(),
-    drift: z.array(z.strictObject({ kind: z.enum(["gone", "drift"]), urn: z.string(), resource_type: z.string(), changed: z.array(z.string()).optional() })),
+    drift: z.array(z.strictObject({ kind: z.enum(["gone", "drift"]), urn: z.string(), resource_type: z.string(), changed: z.optional(z.array(z.string())) })),
     counts,
     steps: z.array(jsonStep),
     outputs: z.record(z.string(), value),
-    diagnostics: z.array(z.strictObject({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.string().optional() })),
+    diagnostics: z.array(z.strictObject({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(z.string()) })),
   }),
   z.strictObject({ ...base, type: z.literal("step-started"), ...resource }),
   z.strictObject({ ...base, type: z.literal("step-succeeded"), ...resource, duration_ms: z.number() }),
   z.strictObject({ ...base, type: z.literal("step-failed"), ...resource, error: z.string(), hint: z.string() }),
   z.strictObject({ ...base, type: z.literal("step-skipped"), ...resource, reason: z.string() }),
   z.strictObject({ ...base, type: z.literal("step-retrying"), ...resource, attempt: z.number(), error: z.string(), delay_ms: z.number() }),
-  z.strictObject({ ...base, type: z.literal("wait-polled"), urn: z.string(), name: z.string(), reads: z.number(), waited_ms: z.number(), observed, note: z.string().optional() }),
+  z.strictObject({ ...base, type: z.literal("wait-polled"), urn: z.string(), name: z.string(), reads: z.number(), waited_ms: z.number(), observed, note: z.optional(z.string()) }),
   z.strictObject({ ...base, type: z.literal("wait-ended"), urn: z.string(), name: z.string(), outcome, message: z.string() }),
-  z.strictObject({ ...base, type: z.literal("diagnostic"), severity: z.enum(["info", "warning", "error"]), message: z.string(), urn: z.string().optional() }),
+  z.strictObject({ ...base, type: z.literal("diagnostic"), severity: z.enum(["info", "warning", "error"]), message: z.string(), urn: z.optional(z.string()) }),
   z.strictObject({
     ...base,
     type: z.literal("refresh"),
-    changes: z.array(z.strictObject({ kind: z.enum(["gone", "drift"]), urn: z.string(), resource_type: z.string(), changed: z.array(z.string()).optional() })),
+    changes: z.array(z.strictObject({ kind: z.enum(["gone", "drift"]), urn: z.string(), resource_type: z.string(), changed: z.optional(z.array(z.string())) })),
     applied: z.boolean(),
   }),
   z.strictObject({ ...base, type: z.literal("outputs"), outputs: z.record(z.string(), value) }),

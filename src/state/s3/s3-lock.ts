@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { isRunning } from "../lock.js";
 import {
   describeHolder,
@@ -27,7 +27,7 @@ export interface S3Lease {
   lost: LockCompromisedError | undefined;
 }
 
-const lockDocSchema = z.object({ token: z.string(), leaseMs: z.number().positive(), holder: lockHolderSchema });
+const lockDocSchema = z.object({ token: z.string(), leaseMs: z.number().check(z.positive()), holder: lockHolderSchema });
 type LockDoc = z.infer<typeof lockDocSchema>;
 
 function parseLock(text: string): LockDoc | undefined {
