@@ -36,6 +36,10 @@ const result = await build({
   // No source maps: they would point into src/, which the package does not ship, and tsx (which turns source
   // maps on) parses every map it finds at start-up.
   sourcemap: false,
+  // Whitespace only (names stay, so stack traces still say which function): under tsx, which turns source
+  // maps on, Node keeps per-line data for every module it loads; one line per statement cost ~35 MB of RSS
+  // and ~0.1 s of start-up for Cairn's bundle.
+  minifyWhitespace: true,
   logLevel: "warning",
   metafile: process.env.BUNDLE_META === "1",
 });
