@@ -6,51 +6,12 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Program, defineResource, hasChanges, type Provider } from "../src/index.js";
+import { hasChanges } from "../src/index.js";
+import prog from "./programs/infra.js";
 
+// The same program the whole-process rows run (its size from BENCH_N); imported, not run, so program()
+// starts no command line: this file is the entry point.
 const N = Number(process.env.BENCH_N ?? 10_000);
-
-function memory<I extends object, O extends object>(outputs: (i: I, id: string) => O): Provider<I, O> {
-  const objects = new Map<string, O>();
-  let next = 0;
-  return {
-    async create({ inputs }) {
-      const id = `obj-${next++}`;
-      const o = outputs(inputs, id);
-      objects.set(id, o);
-      return { id, outputs: o };
-    },
-    async read({ id }) {
-      return objects.get(id);
-    },
-    async update({ id, news }) {
-      const o = outputs(news, id);
-      objects.set(id, o);
-      return o;
-    },
-    async delete({ id }) {
-      objects.delete(id);
-    },
-  };
-}
-
-const Cert = defineResource<{ domainName: string }, { domainName: string; arn: string }>("bench:Certificate", {
-  provider: memory((i, id) => ({ domainName: i.domainName, arn: `arn:aws:acm:us-east-1:000000000000:certificate/${id}` })),
-  schema: { inputs: { domainName: { forceNew: true } }, outputs: { domainName: {}, arn: { stable: true } } },
-});
-const Record = defineResource<{ name: string; value: string }, { name: string; value: string }>("bench:Record", {
-  provider: memory((i) => ({ ...i })),
-  schema: { inputs: { name: { forceNew: true }, value: {} }, outputs: { name: {}, value: {} } },
-});
-
-// Built with the Program constructor rather than program(): this file is the entry point, and program()
-// would run the CLI on it.
-const prog = new Program("bench", () => {
-  for (let i = 0; i < N / 2; i++) {
-    const c = new Cert(`cert-${i}`, { domainName: `d${i}.example.dev` });
-    new Record(`record-${i}`, { name: `_v${i}.example.dev`, value: c.arn });
-  }
-}, { dir: process.cwd(), command: "bench" });
 
 const dir = await mkdtemp(join(tmpdir(), "cairn-bench-"));
 try {

@@ -41,6 +41,8 @@ const result = await build({
   // and ~0.1 s of start-up for Cairn's bundle.
   minifyWhitespace: true,
   logLevel: "warning",
+  // BUNDLE_META=1 writes dist/meta.json: which inputs (and which packages) each output holds, to check
+  // what got inlined. Leave it off for a build that is published.
   metafile: process.env.BUNDLE_META === "1",
 });
 if (result.metafile) {

@@ -1,4 +1,4 @@
-import type { PlanStep } from "../plan/plan.js";
+import type { PlanStep, StepMeta } from "../plan/plan.js";
 import { resolveInputs } from "../plan/resolve-inputs.js";
 import { withIgnoredChanges } from "../plan/decide.js";
 import { jsonInputs } from "../plan/json-values.js";
@@ -9,18 +9,28 @@ import type { ApplyContext } from "./context.js";
 
 type Making = Extract<PlanStep, { kind: "create" | "update" | "replace" }>;
 
-/** What a create or update sends: the inputs, which are secret, and (if newly known) the trigger hash. */
+/** What a create or update sends: the inputs, which are secret, and the meta its record gets. */
 export interface ApplyInputs {
   news: Props;
   secretKeys: string[];
-  triggers?: string;
+  /** The step's meta, with the replaceTriggeredBy hash when it only became known now. */
+  meta: StepMeta;
 }
 
 /**
  * The inputs to send: the planned ones when fully known, else resolved again now that the values they
- * came from are real (outputs of resources created in this run, snapshots of waits that ran).
+ * came from are real (outputs of resources created in this run, snapshots of waits that ran). Their secret
+ * values are registered, so no message can show them.
+ *
+ * @example const { news, secretKeys, meta } = await inputsFor(step, action.id, ctx);
  */
 export async function inputsFor(step: Making, actionId: string, ctx: ApplyContext): Promise<ApplyInputs> {
+  const { news, secretKeys, triggers } = await resolvedFor(step, actionId, ctx);
+  ctx.secrets.addProps(news, secretKeys);
+  return { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta };
+}
+
+async function resolvedFor(step: Making, actionId: string, ctx: ApplyContext): Promise<{ news: Props; secretKeys: string[]; triggers?: string }> {
   const node = ctx.node(step.urn);
   const triggersPending = node?.kind === "custom" && node.options.replaceTriggeredBy.length > 0 && step.meta.triggers === undefined;
   if (!containsUnknown(step.news) && !triggersPending) return { news: step.news, secretKeys: step.secretKeys };
@@ -32,7 +42,7 @@ export async function inputsFor(step: Making, actionId: string, ctx: ApplyContex
   const news = containsUnknown(step.news) ? withIgnoredChanges(values, "olds" in step ? step.olds : undefined, node.options.ignoreChanges) : step.news;
   const still = Object.keys(news).filter((k) => containsUnknown(news[k]) || news[k] === UNKNOWN);
   if (still.length) throw new Error(`inputs ${still.join(", ")} are still unknown after their dependencies were applied`);
-  const out: ApplyInputs = { news, secretKeys: [...new Set([...r.secretKeys, ...step.secretKeys])] };
+  const out: { news: Props; secretKeys: string[]; triggers?: string } = { news, secretKeys: [...new Set([...r.secretKeys, ...step.secretKeys])] };
   if (triggersPending) {
     const t = await replaceTriggers(node, scope, undefined);
     if (t?.hash) out.triggers = t.hash;

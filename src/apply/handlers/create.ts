@@ -1,13 +1,15 @@
 import { IncompleteCreateError } from "../../provider/errors.js";
 import { resultProblem } from "../../plan/json-values.js";
 import type { Action } from "../actions.js";
-import type { Handler } from "../context.js";
+import type { ApplyContext, Handler } from "../context.js";
 import { checkCreated, invoke } from "../invoke.js";
-import { inputsFor } from "../inputs.js";
+import { inputsFor, type ApplyInputs } from "../inputs.js";
 import { recordFor } from "../record.js";
+import type { DeposedObject, StackState } from "../../state/types.js";
 import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
 
 type CreateAction = Extract<Action, { kind: "create" }>;
+type ReplaceAction = Extract<Action, { kind: "replace" }>;
 
 /**
  * Creates a new object. A create that made the object but could not finish it (`IncompleteCreateError`)
@@ -15,25 +17,36 @@ type CreateAction = Extract<Action, { kind: "create" }>;
  */
 export const create: Handler<CreateAction> = async (action, ctx) => {
   const { step } = action;
-  const node = ctx.node(step.urn);
-  const { news, secretKeys, triggers } = await inputsFor(step, action.id, ctx);
-  ctx.secrets.addProps(news, secretKeys);
-  const meta = triggers ? { ...step.meta, triggers } : step.meta;
-  const provider = ctx.provider(step.type, step.urn, node);
-  const { result, op } = await invoke(ctx, {
-    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
-    journal: { kind: "create" }, op: "create",
-    timeoutMs: node?.kind === "custom" ? node.options.customTimeouts.create : undefined,
-    instance: ctx.instance(step.urn),
-    call: (c) => provider.create({ urn: step.urn, inputs: news, ctx: c }),
-    check: (r) => checkCreated(r) ?? resultProblem(r.outputs, node?.kind === "custom" ? node.definition.schema : undefined),
-    onError: (e) => (e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: recordFor(step.urn, step.type, meta, { id: e.id, inputs: news, outputs: e.outputs, secretKeys }, { tainted: true }) }] : []),
-    redact: redactorFor(step),
-  });
-  const object = objectFacts(ctx, result.id, news, result.outputs, secretKeys);
+  const inputs = await inputsFor(step, action.id, ctx);
+  const { result, op } = await createObject(action, ctx, inputs, "create");
+  const object = objectFacts(ctx, result.id, inputs.news, result.outputs, inputs.secretKeys);
   return {
     op,
-    changes: () => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, meta, object) }],
+    changes: () => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, inputs.meta, object) }],
     value: valueOf(ctx, step.urn, object),
   };
 };
+
+/**
+ * Asks the provider for a new object: a create, or the new half of a replace. An object made but not
+ * finished is recorded tainted, with what `kept` says the record holds besides (a replace's deposed objects).
+ *
+ * @example const { result, op } = await createObject(action, ctx, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
+ */
+export function createObject(action: CreateAction | ReplaceAction, ctx: ApplyContext, inputs: ApplyInputs, journal: "create" | "replace-create", kept: (s: StackState) => { deposed?: DeposedObject[] } = () => ({})) {
+  const { step } = action;
+  const { news, secretKeys, meta } = inputs;
+  const node = ctx.node(step.urn);
+  const custom = node?.kind === "custom" ? node : undefined;
+  const provider = ctx.provider(step.type, step.urn, node);
+  return invoke(ctx, {
+    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
+    journal: { kind: journal }, op: "create",
+    timeoutMs: custom?.options.customTimeouts.create,
+    instance: ctx.instance(step.urn),
+    call: (c) => provider.create({ urn: step.urn, inputs: news, ctx: c }),
+    check: (r) => checkCreated(r) ?? resultProblem(r.outputs, custom?.definition.schema),
+    onError: (e, s) => (e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: recordFor(step.urn, step.type, meta, { id: e.id, inputs: news, outputs: e.outputs, secretKeys }, { tainted: true, ...kept(s) }) }] : []),
+    redact: redactorFor(step),
+  });
+}

@@ -1,12 +1,11 @@
-import { IncompleteCreateError } from "../../provider/errors.js";
-import { resultProblem } from "../../plan/json-values.js";
 import type { DeposedObject, StackState, StateMutation } from "../../state/types.js";
 import type { Action } from "../actions.js";
 import { NO_CHANGES, type Handler } from "../context.js";
-import { checkCreated, invoke } from "../invoke.js";
+import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
 import { deposedFrom, recordFor, withoutDeposed } from "../record.js";
 import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
+import { createObject } from "./create.js";
 
 type ReplaceAction = Extract<Action, { kind: "replace" }>;
 type DeleteReplacedAction = Extract<Action, { kind: "delete-replaced" }>;
@@ -18,25 +17,13 @@ type DeleteReplacedAction = Extract<Action, { kind: "delete-replaced" }>;
  */
 export const replace: Handler<ReplaceAction> = async (action, ctx) => {
   const { step } = action;
-  const node = ctx.node(step.urn);
-  const { news, secretKeys, triggers } = await inputsFor(step, action.id, ctx);
-  ctx.secrets.addProps(news, secretKeys);
-  const meta = triggers ? { ...step.meta, triggers } : step.meta;
+  const inputs = await inputsFor(step, action.id, ctx);
+  const { news, secretKeys, meta } = inputs;
   const deposedAt = (s: StackState): DeposedObject[] => {
     const cur = (s.resources[step.movedFrom ?? step.urn]?.deposed ?? []).filter((d) => d.id !== step.id);
     return step.deleteFirst ? cur : [...cur, deposedFrom(step)];
   };
-  const provider = ctx.provider(step.type, step.urn, node);
-  const { result, op } = await invoke(ctx, {
-    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
-    journal: { kind: "replace-create" }, op: "create",
-    timeoutMs: node?.kind === "custom" ? node.options.customTimeouts.create : undefined,
-    instance: ctx.instance(step.urn),
-    call: (c) => provider.create({ urn: step.urn, inputs: news, ctx: c }),
-    check: (r) => checkCreated(r) ?? resultProblem(r.outputs, node?.kind === "custom" ? node.definition.schema : undefined),
-    onError: (e, s) => (e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: recordFor(step.urn, step.type, meta, { id: e.id, inputs: news, outputs: e.outputs, secretKeys }, { tainted: true, deposed: deposedAt(s) }) }] : []),
-    redact: redactorFor(step),
-  });
+  const { result, op } = await createObject(action, ctx, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
   const same = result.id === step.id && !step.deleteFirst;
   if (same) ctx.events.next({ type: "diagnostic", severity: "warning", urn: step.urn, message: `The replacement of "${step.urn}" is the same object (id ${result.id}): it was kept, not deleted.` });
   const object = objectFacts(ctx, result.id, news, result.outputs, secretKeys);

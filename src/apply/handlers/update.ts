@@ -15,9 +15,7 @@ type UpdateAction = Extract<Action, { kind: "update" }>;
 export const update: Handler<UpdateAction> = async (action, ctx) => {
   const { step } = action;
   const node = ctx.node(step.urn);
-  const { news, secretKeys, triggers } = await inputsFor(step, action.id, ctx);
-  ctx.secrets.addProps(news, secretKeys);
-  const meta = triggers ? { ...step.meta, triggers } : step.meta;
+  const { news, secretKeys, meta } = await inputsFor(step, action.id, ctx);
   const record = (o: ObjectFacts) => (s: StackState) => {
     const deposed = s.resources[step.movedFrom ?? step.urn]?.deposed;
     return [...moved(step), { kind: "upsert" as const, resource: recordFor(step.urn, step.type, meta, o, deposed ? { deposed } : {}) }];

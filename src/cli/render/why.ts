@@ -2,35 +2,19 @@ import { isDeepStrictEqual } from "node:util";
 import type { Plan, PlanStep, ReplaceReason } from "../../plan/plan.js";
 import { containsUnknown } from "../../program/unknown.js";
 import type { ProviderRecord } from "../../state/types.js";
+import { changeVerb } from "../../plan/plan-wait.js";
 import { nameOf } from "./names.js";
 
 type Step<K extends PlanStep["kind"]> = Extract<PlanStep, { kind: K }>;
 
 /**
- * The past-tense verb of what a plan does to a step (`replaced`), as dependents' reasons quote it.
+ * What a plan does to a step as dependents' reasons quote it (`is replaced`), or undefined when it does
+ * nothing to it (unchanged, a read done now, a wait not needed).
  * @example plannedVerb(replaceStep) // "is replaced"
  */
 export function plannedVerb(step: PlanStep): string | undefined {
-  switch (step.kind) {
-    case "create":
-      return "is created";
-    case "update":
-      return "is updated";
-    case "replace":
-      return "is replaced";
-    case "delete":
-      return "is deleted";
-    case "read":
-      return step.deferred ? "is read during apply" : undefined;
-    case "wait":
-      return step.needed ? "is waited for" : undefined;
-    case "same":
-      return undefined;
-    default: {
-      const never: never = step;
-      return never;
-    }
-  }
+  if (step.kind === "same" || (step.kind === "read" && !step.deferred) || (step.kind === "wait" && !step.needed)) return undefined;
+  return step.kind === "wait" ? "is waited for" : changeVerb(step);
 }
 
 /**
