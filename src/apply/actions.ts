@@ -28,6 +28,30 @@ export interface ActionJob {
 /** The kinds of action (they name apply events: `step-started` of kind `delete-replaced`, …). */
 export type ActionKind = Action["kind"];
 
+/**
+ * True for the kinds whose handler calls a provider (in a `parallel` slot); waits poll on their own and
+ * `forget` only edits state.
+ * @example callsProvider("create") // true
+ */
+export function callsProvider(kind: ActionKind): boolean {
+  switch (kind) {
+    case "create":
+    case "update":
+    case "replace":
+    case "delete-replaced":
+    case "delete":
+    case "read":
+      return true;
+    case "forget":
+    case "wait":
+      return false;
+    default: {
+      const never: never = kind;
+      throw new Error(`unhandled action kind ${String(never)}`);
+    }
+  }
+}
+
 /** Every action kind, for exhaustiveness tests and summaries. */
 export const ACTION_KINDS: readonly ActionKind[] = ["create", "update", "replace", "delete-replaced", "delete", "forget", "read", "wait"];
 

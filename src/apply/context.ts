@@ -24,13 +24,17 @@ export interface ApplyContext {
   readonly secrets: SecretRegistry;
   readonly poller: WaitPoller;
   readonly clock: Clock;
+  /** Stops starting new work (a first Ctrl-C): calls waiting for a slot do not start. */
+  readonly cancel: AbortSignal | undefined;
   /** Aborts provider calls in flight (a second Ctrl-C): they are left recorded as uncertain. */
   readonly abort: AbortSignal | undefined;
   /** Aborted when nothing is left to run but calls never settle (the process would go idle). */
   readonly stuck: AbortSignal | undefined;
   readonly opContext: OpContextFactory;
-  /** Provider calls in flight (abandoned together when the run is). */
+  /** Provider calls in flight: `parallel` slots, abandoned together when the run is. */
   readonly inFlight: InFlight;
+  /** An action's provider call got its slot and starts now: the action is reported as started (once). */
+  calling(actionId: string): void;
   /** The evaluated program's node for a URN (absent for destroy and for resources the program dropped). */
   node(urn: Urn): GraphNode | undefined;
   /** The provider of a type: the node's definition, else a definition loaded in this process. */

@@ -48,5 +48,6 @@ export function createObject(action: CreateAction | ReplaceAction, ctx: ApplyCon
     check: (r) => checkCreated(r) ?? resultProblem(r.outputs, custom?.definition.schema),
     onError: (e, s) => (e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: recordFor(step.urn, step.type, meta, { id: e.id, inputs: news, outputs: e.outputs, secretKeys }, { tainted: true, ...kept(s) }) }] : []),
     redact: redactorFor(step),
+    actionId: action.id,
   });
 }

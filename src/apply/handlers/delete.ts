@@ -19,6 +19,7 @@ export const deleteObject: Handler<DeleteAction> = async (action, ctx) => {
     instance: ctx.instance(step.urn, { type: step.type, provider: step.prior.provider }),
     call: (c) => provider.delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: c }),
     redact: redactorFor(step),
+    actionId: action.id,
   });
   const changes = (s: StackState): StateMutation[] => {
     if (!step.deposed) return [{ kind: "remove", urn: step.urn }];

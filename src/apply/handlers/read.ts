@@ -5,7 +5,7 @@ import { containsUnknown } from "../../program/unknown.js";
 import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
 import type { Action } from "../actions.js";
 import { NO_CHANGES, type Handler } from "../context.js";
-import { DEFAULT_OPERATION_TIMEOUT_MS } from "../invoke.js";
+import { DEFAULT_OPERATION_TIMEOUT_MS, inSlot } from "../invoke.js";
 
 type ReadAction = Extract<Action, { kind: "read" }>;
 
@@ -17,9 +17,11 @@ export const read: Handler<ReadAction> = async (action, ctx) => {
   const r = await resolveInputs({ key: node.lookupId }, ctx.scope(action.id));
   const key = r.values.key;
   if (containsUnknown(key) || key === undefined) throw new Error("the id to look up is still unknown after its dependencies were applied");
-  const bound = ctx.inFlight.open(DEFAULT_OPERATION_TIMEOUT_MS);
-  const opCtx = ctx.opContext(step.urn, { signal: () => bound.signal, ...(node.provider ? { provider: node.provider } : {}) });
-  const found = await bound.race(readLookup(ctx.provider(node.type, node.urn, node), node.type, step.urn, key, opCtx)).finally(() => bound.dispose());
+  const found = await inSlot(ctx, action.id, () => {
+    const bound = ctx.inFlight.open(DEFAULT_OPERATION_TIMEOUT_MS);
+    const opCtx = ctx.opContext(step.urn, { signal: () => bound.signal, ...(node.provider ? { provider: node.provider } : {}) });
+    return bound.race(readLookup(ctx.provider(node.type, node.urn, node), node.type, step.urn, key, opCtx)).finally(() => bound.dispose());
+  });
   if (found === undefined) throw new Error(`nothing matches ${describeLookupKey(key)}`);
   return { changes: NO_CHANGES, value: knownValue(found.id, found.outputs, schemaSecretKeys(node.definition.schema)) };
 };

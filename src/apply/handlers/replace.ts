@@ -55,6 +55,7 @@ export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx)
     instance: ctx.instance(step.urn, { type: step.type, provider: step.prior.provider }),
     call: (c) => provider.delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: c }),
     redact: redactorFor(step),
+    actionId: action.id,
   });
   return { op, changes: gone };
 };

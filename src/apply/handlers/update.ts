@@ -35,6 +35,7 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
     call: (c) => provider.update!({ urn: step.urn, id: step.id, olds: step.olds, news, outputs: step.outputs, ctx: c }),
     check: (r) => resultProblem(r, node?.kind === "custom" ? node.definition.schema : undefined),
     redact: redactorFor(step),
+    actionId: action.id,
   });
   const object = objectFacts(ctx, step.id, news, result, secretKeys);
   return { op, changes: record(object), value: valueOf(ctx, step.urn, object) };
