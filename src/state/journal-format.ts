@@ -1,48 +1,109 @@
+import { parseUrn } from "../program/urn.js";
 import { headRecordSchema, journalRecordSchema, describeZodError, type HeadRecord, type JournalRecord } from "./schema.js";
 import { encodeMutation } from "./secret-encoding.js";
 import type { Crypter } from "./secrets.js";
-import { STATE_FORMAT_VERSION, type PendingOperation, type StateMutation } from "./types.js";
+import type { PendingOperation, Props, ResourceState, StateMutation } from "./types.js";
 
 /**
  * The journal file format: newline-delimited JSON, one record per line.
  *
  * ```text
- * {"t":"head","v":1,"serial":7}                      snapshot serial this journal continues
- * {"t":"begin","op":1,"kind":"create","urn":"urn:cairn:dev::p::local:File::a","type":"local:File","since":"2025-01-01T00:00:00.000Z"}
- * {"t":"end","op":1,"m":[{"kind":"upsert","resource":{...}}]}
- * {"t":"abort","op":2}
+ * {"t":"head","v":2,"serial":7}                      format version, snapshot serial this journal continues
+ * {"t":"begin","op":1,"kind":"create","urn":"urn:cairn:dev::p::local:File::a","since":"2025-01-01T00:00:00.000Z"}
+ * {"t":"end","op":1,"r":{"id":"a.txt","inputs":{"text":"hi"},"outputs":{"size":2},"deps":[]},"same":["text"]}
+ * {"t":"end","op":2,"m":[{"kind":"remove","urn":"urn:cairn:dev::p::local:File::b"}]}
+ * {"t":"abort","op":3}
  * {"t":"mutate","m":[{"kind":"outputs","outputs":{},"secretOutputs":[]}]}
  * ```
  *
- * Records are kept small on purpose: a begin carries no inputs, an end carries the resulting
- * resource once, and secrets are encrypted as in the snapshot.
+ * Records are kept small on purpose, since every create writes two: a begin carries no inputs, and no
+ * `type` when its URN names it; an end whose one change records the operation's own resource (most of
+ * them) is written short, as `r`: the resource without the URN and type its begin gave, and without the
+ * leading outputs that repeat the input of the same name (listed in `same`). Secrets are encrypted as in
+ * the snapshot. Reading expands short records to the long form (`m`), which is also always accepted.
+ * Version 1 journals (no short records) are read as they are.
  */
 export const JOURNAL_FORMAT = "ndjson";
 
-/** The head line of a new journal. @example headLine(7) // '{"t":"head","v":1,"serial":7}\n' */
+/** The journal format this build writes (and the newest it reads). */
+export const JOURNAL_FORMAT_VERSION = 2;
+
+/** The head line of a new journal. @example headLine(7) // '{"t":"head","v":2,"serial":7}\n' */
 export function headLine(serial: number): string {
-  return `{"t":"head","v":${STATE_FORMAT_VERSION},"serial":${serial}}\n`;
+  return `{"t":"head","v":${JOURNAL_FORMAT_VERSION},"serial":${serial}}\n`;
+}
+
+/** The type a URN names, or undefined if it is not a Cairn URN. */
+function typeInUrn(urn: string): string | undefined {
+  try {
+    return parseUrn(urn).type;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The line recording that a provider call is about to start. @example beginLine(pendingOp) */
 export function beginLine(p: PendingOperation): string {
-  // Key order is fixed and `id` omitted when absent, to keep 10,000 of these small.
-  const rec =
-    p.id === undefined
-      ? { t: "begin", op: p.op, kind: p.kind, urn: p.urn, type: p.type, since: p.since }
-      : { t: "begin", op: p.op, kind: p.kind, urn: p.urn, type: p.type, id: p.id, since: p.since };
-  return JSON.stringify(rec) + "\n";
+  // Key order is fixed, and `type` and `id` left out when not needed, to keep 10,000 of these small.
+  const type = typeInUrn(p.urn) === p.type ? undefined : p.type;
+  return JSON.stringify({ t: "begin", op: p.op, kind: p.kind, urn: p.urn, type, id: p.id, since: p.since }) + "\n";
+}
+
+/** Who an operation acts on, as its begin record says: what a short end record leaves out. */
+export interface OperationTarget {
+  urn: string;
+  type: string;
 }
 
 /**
  * The line recording the end (or abort) of an operation, or standalone mutations; secrets are
- * encrypted with `crypter` (throws if there is a secret and no passphrase).
+ * encrypted with `crypter` (throws if there is a secret and no passphrase). Given the operation's
+ * `target`, an end that records that very resource is written in the short form.
  * @example finishLine("end", 1, [{ kind: "remove", urn }], crypter)
  */
-export function finishLine(t: "end" | "abort" | "mutate", op: number | undefined, m: readonly StateMutation[], crypter?: Crypter): string {
+export function finishLine(t: "end" | "abort" | "mutate", op: number | undefined, m: readonly StateMutation[], crypter?: Crypter, target?: OperationTarget): string {
   const enc = m.map((x) => encodeMutation(x, crypter));
   if (t === "mutate") return JSON.stringify({ t, m: enc }) + "\n";
+  const short = t === "end" && target && enc.length === 1 ? shortUpsert(enc[0]!, target) : undefined;
+  if (short) return JSON.stringify({ t, op, ...short }) + "\n";
   return JSON.stringify(enc.length ? { t, op, m: enc } : { t, op }) + "\n";
+}
+
+/** The short form of an upsert of the operation's own resource, or undefined when it is another's. */
+function shortUpsert(m: StateMutation, target: OperationTarget): { r: Omit<ResourceState, "urn" | "type">; same?: string[] } | undefined {
+  if (m.kind !== "upsert" || m.resource.urn !== target.urn || m.resource.type !== target.type) return undefined;
+  const { urn: _urn, type: _type, ...r } = m.resource;
+  const keys = Object.keys(r.outputs);
+  let n = 0;
+  while (n < keys.length && Object.hasOwn(r.inputs, keys[n]!) && sameValue(r.outputs[keys[n]!], r.inputs[keys[n]!])) n++;
+  if (n === 0) return { r };
+  // Only a leading run is left out, so reading puts every output back in its place.
+  const outputs: Props = {};
+  for (const k of keys.slice(n)) outputs[k] = r.outputs[k];
+  return { r: { ...r, outputs }, same: keys.slice(0, n) };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return a !== undefined;
+  return typeof a === "object" && a !== null && typeof b === "object" && b !== null && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The long form of a record as parsed JSON: a begin gets the type its URN names, a short end its
+ * resource back; or the problem with it (a short end no begin record started).
+ */
+function expand(rec: unknown, begun: ReadonlyMap<number, OperationTarget>): { rec: unknown } | { problem: string } {
+  const o = rec as Record<string, unknown> | null;
+  if (o?.t === "begin" && o.type === undefined && typeof o.urn === "string") return { rec: { ...o, type: typeInUrn(o.urn) } };
+  if (o?.t !== "end" || o.r === undefined) return { rec };
+  const target = begun.get(o.op as number);
+  if (!target) return { problem: `a short end record for operation ${String(o.op)}, which no begin record before it started` };
+  const { r, same, ...rest } = o as { r: Record<string, unknown>; same?: unknown } & Record<string, unknown>;
+  const inputs = (r.inputs ?? {}) as Props;
+  const outputs: Props = {};
+  if (Array.isArray(same)) for (const k of same) if (Object.hasOwn(inputs, String(k))) outputs[String(k)] = inputs[String(k)];
+  Object.assign(outputs, r.outputs);
+  return { rec: { ...rest, m: [{ kind: "upsert", resource: { urn: target.urn, type: target.type, ...r, outputs } }] } };
 }
 
 /** What reading a journal file found. */
@@ -99,6 +160,7 @@ export function parseJournal(bytes: Buffer, file: string): ParsedJournal {
   const out: ParsedJournal = { head: undefined, records: [], validBytes: 0 };
   if (tail) out.tornNote = `ignored an incomplete last record in ${file} (${tail} bytes, left by a crash while writing)`;
 
+  const begun = new Map<number, OperationTarget>();
   for (let n = 0; n < lines.length; n++) {
     const { start: s, end: e } = lines[n]!;
     const text = bytes.toString("utf8", s, e);
@@ -117,16 +179,19 @@ export function parseJournal(bytes: Buffer, file: string): ParsedJournal {
     if (problem === undefined) {
       if (!out.head) {
         const v = (rec as { t?: unknown; v?: unknown } | null)?.v;
-        if ((rec as { t?: unknown } | null)?.t === "head" && typeof v === "number" && v > STATE_FORMAT_VERSION) {
-          throw new Error(`${file} was written by a newer Cairn (format v${v}, this build reads v${STATE_FORMAT_VERSION}): upgrade cairn`);
+        if ((rec as { t?: unknown } | null)?.t === "head" && typeof v === "number" && v > JOURNAL_FORMAT_VERSION) {
+          throw new Error(`${file} was written by a newer Cairn (journal format v${v}, this build reads up to v${JOURNAL_FORMAT_VERSION}): upgrade cairn`);
         }
         const h = headRecordSchema.safeParse(rec);
         if (h.success) out.head = h.data;
         else problem = `expected the journal head record first: ${describeZodError(h.error)}`;
       } else {
-        const r = journalRecordSchema.safeParse(rec);
-        if (r.success) out.records.push(r.data);
-        else problem = describeZodError(r.error);
+        const long = expand(rec, begun);
+        const r = "problem" in long ? undefined : journalRecordSchema.safeParse(long.rec);
+        if (r?.success) {
+          out.records.push(r.data);
+          if (r.data.t === "begin") begun.set(r.data.op, { urn: r.data.urn, type: r.data.type });
+        } else problem = "problem" in long ? long.problem : describeZodError(r!.error);
       }
     }
     if (problem !== undefined) {

@@ -181,6 +181,20 @@ export class Journal implements StateJournal {
   }
 
   /**
+   * Resolves when a call whose begin record is durable may start now: the journal has not failed, the disk
+   * is not full, and the run still holds its lock, verified again (a `stat` for files, a request for S3; a
+   * PostgreSQL session learns of its end by itself). Records are written ahead of their calls, so the
+   * check their write made may be stale by the time a call starts.
+   *
+   * @example const op = await journal.begin(args); await journal.confirm(); await provider.create(…);
+   */
+  async confirm(): Promise<void> {
+    this.checkWritable();
+    if (this.diskFull) throw this.diskFull;
+    await this.verify?.();
+  }
+
+  /**
    * Records that operation `op` finished, with the state changes it made (applied to
    * {@link Journal.state} now; written with the next write, without waiting for it).
    *
@@ -333,8 +347,9 @@ export class Journal implements StateJournal {
 
   private finish(t: "end" | "abort", op: number, mutations: readonly StateMutation[]): void {
     this.checkWritable();
-    if (!this.open.has(op)) throw new Error(`journal: operation ${op} is not in progress (never begun, or already ended)`);
-    const line = finishLine(t, op, mutations, this.secrets.crypter);
+    const target = this.open.get(op);
+    if (!target) throw new Error(`journal: operation ${op} is not in progress (never begun, or already ended)`);
+    const line = finishLine(t, op, mutations, this.secrets.crypter, target);
     this.open.delete(op);
     applyMutations(this.st, mutations);
     this.enqueueBuffered(line);

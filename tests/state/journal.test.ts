@@ -1,6 +1,8 @@
 import { appendFile, readFile, writeFile, mkdir, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyState, STATE_FORMAT_VERSION, type StackState } from "../../src/state/types.js";
+import { JOURNAL_FORMAT_VERSION } from "../../src/state/journal-format.js";
 import { backendAt, resource, tempDir, urnOf } from "./helpers.js";
 
 async function lines(file: string): Promise<Record<string, unknown>[]> {
@@ -49,9 +51,14 @@ describe("journal replay", () => {
 
     const recs = await lines(b.files.journal);
     expect(recs.map((r) => r.t)).toEqual(["head", "begin", "end", "begin", "end", "begin", "abort", "begin", "end", "mutate"]);
-    // Begin records carry no inputs; delete begins carry the id.
-    expect(recs[1]).toEqual({ t: "begin", op: 1, kind: "create", urn: urnOf("a"), type: "local:File", since: expect.any(String) });
+    // Begin records carry no inputs, and no type when the URN names it; delete begins carry the id.
+    expect(recs[1]).toEqual({ t: "begin", op: 1, kind: "create", urn: urnOf("a"), since: expect.any(String) });
     expect(recs[7]).toMatchObject({ t: "begin", kind: "delete", id: "/tmp/out/b.txt" });
+    // An end recording the operation's own resource is short: no URN or type (the begin has them).
+    const { urn: _u, type: _t, ...short } = resource("a");
+    expect(recs[2]).toEqual({ t: "end", op: 1, r: short });
+    // Any other change is written in full.
+    expect(recs[8]).toEqual({ t: "end", op: 4, m: [{ kind: "remove", urn: urnOf("b") }] });
   });
 
   it("reports a begin with no end as pending, and lets the next run end it", async () => {
@@ -191,12 +198,64 @@ describe("damaged journals", () => {
     await expect(backendAt(dir).load()).rejects.toThrow(/line 3 is damaged \(op: /);
   });
 
+  it("reads a version 1 journal (every record in the long form) as earlier Cairns wrote it", async () => {
+    const dir = await tempDir();
+    const b = backendAt(dir);
+    await mkdir(dirname(b.files.journal), { recursive: true });
+    const since = "2026-01-01T00:00:00.000Z";
+    const v1 = [
+      { t: "head", v: 1, serial: 0 },
+      { t: "begin", op: 1, kind: "create", urn: urnOf("a"), type: "local:File", since },
+      { t: "end", op: 1, m: [{ kind: "upsert", resource: resource("a") }] },
+      { t: "begin", op: 2, kind: "create", urn: urnOf("b"), type: "local:File", since },
+    ];
+    await writeFile(b.files.journal, v1.map((r) => JSON.stringify(r) + "\n").join(""));
+    const loaded = await b.load();
+    expect(loaded.state.resources).toEqual({ [urnOf("a")]: resource("a") });
+    expect(loaded.pending).toEqual([{ op: 2, kind: "create", urn: urnOf("b"), type: "local:File", since }]);
+  });
+
+  it("puts back the outputs a short end left out because they repeat an input, in their place", async () => {
+    const dir = await tempDir();
+    const b = backendAt(dir);
+    const j = b.openJournal((await b.load()).state);
+    const echoing = resource("a", { inputs: { path: "p", content: "c", mode: 1 }, outputs: { path: "p", content: "c", size: 1, mode: 1 } });
+    const op = await j.begin({ kind: "create", urn: urnOf("a"), type: "local:File" });
+    j.end(op, [{ kind: "upsert", resource: echoing }]);
+    await j.close();
+    const recs = await lines(b.files.journal);
+    // Only the leading run that repeats inputs is left out; `mode` comes after `size`, so it stays.
+    expect(recs[2]).toMatchObject({ t: "end", op, r: { outputs: { size: 1, mode: 1 } }, same: ["path", "content"] });
+    const loaded = await backendAt(dir).load();
+    expect(loaded.state.resources[urnOf("a")]).toEqual(echoing);
+    expect(Object.keys(loaded.state.resources[urnOf("a")]!.outputs)).toEqual(["path", "content", "size", "mode"]);
+  });
+
+  it("keeps the type in a begin whose URN names another (and its short end uses it)", async () => {
+    const dir = await tempDir();
+    const b = backendAt(dir);
+    const j = b.openJournal((await b.load()).state);
+    const op = await j.begin({ kind: "create", urn: urnOf("a"), type: "local:Other" });
+    j.end(op, [{ kind: "upsert", resource: resource("a", { type: "local:Other" }) }]);
+    await j.close();
+    expect((await lines(b.files.journal))[1]).toMatchObject({ t: "begin", type: "local:Other" });
+    expect((await backendAt(dir).load()).state.resources[urnOf("a")]!.type).toBe("local:Other");
+  });
+
+  it("refuses a short end record that no begin started, naming the line", async () => {
+    const dir = await tempDir();
+    const files = await journalWithTwoResources(dir);
+    const text = (await readFile(files.journal, "utf8")) + '{"t":"end","op":99,"r":{"id":"x","inputs":{},"outputs":{},"deps":[]}}\n{"t":"mutate","m":[]}\n';
+    await writeFile(files.journal, text);
+    await expect(backendAt(dir).load()).rejects.toThrow(/line 6 is damaged \(a short end record for operation 99, which no begin record before it started\)/);
+  });
+
   it("refuses a journal from a newer Cairn", async () => {
     const dir = await tempDir();
     const files = await journalWithTwoResources(dir);
-    const text = (await readFile(files.journal, "utf8")).replace('"v":1', '"v":2');
+    const text = (await readFile(files.journal, "utf8")).replace(`"v":${JOURNAL_FORMAT_VERSION}`, `"v":${JOURNAL_FORMAT_VERSION + 1}`);
     await writeFile(files.journal, text);
-    await expect(backendAt(dir).load()).rejects.toThrow(/written by a newer Cairn \(format v2, this build reads v1\): upgrade cairn/);
+    await expect(backendAt(dir).load()).rejects.toThrow(/written by a newer Cairn \(journal format v3, this build reads up to v2\): upgrade cairn/);
     expect(await readFile(files.journal, "utf8")).toBe(text);
   });
 });
@@ -262,7 +321,7 @@ describe("compaction", () => {
     expect(saved.serial).toBe(serialBefore + 1);
     expect(j.state.serial).toBe(saved.serial);
 
-    expect(await lines(b.files.journal)).toEqual([{ t: "head", v: 1, serial: saved.serial }]);
+    expect(await lines(b.files.journal)).toEqual([{ t: "head", v: JOURNAL_FORMAT_VERSION, serial: saved.serial }]);
     expect((await backendAt(dir).load()).state).toEqual(saved);
 
     // The journal keeps working after compaction, on top of the new snapshot.
