@@ -60,8 +60,28 @@ function backoff(attempt: number): number {
 export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<{ result: T; op: number }> {
   const op = await ctx.journal.begin({ kind: c.journal.kind, urn: c.urn, type: c.type, ...(c.journal.id !== undefined ? { id: c.journal.id } : {}) });
   // The record is durable before the call waits for a slot, so records are written while other calls run
-  // (see InFlight). Should the run stop meanwhile, the call never starts and its record is closed.
-  return inSlot(ctx, c.actionId, () => attempt(ctx, c, op), () => ctx.journal.abort(op, []));
+  // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
+  return inSlot(
+    ctx,
+    c.actionId,
+    async () => {
+      await ctx.journal.confirm().catch((e: unknown) => {
+        closeUnstarted(ctx, op);
+        throw new Error(`${c.op} of "${c.name}" was not started: ${e instanceof Error ? e.message : String(e)}`);
+      });
+      return attempt(ctx, c, op);
+    },
+    () => closeUnstarted(ctx, op),
+  );
+}
+
+/** Closes the record of a call that never started, if the journal can still write (else the next run checks it). */
+function closeUnstarted(ctx: ApplyContext, op: number): void {
+  try {
+    ctx.journal.abort(op, []);
+  } catch {
+    // A journal that lost its lock or failed writes nothing more: the record stays pending, and is checked.
+  }
 }
 
 /**

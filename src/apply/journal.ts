@@ -5,6 +5,12 @@ import type { OperationKind, StackState, StateMutation } from "../state/types.js
 export interface JournalWriter {
   /** Records that an operation is starting; resolves once durable, before the provider is called. */
   begin(op: { kind: OperationKind; urn: Urn; type: string; id?: string }): Promise<number>;
+  /**
+   * Resolves when a call whose record was made durable earlier may start now: nothing has failed since,
+   * and the run still holds the stack (checked again). Rejects otherwise: a run that lost its lock makes
+   * no more calls.
+   */
+  confirm(): Promise<void>;
   /** Records an operation's success and the state changes it made. */
   end(op: number, mutations: StateMutation[]): void;
   /** Records an operation's failure and any state changes it still made (a tainted partial create). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { program } from "../../src/program/program.js";
@@ -35,7 +35,8 @@ function gatedProvider() {
   };
   /** Lets the waiting creates finish, again and again, until `until` holds. */
   const drain = async (until: () => boolean) => {
-    while (!until()) {
+    for (let turns = 0; !until(); turns++) {
+      if (turns > 2000) throw new Error(`still waiting after ${turns} turns; created so far: ${created.join(", ")}`);
       for (const g of gates.splice(0)) g();
       await new Promise((r) => setTimeout(r, 1));
     }
@@ -104,6 +105,26 @@ describe("provider calls run in `parallel` slots; their records are written ahea
     const r2 = await second;
     expect(r2.summary).toMatchObject({ ok: true, succeeded: 5 });
     expect(next.filter((e) => e.type === "diagnostic").map((e) => (e as { message: string }).message).join("\n")).not.toMatch(/interrupted/i);
+  });
+});
+
+describe("a run that loses its lock while calls wait for a slot", () => {
+  it("starts none of them: the record written ahead is not a licence to call", async () => {
+    const p = gatedProvider();
+    const { stack, events } = await stackWith(p.provider, 4, 1);
+    const run = stack.up();
+    await new Promise<void>((r) => (p.seen.onCall = () => r()));
+    // Another run took the stack over (as `unlock --force` and a new `up` would) while the first call ran.
+    const lock = join(dirs.at(-1)!, "stacks", "dev", "lock.json");
+    const held = JSON.parse(await readFile(lock, "utf8")) as Record<string, unknown>;
+    await writeFile(lock, JSON.stringify({ ...held, pid: 999_999_999 }));
+    await p.drain(() => p.created.length === 1);
+    await run.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20));
+
+    expect(p.created).toEqual(["t0"]);
+    const failed = events.flatMap((e) => (e.type === "step-failed" ? [e.error] : []));
+    expect(failed[0]).toMatch(/create of "t1" was not started: .*lock/i);
   });
 });
 
