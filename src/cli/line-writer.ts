@@ -22,7 +22,8 @@ export interface LineWriter {
 const writers = new WeakMap<NodeJS.WriteStream, LineWriter>();
 
 function makeWriter(stream: NodeJS.WriteStream): LineWriter {
-  if (stream.isTTY) return { line: (text) => void stream.write(`${text}\n`), flush: () => {} };
+  const open = keepRunningWhenClosed(stream);
+  if (stream.isTTY) return { line: (text) => void (open() && stream.write(`${text}\n`)), flush: () => {} };
   let waiting: string[] = [];
   let size = 0;
   let scheduled = false;
@@ -32,7 +33,7 @@ function makeWriter(stream: NodeJS.WriteStream): LineWriter {
     const text = waiting.join("");
     waiting = [];
     size = 0;
-    stream.write(text);
+    if (open()) stream.write(text);
   };
   process.once("exit", flush); // writes to files and pipes are synchronous: nothing is lost on exit
   return {
@@ -47,4 +48,19 @@ function makeWriter(stream: NodeJS.WriteStream): LineWriter {
     },
     flush,
   };
+}
+
+/**
+ * Output whose reader went away (`cairn up | head`, a closed terminal) must not stop a run halfway: the
+ * write error would end the process between provider calls. The run goes on silently and saves its state;
+ * returns whether the stream still takes writes.
+ */
+function keepRunningWhenClosed(stream: NodeJS.WriteStream): () => boolean {
+  let closed = false;
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (closed) return;
+    closed = true;
+    if (e.code !== "EPIPE" && stream !== process.stderr) process.stderr.write(`cairn: output stopped (${e.message}); the run goes on and saves its state.\n`);
+  });
+  return () => !closed;
 }

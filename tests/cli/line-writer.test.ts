@@ -6,7 +6,7 @@ import { lineWriter } from "../../src/cli/line-writer.js";
 /** A stand-in for process.stdout that records each write call. */
 function stream(isTTY: boolean) {
   const writes: string[] = [];
-  return { writes, s: { isTTY, write: (t: string) => void writes.push(t) } as unknown as NodeJS.WriteStream };
+  return { writes, s: { isTTY, write: (t: string) => void writes.push(t), on: () => {} } as unknown as NodeJS.WriteStream };
 }
 
 const turn = () => new Promise<void>((r) => setImmediate(r));

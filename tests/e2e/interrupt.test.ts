@@ -73,3 +73,20 @@ describe("Ctrl-C, end to end", () => {
     expect((await readdir(join(dir, "objs"))).sort()).toEqual(["0", "1", "2", "3", "4", "5"]);
   });
 });
+
+describe("output whose reader goes away", () => {
+  it("`up | head` closing the pipe does not stop the run: every object is made and saved, exit 0, lock released", async () => {
+    const dir = await tempProject({ "infra.ts": SLOW });
+    const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "300", CI: "true" });
+    const done = finish(child);
+    await started(child, /Plan: 6 to create/);
+    child.stdout!.destroy(); // the reader is gone: the next line the run prints meets EPIPE
+    const r = await done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+    const objs = (await readdir(join(dir, "objs"))).sort();
+    expect(objs).toEqual(["0", "1", "2", "3", "4", "5"]);
+    expect(await stateOf(dir)).toEqual(objs.map((n) => `urn:cairn:dev::slow::e2e:Slow::s${n}`).sort());
+    expect(await exists(join(dir, ".cairn/stacks/dev/lock"))).toBe(false);
+  });
+});
