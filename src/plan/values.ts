@@ -1,4 +1,4 @@
-import { ReplaySubject, map, type Observable } from "rxjs";
+import { ReplaySubject, map, of, type Observable } from "rxjs";
 import type { OState, Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
@@ -54,7 +54,9 @@ export class ValueResolver implements Resolver {
   /** @param onAwait called when a scoped consumer starts or stops waiting for an unpublished node. */
   constructor(private readonly onAwait?: () => void) {}
 
-  private subject(node: ResourceNode): ReplaySubject<ResourceValue> {
+  private subject(node: ResourceNode): Observable<ResourceValue> {
+    const known = this.published.get(node);
+    if (known) return of(known);
     let s = this.subjects.get(node);
     if (!s) {
       s = new ReplaySubject<ResourceValue>(1);
@@ -69,7 +71,11 @@ export class ValueResolver implements Resolver {
     this.published.set(node, value);
     for (const scope of this.waiting.get(node) ?? []) scope.awaiting.delete(node);
     this.waiting.delete(node);
-    const s = this.subject(node);
+    // A subject exists only if something subscribed before the value was known (most values are read
+    // after, with peekAttribute): 10,000 unused ReplaySubjects were a fifth of what a run keeps.
+    const s = this.subjects.get(node);
+    if (!s) return;
+    this.subjects.delete(node);
     s.next(value);
     s.complete();
   }

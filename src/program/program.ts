@@ -93,13 +93,24 @@ export class Program {
  */
 const OWN_ROOTS = [join(PACKAGE_ROOT, "dist") + sep, join(PACKAGE_ROOT, "src") + sep];
 
-/** The file that called the function calling this one, from a stack trace (captured once per program, not per resource). */
+/**
+ * The file that called the function calling this one (captured once per program, not per resource). It
+ * reads the raw call sites: a formatted `stack` would be source-mapped first, and under tsx mapping a
+ * large program's frames cost tens of milliseconds of every run.
+ */
 function callerFile(): string | undefined {
-  const lines = (new Error().stack ?? "").split("\n").slice(1);
-  for (const line of lines) {
-    const m = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?\s*$/.exec(line);
-    if (!m) continue;
-    const f = m[1]!.startsWith("file://") ? fileURLToPath(m[1]!) : m[1]!;
+  const prepare = Error.prepareStackTrace;
+  let sites: NodeJS.CallSite[] = [];
+  try {
+    Error.prepareStackTrace = (_e, callSites) => callSites;
+    sites = (new Error().stack as unknown as NodeJS.CallSite[] | undefined) ?? [];
+  } finally {
+    Error.prepareStackTrace = prepare;
+  }
+  for (const site of sites) {
+    const name = site.getFileName();
+    if (!name || !(name.startsWith("/") || name.startsWith("file://") || /^[A-Za-z]:\\/.test(name))) continue;
+    const f = name.startsWith("file://") ? fileURLToPath(name) : name;
     if (OWN_ROOTS.some((root) => f.startsWith(root))) continue;
     return f;
   }

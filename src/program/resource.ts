@@ -107,7 +107,10 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   const node = makeNode(extra, { urn, type, name, parent, deps, provider }, () => managedOptions(opts, { what, ctx, parent, type, name }));
   if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
   ctx.register(node);
-  parent?.children.push(node);
+  if (parent) {
+    if (parent.children === NO_CHILDREN) parent.children = [];
+    parent.children.push(node);
+  }
   return node;
 }
 
@@ -123,6 +126,9 @@ function providerFor(kind: ResourceNode["kind"], type: string, name: string, opt
   return undefined;
 }
 
+/** The children of a node that has none yet (most): one frozen list, replaced by a node's own on its first child. */
+const NO_CHILDREN = Object.freeze([]) as unknown as ResourceNode[];
+
 /**
  * The node, as an object literal per kind: every node of a kind has the same shape (spreading varied objects
  * together would give V8 slow, dictionary-mode objects, and every later read of 10,000 nodes pays for it).
@@ -132,7 +138,7 @@ function makeNode(
   b: { urn: Urn; type: string; name: string; parent: ResourceNode | undefined; deps: Set<ResourceNode>; provider: ProviderInstance | undefined },
   options: () => ManagedOptions,
 ): ResourceNode {
-  const children: ResourceNode[] = [];
+  const children = NO_CHILDREN;
   switch (extra.kind) {
     case "custom":
       return { kind: "custom", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, definition: extra.definition, inputs: extra.inputs, options: options() };
@@ -150,10 +156,26 @@ function makeNode(
 }
 
 /** Validates and normalises a managed resource's options (durations parsed, lists checked). */
+/** The options of nearly every resource, shared (and frozen): 10,000 copies of empty lists were 50,000 objects to keep. */
+const DEFAULT_OPTIONS: ManagedOptions = Object.freeze({
+  protect: false,
+  retainOnDelete: false,
+  deleteBeforeReplace: false,
+  ignoreChanges: Object.freeze([]),
+  replaceOnChanges: Object.freeze([]),
+  replaceTriggeredBy: Object.freeze([]),
+  aliases: Object.freeze([]),
+  customTimeouts: Object.freeze({}),
+  import: undefined,
+});
+
+const OPTION_KEYS = ["protect", "retainOnDelete", "deleteBeforeReplace", "ignoreChanges", "replaceOnChanges", "replaceTriggeredBy", "aliases", "customTimeouts", "import"] as const;
+
 function managedOptions(
   opts: ResourceOptions,
   at: { what: string; ctx: { stack: string; project: string }; parent: ResourceNode | undefined; type: string; name: string },
 ): ManagedOptions {
+  if (OPTION_KEYS.every((k) => opts[k] === undefined)) return DEFAULT_OPTIONS;
   const { what } = at;
   const aliases = (opts.aliases ?? []).map((a): Urn => {
     if (typeof a === "string") return a as Urn;
