@@ -1,5 +1,5 @@
 import { lineWriter } from "./line-writer.js";
-import { terminalRegion } from "./progress/terminal.js";
+import { deferredRegion } from "./progress/deferred-region.js";
 import type { LiveRegion } from "./progress/live.js";
 
 /**
@@ -24,6 +24,8 @@ export interface Io {
 /** The process's own terminal and streams. @example await runCli(prog, argv, processIo()) */
 export function processIo(): Io {
   const stdout = lineWriter(process.stdout);
+  // Live progress needs log-update: on a terminal it loads while the program runs, elsewhere never.
+  let live = process.stdout.isTTY ? import("./progress/terminal.js") : undefined;
   return {
     out: (s) => stdout.line(s),
     err: (s) => {
@@ -36,7 +38,9 @@ export function processIo(): Io {
     size: () => ({ columns: process.stdout.columns ?? 0, rows: process.stdout.rows || 24 }),
     region: () => {
       stdout.flush();
-      return terminalRegion(process.stdout);
+      live ??= import("./progress/terminal.js");
+      const region = live.then((m) => m.terminalRegion(process.stdout));
+      return deferredRegion(region, (e) => process.stderr.write(`cairn: live progress is off (${e instanceof Error ? e.message : String(e)})\n`));
     },
     confirm: async (message) => {
       stdout.flush(); // the plan above the question

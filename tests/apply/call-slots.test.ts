@@ -118,6 +118,7 @@ describe("a run that loses its lock while calls wait for a slot", () => {
     const lock = join(dirs.at(-1)!, "stacks", "dev", "lock.json");
     const held = JSON.parse(await readFile(lock, "utf8")) as Record<string, unknown>;
     await writeFile(lock, JSON.stringify({ ...held, pid: 999_999_999 }));
+    await new Promise((r) => setTimeout(r, 150)); // past the 100 ms a lock check is trusted for
     await p.drain(() => p.created.length === 1);
     await run.catch(() => undefined);
     await new Promise((r) => setTimeout(r, 20));
