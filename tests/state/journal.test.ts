@@ -1,5 +1,6 @@
 import { appendFile, readFile, writeFile, mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { emptyState, STATE_FORMAT_VERSION, type StackState } from "../../src/state/types.js";
 import { JOURNAL_FORMAT_VERSION } from "../../src/state/journal-format.js";
@@ -279,6 +280,22 @@ describe("damaged snapshots", () => {
     ["from a newer Cairn", (t) => t.replace('"version": 1', `"version": ${STATE_FORMAT_VERSION + 1}`), /written by a newer Cairn \(format v2, this build reads v1\): upgrade cairn/],
     ["of another project", (t) => t.replace('"project": "proj"', '"project": "other"'), /holds the state of project "other" stack "dev", but this program is project "proj"/],
   ];
+
+  it("ends with a digest of every byte before it; a file edited by hand is checked in full and still loads", async () => {
+    const dir = await tempDir();
+    const files = await compacted(dir);
+    const text = await readFile(files.snapshot, "utf8");
+    const at = text.lastIndexOf(',\n "digest": "');
+    const digest = `sha256-${createHash("sha256").update(text.slice(0, at)).digest("base64")}`;
+    expect(text.endsWith(`"digest": "${digest}"\n}\n`)).toBe(true);
+    expect((await backendAt(dir).load()).state.resources[urnOf("a")]).toEqual(resource("a"));
+
+    // A valid edit (the digest no longer matches): validated field by field, and accepted.
+    await writeFile(files.snapshot, text.replace('"content":"hello a"', '"content":"edited"'));
+    const edited = await backendAt(dir).load();
+    expect(edited.state.resources[urnOf("a")]!.inputs.content).toBe("edited");
+    expect(edited.state).not.toHaveProperty("digest");
+  });
 
   for (const [name, damage, message] of cases) {
     it(`refuses a snapshot that is ${name} and leaves it byte-identical`, async () => {
