@@ -269,7 +269,9 @@ export class Journal implements StateJournal {
     }
     // Everything below up to the first await happens at one instant: the snapshot covers exactly the
     // records made so far, and everything after it goes to the fresh journal.
-    const base = state ? workingCopy(state) : this.st;
+    // Serializing is synchronous, so it reads the state as it is; one copy is kept, as the value returned
+    // (copying 100,000 resources is a tenth of a second each time).
+    const base = state ?? this.st;
     const snap = { ...workingCopy(base), serial: base.serial + 1 };
     const text = serializeSnapshot(encodeState(snap, this.secrets.crypter)); // throws before any change if a secret cannot be encrypted
     const carried = [...this.open.values()];

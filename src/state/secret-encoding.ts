@@ -105,10 +105,15 @@ export function decodeState(state: StackState, crypter?: Crypter): StackState {
 }
 
 function mapState(state: StackState, f: (v: unknown) => unknown): StackState {
-  const resources: Record<string, ResourceState> = {};
-  for (const [urn, r] of Object.entries(state.resources)) resources[urn] = mapResource(r, f);
+  // Copied only if a resource has secrets: most states have none, and copying 100,000 entries is not free.
+  let resources: Record<string, ResourceState> | undefined;
+  for (const urn in state.resources) {
+    const r = state.resources[urn]!;
+    const mapped = mapResource(r, f);
+    if (mapped !== r) (resources ??= { ...state.resources })[urn] = mapped;
+  }
   const outputs = state.secretOutputs?.length ? mapSecrets(state.outputs, state.secretOutputs, f) : state.outputs;
-  return { ...state, resources, outputs };
+  return { ...state, resources: resources ?? state.resources, outputs };
 }
 
 function mapMutation(m: StateMutation, f: (v: unknown) => unknown): StateMutation {
