@@ -1,4 +1,4 @@
-import { lineWriter } from "./line-writer.js";
+import { keepRunningWhenClosed, lineWriter } from "./line-writer.js";
 import { deferredRegion } from "./progress/deferred-region.js";
 import type { LiveRegion } from "./progress/live.js";
 
@@ -24,13 +24,14 @@ export interface Io {
 /** The process's own terminal and streams. @example await runCli(prog, argv, processIo()) */
 export function processIo(): Io {
   const stdout = lineWriter(process.stdout);
+  const stderrOpen = stderrGuard();
   // Live progress needs log-update: on a terminal it loads while the program runs, elsewhere never.
   let live = process.stdout.isTTY ? import("./progress/terminal.js") : undefined;
   return {
     out: (s) => stdout.line(s),
     err: (s) => {
       stdout.flush(); // what was printed before an error shows before it
-      process.stderr.write(`${s}\n`);
+      if (stderrOpen()) process.stderr.write(`${s}\n`);
     },
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stdinIsTTY: Boolean(process.stdin.isTTY),
@@ -48,4 +49,11 @@ export function processIo(): Io {
       return confirm({ message, default: false });
     },
   };
+}
+
+let guardedStderr: (() => boolean) | undefined;
+
+/** One guard on stderr per process, however many times the CLI runs in it. */
+function stderrGuard(): () => boolean {
+  return (guardedStderr ??= keepRunningWhenClosed(process.stderr));
 }

@@ -54,8 +54,10 @@ function makeWriter(stream: NodeJS.WriteStream): LineWriter {
  * Output whose reader went away (`cairn up | head`, a closed terminal) must not stop a run halfway: the
  * write error would end the process between provider calls. The run goes on silently and saves its state;
  * returns whether the stream still takes writes.
+ *
+ * @example const open = keepRunningWhenClosed(process.stderr); if (open()) process.stderr.write(text);
  */
-function keepRunningWhenClosed(stream: NodeJS.WriteStream): () => boolean {
+export function keepRunningWhenClosed(stream: NodeJS.WriteStream): () => boolean {
   let closed = false;
   stream.on("error", (e: NodeJS.ErrnoException) => {
     if (closed) return;

@@ -80,10 +80,11 @@ describe("output whose reader goes away", () => {
     const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "300", CI: "true" });
     const done = finish(child);
     await started(child, /Plan: 6 to create/);
-    child.stdout!.destroy(); // the reader is gone: the next line the run prints meets EPIPE
+    // The reader is gone (`up 2>&1 | head`): the next line the run prints, on either stream, meets EPIPE.
+    child.stdout!.destroy();
+    child.stderr!.destroy();
     const r = await done;
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(r.code).toBe(0);
     const objs = (await readdir(join(dir, "objs"))).sort();
     expect(objs).toEqual(["0", "1", "2", "3", "4", "5"]);
     expect(await stateOf(dir)).toEqual(objs.map((n) => `urn:cairn:dev::slow::e2e:Slow::s${n}`).sort());
