@@ -152,6 +152,10 @@ export class InFlight {
   private free: number;
   private readonly queue: (() => void)[] = [];
   private head = 0;
+  // One timer for every call in flight, set for the earliest deadline: a timer per call was 100,000 timers
+  // to make and clear at 100,000 calls.
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
 
   constructor(
     signals: readonly (AbortSignal | undefined)[],
@@ -215,14 +219,35 @@ export class InFlight {
 
   /** A bound for one call, ended when its time is up or the run is abandoned; `dispose` when it ends. */
   open(ms: number): Bounded {
-    return new Bounded(ms, this.calls, this.reason);
+    const b = new Bounded(Date.now() + Math.max(1, ms), this.calls, this.reason);
+    if (b.deadline < this.timerAt) this.arm();
+    return b;
+  }
+
+  /** Sets the one timer for the earliest deadline of the calls in flight (at most `parallel`: a short scan). */
+  private arm(): void {
+    let next = Number.POSITIVE_INFINITY;
+    for (const c of this.calls) next = Math.min(next, c.deadline);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = next;
+    if (next === Number.POSITIVE_INFINITY) return;
+    this.timer = setTimeout(() => this.expireDue(), Math.max(1, next - Date.now()));
+    this.timer.unref();
+  }
+
+  private expireDue(): void {
+    this.timer = undefined;
+    const now = Date.now();
+    for (const c of [...this.calls]) if (c.deadline <= now) c.expire();
+    this.arm();
   }
 }
 
 /**
- * One call's time bound. Its AbortSignal is made only when the provider asks for it (most never do, and
- * 10,000 controllers cost more than the calls of a fast provider); {@link Bounded.race} ends the wait for
- * a call that ignores it.
+ * One call's time bound, ended by {@link InFlight} at its deadline. Its AbortSignal is made only when the
+ * provider asks for it (most never do, and 10,000 controllers cost more than the calls of a fast provider);
+ * {@link Bounded.race} ends the wait for a call that ignores it.
  */
 export class Bounded {
   timedOut = false;
@@ -230,15 +255,13 @@ export class Bounded {
   private reason: unknown;
   private ended: boolean;
   private readonly stops = new Set<(reason: unknown) => void>();
-  private readonly timer: NodeJS.Timeout;
 
   constructor(
-    ms: number,
+    /** When the call's time is up (ms since the epoch): {@link InFlight} then ends it. */
+    readonly deadline: number,
     private readonly calls: Set<Bounded>,
     abandoned: unknown,
   ) {
-    this.timer = setTimeout(() => this.expire(), Math.max(1, ms));
-    this.timer.unref();
     this.ended = abandoned !== undefined;
     if (this.ended) this.reason = abandoned;
     else calls.add(this);
@@ -281,13 +304,13 @@ export class Bounded {
     this.stops.clear();
   }
 
-  private expire(): void {
+  /** Ends the bound because its time is up. */
+  expire(): void {
     this.timedOut = true;
     this.abort(new Error("timed out"));
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     this.calls.delete(this);
   }
 }

@@ -164,19 +164,24 @@ export class Stack {
   /** The context of one provider call; `signal` bounds it (a timeout, an abandoned run). A function is asked only if the provider reads it. */
   private opContext = (urn: Urn, opts: { signal?: AbortSignal | (() => AbortSignal); timeoutMs?: number; provider?: ProviderInstance } = {}): OpContext => {
     const given = opts.signal;
-    const fallback = () => this.options.abortSignal ?? new AbortController().signal;
     let signal: AbortSignal | undefined = typeof given === "function" ? undefined : given;
-    const ctx: Omit<OpContext, "signal"> = {
-      log: { info: (m) => this.note("info", m, urn), warn: (m) => this.note("warning", m, urn) },
+    let log: OpContext["log"] | undefined;
+    const stack = this; // the getters below are the context's own
+    // The signal and the logger are made when a provider first reads them (most calls read neither).
+    const lazy = {
+      get signal(): AbortSignal {
+        return (signal ??= typeof given === "function" ? given() : (stack.options.abortSignal ?? new AbortController().signal));
+      },
+      get log(): OpContext["log"] {
+        return (log ??= { info: (m) => stack.note("info", m, urn), warn: (m) => stack.note("warning", m, urn) });
+      },
+    };
+    return Object.assign(lazy, {
       clock: this.clock,
       workDir: this.program.location.dir,
       ...(opts.timeoutMs ? { timeout: opts.timeoutMs as OpContext["timeout"] } : {}),
       ...(opts.provider ? { provider: opts.provider } : {}),
-    };
-    return Object.defineProperty(ctx, "signal", {
-      enumerable: true,
-      get: () => (signal ??= typeof given === "function" ? given() : fallback()),
-    }) as OpContext;
+    });
   };
 
   /** Reads and lookups outside an apply: bounded by `timeout` (and a second Ctrl-C). */

@@ -145,6 +145,22 @@ describe("InFlight slots", () => {
     expect(order).toEqual([1, 2, 3]);
   });
 
+  it("ends each call at its own deadline with one timer: a later call due sooner is ended first", async () => {
+    const f = new InFlight([], 10);
+    const long = f.open(10_000);
+    const short = f.open(30); // opened after, due before: the timer is set again for it
+    const pending = new Promise<never>(() => {});
+    const outcome = await short.race(pending).then(
+      () => "settled",
+      (e: Error) => e.message,
+    );
+    expect(outcome).toBe("timed out");
+    expect(short.timedOut).toBe(true);
+    expect(long.timedOut).toBe(false);
+    long.dispose();
+    short.dispose();
+  });
+
   it("says why a call that got its slot must not start", () => {
     const cancel = new AbortController();
     const abandon = new AbortController();
