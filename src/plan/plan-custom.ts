@@ -8,7 +8,7 @@ import { decide, withIgnoredChanges, type Decision } from "./decide.js";
 import type { PlanStep, StepMeta } from "./plan.js";
 import { resolveInputsNow, type ResolvedInputs } from "./resolve-inputs.js";
 import type { Resolver } from "../program/output.js";
-import { knownValue, unknownValue, type ResourceValue } from "./values.js";
+import { NO_KEYS, knownValue, unknownValue, type ResourceValue } from "./values.js";
 import { memoized, metaOf, priorOf, providerOf, type Claim, type PlanContext } from "./context.js";
 import { jsonInputs } from "./json-values.js";
 import { replaceTriggers } from "./triggers.js";
@@ -28,12 +28,12 @@ function providerMoved(prior: ProviderRecord | undefined, next: ProviderRecord |
 /** Planned value of a resource about to be created: outputs named like inputs take the input's value. */
 export function plannedForCreate(news: Props, secrets: ReadonlySet<string>): ResourceValue {
   const outputs: Props = {};
-  const unknown = new Set<string>();
+  let unknown: Set<string> | undefined;
   for (const [k, v] of Object.entries(news)) {
-    if (containsUnknown(v)) unknown.add(k);
+    if (containsUnknown(v)) (unknown ??= new Set()).add(k);
     else outputs[k] = v;
   }
-  return { id: UNKNOWN, outputs, unknown, restUnknown: true, secretKeys: secrets };
+  return { id: UNKNOWN, outputs, unknown: unknown ?? NO_KEYS, restUnknown: true, secretKeys: secrets };
 }
 
 /** Planned value of a resource updated in place: inputs as given, stable outputs kept, the rest unknown. */

@@ -17,16 +17,17 @@ export interface ResourceValue {
 }
 
 /** The empty set values share (they are read, never changed: one per resource would be 10,000 of them). */
-const NONE: ReadonlySet<string> = new Set();
+/** The empty set of attribute names, shared (most values have no unknown or secret attributes). */
+export const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** A value where nothing is known yet (a resource being created, or one whose step failed). */
-export function unknownValue(secretKeys: ReadonlySet<string> = NONE): ResourceValue {
-  return { id: UNKNOWN, outputs: {}, unknown: NONE, restUnknown: true, secretKeys };
+export function unknownValue(secretKeys: ReadonlySet<string> = NO_KEYS): ResourceValue {
+  return { id: UNKNOWN, outputs: {}, unknown: NO_KEYS, restUnknown: true, secretKeys };
 }
 
 /** A fully known value (a resource as recorded, or as a provider call just returned it). */
 export function knownValue(id: unknown, outputs: Props, secretKeys: ReadonlySet<string>): ResourceValue {
-  return { id, outputs, unknown: NONE, restUnknown: false, secretKeys };
+  return { id, outputs, unknown: NO_KEYS, restUnknown: false, secretKeys };
 }
 
 /**

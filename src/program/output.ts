@@ -28,6 +28,16 @@ export interface Resolver {
   peekWhole?(node: ResourceNode): OState<Record<string, unknown>> | undefined;
 }
 
+const resolverIds = new WeakMap<Resolver, number>();
+let nextResolverId = 1;
+
+/** A number naming a resolver for as long as it lives (never 0). */
+function resolverId(r: Resolver): number {
+  let id = resolverIds.get(r);
+  if (id === undefined) resolverIds.set(r, (id = nextResolverId++));
+  return id;
+}
+
 /**
  * A state now, or one to come: what resolving gives. Most values are known by the time they are read
  * (their resource was planned or applied first), so they are handed on as plain data; only the rest
@@ -82,7 +92,8 @@ export class Output<T> {
   readonly resources: readonly ResourceNode[];
   /** @internal */
   readonly source: (r: Resolver) => Resolution<T>;
-  private cacheFor?: Resolver;
+  /** Which resolver the cached state is for (by number: holding the resolver would keep its phase's values alive). */
+  private cacheFor = 0;
   /** The state in `cacheFor`'s phase, when it was known at once; else {@link Output.later}. */
   private now?: OState<T>;
   private later?: Observable<OState<T>>;
@@ -95,8 +106,9 @@ export class Output<T> {
 
   /** @internal The output's state in a phase, at once if it is known already; computed once per resolver. */
   settle(r: Resolver): Resolution<T> {
-    if (this.cacheFor !== r) {
-      this.cacheFor = r;
+    const id = resolverId(r);
+    if (this.cacheFor !== id) {
+      this.cacheFor = id;
       let s: Resolution<T>;
       try {
         s = this.source(r);
