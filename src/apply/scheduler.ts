@@ -60,7 +60,8 @@ export class Scheduler<J extends Job> {
     /** The jobs, as given. */
     readonly jobs: readonly J[],
     deps: ReadonlyMap<string, readonly string[]>,
-    private readonly opts: { parallel: number; cancel?: AbortSignal; hooks: SchedulerHooks<J> },
+    /** `parallel`: how many jobs with a slot may run at once; a function is asked again each time jobs start. */
+    private readonly opts: { parallel: number | (() => number); cancel?: AbortSignal; hooks: SchedulerHooks<J> },
   ) {
     this.deps = deps;
     const byId = new Map(jobs.map((j) => [j.id, j]));
@@ -126,7 +127,9 @@ export class Scheduler<J extends Job> {
     }
     while (this.readyFree.length) this.start(this.readyFree.pop()!);
     // A queue read from its head by index: shift() on 10,000 ready jobs would copy the array each time.
-    while (this.busy < this.opts.parallel && this.head < this.ready.length) this.start(this.ready[this.head++]!);
+    const { parallel } = this.opts;
+    const slots = typeof parallel === "function" ? parallel() : parallel;
+    while (this.busy < slots && this.head < this.ready.length) this.start(this.ready[this.head++]!);
     if (this.head > 1024 && this.head * 2 > this.ready.length) {
       this.ready.splice(0, this.head);
       this.head = 0;

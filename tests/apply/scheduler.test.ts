@@ -26,6 +26,26 @@ describe("the scheduler", () => {
     expect(log.at(-1)).toBe("d");
   });
 
+  it("asks a `parallel` function again each time jobs start, so the limit can grow during the walk", async () => {
+    let running = 0;
+    const peaks: number[] = [];
+    let limit = 1;
+    const jobs = Array.from({ length: 12 }, (_, i) => job(`j${i}`));
+    await new Scheduler(jobs, new Map(), {
+      parallel: () => limit,
+      hooks: {
+        run: async () => {
+          peaks.push(++running);
+          await tick();
+          running--;
+          limit = 3; // learned during the first job
+        },
+      },
+    }).run();
+    expect(peaks[0]).toBe(1);
+    expect(Math.max(...peaks)).toBe(3);
+  });
+
   it("a failure skips only its dependents", async () => {
     const skipped: string[] = [];
     const done: string[] = [];
