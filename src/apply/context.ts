@@ -34,7 +34,7 @@ export interface ApplyContext {
   /** Provider calls in flight: `parallel` slots, abandoned together when the run is. */
   readonly inFlight: InFlight;
   /** An action's provider call got its slot and starts now: the action is reported as started (once). */
-  calling(actionId: string): void;
+  calling(action: Action): void;
   /** The evaluated program's node for a URN (absent for destroy and for resources the program dropped). */
   node(urn: Urn): GraphNode | undefined;
   /** The provider of a type: the node's definition, else a definition loaded in this process. */

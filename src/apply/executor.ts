@@ -64,7 +64,7 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
     cancel: input.cancel, abort: input.abort, stuck: input.stuck, opContext: input.opContext,
     inFlight: new InFlight([input.abort, input.stuck], input.parallel),
-    calling: (id) => starts.report(id),
+    calling: (action) => starts.report(action),
     poller: new WaitPoller({
       clock: input.clock,
       opContext: (urn, timeoutMs, provider) => {
@@ -101,30 +101,30 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
 class StartReports {
   private readonly at = new Map<string, number>();
 
-  constructor(
-    private readonly actions: ReadonlyMap<string, Action>,
-    private readonly events: EventSink,
-  ) {}
+  constructor(private readonly events: EventSink) {}
 
   /** Reports an action as started, once; later calls do nothing. */
-  report(id: string): void {
-    const a = this.actions.get(id);
-    if (!a || this.at.has(id)) return;
-    this.at.set(id, Date.now());
+  report(a: Action): void {
+    if (this.at.has(a.id)) return;
+    this.at.set(a.id, Date.now());
     this.events.next({ type: "step-started", urn: a.step.urn, kind: a.kind });
   }
 
+  /** True once the action was reported started. */
+  reported(a: Action): boolean {
+    return this.at.has(a.id);
+  }
+
   /** Milliseconds since the action was reported started (it is reported now if it was not yet). */
-  elapsed(id: string): number {
-    this.report(id);
-    return Date.now() - (this.at.get(id) ?? Date.now());
+  elapsed(a: Action): number {
+    this.report(a);
+    return Date.now() - this.at.get(a.id)!;
   }
 }
 
 /** The scheduler's hooks: events, the summary, and values for dependents as actions end. */
 function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduler: () => Scheduler<ActionJob>): SchedulerHooks<ActionJob> {
   const { events, journal } = ctx;
-  const begun = new Set<string>();
   const lose = (a: Action) => {
     const node = ctx.node(a.step.urn);
     if (node && a.kind !== "delete-replaced" && a.kind !== "delete" && a.kind !== "forget") ctx.values.publish(node, unknownValue());
@@ -139,18 +139,17 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       if (r.value && node) ctx.values.publish(node, r.value);
     },
     started: ({ action }) => {
-      begun.add(action.id);
-      if (!callsProvider(action.kind)) starts.report(action.id);
+      if (!callsProvider(action.kind)) starts.report(action);
     },
     succeeded: ({ action }) => {
-      const durationMs = starts.elapsed(action.id);
+      const durationMs = starts.elapsed(action);
       scopes.delete(action.id); // only running actions are asked what they wait for
       summary.succeeded++;
       summary.done[action.kind] = (summary.done[action.kind] ?? 0) + 1;
       events.next({ type: "step-succeeded", urn: action.step.urn, kind: action.kind, durationMs });
     },
     failed: ({ action }, e) => {
-      starts.report(action.id); // a failure is always reported after its start, even one before its call
+      starts.report(action); // a failure is always reported after its start, even one before its call
       scopes.delete(action.id);
       summary.failed++;
       events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(e instanceof Error ? e.message : String(e)) });
@@ -163,7 +162,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       if (action.kind === "wait") {
         const outcome: WaitOutcome = reason.kind === "dependency-failed" ? { kind: "dependency-failed", dependency: reason.dependency.split("#")[0] as Urn } : { kind: "cancelled", reads: 0, elapsedMs: 0, observed: undefined };
         // A wait cancelled while polling has already reported how it ended.
-        if (!begun.has(action.id)) events.next({ type: "wait-ended", urn: action.step.urn, name: action.step.name, outcome, message: describeWaitOutcome(labelOf(action.step), outcome) });
+        if (!starts.reported(action)) events.next({ type: "wait-ended", urn: action.step.urn, name: action.step.name, outcome, message: describeWaitOutcome(labelOf(action.step), outcome) });
       }
       lose(action);
     },
@@ -206,7 +205,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const values = new ValueResolver(() => scheduler?.poke());
   recordPrelude(plan, journal);
   const { actions, deps } = buildActionGraph(plan);
-  const starts = new StartReports(new Map(actions.map((a) => [a.id, a])), input.events);
+  const starts = new StartReports(input.events);
   const ctx = contextFor(input, values, scopes, starts);
   const producing = new Set(actions.filter((a) => a.kind !== "delete" && a.kind !== "delete-replaced" && a.kind !== "forget").map((a) => a.step.urn as string));
   if (input.program) publishSettled(input.program.graph.order, plan, producing, journal, values);

@@ -4,7 +4,7 @@ import { isTransientError } from "../provider/errors.js";
 import { formatDuration } from "../program/duration.js";
 import type { OperationKind, StackState, StateMutation } from "../state/types.js";
 import type { ApplyContext } from "./context.js";
-import type { ActionKind } from "./actions.js";
+import type { Action } from "./actions.js";
 import { Cancelled } from "./scheduler.js";
 
 /** How long a provider call may take when neither `customTimeouts` nor state say: a safety net against hangs. */
@@ -18,10 +18,10 @@ export const MAX_RETRIES = 8;
 
 /** One provider call of an action, described as data plus the call itself. */
 export interface ProviderCall<T> {
+  /** The action making the call: reported as started once the call gets its slot; its kind names events. */
+  action: Action;
   urn: Urn;
   type: string;
-  /** What events call the action. */
-  kind: ActionKind;
   /** Resource name, for messages. */
   name: string;
   journal: { kind: OperationKind; id?: string };
@@ -36,8 +36,6 @@ export interface ProviderCall<T> {
   onError?: (error: unknown, state: StackState) => StateMutation[];
   /** Masks secret values in retry messages. */
   redact: (text: string) => string;
-  /** The action making the call: reported as started once the call gets its slot. */
-  actionId: string;
 }
 
 /** A provider call whose outcome is not known: its pending journal record stays, for the next run to check. */
@@ -64,18 +62,7 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   const op = await ctx.journal.begin({ kind: c.journal.kind, urn: c.urn, type: c.type, ...(c.journal.id !== undefined ? { id: c.journal.id } : {}) });
   // The record is durable before the call waits for a slot, so records are written while other calls run
   // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
-  return inSlot(
-    ctx,
-    c.actionId,
-    async () => {
-      await ctx.journal.confirm().catch((e: unknown) => {
-        closeUnstarted(ctx, op);
-        throw new Error(`${c.op} of "${c.name}" was not started: ${e instanceof Error ? e.message : String(e)}`);
-      });
-      return attempt(ctx, c, op);
-    },
-    () => closeUnstarted(ctx, op),
-  );
+  return inSlot(ctx, c.action, `${c.op} of "${c.name}"`, () => attempt(ctx, c, op), () => closeUnstarted(ctx, op));
 }
 
 /** Closes the record of a call that never started, if the journal can still write (else the next run checks it). */
@@ -88,21 +75,27 @@ function closeUnstarted(ctx: ApplyContext, op: number): void {
 }
 
 /**
- * Runs an action's provider call in one of the `parallel` slots once it is its turn, reporting the action
- * as started then. A run stopped (or abandoned) meanwhile starts nothing: `notStarted` undoes what was
- * prepared, and the action ends as cancelled (or failed, naming why).
+ * Runs an action's provider call (`what`, for messages) in one of the `parallel` slots once it is its
+ * turn, reporting the action as started then. It starts only if the run is still on and still holds its
+ * lock (its journal confirms): otherwise `notStarted` undoes what was prepared, and the action ends as
+ * cancelled, or failed naming why.
  *
- * @example const found = await inSlot(ctx, action.id, () => provider.read(args));
+ * @example const found = await inSlot(ctx, action, `read of "zone"`, () => provider.read(args));
  */
-export async function inSlot<T>(ctx: ApplyContext, actionId: string, call: () => Promise<T>, notStarted?: () => void): Promise<T> {
+export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string, call: () => Promise<T>, notStarted: () => void = () => {}): Promise<T> {
   const leave = await ctx.inFlight.enter();
   try {
-    const stopped = ctx.inFlight.stopReason(ctx.cancel);
+    const stopped =
+      ctx.inFlight.stopReason(ctx.cancel) ??
+      (await ctx.journal.confirm().then(
+        () => undefined,
+        (e: unknown) => new Error(`${what} was not started: ${e instanceof Error ? e.message : String(e)}`),
+      ));
     if (stopped) {
-      notStarted?.();
+      notStarted();
       throw stopped;
     }
-    ctx.calling(actionId);
+    ctx.calling(action);
     return await call();
   } finally {
     leave();
@@ -127,7 +120,7 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
       if (ctx.abort?.aborted) throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
       const delay = backoff(attempt);
       if (isTransientError(e) && attempt <= MAX_RETRIES && Date.now() + delay < deadline) {
-        ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.kind, attempt, error: c.redact(e instanceof Error ? e.message : String(e)), delayMs: delay });
+        ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.action.kind, attempt, error: c.redact(e instanceof Error ? e.message : String(e)), delayMs: delay });
         await ctx.clock.sleep(delay as never);
         continue;
       }

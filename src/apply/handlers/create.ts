@@ -40,7 +40,7 @@ export function createObject(action: CreateAction | ReplaceAction, ctx: ApplyCon
   const custom = node?.kind === "custom" ? node : undefined;
   const provider = ctx.provider(step.type, step.urn, node);
   return invoke(ctx, {
-    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
+    action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: journal }, op: "create",
     timeoutMs: custom?.options.customTimeouts.create,
     instance: ctx.instance(step.urn),
@@ -48,6 +48,5 @@ export function createObject(action: CreateAction | ReplaceAction, ctx: ApplyCon
     check: (r) => checkCreated(r) ?? resultProblem(r.outputs, custom?.definition.schema),
     onError: (e, s) => (e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: recordFor(step.urn, step.type, meta, { id: e.id, inputs: news, outputs: e.outputs, secretKeys }, { tainted: true, ...kept(s) }) }] : []),
     redact: redactorFor(step),
-    actionId: action.id,
   });
 }

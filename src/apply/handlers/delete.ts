@@ -13,13 +13,12 @@ export const deleteObject: Handler<DeleteAction> = async (action, ctx) => {
   const { step } = action;
   const provider = ctx.provider(step.type, step.urn);
   const { op } = await invoke(ctx, {
-    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
+    action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: step.deposed ? "delete-deposed" : "delete", id: step.id }, op: "delete",
     timeoutMs: step.prior.timeouts?.delete,
     instance: ctx.instance(step.urn, { type: step.type, provider: step.prior.provider }),
     call: (c) => provider.delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: c }),
     redact: redactorFor(step),
-    actionId: action.id,
   });
   const changes = (s: StackState): StateMutation[] => {
     if (!step.deposed) return [{ kind: "remove", urn: step.urn }];

@@ -49,13 +49,12 @@ export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx)
   const node = ctx.node(step.urn);
   const provider = ctx.provider(step.type, step.urn, node);
   const { op } = await invoke(ctx, {
-    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
+    action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: "replace-delete", id: step.id }, op: "delete",
     timeoutMs: (node?.kind === "custom" ? node.options.customTimeouts.delete : undefined) ?? step.prior.timeouts?.delete,
     instance: ctx.instance(step.urn, { type: step.type, provider: step.prior.provider }),
     call: (c) => provider.delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: c }),
     redact: redactorFor(step),
-    actionId: action.id,
   });
   return { op, changes: gone };
 };

@@ -28,14 +28,13 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
   const provider = ctx.provider(step.type, step.urn, node);
   if (!provider.update) throw new Error(`the provider of ${step.type} cannot update in place (it has no update)`);
   const { result, op } = await invoke<Props>(ctx, {
-    urn: step.urn, type: step.type, kind: action.kind, name: nameOf(step.urn),
+    action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: "update", id: step.id }, op: "update",
     timeoutMs: node?.kind === "custom" ? node.options.customTimeouts.update : undefined,
     instance: ctx.instance(step.urn),
     call: (c) => provider.update!({ urn: step.urn, id: step.id, olds: step.olds, news, outputs: step.outputs, ctx: c }),
     check: (r) => resultProblem(r, node?.kind === "custom" ? node.definition.schema : undefined),
     redact: redactorFor(step),
-    actionId: action.id,
   });
   const object = objectFacts(ctx, step.id, news, result, secretKeys);
   return { op, changes: record(object), value: valueOf(ctx, step.urn, object) };
