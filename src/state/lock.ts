@@ -137,55 +137,79 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
   await mkdir(stackDir, { recursive: true }).catch((e: unknown) => {
     throw writeError(stackDir, e);
   });
-  const lockPath = lockPathOf(stackDir);
-  let compromised: LockCompromisedError | undefined;
-  const options: lockfile.LockOptions = {
+  const held: Held = {
+    stackDir,
+    lockPath: lockPathOf(stackDir),
+    stack: opts.stack,
+    holder: { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: opts.command ?? process.argv.slice(2).join(" ") },
+    compromised: undefined,
+  };
+  const notes: string[] = [];
+  const releaseDir = await withGuard(stackDir, () => takeLockDir(held, opts, notes));
+  return heldLock(held, releaseDir, notes);
+}
+
+/** One lock being held: where it is, who holds it, and whether it was lost (shared by its callbacks). */
+interface Held {
+  stackDir: string;
+  lockPath: string;
+  stack: string;
+  holder: LockHolder;
+  compromised: LockCompromisedError | undefined;
+}
+
+/** proper-lockfile's options for one lock: its default throws from a timer, which would crash the process. */
+function lockfileOptions(held: Held, opts: LockOptions): lockfile.LockOptions {
+  return {
     realpath: false,
-    lockfilePath: lockPath,
+    lockfilePath: held.lockPath,
     retries: 0,
     stale: opts.staleMs ?? DEFAULT_STALE_MS,
-    // proper-lockfile's default throws from a timer, which would crash the process: record it instead.
     onCompromised: (err) => {
-      compromised = new LockCompromisedError(opts.stack, lockPath, err);
-      heldHere.delete(stackDir);
+      held.compromised = new LockCompromisedError(held.stack, held.lockPath, err);
+      heldHere.delete(held.stackDir);
       try {
-        opts.onCompromised?.(compromised);
+        opts.onCompromised?.(held.compromised);
       } catch {
         // A throwing callback must not turn into an uncaught exception either.
       }
     },
   };
-  const holder: LockHolder = {
-    pid: process.pid,
-    host: hostname(),
-    since: new Date().toISOString(),
-    command: opts.command ?? process.argv.slice(2).join(" "),
-  };
-  const notes: string[] = [];
+}
 
-  const releaseDir = await withGuard(stackDir, async () => {
-    let release: () => Promise<void>;
-    try {
-      release = await lockfile.lock(stackDir, options);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ELOCKED") throw writeError(lockPath, e);
-      const current = await readLockHolder(stackDir);
-      const reason = staleReason(stackDir, current);
-      if (!reason) throw new StackLockedError(opts.stack, lockPath, current, opts.programHint);
-      await rm(lockPath, { recursive: true, force: true });
-      release = await lockfile.lock(stackDir, options);
-      notes.push(reason);
-    }
-    try {
-      await durableWrite(holderPathOf(stackDir), JSON.stringify(holder, null, 2) + "\n");
-    } catch (e) {
-      await release().catch(() => {});
-      throw e;
-    }
-    heldHere.add(stackDir);
-    return release;
-  });
+/**
+ * Takes the lock directory (a stale one of a process no longer running is removed first, with a note) and
+ * writes `lock.json`; resolves with what releases the directory. Call under the stack's guard.
+ */
+async function takeLockDir(held: Held, opts: LockOptions, notes: string[]): Promise<() => Promise<void>> {
+  const { stackDir, lockPath } = held;
+  const options = lockfileOptions(held, opts);
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(stackDir, options);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ELOCKED") throw writeError(lockPath, e);
+    const current = await readLockHolder(stackDir);
+    const reason = staleReason(stackDir, current);
+    if (!reason) throw new StackLockedError(opts.stack, lockPath, current, opts.programHint);
+    await rm(lockPath, { recursive: true, force: true });
+    release = await lockfile.lock(stackDir, options);
+    notes.push(reason);
+  }
+  try {
+    await durableWrite(holderPathOf(stackDir), JSON.stringify(held.holder, null, 2) + "\n");
+  } catch (e) {
+    await release().catch(() => {});
+    throw e;
+  }
+  heldHere.add(stackDir);
+  return release;
+}
 
+/** The {@link StackLock} of a lock just taken. */
+function heldLock(held: Held, releaseDir: () => Promise<void>, notes: string[]): StackLock {
+  const { stackDir, holder } = held;
+  const ours = (current: LockHolder | undefined) => current !== undefined && current.pid === holder.pid && current.since === holder.since;
   let released = false;
   // lock.json as last seen ours: a file replaced by another run (a forced unlock) has another inode or time.
   let verifiedStamp: string | undefined;
@@ -193,13 +217,13 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
     holder,
     notes,
     get compromised() {
-      return compromised;
+      return held.compromised;
     },
     assertHeld() {
-      if (compromised) throw compromised;
+      if (held.compromised) throw held.compromised;
     },
     async verify() {
-      if (compromised) throw compromised;
+      if (held.compromised) throw held.compromised;
       if (released) return;
       // Every journal write verifies the lock: a stat answers unless lock.json changed since it was read.
       // A synchronous stat of one local file takes microseconds; the async one cost a thread-pool round trip
@@ -208,10 +232,10 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
       const stamp = st ? `${st.ino}:${st.mtimeMs}:${st.size}` : undefined;
       if (stamp !== undefined && stamp === verifiedStamp) return;
       const current = await readLockHolder(stackDir);
-      if (!current || current.pid !== holder.pid || current.since !== holder.since) {
-        compromised = new LockCompromisedError(opts.stack, lockPath, new Error(current ? `lock.json now names pid ${current.pid} on ${current.host}` : "lock.json was removed"));
+      if (!ours(current)) {
+        held.compromised = new LockCompromisedError(held.stack, held.lockPath, new Error(current ? `lock.json now names pid ${current.pid} on ${current.host}` : "lock.json was removed"));
         heldHere.delete(stackDir);
-        throw compromised;
+        throw held.compromised;
       }
       verifiedStamp = stamp;
     },
@@ -220,12 +244,9 @@ export async function lockStack(dir: string, opts: LockOptions): Promise<StackLo
       released = true;
       heldHere.delete(stackDir);
       const drop = async () => {
-        const current = await readLockHolder(stackDir);
         // Only remove lock.json if it is still ours: after a forced unlock it may name the next run.
-        if (current && current.pid === holder.pid && current.since === holder.since) {
-          await rm(holderPathOf(stackDir), { force: true });
-        }
-        if (!compromised) await releaseDir().catch(() => {});
+        if (ours(await readLockHolder(stackDir))) await rm(holderPathOf(stackDir), { force: true });
+        if (!held.compromised) await releaseDir().catch(() => {});
       };
       await withGuard(stackDir, drop).catch(drop);
     },
