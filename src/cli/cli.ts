@@ -28,7 +28,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
     .addOption(new Option("--stack <name>", "stack to operate on").env("CAIRN_STACK").default("dev"))
     .option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR, else .cairn beside the program)")
     .option("--backend <url>", "where state lives: file://<dir>, postgres://…, s3://bucket/prefix?region=…, memory:// (default: CAIRN_BACKEND)")
-    .addOption(new Option("--parallel <n>", "provider operations at once (default: 10)").argParser(parallelArg))
+    .addOption(new Option("--parallel <n>", "provider calls at once (default: 10)").argParser(parallelArg))
     .option("--no-color", "plain text without colours (also: NO_COLOR=1)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.out(s.trimEnd()), writeErr: (s) => ctx.io.err(s.trimEnd()) })

@@ -16,8 +16,7 @@ export interface ResourceValue {
   secretKeys: ReadonlySet<string>;
 }
 
-/** The empty set values share (they are read, never changed: one per resource would be 10,000 of them). */
-/** The empty set of attribute names, shared (most values have no unknown or secret attributes). */
+/** The empty set of attribute names values share (read, never changed: one per resource would be 10,000 of them). */
 export const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** A value where nothing is known yet (a resource being created, or one whose step failed). */

@@ -155,7 +155,6 @@ function makeNode(
   }
 }
 
-/** Validates and normalises a managed resource's options (durations parsed, lists checked). */
 /** The options of nearly every resource, shared (and frozen): 10,000 copies of empty lists were 50,000 objects to keep. */
 const DEFAULT_OPTIONS: ManagedOptions = Object.freeze({
   protect: false,
@@ -169,8 +168,10 @@ const DEFAULT_OPTIONS: ManagedOptions = Object.freeze({
   import: undefined,
 });
 
+/** Every option {@link managedOptions} reads: when none is given, the resource gets {@link DEFAULT_OPTIONS}. */
 const OPTION_KEYS = ["protect", "retainOnDelete", "deleteBeforeReplace", "ignoreChanges", "replaceOnChanges", "replaceTriggeredBy", "aliases", "customTimeouts", "import"] as const;
 
+/** Validates and normalises a managed resource's options (durations parsed, lists checked). */
 function managedOptions(
   opts: ResourceOptions,
   at: { what: string; ctx: { stack: string; project: string }; parent: ResourceNode | undefined; type: string; name: string },

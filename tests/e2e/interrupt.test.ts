@@ -28,12 +28,18 @@ async function started(child: ReturnType<typeof start>, what: RegExp): Promise<v
   });
 }
 
+/** `up --yes --parallel 2` of the slow program, once its plan is printed (creates about to start). */
+async function upUnderway(slowMs: string) {
+  const dir = await tempProject({ "infra.ts": SLOW });
+  const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: slowMs, CI: "true" });
+  const done = finish(child);
+  await started(child, /Plan: 6 to create/);
+  return { dir, child, done };
+}
+
 describe("Ctrl-C, end to end", () => {
   it("the first Ctrl-C lets running creates finish and saves them: nothing leaks, exit 130, lock released", async () => {
-    const dir = await tempProject({ "infra.ts": SLOW });
-    const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "1500", CI: "true" });
-    const done = finish(child);
-    await started(child, /Plan: 6 to create/);
+    const { dir, child, done } = await upUnderway("1500");
     await new Promise((r) => setTimeout(r, 300)); // two creates are in flight
     process.kill(child.pid!, "SIGINT");
     const r = await done;
@@ -52,10 +58,7 @@ describe("Ctrl-C, end to end", () => {
   });
 
   it("a second Ctrl-C stops at once: what was running is recorded as uncertain and checked by the next run", async () => {
-    const dir = await tempProject({ "infra.ts": SLOW });
-    const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "8000", CI: "true" });
-    const done = finish(child);
-    await started(child, /Plan: 6 to create/);
+    const { dir, child, done } = await upUnderway("8000");
     await new Promise((r) => setTimeout(r, 300));
     const t0 = Date.now();
     process.kill(child.pid!, "SIGINT");
@@ -76,10 +79,7 @@ describe("Ctrl-C, end to end", () => {
 
 describe("output whose reader goes away", () => {
   it("`up | head` closing the pipe does not stop the run: every object is made and saved, exit 0, lock released", async () => {
-    const dir = await tempProject({ "infra.ts": SLOW });
-    const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: "300", CI: "true" });
-    const done = finish(child);
-    await started(child, /Plan: 6 to create/);
+    const { dir, child, done } = await upUnderway("300");
     // The reader is gone (`up 2>&1 | head`): the next line the run prints, on either stream, meets EPIPE.
     child.stdout!.destroy();
     child.stderr!.destroy();
