@@ -5,6 +5,7 @@
 import { build } from "esbuild";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { moveDynamicImports } from "./dynamic-imports.mjs";
 
 const require = createRequire(import.meta.url);
 const rxjsEsm = join(dirname(require.resolve("rxjs/package.json")), "dist/esm/index.js");
@@ -41,11 +42,16 @@ const result = await build({
   // and ~0.1 s of start-up for Cairn's bundle.
   minifyWhitespace: true,
   logLevel: "warning",
-  // BUNDLE_META=1 writes dist/meta.json: which inputs (and which packages) each output holds, to check
-  // what got inlined. Leave it off for a build that is published.
-  metafile: process.env.BUNDLE_META === "1",
+  // The metafile lists each output's dynamic imports, for moveDynamicImports below.
+  metafile: true,
 });
-if (result.metafile) {
+const withDynamicImports = Object.entries(result.metafile.outputs)
+  .filter(([, out]) => out.imports.some((i) => i.kind === "dynamic-import"))
+  .map(([file]) => file);
+await moveDynamicImports(withDynamicImports);
+// BUNDLE_META=1 writes dist/meta.json: which inputs (and which packages) each output holds, to check
+// what got inlined. Leave it off for a build that is published.
+if (process.env.BUNDLE_META === "1") {
   const { writeFileSync } = await import("node:fs");
   writeFileSync("dist/meta.json", JSON.stringify(result.metafile));
 }
