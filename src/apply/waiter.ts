@@ -62,12 +62,15 @@ export interface PollTuning {
   notFoundGraceMs: number;
   /**
    * Before a round with first reads in it, waits that start within this time join it: waits released
-   * together (their dependencies finishing a few ms apart) share their first `readMany`.
+   * together (their dependencies finishing a few ms apart) share their first `readMany`. While waits keep
+   * joining, the window slides on, up to `maxGatherMs` in all.
    */
   gatherMs: number;
+  /** The longest a first read is held back for others to join (no later than a second read would come). */
+  maxGatherMs: number;
 }
 
-const DEFAULT_TUNING: PollTuning = { minDelayMs: 500, growth: 1.5, jitter: 0.2, notFoundGraceMs: 5000, gatherMs: 50 };
+const DEFAULT_TUNING: PollTuning = { minDelayMs: 500, growth: 1.5, jitter: 0.2, notFoundGraceMs: 5000, gatherMs: 50, maxGatherMs: 500 };
 
 interface Entry {
   run: WaitRun;
@@ -88,6 +91,8 @@ interface Group {
   provider: Provider<Props, Props>;
   instance?: ProviderInstance;
   entries: Set<Entry>;
+  /** When the last wait joined: the gather window ends `gatherMs` after it. */
+  lastJoinAt: number;
   running: boolean;
   /** Interrupts the loop's sleep when a wait joins that is due sooner. */
   wake?: AbortController;
@@ -103,9 +108,11 @@ export interface PollStats {
 
 /**
  * Polls the targets of waits until their predicates hold, batching: all waits whose targets share a
- * provider are read in rounds, one `readMany` call per round for every wait that is due (providers
- * without `readMany` get one `read` per target). The first read is immediate; then the pauses grow
- * from `minDelayMs` by `growth` up to the wait's interval, with jitter.
+ * provider are read in rounds, one `readMany` call per round that reads every one of them (providers
+ * without `readMany` get one `read` per target that is due). The first read comes once waits released
+ * together have gathered (50 ms, longer while more keep joining); then the pauses grow from
+ * `minDelayMs` by `growth` up to the wait's interval, with jitter. A `readMany` round comes when its
+ * earliest wait is due.
  *
  * @example
  * const poller = new WaitPoller({ clock, opContext });
@@ -147,10 +154,11 @@ export class WaitPoller {
       const key = `${pid}|${run.instance ? JSON.stringify([run.instance.name, run.instance.settings]) : ""}`;
       let group = this.groups.get(key);
       if (!group) {
-        group = { key, provider: run.provider, entries: new Set(), running: false, ...(run.instance ? { instance: run.instance } : {}) };
+        group = { key, provider: run.provider, entries: new Set(), lastJoinAt: now, running: false, ...(run.instance ? { instance: run.instance } : {}) };
         this.groups.set(key, group);
       }
       group.entries.add(entry);
+      group.lastJoinAt = now;
       if (group.running) group.wake?.abort();
       else void this.loop(group).catch(() => {});
     });
@@ -187,13 +195,15 @@ export class WaitPoller {
         }
         if (this.tuning.gatherMs > 0 && [...group.entries].some((e) => e.reads === 0 && e.nextAt <= clock.now())) {
           try {
-            await clock.sleep(this.tuning.gatherMs as never, signal);
+            await this.gather(group);
           } catch {
             continue; // cancelled: handled at the top
           }
         }
         const now = clock.now();
-        const due = [...group.entries].filter((e) => e.nextAt <= now + rideAlong(group, e));
+        // One readMany reads every wait of the group: reading a wait before it is due costs no call, and keeps
+        // each round one call. Where each target costs a read, only the waits due (or nearly) are read.
+        const due = group.provider.readMany ? [...group.entries] : [...group.entries].filter((e) => e.nextAt <= now + rideAlong(e));
         if (due.length) {
           try {
             await this.round(group, due);
@@ -208,6 +218,14 @@ export class WaitPoller {
       if (group.entries.size) void this.loop(group).catch(() => {}); // a wait joined while the loop was ending
       else this.groups.delete(group.key);
     }
+  }
+
+  /** Sleeps until no wait has joined for `gatherMs`, or `maxGatherMs` have passed. Rejects when cancelled. */
+  private async gather(group: Group): Promise<void> {
+    const { clock, signal } = this.opts;
+    const until = clock.now() + this.tuning.maxGatherMs;
+    let end: number;
+    while ((end = Math.min(group.lastJoinAt + this.tuning.gatherMs, until)) > clock.now()) await clock.sleep((end - clock.now()) as never, signal);
   }
 
   private async round(group: Group, due: Entry[]): Promise<void> {
@@ -295,13 +313,12 @@ export class WaitPoller {
 }
 
 /**
- * How much earlier than due a wait may read to join a round. Where one `readMany` reads every target, up to
- * half its pause: an early read costs no extra call, and waits that started at different times then fall
- * into one cadence within an interval (two phases up to half an interval apart merge into the earlier round,
- * further apart into the later one), so a round is one call. Where each target costs a `read`, a little.
+ * How much earlier than due a wait may read to join a round, where each target costs its own `read`: a
+ * little (a quarter of its pause, at most a second), so waits that are nearly due share the round's timing
+ * without many extra calls.
  */
-function rideAlong(group: Group, e: Entry): number {
-  return group.provider.readMany ? e.delay * 0.5 : Math.min(1000, e.delay * 0.25);
+function rideAlong(e: Entry): number {
+  return Math.min(1000, e.delay * 0.25);
 }
 
 /** The values both predicates read (until first), masked where secret. */

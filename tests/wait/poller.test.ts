@@ -44,7 +44,7 @@ function setup(readyAt: number, opts: { readMany?: boolean; randomJitter?: boole
     secret: new Set(),
     ...over,
   });
-  return { clock, poller, run, readTimes, calls: () => calls };
+  return { clock, poller, run, readTimes, calls: () => calls, provider };
 }
 
 describe("WaitPoller", () => {
@@ -103,6 +103,49 @@ describe("WaitPoller", () => {
     const second = poller.wait(run(2));
     await Promise.all([first, second]);
     expect(calls()).toBe(1);
+  });
+});
+
+/** Starts `count` waits, one every `everyMs` of the fake clock, and returns their results. */
+async function staggered(clock: FakeClock, poller: WaitPoller, run: (i: number) => WaitRun, count: number, everyMs: number, from = 0) {
+  const started: Promise<Awaited<ReturnType<WaitPoller["wait"]>>>[] = [];
+  for (let i = 0; i < count; i++) {
+    started.push(poller.wait(run(from + i)));
+    if (i < count - 1) await clock.sleep(everyMs);
+  }
+  return Promise.all(started);
+}
+
+describe("WaitPoller: one readMany per round", () => {
+  it("waits released one by one over 300 ms share their first read (the gather window slides on)", async () => {
+    const { clock, poller, run, calls, readTimes } = setup(0, { readMany: true });
+    const results = await staggered(clock, poller, run, 30, 10);
+    expect(results.every((r) => r.outcome.kind === "satisfied")).toBe(true);
+    expect(calls()).toBe(1);
+    expect(readTimes[0]).toBe(290 + 50); // the last joined at 290 ms; none joined in the 50 ms after
+  });
+
+  it("a first read is held back at most 500 ms however long waits keep joining", async () => {
+    const { clock, poller, run, readTimes } = setup(0, { readMany: true });
+    await staggered(clock, poller, run, 200, 10);
+    expect(readTimes[0]).toBe(500);
+  });
+
+  it("every round reads every wait of the provider, whatever each one's own schedule", async () => {
+    const { clock, poller, run, provider } = setup(seconds(20), { readMany: true, randomJitter: true });
+    const sizes: number[] = [];
+    const readMany = provider.readMany!;
+    provider.readMany = (args) => (sizes.push(args.targets.length), readMany(args));
+    // Two cohorts 1.3 s apart: each wait's own backoff would put them in different rounds.
+    const early = Promise.all(Array.from({ length: 40 }, (_, i) => poller.wait(run(i))));
+    await clock.sleep(1300);
+    const late = Promise.all(Array.from({ length: 60 }, (_, i) => poller.wait(run(100 + i))));
+    const results = [...(await early), ...(await late)];
+    expect(results.every((r) => r.outcome.kind === "satisfied")).toBe(true);
+    const joinedAt = sizes.indexOf(100);
+    expect(sizes.slice(0, joinedAt).every((n) => n === 40)).toBe(true);
+    expect(sizes.slice(joinedAt)).toEqual(sizes.slice(joinedAt).map(() => 100));
+    expect(poller.stats.calls).toBe(sizes.length);
   });
 });
 
