@@ -13,6 +13,8 @@ export interface Project {
   stateDir: string;
   /** The repository's tsx binary: what `npx tsx` finds in the project through node_modules/tsx. */
   tsx: string;
+  /** The installed package's bin (`cairn`), run with node as `npx cairn` runs it. */
+  bin: string;
   /** Environment for a run with `n` resources: the program size and file state in the project. */
   env(n: number): Record<string, string>;
   /** Forgets all recorded state, so the next `up` creates everything again. */
@@ -45,6 +47,7 @@ export async function createProject(): Promise<Project> {
     dir,
     stateDir,
     tsx: join(REPO, "node_modules", ".bin", "tsx"),
+    bin: join(dir, "node_modules", "cairn", "dist", "cli", "bin.js"),
     env: (n) => ({ BENCH_N: String(n), CAIRN_BACKEND: `file://${stateDir}` }),
     resetState: () => rm(stateDir, { recursive: true, force: true }),
     remove: () => rm(dir, { recursive: true, force: true }),

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { REPO } from "./config.js";
 import type { BenchReport } from "../run.js";
 import type { Summary } from "./stats.js";
+import type { CliRow, CliRows } from "../rows/cli.js";
 
 const FILE = join(REPO, "bench", "RESULTS.md");
 const HEADER = `# Bench results
@@ -57,7 +58,15 @@ function cliLines(r: BenchReport): string[] {
     ...up.map((row) => `| \`up\` of ${count(row.n)} new resources | ${timed(row.wallMs)} | ${count(row.peakRssMb.median)} MB | ${target(row.target)} |`),
     `| slope per 1,000 resources | ${slopes.map((s) => `${count(s.from)}→${count(s.to)}: ${s.msPer1k} ms, ${s.mbPer1k} MB`).join("; ")} | | linear |`,
     `| no-op \`preview\` of ${count(noopPreview.n)} recorded resources | ${timed(noopPreview.wallMs)} | ${count(noopPreview.peakRssMb.median)} MB | ${target(noopPreview.target)} |`,
+    ...binLines(r.cli.viaBin, target),
   ];
+}
+
+/** The rows run through the cairn bin (absent in results recorded before it was measured). */
+function binLines(b: CliRows["viaBin"] | undefined, target: (t: CliRow["target"]) => string): string[] {
+  if (!b) return [];
+  const line = (what: string, row: CliRow) => `| ${what}, through the \`cairn\` bin | ${timed(row.wallMs)} | ${count(row.peakRssMb.median)} MB | ${target(row.target)} |`;
+  return [line("`up` of an empty program", b.emptyProgram), line(`\`up\` of ${count(b.up.n)} new resources`, b.up), line(`no-op \`preview\` of ${count(b.noopPreview.n)}`, b.noopPreview)];
 }
 
 function importLines(r: BenchReport): string[] {

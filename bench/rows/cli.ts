@@ -29,6 +29,8 @@ export interface CliRows {
   up: CliRow[];
   slopes: Slope[];
   noopPreview: CliRow;
+  /** The same program through Cairn's own bin (`npx cairn infra.ts …`), which loads tsx in-process. */
+  viaBin: { command: string; emptyProgram: CliRow; up: CliRow; noopPreview: CliRow };
 }
 
 const UP_TARGETS: Record<number, CliRow["target"]> = {
@@ -56,6 +58,11 @@ export async function cliRows(config: BenchConfig): Promise<CliRows> {
         add(`up ${n}`, await tsx(project, n, ["up", "--yes"], `run ${run}/${config.runs}: up ${n}`));
         if (n === config.previewN) add("preview", await tsx(project, n, ["preview", "--expect-no-changes"], `run ${run}/${config.runs}: no-op preview ${n}`));
       }
+      for (const n of [0, config.previewN]) {
+        await project.resetState();
+        add(`bin up ${n}`, await bin(project, n, ["up", "--yes"], `run ${run}/${config.runs}: bin up ${n}`));
+      }
+      add("bin preview", await bin(project, config.previewN, ["preview", "--expect-no-changes"], `run ${run}/${config.runs}: bin no-op preview ${config.previewN}`));
     }
   } finally {
     await project.remove();
@@ -69,11 +76,25 @@ export async function cliRows(config: BenchConfig): Promise<CliRows> {
     up,
     slopes: slopes([emptyProgram, ...up]),
     noopPreview: row(config.previewN, "preview", PREVIEW_TARGETS[config.previewN] ?? null),
+    viaBin: {
+      command: "node node_modules/cairn/dist/cli/bin.js infra.ts up --yes (the cairn bin, as npx cairn runs it)",
+      emptyProgram: row(0, "bin up 0", null),
+      up: row(config.previewN, `bin up ${config.previewN}`, UP_TARGETS[config.previewN] ?? null),
+      noopPreview: row(config.previewN, "bin preview", PREVIEW_TARGETS[config.previewN] ?? null),
+    },
   };
 }
 
-async function tsx(project: Project, n: number, args: string[], label: string): Promise<Sample> {
-  const m = await measure({ command: project.tsx, args: ["infra.ts", ...args], cwd: project.dir, env: project.env(n), probeRss: true });
+function tsx(project: Project, n: number, args: string[], label: string): Promise<Sample> {
+  return run(project, n, project.tsx, ["infra.ts", ...args], label);
+}
+
+function bin(project: Project, n: number, args: string[], label: string): Promise<Sample> {
+  return run(project, n, process.execPath, [project.bin, "infra.ts", ...args], label);
+}
+
+async function run(project: Project, n: number, command: string, args: string[], label: string): Promise<Sample> {
+  const m = await measure({ command, args, cwd: project.dir, env: project.env(n), probeRss: true });
   const sample = { wallMs: m.wallMs, rssMb: m.peakRssKb / 1024 };
   process.stderr.write(`  cli ${label}: ${Math.round(sample.wallMs)} ms, ${Math.round(sample.rssMb)} MB\n`);
   return sample;
