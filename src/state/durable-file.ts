@@ -63,24 +63,30 @@ export async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
 }
 
 /**
- * Writes `data` to a new temporary file beside `file` and fsyncs it, checking that every byte landed.
- * Returns the temporary path; the caller renames or links it into place (or removes it).
+ * Writes `data` (or its pieces, one after another: a large text need never be one string) to a new temporary
+ * file beside `file` and fsyncs it, checking that every byte landed. Returns the temporary path and the bytes
+ * written; the caller renames or links it into place (or removes it).
  *
- * @example const tmp = await writeTemp("state.json", text); await fs.promises.rename(tmp, "state.json");
+ * @example const { path } = await writeTemp("state.json", text); await fs.promises.rename(path, "state.json");
  */
-export async function writeTemp(file: string, data: string | Buffer, mode = 0o644): Promise<string> {
-  const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+export async function writeTemp(file: string, data: string | Buffer | Iterable<string>, mode = 0o644): Promise<{ path: string; bytes: number }> {
+  const pieces = typeof data === "string" || Buffer.isBuffer(data) ? [data] : data;
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   let fh: FileHandle | undefined;
   try {
     fh = await fs.promises.open(tmp, "wx", mode);
-    await writeAll(fh, buf);
+    let bytes = 0;
+    for (const piece of pieces) {
+      const buf = typeof piece === "string" ? Buffer.from(piece, "utf8") : piece;
+      await writeAll(fh, buf);
+      bytes += buf.length;
+    }
     await fh.sync();
     const { size } = await fh.stat();
-    if (size !== buf.length) throw Object.assign(new Error(`the file holds ${size} of ${buf.length} bytes after writing`), { code: "EIO" });
+    if (size !== bytes) throw Object.assign(new Error(`the file holds ${size} of ${bytes} bytes after writing`), { code: "EIO" });
     await fh.close();
     fh = undefined;
-    return tmp;
+    return { path: tmp, bytes };
   } catch (e) {
     await fh?.close().catch(() => {});
     await fs.promises.unlink(tmp).catch(() => {});
@@ -97,7 +103,7 @@ export async function writeTemp(file: string, data: string | Buffer, mode = 0o64
  */
 export async function durableWrite(file: string, data: string | Buffer, opts: { mode?: number } = {}): Promise<number> {
   const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-  const tmp = await writeTemp(file, buf, opts.mode);
+  const { path: tmp } = await writeTemp(file, buf, opts.mode);
   try {
     await fs.promises.rename(tmp, file);
   } catch (e) {
@@ -115,7 +121,7 @@ export async function durableWrite(file: string, data: string | Buffer, opts: { 
  * @example await durableCreate(".cairn/stacks/dev/encryption.json", text, 0o600);
  */
 export async function durableCreate(file: string, data: string | Buffer, mode = 0o644): Promise<void> {
-  const tmp = await writeTemp(file, data, mode);
+  const { path: tmp } = await writeTemp(file, data, mode);
   try {
     await fs.promises.link(tmp, file);
   } catch (e) {

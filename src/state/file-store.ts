@@ -199,7 +199,7 @@ export class FileStore implements StateStore {
    */
   async writeSnapshot(snap: SnapshotWrite): Promise<number> {
     const f = this.files;
-    const tmp = await writeTemp(f.snapshot, snap.text);
+    const { path: tmp, bytes } = await writeTemp(f.snapshot, snap.chunks());
     try {
       await this.keepVersion(tmp, snap.serial);
       if (this.damagedSnapshot) {
@@ -215,7 +215,7 @@ export class FileStore implements StateStore {
     }
     await fsyncDir(f.snapshot);
     await this.pruneHistory();
-    return Buffer.byteLength(snap.text);
+    return bytes;
   }
 
   /** @internal Makes sure the disk reserve exists (creating it is the first write of a run). */

@@ -4,7 +4,7 @@ import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
 import { beginLine, headLine } from "./journal-format.js";
 import { LockCompromisedError, LockHeldError, StackLockedError, forcedWarning, type LockHolder, type StackLock, type UnlockResult } from "./lock-holder.js";
 import { StoreBackend, type BackendOptions } from "./store-backend.js";
-import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreNames } from "./store.js";
+import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreNames, snapshotText } from "./store.js";
 
 /** One stack as a memory store keeps it. */
 interface MemoryStack {
@@ -83,10 +83,11 @@ export class MemoryStore implements StateStore {
         return Buffer.byteLength(text);
       },
       async replace(snap: SnapshotWrite, journal: string) {
-        st.history.set(snap.serial, { text: snap.text, writtenAt: new Date().toISOString(), resources: snap.resources });
-        st.snapshot = snap.text;
+        const text = snapshotText(snap);
+        st.history.set(snap.serial, { text, writtenAt: new Date().toISOString(), resources: snap.resources });
+        st.snapshot = text;
         st.journal = journal;
-        return Buffer.byteLength(snap.text) + Buffer.byteLength(journal);
+        return Buffer.byteLength(text) + Buffer.byteLength(journal);
       },
       async close() {},
     };

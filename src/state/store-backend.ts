@@ -7,7 +7,7 @@ import { applyMutations, workingCopy } from "./mutations.js";
 import { normalizedJournal, scanJournal, type JournalScan } from "./replay.js";
 import { decodeMutation, decodeState } from "./secret-encoding.js";
 import { DecryptError } from "./secrets.js";
-import { parseSnapshot, serializeSnapshot, SnapshotError } from "./snapshot.js";
+import { parseSnapshot, snapshotChunks, SnapshotError } from "./snapshot.js";
 import { validateStackName } from "./stack-name.js";
 import { StackSecrets } from "./stack-secrets.js";
 import type { StateStore } from "./store.js";
@@ -269,7 +269,7 @@ export class StoreBackend implements StateBackend {
       const storage = this.store.openJournal(scan.prep);
       try {
         await storage.ready;
-        await storage.replace({ text: serializeSnapshot({ ...old, serial }), serial, resources }, headLine(serial));
+        await storage.replace({ chunks: () => snapshotChunks({ ...old, serial }), serial, resources }, headLine(serial));
       } finally {
         await storage.close();
       }

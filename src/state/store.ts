@@ -82,9 +82,18 @@ export interface JournalPrep {
 
 /** One new snapshot version as written by a compaction. */
 export interface SnapshotWrite {
-  text: string;
+  /** The text in pieces, to write one after another (`snapshotChunks`); each call starts over. */
+  chunks: () => Iterable<string>;
   serial: number;
   resources: number;
+}
+
+/**
+ * The whole text of a snapshot write, for stores that keep it as one value (a row, an object).
+ * @example await put("state.json", snapshotText(snapshot));
+ */
+export function snapshotText(w: SnapshotWrite): string {
+  return [...w.chunks()].join("");
 }
 
 /**

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { emptyState, STATE_FORMAT_VERSION, type StackState } from "../../src/state/types.js";
 import { JOURNAL_FORMAT_VERSION } from "../../src/state/journal-format.js";
+import { snapshotChunks } from "../../src/state/snapshot.js";
 import { backendAt, resource, tempDir, urnOf } from "./helpers.js";
 
 async function lines(file: string): Promise<Record<string, unknown>[]> {
@@ -297,6 +298,17 @@ describe("damaged snapshots", () => {
     expect(edited.state).not.toHaveProperty("digest");
   });
 
+  it("is made in pieces of about 256 KB (never one string), which together are one JSON document", () => {
+    const resources = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [urnOf(`r${i}`), resource(`r${i}`)]));
+    const state: StackState = { ...emptyState("proj", "dev"), serial: 4, resources };
+    const pieces = [...snapshotChunks(state)];
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(256 * 1024 + 1024);
+    const { digest, ...parsed } = JSON.parse(pieces.join("")) as StackState & { digest: string };
+    expect(parsed).toEqual(state);
+    expect(digest).toMatch(/^sha256-/);
+  });
+
   for (const [name, damage, message] of cases) {
     it(`refuses a snapshot that is ${name} and leaves it byte-identical`, async () => {
       const dir = await tempDir();
@@ -367,6 +379,37 @@ describe("compaction", () => {
     const after = await backendAt(dir).load();
     expect(after.pending).toEqual([]);
     expect(Object.keys(after.state.resources).sort()).toEqual([urnOf("fast"), urnOf("slow")]);
+  });
+
+  it("writes a large snapshot in pieces, holding exactly what was recorded before it started, while records keep coming", async () => {
+    const dir = await tempDir();
+    const b = backendAt(dir);
+    const j = b.openJournal((await b.load()).state);
+    const names = Array.from({ length: 3000 }, (_, i) => `r${i}`);
+    for (const n of names) j.mutate([{ kind: "upsert", resource: resource(n, { inputs: { path: `out/${n}.txt`, content: "x".repeat(300) } }) }]);
+    await j.flush();
+    let compacting = true;
+    const saved = j.compact().finally(() => (compacting = false));
+    // Records made while the snapshot is written: a new resource per turn, and one removed.
+    const later: string[] = [];
+    j.mutate([{ kind: "remove", urn: urnOf("r0") }]);
+    while (compacting) {
+      const n = `late${later.length}`;
+      later.push(n);
+      j.mutate([{ kind: "upsert", resource: resource(n) }]);
+      await new Promise((r) => setImmediate(r));
+    }
+    const snap = await saved;
+    expect(later.length).toBeGreaterThan(1);
+    const text = await readFile(b.files.snapshot, "utf8");
+    const written = JSON.parse(text) as StackState & { digest: string };
+    expect(Object.keys(written.resources)).toEqual(names.map(urnOf)); // r0 still there, no late one
+    expect(Object.keys(snap.resources)).toEqual(names.map(urnOf));
+    const at = text.lastIndexOf(',\n "digest": "');
+    expect(written.digest).toBe(`sha256-${createHash("sha256").update(text.slice(0, at)).digest("base64")}`);
+    await j.close();
+    const loaded = await backendAt(dir).load();
+    expect(Object.keys(loaded.state.resources).sort()).toEqual([...names.slice(1), ...later].map(urnOf).sort());
   });
 
   it("covers begins not yet durable when compaction starts: they resolve once in the fresh journal", async () => {

@@ -1,7 +1,7 @@
 import type { ClientBase } from "pg";
 import { beginLine } from "../journal-format.js";
 import { LockCompromisedError } from "../lock-holder.js";
-import type { JournalPrep, JournalStorage, SnapshotWrite } from "../store.js";
+import { snapshotText, type JournalPrep, type JournalStorage, type SnapshotWrite } from "../store.js";
 import { inTransaction } from "./pg-connection.js";
 import type { PgStore } from "./pg-store.js";
 
@@ -62,11 +62,12 @@ export class PgJournalStorage implements JournalStorage {
   async replace(snapshot: SnapshotWrite, journal: string): Promise<number> {
     await this.ready;
     const carried = journal.split("\n").filter((l) => l !== "").slice(1); // the head is implied by base_serial
+    const text = snapshotText(snapshot);
     await this.store.use((c) =>
       inTransaction(c, async () => {
         await this.checkLock(c);
         const by = this.store.session ? `${this.store.session.holder.command} by pid ${this.store.session.holder.pid} on ${this.store.session.holder.host}` : "";
-        await this.store.insertSnapshot(c, this.id, snapshot.serial, snapshot.text, undefined, by, snapshot.resources).catch((e: { code?: string }) => {
+        await this.store.insertSnapshot(c, this.id, snapshot.serial, text, undefined, by, snapshot.resources).catch((e: { code?: string }) => {
           if (e.code === "23505") throw new Error(`version ${snapshot.serial} of stack ${this.store.ctx.stack} was written by another run meanwhile: this run's changes stay in the journal; run again`);
           throw e;
         });
@@ -75,7 +76,7 @@ export class PgJournalStorage implements JournalStorage {
         await this.insert(c, carried);
       }),
     );
-    return Buffer.byteLength(snapshot.text) + Buffer.byteLength(journal);
+    return Buffer.byteLength(text) + Buffer.byteLength(journal);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
 import { beginLine } from "../journal-format.js";
-import type { JournalPrep, JournalStorage, SnapshotWrite } from "../store.js";
+import { snapshotText, type JournalPrep, type JournalStorage, type SnapshotWrite } from "../store.js";
 import { isPreconditionFailed, s3Error } from "./s3-target.js";
 import { versionKey, type S3Store } from "./s3-store.js";
 
@@ -82,8 +82,9 @@ export class S3JournalStorage implements JournalStorage {
     // 2. The commit point: replace exactly the snapshot this run loaded, or fail.
     const etag = store.stateEtag === undefined ? ((await store.objects.head(store.rel("state.json")))?.etag ?? null) : store.stateEtag;
     const meta = { serial: String(snapshot.serial), resources: String(snapshot.resources) };
+    const text = snapshotText(snapshot);
     try {
-      store.stateEtag = await store.objects.put(store.rel("state.json"), snapshot.text, etag === null ? { ifNoneMatch: "*" } : { ifMatch: etag }, meta);
+      store.stateEtag = await store.objects.put(store.rel("state.json"), text, etag === null ? { ifNoneMatch: "*" } : { ifMatch: etag }, meta);
     } catch (e) {
       if (isPreconditionFailed(e)) {
         throw new Error(
@@ -96,10 +97,10 @@ export class S3JournalStorage implements JournalStorage {
     this.base = snapshot.serial;
     this.nextSeq = carried.length ? 2 : 1;
     // 3. History and clean-up: a failure here loses nothing.
-    await store.objects.put(store.rel(versionKey(snapshot.serial)), snapshot.text, undefined, meta).catch(() => {});
+    await store.objects.put(store.rel(versionKey(snapshot.serial)), text, undefined, meta).catch(() => {});
     const done = Array.from({ length: old.upTo - 1 }, (_, i) => store.rel(batchKey(old.base, i + 1)));
     await store.objects.deleteMany(done).catch(() => {});
-    return Buffer.byteLength(snapshot.text) + Buffer.byteLength(journal);
+    return Buffer.byteLength(text) + Buffer.byteLength(journal);
   }
 
   async close(): Promise<void> {
