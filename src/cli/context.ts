@@ -12,7 +12,7 @@ import { JsonReporter } from "./progress/json.js";
 import { LiveReporter } from "./progress/live.js";
 import { PlainReporter } from "./progress/plain.js";
 import type { Reporter } from "./progress/reporter.js";
-import { renderPlan } from "./render/plan.js";
+import { planPieces } from "./render/plan.js";
 import { formatBlock } from "./render/value.js";
 import { SECRET_MASK } from "../apply/redact.js";
 import type { Props } from "../state/types.js";
@@ -140,7 +140,11 @@ export class CliContext {
       c,
       reporter,
       json,
-      showPlan: (plan, diff) => (json ? json.emit({ type: "plan", ...planToJson(plan) }) : reporter.print(renderPlan(plan, { colors: c, diff }))),
+      showPlan: (plan, diff) => {
+        if (json) return json.emit({ type: "plan", ...planToJson(plan) });
+        // In pieces of whole steps: a plan of 100,000 steps is never one string (nor redacted as one).
+        for (const piece of planPieces(plan, { colors: c, diff })) reporter.print(piece);
+      },
       showOutputs: (values, secretKeys) => {
         if (json) return json.emit({ type: "outputs", outputs: maskOutputs(values, secretKeys) });
         if (Object.keys(values).length === 0) return;

@@ -4,7 +4,7 @@
  *
  * @example console.log(renderPlan(await stack.preview(), { diff: true }));
  */
-export { renderPlan, stepLine, stepLabel, stepDetails, planCountLine, type PlanRenderOptions } from "./render/plan.js";
+export { renderPlan, planPieces, stepLine, stepLabel, stepDetails, planCountLine, type PlanRenderOptions } from "./render/plan.js";
 export { planToJson, stepToJson } from "./json/plan.js";
 export { summaryLine, succeededLine, failedLines, skippedLine, retryingLine, waitEndedLine, diagnosticLine, renderRefresh } from "./render/events.js";
 export { whyOf } from "./render/why.js";

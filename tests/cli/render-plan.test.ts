@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderPlan } from "../../src/cli/render/plan.js";
+import { planPieces, renderPlan } from "../../src/cli/render/plan.js";
 import { whyOf } from "../../src/cli/render/why.js";
 import type { ReplaceReason } from "../../src/plan/plan.js";
 import { UNKNOWN } from "../../src/program/unknown.js";
@@ -114,5 +114,18 @@ describe("why a step is in the plan", () => {
     expect(whyOf(step.delete("a", {}, { deposed: true }), planOf([]))).toBe("an old object left by an interrupted replace");
     expect(whyOf(step.delete("a", {}), planOf([], { mode: "destroy" }))).toBeUndefined();
     expect(urn("t:Thing", "a")).toBe("urn:cairn:dev::app::t:Thing::a");
+  });
+});
+
+describe("plan text in pieces", () => {
+  it("comes in pieces of whole steps, about 64 KB each, which joined by newlines are the whole text", () => {
+    const steps = Array.from({ length: 3000 }, (_, i) => step.update(`rec${i}`, record, { ...record, note: `n${i}` }, ["note"]));
+    const plan = planOf(steps, { outputs: { url: "https://x.dev" } });
+    const pieces = [...planPieces(plan, { diff: true })];
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(64 * 1024 + 1024);
+    expect(pieces.join("\n")).toBe(renderPlan(plan, { diff: true }));
+    // Each piece starts with a step (or what follows the steps), never inside one.
+    for (const p of pieces.slice(1)) expect(p).toMatch(/^(~ update |$)/);
   });
 });

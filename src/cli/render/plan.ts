@@ -191,21 +191,44 @@ export function planCountLine(plan: Plan): string {
  * @example console.log(renderPlan(await stack.preview(), { diff: true }))
  */
 export function renderPlan(plan: Plan, o: PlanRenderOptions = {}): string {
+  return [...planBlocks(plan, o)].join("\n");
+}
+
+/**
+ * {@link renderPlan} in pieces of about `size` characters, each a run of whole steps (joined by newlines,
+ * they are its text): the CLI prints a plan of 100,000 steps without making it one string, and masks
+ * secrets piece by piece (a value never spans two steps).
+ *
+ * @example for (const piece of planPieces(plan, { diff: true })) console.log(piece);
+ */
+export function* planPieces(plan: Plan, o: PlanRenderOptions = {}, size = 64 * 1024): Generator<string> {
+  let piece: string[] = [];
+  let length = 0;
+  for (const block of planBlocks(plan, o)) {
+    piece.push(block);
+    length += block.length + 1;
+    if (length < size) continue;
+    yield piece.join("\n");
+    piece = [];
+    length = 0;
+  }
+  if (piece.length) yield piece.join("\n");
+}
+
+/** The plan's text as blocks of lines: the header, each step with its details, the outputs, problems, the count. */
+function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
   const c = o.colors ?? noColors;
-  const out: string[] = [];
-  if (!hasChanges(plan)) out.push(c.green(`No changes. Stack "${plan.stack}" is up to date.`));
-  if (plan.drift.length) out.push(c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), "");
+  if (!hasChanges(plan)) yield c.green(`No changes. Stack "${plan.stack}" is up to date.`);
+  if (plan.drift.length) yield [c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n");
   for (const s of plan.steps) {
     if (s.kind === "same" && !s.movedFrom && !s.adopt) continue;
-    out.push(stepLine(s, c));
-    for (const d of stepDetails(s, plan, o)) out.push(`      ${s.kind === "wait" ? c.dim(d) : d}`);
+    const details = stepDetails(s, plan, o);
+    yield details.length ? [stepLine(s, c), ...details.map((d) => `      ${s.kind === "wait" ? c.dim(d) : d}`)].join("\n") : stepLine(s, c);
   }
   const outputs = Object.entries(plan.outputs);
   if (outputs.length && plan.mode !== "destroy") {
-    out.push("", "Outputs:");
-    for (const [k, v] of outputs) out.push(`  ${k}: ${plan.secretOutputs.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
+    yield ["", "Outputs:", ...outputs.map(([k, v]) => `  ${k}: ${plan.secretOutputs.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`)].join("\n");
   }
-  for (const d of plan.diagnostics) out.push(`${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`);
-  if (hasChanges(plan)) out.push("", planCountLine(plan));
-  return out.join("\n");
+  for (const d of plan.diagnostics) yield `${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`;
+  if (hasChanges(plan)) yield `\n${planCountLine(plan)}`;
 }
