@@ -58,13 +58,7 @@ export function defineResource<I extends object, O extends object = I, Q = never
     methods?: M & ThisType<ResourceInstance<O, M>>;
   },
 ): ResourceClass<I, O, Q, M> {
-  if (!/^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)+$/.test(type)) {
-    throw new Error(`Invalid resource type "${type}": use a token like "pkg:module:Type" (letters, digits, ., _, - separated by ":").`);
-  }
-  const failWhen = def.schema?.wait?.failWhen;
-  if (failWhen !== undefined && !isPredicate(failWhen)) {
-    throw new Error(`The schema of ${type} has a wait.failWhen that is not a predicate: build it with predicate data such as { op: "in", path: ["status"], values: ["FAILED"] }.`);
-  }
+  checkDefinition(type, def.schema);
   const definition: ResourceDefinition = { type, provider: def.provider as Provider<any, any, any>, schema: def.schema };
   registerDefinition(definition);
   const attrs = new Set([...Object.keys(def.schema?.outputs ?? {}), ...Object.keys(def.schema?.inputs ?? {})]);
@@ -99,7 +93,24 @@ export function defineResource<I extends object, O extends object = I, Q = never
       return r;
     }
   }
-  for (const [key, fn] of Object.entries(def.methods ?? {})) {
+  addMembers(Defined, type, attrs, def.methods ?? {});
+  return Defined as unknown as ResourceClass<I, O, Q, M>;
+}
+
+/** Refuses a type token or schema that cannot work, naming the type and what to write instead. */
+function checkDefinition(type: string, schema: ResourceSchema | undefined): void {
+  if (!/^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)+$/.test(type)) {
+    throw new Error(`Invalid resource type "${type}": use a token like "pkg:module:Type" (letters, digits, ., _, - separated by ":").`);
+  }
+  const failWhen = schema?.wait?.failWhen;
+  if (failWhen !== undefined && !isPredicate(failWhen)) {
+    throw new Error(`The schema of ${type} has a wait.failWhen that is not a predicate: build it with predicate data such as { op: "in", path: ["status"], values: ["FAILED"] }.`);
+  }
+}
+
+/** Gives a defined class its name, its methods, and a getter per schema attribute returning that attribute's `Output`. */
+function addMembers(Defined: new (...args: never[]) => CustomResource, type: string, attrs: ReadonlySet<string>, methods: object): void {
+  for (const [key, fn] of Object.entries(methods)) {
     if (RESERVED.has(key) || attrs.has(key)) throw new Error(`${type}: method "${key}" clashes with an attribute or reserved name.`);
     Object.defineProperty(Defined.prototype, key, { value: fn, enumerable: false, configurable: true, writable: true });
   }
@@ -114,5 +125,4 @@ export function defineResource<I extends object, O extends object = I, Q = never
       configurable: true,
     });
   }
-  return Defined as unknown as ResourceClass<I, O, Q, M>;
 }

@@ -32,61 +32,66 @@ export function scanJournal(
   snap: { name: string; existed: boolean; fromBackup?: boolean },
 ): JournalScan {
   const notes: string[] = [];
+  const j = bytes ? parseJournal(bytes, journalName) : undefined;
+  if (j?.tornNote) notes.push(j.tornNote);
+  const place = j?.head ? placeJournal(j.head.serial, journalName, snapshotSerial, snap, notes) : { continuesSnapshot: false, baseSerial: snapshotSerial };
+  const walked = walkRecords(j?.head ? j.records : [], place.continuesSnapshot, place.baseSerial);
+  return {
+    replay: walked.replay,
+    prep: { snapshotSerial: place.baseSerial, continuesSnapshot: place.continuesSnapshot, validBytes: j?.validBytes ?? 0, size: bytes?.length ?? 0, pending: [...walked.open.values()] },
+    nextOp: walked.maxOp + 1,
+    notes,
+    baseSerial: place.baseSerial,
+    serial: walked.serial,
+  };
+}
+
+/**
+ * How a journal whose head says `headSerial` relates to the snapshot loaded: it continues it (its records
+ * are replayed), predates it (an interrupted compaction: only its pending operations count), or continues
+ * a newer one, which is refused unless the snapshot is a backup loaded in place of a damaged one.
+ */
+function placeJournal(headSerial: number, journalName: string, snapshotSerial: number, snap: { name: string; existed: boolean; fromBackup?: boolean }, notes: string[]): { continuesSnapshot: boolean; baseSerial: number } {
+  if (headSerial > snapshotSerial && snap.fromBackup) {
+    notes.push(`${journalName} continues version ${headSerial}, newer than the backup loaded: its changes were replayed on the backup; resources changed only in the lost version may be stale: run refresh`);
+    return { continuesSnapshot: true, baseSerial: headSerial };
+  }
+  if (headSerial > snapshotSerial) {
+    throw new Error(
+      `${journalName} continues snapshot serial ${headSerial}, but ${snap.existed ? `${snap.name} has serial ${snapshotSerial}` : `${snap.name} is missing`}: ` +
+        `the snapshot was deleted or replaced by an older copy. Both were left untouched: put back the matching snapshot, ` +
+        `or move the journal aside to continue from this snapshot (the journal's changes will be forgotten).`,
+    );
+  }
+  // An older journal is one whose compaction was interrupted after the snapshot was written:
+  // its changes are in the snapshot already, but its pending operations are still unresolved.
+  if (headSerial !== snapshotSerial) notes.push(`${journalName} predates ${snap.name} (an interrupted compaction): only its pending operations were used`);
+  return { continuesSnapshot: headSerial === snapshotSerial, baseSerial: snapshotSerial };
+}
+
+/** The operations a journal's records leave open, the records to replay (when it continues the snapshot), and the serial they reach. */
+function walkRecords(records: readonly JournalRecord[], continuesSnapshot: boolean, baseSerial: number) {
   const open = new Map<number, PendingOperation>();
   const replay: JournalScan["replay"] = [];
   let maxOp = 0;
-  let continuesSnapshot = false;
-  let validBytes = 0;
-  let serial = snapshotSerial;
-  let baseSerial = snapshotSerial;
-  if (bytes) {
-    const j = parseJournal(bytes, journalName);
-    validBytes = j.validBytes;
-    if (j.tornNote) notes.push(j.tornNote);
-    if (j.head) {
-      if (j.head.serial > snapshotSerial && snap.fromBackup) {
-        notes.push(`${journalName} continues version ${j.head.serial}, newer than the backup loaded: its changes were replayed on the backup; resources changed only in the lost version may be stale: run refresh`);
-        serial = baseSerial = j.head.serial;
-        continuesSnapshot = true;
-      } else if (j.head.serial > snapshotSerial) {
-        throw new Error(
-          `${journalName} continues snapshot serial ${j.head.serial}, but ${snap.existed ? `${snap.name} has serial ${snapshotSerial}` : `${snap.name} is missing`}: ` +
-            `the snapshot was deleted or replaced by an older copy. Both were left untouched: put back the matching snapshot, ` +
-            `or move the journal aside to continue from this snapshot (the journal's changes will be forgotten).`,
-        );
-      } else {
-        continuesSnapshot = j.head.serial === snapshotSerial;
-      }
-      // An older journal is one whose compaction was interrupted after the snapshot was written:
-      // its changes are in the snapshot already, but its pending operations are still unresolved.
-      if (!continuesSnapshot) notes.push(`${journalName} predates ${snap.name} (an interrupted compaction): only its pending operations were used`);
-      let line = 1;
-      for (const rec of j.records) {
-        line++;
-        if (rec.t === "begin") {
-          const p: PendingOperation = { op: rec.op, kind: rec.kind, urn: rec.urn, type: rec.type, since: rec.since };
-          if (rec.id !== undefined) p.id = rec.id;
-          open.set(rec.op, p);
-        } else if (rec.t === "end" || rec.t === "abort") {
-          open.delete(rec.op);
-        }
-        if (rec.t !== "mutate") maxOp = Math.max(maxOp, rec.op);
-        if (continuesSnapshot && rec.t !== "begin" && rec.m?.length) {
-          replay.push({ line, rec });
-          serial++;
-        }
-      }
+  let serial = baseSerial;
+  let line = 1; // the head is line 1
+  for (const rec of records) {
+    line++;
+    if (rec.t === "begin") {
+      const p: PendingOperation = { op: rec.op, kind: rec.kind, urn: rec.urn, type: rec.type, since: rec.since };
+      if (rec.id !== undefined) p.id = rec.id;
+      open.set(rec.op, p);
+    } else if (rec.t === "end" || rec.t === "abort") {
+      open.delete(rec.op);
+    }
+    if (rec.t !== "mutate") maxOp = Math.max(maxOp, rec.op);
+    if (continuesSnapshot && rec.t !== "begin" && rec.m?.length) {
+      replay.push({ line, rec });
+      serial++;
     }
   }
-  const pending = [...open.values()];
-  return {
-    replay,
-    prep: { snapshotSerial: baseSerial, continuesSnapshot, validBytes, size: bytes?.length ?? 0, pending },
-    nextOp: maxOp + 1,
-    notes,
-    baseSerial,
-    serial,
-  };
+  return { open, replay, maxOp, serial };
 }
 
 /**
