@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { join, resolve } from "node:path";
-import lockfile from "proper-lockfile";
+import { properLockfile } from "./lockfile.js";
 import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
 import { parseConfigText, serializeConfig } from "./config-store.js";
 import { DiskFullError, durableCreate, durableWrite, fsyncDir, readIfExists, writeError, writeTemp } from "./durable-file.js";
@@ -84,6 +84,7 @@ export class FileStore implements StateStore {
     // A short lock of its own, so `config set` waits for another `config set` instead of losing its key,
     // and does not fail while a long `up` holds the stack lock.
     const lockPath = `${this.files.config}.lock`;
+    const lockfile = await properLockfile();
     const release = await lockfile.lock(this.files.config, {
       realpath: false,
       lockfilePath: lockPath,

@@ -2,7 +2,8 @@ import { readFileSync, statSync, type Stats } from "node:fs";
 import { mkdir, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
-import lockfile from "proper-lockfile";
+import type { LockOptions as LockfileOptions } from "proper-lockfile";
+import { properLockfile } from "./lockfile.js";
 import { durableWrite, readIfExists, writeError } from "./durable-file.js";
 import {
   forcedWarning,
@@ -48,6 +49,7 @@ const holderPathOf = (stackDir: string) => join(stackDir, "lock.json");
 async function withGuard<T>(stackDir: string, f: () => Promise<T>): Promise<T> {
   const guard = join(stackDir, "lock.guard");
   // The guard is held for milliseconds; its 5 s staleness (and retries past it) cover a run killed while holding it.
+  const lockfile = await properLockfile();
   const release = await lockfile.lock(guard, {
     realpath: false,
     lockfilePath: guard,
@@ -159,7 +161,7 @@ interface Held {
 }
 
 /** proper-lockfile's options for one lock: its default throws from a timer, which would crash the process. */
-function lockfileOptions(held: Held, opts: LockOptions): lockfile.LockOptions {
+function lockfileOptions(held: Held, opts: LockOptions): LockfileOptions {
   return {
     realpath: false,
     lockfilePath: held.lockPath,
@@ -184,6 +186,7 @@ function lockfileOptions(held: Held, opts: LockOptions): lockfile.LockOptions {
 async function takeLockDir(held: Held, opts: LockOptions, notes: string[]): Promise<() => Promise<void>> {
   const { stackDir, lockPath } = held;
   const options = lockfileOptions(held, opts);
+  const lockfile = await properLockfile();
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(stackDir, options);
