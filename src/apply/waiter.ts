@@ -108,11 +108,10 @@ export interface PollStats {
 
 /**
  * Polls the targets of waits until their predicates hold, batching: all waits whose targets share a
- * provider are read in rounds, one `readMany` call per round that reads every one of them (providers
- * without `readMany` get one `read` per target that is due). The first read comes once waits released
+ * provider are read in rounds, one `readMany` call per round for every wait that is due or nearly
+ * (providers without `readMany` get one `read` per target). The first read comes once waits released
  * together have gathered (50 ms, longer while more keep joining); then the pauses grow from
- * `minDelayMs` by `growth` up to the wait's interval, with jitter. A `readMany` round comes when its
- * earliest wait is due.
+ * `minDelayMs` by `growth` up to the wait's interval, with jitter.
  *
  * @example
  * const poller = new WaitPoller({ clock, opContext });
@@ -201,9 +200,7 @@ export class WaitPoller {
           }
         }
         const now = clock.now();
-        // One readMany reads every wait of the group: reading a wait before it is due costs no call, and keeps
-        // each round one call. Where each target costs a read, only the waits due (or nearly) are read.
-        const due = group.provider.readMany ? [...group.entries] : [...group.entries].filter((e) => e.nextAt <= now + rideAlong(e));
+        const due = [...group.entries].filter((e) => e.nextAt <= now + rideAlong(group, e));
         if (due.length) {
           try {
             await this.round(group, due);
@@ -313,12 +310,16 @@ export class WaitPoller {
 }
 
 /**
- * How much earlier than due a wait may read to join a round, where each target costs its own `read`: a
- * little (a quarter of its pause, at most a second), so waits that are nearly due share the round's timing
- * without many extra calls.
+ * How much earlier than due a wait may read to join a round. Where one `readMany` reads every target, up to
+ * half its pause: an early read costs no extra call, and waits that started at different times then fall
+ * into one cadence within an interval (two phases up to half an interval apart merge into the earlier round,
+ * further apart into the later one), so a round is one call. Not every wait of the group: a provider's
+ * `readMany` may still read some targets one by one (ACM describes each certificate not yet issued), and
+ * a wait read long before it is due would cost those reads for nothing. Where each target costs a `read`,
+ * a little.
  */
-function rideAlong(e: Entry): number {
-  return Math.min(1000, e.delay * 0.25);
+function rideAlong(group: Group, e: Entry): number {
+  return group.provider.readMany ? e.delay * 0.5 : Math.min(1000, e.delay * 0.25);
 }
 
 /** The values both predicates read (until first), masked where secret. */
