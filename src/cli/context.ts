@@ -12,8 +12,7 @@ import { JsonReporter } from "./progress/json.js";
 import { LiveReporter } from "./progress/live.js";
 import { PlainReporter } from "./progress/plain.js";
 import type { Reporter } from "./progress/reporter.js";
-import { planPieces } from "./render/plan.js";
-import { formatBlock } from "./render/value.js";
+import { outputsBlock, planPieces } from "./render/plan.js";
 import { SECRET_MASK } from "../apply/redact.js";
 import type { Props } from "../state/types.js";
 import type { ApplySummary } from "../apply/events.js";
@@ -148,8 +147,7 @@ export class CliContext {
       showOutputs: (values, secretKeys) => {
         if (json) return json.emit({ type: "outputs", outputs: maskOutputs(values, secretKeys) });
         if (Object.keys(values).length === 0) return;
-        const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secretKeys.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
-        reporter.print(["", "Outputs:", ...lines].join("\n"));
+        reporter.print(outputsBlock(values, secretKeys));
       },
       close: () => {
         sub.unsubscribe();

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { describeZodError, stackStateSchema } from "./schema.js";
 import { STATE_FORMAT_VERSION, type StackState } from "./types.js";
 
@@ -63,19 +63,20 @@ function validated(json: unknown, file: string): StackState {
 /** Where a snapshot's digest starts: it covers every byte before it, and is the last field. */
 const DIGEST_FIELD = ',\n "digest": "';
 
-function digestOf(body: string): string {
-  return `sha256-${createHash("sha256").update(body).digest("base64")}`;
+/** The digest field's value for a hash of every byte before it. */
+function digestOf(hash: Hash): string {
+  return `sha256-${hash.digest("base64")}`;
 }
 
 /**
- * The state, when `text` is byte for byte what {@link serializeSnapshot} wrote (its digest matches): it was
+ * The state, when `text` is byte for byte what {@link snapshotChunks} wrote (its digest matches): it was
  * valid when written, so checking it again field by field would only cost time (about 100 ms per 10,000
  * resources). A file edited by hand, or damaged, no longer matches and is checked in full.
  */
 function asWritten(text: string, json: unknown): StackState | undefined {
   const at = text.lastIndexOf(DIGEST_FIELD);
   const digest = (json as { digest?: unknown } | null)?.digest;
-  if (at < 0 || typeof digest !== "string" || digestOf(text.slice(0, at)) !== digest) return undefined;
+  if (at < 0 || typeof digest !== "string" || digestOf(createHash("sha256").update(text.slice(0, at))) !== digest) return undefined;
   return json as StackState;
 }
 
@@ -120,15 +121,5 @@ export function* snapshotChunks(s: StackState): Generator<string> {
   }
   if (urns.length) text += "\n }";
   yield piece(text);
-  yield `${DIGEST_FIELD}sha256-${hash.digest("base64")}"\n}\n`;
-}
-
-/**
- * The whole snapshot text of {@link snapshotChunks} as one string, for stores that keep it as one value
- * (a PostgreSQL row, an S3 object) and for tests.
- *
- * @example await durableWrite(file, serializeSnapshot(encodeState(state, crypter)));
- */
-export function serializeSnapshot(s: StackState): string {
-  return [...snapshotChunks(s)].join("");
+  yield `${DIGEST_FIELD}${digestOf(hash)}"\n}\n`;
 }

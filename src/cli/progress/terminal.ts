@@ -9,4 +9,3 @@ export function terminalRegion(stream: NodeJS.WriteStream = process.stdout): Liv
   const log = createLogUpdate(stream);
   return { update: (text) => log(text), clear: () => log.clear(), done: () => log.done() };
 }
-

@@ -215,20 +215,28 @@ export function* planPieces(plan: Plan, o: PlanRenderOptions = {}, size = 64 * 1
   if (piece.length) yield piece.join("\n");
 }
 
+/**
+ * Stack outputs as printed after a plan and after an apply: a blank line, `Outputs:`, then one `name: value`
+ * per output, secret ones masked.
+ * @example reporter.print(outputsBlock(result.outputs, result.secretOutputs));
+ */
+export function outputsBlock(values: Record<string, unknown>, secretKeys: readonly string[]): string {
+  const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secretKeys.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
+  return ["", "Outputs:", ...lines].join("\n");
+}
+
 /** The plan's text as blocks of lines: the header, each step with its details, the outputs, problems, the count. */
 function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
   const c = o.colors ?? noColors;
-  if (!hasChanges(plan)) yield c.green(`No changes. Stack "${plan.stack}" is up to date.`);
+  const changes = hasChanges(plan);
+  if (!changes) yield c.green(`No changes. Stack "${plan.stack}" is up to date.`);
   if (plan.drift.length) yield [c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n");
   for (const s of plan.steps) {
     if (s.kind === "same" && !s.movedFrom && !s.adopt) continue;
     const details = stepDetails(s, plan, o);
     yield details.length ? [stepLine(s, c), ...details.map((d) => `      ${s.kind === "wait" ? c.dim(d) : d}`)].join("\n") : stepLine(s, c);
   }
-  const outputs = Object.entries(plan.outputs);
-  if (outputs.length && plan.mode !== "destroy") {
-    yield ["", "Outputs:", ...outputs.map(([k, v]) => `  ${k}: ${plan.secretOutputs.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`)].join("\n");
-  }
+  if (Object.keys(plan.outputs).length && plan.mode !== "destroy") yield outputsBlock(plan.outputs, plan.secretOutputs);
   for (const d of plan.diagnostics) yield `${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`;
-  if (hasChanges(plan)) yield `\n${planCountLine(plan)}`;
+  if (changes) yield `\n${planCountLine(plan)}`;
 }
