@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^cairn\/testing$/, replacement: src("testing/index.ts") },
       { find: /^cairn\/testing\/vitest$/, replacement: src("testing/vitest.ts") },
       { find: /^cairn\/aws$/, replacement: src("providers/aws/index.ts") },
+      { find: /^cairn\/aws\/([a-z0-9.-]+)$/, replacement: src("providers/aws/services/$1.ts") },
     ],
   },
   test: {

@@ -15,13 +15,13 @@ export interface SyncResult {
 }
 
 /**
- * Makes `root/GENERATED_DIR` hold exactly `files` (repository-relative path → text): writes new and changed
- * files, deletes other `.ts` files there and the directories that leaves empty.
+ * Makes `root/dir` (default {@link GENERATED_DIR}) hold exactly `files` (repository-relative path → text):
+ * writes new and changed files, deletes other `.ts` files there and the directories that leaves empty.
  *
  * @example
  * const { written, deleted } = syncGenerated(process.cwd(), generate("schemas"));
  */
-export function syncGenerated(root: string, files: ReadonlyMap<string, string>): SyncResult {
+export function syncGenerated(root: string, files: ReadonlyMap<string, string>, generatedDir: string = GENERATED_DIR): SyncResult {
   const result: SyncResult = { written: [], deleted: [], unchanged: [] };
   for (const [rel, text] of files) {
     const path = join(root, ...rel.split("/"));
@@ -34,11 +34,11 @@ export function syncGenerated(root: string, files: ReadonlyMap<string, string>):
     writeFileSync(path, text);
     result.written.push(rel);
   }
-  const dir = join(root, ...GENERATED_DIR.split("/"));
+  const dir = join(root, ...generatedDir.split("/"));
   if (!existsSync(dir)) return result;
   const onDisk = readdirSync(dir, { recursive: true, encoding: "utf8" }).map((p) => p.split(sep).join("/"));
   for (const p of onDisk.filter((p) => p.endsWith(".ts")).sort()) {
-    const rel = `${GENERATED_DIR}/${p}`;
+    const rel = `${generatedDir}/${p}`;
     if (files.has(rel)) continue;
     rmSync(join(dir, p));
     result.deleted.push(rel);

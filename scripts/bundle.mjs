@@ -5,6 +5,7 @@
 import { build } from "esbuild";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { readdirSync } from "node:fs";
 import { moveDynamicImports } from "./dynamic-imports.mjs";
 
 const require = createRequire(import.meta.url);
@@ -22,8 +23,12 @@ const rxjsAsEsm = {
   },
 };
 
+// One entry per AWS service module (`cairn/aws/s3`, …): importing one loads only its own file and the shared
+// Cloud Control runtime chunk.
+const services = readdirSync("src/providers/aws/services").filter((f) => f.endsWith(".ts")).map((f) => `src/providers/aws/services/${f}`);
+
 const result = await build({
-  entryPoints: ["src/index.ts", "src/providers/local/index.ts", "src/providers/aws/index.ts", "src/testing/index.ts", "src/testing/vitest.ts", "src/cli/bin.ts"],
+  entryPoints: ["src/index.ts", "src/providers/local/index.ts", "src/providers/aws/index.ts", "src/testing/index.ts", "src/testing/vitest.ts", "src/cli/bin.ts", ...services],
   outdir: "dist",
   outbase: "src",
   chunkNames: "chunks/[name]-[hash]",

@@ -20,8 +20,8 @@ export { Resource, CustomResource, ComponentResource, urnOf, type ResourceOption
 export { defineResource, type ResourceClass, type ResourceInstance, type OutputProps, type LookupQuery } from "./program/define.js";
 export { makeUrn, parseUrn, type Urn, type UrnParts } from "./program/urn.js";
 export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./program/duration.js";
-export type { CustomTimeouts } from "./program/node.js";
-export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance } from "./provider/provider.js";
+export type { CustomTimeouts, PrepareEnv } from "./program/node.js";
+export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance, OperationRecord, ResumeResult } from "./provider/provider.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
 export { IncompleteCreateError, TransientError, isTransientError } from "./provider/errors.js";
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";

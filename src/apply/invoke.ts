@@ -109,7 +109,9 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
   for (let attempt = 1; ; attempt++) {
     const bound = ctx.inFlight.open(deadline - Date.now());
     try {
-      const result = await bound.race(c.call(ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) })));
+      const opCtx = ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) });
+      opCtx.operation = { id: ctx.journal.operationId(op), note: (d) => ctx.journal.note(op, d) };
+      const result = await bound.race(c.call(opCtx));
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
       return { result, op };

@@ -11,6 +11,10 @@ export interface JournalWriter {
    * no more calls.
    */
   confirm(): Promise<void>;
+  /** The identity of a pending operation, the same in every run that reads its record. */
+  operationId(op: number): string;
+  /** Adds provider data (request tokens) to an operation's pending record; resolves once durable. */
+  note(op: number, d: Readonly<Record<string, string>>): Promise<void>;
   /** Records an operation's success and the state changes it made. */
   end(op: number, mutations: StateMutation[]): void;
   /** Records an operation's failure and any state changes it still made (a tainted partial create). */

@@ -107,7 +107,7 @@ async function adopt(node: CustomNode, id: string, news: Props, secretKeys: stri
 async function providerAnswers(node: CustomNode, news: Props, prior: ResourceState | undefined, ctx: PlanContext): Promise<Diff | undefined> {
   const provider = providerOf(ctx, node);
   const fullyKnown = !containsUnknown(news);
-  if (provider.check && fullyKnown) {
+  if (provider.check && (fullyKnown || provider.checksUnknown)) {
     const found = await memoized<Diagnostic[]>(ctx, `check|${node.urn}|${JSON.stringify(news)}`, async () => provider.check!({ urn: node.urn, inputs: news }));
     for (const d of found) ctx.diagnostics.push({ severity: d.severity, urn: node.urn, message: `"${node.name}" (${node.type})${d.attribute ? `, input "${d.attribute}"` : ""}: ${d.message}` });
   }

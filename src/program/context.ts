@@ -3,6 +3,7 @@ import type { ResourceNode } from "./node.js";
 import type { Urn } from "./urn.js";
 import { insideApply } from "./output.js";
 import type { ProviderInstance } from "../provider/provider.js";
+import type { ConfigValue } from "./config.js";
 
 /** A problem found while evaluating a program, reported with the others at the end (each once). */
 export interface EvalDiagnostic {
@@ -26,6 +27,8 @@ export class EvalContext {
     readonly command: string,
     /** Provider instances for resources that name none (and whose parents name none), by package. */
     readonly defaultProviders: Readonly<Record<string, ProviderInstance>> = {},
+    /** The stack's config values, for types that complete their inputs from it (default tags). */
+    readonly config: Readonly<Record<string, ConfigValue>> = {},
   ) {}
 
   /** Records a node; a second node with the same URN is an error naming both. */

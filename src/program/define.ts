@@ -56,10 +56,13 @@ export function defineResource<I extends object, O extends object = I, Q = never
     schema?: ResourceSchema;
     /** Methods every instance gets (helpers over its outputs), e.g. `cert.validationRecordFor(domain)`. */
     methods?: M & ThisType<ResourceInstance<O, M>>;
+    /** Completes the inputs of each declared resource when it is declared, from its provider instance and the stack config (e.g. default tags). */
+    prepareInputs?: ResourceDefinition["prepareInputs"];
   },
 ): ResourceClass<I, O, Q, M> {
   checkDefinition(type, def.schema);
   const definition: ResourceDefinition = { type, provider: def.provider as Provider<any, any, any>, schema: def.schema };
+  if (def.prepareInputs) definition.prepareInputs = def.prepareInputs;
   registerDefinition(definition);
   const attrs = new Set([...Object.keys(def.schema?.outputs ?? {}), ...Object.keys(def.schema?.inputs ?? {})]);
   const hasSchema = def.schema?.outputs !== undefined;

@@ -3,12 +3,26 @@ import type { Provider, ProviderInstance } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
 import type { Duration } from "./duration.js";
 import type { Predicate } from "../wait/predicate.js";
+import type { ConfigValue } from "./config.js";
 
 /** A resource type as the engine sees it: its token, provider and schema. One mechanism for every type. */
 export interface ResourceDefinition {
   type: string;
   provider: Provider<any, any, any>;
   schema?: ResourceSchema;
+  /**
+   * Completes a resource's inputs when it is declared, from its provider instance and the stack's config
+   * (e.g. default tags), so plans show what will be sent.
+   */
+  prepareInputs?: (inputs: Record<string, unknown>, env: PrepareEnv) => Record<string, unknown>;
+}
+
+/** What a type's `prepareInputs` (see {@link defineResource}) may read: the provider instance and the stack config. */
+export interface PrepareEnv {
+  /** The provider instance the resource uses (its own, its parent's, or the stack's default). */
+  provider: ProviderInstance | undefined;
+  /** The stack's config values, by key. */
+  config: Readonly<Record<string, ConfigValue>>;
 }
 
 /** Time budgets for provider operations. */

@@ -63,7 +63,10 @@ export type Input<T> = T | Promise<T> | Output<T>;
 
 /** Deeply: every nested property or element may itself be an {@link Input}. */
 export type Inputs<T> = Input<
-  T extends readonly (infer E)[] ? Inputs<E>[] : T extends Record<string, unknown> ? { [K in keyof T]: Inputs<T[K]> } : T
+  T extends readonly (infer E)[] ? Inputs<E>[]
+  : T extends (...args: never[]) => unknown ? T
+  : T extends object ? { [K in keyof T]: Inputs<T[K]> }
+  : T
 >;
 
 /** The plain type inside an input: `Unwrap<Output<string>>` is `string`. */

@@ -71,7 +71,7 @@ export class Program {
 
   /** Runs the program function once for `stack`, recording its resources. Scoped to this call. */
   async evaluate(opts: { stack: string; config?: Readonly<Record<string, ConfigValue>>; providers?: Readonly<Record<string, ProviderInstance>> }): Promise<Evaluation> {
-    const ctx = new EvalContext(this.name, opts.stack, this.location.command, opts.providers);
+    const ctx = new EvalContext(this.name, opts.stack, this.location.command, opts.providers, opts.config);
     const config = new Config(opts.config ?? {}, opts.stack, this.location.command, ctx.diagnostics);
     const returned = await evaluateInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
     const outputs = returned && typeof returned === "object" ? returned : {};

@@ -97,13 +97,14 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}).`);
   const parent = opts.parent?.[NODE];
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
+  const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? ctx.defaultProviders[type.split(":")[0]!] : undefined);
+  if (extra.kind === "custom" && extra.definition.prepareInputs) extra = { ...extra, inputs: extra.definition.prepareInputs(extra.inputs, { provider, config: ctx.config }) };
   const deps = new Set<ResourceNode>();
   if (extra.kind === "custom") collectResources(extra.inputs, deps);
   for (const d of dependsOnList(opts.dependsOn)) {
     if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources or waits; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);
   }
-  const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? ctx.defaultProviders[type.split(":")[0]!] : undefined);
   const node = makeNode(extra, { urn, type, name, parent, deps, provider }, () => managedOptions(opts, { what, ctx, parent, type, name }));
   if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
   ctx.register(node);

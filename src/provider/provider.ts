@@ -57,6 +57,22 @@ export interface ProviderInstance {
   readonly settings: Readonly<Record<string, string>>;
 }
 
+/**
+ * The journal's record of the operation a provider call belongs to: an identity that is the same should a
+ * later run pick the operation up again, and a way to attach what the provider learns (a request token) to
+ * the record before it goes on, so a crash loses nothing the cloud has said.
+ *
+ * @example
+ * const token = `cairn-${ctx.operation?.id}`;
+ * await ctx.operation?.note({ clientToken: token });
+ */
+export interface OperationRecord {
+  /** Unique to this operation and stable across runs (derived from its journal record): a seed for idempotency tokens. */
+  readonly id: string;
+  /** Durably adds `data` to the operation's pending record; resolves once written. */
+  note(data: Readonly<Record<string, string>>): Promise<void>;
+}
+
 /** Passed to every provider operation. */
 export interface OpContext {
   /** Aborted when the user cancels (Ctrl-C) or the operation's timeout passes. */
@@ -72,7 +88,23 @@ export interface OpContext {
    * the program no longer declares; absent for the package's default.
    */
   provider?: ProviderInstance;
+  /** The journaled operation of a create, update or delete (absent for reads). */
+  operation?: OperationRecord;
 }
+
+/**
+ * What became of an operation a crash (or a lost connection) interrupted, as {@link Provider.resume} found
+ * out from what it noted:
+ * - `created`: the object exists (a create finished): its id and outputs;
+ * - `present`: the object the operation acted on exists, with these outputs;
+ * - `absent`: there is no object (a create never happened, or a delete finished);
+ * - `unknown`: the provider cannot tell: the run stops, with `message` saying what to check and do.
+ */
+export type ResumeResult =
+  | { kind: "created"; id: string; outputs: Record<string, unknown> }
+  | { kind: "present"; outputs: Record<string, unknown> }
+  | { kind: "absent" }
+  | { kind: "unknown"; message: string };
 
 /**
  * The lifecycle every resource type implements: built-in, AWS, mock and user-defined alike.
@@ -88,6 +120,11 @@ export interface OpContext {
 export interface Provider<I = Record<string, unknown>, O = Record<string, unknown>, Q = never> {
   /** Validates inputs before planning. */
   check?(args: { urn: Urn; inputs: I }): Diagnostic[] | Promise<Diagnostic[]>;
+  /**
+   * `check` accepts inputs that still hold values known only at apply (`UNKNOWN` markers, to be skipped), so
+   * it is asked even then: a missing required input is reported at preview, not when the create fails.
+   */
+  checksUnknown?: boolean;
   /** Compares old and new inputs; without it the engine compares values and uses the schema's force-new list. */
   diff?(args: { urn: Urn; id: string; olds: I; news: I; outputs: O }): Diff | Promise<Diff>;
   /** Creates the object; resolves with its cloud id and outputs. */
@@ -105,4 +142,10 @@ export interface Provider<I = Record<string, unknown>, O = Record<string, unknow
   update?(args: { urn: Urn; id: string; olds: I; news: I; outputs: O; ctx: OpContext }): Promise<O>;
   /** Deletes the object; deleting something already gone must succeed. */
   delete(args: { urn: Urn; id: string; inputs: I; outputs: O; ctx: OpContext }): Promise<void>;
+  /**
+   * Finds out how an operation interrupted in an earlier run ended, from what it noted
+   * (with `ctx.operation.note`): asked before the next plan for every pending operation that has notes.
+   * Without it, the object is read back by id (creates without an id cannot be).
+   */
+  resume?(args: { urn: Urn; kind: "create" | "update" | "delete"; id?: string; note: Readonly<Record<string, string>>; ctx: OpContext }): Promise<ResumeResult>;
 }

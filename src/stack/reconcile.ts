@@ -1,4 +1,7 @@
-import type { OpContext, ProviderInstance } from "../provider/provider.js";
+import type { OpContext, Provider, ProviderInstance, ResumeResult } from "../provider/provider.js";
+import { findDefinition } from "../provider/registry.js";
+import { operationId } from "../state/journal-format.js";
+import { callKind, resumedMutations, resumedText } from "./resume.js";
 import type { ProviderSource } from "../provider/registry.js";
 import type { JournalWriter } from "../apply/journal.js";
 import type { PendingOperation, Props, ResourceState, StateMutation } from "../state/types.js";
@@ -37,6 +40,10 @@ export async function reconcile(journal: JournalWriter & { end(op: number, m: St
   for (const p of pending) {
     const what = `${p.kind} of ${p.urn} (started ${p.since})`;
     const provider = env.providers(p.type, p.urn);
+    if (p.note && provider?.resume) {
+      await resumeOne(journal, p, provider, env, what);
+      continue;
+    }
     if (p.id === undefined || !provider) {
       env.warn(`An interrupted ${what} was found. ${p.id === undefined ? "Its object id was never recorded, so it cannot be read back; the next plan creates it again (providers make creates idempotent where the cloud allows). If an object was left behind, delete it by hand." : `No provider for type ${p.type} is loaded, so it cannot be checked.`}`, p.urn);
       journal.end(p.op, []);
@@ -53,4 +60,20 @@ export async function reconcile(journal: JournalWriter & { end(op: number, m: St
     env.warn(`An interrupted ${what} was found: the object ${read === undefined ? "is gone; it was removed from state" : "exists; its current attributes were adopted"}.`, p.urn);
     journal.end(p.op, settle(current, p.id, read, o.deposed));
   }
+}
+
+/** Settles a pending operation its provider can resume (it noted a request): asks how it ended, records that. */
+async function resumeOne(journal: JournalWriter & { end(op: number, m: StateMutation[]): void }, p: PendingOperation, provider: Provider, env: ReconcileEnv, what: string): Promise<void> {
+  const current = journal.state.resources[p.urn];
+  const ctx = env.opContext(p.urn, env.instanceFor(p.type, objectOf(current, p.id ?? current?.id ?? "").provider));
+  ctx.operation = { id: operationId(p), note: async () => {} };
+  let found: ResumeResult;
+  try {
+    found = await provider.resume!({ urn: p.urn, kind: callKind(p.kind), ...(p.id !== undefined ? { id: p.id } : {}), note: p.note!, ctx });
+  } catch (e) {
+    throw new CairnError(`An interrupted ${what} could not be checked: ${(e as Error).message}. Nothing was changed; run again when the provider is reachable.`);
+  }
+  if (found.kind === "unknown") throw new CairnError(`An interrupted ${what} cannot be settled safely: ${found.message}`);
+  env.warn(`An interrupted ${what} was resumed: ${resumedText(found)}.`, p.urn);
+  journal.end(p.op, resumedMutations(p, found, current, findDefinition(p.type)));
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { parseUrn } from "../program/urn.js";
 import { headRecordSchema, journalRecordSchema, describeZodError, type HeadRecord, type JournalRecord } from "./schema.js";
 import { encodeMutation } from "./secret-encoding.js";
@@ -12,6 +13,7 @@ import type { PendingOperation, Props, ResourceState, StateMutation } from "./ty
  * {"t":"begin","op":1,"kind":"create","urn":"urn:cairn:dev::p::local:File::a","since":"2025-01-01T00:00:00.000Z"}
  * {"t":"end","op":1,"r":{"id":"a.txt","inputs":{"text":"hi"},"outputs":{"size":2},"deps":[]},"same":["text"]}
  * {"t":"end","op":2,"m":[{"kind":"remove","urn":"urn:cairn:dev::p::local:File::b"}]}
+ * {"t":"note","op":4,"d":{"requestToken":"…"}}             what a provider noted during operation 4
  * {"t":"abort","op":3}
  * {"t":"mutate","m":[{"kind":"outputs","outputs":{},"secretOutputs":[]}]}
  * ```
@@ -46,7 +48,22 @@ function typeInUrn(urn: string): string | undefined {
 export function beginLine(p: PendingOperation): string {
   // Key order is fixed, and `type` and `id` left out when not needed, to keep 10,000 of these small.
   const type = typeInUrn(p.urn) === p.type ? undefined : p.type;
-  return JSON.stringify({ t: "begin", op: p.op, kind: p.kind, urn: p.urn, type, id: p.id, since: p.since }) + "\n";
+  return JSON.stringify({ t: "begin", op: p.op, kind: p.kind, urn: p.urn, type, id: p.id, since: p.since, note: p.note }) + "\n";
+}
+
+/**
+ * The identity of a journaled operation, the same in every run that reads its record: what providers seed
+ * idempotency tokens with (`OpContext.operation.id`).
+ *
+ * @example operationId({ op: 3, urn, since: "2026-01-01T00:00:00.000Z" }) // "5f0c…" (32 hex digits)
+ */
+export function operationId(p: Pick<PendingOperation, "op" | "urn" | "since">): string {
+  return createHash("sha256").update(`${p.urn}\n${p.op}\n${p.since}`).digest("hex").slice(0, 32);
+}
+
+/** The line recording what a provider noted during an operation (tokens only: never secrets). @example noteLine(4, { requestToken: "r-1" }) */
+export function noteLine(op: number, d: Readonly<Record<string, string>>): string {
+  return JSON.stringify({ t: "note", op, d }) + "\n";
 }
 
 /** Who an operation acts on, as its begin record says: what a short end record leaves out. */

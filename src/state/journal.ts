@@ -1,7 +1,7 @@
 import type { Urn } from "../program/urn.js";
 import type { StateJournal } from "./backend.js";
 import { DiskFullError } from "./durable-file.js";
-import { beginLine, finishLine, headLine } from "./journal-format.js";
+import { beginLine, finishLine, headLine, noteLine, operationId } from "./journal-format.js";
 import { applyMutations, workingCopy } from "./mutations.js";
 import { encodeState } from "./secret-encoding.js";
 import { snapshotChunks } from "./snapshot.js";
@@ -186,6 +186,35 @@ export class Journal implements StateJournal {
     this.open.set(p.op, p);
     this.queue.push({ line: beginLine(p), begin: p.op });
     return this.durable(p.op).then(() => p.op);
+  }
+
+  /**
+   * The identity of operation `op`, stable across runs (see `operationId`).
+   * @example journal.operationId(op) // "5f0c…"
+   */
+  operationId(op: number): string {
+    const p = this.open.get(op);
+    if (!p) throw new Error(`journal: operation ${op} is not in progress (never begun, or already ended)`);
+    return operationId(p);
+  }
+
+  /**
+   * Adds what a provider learnt during operation `op` (a request token) to its pending record; resolves once
+   * durable, so a crash after this keeps it. The note goes with the record through compaction.
+   *
+   * @example await journal.note(op, { requestToken: "r-1" });
+   */
+  note(op: number, d: Readonly<Record<string, string>>): Promise<void> {
+    try {
+      this.checkWritable();
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+    const p = this.open.get(op);
+    if (!p) return Promise.reject(new Error(`journal: operation ${op} is not in progress (never begun, or already ended)`));
+    p.note = { ...p.note, ...d };
+    this.queue.push({ line: noteLine(op, d) });
+    return this.durable();
   }
 
   /**

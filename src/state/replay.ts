@@ -82,11 +82,15 @@ function walkRecords(records: readonly JournalRecord[], continuesSnapshot: boole
       const p: PendingOperation = { op: rec.op, kind: rec.kind, urn: rec.urn, type: rec.type, since: rec.since };
       if (rec.id !== undefined) p.id = rec.id;
       open.set(rec.op, p);
+      if (rec.note !== undefined) p.note = { ...rec.note };
+    } else if (rec.t === "note") {
+      const p = open.get(rec.op);
+      if (p) p.note = { ...p.note, ...rec.d };
     } else if (rec.t === "end" || rec.t === "abort") {
       open.delete(rec.op);
     }
     if (rec.t !== "mutate") maxOp = Math.max(maxOp, rec.op);
-    if (continuesSnapshot && rec.t !== "begin" && rec.m?.length) {
+    if (continuesSnapshot && rec.t !== "begin" && rec.t !== "note" && rec.m?.length) {
       replay.push({ line, rec });
       serial++;
     }

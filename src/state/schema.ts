@@ -94,7 +94,8 @@ export const headRecordSchema = z.object({ t: z.literal("head"), v: z.int().chec
 
 /** Any journal line after the head. */
 export const journalRecordSchema = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("begin"), op: opNumber, kind: operationKind, urn, type: z.string().check(z.minLength(1)), id: z.optional(z.string()), since: z.string() }),
+  z.object({ t: z.literal("begin"), op: opNumber, kind: operationKind, urn, type: z.string().check(z.minLength(1)), id: z.optional(z.string()), since: z.string(), note: z.optional(z.record(z.string(), z.string())) }),
+  z.object({ t: z.literal("note"), op: opNumber, d: z.record(z.string(), z.string()) }),
   z.object({ t: z.literal("end"), op: opNumber, m: z.optional(z.array(mutationSchema)) }),
   z.object({ t: z.literal("abort"), op: opNumber, m: z.optional(z.array(mutationSchema)) }),
   z.object({ t: z.literal("mutate"), m: z.array(mutationSchema) }),

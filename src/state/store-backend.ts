@@ -94,7 +94,7 @@ export class StoreBackend implements StateBackend {
     state.serial = scan.baseSerial;
     for (const { line, rec } of scan.replay) {
       const where = `${this.store.names.journal} line ${line}`;
-      applyMutations(state, decoded(where, () => (rec.t === "begin" ? [] : rec.m!).map((m) => decodeMutation(m, crypter))));
+      applyMutations(state, decoded(where, () => (rec.t === "begin" || rec.t === "note" ? [] : rec.m!).map((m) => decodeMutation(m, crypter))));
     }
     this.secretsLoaded = secrets;
     this.scanned = { madeWhileOpen, scan };
@@ -326,7 +326,7 @@ export class StoreBackend implements StateBackend {
     const scan = await this.scanJournalOf(found);
     const state = found.state ?? emptyState(this.opts.project, this.opts.stack);
     // Only the set of URNs matters here, so the records are replayed as stored (secrets stay encrypted).
-    for (const { rec } of scan.replay) if (rec.t !== "begin") applyMutations(state, rec.m ?? []);
+    for (const { rec } of scan.replay) if (rec.t !== "begin" && rec.t !== "note") applyMutations(state, rec.m ?? []);
     const history = await this.store.history();
     const lastUpdate = (history.find((h) => h.current) ?? history.at(-1))?.writtenAt;
     const lockHolder = await this.store.lockHolder();

@@ -105,6 +105,8 @@ export interface PendingOperation {
   id?: string;
   /** When it began (ISO time). */
   since: string;
+  /** What the provider noted while the call ran (request tokens), for a later run to resume it. */
+  note?: Record<string, string>;
 }
 
 /** Creates an empty state for a stack. */

@@ -1,36 +1,8 @@
 import { ACMClient } from "@aws-sdk/client-acm";
 import { Route53Client } from "@aws-sdk/client-route-53";
 import type { OpContext } from "../../provider/provider.js";
-import { resolveProvider, type ProviderArgs } from "./provider.js";
-
-// One client per distinct configuration: clients hold connection pools and resolved credentials.
-// Explicit credentials make a configuration distinct by object identity.
-const cache = new Map<string, unknown>();
-const byCredentials = new WeakMap<object, Map<string, unknown>>();
-
-function cached<C>(service: string, args: ProviderArgs, make: () => C): C {
-  const key = JSON.stringify([service, args.region ?? "", args.profile ?? "", args.endpoint ?? ""]);
-  let map = cache;
-  const owner = args.credentials as object | undefined;
-  if (owner) {
-    map = byCredentials.get(owner) ?? new Map();
-    byCredentials.set(owner, map);
-  }
-  let c = map.get(key) as C | undefined;
-  if (!c) map.set(key, (c = make()));
-  return c;
-}
-
-// Cairn retries (with the op's clock and cancellation, see call.ts), so the SDK makes one attempt per call.
-function common(args: ProviderArgs) {
-  return {
-    maxAttempts: 1,
-    ...(args.region ? { region: args.region } : {}),
-    ...(args.profile ? { profile: args.profile } : {}),
-    ...(args.endpoint ? { endpoint: args.endpoint } : {}),
-    ...(args.credentials ? { credentials: args.credentials } : {}),
-  };
-}
+import { resolveProvider } from "./provider.js";
+import { cachedClient as cached, clientConfig as common } from "./client-cache.js";
 
 /**
  * The ACM client for an operation: region, profile, endpoint and credentials come from the resource's

@@ -11,6 +11,11 @@ export interface ProviderArgs {
   endpoint?: string;
   /** Explicit credentials, or a function that returns them (default: the SDK's credential chain). */
   credentials?: ACMClientConfig["credentials"];
+  /**
+   * Tags given to every taggable Cloud Control resource that uses this provider (a resource's own tags win;
+   * these win over the stack's `aws:defaultTags` config).
+   */
+  defaultTags?: Readonly<Record<string, string>>;
 }
 
 // Instances by name, so a resource the program no longer declares is still deleted with the
@@ -65,5 +70,5 @@ export function resolveProvider(ref: ProviderInstance | undefined): ProviderArgs
 
 function sameArgs(a: ProviderArgs, b: ProviderArgs): boolean {
   // Credentials are left out: a program evaluated twice builds equal credentials as new objects.
-  return a.region === b.region && a.profile === b.profile && a.endpoint === b.endpoint;
+  return a.region === b.region && a.profile === b.profile && a.endpoint === b.endpoint && JSON.stringify(a.defaultTags ?? {}) === JSON.stringify(b.defaultTags ?? {});
 }

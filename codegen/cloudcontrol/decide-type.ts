@@ -1,0 +1,222 @@
+/**
+ * Decides everything generated for one CloudFormation resource type: its inputs, its outputs (attributes,
+ * nested ones as nested objects), its nested types, and the runtime data the Cloud Control provider reads.
+ */
+import type { Attribute, Property, Resource, SpecDatabase, TypeDefinition } from "@aws-cdk/service-spec-types";
+import { FLAG, type PropTuple, type Shape, type TypeSpecData } from "../../src/providers/aws/cloudcontrol/type-spec.js";
+import { RESERVED_NAMES, camelName, typeToken } from "../../src/providers/aws/cloudcontrol/naming.js";
+import { decideType, type Decided, type DefNames } from "./shapes.js";
+import { cfnDocUrl, docText } from "./docs.js";
+import type { CuratedType, Curated } from "./curated.js";
+import type { FieldModel, InterfaceModel, TypeModel } from "./model.js";
+import { waitData } from "./decide-wait.js";
+
+/** A nested type being built: its data name, TypeScript name, docs and fields. */
+interface Def {
+  dataName: string;
+  tsName: string;
+  docs: string;
+  fields: { tuple: PropTuple; field: FieldModel }[];
+}
+
+/** Per-resource decision state: the nested types met so far, and names already taken in the module. */
+class TypeBuilder implements DefNames {
+  readonly defs = new Map<string, Def>();
+  private readonly byEntity = new Map<TypeDefinition, Def>();
+
+  constructor(
+    readonly db: SpecDatabase,
+    readonly resource: Resource,
+    readonly curated: CuratedType | undefined,
+    private readonly secretName: (cfn: string) => boolean,
+    private readonly claim: (name: string) => string,
+  ) {}
+
+  dataName(def: TypeDefinition): string {
+    return this.defFor(def).dataName;
+  }
+
+  tsName(def: TypeDefinition): string {
+    return this.defFor(def).tsName;
+  }
+
+  private defFor(def: TypeDefinition): Def {
+    let d = this.byEntity.get(def);
+    if (!d) {
+      d = this.newDef(def.name, docText(def.documentation));
+      this.byEntity.set(def, d);
+      // Fields after registering, so recursive types refer to themselves.
+      for (const [cfn, p] of Object.entries(def.properties)) d.fields.push(this.field(cfn, p, this.flags(cfn, p), `${def.name}.${cfn}`));
+    }
+    return d;
+  }
+
+  /** A nested type with a fresh data name (`Endpoint`, or `EndpointAttribute` when taken). */
+  newDef(name: string, docs: string): Def {
+    let dataName = name;
+    for (let n = 2; this.defs.has(dataName) || dataName === "Tag"; n++) dataName = `${name}${n}`;
+    const d: Def = { dataName, tsName: this.claim(`${this.resource.name}${dataName}`), docs, fields: [] };
+    this.defs.set(dataName, d);
+    return d;
+  }
+
+  flags(cfn: string, p: Property): number {
+    let f = 0;
+    if (p.required) f |= FLAG.required;
+    if (p.causesReplacement === "yes") f |= FLAG.replaces;
+    if (p.causesReplacement === "maybe") f |= FLAG.mayReplace;
+    if (this.secretName(cfn) || this.curated?.secret?.includes(cfn)) f |= FLAG.secret | FLAG.writeOnly;
+    if (this.curated?.writeOnly?.includes(cfn)) f |= FLAG.writeOnly;
+    return f;
+  }
+
+  /** One field: its data tuple and its TypeScript member; `path` finds curated enums (`State.Name`). */
+  field(cfn: string, p: Property | Attribute, flags: number, path: string, optional = !(flags & FLAG.required)): { tuple: PropTuple; field: FieldModel } {
+    const decided = this.curatedEnum(path) ?? decideType(this.db, p.type, this);
+    const js = camelName(cfn);
+    const tuple: PropTuple = [cfn, decided.shape];
+    if (flags) tuple.push(flags);
+    let docs = docText(p.documentation);
+    if (flags & FLAG.writeOnly) docs += `${docs ? "\n\n" : ""}Write-only: Cloud Control never returns it; Cairn keeps the value last applied${flags & FLAG.secret ? ", encrypted" : ""}.`;
+    return { tuple, field: { name: js, type: decided.ts, optional, docs } };
+  }
+
+  private curatedEnum(path: string): Decided | undefined {
+    const rel = path.slice(path.indexOf(".") + 1);
+    const key = path.startsWith("@") ? rel : path;
+    const values = this.curated?.enums?.[key];
+    if (!values) return undefined;
+    return { shape: "string", ts: this.enumName(key), refs: [] };
+  }
+
+  /** `DBInstanceStatus` stays; `State.Name` of `Instance` becomes `InstanceStateName`. */
+  enumName(key: string): string {
+    const joined = key.split(".").join("");
+    return joined.startsWith(this.resource.name) ? joined : `${this.resource.name}${joined}`;
+  }
+}
+
+/** What {@link decideResource} needs besides the resource. */
+export interface DecideEnv {
+  db: SpecDatabase;
+  module: string;
+  curated: Curated;
+  /** Takes a name in the module's export namespace (class names are taken already), returning it or a free variant. */
+  claim: (name: string) => string;
+}
+
+/**
+ * Decides the generated model of one resource type.
+ *
+ * @example decideResource(bucketResource, { db, module: "s3", curated, claim }).token // "aws:s3:Bucket"
+ */
+export function decideResource(r: Resource, env: DecideEnv): TypeModel {
+  const curated = env.curated.types[r.cloudFormationType];
+  // The class name was taken for the module before any type was decided.
+  const name = r.name;
+  const b = new TypeBuilder(env.db, r, curated, env.curated.isSecretName, env.claim);
+  const identifier = r.primaryIdentifier ?? [];
+  const props: { tuple: PropTuple; field: FieldModel }[] = [];
+  for (const [cfn, p] of Object.entries(r.properties)) {
+    let flags = b.flags(cfn, p);
+    if (identifier.includes(cfn) || flags & FLAG.replaces) flags |= FLAG.stable;
+    props.push(b.field(cfn, p, flags, cfn));
+  }
+  const attrs = attributeFields(r, b, identifier);
+  const data: TypeSpecData = { p: [...props, ...attrs].map((x) => x.tuple) };
+  if (identifier.length) data.id = identifier;
+  if (b.defs.size) data.d = Object.fromEntries([...b.defs.values()].map((d) => [d.dataName, d.fields.map((f) => f.tuple)]));
+  if (r.tagInformation) data.tags = [r.tagInformation.tagPropertyName, r.tagInformation.variant === "map" ? "map" : "standard"];
+  if (r.additionalReplacementProperties?.length) data.rp = r.additionalReplacementProperties;
+  const wait = waitData(r, curated);
+  if (wait) data.wait = wait;
+  if (r.arnTemplate) data.arn = r.arnTemplate;
+  renameReserved([...props, ...attrs]);
+  const args: InterfaceModel = { name: env.claim(`${name}Args`), docs: `Inputs of {@link ${name}}.`, fields: props.map((p) => p.field) };
+  const outputs: InterfaceModel = { name: env.claim(`${name}Outputs`), docs: `Outputs of {@link ${name}}: its inputs as the cloud reports them, and its attributes.`, fields: attrs.map((a) => a.field), extends: args.name };
+  return {
+    cfnType: r.cloudFormationType,
+    name,
+    token: env.curated.tokens[r.cloudFormationType] ?? typeToken(r.cloudFormationType, env.module),
+    docs: docText(r.documentation),
+    docUrl: cfnDocUrl(r.cloudFormationType),
+    args,
+    outputs,
+    nested: [...b.defs.values()].map((d) => ({ name: d.tsName, docs: `${d.docs}${d.docs ? "\n\n" : ""}@see {@link ${cfnDocUrl(r.cloudFormationType, d.dataName)} | CloudFormation: ${d.dataName}}`, fields: d.fields.map((f) => f.field) })),
+    enums: Object.entries(curated?.enums ?? {}).map(([key, values]) => ({ name: b.enumName(key), docs: `Every value of \`${key}\` (curated: the specification does not list them).`, values })),
+    data,
+  };
+}
+
+/**
+ * The attributes that are not also properties: top-level ones as they are, dotted ones (`Endpoint.Address`)
+ * inside the object they belong to — a property's nested type, or an object made for the attribute.
+ */
+function attributeFields(r: Resource, b: TypeBuilder, identifier: readonly string[]): { tuple: PropTuple; field: FieldModel }[] {
+  const out: { tuple: PropTuple; field: FieldModel }[] = [];
+  const entries = Object.entries(r.attributes);
+  for (const [cfn, a] of entries) {
+    if (cfn.includes(".") || cfn in r.properties) continue;
+    out.push(b.field(cfn, a, attributeFlags(r, cfn, identifier), `@.${cfn}`, false));
+  }
+  for (const [path, a] of entries) if (path.includes(".")) placeNested(r, b, out, path.split("."), a);
+  return out;
+}
+
+/** Attributes that an update never changes: identifiers and ARNs of the object itself. */
+function attributeFlags(r: Resource, cfn: string, identifier: readonly string[]): number {
+  const own = cfn === "Arn" || ((cfn.endsWith("Arn") || cfn.endsWith("Id")) && cfn.startsWith(r.name));
+  return FLAG.readOnly | (identifier.includes(cfn) || own ? FLAG.stable : 0);
+}
+
+/** Puts a dotted attribute where it belongs, making the objects on its path that do not exist yet. */
+function placeNested(r: Resource, b: TypeBuilder, top: { tuple: PropTuple; field: FieldModel }[], path: string[], a: Attribute): void {
+  const [root, ...rest] = path as [string, ...string[]];
+  const prop = r.properties[root];
+  let fields: { tuple: PropTuple; field: FieldModel }[];
+  let shape: Shape;
+  const existing = top.find((f) => f.tuple[0] === root);
+  if (prop) {
+    shape = decideType(b.db, prop.type, b).shape;
+  } else if (existing) {
+    shape = existing.tuple[1];
+  } else {
+    const def = b.newDef(root, `The \`${root}\` attribute of ${r.cloudFormationType}.`);
+    const made = { tuple: [root, ["ref", def.dataName], FLAG.readOnly] as PropTuple, field: { name: camelName(root), type: def.tsName, optional: false, docs: def.docs } };
+    top.push(made);
+    shape = made.tuple[1];
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const seg = rest[i]!;
+    if (!Array.isArray(shape) || shape[0] !== "ref") return; // a list or scalar on the way: not an object path
+    const def = b.defs.get(shape[1]);
+    if (!def) return;
+    fields = def.fields;
+    const found = fields.find((f) => f.tuple[0] === seg);
+    if (i === rest.length - 1) {
+      if (!found) fields.push(b.field(seg, a, FLAG.readOnly, `@.${path.join(".")}`, true));
+      return;
+    }
+    if (found) {
+      shape = found.tuple[1];
+      continue;
+    }
+    const made = b.newDef(path.slice(0, i + 2).join(""), `The \`${path.slice(0, i + 2).join(".")}\` attribute of ${r.cloudFormationType}.`);
+    fields.push({ tuple: [seg, ["ref", made.dataName], FLAG.readOnly], field: { name: camelName(seg), type: made.tsName, optional: true, docs: made.docs } });
+    shape = ["ref", made.dataName];
+  }
+}
+
+/**
+ * A property or attribute named like a member every resource has (`Id`) gets an `aws` prefix (`awsId`), in
+ * the data and the TypeScript alike. (When it is the identifier, `.id` holds the same value.)
+ */
+function renameReserved(fields: readonly { tuple: PropTuple; field: FieldModel }[]): void {
+  for (const { tuple, field } of fields) {
+    if (!RESERVED_NAMES.has(field.name)) continue;
+    const aws = `aws${field.name[0]!.toUpperCase()}${field.name.slice(1)}`;
+    tuple[2] ??= 0;
+    tuple[3] = aws;
+    field.name = aws;
+  }
+}

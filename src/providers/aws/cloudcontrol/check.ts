@@ -1,0 +1,125 @@
+/**
+ * Inputs checked against the specification before anything is created: required properties, properties the
+ * type does not have (a JavaScript caller or an `any` gets past TypeScript), attributes given as inputs, and
+ * the type of every known value. Values not known until apply are skipped; they are checked again once known.
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { Diagnostic } from "../../../provider/provider.js";
+import { UNKNOWN } from "../../../program/unknown.js";
+import { FLAG, objectOf, type ObjectInfo, type Shape, type TypeInfo } from "./type-spec.js";
+
+type Path = (string | number)[];
+
+const pathText = (p: Path) => p.reduce<string>((s, x) => (typeof x === "number" ? `${s}[${x}]` : s ? `${s}.${x}` : x), "");
+
+/** What a shape expects, in words, for messages. */
+export function describeShape(info: TypeInfo, s: Shape): string {
+  if (typeof s === "string") return s === "json" ? "a JSON object" : s === "date-time" ? "a date-time string" : s === "any" ? "any value" : s === "integer" ? "an integer" : `a ${s}`;
+  switch (s[0]) {
+    case "array":
+      return `a list of ${describeShape(info, s[1]).replace(/^an? /, "")}s`.replace(/ss$/, "s");
+    case "map":
+      return `a map of ${describeShape(info, s[1]).replace(/^an? /, "")}s`;
+    case "ref":
+      return `an object (${s[1]})`;
+    case "enum":
+      return `one of ${s.slice(1).map((v) => JSON.stringify(v)).join(", ")}`;
+    case "union":
+      return (s.slice(1) as Shape[]).map((m) => describeShape(info, m)).join(" or ");
+    default:
+      return "a value";
+  }
+}
+
+/** Close names for a misspelt property, for "did you mean". */
+function closest(name: string, names: Iterable<string>): string | undefined {
+  const candidates = [...names];
+  const lower = name.toLowerCase();
+  for (const c of candidates) if (c.toLowerCase() === lower) return c;
+  for (const c of candidates) if (c.toLowerCase().startsWith(lower.slice(0, 4)) && Math.abs(c.length - name.length) <= 3) return c;
+  return undefined;
+}
+
+/** Checks one value against its shape, pushing what is wrong. */
+function checkValue(info: TypeInfo, shape: Shape, v: unknown, path: Path, out: Diagnostic[]): void {
+  if (v === UNKNOWN || v === undefined) return;
+  const bad = (expected = describeShape(info, shape)) =>
+    out.push({ severity: "error", attribute: pathText(path), message: `expected ${expected}, got ${v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`}` });
+  if (typeof shape === "string") {
+    if (shape === "string" || shape === "date-time") return void (typeof v !== "string" && bad());
+    if (shape === "number") return void ((typeof v !== "number" || !Number.isFinite(v)) && bad());
+    if (shape === "integer") return void (!Number.isInteger(v) && bad());
+    if (shape === "boolean") return void (typeof v !== "boolean" && bad());
+    if (shape === "json") return void ((v === null || (typeof v !== "object" && typeof v !== "string")) && bad());
+    return;
+  }
+  switch (shape[0]) {
+    case "enum": {
+      const values = shape.slice(1);
+      if (typeof v !== typeof values[0]) return void bad(typeof values[0] === "number" ? "a number" : "a string");
+      // The specification's lists can lag the service: an unlisted value is worth a warning, not a refusal.
+      if (!values.some((x) => isDeepStrictEqual(x, v))) out.push({ severity: "warning", attribute: pathText(path), message: `${JSON.stringify(v)} is not one of the values the specification lists (${values.map((x) => JSON.stringify(x)).join(", ")})` });
+      return;
+    }
+    case "array":
+      if (!Array.isArray(v)) return void bad();
+      v.forEach((x, i) => checkValue(info, shape[1], x, [...path, i], out));
+      return;
+    case "map":
+      if (v === null || typeof v !== "object" || Array.isArray(v)) return void bad();
+      for (const [k, x] of Object.entries(v)) checkValue(info, shape[1], x, [...path, k], out);
+      return;
+    case "ref": {
+      const obj = objectOf(info, shape);
+      if (v === null || typeof v !== "object" || Array.isArray(v)) return void bad();
+      if (obj) checkObject(info, obj, v as Record<string, unknown>, path, out);
+      return;
+    }
+    case "union": {
+      const members = shape.slice(1) as Shape[];
+      const fits = members.some((m) => {
+        const trial: Diagnostic[] = [];
+        checkValue(info, m, v, path, trial);
+        return !trial.some((d) => d.severity === "error");
+      });
+      if (!fits) bad();
+      return;
+    }
+  }
+}
+
+/** Checks an object's keys (unknown, read-only, missing required) and then each value. */
+function checkObject(info: TypeInfo, obj: ObjectInfo, v: Record<string, unknown>, path: Path, out: Diagnostic[]): void {
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined) continue;
+    const p = obj.byJs.get(k);
+    if (!p) {
+      const guess = closest(k, obj.byJs.keys()) ?? closest(k, obj.byCfn.keys());
+      const hint = guess ? ` (did you mean "${obj.byCfn.get(guess)?.js ?? guess}"?)` : "";
+      out.push({ severity: "error", attribute: pathText([...path, k]), message: `${info.cfnType} has no property "${pathText([...path, k])}"${hint}` });
+      continue;
+    }
+    if (p.flags & FLAG.readOnly) {
+      out.push({ severity: "error", attribute: pathText([...path, k]), message: `"${pathText([...path, k])}" is an attribute the cloud sets: it cannot be given as an input` });
+      continue;
+    }
+    checkValue(info, p.shape, x, [...path, k], out);
+  }
+  for (const p of obj.props) {
+    if (p.flags & FLAG.required && !(p.flags & FLAG.readOnly) && v[p.js] === undefined) {
+      out.push({ severity: "error", attribute: pathText([...path, p.js]), message: `required property "${pathText([...path, p.js])}" is missing (expected ${describeShape(info, p.shape)})` });
+    }
+  }
+}
+
+/**
+ * Every problem with a resource's inputs, as diagnostics naming the property path and what was expected.
+ *
+ * @example checkInputs(bucketInfo, { bucketname: "b" })
+ * // [{ severity: "error", attribute: "bucketname", message: 'AWS::S3::Bucket has no property "bucketname" (did you mean "bucketName"?)' }]
+ */
+export function checkInputs(info: TypeInfo, inputs: Record<string, unknown>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  checkObject(info, info, inputs, [], out);
+  return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * The one provider behind every generated AWS type: create, update and delete as Cloud Control requests
+ * (waited for together, see requests.ts), reads through `GetResource`, and the type's specification for
+ * checks, diffs and patches. Nothing here is specific to a type.
+ */
+import { createHash } from "node:crypto";
+import type { ProgressEvent } from "@aws-sdk/client-cloudcontrol";
+import type { Diff, OpContext, Provider } from "../../../provider/provider.js";
+import { IncompleteCreateError } from "../../../provider/errors.js";
+import type { Urn } from "../../../program/urn.js";
+import { cloudControl, type CloudControl } from "./client.js";
+import { toCloud } from "./convert.js";
+import { checkInputs } from "./check.js";
+import { planChange, updatePatch } from "./diff.js";
+import { RequestFailed } from "./errors.js";
+import { getModel, isNotFound, outputsOf } from "./read.js";
+import { pollerFor } from "./requests.js";
+import { resumeRequest } from "./resume.js";
+import type { TypeInfo } from "./type-spec.js";
+
+type Props = Record<string, unknown>;
+
+/** Reads at once in a `readMany` (a wait round over many objects of one type). */
+const READ_CONCURRENCY = 8;
+
+/**
+ * The `ClientToken` of a create: the same for a retry of the same request (so Cloud Control answers with the
+ * first request instead of creating twice), different for every other create. ≤ 64 characters, `[-A-Za-z0-9]`.
+ */
+function clientToken(urn: Urn, desired: string, ctx: OpContext): string {
+  const seed = `${urn}\n${desired}\n${ctx.operation?.id ?? `${Date.now()}-${Math.random()}`}`;
+  return `cairn-${createHash("sha256").update(seed).digest("hex").slice(0, 40)}`;
+}
+
+/** Sends a request and waits for it to finish; a FAILED request becomes a {@link RequestFailed}. */
+async function run(cc: CloudControl, ctx: OpContext, info: TypeInfo, op: "create" | "update" | "delete", send: () => Promise<ProgressEvent>): Promise<ProgressEvent> {
+  const started = await send();
+  if (started.RequestToken) await ctx.operation?.note({ requestToken: started.RequestToken });
+  if (started.OperationStatus !== "SUCCESS") ctx.log.info(`Cloud Control ${op} request ${started.RequestToken ?? ""} ${started.OperationStatus?.toLowerCase() ?? "sent"}`);
+  const done = await pollerFor(cc).wait(ctx, started);
+  if (done.OperationStatus !== "SUCCESS") throw new RequestFailed(op, info.cfnType, done);
+  return done;
+}
+
+/** Reads the object after a request that changed it: outputs as the cloud now has them. */
+async function readBack(cc: CloudControl, ctx: OpContext, info: TypeInfo, id: string, inputs: Props): Promise<Props | undefined> {
+  const model = await getModel(cc, ctx, info, id);
+  return model === undefined ? undefined : outputsOf(info, model, inputs);
+}
+
+/**
+ * The provider of one Cloud Control type.
+ *
+ * @example const provider = cloudControlProvider(decodeTypeSpec("AWS::SQS::Queue", "aws:sqs:Queue", data));
+ */
+export function cloudControlProvider(info: TypeInfo): Provider<Props, Props> {
+  return {
+    checksUnknown: true,
+    check: ({ inputs }) => checkInputs(info, inputs),
+
+    diff({ olds, news }): Diff {
+      const { changed, replaceKeys } = planChange(info, olds, news);
+      if (changed.length === 0) return { kind: "same" };
+      if (replaceKeys.length) return { kind: "replace", changed, replaceKeys };
+      return { kind: "update", changed };
+    },
+
+    async create({ urn, inputs, ctx }) {
+      const cc = await cloudControl(ctx);
+      const desired = JSON.stringify(toCloud(info, inputs));
+      const token = clientToken(urn, desired, ctx);
+      await ctx.operation?.note({ clientToken: token, since: String(Date.now()) });
+      const done = await run(cc, ctx, info, "create", () => cc.create(ctx, { TypeName: info.cfnType, DesiredState: desired, ClientToken: token }));
+      const id = done.Identifier;
+      if (!id) throw new Error(`Cloud Control created a ${info.cfnType} but did not say its identifier (request ${done.RequestToken}): find it in the console and adopt it with the import option.`);
+      try {
+        const outputs = await readBack(cc, ctx, info, id, inputs);
+        if (outputs === undefined) throw new Error(`the new object ${id} could not be read back (GetResource said it does not exist)`);
+        return { id, outputs };
+      } catch (e) {
+        // The object exists: record it (tainted, so the next run replaces or repairs it) rather than lose it.
+        throw new IncompleteCreateError(id, { ...inputs }, e instanceof Error ? e : new Error(String(e)));
+      }
+    },
+
+    async read({ id, inputs, ctx }) {
+      return readBack(await cloudControl(ctx), ctx, info, id, inputs);
+    },
+
+    async readMany({ targets, ctx }) {
+      const cc = await cloudControl(ctx);
+      const found = new Map<string, Props | undefined>();
+      for (let i = 0; i < targets.length; i += READ_CONCURRENCY) {
+        const batch = targets.slice(i, i + READ_CONCURRENCY);
+        const read = await Promise.all(batch.map((t) => readBack(cc, ctx, info, t.id, t.inputs)));
+        batch.forEach((t, j) => found.set(t.id, read[j]));
+      }
+      return found;
+    },
+
+    async update({ id, olds, news, ctx }) {
+      const cc = await cloudControl(ctx);
+      const patch = updatePatch(info, olds, news);
+      if (patch.length) await run(cc, ctx, info, "update", () => cc.update(ctx, { TypeName: info.cfnType, Identifier: id, PatchDocument: JSON.stringify(patch) }));
+      const outputs = await readBack(cc, ctx, info, id, news);
+      if (outputs === undefined) throw new Error(`${info.cfnType} "${id}" no longer exists after its update: run refresh, then up to create it again.`);
+      return outputs;
+    },
+
+    async resume({ kind, id, note, ctx }) {
+      return resumeRequest(await cloudControl(ctx), info, { kind, note, ctx, ...(id !== undefined ? { id } : {}) }, Number(note.since ?? 0));
+    },
+
+    async delete({ id, ctx }) {
+      const cc = await cloudControl(ctx);
+      try {
+        await run(cc, ctx, info, "delete", () => cc.delete(ctx, { TypeName: info.cfnType, Identifier: id }));
+      } catch (e) {
+        // Deleting something already gone succeeds.
+        if (isNotFound(e) || (e instanceof RequestFailed && e.event.ErrorCode === "NotFound")) return;
+        throw e;
+      }
+    },
+  };
+}

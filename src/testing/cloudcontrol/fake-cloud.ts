@@ -1,0 +1,342 @@
+/**
+ * A strict fake of the Cloud Control API, driven by the same specification Cairn's types come from:
+ * requests that finish after a few polls, JSON Patch updates that refuse create-only properties, schema
+ * checks, identifiers and ARNs made from the specification, deletes refused while another object still
+ * references the object, throttling, write-only properties never returned, and status attributes that move
+ * on as objects are read. Its contents and call log are plain data to assert on.
+ */
+import jsonpatch, { type Operation } from "fast-json-patch";
+import { loadType } from "../../providers/aws/cloudcontrol/types.js";
+import { FLAG, type TypeInfo } from "../../providers/aws/cloudcontrol/type-spec.js";
+import { FakeApiError, type FakeFailure } from "./fake-errors.js";
+import { DEFAULT_TRACKS, FAKE_REGION, fullModel, hexOf, identifierOf, patchedCreateOnly, readable, setPath, validate, type StatusTrack } from "./fake-model.js";
+
+type Model = Record<string, unknown>;
+type Input = Record<string, unknown>;
+
+/** How the fake behaves. */
+export interface FakeCloudControlOptions {
+  /** Status reports (list or status calls) a request answers before it finishes (default 2). */
+  pollsToFinish?: number;
+  /** Refuse every n-th API call with a ThrottlingException (default: never). */
+  throttleEvery?: number;
+  /** The region in ARNs (default us-east-1). */
+  region?: string;
+  /** Types the fake answers as not supported by Cloud Control (UnsupportedActionException). */
+  unsupported?: readonly string[];
+  /** Status attributes that move on as objects are read, by type (default: RDS instances and EC2 instances). */
+  tracks?: Readonly<Record<string, StatusTrack>>;
+  /** Makes chosen requests FAIL: return the failure, or undefined to let the request run. */
+  failWith?: (op: "CREATE" | "UPDATE" | "DELETE", typeName: string, desired: Model | undefined) => FakeFailure | undefined;
+}
+
+/** One object the fake holds: its type, identifier and full model (write-only properties included). */
+export interface FakeObject {
+  typeName: string;
+  identifier: string;
+  properties: Model;
+}
+
+/** One API call the fake answered (or refused), for assertions on what Cairn asked. */
+export interface FakeCall {
+  operation: string;
+  typeName?: string;
+  identifier?: string;
+  /** For UpdateResource: the JSON Patch as sent. */
+  patch?: Operation[];
+  /** Set when the call was refused: the exception's name. */
+  error?: string;
+}
+
+interface Request {
+  token: string;
+  clientToken?: string;
+  desiredText?: string;
+  op: "CREATE" | "UPDATE" | "DELETE";
+  typeName: string;
+  identifier?: string;
+  status: "IN_PROGRESS" | "SUCCESS" | "FAILED";
+  reports: number;
+  eventTime: number;
+  failure?: FakeFailure;
+  /** Runs when the request finishes: its change to the cloud, or why it fails then. */
+  finish: () => FakeFailure | undefined;
+}
+
+const key = (typeName: string, id: string) => `${typeName}|${id}`;
+
+/**
+ * The fake cloud. Serve it over HTTP with {@link serveFakeCloudControl} and point the AWS SDK at it.
+ *
+ * @example
+ * const cloud = new FakeCloudControl({ pollsToFinish: 2 });
+ * // … run a program against it …
+ * expect(cloud.objects("AWS::SQS::Queue")).toHaveLength(1);
+ */
+export class FakeCloudControl {
+  readonly calls: FakeCall[] = [];
+  /** While true, requests stay IN_PROGRESS however often they are polled (to crash a run mid-request). */
+  paused = false;
+  private readonly store = new Map<string, FakeObject>();
+  private readonly requests: Request[] = [];
+  private readonly byClientToken = new Map<string, Request>();
+  private readonly reads = new Map<string, number>();
+  private callCount = 0;
+  private seq = 0;
+  private readonly opts: Required<Pick<FakeCloudControlOptions, "pollsToFinish" | "region">> & FakeCloudControlOptions;
+
+  constructor(options: FakeCloudControlOptions = {}) {
+    this.opts = { pollsToFinish: 2, region: FAKE_REGION, ...options };
+  }
+
+  /** The objects the fake holds (of one type, if given), in creation order. */
+  objects(typeName?: string): FakeObject[] {
+    return [...this.store.values()].filter((o) => typeName === undefined || o.typeName === typeName).map((o) => ({ ...o, properties: structuredClone(o.properties) }));
+  }
+
+  /** How many calls of each operation the fake answered. @example cloud.count("CreateResource") // 6 */
+  count(operation: string): number {
+    return this.calls.filter((c) => c.operation === operation).length;
+  }
+
+  /** Changes an object behind Cairn's back (drift), as someone in the console would. */
+  tamper(typeName: string, identifier: string, change: (properties: Model) => void): void {
+    const o = this.store.get(key(typeName, identifier));
+    if (!o) throw new Error(`the fake holds no ${typeName} ${identifier}`);
+    change(o.properties);
+  }
+
+  /** Answers one API call (the operation name without its `CloudApiService.` prefix). */
+  async handle(operation: string, input: Input): Promise<unknown> {
+    const call: FakeCall = { operation };
+    if (typeof input.TypeName === "string") call.typeName = input.TypeName;
+    if (typeof input.Identifier === "string") call.identifier = input.Identifier;
+    this.calls.push(call);
+    try {
+      if (this.opts.throttleEvery && ++this.callCount % this.opts.throttleEvery === 0) throw new FakeApiError("ThrottlingException", "Rate exceeded");
+      return await this.dispatch(operation, input, call);
+    } catch (e) {
+      if (e instanceof FakeApiError) call.error = e.name;
+      throw e;
+    }
+  }
+
+  private dispatch(operation: string, input: Input, call: FakeCall): Promise<unknown> | unknown {
+    switch (operation) {
+      case "CreateResource":
+        return this.create(input);
+      case "UpdateResource":
+        return this.update(input, call);
+      case "DeleteResource":
+        return this.remove(input);
+      case "GetResource":
+        return this.get(input);
+      case "GetResourceRequestStatus":
+        return { ProgressEvent: this.report(this.requestOf(String(input.RequestToken))) };
+      case "ListResourceRequests":
+        return this.listRequests(input);
+      case "ListResources":
+        return this.list(input);
+      default:
+        throw new FakeApiError("UnknownOperationException", `The fake Cloud Control does not implement ${operation}`);
+    }
+  }
+
+  private async typeOf(name: unknown): Promise<TypeInfo> {
+    if (typeof name !== "string") throw new FakeApiError("InvalidRequestException", "TypeName is required");
+    if (this.opts.unsupported?.includes(name)) throw new FakeApiError("UnsupportedActionException", `Resource type ${name} does not support CREATE action`);
+    const info = await loadType(name);
+    if (!info) throw new FakeApiError("TypeNotFoundException", `The type ${name} cannot be found`);
+    return info;
+  }
+
+  private newRequest(r: Omit<Request, "token" | "status" | "reports" | "eventTime">): Request {
+    const req: Request = { ...r, token: `req-${hexOf(`${++this.seq}`, 8)}-${this.seq}`, status: "IN_PROGRESS", reports: 0, eventTime: Date.now() / 1000 };
+    this.requests.push(req);
+    return req;
+  }
+
+  private async create(input: Input): Promise<unknown> {
+    const info = await this.typeOf(input.TypeName);
+    const desiredText = String(input.DesiredState ?? "");
+    const clientToken = typeof input.ClientToken === "string" ? input.ClientToken : undefined;
+    const prior = clientToken ? this.byClientToken.get(clientToken) : undefined;
+    if (prior) {
+      if (prior.desiredText !== desiredText) throw new FakeApiError("ClientTokenConflictException", `Client token ${clientToken} was already used with a different request`);
+      return { ProgressEvent: this.event(prior) };
+    }
+    let desired: Model;
+    try {
+      desired = JSON.parse(desiredText) as Model;
+    } catch {
+      throw new FakeApiError("InvalidRequestException", "DesiredState is not valid JSON");
+    }
+    const model = fullModel(info, desired, `${info.cfnType}/${clientToken ?? this.seq}`, this.opts.region, this.trackOf(info.cfnType));
+    const identifier = identifierOf(info, model);
+    const failure = validate(info, desired) ?? this.opts.failWith?.("CREATE", info.cfnType, desired);
+    const req = this.newRequest({
+      op: "CREATE",
+      typeName: info.cfnType,
+      identifier,
+      desiredText,
+      ...(clientToken ? { clientToken } : {}),
+      ...(failure ? { failure } : {}),
+      finish: () => {
+        if (this.store.has(key(info.cfnType, identifier))) return { code: "AlreadyExists", message: `${info.cfnType} ${identifier} already exists` };
+        this.store.set(key(info.cfnType, identifier), { typeName: info.cfnType, identifier, properties: model });
+        return undefined;
+      },
+    });
+    if (clientToken) this.byClientToken.set(clientToken, req);
+    return { ProgressEvent: this.event(req) };
+  }
+
+  private async update(input: Input, call: FakeCall): Promise<unknown> {
+    const info = await this.typeOf(input.TypeName);
+    const id = String(input.Identifier ?? "");
+    const obj = this.store.get(key(info.cfnType, id));
+    if (!obj) throw new FakeApiError("ResourceNotFoundException", `${info.cfnType} with identifier ${id} was not found`);
+    let patch: Operation[];
+    try {
+      patch = JSON.parse(String(input.PatchDocument)) as Operation[];
+    } catch {
+      throw new FakeApiError("InvalidRequestException", "PatchDocument is not valid JSON");
+    }
+    call.patch = patch;
+    const { createOnly, readOnly } = patchedCreateOnly(info, patch);
+    if (createOnly.length) throw new FakeApiError("NotUpdatableException", `Invalid patch update: createOnlyProperties [${createOnly.join(", ")}] cannot be updated`);
+    if (readOnly.length) throw new FakeApiError("InvalidRequestException", `Invalid patch update: readOnlyProperties [${readOnly.join(", ")}] cannot be updated`);
+    let next: Model;
+    try {
+      next = jsonpatch.applyPatch(structuredClone(obj.properties), patch, true, false).newDocument;
+    } catch (e) {
+      throw new FakeApiError("InvalidRequestException", `Invalid patch: ${(e as Error).message}`);
+    }
+    const failure = validate(info, desiredPart(info, next)) ?? this.opts.failWith?.("UPDATE", info.cfnType, next);
+    const req = this.newRequest({
+      op: "UPDATE",
+      typeName: info.cfnType,
+      identifier: id,
+      ...(failure ? { failure } : {}),
+      finish: () => {
+        const live = this.store.get(key(info.cfnType, id));
+        if (!live) return { code: "NotFound", message: `${info.cfnType} ${id} was deleted during the update` };
+        live.properties = next;
+        return undefined;
+      },
+    });
+    return { ProgressEvent: this.event(req) };
+  }
+
+  private async remove(input: Input): Promise<unknown> {
+    const info = await this.typeOf(input.TypeName);
+    const id = String(input.Identifier ?? "");
+    const failure = this.opts.failWith?.("DELETE", info.cfnType, undefined);
+    const req = this.newRequest({
+      op: "DELETE",
+      typeName: info.cfnType,
+      identifier: id,
+      ...(failure ? { failure } : {}),
+      finish: () => {
+        const obj = this.store.get(key(info.cfnType, id));
+        if (!obj) return { code: "NotFound", message: `${info.cfnType} with identifier ${id} was not found` };
+        const user = this.referrer(obj);
+        if (user) return { code: "ResourceConflict", message: `${info.cfnType} ${id} is in use by ${user.typeName} ${user.identifier}` };
+        this.store.delete(key(info.cfnType, id));
+        return undefined;
+      },
+    });
+    return { ProgressEvent: this.event(req) };
+  }
+
+  /** Another object whose model mentions this one's identifier or an ARN of it. */
+  private referrer(obj: FakeObject): FakeObject | undefined {
+    const names = new Set<string>([obj.identifier]);
+    for (const [k, v] of Object.entries(obj.properties)) if (typeof v === "string" && /Arn$/.test(k)) names.add(v);
+    for (const other of this.store.values()) {
+      if (other === obj) continue;
+      if (mentions(other.properties, names)) return other;
+    }
+    return undefined;
+  }
+
+  private async get(input: Input): Promise<unknown> {
+    const info = await this.typeOf(input.TypeName);
+    const id = String(input.Identifier ?? "");
+    const obj = this.store.get(key(info.cfnType, id));
+    if (!obj) throw new FakeApiError("ResourceNotFoundException", `${info.cfnType} with identifier ${id} was not found`);
+    this.advance(obj);
+    return { TypeName: info.cfnType, ResourceDescription: { Identifier: id, Properties: JSON.stringify(readable(info, obj.properties)) } };
+  }
+
+  private trackOf(typeName: string): StatusTrack | undefined {
+    return this.opts.tracks?.[typeName] ?? DEFAULT_TRACKS[typeName];
+  }
+
+  /** Moves an object's status attribute on, one step per `readsPerStep` reads. */
+  private advance(obj: FakeObject): void {
+    const track = this.trackOf(obj.typeName);
+    if (!track) return;
+    const k = key(obj.typeName, obj.identifier);
+    const n = (this.reads.get(k) ?? 0) + 1;
+    this.reads.set(k, n);
+    const step = Math.min(track.values.length - 1, Math.floor(n / track.readsPerStep));
+    setPath(obj.properties, track.path, track.values[step]);
+  }
+
+  private listRequests(input: Input): unknown {
+    const filter = (input.ResourceRequestStatusFilter ?? {}) as { Operations?: string[]; OperationStatuses?: string[] };
+    const max = Math.min(100, Number(input.MaxResults ?? 100));
+    const start = Number(input.NextToken ?? 0);
+    const all = [...this.requests].reverse().filter((r) => (!filter.Operations || filter.Operations.includes(r.op)) && (!filter.OperationStatuses || filter.OperationStatuses.includes(r.status)));
+    const page = all.slice(start, start + max);
+    const out: Record<string, unknown> = { ResourceRequestStatusSummaries: page.map((r) => this.report(r)) };
+    if (start + max < all.length) out.NextToken = String(start + max);
+    return out;
+  }
+
+  private async list(input: Input): Promise<unknown> {
+    const info = await this.typeOf(input.TypeName);
+    const found = this.objects(info.cfnType).map((o) => ({ Identifier: o.identifier, Properties: JSON.stringify(readable(info, o.properties)) }));
+    return { TypeName: info.cfnType, ResourceDescriptions: found };
+  }
+
+  private requestOf(token: string): Request {
+    const r = this.requests.find((x) => x.token === token);
+    if (!r) throw new FakeApiError("RequestTokenNotFoundException", `Request ${token} was not found`);
+    return r;
+  }
+
+  /** The request as reported to a status call: each report moves a running request towards its end. */
+  private report(r: Request): Model {
+    if (r.status === "IN_PROGRESS" && !this.paused && ++r.reports >= this.opts.pollsToFinish) {
+      const failure = r.failure ?? r.finish();
+      r.status = failure ? "FAILED" : "SUCCESS";
+      if (failure) r.failure = failure;
+      r.eventTime = Date.now() / 1000;
+    }
+    return this.event(r);
+  }
+
+  private event(r: Request): Model {
+    const e: Model = { TypeName: r.typeName, RequestToken: r.token, Operation: r.op, OperationStatus: r.status, EventTime: r.eventTime };
+    if (r.identifier) e.Identifier = r.identifier;
+    if (r.failure && r.status === "FAILED") Object.assign(e, { ErrorCode: r.failure.code, StatusMessage: r.failure.message });
+    return e;
+  }
+}
+
+/** The part of a model the program sets: read-only attributes left out (for validating an update's result). */
+function desiredPart(info: TypeInfo, model: Model): Model {
+  const out: Model = {};
+  for (const [k, v] of Object.entries(model)) if (!((info.byCfn.get(k)?.flags ?? 0) & FLAG.readOnly)) out[k] = v;
+  return out;
+}
+
+/** True when `v` holds, at any depth, one of the strings in `names`. */
+function mentions(v: unknown, names: ReadonlySet<string>): boolean {
+  if (typeof v === "string") return names.has(v);
+  if (Array.isArray(v)) return v.some((x) => mentions(x, names));
+  if (v !== null && typeof v === "object") return Object.values(v).some((x) => mentions(x, names));
+  return false;
+}

@@ -1,0 +1,63 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { program, type ProgramFn } from "../../../src/program/program.js";
+import { Provider } from "../../../src/providers/aws/provider.js";
+import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../src/testing/cloudcontrol/fake-server.js";
+import { Queue } from "../../../src/providers/aws/services/sqs.js";
+
+let dir: string;
+let fake: ServedFakeCloudControl;
+let aws: Provider;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cairn-cc-"));
+  fake = await serveFakeCloudControl();
+  aws = new Provider(`fake-${Math.random().toString(36).slice(2)}`, { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" } });
+});
+afterEach(async () => {
+  await fake.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A stack of `fn` against the fake; `failures` collects the errors of failed steps. */
+function stackOf(fn: ProgramFn) {
+  const stack = program("cc", fn).stack({ stateDir: dir, passphrase: "p", defaultProviders: { aws } });
+  const failures: string[] = [];
+  stack.events.subscribe((e) => e.type === "step-failed" && failures.push(e.error));
+  return Object.assign(stack, { failures });
+}
+
+describe("a Cloud Control type against the fake cloud", () => {
+  it("creates, updates in place with a patch of the changed path only, replaces on a create-only change, and deletes", async () => {
+    let timeout = 30;
+    let fifo = false;
+    const stack = stackOf(() => {
+      const q = new Queue("jobs", { queueName: fifo ? "jobs.fifo" : "jobs", visibilityTimeout: timeout, ...(fifo ? { fifoQueue: true } : {}) });
+      return { url: q.queueUrl, arn: q.arn };
+    });
+    const first = await stack.up();
+    expect(stack.failures).toEqual([]);
+    expect(first.summary?.ok).toBe(true);
+    const [obj] = fake.cloud.objects("AWS::SQS::Queue");
+    expect(obj!.properties).toMatchObject({ QueueName: "jobs", VisibilityTimeout: 30 });
+    expect(first.outputs?.url).toBe(obj!.identifier);
+
+    timeout = 60;
+    const plan = await stack.preview();
+    expect(plan.steps.map((s) => s.kind)).toEqual(["update"]);
+    await stack.up();
+    const update = fake.cloud.calls.find((c) => c.operation === "UpdateResource")!;
+    expect(update.patch).toEqual([{ op: "replace", path: "/VisibilityTimeout", value: 60 }]);
+    expect(fake.cloud.objects("AWS::SQS::Queue")[0]!.properties.VisibilityTimeout).toBe(60);
+
+    fifo = true;
+    const replace = await stack.preview();
+    expect(replace.steps[0]).toMatchObject({ kind: "replace", replaceKeys: expect.arrayContaining(["queueName", "fifoQueue"]) });
+    await stack.up();
+    expect(fake.cloud.objects("AWS::SQS::Queue").map((o) => o.properties.QueueName)).toEqual(["jobs.fifo"]);
+
+    await stack.destroy();
+    expect(fake.cloud.objects()).toEqual([]);
+  });
+});
