@@ -10,6 +10,7 @@ import { cliRows, type CliRows } from "./rows/cli.js";
 import { engineRows, type EngineRow } from "./rows/engine.js";
 import { importRow, type ImportRow } from "./rows/import.js";
 import { waitsRow, type WaitsRow } from "./rows/waits.js";
+import { cloudControlRow, type CloudControlRow } from "./rows/cloudcontrol.js";
 
 /** The whole report: where and what was measured, then each row group run (absent when not run). */
 export interface BenchReport {
@@ -25,6 +26,7 @@ export interface BenchReport {
   import?: ImportRow;
   engine?: EngineRow[];
   waits?: WaitsRow;
+  cloudcontrol?: CloudControlRow;
 }
 
 async function main(): Promise<void> {
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
   if (runs("import", `import "cairn" from dist/ (${config.runs} runs)`)) report.import = await importRow(config);
   if (runs("engine", `in-process engine rows (${config.runs} runs)`)) report.engine = await engineRows(config);
   if (runs("waits", `${config.waits} concurrent waits (one run, real clock)`)) report.waits = await waitsRow(config);
+  if (runs("cloudcontrol", "1,000 Cloud Control resources against the fake (one run)")) report.cloudcontrol = await cloudControlRow();
   process.stdout.write(`${toJson(report)}\n`);
   if (record) process.stderr.write(`Appended this run to ${await appendResults(report)}.\n`);
 }

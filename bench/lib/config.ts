@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
 /** Row groups the driver can run (`BENCH_ONLY=cli,import` runs a subset). */
-export const GROUPS = ["cli", "import", "engine", "waits"] as const;
+export const GROUPS = ["cli", "import", "engine", "waits", "cloudcontrol"] as const;
 /** One row group. */
 export type Group = (typeof GROUPS)[number];
 

@@ -133,7 +133,9 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
   if (r.arnTemplate) data.arn = r.arnTemplate;
   renameReserved([...props, ...attrs]);
   const args: InterfaceModel = { name: env.claim(`${name}Args`), docs: `Inputs of {@link ${name}}.`, fields: props.map((p) => p.field) };
-  const outputs: InterfaceModel = { name: env.claim(`${name}Outputs`), docs: `Outputs of {@link ${name}}: its inputs as the cloud reports them, and its attributes.`, fields: attrs.map((a) => a.field), extends: args.name };
+  // The identifier is always there once the object exists, even when the program leaves it to the cloud.
+  const identified = props.filter((p) => identifier.includes(p.tuple[0]) && p.field.optional).map((p) => ({ ...p.field, optional: false }));
+  const outputs: InterfaceModel = { name: env.claim(`${name}Outputs`), docs: `Outputs of {@link ${name}}: its inputs as the cloud reports them, and its attributes.`, fields: [...identified, ...attrs.map((a) => a.field)], extends: args.name };
   return {
     cfnType: r.cloudFormationType,
     name,

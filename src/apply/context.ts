@@ -35,6 +35,8 @@ export interface ApplyContext {
   readonly inFlight: InFlight;
   /** An action's provider call got its slot and starts now: the action is reported as started (once). */
   calling(action: Action): void;
+  /** An action's call waits on the cloud (`paused`) or goes on: a paused action leaves its place in `parallel` to another. */
+  waiting(action: Action, paused: boolean): void;
   /** The evaluated program's node for a URN (absent for destroy and for resources the program dropped). */
   node(urn: Urn): GraphNode | undefined;
   /** The provider of a type: the node's definition, else a definition loaded in this process. */

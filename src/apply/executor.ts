@@ -58,13 +58,14 @@ export interface ExecuteInput {
   providers: ProviderSource;
 }
 
-function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>, starts: StartReports): ApplyContext {
+function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduling: () => Scheduler<ActionJob>): ApplyContext {
   const nodes = input.program?.nodeByUrn;
   return {
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
     cancel: input.cancel, abort: input.abort, stuck: input.stuck, opContext: input.opContext,
     inFlight: new InFlight([input.abort, input.stuck], input.parallel),
     calling: (action) => starts.report(action),
+    waiting: (action, paused) => (paused ? scheduling().pause(action.id) : scheduling().resume(action.id)),
     poller: new WaitPoller({
       clock: input.clock,
       opContext: (urn, timeoutMs, provider) => {
@@ -206,7 +207,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   recordPrelude(plan, journal);
   const { actions, deps } = buildActionGraph(plan);
   const starts = new StartReports(input.events);
-  const ctx = contextFor(input, values, scopes, starts);
+  const ctx = contextFor(input, values, scopes, starts, () => scheduler!);
   const producing = new Set(actions.filter((a) => a.kind !== "delete" && a.kind !== "delete-replaced" && a.kind !== "forget").map((a) => a.step.urn as string));
   if (input.program) publishSettled(input.program.graph.order, plan, producing, journal, values);
   const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };

@@ -62,7 +62,7 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   const op = await ctx.journal.begin({ kind: c.journal.kind, urn: c.urn, type: c.type, ...(c.journal.id !== undefined ? { id: c.journal.id } : {}) });
   // The record is durable before the call waits for a slot, so records are written while other calls run
   // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
-  return inSlot(ctx, c.action, `${c.op} of "${c.name}"`, () => attempt(ctx, c, op), () => closeUnstarted(ctx, op));
+  return inSlot(ctx, c.action, `${c.op} of "${c.name}"`, (pause) => attempt(ctx, c, op, pause), () => closeUnstarted(ctx, op));
 }
 
 /** Closes the record of a call that never started, if the journal can still write (else the next run checks it). */
@@ -82,8 +82,19 @@ function closeUnstarted(ctx: ApplyContext, op: number): void {
  *
  * @example const found = await inSlot(ctx, action, `read of "zone"`, () => provider.read(args));
  */
-export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string, call: () => Promise<T>, notStarted: () => void = () => {}): Promise<T> {
-  const leave = await ctx.inFlight.enter();
+export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string, call: (pause: SlotPause) => Promise<T>, notStarted: () => void = () => {}): Promise<T> {
+  let leave = await ctx.inFlight.enter();
+  // While the call waits on the cloud (not calling it), its slot serves another call.
+  const pause: SlotPause = async (p) => {
+    leave();
+    ctx.waiting(action, true);
+    try {
+      return await p;
+    } finally {
+      ctx.waiting(action, false);
+      leave = await ctx.inFlight.enter();
+    }
+  };
   try {
     const stopped =
       ctx.inFlight.stopReason(ctx.cancel) ??
@@ -96,14 +107,17 @@ export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string,
       throw stopped;
     }
     ctx.calling(action);
-    return await call();
+    return await call(pause);
   } finally {
     leave();
   }
 }
 
+/** Gives a call's slot back while it awaits `p`, and takes one again before it goes on (see `OpContext.pause`). */
+export type SlotPause = <T>(p: Promise<T>) => Promise<T>;
+
 /** The call itself, retried while its budget lasts: every way it can end, as {@link invoke} describes. */
-async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Promise<{ result: T; op: number }> {
+async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pause: SlotPause): Promise<{ result: T; op: number }> {
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
   for (let attempt = 1; ; attempt++) {
@@ -111,6 +125,7 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
     try {
       const opCtx = ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) });
       opCtx.operation = { id: ctx.journal.operationId(op), note: (d) => ctx.journal.note(op, d) };
+      opCtx.pause = pause;
       const result = await bound.race(c.call(opCtx));
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);

@@ -52,6 +52,8 @@ export class Scheduler<J extends Job> {
   private readonly readyFree: J[] = [];
   private readonly running = new Map<string, J>();
   private busy = 0;
+  /** Running jobs that gave their slot back while they wait on the cloud. */
+  private readonly paused = new Set<string>();
   private head = 0;
   private finished!: () => void;
   private checkQueued = false;
@@ -101,6 +103,24 @@ export class Scheduler<J extends Job> {
   fail(id: string, error: unknown): void {
     const job = this.running.get(id);
     if (job) this.end(job, () => this.fault(job, error));
+  }
+
+  /**
+   * A running job waits on something outside the run (a cloud request it made): it gives its slot to the
+   * next ready job until {@link Scheduler.resume}.
+   */
+  pause(id: string): void {
+    const job = this.running.get(id);
+    if (!job?.slot || this.paused.has(id)) return;
+    this.paused.add(id);
+    this.busy--;
+    this.pump();
+  }
+
+  /** A paused job goes on: it counts against `parallel` again (it may briefly exceed it). */
+  resume(id: string): void {
+    if (!this.paused.delete(id)) return;
+    if (this.running.has(id)) this.busy++;
   }
 
   /** Asks for a stall check soon (a running job's blocked state changed). */
@@ -154,7 +174,7 @@ export class Scheduler<J extends Job> {
   /** Settles a running job once (a job failed from outside ignores its own late end). */
   private end(job: J, settle: () => void): void {
     if (!this.running.delete(job.id)) return;
-    if (job.slot) this.busy--;
+    if (job.slot && !this.paused.delete(job.id)) this.busy--;
     settle();
     this.pump();
   }

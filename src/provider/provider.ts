@@ -90,6 +90,14 @@ export interface OpContext {
   provider?: ProviderInstance;
   /** The journaled operation of a create, update or delete (absent for reads). */
   operation?: OperationRecord;
+  /**
+   * Waits for `p` without holding one of the run's `--parallel` call slots: for a provider that has made its
+   * request and now only waits for the cloud to finish it (a Cloud Control request), so other calls can
+   * start meanwhile. The slot is taken again before `pause` resolves. Absent outside an apply.
+   *
+   * @example const done = await (ctx.pause ? ctx.pause(finished) : finished);
+   */
+  pause?<T>(p: Promise<T>): Promise<T>;
 }
 
 /**

@@ -25,6 +25,7 @@ import { CairnError } from "./errors.js";
 import { watchIdle } from "./liveness.js";
 import { afterRefresh, readAll } from "./refresh.js";
 import { reconcile } from "./reconcile.js";
+import { loadTypeModules } from "../provider/load-types.js";
 import { dependentsOf, findResource, planForget, planRename, type ForgetPlan, type ImportPlan, type RenamePlan, type StateEdit, type UnprotectPlan } from "./state-edit.js";
 import { declaredResource, importedRecord } from "./import.js";
 import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
@@ -212,6 +213,7 @@ export class Stack {
       for (const n of loaded.notes) this.note("warning", n);
       await this.learnSecrets(loaded.state);
       let state = loaded.state;
+      await loadTypeModules([...Object.values(state.resources).map((r) => r.type), ...loaded.pending.map((p) => p.type)]);
       if (loaded.pending.length) {
         const journal = await this.backend.openJournal(state);
         await reconcile(journal, loaded.pending, this.env());

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { cli, finish, start, tempProject, planEvent } from "./cli-harness.js";
 import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../src/testing/cloudcontrol/fake-server.js";
 
@@ -193,6 +195,25 @@ describe("adoption and recovery on the fake Cloud Control", () => {
     expect(fake.cloud.objects("AWS::IAM::Role").filter((o) => o.properties.RoleName === "small-role")).toHaveLength(1);
     const again = await run(dir, ["preview", "--expect-no-changes"]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect((await run(dir, ["destroy", "--yes"])).code).toBe(0);
+  });
+});
+
+describe("objects whose module the program no longer imports", () => {
+  it("are still deleted: their type's module is loaded from the token in state", async () => {
+    const dir = await tempProject({ "infra.ts": SMALL() });
+    expect((await run(dir, ["up", "--yes"])).code).toBe(0);
+    await writeFile(join(dir, "infra.ts"), `
+import { program } from "cairn";
+import { Role } from "cairn/aws/iam";
+export default program("small", () => {
+  new Role("r", { roleName: "small-role", assumeRolePolicyDocument: { Version: "2012-10-17", Statement: [] } });
+});
+`);
+    const r = await run(dir, ["up", "--yes"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/deleted urn:cairn:dev::small::aws:sqs:Queue::q/);
+    expect(fake.cloud.objects("AWS::SQS::Queue").filter((o) => o.properties.QueueName === "small-q")).toEqual([]);
     expect((await run(dir, ["destroy", "--yes"])).code).toBe(0);
   });
 });

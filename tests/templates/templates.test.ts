@@ -6,12 +6,13 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fakeRoute53 } from "./fake-route53.js";
+import { serveFakeCloudControl } from "../../src/testing/cloudcontrol/fake-server.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const bin = (pkg: string, file: string) => join(REPO, "node_modules", pkg, file);
 const made: string[] = [];
 /** The templates the tests below scaffold and run, each in its own test. */
-const TESTED = ["quickstart", "acm-certificate"];
+const TESTED = ["quickstart", "acm-certificate", "serverless"];
 afterAll(async () => {
   for (const d of made) await rm(d, { recursive: true, force: true });
 });
@@ -140,6 +141,28 @@ describe("templates, scaffolded with cairn new", () => {
       expect(route53.requests).toEqual(["GET /2013-04-01/hostedzonesbyname", "GET /2013-04-01/hostedzone/Z0FAKE"]);
     } finally {
       await route53.close();
+    }
+  });
+
+  it("serverless: its tests (against the fake Cloud Control) and type check pass, and its preview plans five AWS objects", async () => {
+    const { dir, created } = await scaffold("serverless");
+    expect(created.code, created.out).toBe(0);
+
+    const tests = await node([bin("vitest", "vitest.mjs"), "run"], dir);
+    expect(tests.code, tests.out).toBe(0);
+    expect(tests.out).toMatch(/Tests\s+2 passed/);
+    const types = await node([bin("typescript", "bin/tsc"), "-p", "tsconfig.json"], dir);
+    expect(types.code, types.out).toBe(0);
+
+    const fake = await serveFakeCloudControl();
+    try {
+      const preview = await node([bin("tsx", "dist/cli.mjs"), "infra.ts", "preview"], dir, { ...fake.env, AWS_EC2_METADATA_DISABLED: "true" });
+      expect(preview.code, preview.out).toBe(0);
+      expect(preview.out).toContain("urn:cairn:dev::my-app::aws:lambda:Function::worker");
+      expect(preview.out).toContain("Plan: 5 to create.");
+      expect(fake.cloud.calls).toEqual([]);
+    } finally {
+      await fake.stop();
     }
   });
 });

@@ -11,8 +11,6 @@ import { FLAG, type TypeInfo } from "../../providers/aws/cloudcontrol/type-spec.
 import { FakeApiError, type FakeFailure } from "./fake-errors.js";
 import { DEFAULT_TRACKS, FAKE_REGION, fullModel, hexOf, identifierOf, patchedCreateOnly, readable, setPath, validate, type StatusTrack } from "./fake-model.js";
 
-type Model = Record<string, unknown>;
-type Input = Record<string, unknown>;
 
 /** How the fake behaves. */
 export interface FakeCloudControlOptions {
@@ -27,14 +25,14 @@ export interface FakeCloudControlOptions {
   /** Status attributes that move on as objects are read, by type (default: RDS instances and EC2 instances). */
   tracks?: Readonly<Record<string, StatusTrack>>;
   /** Makes chosen requests FAIL: return the failure, or undefined to let the request run. */
-  failWith?: (op: "CREATE" | "UPDATE" | "DELETE", typeName: string, desired: Model | undefined) => FakeFailure | undefined;
+  failWith?: (op: "CREATE" | "UPDATE" | "DELETE", typeName: string, desired: Record<string, unknown> | undefined) => FakeFailure | undefined;
 }
 
 /** One object the fake holds: its type, identifier and full model (write-only properties included). */
 export interface FakeObject {
   typeName: string;
   identifier: string;
-  properties: Model;
+  properties: Record<string, unknown>;
 }
 
 /** One API call the fake answered (or refused), for assertions on what Cairn asked. */
@@ -100,14 +98,14 @@ export class FakeCloudControl {
   }
 
   /** Changes an object behind Cairn's back (drift), as someone in the console would. */
-  tamper(typeName: string, identifier: string, change: (properties: Model) => void): void {
+  tamper(typeName: string, identifier: string, change: (properties: Record<string, unknown>) => void): void {
     const o = this.store.get(key(typeName, identifier));
     if (!o) throw new Error(`the fake holds no ${typeName} ${identifier}`);
     change(o.properties);
   }
 
   /** Answers one API call (the operation name without its `CloudApiService.` prefix). */
-  async handle(operation: string, input: Input): Promise<unknown> {
+  async handle(operation: string, input: Record<string, unknown>): Promise<unknown> {
     const call: FakeCall = { operation };
     if (typeof input.TypeName === "string") call.typeName = input.TypeName;
     if (typeof input.Identifier === "string") call.identifier = input.Identifier;
@@ -121,7 +119,7 @@ export class FakeCloudControl {
     }
   }
 
-  private dispatch(operation: string, input: Input, call: FakeCall): Promise<unknown> | unknown {
+  private dispatch(operation: string, input: Record<string, unknown>, call: FakeCall): Promise<unknown> | unknown {
     switch (operation) {
       case "CreateResource":
         return this.create(input);
@@ -156,7 +154,7 @@ export class FakeCloudControl {
     return req;
   }
 
-  private async create(input: Input): Promise<unknown> {
+  private async create(input: Record<string, unknown>): Promise<unknown> {
     const info = await this.typeOf(input.TypeName);
     const desiredText = String(input.DesiredState ?? "");
     const clientToken = typeof input.ClientToken === "string" ? input.ClientToken : undefined;
@@ -165,9 +163,9 @@ export class FakeCloudControl {
       if (prior.desiredText !== desiredText) throw new FakeApiError("ClientTokenConflictException", `Client token ${clientToken} was already used with a different request`);
       return { ProgressEvent: this.event(prior) };
     }
-    let desired: Model;
+    let desired: Record<string, unknown>;
     try {
-      desired = JSON.parse(desiredText) as Model;
+      desired = JSON.parse(desiredText) as Record<string, unknown>;
     } catch {
       throw new FakeApiError("InvalidRequestException", "DesiredState is not valid JSON");
     }
@@ -191,7 +189,7 @@ export class FakeCloudControl {
     return { ProgressEvent: this.event(req) };
   }
 
-  private async update(input: Input, call: FakeCall): Promise<unknown> {
+  private async update(input: Record<string, unknown>, call: FakeCall): Promise<unknown> {
     const info = await this.typeOf(input.TypeName);
     const id = String(input.Identifier ?? "");
     const obj = this.store.get(key(info.cfnType, id));
@@ -206,7 +204,7 @@ export class FakeCloudControl {
     const { createOnly, readOnly } = patchedCreateOnly(info, patch);
     if (createOnly.length) throw new FakeApiError("NotUpdatableException", `Invalid patch update: createOnlyProperties [${createOnly.join(", ")}] cannot be updated`);
     if (readOnly.length) throw new FakeApiError("InvalidRequestException", `Invalid patch update: readOnlyProperties [${readOnly.join(", ")}] cannot be updated`);
-    let next: Model;
+    let next: Record<string, unknown>;
     try {
       next = jsonpatch.applyPatch(structuredClone(obj.properties), patch, true, false).newDocument;
     } catch (e) {
@@ -228,7 +226,7 @@ export class FakeCloudControl {
     return { ProgressEvent: this.event(req) };
   }
 
-  private async remove(input: Input): Promise<unknown> {
+  private async remove(input: Record<string, unknown>): Promise<unknown> {
     const info = await this.typeOf(input.TypeName);
     const id = String(input.Identifier ?? "");
     const failure = this.opts.failWith?.("DELETE", info.cfnType, undefined);
@@ -240,7 +238,7 @@ export class FakeCloudControl {
       finish: () => {
         const obj = this.store.get(key(info.cfnType, id));
         if (!obj) return { code: "NotFound", message: `${info.cfnType} with identifier ${id} was not found` };
-        const user = this.referrer(obj);
+        const user = this.referrer(info, obj);
         if (user) return { code: "ResourceConflict", message: `${info.cfnType} ${id} is in use by ${user.typeName} ${user.identifier}` };
         this.store.delete(key(info.cfnType, id));
         return undefined;
@@ -249,10 +247,10 @@ export class FakeCloudControl {
     return { ProgressEvent: this.event(req) };
   }
 
-  /** Another object whose model mentions this one's identifier or an ARN of it. */
-  private referrer(obj: FakeObject): FakeObject | undefined {
+  /** Another object whose model mentions this one's identifier or its own ARN (a read-only attribute, not an ARN it refers to). */
+  private referrer(info: TypeInfo, obj: FakeObject): FakeObject | undefined {
     const names = new Set<string>([obj.identifier]);
-    for (const [k, v] of Object.entries(obj.properties)) if (typeof v === "string" && /Arn$/.test(k)) names.add(v);
+    for (const [k, v] of Object.entries(obj.properties)) if (typeof v === "string" && /Arn$/.test(k) && (info.byCfn.get(k)?.flags ?? 0) & FLAG.readOnly) names.add(v);
     for (const other of this.store.values()) {
       if (other === obj) continue;
       if (mentions(other.properties, names)) return other;
@@ -260,7 +258,7 @@ export class FakeCloudControl {
     return undefined;
   }
 
-  private async get(input: Input): Promise<unknown> {
+  private async get(input: Record<string, unknown>): Promise<unknown> {
     const info = await this.typeOf(input.TypeName);
     const id = String(input.Identifier ?? "");
     const obj = this.store.get(key(info.cfnType, id));
@@ -284,7 +282,7 @@ export class FakeCloudControl {
     setPath(obj.properties, track.path, track.values[step]);
   }
 
-  private listRequests(input: Input): unknown {
+  private listRequests(input: Record<string, unknown>): unknown {
     const filter = (input.ResourceRequestStatusFilter ?? {}) as { Operations?: string[]; OperationStatuses?: string[] };
     const max = Math.min(100, Number(input.MaxResults ?? 100));
     const start = Number(input.NextToken ?? 0);
@@ -295,7 +293,7 @@ export class FakeCloudControl {
     return out;
   }
 
-  private async list(input: Input): Promise<unknown> {
+  private async list(input: Record<string, unknown>): Promise<unknown> {
     const info = await this.typeOf(input.TypeName);
     const found = this.objects(info.cfnType).map((o) => ({ Identifier: o.identifier, Properties: JSON.stringify(readable(info, o.properties)) }));
     return { TypeName: info.cfnType, ResourceDescriptions: found };
@@ -308,7 +306,7 @@ export class FakeCloudControl {
   }
 
   /** The request as reported to a status call: each report moves a running request towards its end. */
-  private report(r: Request): Model {
+  private report(r: Request): Record<string, unknown> {
     if (r.status === "IN_PROGRESS" && !this.paused && ++r.reports >= this.opts.pollsToFinish) {
       const failure = r.failure ?? r.finish();
       r.status = failure ? "FAILED" : "SUCCESS";
@@ -318,8 +316,8 @@ export class FakeCloudControl {
     return this.event(r);
   }
 
-  private event(r: Request): Model {
-    const e: Model = { TypeName: r.typeName, RequestToken: r.token, Operation: r.op, OperationStatus: r.status, EventTime: r.eventTime };
+  private event(r: Request): Record<string, unknown> {
+    const e: Record<string, unknown> = { TypeName: r.typeName, RequestToken: r.token, Operation: r.op, OperationStatus: r.status, EventTime: r.eventTime };
     if (r.identifier) e.Identifier = r.identifier;
     if (r.failure && r.status === "FAILED") Object.assign(e, { ErrorCode: r.failure.code, StatusMessage: r.failure.message });
     return e;
@@ -327,8 +325,8 @@ export class FakeCloudControl {
 }
 
 /** The part of a model the program sets: read-only attributes left out (for validating an update's result). */
-function desiredPart(info: TypeInfo, model: Model): Model {
-  const out: Model = {};
+function desiredPart(info: TypeInfo, model: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(model)) if (!((info.byCfn.get(k)?.flags ?? 0) & FLAG.readOnly)) out[k] = v;
   return out;
 }

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FakeCloudControl, type FakeCloudControlOptions } from "./fake-cloud.js";
 import { FakeApiError } from "./fake-errors.js";
+import { Provider } from "../../providers/aws/provider.js";
 
 /** A running fake: where it listens, the cloud behind it, and how to stop it. */
 export interface ServedFakeCloudControl {
@@ -14,6 +15,12 @@ export interface ServedFakeCloudControl {
   cloud: FakeCloudControl;
   /** Environment variables that point a child process (`npx tsx infra.ts up`) at the fake. */
   env: Record<string, string>;
+  /**
+   * An `aws.Provider` pointed at the fake (with dummy credentials): give it to a stack as the default,
+   * `program.stack({ defaultProviders: { aws: fake.provider } })`, or to resources with `opts.provider`.
+   */
+  provider: Provider;
+  /** Stops listening and closes open connections. */
   stop(): Promise<void>;
 }
 
@@ -31,8 +38,8 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
  *
  * @example
  * const fake = await serveFakeCloudControl({ pollsToFinish: 2 });
- * const provider = new aws.Provider("fake", { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" } });
- * // … up, then: expect(fake.cloud.objects("AWS::SQS::Queue")).toHaveLength(1);
+ * await app.stack({ backend: "memory://", defaultProviders: { aws: fake.provider } }).up();
+ * expect(fake.cloud.objects("AWS::SQS::Queue")).toHaveLength(1);
  * await fake.stop();
  */
 export async function serveFakeCloudControl(options: FakeCloudControlOptions & { port?: number; cloud?: FakeCloudControl } = {}): Promise<ServedFakeCloudControl> {
@@ -54,9 +61,11 @@ export async function serveFakeCloudControl(options: FakeCloudControlOptions & {
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
   return {
     endpoint,
     cloud,
+    provider: new Provider(`fake-cloudcontrol-${port}`, { region: "us-east-1", endpoint, credentials: { accessKeyId: "fake", secretAccessKey: "fake" } }),
     env: { AWS_ENDPOINT_URL_CLOUDCONTROL: endpoint, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "fake", AWS_SECRET_ACCESS_KEY: "fake" },
     stop: () =>
       new Promise<void>((resolve, reject) => {

@@ -61,3 +61,43 @@ describe("a Cloud Control type against the fake cloud", () => {
     expect(fake.cloud.objects()).toEqual([]);
   });
 });
+
+describe("checks, refusals and default tags on Cloud Control types", () => {
+  it("refuses inputs the specification does not allow at preview, naming resource, property and expected type, and creates nothing", async () => {
+    const stack = stackOf(() => {
+      new Queue("jobs", { queueName: "jobs", visibilityTimout: 30 } as never);
+      new Queue("other", { visibilityTimeout: "soon" } as never);
+    });
+    const plan = await stack.preview();
+    const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+    expect(errors).toEqual([
+      '"jobs" (aws:sqs:Queue), input "visibilityTimout": AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?)',
+      '"other" (aws:sqs:Queue), input "visibilityTimeout": expected an integer, got string "soon"',
+    ]);
+    await expect(stack.up()).rejects.toThrow(/visibilityTimout/);
+    expect(fake.cloud.calls.filter((c) => c.operation !== "ListResourceRequests")).toEqual([]);
+  });
+
+  it("a type Cloud Control does not support fails with what to do, and nothing is recorded", async () => {
+    await fake.stop();
+    fake = await serveFakeCloudControl({ unsupported: ["AWS::SQS::Queue"] });
+    aws = new Provider(`fake-${Math.random().toString(36).slice(2)}`, { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" } });
+    const stack = stackOf(() => void new Queue("jobs", { queueName: "jobs" }));
+    const r = await stack.up();
+    expect(r.summary?.ok).toBe(false);
+    expect(stack.failures.join("\n")).toMatch(/UnsupportedActionException: Resource type AWS::SQS::Queue does not support CREATE action\. This resource type does not support this operation through the Cloud Control API/);
+    expect(await stack.resources()).toEqual([]);
+  });
+
+  it("merges the stack's aws:defaultTags and the provider's defaultTags into every taggable resource, its own tags winning, and the plan shows them", async () => {
+    aws = new Provider(`tagged-${Math.random().toString(36).slice(2)}`, { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" }, defaultTags: { team: "web", env: "dev" } });
+    const stack = stackOf(() => void new Queue("jobs", { queueName: "jobs", tags: [{ key: "env", value: "prod" }] }));
+    await stack.setConfig("aws:defaultTags", JSON.stringify({ owner: "platform", team: "ops" }));
+    const plan = await stack.preview();
+    expect(plan.steps[0]).toMatchObject({ kind: "create", news: { tags: [{ key: "owner", value: "platform" }, { key: "team", value: "web" }, { key: "env", value: "prod" }] } });
+    await stack.up();
+    expect(fake.cloud.objects("AWS::SQS::Queue")[0]!.properties.Tags).toEqual([{ Key: "owner", Value: "platform" }, { Key: "team", Value: "web" }, { Key: "env", Value: "prod" }]);
+    await stack.setConfig("aws:defaultTags", "not json");
+    await expect(stack.preview()).rejects.toThrow(/aws:defaultTags must be a JSON object of strings/);
+  });
+});

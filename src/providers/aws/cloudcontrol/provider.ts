@@ -37,7 +37,9 @@ async function run(cc: CloudControl, ctx: OpContext, info: TypeInfo, op: "create
   const started = await send();
   if (started.RequestToken) await ctx.operation?.note({ requestToken: started.RequestToken });
   if (started.OperationStatus !== "SUCCESS") ctx.log.info(`Cloud Control ${op} request ${started.RequestToken ?? ""} ${started.OperationStatus?.toLowerCase() ?? "sent"}`);
-  const done = await pollerFor(cc).wait(ctx, started);
+  const finished = pollerFor(cc).wait(ctx, started);
+  // Waiting is not calling: the slot of --parallel serves other calls meanwhile.
+  const done = await (ctx.pause ? ctx.pause(finished) : finished);
   if (done.OperationStatus !== "SUCCESS") throw new RequestFailed(op, info.cfnType, done);
   return done;
 }
@@ -48,12 +50,15 @@ async function readBack(cc: CloudControl, ctx: OpContext, info: TypeInfo, id: st
   return model === undefined ? undefined : outputsOf(info, model, inputs);
 }
 
+/** The provider of a Cloud Control type: every optional method of the contract is there. */
+export type CloudControlProvider = Provider<Props, Props> & Required<Pick<Provider<Props, Props>, "check" | "diff" | "update" | "readMany" | "resume">>;
+
 /**
  * The provider of one Cloud Control type.
  *
  * @example const provider = cloudControlProvider(decodeTypeSpec("AWS::SQS::Queue", "aws:sqs:Queue", data));
  */
-export function cloudControlProvider(info: TypeInfo): Provider<Props, Props> {
+export function cloudControlProvider(info: TypeInfo): CloudControlProvider {
   return {
     checksUnknown: true,
     check: ({ inputs }) => checkInputs(info, inputs),

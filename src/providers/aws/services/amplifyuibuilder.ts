@@ -51,6 +51,10 @@ export interface ComponentArgs {
 
 /** Outputs of {@link Component}: its inputs as the cloud reports them, and its attributes. */
 export interface ComponentOutputs extends ComponentArgs {
+  /** The name of the backend environment that is a part of the Amplify app. */
+  environmentName: string;
+  /** The unique ID of the Amplify app associated with the component. */
+  appId: string;
   /** The unique ID of the component. */
   awsId: string;
   /** The time that the component was created. */
@@ -354,6 +358,10 @@ export interface FormArgs {
 
 /** Outputs of {@link Form}: its inputs as the cloud reports them, and its attributes. */
 export interface FormOutputs extends FormArgs {
+  /** The unique ID of the Amplify app associated with the form. */
+  appId: string;
+  /** The name of the backend environment that is a part of the Amplify app. */
+  environmentName: string;
   /** The ID for the form. */
   awsId: string;
 }
@@ -657,6 +665,10 @@ export interface ThemeArgs {
 
 /** Outputs of {@link Theme}: its inputs as the cloud reports them, and its attributes. */
 export interface ThemeOutputs extends ThemeArgs {
+  /** The unique ID for the Amplify app associated with the theme. */
+  appId: string;
+  /** The name of the backend environment that is a part of the Amplify app. */
+  environmentName: string;
   /** The ID for the theme. */
   awsId: string;
   /** The time that the theme was created. */

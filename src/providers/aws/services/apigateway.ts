@@ -145,6 +145,8 @@ export interface BasePathMappingArgs {
 
 /** Outputs of {@link BasePathMapping}: its inputs as the cloud reports them, and its attributes. */
 export interface BasePathMappingOutputs extends BasePathMappingArgs {
+  /** The base path name that callers of the API must provide as part of the URL after the domain name. */
+  basePath: string;
 }
 
 /**
@@ -457,6 +459,8 @@ export interface DomainNameArgs {
 
 /** Outputs of {@link DomainName}: its inputs as the cloud reports them, and its attributes. */
 export interface DomainNameOutputs extends DomainNameArgs {
+  /** The custom domain name as an API host name, for example, `my-api.example.com` . */
+  domainName: string;
   /** The region-specific Amazon Route 53 Hosted Zone ID of the regional endpoint. */
   regionalHostedZoneId: string;
   /** The domain name associated with the regional endpoint for this custom domain name. You set up this association by adding a DNS record that points the custom domain name to this regional domain name. */
@@ -772,6 +776,12 @@ export interface ModelArgs {
 
 /** Outputs of {@link Model}: its inputs as the cloud reports them, and its attributes. */
 export interface ModelOutputs extends ModelArgs {
+  /**
+   * A name for the model. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the model name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  name: string;
 }
 
 /**
@@ -973,6 +983,8 @@ export interface StageArgs {
 
 /** Outputs of {@link Stage}: its inputs as the cloud reports them, and its attributes. */
 export interface StageOutputs extends StageArgs {
+  /** The name of the stage is the first path segment in the Uniform Resource Identifier (URI) of a call to API Gateway. Stage names can only contain alphanumeric characters, hyphens, and underscores. Maximum length is 128 characters. */
+  stageName: string;
 }
 
 /**

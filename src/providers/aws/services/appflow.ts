@@ -31,6 +31,8 @@ export interface ConnectorArgs {
 
 /** Outputs of {@link Connector}: its inputs as the cloud reports them, and its attributes. */
 export interface ConnectorOutputs extends ConnectorArgs {
+  /** The label used for registering the connector. */
+  connectorLabel: string;
   /** The arn of the connector. The arn is unique for each ConnectorRegistration in your AWS account. */
   connectorArn: string;
 }

@@ -226,6 +226,22 @@ export interface ScalingPolicyArgs {
 
 /** Outputs of {@link ScalingPolicy}: its inputs as the cloud reports them, and its attributes. */
 export interface ScalingPolicyOutputs extends ScalingPolicyArgs {
+  /**
+   * The scalable dimension. This string consists of the service namespace, resource type, and scaling property.
+   *
+   * - `ecs:service:DesiredCount` - The task count of an ECS service.
+   * - `elasticmapreduce:instancegroup:InstanceCount` - The instance count of an EMR Instance Group.
+   * - `ec2:spot-fleet-request:TargetCapacity` - The target capacity of a Spot Fleet.
+   * - `appstream:fleet:DesiredCapacity` - The capacity of an AppStream 2.0 fleet.
+   * - `dynamodb:table:ReadCapacityUnits` - The provisioned read capacity for a DynamoDB table.
+   * - `dynamodb:table:WriteCapacityUnits` - The provisioned write capacity for a DynamoDB table.
+   * - `dynamodb:index:ReadCapacityUnits` - The provisioned read capacity for a DynamoDB global secondary index.
+   * - `dynamodb:index:WriteCapacityUnits` - The provisioned write capacity for a DynamoDB global secondary index.
+   * - `rds:cluster:ReadReplicaCount` - The count of Aurora Replicas in an Aurora DB cluster. Available for Aurora MySQL-compatible edition and Aurora PostgreSQL-compatible edition.
+   * - `sagemaker:variant:DesiredInstanceCount` - The number of EC2 instances for a SageMaker model endpoint variant.
+   * - `custom-resource:ResourceType:Property` - The scalable dimension for a custom …
+   */
+  scalableDimension: string;
   /** Returns the ARN of a scaling policy. */
   arn: string;
 }

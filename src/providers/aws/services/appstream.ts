@@ -782,6 +782,8 @@ export interface StackArgs {
 
 /** Outputs of {@link Stack}: its inputs as the cloud reports them, and its attributes. */
 export interface StackOutputs extends StackArgs {
+  /** The name of the stack. */
+  name: string;
 }
 
 /**

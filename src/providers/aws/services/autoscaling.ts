@@ -184,6 +184,14 @@ export interface AutoScalingGroupArgs {
 
 /** Outputs of {@link AutoScalingGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface AutoScalingGroupOutputs extends AutoScalingGroupArgs {
+  /**
+   * The name of the Auto Scaling group. This name must be unique per Region per account.
+   *
+   * The name can contain any ASCII character 33 to 126 including most punctuation characters, digits, and upper and lowercased letters.
+   *
+   * > You cannot use a colon (:) in the name.
+   */
+  autoScalingGroupName: string;
   /** The Amazon Resource Name (ARN) of the Auto Scaling group. */
   autoScalingGroupARN: string;
 }
@@ -1134,6 +1142,8 @@ export interface LaunchConfigurationArgs {
 
 /** Outputs of {@link LaunchConfiguration}: its inputs as the cloud reports them, and its attributes. */
 export interface LaunchConfigurationOutputs extends LaunchConfigurationArgs {
+  /** The name of the launch configuration. This name must be unique per Region per account. */
+  launchConfigurationName: string;
 }
 
 /**
@@ -1300,6 +1310,8 @@ export interface LifecycleHookArgs {
 
 /** Outputs of {@link LifecycleHook}: its inputs as the cloud reports them, and its attributes. */
 export interface LifecycleHookOutputs extends LifecycleHookArgs {
+  /** The name of the lifecycle hook. */
+  lifecycleHookName: string;
 }
 
 /**

@@ -540,6 +540,8 @@ export interface JobDefinitionArgs {
 
 /** Outputs of {@link JobDefinition}: its inputs as the cloud reports them, and its attributes. */
 export interface JobDefinitionOutputs extends JobDefinitionArgs {
+  /** The name of the job definition. */
+  jobDefinitionName: string;
   /** The job definition ARN, such as `batch: *us-east-1* : *111122223333* :job-definition/ *test-gpu* : *2*` . */
   jobDefinitionArn: string;
 }

@@ -1190,6 +1190,12 @@ export interface GatewayRateLimitArgs {
 
 /** Outputs of {@link GatewayRateLimit}: its inputs as the cloud reports them, and its attributes. */
 export interface GatewayRateLimitOutputs extends GatewayRateLimitArgs {
+  gatewayIdentifier: string;
+  /**
+   * Limit identifier. Optional on Create (system-generates if not provided by customer).
+   * Always present in responses.
+   */
+  rateLimitId: string;
   createdAt: string;
   /** Status of a gateway limit */
   status: "CREATING" | "ACTIVE" | "UPDATING" | "DELETING";
@@ -1243,6 +1249,7 @@ export interface GatewayRuleArgs {
 
 /** Outputs of {@link GatewayRule}: its inputs as the cloud reports them, and its attributes. */
 export interface GatewayRuleOutputs extends GatewayRuleArgs {
+  gatewayIdentifier: string;
   createdAt: string;
   gatewayArn: string;
   ruleId: string;
@@ -1377,6 +1384,8 @@ export interface GatewayTargetArgs {
 
 /** Outputs of {@link GatewayTarget}: its inputs as the cloud reports them, and its attributes. */
 export interface GatewayTargetOutputs extends GatewayTargetArgs {
+  /** The gateway ID for the gateway target. */
+  gatewayIdentifier: string;
   authorizationData: GatewayTargetAuthorizationData;
   /** The date and time at which the gateway target was created. */
   createdAt: string;

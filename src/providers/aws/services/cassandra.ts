@@ -46,6 +46,12 @@ export interface KeyspaceArgs {
 
 /** Outputs of {@link Keyspace}: its inputs as the cloud reports them, and its attributes. */
 export interface KeyspaceOutputs extends KeyspaceArgs {
+  /**
+   * The name of the keyspace to be created. The keyspace name is case sensitive. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the keyspace name. For more information, see [Name type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * *Length constraints:* Minimum length of 1. Maximum length of 48.
+   */
+  keyspaceName: string;
 }
 
 /**
@@ -172,6 +178,16 @@ export interface TableArgs {
 
 /** Outputs of {@link Table}: its inputs as the cloud reports them, and its attributes. */
 export interface TableOutputs extends TableArgs {
+  /**
+   * The name of the table to be created. The table name is case sensitive. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the table name. For more information, see [Name type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you can't perform updates that require replacing this resource. You can perform updates that require no interruption or some interruption. If you must replace the resource, specify a new name. 
+   *
+   * *Length constraints:* Minimum length of 3. Maximum length of 255.
+   *
+   * *Pattern:* `^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$`
+   */
+  tableName: string;
 }
 
 /**

@@ -757,6 +757,12 @@ export interface ModuleDefaultVersionArgs {
 
 /** Outputs of {@link ModuleDefaultVersion}: its inputs as the cloud reports them, and its attributes. */
 export interface ModuleDefaultVersionOutputs extends ModuleDefaultVersionArgs {
+  /**
+   * The Amazon Resource Name (ARN) of the module version to set as the default version.
+   *
+   * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   */
+  arn: string;
 }
 
 /**

@@ -490,6 +490,16 @@ export interface TrailArgs {
 
 /** Outputs of {@link Trail}: its inputs as the cloud reports them, and its attributes. */
 export interface TrailOutputs extends TrailArgs {
+  /**
+   * Specifies the name of the trail. The name must meet the following requirements:
+   *
+   * - Contain only ASCII letters (a-z, A-Z), numbers (0-9), periods (.), underscores (_), or dashes (-)
+   * - Start with a letter or number, and end with a letter or number
+   * - Be between 3 and 128 characters
+   * - Have no adjacent periods, underscores or dashes. Names like `my-_namespace` and `my--namespace` are not valid.
+   * - Not be in IP address format (for example, 192.168.5.4)
+   */
+  trailName: string;
   /** `Ref` returns the ARN of the Amazon  topic that's associated with the CloudTrail trail, such as `arn:aws:sns:us-east-2:123456789012:mySNSTopic` . */
   snsTopicArn: string;
   /** `Ref` returns the ARN of the CloudTrail trail, such as `arn:aws:cloudtrail:us-east-2:123456789012:trail/myCloudTrail` . */

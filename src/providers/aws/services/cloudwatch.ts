@@ -131,6 +131,12 @@ export interface AlarmArgs {
 
 /** Outputs of {@link Alarm}: its inputs as the cloud reports them, and its attributes. */
 export interface AlarmOutputs extends AlarmArgs {
+  /**
+   * The name of the alarm. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the alarm name.
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  alarmName: string;
   /** The ARN of the CloudWatch alarm, such as `arn:aws:cloudwatch:us-west-2:123456789012:alarm:myCloudWatchAlarm-CPUAlarm-UXMMZK36R55Z` . */
   arn: string;
 }
@@ -643,6 +649,8 @@ export interface CompositeAlarmArgs {
 
 /** Outputs of {@link CompositeAlarm}: its inputs as the cloud reports them, and its attributes. */
 export interface CompositeAlarmOutputs extends CompositeAlarmArgs {
+  /** The name for the composite alarm. This name must be unique within your AWS account. */
+  alarmName: string;
   /** The ARN of the composite alarm, such as `arn:aws:cloudwatch:us-west-2:123456789012:alarm/CompositeAlarmName` . */
   arn: string;
 }
@@ -674,6 +682,8 @@ export interface DashboardArgs {
 
 /** Outputs of {@link Dashboard}: its inputs as the cloud reports them, and its attributes. */
 export interface DashboardOutputs extends DashboardArgs {
+  /** The name of the dashboard. The name must be between 1 and 255 characters. If you do not specify a name, one will be generated automatically. */
+  dashboardName: string;
 }
 
 /**
@@ -758,6 +768,8 @@ export interface LogAlarmArgs {
 
 /** Outputs of {@link LogAlarm}: its inputs as the cloud reports them, and its attributes. */
 export interface LogAlarmOutputs extends LogAlarmArgs {
+  /** The name of the log alarm. */
+  alarmName: string;
   /** The ARN of the log alarm. */
   arn: string;
 }
@@ -879,6 +891,12 @@ export interface MetricStreamArgs {
 
 /** Outputs of {@link MetricStream}: its inputs as the cloud reports them, and its attributes. */
 export interface MetricStreamOutputs extends MetricStreamArgs {
+  /**
+   * If you are creating a new metric stream, this is the name for the new stream. The name must be different than the names of other metric streams in this account and Region.
+   *
+   * If you are updating a metric stream, specify the name of that stream here.
+   */
+  name: string;
   /** The date that the metric stream was originally created. */
   creationDate: string;
   /** The state of the metric stream, either `running` or `stopped` . */

@@ -33,6 +33,12 @@ export interface ApplicationArgs {
 
 /** Outputs of {@link Application}: its inputs as the cloud reports them, and its attributes. */
 export interface ApplicationOutputs extends ApplicationArgs {
+  /**
+   * A name for the application. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the application name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > Updates to `ApplicationName` are not supported.
+   */
+  applicationName: string;
 }
 
 /**
@@ -81,6 +87,12 @@ export interface DeploymentConfigArgs {
 
 /** Outputs of {@link DeploymentConfig}: its inputs as the cloud reports them, and its attributes. */
 export interface DeploymentConfigOutputs extends DeploymentConfigArgs {
+  /**
+   * A name for the deployment configuration. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the deployment configuration name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  deploymentConfigName: string;
 }
 
 /**
@@ -275,6 +287,12 @@ export interface DeploymentGroupArgs {
 
 /** Outputs of {@link DeploymentGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DeploymentGroupOutputs extends DeploymentGroupArgs {
+  /**
+   * A name for the deployment group. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the deployment group name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  deploymentGroupName: string;
 }
 
 /**

@@ -170,6 +170,8 @@ export interface PipelineArgs {
 
 /** Outputs of {@link Pipeline}: its inputs as the cloud reports them, and its attributes. */
 export interface PipelineOutputs extends PipelineArgs {
+  /** The name of the pipeline. */
+  name: string;
   /**
    * The version of the pipeline.
    *

@@ -1286,6 +1286,8 @@ export interface UserPoolGroupArgs {
 
 /** Outputs of {@link UserPoolGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface UserPoolGroupOutputs extends UserPoolGroupArgs {
+  /** A name for the group. This name must be unique in your user pool. */
+  groupName: string;
 }
 
 /**
@@ -1712,6 +1714,14 @@ export interface UserPoolUserArgs {
 
 /** Outputs of {@link UserPoolUser}: its inputs as the cloud reports them, and its attributes. */
 export interface UserPoolUserOutputs extends UserPoolUserArgs {
+  /**
+   * The value that you want to set as the username sign-in attribute. The following conditions apply to the username parameter.
+   *
+   * - The username can't be a duplicate of another username in the same user pool.
+   * - You can't change the value of a username after you create it.
+   * - You can only provide a value if usernames are a valid sign-in attribute for your user pool. If your user pool only supports phone numbers or email addresses as sign-in attributes, Amazon Cognito automatically generates a username value. For more information, see [Customizing sign-in attributes](https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-attributes.html#user-pool-settings-aliases) .
+   */
+  username: string;
 }
 
 /**

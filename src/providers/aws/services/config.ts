@@ -77,6 +77,8 @@ export interface ConfigRuleArgs {
 
 /** Outputs of {@link ConfigRule}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigRuleOutputs extends ConfigRuleArgs {
+  /** A name for the AWS Config rule. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the rule name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) . */
+  configRuleName: string;
   /** The ID of the AWS Config rule, such as `config-rule-a1bzhi` . */
   configRuleId: string;
   /** The Amazon Resource Name (ARN) of the AWS Config rule, such as `arn:aws:config:us-east-1:123456789012:config-rule/config-rule-a1bzhi` . */
@@ -227,6 +229,8 @@ export interface ConfigurationAggregatorArgs {
 
 /** Outputs of {@link ConfigurationAggregator}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigurationAggregatorOutputs extends ConfigurationAggregatorArgs {
+  /** The name of the aggregator. */
+  configurationAggregatorName: string;
   /** The Amazon Resource Name (ARN) of the aggregator. */
   configurationAggregatorArn: string;
 }
@@ -317,6 +321,12 @@ export interface ConfigurationRecorderArgs {
 
 /** Outputs of {@link ConfigurationRecorder}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigurationRecorderOutputs extends ConfigurationRecorderArgs {
+  /**
+   * The name of the configuration recorder. AWS Config automatically assigns the name of "default" when creating the configuration recorder.
+   *
+   * You cannot change the name of the configuration recorder after it has been created. To change the configuration recorder name, you must delete it and create a new configuration recorder with a new name.
+   */
+  name: string;
   /** Returns the Amazon Resource Name (ARN) for the Configuration Recorder. */
   resourceARN: string;
   awsId: string;
@@ -638,6 +648,12 @@ export interface DeliveryChannelArgs {
 
 /** Outputs of {@link DeliveryChannel}: its inputs as the cloud reports them, and its attributes. */
 export interface DeliveryChannelOutputs extends DeliveryChannelArgs {
+  /**
+   * A name for the delivery channel. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the delivery channel name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * Updates are not supported. To change the name, you must run two separate updates. In the first update, delete this resource, and then recreate it with a new name in the second update.
+   */
+  name: string;
 }
 
 /**

@@ -274,6 +274,8 @@ export interface DataLakeAssociationArgs {
 
 /** Outputs of {@link DataLakeAssociation}: its inputs as the cloud reports them, and its attributes. */
 export interface DataLakeAssociationOutputs extends DataLakeAssociationArgs {
+  /** The identifier of the target account */
+  targetAccountId: string;
   /** The AWS Resource Access Manager share ID */
   resourceShareId: string;
   /** The Amazon Resource Name (ARN) of the AWS Resource Access Manager share */

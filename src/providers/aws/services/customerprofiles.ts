@@ -586,6 +586,8 @@ export interface IntegrationArgs {
 
 /** Outputs of {@link Integration}: its inputs as the cloud reports them, and its attributes. */
 export interface IntegrationOutputs extends IntegrationArgs {
+  /** The URI of the S3 bucket or any other type of data source. */
+  uri: string;
   /** The timestamp of when the integration was most recently edited. */
   lastUpdatedAt: string;
   /** The timestamp of when the integration was created. */

@@ -1695,6 +1695,8 @@ export interface ProjectProfileArgs {
 
 /** Outputs of {@link ProjectProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface ProjectProfileOutputs extends ProjectProfileArgs {
+  /** A domain ID of the project profile. */
+  domainIdentifier: string;
   /** The timestamp of when the project profile was created. */
   createdAt: string;
   /** The user who created the project profile. */

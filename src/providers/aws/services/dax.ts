@@ -142,6 +142,8 @@ export interface ParameterGroupArgs {
 
 /** Outputs of {@link ParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ParameterGroupOutputs extends ParameterGroupArgs {
+  /** The name of the parameter group. */
+  parameterGroupName: string;
 }
 
 /**

@@ -1603,6 +1603,8 @@ export interface EventSubscriptionArgs {
 
 /** Outputs of {@link EventSubscription}: its inputs as the cloud reports them, and its attributes. */
 export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
+  /** The name of the AWS DMS event notification subscription. This name must be less than 255 characters. */
+  subscriptionName: string;
 }
 
 /**
@@ -1928,6 +1930,8 @@ export interface ReplicationSubnetGroupArgs {
 
 /** Outputs of {@link ReplicationSubnetGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ReplicationSubnetGroupOutputs extends ReplicationSubnetGroupArgs {
+  /** The identifier for the replication subnet group. If you don't specify a name, CloudFormation generates a unique ID and uses that ID for the identifier. */
+  replicationSubnetGroupIdentifier: string;
 }
 
 /**

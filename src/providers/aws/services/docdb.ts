@@ -296,6 +296,16 @@ export interface DBClusterParameterGroupArgs {
 
 /** Outputs of {@link DBClusterParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupArgs {
+  /**
+   * The name of the DB cluster parameter group.
+   *
+   * Constraints:
+   *
+   * - Must not match the name of an existing `DBClusterParameterGroup` .
+   *
+   * > This value is stored as a lowercase string.
+   */
+  name: string;
 }
 
 /**
@@ -407,6 +417,14 @@ export interface DBSubnetGroupArgs {
 
 /** Outputs of {@link DBSubnetGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBSubnetGroupOutputs extends DBSubnetGroupArgs {
+  /**
+   * The name for the subnet group. This value is stored as a lowercase string.
+   *
+   * Constraints: Must contain no more than 255 letters, numbers, periods, underscores, spaces, or hyphens. Must not be default.
+   *
+   * Example: `mySubnetgroup`
+   */
+  dbSubnetGroupName: string;
 }
 
 /**
@@ -456,6 +474,12 @@ export interface EventSubscriptionArgs {
 
 /** Outputs of {@link EventSubscription}: its inputs as the cloud reports them, and its attributes. */
 export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
+  /**
+   * The name of the subscription.
+   *
+   * Constraints: The name must be fewer than 255 characters.
+   */
+  subscriptionName: string;
 }
 
 /**

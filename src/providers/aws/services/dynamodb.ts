@@ -95,6 +95,12 @@ export interface GlobalTableArgs {
 
 /** Outputs of {@link GlobalTable}: its inputs as the cloud reports them, and its attributes. */
 export interface GlobalTableOutputs extends GlobalTableArgs {
+  /**
+   * A name for the global table. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID as the table name. For more information, see [Name type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  tableName: string;
   /** Unique identifier for the table, such as `a123b456-01ab-23cd-123a-111222aaabbb` . The `TableId` returned is that of the replica in the region the stack is deployed to. */
   tableId: string;
   /** The Amazon Resource Name (ARN) of the DynamoDB table, such as `arn:aws:dynamodb:us-east-2:123456789012:table/myDynamoDBTable` . The ARN returned is that of the replica in the region the stack is deployed to. */
@@ -657,6 +663,12 @@ export interface TableArgs {
 
 /** Outputs of {@link Table}: its inputs as the cloud reports them, and its attributes. */
 export interface TableOutputs extends TableArgs {
+  /**
+   * A name for the table. If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the table name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  tableName: string;
   /** The Amazon Resource Name (ARN) of the DynamoDB table, such as `arn:aws:dynamodb:us-east-2:123456789012:table/myDynamoDBTable` . */
   arn: string;
   /**

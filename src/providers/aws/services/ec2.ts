@@ -2319,6 +2319,15 @@ export interface IPAMAllocationArgs {
 
 /** Outputs of {@link IPAMAllocation}: its inputs as the cloud reports them, and its attributes. */
 export interface IPAMAllocationOutputs extends IPAMAllocationArgs {
+  /**
+   * The CIDR you would like to allocate from the IPAM pool. Note the following:
+   *
+   * - If there is no DefaultNetmaskLength allocation rule set on the pool, you must specify either the NetmaskLength or the CIDR.
+   * - If the DefaultNetmaskLength allocation rule is set on the pool, you can specify either the NetmaskLength or the CIDR and the DefaultNetmaskLength allocation rule will be ignored.
+   *
+   * Possible values: Any available IPv4 or IPv6 CIDR.
+   */
+  cidr: string;
   /** The ID of an allocation. */
   ipamPoolAllocationId: string;
 }

@@ -35,6 +35,12 @@ export interface PublicRepositoryArgs {
 
 /** Outputs of {@link PublicRepository}: its inputs as the cloud reports them, and its attributes. */
 export interface PublicRepositoryOutputs extends PublicRepositoryArgs {
+  /**
+   * The name to use for the public repository. The repository name may be specified on its own (such as `nginx-web-app` ) or it can be prepended with a namespace to group the repository into a category (such as `project-a/nginx-web-app` ). If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the repository name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  repositoryName: string;
   /** Returns the Amazon Resource Name (ARN) for the specified `AWS::ECR::PublicRepository` resource. For example, `arn:aws:ecr-public:: *123456789012* :repository/ *test-repository*` . */
   arn: string;
 }
@@ -84,6 +90,8 @@ export interface PullThroughCacheRuleArgs {
 
 /** Outputs of {@link PullThroughCacheRule}: its inputs as the cloud reports them, and its attributes. */
 export interface PullThroughCacheRuleOutputs extends PullThroughCacheRuleArgs {
+  /** The Amazon ECR repository prefix associated with the pull through cache rule. */
+  ecrRepositoryPrefix: string;
 }
 
 /**
@@ -287,6 +295,14 @@ export interface RepositoryArgs {
 
 /** Outputs of {@link Repository}: its inputs as the cloud reports them, and its attributes. */
 export interface RepositoryOutputs extends RepositoryArgs {
+  /**
+   * The name to use for the repository. The repository name may be specified on its own (such as `nginx-web-app` ) or it can be prepended with a namespace to group the repository into a category (such as `project-a/nginx-web-app` ). If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the repository name. For more information, see [Name type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * The repository name must start with a letter and can only contain lowercase letters, numbers, hyphens, underscores, and forward slashes.
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  repositoryName: string;
   /** Returns the URI for the specified `AWS::ECR::Repository` resource. For example, `*123456789012* .dkr.ecr. *us-west-2* .amazonaws.com/repository` . */
   repositoryUri: string;
   /** Returns the Amazon Resource Name (ARN) for the specified `AWS::ECR::Repository` resource. For example, `arn:aws:ecr: *eu-west-1* : *123456789012* :repository/ *test-repository*` . */

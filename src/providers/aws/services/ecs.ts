@@ -49,6 +49,8 @@ export interface CapacityProviderArgs {
 
 /** Outputs of {@link CapacityProvider}: its inputs as the cloud reports them, and its attributes. */
 export interface CapacityProviderOutputs extends CapacityProviderArgs {
+  /** The name of the capacity provider. If a name is specified, it cannot start with `aws` , `ecs` , or `fargate` . If no name is specified, a default name in the `CFNStackName-CFNResourceName-RandomString` format is used. */
+  name: string;
 }
 
 /**
@@ -449,6 +451,8 @@ export interface ClusterArgs {
 
 /** Outputs of {@link Cluster}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterOutputs extends ClusterArgs {
+  /** A user-generated string that you use to identify your cluster. If you don't specify a name, AWS CloudFormation generates a unique physical ID for the name. */
+  clusterName: string;
   /** The Amazon Resource Name (ARN) of the Amazon ECS cluster, such as `arn:aws:ecs:us-east-2:123456789012:cluster/MyECSCluster` . */
   arn: string;
 }
@@ -1652,6 +1656,8 @@ export interface ServiceArgs {
 
 /** Outputs of {@link Service}: its inputs as the cloud reports them, and its attributes. */
 export interface ServiceOutputs extends ServiceArgs {
+  /** The short name or full Amazon Resource Name (ARN) of the cluster that you run your service on. If you do not specify a cluster, the default cluster is assumed. */
+  cluster: string;
   /** The ARN that identifies the service. For more information about the ARN format, see [Amazon Resource Name (ARN)](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/ecs-account-settings.html#ecs-resource-ids) in the *Amazon ECS Developer Guide* . */
   serviceArn: string;
   /** The name of the Amazon ECS service, such as `sample-webapp` . */

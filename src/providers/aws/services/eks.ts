@@ -465,6 +465,8 @@ export interface ClusterArgs {
 
 /** Outputs of {@link Cluster}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterOutputs extends ClusterArgs {
+  /** The unique name to give to your cluster. The name can contain only alphanumeric characters (case-sensitive) and hyphens. It must start with an alphanumeric character and can't be longer than 100 characters. The name must be unique within the AWS Region and AWS account that you're creating the cluster in. Note that underscores can't be used in CloudFormation . */
+  name: string;
   /** The endpoint for your Kubernetes API server, such as `https://5E1D0CEXAMPLEA591B746AFC5AB30262.yl4.us-west-2.eks.amazonaws.com` . */
   endpoint: string;
   /**
@@ -991,6 +993,8 @@ export interface FargateProfileArgs {
 
 /** Outputs of {@link FargateProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface FargateProfileOutputs extends FargateProfileArgs {
+  /** The name of the Fargate profile. */
+  fargateProfileName: string;
   /** The ARN of the cluster, such as `arn:aws:eks:us-west-2:666666666666:fargateprofile/myCluster/myFargateProfile/1cb1a11a-1dc1-1d11-cf11-1111f11fa111` . */
   arn: string;
 }
@@ -1046,6 +1050,8 @@ export interface IdentityProviderConfigArgs {
 
 /** Outputs of {@link IdentityProviderConfig}: its inputs as the cloud reports them, and its attributes. */
 export interface IdentityProviderConfigOutputs extends IdentityProviderConfigArgs {
+  /** The name of the configuration. */
+  identityProviderConfigName: string;
   /** The Amazon Resource Name (ARN) associated with the identity provider config. */
   identityProviderConfigArn: string;
 }

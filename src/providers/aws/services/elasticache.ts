@@ -187,6 +187,12 @@ export interface CacheClusterArgs {
 
 /** Outputs of {@link CacheCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface CacheClusterOutputs extends CacheClusterArgs {
+  /**
+   * A name for the cache cluster. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the cache cluster. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * The name must contain 1 to 50 alphanumeric characters or hyphens. The name must start with a letter and cannot end with a hyphen or contain two consecutive hyphens.
+   */
+  clusterName: string;
   configurationEndpoint: CacheClusterEndpoint;
   redisEndpoint: CacheClusterEndpoint;
 }
@@ -643,6 +649,16 @@ export interface ReplicationGroupArgs {
 
 /** Outputs of {@link ReplicationGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ReplicationGroupOutputs extends ReplicationGroupArgs {
+  /**
+   * The replication group identifier. This parameter is stored as a lowercase string.
+   *
+   * Constraints:
+   *
+   * - A name must contain from 1 to 40 alphanumeric characters or hyphens.
+   * - The first character must be a letter.
+   * - A name cannot end with a hyphen or contain two consecutive hyphens.
+   */
+  replicationGroupId: string;
   configurationEndPoint: ReplicationGroupEndpoint;
   primaryEndPoint: ReplicationGroupEndpoint;
   readEndPoint: ReplicationGroupReadEndPoint;
@@ -977,6 +993,14 @@ export interface SubnetGroupArgs {
 
 /** Outputs of {@link SubnetGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface SubnetGroupOutputs extends SubnetGroupArgs {
+  /**
+   * The name for the cache subnet group. This value is stored as a lowercase string.
+   *
+   * Constraints: Must contain no more than 255 alphanumeric characters or hyphens.
+   *
+   * Example: `mysubnetgroup`
+   */
+  cacheSubnetGroupName: string;
 }
 
 /**

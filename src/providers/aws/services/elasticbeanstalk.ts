@@ -35,6 +35,12 @@ export interface ApplicationArgs {
 
 /** Outputs of {@link Application}: its inputs as the cloud reports them, and its attributes. */
 export interface ApplicationOutputs extends ApplicationArgs {
+  /**
+   * A name for the Elastic Beanstalk application. If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the application name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  applicationName: string;
 }
 
 /**
@@ -371,6 +377,18 @@ export interface EnvironmentArgs {
 
 /** Outputs of {@link Environment}: its inputs as the cloud reports them, and its attributes. */
 export interface EnvironmentOutputs extends EnvironmentArgs {
+  /**
+   * A unique name for the environment.
+   *
+   * Constraint: Must be from 4 to 40 characters in length. The name can contain only letters, numbers, and hyphens. It can't start or end with a hyphen. This name must be unique within a region in your account.
+   *
+   * If you don't specify the `CNAMEPrefix` parameter, the environment name becomes part of the CNAME, and therefore part of the visible URL for your application.
+   *
+   * If you don't specify an environment name, AWS CloudFormation generates a unique physical ID and uses that ID for the environment name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  environmentName: string;
   /**
    * For load-balanced, autoscaling environments, the URL to the load balancer. For single-instance environments, the IP address of the instance.
    *

@@ -95,6 +95,12 @@ export interface LoadBalancerArgs {
 
 /** Outputs of {@link LoadBalancer}: its inputs as the cloud reports them, and its attributes. */
 export interface LoadBalancerOutputs extends LoadBalancerArgs {
+  /**
+   * The name of the load balancer. This name must be unique within your set of load balancers for the region.
+   *
+   * If you don't specify a name, AWS CloudFormation generates a unique physical ID for the load balancer. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) . If you specify a name, you cannot perform updates that require replacement of this resource, but you can perform other updates. To replace the resource, specify a new name.
+   */
+  loadBalancerName: string;
   /** The name of the Route 53 hosted zone that is associated with the load balancer. Internal-facing load balancers don't use this value, use `DNSName` instead. */
   canonicalHostedZoneName: string;
   /** The ID of the Route 53 hosted zone name that is associated with the load balancer. */

@@ -1181,6 +1181,8 @@ export interface TrustStoreRevocationArgs {
 
 /** Outputs of {@link TrustStoreRevocation}: its inputs as the cloud reports them, and its attributes. */
 export interface TrustStoreRevocationOutputs extends TrustStoreRevocationArgs {
+  /** The Amazon Resource Name (ARN) of the trust store. */
+  trustStoreArn: string;
   /** The revocation ID of the revocation file. */
   revocationId: number;
   /** Information about the revocation file in the trust store. For more information, see [TrustStoreRevocation](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-properties-elasticloadbalancingv2-truststorerevocation-truststorerevocation.html) . */

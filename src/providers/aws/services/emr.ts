@@ -1200,6 +1200,8 @@ export interface SecurityConfigurationArgs {
 
 /** Outputs of {@link SecurityConfiguration}: its inputs as the cloud reports them, and its attributes. */
 export interface SecurityConfigurationOutputs extends SecurityConfigurationArgs {
+  /** The name of the security configuration. */
+  name: string;
 }
 
 /**
@@ -1366,4 +1368,6 @@ export interface WALWorkspaceArgs {
 
 /** Outputs of {@link WALWorkspace}: its inputs as the cloud reports them, and its attributes. */
 export interface WALWorkspaceOutputs extends WALWorkspaceArgs {
+  /** The name of the emrwal container */
+  walWorkspaceName: string;
 }

@@ -42,6 +42,8 @@ export interface ApiDestinationArgs {
 
 /** Outputs of {@link ApiDestination}: its inputs as the cloud reports them, and its attributes. */
 export interface ApiDestinationOutputs extends ApiDestinationArgs {
+  /** The name for the API destination to create. */
+  name: string;
   /** The ARN of the API destination that was created by the request. */
   arn: string;
   /**
@@ -95,6 +97,8 @@ export interface ArchiveArgs {
 
 /** Outputs of {@link Archive}: its inputs as the cloud reports them, and its attributes. */
 export interface ArchiveOutputs extends ArchiveArgs {
+  /** The name for the archive to create. */
+  archiveName: string;
   /** The ARN of the archive created. */
   arn: string;
 }
@@ -146,6 +150,8 @@ export interface ConnectionArgs {
 
 /** Outputs of {@link Connection}: its inputs as the cloud reports them, and its attributes. */
 export interface ConnectionOutputs extends ConnectionArgs {
+  /** The name for the connection to create. */
+  name: string;
   /** The ARN for the secret created for the connection. */
   secretArn: string;
   /** The ARN of the connection that was created by the request. */
@@ -341,6 +347,8 @@ export interface EndpointArgs {
 
 /** Outputs of {@link Endpoint}: its inputs as the cloud reports them, and its attributes. */
 export interface EndpointOutputs extends EndpointArgs {
+  /** The name of the endpoint. */
+  name: string;
   /** The main Region of the endpoint. */
   state: "ACTIVE" | "CREATING" | "UPDATING" | "DELETING" | "CREATE_FAILED" | "UPDATE_FAILED";
   /** The reason the endpoint is in its current state. */
@@ -543,6 +551,8 @@ export interface EventBusPolicyArgs {
 
 /** Outputs of {@link EventBusPolicy}: its inputs as the cloud reports them, and its attributes. */
 export interface EventBusPolicyOutputs extends EventBusPolicyArgs {
+  /** The name of the event bus associated with the rule. If you omit this, the default event bus is used. */
+  eventBusName: string;
 }
 
 /**

@@ -937,6 +937,8 @@ export interface CrawlerArgs {
 
 /** Outputs of {@link Crawler}: its inputs as the cloud reports them, and its attributes. */
 export interface CrawlerOutputs extends CrawlerArgs {
+  /** The name of the crawler. */
+  name: string;
 }
 
 /**
@@ -1204,6 +1206,8 @@ export interface CustomEntityTypeArgs {
 
 /** Outputs of {@link CustomEntityType}: its inputs as the cloud reports them, and its attributes. */
 export interface CustomEntityTypeOutputs extends CustomEntityTypeArgs {
+  /** A name for the custom pattern that allows it to be retrieved or deleted later. This name must be unique per AWS account. */
+  name: string;
 }
 
 /**
@@ -1339,6 +1343,8 @@ export interface DatabaseArgs {
 
 /** Outputs of {@link Database}: its inputs as the cloud reports them, and its attributes. */
 export interface DatabaseOutputs extends DatabaseArgs {
+  /** The name of the catalog database. */
+  databaseName: string;
 }
 
 /**
@@ -1784,6 +1790,8 @@ export interface JobArgs {
 
 /** Outputs of {@link Job}: its inputs as the cloud reports them, and its attributes. */
 export interface JobOutputs extends JobArgs {
+  /** The name you assign to this job definition. */
+  name: string;
 }
 
 /**
@@ -2954,6 +2962,8 @@ export interface TriggerArgs {
 
 /** Outputs of {@link Trigger}: its inputs as the cloud reports them, and its attributes. */
 export interface TriggerOutputs extends TriggerArgs {
+  /** The name of the trigger. */
+  name: string;
 }
 
 /**
@@ -3160,4 +3170,6 @@ export interface WorkflowArgs {
 
 /** Outputs of {@link Workflow}: its inputs as the cloud reports them, and its attributes. */
 export interface WorkflowOutputs extends WorkflowArgs {
+  /** The name of the workflow representing the flow */
+  name: string;
 }

@@ -354,6 +354,13 @@ export interface IPSetArgs {
 
 /** Outputs of {@link IPSet}: its inputs as the cloud reports them, and its attributes. */
 export interface IPSetOutputs extends IPSetArgs {
+  /**
+   * The unique ID of the detector of the GuardDuty account for which you want to create an IPSet.
+   *
+   * To find the `detectorId` in the current Region, see the
+   * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   */
+  detectorId: string;
   awsId: string;
 }
 
@@ -535,6 +542,10 @@ export interface MemberArgs {
 
 /** Outputs of {@link Member}: its inputs as the cloud reports them, and its attributes. */
 export interface MemberOutputs extends MemberArgs {
+  /** The AWS account ID of the account to designate as a member. */
+  memberId: string;
+  /** The ID of the detector associated with the GuardDuty service to add the member to. */
+  detectorId: string;
 }
 
 /**
@@ -637,6 +648,12 @@ export interface ThreatEntitySetArgs {
 
 /** Outputs of {@link ThreatEntitySet}: its inputs as the cloud reports them, and its attributes. */
 export interface ThreatEntitySetOutputs extends ThreatEntitySetArgs {
+  /**
+   * The unique regional detector ID of the GuardDuty account for which you want to create a threat entity set.
+   *
+   * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   */
+  detectorId: string;
   /** Returns the unique ID associated with the newly created threat entity set. */
   awsId: string;
   /** The status of your `ThreatEntitySet` . For information about valid status values, see [Understanding list statuses](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#guardduty-entity-list-statuses) in the *Amazon GuardDuty User Guide* . */
@@ -709,6 +726,13 @@ export interface ThreatIntelSetArgs {
 
 /** Outputs of {@link ThreatIntelSet}: its inputs as the cloud reports them, and its attributes. */
 export interface ThreatIntelSetOutputs extends ThreatIntelSetArgs {
+  /**
+   * The unique ID of the detector of the GuardDuty account for which you want to create a `threatIntelSet` .
+   *
+   * To find the `detectorId` in the current Region, see the
+   * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   */
+  detectorId: string;
   /** The unique ID of the `threatIntelSet` . */
   awsId: string;
 }
@@ -768,6 +792,12 @@ export interface TrustedEntitySetArgs {
 
 /** Outputs of {@link TrustedEntitySet}: its inputs as the cloud reports them, and its attributes. */
 export interface TrustedEntitySetOutputs extends TrustedEntitySetArgs {
+  /**
+   * The unique regional detector ID of the GuardDuty account for which you want to create a trusted entity set.
+   *
+   * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   */
+  detectorId: string;
   awsId: string;
   /** The status of your `TrustedEntitySet` . For information about valid status values, see [Understanding list statuses](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#guardduty-entity-list-statuses) in the *Amazon GuardDuty User Guide* . */
   status: "INACTIVE" | "ACTIVATING" | "ACTIVE" | "DEACTIVATING" | "ERROR" | "DELETE_PENDING" | "DELETED";

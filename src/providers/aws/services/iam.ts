@@ -94,6 +94,18 @@ export interface GroupArgs {
 
 /** Outputs of {@link Group}: its inputs as the cloud reports them, and its attributes. */
 export interface GroupOutputs extends GroupArgs {
+  /**
+   * The name of the group to create. Do not include the path in this value.
+   *
+   * The group name must be unique within the account. Group names are not distinguished by case. For example, you cannot create groups named both "ADMINS" and "admins". If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the group name.
+   *
+   * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name. 
+   *
+   * If you specify a name, you must specify the `CAPABILITY_NAMED_IAM` value to acknowledge your template's capabilities. For more information, see [Acknowledging IAM Resources in CloudFormation Templates](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-iam-template.html#using-iam-capabilities) .
+   *
+   * > Naming an IAM resource can cause an unrecoverable error if you reuse the same template in multiple Regions. To prevent this, we recommend using `Fn::Join` and `AWS::Region` to create a Region-specific name, as in the following example: `{"Fn::Join": ["", [{"Ref": "AWS::Region"}, {"Ref": "MyResourceName"}]]}` .
+   */
+  groupName: string;
   /** Returns the Amazon Resource Name (ARN) for the specified `AWS::IAM::Group` resource. For example: `arn:aws:iam::123456789012:group/mystack-mygroup-1DZETITOWEKVO` . */
   arn: string;
 }
@@ -192,6 +204,12 @@ export interface InstanceProfileArgs {
 
 /** Outputs of {@link InstanceProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface InstanceProfileOutputs extends InstanceProfileArgs {
+  /**
+   * The name of the instance profile to create.
+   *
+   * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   */
+  instanceProfileName: string;
   /**
    * Returns the Amazon Resource Name (ARN) for the instance profile. For example:
    *
@@ -506,6 +524,16 @@ export interface RoleArgs {
 /** Outputs of {@link Role}: its inputs as the cloud reports them, and its attributes. */
 export interface RoleOutputs extends RoleArgs {
   /**
+   * A name for the IAM role, up to 64 characters in length. For valid values, see the `RoleName` parameter for the [`CreateRole`](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html) action in the *IAM User Guide* .
+   *
+   * This parameter allows (per its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-. The role name must be unique within the account. Role names are not distinguished by case. For example, you cannot create roles named both "Role1" and "role1".
+   *
+   * If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the role name.
+   *
+   * If you specify a name, you must specify the `CAPABILITY_NAMED_IAM` value to acknowledge your template's capabilities. For more information, see [Acknowledging IAM Resources in CloudFormation Templates](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-iam-template.html#using-iam-capabilities) . …
+   */
+  roleName: string;
+  /**
    * Returns the Amazon Resource Name (ARN) for the role. For example:
    *
    * `{"Fn::GetAtt" : ["MyRole", "Arn"] }`
@@ -698,6 +726,12 @@ export interface ServerCertificateArgs {
 
 /** Outputs of {@link ServerCertificate}: its inputs as the cloud reports them, and its attributes. */
 export interface ServerCertificateOutputs extends ServerCertificateArgs {
+  /**
+   * The name for the server certificate. Do not include the path in this value. The name of the certificate cannot contain any spaces.
+   *
+   * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   */
+  serverCertificateName: string;
   /** Returns the Amazon Resource Name (ARN) for the specified `AWS::IAM::ServerCertificate` resource. */
   arn: string;
 }
@@ -810,6 +844,16 @@ export interface UserArgs {
 
 /** Outputs of {@link User}: its inputs as the cloud reports them, and its attributes. */
 export interface UserOutputs extends UserArgs {
+  /**
+   * The name of the user to create. Do not include the path in this value.
+   *
+   * This parameter allows (per its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-. The user name must be unique within the account. User names are not distinguished by case. For example, you cannot create users named both "John" and "john".
+   *
+   * If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the user name.
+   *
+   * If you specify a name, you must specify the `CAPABILITY_NAMED_IAM` value to acknowledge your template's capabilities. For more information, see [Acknowledging IAM Resources in CloudFormation Templates](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-iam-template.html#using-iam-capabilities) . …
+   */
+  userName: string;
   /** Returns the Amazon Resource Name (ARN) for the specified `AWS::IAM::User` resource. For example: `arn:aws:iam::123456789012:user/mystack-myuser-1CCXAFG2H2U4D` . */
   arn: string;
 }

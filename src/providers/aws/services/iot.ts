@@ -206,6 +206,8 @@ export interface AuthorizerArgs {
 
 /** Outputs of {@link Authorizer}: its inputs as the cloud reports them, and its attributes. */
 export interface AuthorizerOutputs extends AuthorizerArgs {
+  /** The authorizer name. */
+  authorizerName: string;
   /** The Amazon Resource Name (ARN) of the authorizer. */
   arn: string;
 }
@@ -233,6 +235,8 @@ export interface BillingGroupArgs {
 
 /** Outputs of {@link BillingGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface BillingGroupOutputs extends BillingGroupArgs {
+  /** The name of the billing group. */
+  billingGroupName: string;
   /** The ID of the billing group. */
   awsId: string;
   /** The ARN of the billing group. */
@@ -396,6 +400,8 @@ export interface CertificateProviderArgs {
 
 /** Outputs of {@link CertificateProvider}: its inputs as the cloud reports them, and its attributes. */
 export interface CertificateProviderOutputs extends CertificateProviderArgs {
+  /** The name of the certificate provider. */
+  certificateProviderName: string;
   /**
    * Returns the Amazon Resource Name (ARN) for the certificate. For example:
    *
@@ -537,6 +543,8 @@ export interface CustomMetricArgs {
 
 /** Outputs of {@link CustomMetric}: its inputs as the cloud reports them, and its attributes. */
 export interface CustomMetricOutputs extends CustomMetricArgs {
+  /** The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it. */
+  metricName: string;
   /** The Amazon Resource Number (ARN) of the custom metric; for example, `arn: *aws-partition* :iot: *region* : *accountId* :custommetric/ *metricName*` . */
   metricArn: string;
 }
@@ -564,6 +572,8 @@ export interface DimensionArgs {
 
 /** Outputs of {@link Dimension}: its inputs as the cloud reports them, and its attributes. */
 export interface DimensionOutputs extends DimensionArgs {
+  /** A unique identifier for the dimension. */
+  name: string;
   /** The Amazon Resource Name (ARN) of the dimension. */
   arn: string;
 }
@@ -629,6 +639,8 @@ export interface DomainConfigurationArgs {
 
 /** Outputs of {@link DomainConfiguration}: its inputs as the cloud reports them, and its attributes. */
 export interface DomainConfigurationOutputs extends DomainConfigurationArgs {
+  /** The name of the domain configuration. This value must be unique to a region. */
+  domainConfigurationName: string;
   /** The type of service delivered by the domain. */
   domainType: "ENDPOINT" | "AWS_MANAGED" | "CUSTOMER_MANAGED";
   /** The ARNs of the certificates that AWS IoT passes to the device during the TLS handshake. Currently you can specify only one certificate ARN. This value is not required for AWS -managed domains. */
@@ -1245,6 +1257,8 @@ export interface MitigationActionArgs {
 
 /** Outputs of {@link MitigationAction}: its inputs as the cloud reports them, and its attributes. */
 export interface MitigationActionOutputs extends MitigationActionArgs {
+  /** The friendly name of the mitigation action. */
+  actionName: string;
   /** The Amazon Resource Name (ARN) of the mitigation action. */
   mitigationActionArn: string;
   /** The ID of the mitigation action. */
@@ -1416,6 +1430,8 @@ export interface ProvisioningTemplateArgs {
 
 /** Outputs of {@link ProvisioningTemplate}: its inputs as the cloud reports them, and its attributes. */
 export interface ProvisioningTemplateOutputs extends ProvisioningTemplateArgs {
+  /** The name of the fleet provisioning template. */
+  templateName: string;
   /** The ARN that identifies the provisioning template. */
   templateArn: string;
 }
@@ -1486,6 +1502,8 @@ export interface RoleAliasArgs {
 
 /** Outputs of {@link RoleAlias}: its inputs as the cloud reports them, and its attributes. */
 export interface RoleAliasOutputs extends RoleAliasArgs {
+  /** The role alias. */
+  roleAlias: string;
   /** The role alias ARN. */
   roleAliasArn: string;
 }
@@ -1536,6 +1554,8 @@ export interface ScheduledAuditArgs {
 
 /** Outputs of {@link ScheduledAudit}: its inputs as the cloud reports them, and its attributes. */
 export interface ScheduledAuditOutputs extends ScheduledAuditArgs {
+  /** The name of the scheduled audit. */
+  scheduledAuditName: string;
   /** The ARN of the scheduled audit. */
   scheduledAuditArn: string;
 }
@@ -1571,6 +1591,8 @@ export interface SecurityProfileArgs {
 
 /** Outputs of {@link SecurityProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface SecurityProfileOutputs extends SecurityProfileArgs {
+  /** The name you gave to the security profile. */
+  securityProfileName: string;
   /** The Amazon Resource Name (ARN) of the security profile. */
   securityProfileArn: string;
 }
@@ -1747,6 +1769,8 @@ export interface SoftwarePackageArgs {
 
 /** Outputs of {@link SoftwarePackage}: its inputs as the cloud reports them, and its attributes. */
 export interface SoftwarePackageOutputs extends SoftwarePackageArgs {
+  /** The name of the new software package. */
+  packageName: string;
   /** The Amazon Resource Name (ARN) for the package. */
   packageArn: string;
 }
@@ -1788,6 +1812,8 @@ export interface SoftwarePackageVersionArgs {
 
 /** Outputs of {@link SoftwarePackageVersion}: its inputs as the cloud reports them, and its attributes. */
 export interface SoftwarePackageVersionOutputs extends SoftwarePackageVersionArgs {
+  /** The name of the new package version. */
+  versionName: string;
   /** The Amazon Resource Name (ARN) for the package. */
   packageVersionArn: string;
   /** The status of the package version. For more information, see [Package version lifecycle](https://docs.aws.amazon.com/iot/latest/developerguide/preparing-to-use-software-package-catalog.html#package-version-lifecycle) . */
@@ -1918,6 +1944,12 @@ export interface ThingArgs {
 
 /** Outputs of {@link Thing}: its inputs as the cloud reports them, and its attributes. */
 export interface ThingOutputs extends ThingArgs {
+  /**
+   * The name of the thing to update.
+   *
+   * You can't change a thing's name. To change a thing's name, you must create a new thing, give it the new name, and then delete the old thing.
+   */
+  thingName: string;
   /** The Id of this thing. */
   awsId: string;
   /** The Amazon Resource Name (ARN) of the AWS IoT thing, such as `arn:aws:iot:us-east-2:123456789012:thing/MyThing` . */
@@ -1975,6 +2007,8 @@ export interface ThingGroupArgs {
 
 /** Outputs of {@link ThingGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ThingGroupOutputs extends ThingGroupArgs {
+  /** The thing group name. */
+  thingGroupName: string;
   /** The thing group ID. */
   awsId: string;
   /** The thing group ARN. */
@@ -2059,6 +2093,8 @@ export interface ThingTypeArgs {
 
 /** Outputs of {@link ThingType}: its inputs as the cloud reports them, and its attributes. */
 export interface ThingTypeOutputs extends ThingTypeArgs {
+  /** The name of the thing type. */
+  thingTypeName: string;
   /** The thing type id. */
   awsId: string;
   /** The thing type arn. */
@@ -2132,6 +2168,8 @@ export interface TopicRuleArgs {
 
 /** Outputs of {@link TopicRule}: its inputs as the cloud reports them, and its attributes. */
 export interface TopicRuleOutputs extends TopicRuleArgs {
+  /** The name of the rule. */
+  ruleName: string;
   /** The Amazon Resource Name (ARN) of the AWS IoT rule, such as `arn:aws:iot:us-east-2:123456789012:rule/MyIoTRule` . */
   arn: string;
 }

@@ -35,6 +35,8 @@ export interface ChannelArgs {
 
 /** Outputs of {@link Channel}: its inputs as the cloud reports them, and its attributes. */
 export interface ChannelOutputs extends ChannelArgs {
+  /** The name of the channel. */
+  channelName: string;
   awsId: string;
 }
 
@@ -111,6 +113,8 @@ export interface DatasetArgs {
 
 /** Outputs of {@link Dataset}: its inputs as the cloud reports them, and its attributes. */
 export interface DatasetOutputs extends DatasetArgs {
+  /** The name of the dataset. */
+  datasetName: string;
   awsId: string;
 }
 
@@ -435,6 +439,8 @@ export interface DatastoreArgs {
 
 /** Outputs of {@link Datastore}: its inputs as the cloud reports them, and its attributes. */
 export interface DatastoreOutputs extends DatastoreArgs {
+  /** The name of the data store. */
+  datastoreName: string;
   awsId: string;
 }
 
@@ -627,6 +633,8 @@ export interface PipelineArgs {
 
 /** Outputs of {@link Pipeline}: its inputs as the cloud reports them, and its attributes. */
 export interface PipelineOutputs extends PipelineArgs {
+  /** The name of the pipeline. */
+  pipelineName: string;
   awsId: string;
 }
 

@@ -45,6 +45,8 @@ export interface AlarmModelArgs {
 
 /** Outputs of {@link AlarmModel}: its inputs as the cloud reports them, and its attributes. */
 export interface AlarmModelOutputs extends AlarmModelArgs {
+  /** The name of the alarm model. */
+  alarmModelName: string;
 }
 
 /**
@@ -477,6 +479,8 @@ export interface DetectorModelArgs {
 
 /** Outputs of {@link DetectorModel}: its inputs as the cloud reports them, and its attributes. */
 export interface DetectorModelOutputs extends DetectorModelArgs {
+  /** The name of the detector model. */
+  detectorModelName: string;
 }
 
 /**
@@ -949,6 +953,8 @@ export interface InputArgs {
 
 /** Outputs of {@link Input}: its inputs as the cloud reports them, and its attributes. */
 export interface InputOutputs extends InputArgs {
+  /** The name of the input. */
+  inputName: string;
 }
 
 /**

@@ -696,6 +696,8 @@ export interface SignalCatalogArgs {
 
 /** Outputs of {@link SignalCatalog}: its inputs as the cloud reports them, and its attributes. */
 export interface SignalCatalogOutputs extends SignalCatalogArgs {
+  /** The name of the signal catalog. */
+  name: string;
   /** The time the signal catalog was last updated in seconds since epoch (January 1, 1970 at midnight UTC time). */
   lastModificationTime: string;
   /** The time the signal catalog was created in seconds since epoch (January 1, 1970 at midnight UTC time). */

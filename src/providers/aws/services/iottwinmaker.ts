@@ -275,6 +275,8 @@ export interface EntityArgs {
 
 /** Outputs of {@link Entity}: its inputs as the cloud reports them, and its attributes. */
 export interface EntityOutputs extends EntityArgs {
+  /** The ID of the entity. */
+  entityId: string;
   status: EntityStatus;
   /** The date and time the entity was created. */
   creationDateTime: string;

@@ -290,6 +290,8 @@ export interface PartnerAccountArgs {
 
 /** Outputs of {@link PartnerAccount}: its inputs as the cloud reports them, and its attributes. */
 export interface PartnerAccountOutputs extends PartnerAccountArgs {
+  /** The ID of the partner account to update. */
+  partnerAccountId: string;
   /** The fingerprint of the Sidewalk application server private key. */
   fingerprint: string;
   /** The Amazon Resource Name (ARN) of the resource. */

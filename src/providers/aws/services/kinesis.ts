@@ -274,6 +274,12 @@ export interface StreamArgs {
 
 /** Outputs of {@link Stream}: its inputs as the cloud reports them, and its attributes. */
 export interface StreamOutputs extends StreamArgs {
+  /**
+   * The name of the Kinesis stream. If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the stream name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  name: string;
   /** The Amazon resource name (ARN) of the Kinesis stream, such as `arn:aws:kinesis:us-east-2:123456789012:stream/mystream` . */
   arn: string;
   /** Warm throughput configuration details for the stream. Only present for ON_DEMAND streams. */

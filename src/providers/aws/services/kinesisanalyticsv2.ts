@@ -41,6 +41,8 @@ export interface ApplicationArgs {
 
 /** Outputs of {@link Application}: its inputs as the cloud reports them, and its attributes. */
 export interface ApplicationOutputs extends ApplicationArgs {
+  /** The name of the application. */
+  applicationName: string;
 }
 
 /**

@@ -102,6 +102,8 @@ export interface DeliveryStreamArgs {
 
 /** Outputs of {@link DeliveryStream}: its inputs as the cloud reports them, and its attributes. */
 export interface DeliveryStreamOutputs extends DeliveryStreamArgs {
+  /** The name of the Firehose stream. */
+  deliveryStreamName: string;
   /** The Amazon Resource Name (ARN) of the delivery stream, such as `arn:aws:firehose:us-east-2:123456789012:deliverystream/delivery-stream-name` . */
   arn: string;
 }

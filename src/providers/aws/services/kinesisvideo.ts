@@ -37,6 +37,8 @@ export interface SignalingChannelArgs {
 
 /** Outputs of {@link SignalingChannel}: its inputs as the cloud reports them, and its attributes. */
 export interface SignalingChannelOutputs extends SignalingChannelArgs {
+  /** A name for the signaling channel that you are creating. It must be unique for each AWS account and AWS Region . */
+  name: string;
   /** The Amazon Resource Name (ARN) of the signaling channel. */
   arn: string;
 }
@@ -82,6 +84,8 @@ export interface StreamArgs {
 
 /** Outputs of {@link Stream}: its inputs as the cloud reports them, and its attributes. */
 export interface StreamOutputs extends StreamArgs {
+  /** The name of the stream. */
+  name: string;
   /** The Amazon Resource Name (ARN) of the stream. */
   arn: string;
 }

@@ -113,6 +113,7 @@ export interface CapacityProviderArgs {
 
 /** Outputs of {@link CapacityProvider}: its inputs as the cloud reports them, and its attributes. */
 export interface CapacityProviderOutputs extends CapacityProviderArgs {
+  capacityProviderName: string;
   /** The current state of the capacity provider. */
   state: "Pending" | "Active" | "Failed" | "Deleting";
   arn: string;
@@ -867,6 +868,12 @@ export interface FunctionArgs {
 
 /** Outputs of {@link Function}: its inputs as the cloud reports them, and its attributes. */
 export interface FunctionOutputs extends FunctionArgs {
+  /**
+   * The name of the Lambda function, up to 64 characters in length. If you don't specify a name, CloudFormation generates one.
+   *
+   * If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  functionName: string;
   /** The function's [SnapStart](https://docs.aws.amazon.com/lambda/latest/dg/snapstart.html) setting. */
   snapStartResponse: FunctionSnapStartResponse;
   /** The Amazon Resource Name (ARN) of the function. */

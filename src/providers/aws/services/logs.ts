@@ -420,6 +420,8 @@ export interface LogGroupArgs {
 
 /** Outputs of {@link LogGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface LogGroupOutputs extends LogGroupArgs {
+  /** The name of the log group. If you don't specify a name, AWS CloudFormation generates a unique ID for the log group. */
+  logGroupName: string;
   /** The ARN of the log group, such as `arn:aws:logs:us-west-1:123456789012:log-group:/mystack-testgroup-12ABC1AB12A1:*` */
   arn: string;
 }
@@ -451,6 +453,8 @@ export interface LogStreamArgs {
 
 /** Outputs of {@link LogStream}: its inputs as the cloud reports them, and its attributes. */
 export interface LogStreamOutputs extends LogStreamArgs {
+  /** The name of the log stream. The name must be unique within the log group. */
+  logStreamName: string;
 }
 
 /**
@@ -488,6 +492,8 @@ export interface MetricFilterArgs {
 
 /** Outputs of {@link MetricFilter}: its inputs as the cloud reports them, and its attributes. */
 export interface MetricFilterOutputs extends MetricFilterArgs {
+  /** The name of the metric filter. */
+  filterName: string;
 }
 
 /**
@@ -726,6 +732,8 @@ export interface SubscriptionFilterArgs {
 
 /** Outputs of {@link SubscriptionFilter}: its inputs as the cloud reports them, and its attributes. */
 export interface SubscriptionFilterOutputs extends SubscriptionFilterArgs {
+  /** The name of the subscription filter. */
+  filterName: string;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface InferenceSchedulerArgs {
 
 /** Outputs of {@link InferenceScheduler}: its inputs as the cloud reports them, and its attributes. */
 export interface InferenceSchedulerOutputs extends InferenceSchedulerArgs {
+  /** The name of the inference scheduler. */
+  inferenceSchedulerName: string;
   /** The Amazon Resource Name (ARN) of the inference scheduler being created. */
   inferenceSchedulerArn: string;
 }

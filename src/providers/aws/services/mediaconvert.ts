@@ -89,6 +89,8 @@ export interface JobTemplateArgs {
 
 /** Outputs of {@link JobTemplate}: its inputs as the cloud reports them, and its attributes. */
 export interface JobTemplateOutputs extends JobTemplateArgs {
+  /** Name of the output group */
+  name: string;
   /** The Amazon Resource Name (ARN) of the job template, such as `arn:aws:mediaconvert:us-west-2:123456789012` . */
   arn: string;
 }
@@ -154,6 +156,8 @@ export interface PresetArgs {
 
 /** Outputs of {@link Preset}: its inputs as the cloud reports them, and its attributes. */
 export interface PresetOutputs extends PresetArgs {
+  /** The name of the preset that you are modifying. */
+  name: string;
   /** The Amazon Resource Name (ARN) of the output preset, such as `arn:aws:mediaconvert:us-west-2:123456789012` . */
   arn: string;
 }
@@ -195,6 +199,8 @@ export interface QueueArgs {
 
 /** Outputs of {@link Queue}: its inputs as the cloud reports them, and its attributes. */
 export interface QueueOutputs extends QueueArgs {
+  /** The name of the queue that you are creating. */
+  name: string;
   /** The Amazon Resource Name (ARN) of the queue, such as `arn:aws:mediaconvert:us-west-2:123456789012` . */
   arn: string;
 }

@@ -3224,6 +3224,8 @@ export interface ChannelPlacementGroupArgs {
 
 /** Outputs of {@link ChannelPlacementGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ChannelPlacementGroupOutputs extends ChannelPlacementGroupArgs {
+  /** The ID of the cluster the node is on. */
+  clusterId: string;
   /** The ARN of the channel placement group. */
   arn: string;
   /** List of channel IDs added to the channel placement group. */
@@ -3811,6 +3813,10 @@ export interface MultiplexprogramArgs {
 
 /** Outputs of {@link Multiplexprogram}: its inputs as the cloud reports them, and its attributes. */
 export interface MultiplexprogramOutputs extends MultiplexprogramArgs {
+  /** The unique id of the multiplex. */
+  multiplexId: string;
+  /** The name of the multiplex program. */
+  programName: string;
   /** The unique ID of the channel. */
   channelId: string;
 }

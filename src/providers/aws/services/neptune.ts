@@ -148,6 +148,8 @@ export interface DBClusterArgs {
 
 /** Outputs of {@link DBCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface DBClusterOutputs extends DBClusterArgs {
+  /** Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster. */
+  dbClusterIdentifier: string;
   /** The resource id for the DB cluster. For example: `cluster-ABCD1234EFGH5678IJKL90MNOP` . The cluster ID uniquely identifies the cluster and is used in things like IAM authentication policies. */
   clusterResourceId: string;
   /** The connection endpoint for the DB cluster. For example: `mystack-mydbcluster-1apw1j4phylrk.cg034hpkmmjt.us-east-2.rds.amazonaws.com` */
@@ -215,6 +217,8 @@ export interface DBClusterParameterGroupArgs {
 
 /** Outputs of {@link DBClusterParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupArgs {
+  /** Provides the name of the DB cluster parameter group. */
+  name: string;
 }
 
 /**
@@ -291,6 +295,8 @@ export interface DBInstanceArgs {
 
 /** Outputs of {@link DBInstance}: its inputs as the cloud reports them, and its attributes. */
 export interface DBInstanceOutputs extends DBInstanceArgs {
+  /** Contains a user-supplied database identifier. This identifier is the unique key that identifies a DB instance. */
+  dbInstanceIdentifier: string;
   /** The connection endpoint for the database. For example: `mystack-mydb-1apw1j4phylrk.cg034hpkmmjt.us-east-2.rds.amazonaws.com` . */
   endpoint: string;
   /** The port number on which the database accepts connections. For example: `8182` . */
@@ -332,6 +338,8 @@ export interface DBParameterGroupArgs {
 
 /** Outputs of {@link DBParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBParameterGroupOutputs extends DBParameterGroupArgs {
+  /** Provides the name of the DB parameter group. */
+  name: string;
 }
 
 /**
@@ -357,6 +365,8 @@ export interface DBSubnetGroupArgs {
 
 /** Outputs of {@link DBSubnetGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBSubnetGroupOutputs extends DBSubnetGroupArgs {
+  /** The name of the DB subnet group. */
+  dbSubnetGroupName: string;
 }
 
 /**
@@ -390,6 +400,8 @@ export interface EventSubscriptionArgs {
 
 /** Outputs of {@link EventSubscription}: its inputs as the cloud reports them, and its attributes. */
 export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
+  /** The name of the subscription. */
+  subscriptionName: string;
 }
 
 /**
@@ -421,4 +433,6 @@ export interface GlobalClusterArgs {
 
 /** Outputs of {@link GlobalCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface GlobalClusterOutputs extends GlobalClusterArgs {
+  /** The cluster identifier of the global database cluster. */
+  globalClusterIdentifier: string;
 }

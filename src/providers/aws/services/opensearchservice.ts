@@ -166,6 +166,14 @@ export interface DomainArgs {
 
 /** Outputs of {@link Domain}: its inputs as the cloud reports them, and its attributes. */
 export interface DomainOutputs extends DomainArgs {
+  /**
+   * A name for the OpenSearch Service domain. The name must have a minimum length of 3 and a maximum length of 28. If you don't specify a name, CloudFormation generates a unique physical ID and uses that ID for the domain name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * Required when creating a new domain.
+   *
+   * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  domainName: string;
   domainEndpoints: Record<string, string>;
   /** The domain-specific endpoint used for requests to the OpenSearch APIs, such as `search-mystack-1ab2cdefghij-ab1c2deckoyb3hofw7wpqa3cm.us-west-1.es.amazonaws.com` . */
   domainEndpoint: string;

@@ -63,6 +63,8 @@ export interface PipeArgs {
 
 /** Outputs of {@link Pipe}: its inputs as the cloud reports them, and its attributes. */
 export interface PipeOutputs extends PipeArgs {
+  /** The name of the pipe. */
+  name: string;
   /** The reason the pipe is in its current state. */
   stateReason: string;
   /** The state the pipe is in. */

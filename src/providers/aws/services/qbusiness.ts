@@ -720,6 +720,8 @@ export interface PluginArgs {
 
 /** Outputs of {@link Plugin}: its inputs as the cloud reports them, and its attributes. */
 export interface PluginOutputs extends PluginArgs {
+  /** The identifier of the application that will contain the plugin. */
+  applicationId: string;
   /** The current status of a plugin. A plugin is modified asynchronously. */
   buildStatus: "READY" | "CREATE_IN_PROGRESS" | "CREATE_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_FAILED" | "DELETE_IN_PROGRESS" | "DELETE_FAILED";
   /** The timestamp for when the plugin was created. */

@@ -9737,6 +9737,7 @@ export interface DLPSettingArgs {
 
 /** Outputs of {@link DLPSetting}: its inputs as the cloud reports them, and its attributes. */
 export interface DLPSettingOutputs extends DLPSettingArgs {
+  awsAccountId: string;
   arn: string;
   createdAt: string;
   status: "ACTIVE" | "INACTIVE";
@@ -19150,6 +19151,10 @@ export interface DataSetArgs {
 
 /** Outputs of {@link DataSet}: its inputs as the cloud reports them, and its attributes. */
 export interface DataSetOutputs extends DataSetArgs {
+  /** An ID for the dataset that you want to create. This ID is unique per AWS Region for each AWS account. */
+  dataSetId: string;
+  /** The AWS account ID. */
+  awsAccountId: string;
   /** The time this dataset version was created. */
   createdTime: string;
   /** The time this dataset version was last updated. */
@@ -20632,6 +20637,10 @@ export interface DataSourceArgs {
 
 /** Outputs of {@link DataSource}: its inputs as the cloud reports them, and its attributes. */
 export interface DataSourceOutputs extends DataSourceArgs {
+  /** The AWS account ID. */
+  awsAccountId: string;
+  /** An ID for the data source. This ID is unique per AWS Region for each AWS account. */
+  dataSourceId: string;
   /** The HTTP status of the request. */
   status: "CREATION_IN_PROGRESS" | "CREATION_SUCCESSFUL" | "CREATION_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_SUCCESSFUL" | "UPDATE_FAILED" | "PENDING_UPDATE" | "DELETED";
   /** The time that this data source was created. */
@@ -21221,6 +21230,10 @@ export interface FolderArgs {
 
 /** Outputs of {@link Folder}: its inputs as the cloud reports them, and its attributes. */
 export interface FolderOutputs extends FolderArgs {
+  /** The ID for the AWS account where you want to create the folder. */
+  awsAccountId: string;
+  /** The ID of the folder. */
+  folderId: string;
   /** The Amazon Resource Name (ARN) for the folder. */
   arn: string;
   /** The time that the folder was created. */
@@ -21450,6 +21463,10 @@ export interface RefreshScheduleArgs {
 
 /** Outputs of {@link RefreshSchedule}: its inputs as the cloud reports them, and its attributes. */
 export interface RefreshScheduleOutputs extends RefreshScheduleArgs {
+  /** The AWS account ID of the account that you are creating a schedule in. */
+  awsAccountId: string;
+  /** The ID of the dataset that you are creating a refresh schedule for. */
+  dataSetId: string;
   /** The Amazon Resource Name (ARN) for the refresh schedule. */
   arn: string;
 }
@@ -30765,6 +30782,10 @@ export interface TopicArgs {
 
 /** Outputs of {@link Topic}: its inputs as the cloud reports them, and its attributes. */
 export interface TopicOutputs extends TopicArgs {
+  /** The ID of the AWS account that you want to create a topic in. */
+  awsAccountId: string;
+  /** The ID for the topic. This ID is unique per AWS Region for each AWS account. */
+  topicId: string;
   /** The Amazon Resource Name (ARN) of the topic. */
   arn: string;
 }
@@ -31258,6 +31279,8 @@ export interface TopicV2Args {
 
 /** Outputs of {@link TopicV2}: its inputs as the cloud reports them, and its attributes. */
 export interface TopicV2Outputs extends TopicV2Args {
+  awsAccountId: string;
+  topicId: string;
   arn: string;
 }
 
@@ -31331,6 +31354,10 @@ export interface VPCConnectionArgs {
 
 /** Outputs of {@link VPCConnection}: its inputs as the cloud reports them, and its attributes. */
 export interface VPCConnectionOutputs extends VPCConnectionArgs {
+  /** The AWS account ID of the account where you want to create a new VPC connection. */
+  awsAccountId: string;
+  /** The ID of the VPC connection that you're creating. This ID is a unique identifier for each AWS Region in an AWS account. */
+  vpcConnectionId: string;
   /** The HTTP status of the request. */
   status: "CREATION_IN_PROGRESS" | "CREATION_SUCCESSFUL" | "CREATION_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_SUCCESSFUL" | "UPDATE_FAILED" | "DELETION_IN_PROGRESS" | "DELETION_FAILED" | "DELETED";
   /** The time that the VPC connection was created. */

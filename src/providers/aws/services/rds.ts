@@ -799,6 +799,20 @@ export interface DBClusterArgs {
 
 /** Outputs of {@link DBCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface DBClusterOutputs extends DBClusterArgs {
+  /**
+   * The DB cluster identifier. This parameter is stored as a lowercase string.
+   *
+   * Constraints:
+   *
+   * - Must contain from 1 to 63 letters, numbers, or hyphens.
+   * - First character must be a letter.
+   * - Can't end with a hyphen or contain two consecutive hyphens.
+   *
+   * Example: `my-cluster1`
+   *
+   * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   */
+  dbClusterIdentifier: string;
   /** The ``Endpoint`` return value specifies the connection endpoint for the primary instance of the DB cluster. */
   endpoint: DBClusterEndpoint;
   /** The Amazon Resource Name (ARN) for the DB cluster. */
@@ -1043,6 +1057,16 @@ export interface DBClusterParameterGroupArgs {
 
 /** Outputs of {@link DBClusterParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupArgs {
+  /**
+   * The name of the DB cluster parameter group.
+   *
+   * Constraints:
+   *
+   * - Must not match the name of an existing DB cluster parameter group.
+   *
+   * > This value is stored as a lowercase string.
+   */
+  dbClusterParameterGroupName: string;
 }
 
 /**
@@ -1936,6 +1960,14 @@ export interface DBInstanceArgs {
 
 /** Outputs of {@link DBInstance}: its inputs as the cloud reports them, and its attributes. */
 export interface DBInstanceOutputs extends DBInstanceArgs {
+  /**
+   * A name for the DB instance. If you specify a name, AWS CloudFormation converts it to lowercase. If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the DB instance. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
+   *
+   * For information about constraints that apply to DB instance identifiers, see [Naming constraints in Amazon RDS](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/CHAP_Limits.html#RDS_Limits.Constraints) in the *Amazon RDS User Guide* .
+   *
+   * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   */
+  dbInstanceIdentifier: string;
   /** The Amazon Resource Name (ARN) for the DB instance. */
   dbInstanceArn: string;
   /** The AWS Region-unique, immutable identifier for the DB instance. This identifier is found in AWS CloudTrail log entries whenever the AWS KMS key for the DB instance is accessed. */
@@ -2185,6 +2217,20 @@ export interface DBParameterGroupArgs {
 
 /** Outputs of {@link DBParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBParameterGroupOutputs extends DBParameterGroupArgs {
+  /**
+   * The name of the DB parameter group.
+   *
+   * Constraints:
+   *
+   * - Must be 1 to 255 letters, numbers, or hyphens.
+   * - First character must be a letter
+   * - Can't end with a hyphen or contain two consecutive hyphens
+   *
+   * If you don't specify a value for `DBParameterGroupName` property, a name is automatically created for the DB parameter group.
+   *
+   * > This value is stored as a lowercase string.
+   */
+  dbParameterGroupName: string;
   dbParameterGroupArn: string;
 }
 
@@ -2598,6 +2644,8 @@ export interface DBShardGroupArgs {
 
 /** Outputs of {@link DBShardGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBShardGroupOutputs extends DBShardGroupArgs {
+  /** The name of the DB shard group. */
+  dbShardGroupIdentifier: string;
   /** The AWS Region -unique, immutable identifier for the DB shard group. */
   dbShardGroupResourceId: string;
   /**
@@ -2714,6 +2762,18 @@ export interface DBSubnetGroupArgs {
 
 /** Outputs of {@link DBSubnetGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBSubnetGroupOutputs extends DBSubnetGroupArgs {
+  /**
+   * The name for the DB subnet group. This value is stored as a lowercase string.
+   *
+   * Constraints:
+   *
+   * - Must contain no more than 255 letters, numbers, periods, underscores, spaces, or hyphens.
+   * - Must not be default.
+   * - First character must be a letter.
+   *
+   * Example: `mydbsubnetgroup`
+   */
+  dbSubnetGroupName: string;
   dbSubnetGroupArn: string;
 }
 
@@ -2771,6 +2831,12 @@ export interface EventSubscriptionArgs {
 
 /** Outputs of {@link EventSubscription}: its inputs as the cloud reports them, and its attributes. */
 export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
+  /**
+   * The name of the subscription.
+   *
+   * Constraints: The name must be less than 255 characters.
+   */
+  subscriptionName: string;
 }
 
 /**
@@ -2855,6 +2921,8 @@ export interface GlobalClusterArgs {
 
 /** Outputs of {@link GlobalCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface GlobalClusterOutputs extends GlobalClusterArgs {
+  /** The cluster identifier for this global database cluster. This parameter is stored as a lowercase string. */
+  globalClusterIdentifier: string;
   globalEndpoint: GlobalClusterGlobalEndpoint;
 }
 
@@ -2966,6 +3034,22 @@ export interface OptionGroupArgs {
 
 /** Outputs of {@link OptionGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface OptionGroupOutputs extends OptionGroupArgs {
+  /**
+   * The name of the option group to be created.
+   *
+   * Constraints:
+   *
+   * - Must be 1 to 255 letters, numbers, or hyphens
+   * - First character must be a letter
+   * - Can't end with a hyphen or contain two consecutive hyphens
+   *
+   * Example: `myoptiongroup`
+   *
+   * If you don't specify a value for `OptionGroupName` property, a name is automatically created for the option group.
+   *
+   * > This value is stored as a lowercase string.
+   */
+  optionGroupName: string;
 }
 
 /**

@@ -315,6 +315,20 @@ export interface ClusterArgs {
 
 /** Outputs of {@link Cluster}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterOutputs extends ClusterArgs {
+  /**
+   * A unique identifier for the cluster. You use this identifier to refer to the cluster for any subsequent cluster operations such as deleting or modifying. The identifier also appears in the Amazon Redshift console.
+   *
+   * Constraints:
+   *
+   * - Must contain from 1 to 63 alphanumeric characters or hyphens.
+   * - Alphabetic characters must be lowercase.
+   * - First character must be a letter.
+   * - Cannot end with a hyphen or contain two consecutive hyphens.
+   * - Must be unique for all clusters within an AWS account .
+   *
+   * Example: `myexamplecluster`
+   */
+  clusterIdentifier: string;
   awsId: string;
   /** A unique identifier for the maintenance window. */
   deferMaintenanceIdentifier: string;
@@ -394,6 +408,8 @@ export interface ClusterParameterGroupArgs {
 
 /** Outputs of {@link ClusterParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterParameterGroupOutputs extends ClusterParameterGroupArgs {
+  /** The name of the cluster parameter group. */
+  parameterGroupName: string;
 }
 
 /**

@@ -124,6 +124,8 @@ export interface StreamProcessorArgs {
 
 /** Outputs of {@link StreamProcessor}: its inputs as the cloud reports them, and its attributes. */
 export interface StreamProcessorOutputs extends StreamProcessorArgs {
+  /** The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name. */
+  name: string;
   /** Current status of the Amazon Rekognition stream processor. */
   status: string;
   /** Amazon Resource Name for the newly created stream processor. */

@@ -663,6 +663,18 @@ export interface RecordSetArgs {
 
 /** Outputs of {@link RecordSet}: its inputs as the cloud reports them, and its attributes. */
 export interface RecordSetOutputs extends RecordSetArgs {
+  /**
+   * The ID of the hosted zone that you want to create records in.
+   *
+   * Specify either `HostedZoneName` or `HostedZoneId` , but not both. If you have multiple hosted zones with the same domain name, you must specify the hosted zone using `HostedZoneId` .
+   */
+  hostedZoneId: string;
+  /**
+   * *Resource record sets that have a routing policy other than simple:* An identifier that differentiates among multiple resource record sets that have the same combination of name and type, such as multiple weighted resource record sets named acme.example.com that have a type of A. In a group of resource record sets that have the same name and type, the value of `SetIdentifier` must be unique for each resource record set.
+   *
+   * For information about routing policies, see [Choosing a Routing Policy](https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/routing-policy.html) in the *Amazon Route 53 Developer Guide* .
+   */
+  setIdentifier: string;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface CellArgs {
 
 /** Outputs of {@link Cell}: its inputs as the cloud reports them, and its attributes. */
 export interface CellOutputs extends CellArgs {
+  /** The name of the cell to create. */
+  cellName: string;
   /** The readiness scope for the cell, which can be the Amazon Resource Name (ARN) of a cell or the ARN of a recovery group. Although this is a list, it can currently have only one element. */
   parentReadinessScopes: string[];
   /** The ARN of the cell. */
@@ -66,6 +68,8 @@ export interface ReadinessCheckArgs {
 
 /** Outputs of {@link ReadinessCheck}: its inputs as the cloud reports them, and its attributes. */
 export interface ReadinessCheckOutputs extends ReadinessCheckArgs {
+  /** The name of the readiness check to create. */
+  readinessCheckName: string;
   /** The Amazon Resource Name (ARN) of the readiness check. */
   readinessCheckArn: string;
 }
@@ -95,6 +99,8 @@ export interface RecoveryGroupArgs {
 
 /** Outputs of {@link RecoveryGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface RecoveryGroupOutputs extends RecoveryGroupArgs {
+  /** The name of the recovery group to create. */
+  recoveryGroupName: string;
   /** The Amazon Resource Name (ARN) of the recovery group. */
   recoveryGroupArn: string;
 }
@@ -134,6 +140,8 @@ export interface ResourceSetArgs {
 
 /** Outputs of {@link ResourceSet}: its inputs as the cloud reports them, and its attributes. */
 export interface ResourceSetOutputs extends ResourceSetArgs {
+  /** The name of the resource set to create. */
+  resourceSetName: string;
   /** The Amazon Resource Name (ARN) of the resource set. */
   resourceSetArn: string;
 }

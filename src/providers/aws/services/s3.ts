@@ -183,6 +183,8 @@ export interface AccessPointArgs {
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
+  /** The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name. */
+  name: string;
   /** The alias for this access point. */
   alias: string;
   /** This property contains the details of the ARN for the access point. */
@@ -334,6 +336,12 @@ export interface BucketArgs {
 
 /** Outputs of {@link Bucket}: its inputs as the cloud reports them, and its attributes. */
 export interface BucketOutputs extends BucketArgs {
+  /**
+   * A name for the bucket. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the bucket name. The bucket name must contain only lowercase letters, numbers, periods (.), and dashes (-) and must follow [Amazon S3 bucket restrictions and limitations](https://docs.aws.amazon.com/AmazonS3/latest/dev/BucketRestrictions.html) . For more information, see [Rules for naming Amazon S3 buckets](https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html) in the *Amazon S3 User Guide* .
+   *
+   * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   */
+  bucketName: string;
   /**
    * Returns the Amazon Resource Name (ARN) of the specified bucket.
    *
@@ -1571,6 +1579,8 @@ export interface MultiRegionAccessPointArgs {
 
 /** Outputs of {@link MultiRegionAccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface MultiRegionAccessPointOutputs extends MultiRegionAccessPointArgs {
+  /** The name of the Multi-Region Access Point. */
+  name: string;
   /** The alias for the Multi-Region Access Point. For more information about the distinction between the name and the alias of an Multi-Region Access Point, see [Managing Multi-Region Access Points](https://docs.aws.amazon.com/AmazonS3/latest/userguide/CreatingMultiRegionAccessPoints.html#multi-region-access-point-naming) in the *Amazon S3 User Guide* . */
   alias: string;
   /** The timestamp of when the Multi-Region Access Point is created. */

@@ -43,6 +43,8 @@ export interface AccessPointArgs {
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
+  /** An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3. */
+  name: string;
   /** The network configuration of the access point. */
   networkOrigin: "Internet" | "VPC";
   /** The ARN of the access point. */
@@ -200,6 +202,12 @@ export interface DirectoryBucketArgs {
 
 /** Outputs of {@link DirectoryBucket}: its inputs as the cloud reports them, and its attributes. */
 export interface DirectoryBucketOutputs extends DirectoryBucketArgs {
+  /**
+   * A name for the bucket. The bucket name must contain only lowercase letters, numbers, and hyphens (-). A directory bucket name must be unique in the chosen Zone (Availability Zone or Local Zone). The bucket name must also follow the format `*bucket_base_name* -- *zone_id* --x-s3` (for example, `*bucket_base_name* -- *usw2-az1* --x-s3` ). If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the bucket name. For information about bucket naming restrictions, see [Directory bucket naming rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/directory-bucket-naming-rules.html) in the *Amazon S3 User Guide* .
+   *
+   * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   */
+  bucketName: string;
   /**
    * Returns the Amazon Resource Name (ARN) of the specified bucket.
    *

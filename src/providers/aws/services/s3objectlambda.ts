@@ -27,6 +27,8 @@ export interface AccessPointArgs {
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
+  /** The name of this access point. */
+  name: string;
   /** The date and time when the specified Object Lambda Access Point was created. */
   creationDate: string;
   /** The Public Access Block Configuration is used to block policies that would allow public access to this Object lambda Access Point. All public access to Object lambda Access Points are blocked by default, and any policy that would give public access to them will be also blocked. This behavior cannot be changed for Object lambda Access Points. */

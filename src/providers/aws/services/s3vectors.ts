@@ -247,4 +247,6 @@ export interface VectorBucketPolicyArgs {
 
 /** Outputs of {@link VectorBucketPolicy}: its inputs as the cloud reports them, and its attributes. */
 export interface VectorBucketPolicyOutputs extends VectorBucketPolicyArgs {
+  /** The Amazon Resource Name (ARN) of the S3 vector bucket to which the policy applies. */
+  vectorBucketArn: string;
 }

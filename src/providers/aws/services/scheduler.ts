@@ -71,6 +71,8 @@ export interface ScheduleArgs {
 
 /** Outputs of {@link Schedule}: its inputs as the cloud reports them, and its attributes. */
 export interface ScheduleOutputs extends ScheduleArgs {
+  /** The name of the schedule. */
+  name: string;
   /** The Amazon Resource Name (ARN) for the Amazon EventBridge Scheduler schedule. */
   arn: string;
 }
@@ -326,6 +328,8 @@ export interface ScheduleGroupArgs {
 
 /** Outputs of {@link ScheduleGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ScheduleGroupOutputs extends ScheduleGroupArgs {
+  /** The name of the schedule group. */
+  name: string;
   /** The date and time at which the schedule group was created. */
   creationDate: string;
   /**

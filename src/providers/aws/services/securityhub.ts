@@ -1921,6 +1921,8 @@ export interface SecurityControlArgs {
 
 /** Outputs of {@link SecurityControl}: its inputs as the cloud reports them, and its attributes. */
 export interface SecurityControlOutputs extends SecurityControlArgs {
+  /** The unique identifier of a security control across standards. Values for this field typically consist of an AWS service name and a number, such as APIGateway.3. */
+  securityControlId: string;
 }
 
 /**

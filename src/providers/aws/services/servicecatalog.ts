@@ -551,6 +551,10 @@ export interface PortfolioPrincipalAssociationArgs {
 
 /** Outputs of {@link PortfolioPrincipalAssociation}: its inputs as the cloud reports them, and its attributes. */
 export interface PortfolioPrincipalAssociationOutputs extends PortfolioPrincipalAssociationArgs {
+  /** The ARN of the principal ( IAM user, role, or group). */
+  principalARN: string;
+  /** The portfolio identifier. */
+  portfolioId: string;
 }
 
 /**
@@ -583,6 +587,10 @@ export interface PortfolioProductAssociationArgs {
 
 /** Outputs of {@link PortfolioProductAssociation}: its inputs as the cloud reports them, and its attributes. */
 export interface PortfolioProductAssociationOutputs extends PortfolioProductAssociationArgs {
+  /** The portfolio identifier. */
+  portfolioId: string;
+  /** The product identifier. */
+  productId: string;
 }
 
 /**
@@ -817,4 +825,8 @@ export interface TagOptionAssociationArgs {
 
 /** Outputs of {@link TagOptionAssociation}: its inputs as the cloud reports them, and its attributes. */
 export interface TagOptionAssociationOutputs extends TagOptionAssociationArgs {
+  /** The TagOption identifier. */
+  tagOptionId: string;
+  /** The resource identifier. */
+  resourceId: string;
 }

@@ -78,6 +78,17 @@ export interface InstanceArgs {
 
 /** Outputs of {@link Instance}: its inputs as the cloud reports them, and its attributes. */
 export interface InstanceOutputs extends InstanceArgs {
+  /**
+   * An identifier that you want to associate with the instance. Note the following:
+   *
+   * - If the service that's specified by `ServiceId` includes settings for an `SRV` record, the value of `InstanceId` is automatically included as part of the value for the `SRV` record. For more information, see [DnsRecord > Type](https://docs.aws.amazon.com/cloud-map/latest/api/API_DnsRecord.html#cloudmap-Type-DnsRecord-Type) .
+   * - You can use this value to update an existing instance.
+   * - To register a new instance, you must specify a value that's unique among instances that you register by using the same service.
+   * - If you specify an existing `InstanceId` and `ServiceId` , AWS Cloud Map updates the existing DNS records, if any. If there's also an existing health check, AWS Cloud Map deletes the old health check and creates a new one.
+   *
+   * > The health check isn't deleted immediately, so it will still appear for a while if you submit a `ListHealthChecks` request, for example. …
+   */
+  instanceId: string;
 }
 
 /**

@@ -59,6 +59,13 @@ export interface ConfigurationSetArgs {
 
 /** Outputs of {@link ConfigurationSet}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigurationSetOutputs extends ConfigurationSetArgs {
+  /**
+   * The name of the configuration set. The name must meet the following requirements:
+   *
+   * - Contain only letters (a-z, A-Z), numbers (0-9), underscores (_), or dashes (-).
+   * - Contain 64 characters or fewer.
+   */
+  name: string;
 }
 
 /**
@@ -377,6 +384,8 @@ export interface ContactListArgs {
 
 /** Outputs of {@link ContactList}: its inputs as the cloud reports them, and its attributes. */
 export interface ContactListOutputs extends ContactListArgs {
+  /** The name of the contact list. */
+  contactListName: string;
 }
 
 /**
@@ -460,6 +469,8 @@ export interface DedicatedIpPoolArgs {
 
 /** Outputs of {@link DedicatedIpPool}: its inputs as the cloud reports them, and its attributes. */
 export interface DedicatedIpPoolOutputs extends DedicatedIpPoolArgs {
+  /** The name of the dedicated IP pool that the IP address is associated with. */
+  poolName: string;
 }
 
 /**
@@ -1917,6 +1928,8 @@ export interface ReceiptRuleSetArgs {
 
 /** Outputs of {@link ReceiptRuleSet}: its inputs as the cloud reports them, and its attributes. */
 export interface ReceiptRuleSetOutputs extends ReceiptRuleSetArgs {
+  /** The name of the receipt rule set to make active. Setting this value to null disables all email receiving. */
+  ruleSetName: string;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface ConfigurationSetArgs {
 
 /** Outputs of {@link ConfigurationSet}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigurationSetOutputs extends ConfigurationSetArgs {
+  /** The name of the ConfigurationSet. */
+  configurationSetName: string;
   /** The Amazon Resource Name (ARN) of the ConfigurationSet. */
   arn: string;
 }
@@ -128,6 +130,8 @@ export interface OptOutListArgs {
 
 /** Outputs of {@link OptOutList}: its inputs as the cloud reports them, and its attributes. */
 export interface OptOutListOutputs extends OptOutListArgs {
+  /** The name of the OptOutList. */
+  optOutListName: string;
   /** The Amazon Resource Name (ARN) for the `OptOutList` . */
   arn: string;
 }

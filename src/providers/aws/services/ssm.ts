@@ -294,6 +294,19 @@ export interface DocumentArgs {
 
 /** Outputs of {@link Document}: its inputs as the cloud reports them, and its attributes. */
 export interface DocumentOutputs extends DocumentArgs {
+  /**
+   * A name for the SSM document.
+   *
+   * > You can't use the following strings as document name prefixes. These are reserved by AWS for use as document name prefixes:
+   * > 
+   * > - `aws`
+   * > - `amazon`
+   * > - `amzn`
+   * > - `AWSEC2`
+   * > - `AWSConfigRemediation`
+   * > - `AWSSupport`
+   */
+  name: string;
 }
 
 /**
@@ -817,6 +830,14 @@ export interface ParameterArgs {
 
 /** Outputs of {@link Parameter}: its inputs as the cloud reports them, and its attributes. */
 export interface ParameterOutputs extends ParameterArgs {
+  /**
+   * The name of the parameter.
+   *
+   * > The reported maximum length of 2048 characters for a parameter name includes 1037 characters that are reserved for internal use by Systems Manager . The maximum length for a parameter name that you specify is 1011 characters.
+   * > 
+   * > This count of 1011 characters includes the characters in the ARN that precede the name you specify. This ARN length will vary depending on your partition and Region. For example, the following 45 characters count toward the 1011 character maximum for a parameter created in the US East (Ohio) Region: `arn:aws:ssm:us-east-2:111122223333:parameter/` .
+   */
+  name: string;
   arn: string;
 }
 

@@ -33,6 +33,12 @@ export interface DatabaseArgs {
 
 /** Outputs of {@link Database}: its inputs as the cloud reports them, and its attributes. */
 export interface DatabaseOutputs extends DatabaseArgs {
+  /**
+   * The name of the Timestream database.
+   *
+   * *Length Constraints* : Minimum length of 3 bytes. Maximum length of 256 bytes.
+   */
+  databaseName: string;
   /** The `arn` of the database. */
   arn: string;
 }
@@ -545,6 +551,12 @@ export interface TableArgs {
 
 /** Outputs of {@link Table}: its inputs as the cloud reports them, and its attributes. */
 export interface TableOutputs extends TableArgs {
+  /**
+   * The name of the Timestream table.
+   *
+   * *Length Constraints* : Minimum length of 3 bytes. Maximum length of 256 bytes.
+   */
+  tableName: string;
   /** The `arn` of the table. */
   arn: string;
   /** The name of the table. */

@@ -60,6 +60,8 @@ export interface IPSetArgs {
 
 /** Outputs of {@link IPSet}: its inputs as the cloud reports them, and its attributes. */
 export interface IPSetOutputs extends IPSetArgs {
+  /** The name of the IP set. You cannot change the name of an `IPSet` after you create it. */
+  name: string;
   /** The ID of the IP set. */
   awsId: string;
   /** The Amazon Resource Name (ARN) of the IP set. */
@@ -263,6 +265,8 @@ export interface RegexPatternSetArgs {
 
 /** Outputs of {@link RegexPatternSet}: its inputs as the cloud reports them, and its attributes. */
 export interface RegexPatternSetOutputs extends RegexPatternSetArgs {
+  /** The name of the set. You cannot change the name after you create the set. */
+  name: string;
   /** The ID of the regex pattern set. */
   awsId: string;
   /** The Amazon Resource Name (ARN) of the regex pattern set. */
@@ -330,6 +334,8 @@ export interface RuleGroupArgs {
 
 /** Outputs of {@link RuleGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface RuleGroupOutputs extends RuleGroupArgs {
+  /** The name of the rule group. You cannot change the name of a rule group after you create it. */
+  name: string;
   /** The ID of the rule group. */
   awsId: string;
   /** The Amazon Resource Name (ARN) of the rule group. */
@@ -1847,6 +1853,8 @@ export interface WebACLArgs {
 
 /** Outputs of {@link WebACL}: its inputs as the cloud reports them, and its attributes. */
 export interface WebACLOutputs extends WebACLArgs {
+  /** The name of the web ACL. You cannot change the name of a web ACL after you create it. */
+  name: string;
   /**
    * The web ACL capacity units (WCUs) currently being used by this web ACL.
    *

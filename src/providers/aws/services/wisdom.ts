@@ -645,6 +645,8 @@ export interface AIPromptArgs {
 
 /** Outputs of {@link AIPrompt}: its inputs as the cloud reports them, and its attributes. */
 export interface AIPromptOutputs extends AIPromptArgs {
+  /** The identifier of the Amazon Q in Connect assistant. Can be either the ID or the ARN. URLs cannot contain the ARN. */
+  assistantId: string;
   /** The Amazon Resource Name (ARN) of the AI Prompt. */
   aiPromptArn: string;
   /** The identifier of the Amazon Q in Connect AI prompt. */

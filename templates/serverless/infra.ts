@@ -1,0 +1,35 @@
+// A small serverless app on every-AWS-type Cairn: a bucket for uploads, a queue for jobs, and a function
+// (with its role) that reads the bucket and is fed by the queue. Each service is its own module.
+import { program } from "cairn";
+import { Role } from "cairn/aws/iam";
+import { Function as LambdaFunction, EventSourceMapping } from "cairn/aws/lambda";
+import { Bucket } from "cairn/aws/s3";
+import { Queue } from "cairn/aws/sqs";
+
+export default program("{{name}}", ({ config, stack }) => {
+  const uploads = new Bucket("uploads", { bucketName: `${config.get("prefix") ?? "{{name}}"}-${stack}-uploads`, versioningConfiguration: { status: "Enabled" } });
+  const jobs = new Queue("jobs", { visibilityTimeout: 60 });
+  const role = new Role("worker-role", {
+    assumeRolePolicyDocument: {
+      Version: "2012-10-17",
+      Statement: [{ Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" }],
+    },
+    managedPolicyArns: ["arn:aws:iam::aws:policy/service-role/AWSLambdaSQSQueueExecutionRole"],
+    policies: [
+      {
+        policyName: "read-uploads",
+        policyDocument: { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: uploads.arn.apply((a) => `${a}/*`) }] },
+      },
+    ],
+  });
+  const worker = new LambdaFunction("worker", {
+    role: role.arn,
+    runtime: "nodejs22.x",
+    handler: "index.handler",
+    timeout: 30,
+    code: { zipFile: "exports.handler = async (event) => ({ received: event.Records.length });" },
+    environment: { variables: { UPLOADS: uploads.bucketName } },
+  });
+  new EventSourceMapping("jobs-to-worker", { eventSourceArn: jobs.arn, functionName: worker.arn, batchSize: 10 });
+  return { uploads: uploads.bucketName, queueUrl: jobs.queueUrl, worker: worker.arn };
+});
