@@ -1,11 +1,8 @@
 import { secret, type Output } from "./output.js";
 import type { EvalDiagnostic } from "./context.js";
 
-/** One configuration value as stored for a stack. */
-export interface ConfigValue {
-  value: string;
-  secret: boolean;
-}
+export type { ConfigValue } from "./config-value.js";
+import type { ConfigValue } from "./config-value.js";
 
 /**
  * A stack's configuration, as Pulumi users know it: values set with

@@ -3,7 +3,7 @@ import type { ResourceNode } from "./node.js";
 import type { Urn } from "./urn.js";
 import { insideApply } from "./output.js";
 import type { ProviderInstance } from "../provider/provider.js";
-import type { ConfigValue } from "./config.js";
+import type { ConfigValue } from "./config-value.js";
 
 /** A problem found while evaluating a program, reported with the others at the end (each once). */
 export interface EvalDiagnostic {

@@ -188,3 +188,17 @@ describe("checks against the specification, before anything is created", () => {
     expect(check({ processorFeatures: [{ name: "cores" }] }, DB)).toEqual([expect.objectContaining({ severity: "warning", attribute: "processorFeatures[0].name" })]);
   });
 });
+
+describe("polling when the credentials may not list requests", () => {
+  it("falls back to one status call per request instead of failing the create", async () => {
+    cc.on(CreateResourceCommand).resolves({ ProgressEvent: event({ RequestToken: "r9", OperationStatus: "IN_PROGRESS" }) });
+    cc.on(ListResourceRequestsCommand).rejects(Object.assign(new Error("not authorized to perform cloudformation:ListResourceRequests"), { name: "AccessDeniedException", $metadata: { httpStatusCode: 400 } }));
+    cc.on(GetResourceRequestStatusCommand).resolves({ ProgressEvent: event({ RequestToken: "r9", OperationStatus: "SUCCESS", Identifier: URL }) });
+    cc.on(GetResourceCommand).resolves({ ResourceDescription: { Properties: JSON.stringify({ QueueName: "jobs" }) } });
+    const { ctx } = ctxWithNotes();
+    // A poller of its own: the shared one of another test's configuration must not have learnt it already.
+    const out = await provider(QUEUE).create({ urn: URN, inputs: { queueName: "jobs" }, ctx: { ...ctx, provider: { package: "aws", name: "denied", settings: { region: "eu-north-1" } } } });
+    expect(out.id).toBe(URL);
+    expect(cc.commandCalls(GetResourceRequestStatusCommand).length).toBeGreaterThanOrEqual(1);
+  });
+});

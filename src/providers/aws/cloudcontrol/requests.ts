@@ -7,6 +7,7 @@ import type { ProgressEvent } from "@aws-sdk/client-cloudcontrol";
 import type { Clock } from "../../../provider/provider.js";
 import { milliseconds } from "../../../program/duration.js";
 import { isTransientError } from "../../../provider/errors.js";
+import { awsCode } from "../call.js";
 import type { CallContext, CloudControl } from "./client.js";
 
 /** Statuses after which a request changes no more. */
@@ -43,6 +44,8 @@ export interface PollStats {
  */
 export class RequestPoller {
   private readonly waiting = new Map<string, Waiter[]>();
+  /** Set when the credentials may not list requests (`cloudformation:ListResourceRequests`): each is asked directly. */
+  private listDenied = false;
   private loop: Promise<void> | undefined;
   private retryAfterMs = 0;
   readonly stats: PollStats = { rounds: 0, listCalls: 0, statusCalls: 0 };
@@ -79,6 +82,31 @@ export class RequestPoller {
       else this.waiting.set(token, [w]);
       this.loop ??= this.run(ctx.clock).finally(() => (this.loop = undefined));
     });
+  }
+
+  /** Pages through the requests, settling those waited for that finished; `wanted` keeps those not listed. */
+  private async pollList(ctx: Pick<CallContext, "clock" | "signal">, wanted: Set<string>): Promise<void> {
+    const maxPages = Math.ceil(wanted.size / PAGE) + 1;
+    let next: string | undefined;
+    for (let page = 0; page < maxPages && wanted.size; page++) {
+      this.stats.listCalls++;
+      let out;
+      try {
+        out = await this.cc.listRequests(ctx, { MaxResults: PAGE, ...(next ? { NextToken: next } : {}) });
+      } catch (e) {
+        if (!ACCESS_DENIED.has(awsCode(e) ?? "")) throw e;
+        // A policy that allows the operations but not listing: slower (a call per request), never stuck.
+        this.listDenied = true;
+        return;
+      }
+      for (const e of out.ResourceRequestStatusSummaries ?? []) {
+        if (!e.RequestToken || !wanted.delete(e.RequestToken)) continue;
+        this.noteRetryAfter(e);
+        if (isFinished(e)) this.settle(e);
+      }
+      next = out.NextToken;
+      if (!next) break;
+    }
   }
 
   private drop(token: string, w: Waiter): void {
@@ -123,19 +151,7 @@ export class RequestPoller {
     this.stats.rounds++;
     const ctx = { clock, signal: new AbortController().signal };
     const wanted = new Set(this.waiting.keys());
-    const maxPages = Math.ceil(wanted.size / PAGE) + 1;
-    let next: string | undefined;
-    for (let page = 0; page < maxPages && wanted.size; page++) {
-      this.stats.listCalls++;
-      const out = await this.cc.listRequests(ctx, { MaxResults: PAGE, ...(next ? { NextToken: next } : {}) });
-      for (const e of out.ResourceRequestStatusSummaries ?? []) {
-        if (!e.RequestToken || !wanted.delete(e.RequestToken)) continue;
-        this.noteRetryAfter(e);
-        if (isFinished(e)) this.settle(e);
-      }
-      next = out.NextToken;
-      if (!next) break;
-    }
+    if (!this.listDenied) await this.pollList(ctx, wanted);
     for (const token of wanted) {
       if (!this.waiting.has(token)) continue;
       this.stats.statusCalls++;
@@ -146,6 +162,8 @@ export class RequestPoller {
 }
 
 const pollers = new Map<string, RequestPoller>();
+
+const ACCESS_DENIED = new Set(["AccessDeniedException", "AccessDenied", "UnauthorizedOperation"]);
 
 /**
  * The poller shared by every request of one configuration in this process.
