@@ -295,7 +295,9 @@ export class FakeCloudControl {
 
   private async list(input: Record<string, unknown>): Promise<unknown> {
     const info = await this.typeOf(input.TypeName);
-    const found = this.objects(info.cfnType).map((o) => ({ Identifier: o.identifier, Properties: JSON.stringify(readable(info, o.properties)) }));
+    const live = [...this.store.values()].filter((o) => o.typeName === info.cfnType);
+    for (const o of live) this.advance(o); // listing reads them: their status moves on as with GetResource
+    const found = live.map((o) => ({ Identifier: o.identifier, Properties: JSON.stringify(readable(info, o.properties)) }));
     return { TypeName: info.cfnType, ResourceDescriptions: found };
   }
 

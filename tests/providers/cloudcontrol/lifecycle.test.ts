@@ -6,6 +6,9 @@ import { program, type ProgramFn } from "../../../src/program/program.js";
 import { Provider } from "../../../src/providers/aws/provider.js";
 import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../src/testing/cloudcontrol/fake-server.js";
 import { Queue } from "../../../src/providers/aws/services/sqs.js";
+import { DBInstance } from "../../../src/providers/aws/services/rds.js";
+import { wait } from "../../../src/wait/wait.js";
+import { seconds } from "../../../src/program/duration.js";
 
 let dir: string;
 let fake: ServedFakeCloudControl;
@@ -99,5 +102,24 @@ describe("checks, refusals and default tags on Cloud Control types", () => {
     expect(fake.cloud.objects("AWS::SQS::Queue")[0]!.properties.Tags).toEqual([{ Key: "owner", Value: "platform" }, { Key: "team", Value: "web" }, { Key: "env", Value: "prod" }]);
     await stack.setConfig("aws:defaultTags", "not json");
     await expect(stack.preview()).rejects.toThrow(/aws:defaultTags must be a JSON object of strings/);
+  });
+});
+
+describe("waits on many objects of one type", () => {
+  it("are served by one ListResources call per round instead of a GetResource each", async () => {
+    const stack = stackOf(() => {
+      for (let i = 0; i < 5; i++) {
+        const db = new DBInstance(`db${i}`, { dbInstanceIdentifier: `db-${i}`, engine: "postgres", dbInstanceClass: "db.t4g.micro", masterUsername: "app", masterUserPassword: "pw-pw-pw-pw" });
+        wait(db, { until: (d) => d.dbInstanceStatus.eq("available"), interval: seconds(1) });
+      }
+    });
+    const r = await stack.up();
+    expect(stack.failures).toEqual([]);
+    expect(r.summary?.ok).toBe(true);
+    expect(fake.cloud.objects("AWS::RDS::DBInstance").map((o) => o.properties.DBInstanceStatus)).toEqual(Array(5).fill("available"));
+    // One read back per create; the waits' rounds read all five with one list call each.
+    expect(fake.cloud.count("GetResource")).toBe(5);
+    expect(fake.cloud.count("ListResources")).toBeGreaterThanOrEqual(1);
+    expect(fake.cloud.count("ListResources")).toBeLessThanOrEqual(3);
   });
 });

@@ -202,3 +202,23 @@ describe("polling when the credentials may not list requests", () => {
     expect(cc.commandCalls(GetResourceRequestStatusCommand).length).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe("readMany (the reads of many waits on one type)", () => {
+  it("uses the list when it carries whole models, and remembers a type whose list gives identifiers only", async () => {
+    const { ListResourcesCommand } = await import("@aws-sdk/client-cloudcontrol");
+    const targets = ["a", "b", "c"].map((id) => ({ urn: URN, id, inputs: {}, outputs: {} }));
+    cc.on(ListResourcesCommand).resolves({ ResourceDescriptions: targets.map((t) => ({ Identifier: t.id, Properties: JSON.stringify({ DBInstanceIdentifier: t.id, DBInstanceStatus: "available" }) })) });
+    const found = await provider(DB).readMany({ targets, ctx: ctxWithNotes().ctx });
+    expect([...found.values()].map((o) => o?.dbInstanceStatus)).toEqual(["available", "available", "available"]);
+    expect(cc.commandCalls(GetResourceCommand)).toHaveLength(0);
+
+    cc.reset();
+    cc.on(ListResourcesCommand).resolves({ ResourceDescriptions: [{ Identifier: URL, Properties: JSON.stringify({ QueueUrl: URL }) }] });
+    cc.on(GetResourceCommand).resolves({ ResourceDescription: { Properties: JSON.stringify({ QueueUrl: URL, QueueName: "q" }) } });
+    const queues = [URL, `${URL}2`].map((id) => ({ urn: URN, id, inputs: {}, outputs: {} }));
+    await provider(QUEUE).readMany({ targets: queues, ctx: ctxWithNotes().ctx });
+    await provider(QUEUE).readMany({ targets: queues, ctx: ctxWithNotes().ctx });
+    expect(cc.commandCalls(ListResourcesCommand)).toHaveLength(1);
+    expect(cc.commandCalls(GetResourceCommand)).toHaveLength(4);
+  });
+});

@@ -13,7 +13,7 @@ import { toCloud } from "./convert.js";
 import { checkInputs } from "./check.js";
 import { planChange, updatePatch } from "./diff.js";
 import { RequestFailed } from "./errors.js";
-import { getModel, isNotFound, outputsOf } from "./read.js";
+import { getModel, isNotFound, listedModels, outputsOf } from "./read.js";
 import { pollerFor } from "./requests.js";
 import { resumeRequest } from "./resume.js";
 import type { TypeInfo } from "./type-spec.js";
@@ -94,9 +94,10 @@ export function cloudControlProvider(info: TypeInfo): CloudControlProvider {
 
     async readMany({ targets, ctx }) {
       const cc = await cloudControl(ctx);
-      const found = new Map<string, Props | undefined>();
-      for (let i = 0; i < targets.length; i += READ_CONCURRENCY) {
-        const batch = targets.slice(i, i + READ_CONCURRENCY);
+      const found = targets.length > 1 ? await listedModels(cc, ctx, info, targets) : new Map<string, Props | undefined>();
+      const rest = targets.filter((t) => !found.has(t.id));
+      for (let i = 0; i < rest.length; i += READ_CONCURRENCY) {
+        const batch = rest.slice(i, i + READ_CONCURRENCY);
         const read = await Promise.all(batch.map((t) => readBack(cc, ctx, info, t.id, t.inputs)));
         batch.forEach((t, j) => found.set(t.id, read[j]));
       }

@@ -63,3 +63,39 @@ export function isNotFound(e: unknown): boolean {
   const code = awsCode(e);
   return code === "ResourceNotFoundException" || code === "NotFound";
 }
+
+// Types whose ListResources answers identifiers only (most list handlers): their waits read each object.
+const listsIdentifiersOnly = new Set<string>();
+/** Pages of ListResources one wait round may read: beyond that, objects are read one by one. */
+const MAX_LIST_PAGES = 3;
+
+/**
+ * The outputs of as many `targets` as `ListResources` serves, in one call (or a few pages) for many waits on
+ * one type. Only objects it lists with their full model count; the others (not listed, or a type whose list
+ * gives identifiers only, remembered) are left for `GetResource`.
+ *
+ * @example const found = await listedModels(cc, ctx, info, targets); // Map id → outputs, for those listed
+ */
+export async function listedModels(cc: CloudControl, ctx: CallContext, info: TypeInfo, targets: readonly { id: string; inputs: Props }[]): Promise<Map<string, Props | undefined>> {
+  const found = new Map<string, Props | undefined>();
+  if (listsIdentifiersOnly.has(info.cfnType)) return found;
+  const wanted = new Map(targets.map((t) => [t.id, t.inputs]));
+  let next: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES && wanted.size; page++) {
+    const out = await cc.list(ctx, { TypeName: info.cfnType, MaxResults: 100, ...(next ? { NextToken: next } : {}) });
+    for (const d of out.ResourceDescriptions ?? []) {
+      const inputs = d.Identifier === undefined ? undefined : wanted.get(d.Identifier);
+      if (inputs === undefined) continue;
+      const model = JSON.parse(d.Properties ?? "{}") as Props;
+      if (Object.keys(model).every((k) => info.identifier.includes(k))) {
+        listsIdentifiersOnly.add(info.cfnType);
+        return new Map();
+      }
+      found.set(d.Identifier!, outputsOf(info, model, inputs));
+      wanted.delete(d.Identifier!);
+    }
+    next = out.NextToken;
+    if (!next) break;
+  }
+  return found;
+}
