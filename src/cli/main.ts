@@ -10,14 +10,18 @@ import { runCli } from "./run.js";
 import { loadProgram, splitProgramArg } from "./load-program.js";
 import { EXIT, UsageError } from "./errors.js";
 
+/** For CAIRN_DEBUG: who turned the program into JavaScript. */
+const LOADERS = { node: "Node's own type stripping", tsx: "tsx's loader", none: "Node (JavaScript)" } as const;
+
 const { file, rest } = splitProgramArg(process.argv.slice(2), process.cwd());
 if (!file || rest[0] === "new") {
   // Outside a project only help, the version and `new` make sense; anything else explains what is missing.
   process.exitCode = await runCli(undefined, rest, undefined, { command: "npx cairn" });
 } else {
   try {
-    const { program, shown, fallback } = await loadProgram(file);
+    const { program, shown, loader, fallback } = await loadProgram(file);
     if (fallback) process.stderr.write(`note: ${fallback}\n`);
+    if (process.env.CAIRN_DEBUG) process.stderr.write(`debug: ${shown} loaded by ${LOADERS[loader]} on Node ${process.versions.node}\n`);
     process.exitCode = await runCli(program, rest, undefined, { command: `npx cairn ${shown}` });
   } catch (e) {
     // A file that is not a program is a usage error; a program that throws while loading is its own failure.
