@@ -23,6 +23,16 @@ export function nodeCanLoad(file: string): boolean {
   return Boolean(features.typescript) && STRIPPABLE.test(file);
 }
 
+/**
+ * How to run a TypeScript program on this Node, for the commands Cairn suggests: `node` where Node strips
+ * types itself, else `npx tsx`.
+ *
+ * @example `${typeScriptRunner()} infra.ts preview` // "node infra.ts preview" on Node 22.18+ and 24
+ */
+export function typeScriptRunner(): "node" | "npx tsx" {
+  return nodeCanLoad("infra.ts") ? "node" : "npx tsx";
+}
+
 interface NodeError {
   code?: unknown;
   message?: unknown;

@@ -77,6 +77,16 @@ describe("a Node that strips TypeScript types itself (22.18+, 24)", () => {
   });
 });
 
+describe("the examples, run by Node itself (they use only erasable TypeScript)", () => {
+  // Every example with a program that plans offline; acm-certificate looks its zone up in AWS.
+  it.each(["quickstart", "wait", "embedded-service"])("node examples/%s/infra.ts preview plans it", async (example) => {
+    const r = await run(strippingNode(), join(REPO, "examples", example), ["infra.ts", "preview"], { CAIRN_BACKEND: "memory://examples" });
+
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Plan: \d+ to create/m);
+  });
+});
+
 describe(`the oldest supported Node (${MINIMUM_NODE})`, () => {
   it("npx cairn loads TypeScript with tsx's loader, with no note, and import \"cairn\" works", async () => {
     const node = pinnedNode(PINS.minimum);
