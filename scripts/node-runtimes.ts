@@ -50,3 +50,13 @@ export function strippingNode(): string {
   const features = process.features as { typescript?: string | false };
   return features.typescript ? process.execPath : pinnedNode(PINS.tested[0]!);
 }
+
+/**
+ * The binary of a Node release line or pinned runtime ("20", "22", "20.12"): this process's own Node when it
+ * is of that line (how the machine's Node 20 is found), else the pinned one.
+ *
+ * @example runtimeNode("20") // process.execPath on the machine's Node 20
+ */
+export function runtimeNode(runtime: string): string {
+  return process.versions.node === runtime || process.versions.node.startsWith(`${runtime}.`) ? process.execPath : pinnedNode(runtime);
+}
