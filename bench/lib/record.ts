@@ -12,7 +12,8 @@ const HEADER = `# Bench results
 
 Recorded with \`npm run bench -- --record\` (see the README's "Benchmarks"). Each section is one run on the
 machine it names; times are "median (min)" over the runs, RSS is the median peak of the program's node
-process in MiB. Whole-process rows run \`tsx infra.ts …\` on the built package in a throw-away project.
+process in MiB. Whole-process rows run \`tsx infra.ts …\` on the built package in a throw-away project; the
+per-runtime table (from 2026-11-25) runs the same program on Node 20, 22 and 24 through each entry point.
 `;
 
 /**
