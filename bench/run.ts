@@ -1,6 +1,6 @@
 // npm run bench: the table of issue 16, measured. One JSON document on stdout, progress on stderr;
 // `--record` (or BENCH_RECORD=1) also appends the figures to bench/RESULTS.md. Knobs: BENCH_SIZES,
-// BENCH_BIG, BENCH_RUNS, BENCH_WAITS, BENCH_ONLY (see lib/config.ts).
+// BENCH_BIG, BENCH_RUNS, BENCH_WAITS, BENCH_ONLY, BENCH_RUNTIMES, BENCH_ENTRIES (see lib/config.ts).
 import { availableParallelism, loadavg } from "node:os";
 import { readConfig, type BenchConfig, type Group } from "./lib/config.js";
 import { ensureFreshDist } from "./lib/dist.js";
@@ -9,6 +9,7 @@ import { appendResults } from "./lib/record.js";
 import { cliRows, type CliRows } from "./rows/cli.js";
 import { engineRows, type EngineRow } from "./rows/engine.js";
 import { importRow, type ImportRow } from "./rows/import.js";
+import { runtimeRows, type RuntimeEntryRow } from "./rows/runtimes.js";
 import { waitsRow, type WaitsRow } from "./rows/waits.js";
 import { cloudControlRow, type CloudControlRow } from "./rows/cloudcontrol.js";
 
@@ -23,6 +24,8 @@ export interface BenchReport {
   git: GitInfo;
   config: Omit<BenchConfig, "record">;
   cli?: CliRows;
+  /** The same program on each Node runtime through each entry point (`node`, `npx cairn`, `npx tsx`). */
+  runtimes?: RuntimeEntryRow[];
   import?: ImportRow;
   engine?: EngineRow[];
   waits?: WaitsRow;
@@ -45,8 +48,11 @@ async function main(): Promise<void> {
     if (config.groups.includes(group)) process.stderr.write(`${what}…\n`);
     return config.groups.includes(group);
   };
-  if (config.groups.includes("cli") || config.groups.includes("import")) await ensureFreshDist();
+  if (["cli", "runtimes", "import"].some((g) => config.groups.includes(g as Group))) await ensureFreshDist();
   if (runs("cli", `whole-process CLI rows (sizes ${config.sizes.join(", ")}; ${config.runs} runs)`)) report.cli = await cliRows(config);
+  if (runs("runtimes", `whole-process rows per runtime (${config.runtimes.join(", ")}) and entry point (${config.entries.join(", ")}); sizes ${config.sizes.join(", ")}; ${config.runs} runs`)) {
+    report.runtimes = await runtimeRows(config);
+  }
   if (runs("import", `import "cairn" from dist/ (${config.runs} runs)`)) report.import = await importRow(config);
   if (runs("engine", `in-process engine rows (${config.runs} runs)`)) report.engine = await engineRows(config);
   if (runs("waits", `${config.waits} concurrent waits (one run, real clock)`)) report.waits = await waitsRow(config);

@@ -11,6 +11,8 @@
  *
  * @module cairn
  */
+// First: on a Node.js Cairn does not support, stop with a message before anything else loads.
+import "./require-node.js";
 import "./entry-point.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation } from "./program/program.js";
 export { Config, type ConfigValue } from "./program/config.js";

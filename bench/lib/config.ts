@@ -1,13 +1,21 @@
 // The bench's knobs, read once from the environment and the command line.
 import { fileURLToPath } from "node:url";
+import { PINS } from "../../scripts/node-runtimes.js";
 
 /** The repository root (bench/ lives in it). */
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
 /** Row groups the driver can run (`BENCH_ONLY=cli,import` runs a subset). */
-export const GROUPS = ["cli", "import", "engine", "waits", "cloudcontrol"] as const;
+export const GROUPS = ["cli", "runtimes", "import", "engine", "waits", "cloudcontrol"] as const;
 /** One row group. */
 export type Group = (typeof GROUPS)[number];
+
+/** Ways of starting a program the runtimes rows compare: `node infra.ts`, `npx cairn infra.ts`, `npx tsx infra.ts`. */
+export const ENTRIES = ["node", "cairn", "tsx"] as const;
+/** One of {@link ENTRIES}. */
+export type Entry = (typeof ENTRIES)[number];
+/** Runtimes the runtimes rows know: the machine's Node 20 and the pinned tested ones (scripts/node-versions.json). */
+export const KNOWN_RUNTIMES: readonly string[] = ["20", ...PINS.tested];
 
 /** Everything a bench run is told from outside. */
 export interface BenchConfig {
@@ -20,6 +28,10 @@ export interface BenchConfig {
   /** Concurrent waits for the waits row (`BENCH_WAITS`, default 1,000). */
   waits: number;
   groups: Group[];
+  /** Node runtimes of the runtimes rows (`BENCH_RUNTIMES`, default 20,22,24: the machine's 20 and the pinned ones). */
+  runtimes: string[];
+  /** Entry points of the runtimes rows (`BENCH_ENTRIES`, default node,cairn,tsx; node only where the runtime strips types). */
+  entries: Entry[];
   /** Append this run to bench/RESULTS.md (`--record` or `BENCH_RECORD=1`). */
   record: boolean;
 }
@@ -34,14 +46,26 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig 
   const unknown = groups.filter((g) => !(GROUPS as readonly string[]).includes(g));
   if (unknown.length) throw new Error(`BENCH_ONLY names unknown row groups (${unknown.join(", ")}): use some of ${GROUPS.join(", ")}.`);
   const sorted = [...new Set(sizes)].sort((a, b) => a - b);
+  const runtimes = names("BENCH_RUNTIMES", env.BENCH_RUNTIMES, KNOWN_RUNTIMES);
+  const entries = names("BENCH_ENTRIES", env.BENCH_ENTRIES, ENTRIES);
   return {
     sizes: sorted,
     previewN: sorted.includes(10_000) ? 10_000 : sorted.at(-1)!,
     runs: positive("BENCH_RUNS", env.BENCH_RUNS ?? "3"),
     waits: positive("BENCH_WAITS", env.BENCH_WAITS ?? "1000"),
     groups: groups as Group[],
+    runtimes,
+    entries,
     record: argv.includes("--record") || env.BENCH_RECORD === "1",
   };
+}
+
+/** A comma-separated subset of `known` (all of them when unset), in the order given. */
+function names<T extends string>(name: string, text: string | undefined, known: readonly T[]): T[] {
+  const given = (text ?? known.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = given.filter((g) => !(known as readonly string[]).includes(g));
+  if (unknown.length || given.length === 0) throw new Error(`${name}=${text ?? ""} names ${unknown.length ? `unknown values (${unknown.join(", ")})` : "nothing"}: use some of ${known.join(", ")}.`);
+  return [...new Set(given)] as T[];
 }
 
 function list(name: string, text: string): number[] {

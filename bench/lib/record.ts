@@ -5,13 +5,15 @@ import { REPO } from "./config.js";
 import type { BenchReport } from "../run.js";
 import type { Summary } from "./stats.js";
 import type { CliRow, CliRows } from "../rows/cli.js";
+import { RUNTIME_TARGETS, type Cell } from "../rows/runtimes.js";
 
 const FILE = join(REPO, "bench", "RESULTS.md");
 const HEADER = `# Bench results
 
 Recorded with \`npm run bench -- --record\` (see the README's "Benchmarks"). Each section is one run on the
 machine it names; times are "median (min)" over the runs, RSS is the median peak of the program's node
-process in MiB. Whole-process rows run \`tsx infra.ts …\` on the built package in a throw-away project.
+process in MiB. Whole-process rows run \`tsx infra.ts …\` on the built package in a throw-away project; the
+per-runtime table (from 2026-11-25) runs the same program on Node 20, 22 and 24 through each entry point.
 `;
 
 /**
@@ -31,15 +33,11 @@ export async function appendResults(report: BenchReport): Promise<string> {
  */
 export function section(r: BenchReport): string[] {
   const src = `src ${r.git.srcCommit}${r.git.srcDirty ? " + uncommitted changes" : ""}`;
+  const rows = [...cliLines(r), ...importLines(r), ...engineLines(r), ...waitsLines(r)];
   return [
     `## ${r.date.slice(0, 10)} · ${src} (HEAD ${r.git.head}) · nproc ${r.nproc} (load ${r.loadAverage}) · node ${r.node} · ${r.config.runs} runs`,
-    "",
-    "| work | measured | peak RSS | target |",
-    "|---|---|---|---|",
-    ...cliLines(r),
-    ...importLines(r),
-    ...engineLines(r),
-    ...waitsLines(r),
+    ...(rows.length ? ["", "| work | measured | peak RSS | target |", "|---|---|---|---|", ...rows] : []),
+    ...runtimeLines(r),
   ];
 }
 
@@ -90,4 +88,26 @@ function waitsLines(r: BenchReport): string[] {
   const w = r.waits;
   const latency = `detection p50 ${w.detectionLatencyMs.p50} ms, max ${w.detectionLatencyMs.max} ms`;
   return [`| ${count(w.waits)} concurrent waits on one type | ${w.callsPerPollRound} provider call(s) per poll round (${w.callsPerPollRoundWithoutBatching} unbatched); ${latency} | | ${w.target.callsPerPollRound} call; ≤ ${limit(w.target.detectionLatencyMs)} |`];
+}
+
+/** The runtimes rows: one column per runtime and entry point, one row per work item (median (min), peak RSS). */
+function runtimeLines(r: BenchReport): string[] {
+  if (!r.runtimes?.length) return [];
+  const columns = r.runtimes;
+  const cell = (c: Cell) => `${timed(c.wallMs)}, ${count(c.peakRssMb.median)} MB`;
+  const row = (what: string, pick: (col: (typeof columns)[number]) => Cell | undefined) =>
+    `| ${what} | ${columns.map((col) => { const c = pick(col); return c ? cell(c) : "—"; }).join(" | ")} |`;
+  const sizes = columns[0]!.sizes.map((s) => s.n);
+  return [
+    "",
+    `Per runtime and entry point (whole process, without npx's own start-up; targets for Node 22 \`node infra.ts\`: empty program ≤ ${limit(RUNTIME_TARGETS.emptyProgramMs)}, \`up\` of 10,000 ≤ ${limit(RUNTIME_TARGETS.up10kMs)}):`,
+    "",
+    `| work | ${columns.map((c) => `${c.version} \`${c.command}\``).join(" | ")} |`,
+    `|---|${columns.map(() => "---|").join("")}`,
+    row("`up` of an empty program", (c) => c.emptyProgram),
+    ...sizes.flatMap((n) => [
+      row(`\`up\` of ${count(n)} new resources`, (c) => c.sizes.find((s) => s.n === n)?.up),
+      row(`no-op \`preview\` of ${count(n)}`, (c) => c.sizes.find((s) => s.n === n)?.noopPreview),
+    ]),
+  ];
 }

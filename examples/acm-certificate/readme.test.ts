@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { minutes } from "cairn";
 import type { acm } from "cairn/aws";
 import { expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
-import app from "./infra.js";
+import app from "./infra.ts";
 
 const ARN = "arn:aws:acm:us-east-1:111122223333:certificate/abc";
 

@@ -1,8 +1,8 @@
 // Starts the service on 127.0.0.1:8080 with the stack's state in memory (lost on exit; pass a backend URL such
 // as postgres://… or a stateDir to keep it).
 // Run it: npx tsx examples/embedded-service/main.ts   then: curl 127.0.0.1:8080/preview
-import site from "./infra.js";
-import { createService } from "./service.js";
+import site from "./infra.ts";
+import { createService } from "./service.ts";
 
 const port = Number(process.env.PORT ?? 8080);
 createService(site, { stack: "dev", backend: "memory://site" }).listen(port, "127.0.0.1", () => {

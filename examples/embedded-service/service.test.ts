@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import site from "./infra.js";
-import { createService } from "./service.js";
+import site from "./infra.ts";
+import { createService } from "./service.ts";
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@
 // Run them with the rest: npm test (or: npx vitest run examples/serverless)
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serveFakeCloudControl, type ServedFakeCloudControl } from "cairn/testing";
-import app from "./infra.js";
+import app from "./infra.ts";
 
 let fake: ServedFakeCloudControl;
 beforeEach(async () => {

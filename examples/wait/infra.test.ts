@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { minutes, seconds } from "cairn";
 import { expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
-import app from "./infra.js";
+import app from "./infra.ts";
 
 const mocked = { "demo:Job": mocks.real(), "local:File": mocks.resource() };
 

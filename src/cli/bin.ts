@@ -1,25 +1,11 @@
 #!/usr/bin/env node
 /**
- * `cairn [program file] <command> [options]`: runs the CLI of a program file's default export. Without a
- * file it uses `infra.ts` in the current folder. TypeScript files load through tsx's loader, registered in
- * this process, so it works on every supported Node (20.12+) without `--import` flags.
+ * The `cairn` bin: refuses a Node.js that Cairn does not support, with a message saying which to install,
+ * before loading the command line (main.ts): an older Node would otherwise fail on some module of it
+ * with a stack trace.
+ *
+ * @module
  */
-import { runCli } from "./run.js";
-import { loadProgram, splitProgramArg } from "./load-program.js";
-import { EXIT, UsageError } from "./errors.js";
+import "../require-node.js";
 
-const { file, rest } = splitProgramArg(process.argv.slice(2), process.cwd());
-if (!file || rest[0] === "new") {
-  // Outside a project only help, the version and `new` make sense; anything else explains what is missing.
-  process.exitCode = await runCli(undefined, rest, undefined, { command: "npx cairn" });
-} else {
-  try {
-    const { program, shown } = await loadProgram(file);
-    process.exitCode = await runCli(program, rest, undefined, { command: `npx cairn ${shown}` });
-  } catch (e) {
-    // A file that is not a program is a usage error; a program that throws while loading is its own failure.
-    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (process.env.CAIRN_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
-    process.exitCode = e instanceof UsageError ? EXIT.usage : EXIT.failure;
-  }
-}
+await import("./main.js");

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { Program } from "../program/program.js";
 import { PACKAGE_ROOT } from "../package-root.js";
 import { UsageError } from "./errors.js";
+import { nodeCanLoad, strippingFailure } from "./type-stripping.js";
 
 const PROGRAM_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const TYPESCRIPT = /\.(?:[cm]?ts|tsx)$/;
@@ -26,22 +27,52 @@ export function splitProgramArg(argv: readonly string[], cwd: string): { file?: 
   return found ? { file: found, rest: [...argv] } : { rest: [...argv] };
 }
 
+/** What {@link loadProgram} loaded, and how. */
+export interface LoadedProgram {
+  program: Program;
+  /** The file as the user sees it (relative to `cwd`), for hints: `npx cairn infra.ts`. */
+  shown: string;
+  /** Who turned TypeScript into JavaScript: Node itself, tsx's loader, or nobody (a .js program). */
+  loader: "node" | "tsx" | "none";
+  /** Why Node's own type stripping was not used though this Node has it: one line for the user. */
+  fallback?: string;
+}
+
 /**
- * Imports a program file and returns its default export. TypeScript goes through tsx's loader, registered
- * in this process (Node's `module.register`), so `npx cairn infra.ts` needs no flags on any supported Node.
+ * Imports a program file and returns its default export. On a Node that strips types itself (22.18+) a
+ * TypeScript program loads with no loader at all; on Node 20, for `.tsx`, or when stripping cannot load
+ * the program (see {@link strippingFailure}), tsx's loader is registered in this process (Node's
+ * `module.register`) and the program is imported again. Either way `npx cairn infra.ts` needs no flags.
  *
- * @example const { program } = await loadProgram("/app/infra.ts");
+ * @example const { program, fallback } = await loadProgram("/app/infra.ts");
  */
-export async function loadProgram(file: string, cwd = process.cwd()): Promise<{ program: Program; shown: string }> {
+export async function loadProgram(file: string, cwd = process.cwd()): Promise<LoadedProgram> {
   const shown = relative(cwd, file) || basename(file);
   if (!isFile(file)) throw new UsageError(`${shown} does not exist. Pass the program file (\`npx cairn path/to/infra.ts <command>\`).`);
-  if (TYPESCRIPT.test(file)) {
-    const { register } = await import("tsx/esm/api");
-    register();
+  const url = pathToFileURL(file).href;
+  if (!TYPESCRIPT.test(file)) return { program: defaultProgram(await import(url), shown), shown, loader: "none" };
+  let fallback: string | undefined;
+  if (nodeCanLoad(file)) {
+    try {
+      return { program: defaultProgram(await import(url), shown), shown, loader: "node" };
+    } catch (e) {
+      fallback = strippingFailure(e, shown, cwd);
+      if (!fallback) throw e;
+    }
   }
-  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  const { register } = await import("tsx/esm/api");
+  register();
+  // After a failed attempt Node keeps the failure for that URL: a query makes it a new module for tsx. When the
+  // failure was in the program's static imports nothing of it ran (a module graph that fails to load evaluates
+  // none of its modules); one in an import() the program awaits at its top level runs what came before again.
+  const again = fallback ? `${url}?tsx` : url;
+  return { program: defaultProgram(await import(again), shown), shown, loader: "tsx", ...(fallback ? { fallback } : {}) };
+}
+
+/** The module's default export when it is a program of this Cairn; otherwise a usage error saying what to do. */
+function defaultProgram(mod: { default?: unknown }, shown: string): Program {
   const p = mod.default;
-  if (p instanceof Program) return { program: p, shown };
+  if (p instanceof Program) return p;
   if (p && typeof p === "object" && typeof (p as { stack?: unknown }).stack === "function") {
     throw new UsageError(`${shown} exports a program made by another copy of Cairn than this one (${PACKAGE_ROOT}). Run the project's own: \`npx cairn\` from the project folder.`);
   }

@@ -127,6 +127,15 @@ function sameFile(a: string | undefined, b: string | undefined): boolean {
 }
 
 /**
+ * How the user started a program that is the process's entry point, for hints: under tsx's loader (`npx tsx
+ * infra.ts`: tsx passes it to node with `--import`), else by Node itself (`node infra.ts`: Node 22.18+ strips
+ * the types, and a .js program needs nothing).
+ */
+function entryCommand(shown: string): string {
+  return process.execArgv.some((a) => /\btsx\b/.test(a)) ? `npx tsx ${shown}` : `node ${shown}`;
+}
+
+/**
  * What runs a program whose file is the process's entry point. `program` knows nothing of the CLI: the package
  * entry (`cairn`) registers a runner that loads the CLI only then, so importing a program stays light.
  */
@@ -157,8 +166,9 @@ export function program(name: string, fn: ProgramFn): Program {
   const file = callerFile();
   const dir = file ? dirname(file) : process.cwd();
   const shown = file ? relative(process.cwd(), file) || basename(file) : "infra.ts";
-  const p = new Program(name, fn, { file, dir, command: `npx tsx ${shown}` });
-  if (file && sameFile(file, process.argv[1])) {
+  const isEntry = file !== undefined && sameFile(file, process.argv[1]);
+  const p = new Program(name, fn, { file, dir, command: isEntry ? entryCommand(shown) : `npx tsx ${shown}` });
+  if (isEntry) {
     setImmediate(() => {
       if (!cliRunner) {
         process.stderr.write(`error: ${shown} was run directly, but no command line is loaded: import program from "cairn" (not from a file inside it), or run \`npx cairn ${shown} <command>\`.\n`);

@@ -148,7 +148,7 @@ export class Stack {
       stack: this.name,
       project: program.name,
       passphrase: options.passphrase ?? process.env.CAIRN_PASSPHRASE,
-      programHint: program.location.command.replace(/^npx tsx /, ""),
+      programHint: program.location.command,
     });
   }
 

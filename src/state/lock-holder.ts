@@ -75,7 +75,7 @@ export function describeHolder(holder: LockHolder, now = Date.now()): string {
 }
 
 function unlockHint(programHint: string | undefined, stack: string): string {
-  return `if that run is no longer active, remove the lock with \`npx tsx ${programHint ?? "infra.ts"} unlock --stack ${stack}\``;
+  return `if that run is no longer active, remove the lock with \`${programHint ?? "npx tsx infra.ts"} unlock --stack ${stack}\``;
 }
 
 /**
@@ -116,7 +116,7 @@ export class LockHeldError extends Error {
   ) {
     super(
       `stack ${stackName} is locked by ${describeHolder(holder)}, which ${why}: the lock was left in place. ` +
-        `Wait for that run to finish; if you are sure it is gone, \`npx tsx ${programHint ?? "infra.ts"} unlock --stack ${stackName} --force\` removes the lock anyway`,
+        `Wait for that run to finish; if you are sure it is gone, \`${programHint ?? "npx tsx infra.ts"} unlock --stack ${stackName} --force\` removes the lock anyway`,
     );
   }
 }

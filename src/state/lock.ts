@@ -25,7 +25,7 @@ export interface LockOptions {
   stack: string;
   /** What this run is doing, shown to whoever finds the stack locked (e.g. `"up"`). */
   command?: string;
-  /** The program file named in the "how to unlock" hint. Default `infra.ts`. */
+  /** How users run the program, for the "how to unlock" hint: `npx tsx infra.ts` (the default), `node infra.ts`. */
   programHint?: string;
   /** A lock not refreshed for this long is stale and may be taken over. Default 60 s (refreshed every 30 s). */
   staleMs?: number;
@@ -268,7 +268,7 @@ function statIfThere(file: string): Stats | undefined {
 export interface UnlockOptions {
   /** Remove the lock even if its holder may still be running (with a warning naming it). */
   force?: boolean;
-  /** Stack name and program file, for messages. */
+  /** Stack name and how users run the program (`npx tsx infra.ts`), for messages. */
   stack?: string;
   programHint?: string;
   /** Same as the lock's: a lock not refreshed for this long has a dead holder. Default 60 s. */

@@ -18,6 +18,7 @@ export interface OpenBackendOptions {
   stack: string;
   project: string;
   passphrase?: string | undefined;
+  /** How users run the program (`npx tsx infra.ts`, `node infra.ts`), for hints such as how to unlock. */
   programHint?: string | undefined;
 }
 

@@ -1,8 +1,9 @@
 // {{name}}: a DNS-validated ACM certificate. Look up the Route 53 zone, request the certificate, publish one
 // validation record per distinct record, wait until ACM has issued it, and only then hand its ARN on (here:
 // to a TXT record that publishes it).
-//   npx tsx infra.ts config set zone <your zone>    then: preview, up (AWS credentials from AWS_PROFILE, …)
+//   node infra.ts config set zone <your zone>       then: preview, up (AWS credentials from AWS_PROFILE, …)
 //   npm test                                         the unit tests in infra.test.ts (no AWS needed)
+// Node 22.18+ and 24 run TypeScript themselves; on Node 20 use `npx tsx infra.ts …` (or `npm run preview`).
 import { minutes, program, wait } from "cairn";
 import { acm, route53 } from "cairn/aws";
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { seconds, UNKNOWN } from "cairn";
 import { expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
-import app from "./infra.js";
+import app from "./infra.ts";
 
 const URL = "http://127.0.0.1:8080/";
 

@@ -1,7 +1,7 @@
 // {{name}}: starts a small web server, waits until its health check says it is ready, then writes a file
 // from what the ready server reported. Offline: everything runs on this machine.
-//   npx tsx infra.ts preview      what up would do
-//   npx tsx infra.ts up --yes     start it; `destroy --yes` stops it
+//   node infra.ts preview         what up would do (Node 22.18+ runs TypeScript; on Node 20: npx tsx infra.ts …)
+//   node infra.ts up --yes        start it; `destroy --yes` stops it
 //   npm test                      the unit tests in infra.test.ts
 import { program, seconds, wait } from "cairn";
 import { local } from "cairn/local";

@@ -6,9 +6,9 @@ import { backendAt, resource, tempDir, urnOf } from "./helpers.js";
 describe("file backend and its lock", () => {
   it("locks per stack, and a second run of the same stack is refused", async () => {
     const dir = await tempDir();
-    const lock = await backendAt(dir, { programHint: "infra/main.ts" }).lock("up");
-    await expect(backendAt(dir, { programHint: "infra/main.ts" }).lock({ command: "preview" })).rejects.toThrow(StackLockedError);
-    await expect(backendAt(dir, { programHint: "infra/main.ts" }).lock("preview")).rejects.toThrow(
+    const lock = await backendAt(dir, { programHint: "npx tsx infra/main.ts" }).lock("up");
+    await expect(backendAt(dir, { programHint: "npx tsx infra/main.ts" }).lock({ command: "preview" })).rejects.toThrow(StackLockedError);
+    await expect(backendAt(dir, { programHint: "npx tsx infra/main.ts" }).lock("preview")).rejects.toThrow(
       /\(for \d+s; command: up\).*`npx tsx infra\/main\.ts unlock --stack dev`/,
     );
     const other = await backendAt(dir, { stack: "prod" }).lock("up"); // other stacks are independent

@@ -62,8 +62,8 @@ describe("stack lock", () => {
   it("names the program given as hint", async () => {
     const dir = await tempDir();
     const first = await lockStack(dir, { stack: "prod" });
-    await expect(lockStack(dir, { stack: "prod", programHint: "deploy/app.ts" })).rejects.toThrow(
-      "remove the lock with `npx tsx deploy/app.ts unlock --stack prod`",
+    await expect(lockStack(dir, { stack: "prod", programHint: "node deploy/app.ts" })).rejects.toThrow(
+      "remove the lock with `node deploy/app.ts unlock --stack prod`",
     );
     await first.release();
   });
@@ -136,7 +136,7 @@ describe("stack lock", () => {
     const dir = join(await tempDir(), "dev");
     const child = await childHoldingLock(dir);
     try {
-      const refused = (await forceUnlock(dir, { programHint: "app.ts" }).catch((e: unknown) => e)) as LockHeldError;
+      const refused = (await forceUnlock(dir, { programHint: "npx tsx app.ts" }).catch((e: unknown) => e)) as LockHeldError;
       expect(refused).toBeInstanceOf(LockHeldError);
       expect(refused.message).toMatch(
         new RegExp(`^stack dev is locked by pid ${child.pid} on ${hostname()} since \\S+ \\(for \\d+s; command: up \\(child\\)\\), which is still running on this host: the lock was left in place`),

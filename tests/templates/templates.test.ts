@@ -2,11 +2,12 @@
 // package, then the template's own unit tests, its type check, and its preview, each in its own process.
 import { afterAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fakeRoute53 } from "./fake-route53.js";
 import { serveFakeCloudControl } from "../../src/testing/cloudcontrol/fake-server.js";
+import { strippingNode } from "../../scripts/node-runtimes.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const bin = (pkg: string, file: string) => join(REPO, "node_modules", pkg, file);
@@ -22,11 +23,19 @@ interface Result {
   out: string;
 }
 
-/** Runs `node <args>` in `cwd` with a clean, offline environment. */
-function node(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
+/** How `cairn new` says to run a program on the Node running these tests. */
+const RUNNER = (process.features as { typescript?: string | false }).typescript ? "node" : "npx tsx";
+
+/** Runs `node <args>` (this Node, or `opts.node`) in `cwd` with a clean, offline environment. */
+function node(args: string[], cwd: string, env: Record<string, string> = {}, opts: { node?: string } = {}): Promise<Result> {
+  return run(opts.node ?? process.execPath, args, cwd, env);
+}
+
+/** Runs `command <args>` in `cwd` with a clean, offline environment. */
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
   return new Promise((res) => {
     execFile(
-      process.execPath,
+      command,
       args,
       { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", CI: "true", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env }, timeout: 120_000 },
       (err, stdout, stderr) => res({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, out: stdout + stderr }),
@@ -42,6 +51,10 @@ async function scaffold(template: string): Promise<{ dir: string; created: Resul
   const dir = join(parent, "my-app");
   await mkdir(join(dir, "node_modules", "@types"), { recursive: true });
   await symlink(REPO, join(dir, "node_modules", "cairn"), "dir");
+  // The bin, as npm links it: `npm run preview` runs `cairn infra.ts preview`.
+  await mkdir(join(dir, "node_modules", ".bin"));
+  await chmod(join(REPO, "dist/cli/bin.js"), 0o755);
+  await symlink("../cairn/dist/cli/bin.js", join(dir, "node_modules", ".bin", "cairn"));
   for (const pkg of ["vitest", "tsx", "typescript", "@types/node"]) await symlink(join(REPO, "node_modules", pkg), join(dir, "node_modules", pkg), "dir");
   return { dir, created };
 }
@@ -72,6 +85,19 @@ describe("every example and template carries its own tests, and npm test runs th
       const files = await readdir(join(REPO, "templates", t));
       expect(files, t).toEqual(expect.arrayContaining(["package.json", "tsconfig.json", "infra.ts", "infra.test.ts", "README.md", "gitignore", "template.json"]));
     }
+  });
+
+  it("templates and examples are configured so that the same files run under node, tsx and tsc", async () => {
+    for (const config of [...TESTED.map((t) => `templates/${t}/tsconfig.json`), "examples/tsconfig.json"]) {
+      const text = await readFile(join(REPO, config), "utf8");
+      for (const setting of ["erasableSyntaxOnly", "verbatimModuleSyntax", "rewriteRelativeImportExtensions"]) expect(text, config).toContain(`"${setting}": true`);
+    }
+  });
+
+  it("the examples type-check as a user's project: erasable syntax only, cairn from the built package", async () => {
+    const types = await node([bin("typescript", "bin/tsc"), "-p", "examples/tsconfig.json"], REPO);
+
+    expect(types.code, types.out).toBe(0);
   });
 });
 
@@ -104,7 +130,7 @@ describe("templates, scaffolded with cairn new", () => {
 
     expect(created.code, created.out).toBe(0);
     expect(created.out).toContain("Created my-app in my-app from the quickstart template");
-    expect(created.out).toMatch(/Next:\n {2}cd my-app\n {2}npm install\n {2}npm test .*\n {2}npx tsx infra.ts preview/);
+    expect(created.out).toMatch(new RegExp(`Next:\n {2}cd my-app\n {2}npm install\n {2}npm test +# its unit tests.*\n {2}${RUNNER} infra.ts preview +# what up would do`));
     expect(JSON.parse(await readFile(join(dir, "package.json"), "utf8"))).toMatchObject({ name: "my-app", dependencies: { cairn: expect.stringMatching(/^\^\d+\.\d+\.\d+/) } });
     expect(await readFile(join(dir, ".gitignore"), "utf8")).toContain(".cairn/");
     expect(await allText(dir)).not.toContain("{{");
@@ -118,12 +144,20 @@ describe("templates, scaffolded with cairn new", () => {
     expect(preview.code, preview.out).toBe(0);
     expect(preview.out).toContain("urn:cairn:dev::my-app::local:Command::server");
     expect(preview.out).toContain("Plan: 2 to create, 1 wait.");
+
+    // Node itself (22.18+ strips the types), and the package.json script, which runs the cairn bin.
+    const stripped = await node(["infra.ts", "preview"], dir, {}, { node: strippingNode() });
+    expect(stripped.code, stripped.out).toBe(0);
+    expect(stripped.out).toContain("Plan: 2 to create, 1 wait.");
+    const script = await run("npm", ["run", "--silent", "preview"], dir);
+    expect(script.code, script.out).toBe(0);
+    expect(script.out).toContain("Plan: 2 to create, 1 wait.");
   });
 
   it("acm-certificate: its tests and type check pass, and its preview plans against a Route 53 endpoint", async () => {
     const { dir, created } = await scaffold("acm-certificate");
     expect(created.code, created.out).toBe(0);
-    expect(created.out).toContain("npx tsx infra.ts config set zone <your Route 53 zone>");
+    expect(created.out).toContain(`${RUNNER} infra.ts config set zone <your Route 53 zone>`);
 
     const tests = await node([bin("vitest", "vitest.mjs"), "run"], dir);
     expect(tests.code, tests.out).toBe(0);

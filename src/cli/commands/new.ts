@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { relative } from "node:path";
 import type { CliContext } from "../context.js";
 import { listTemplates, scaffold } from "../templates.js";
+import { typeScriptRunner } from "../type-stripping.js";
 
 /**
  * `new <template> [dir]`: copies a project template (infra.ts, its unit tests, package.json, tsconfig.json,
@@ -27,7 +28,16 @@ export function registerNew(root: Command, ctx: CliContext): void {
       ctx.io.out(`Created ${made.name} in ${shown} from the ${made.template.name} template (${made.files.length} files).`);
       ctx.io.out("");
       ctx.io.out("Next:");
-      const steps = [...(shown === "." ? [] : [`cd ${shown}`]), "npm install", "npm test                    # its unit tests: the real engine against mocks", ...made.template.next];
-      for (const s of steps) ctx.io.out(`  ${s}`);
+      // {{run}}: how this Node runs a TypeScript file (`node` where it strips types, else `npx tsx`).
+      const next = made.template.next.map((s) => s.replaceAll("{{run}}", typeScriptRunner()));
+      const steps = [...(shown === "." ? [] : [`cd ${shown}`]), "npm install", "npm test # its unit tests: the real engine against mocks", ...next];
+      for (const s of alignComments(steps)) ctx.io.out(`  ${s}`);
     });
+}
+
+/** Lines `command # comment`, with every comment starting in one column. */
+function alignComments(lines: string[]): string[] {
+  const split = lines.map((l) => /^(.*?)\s+(# .*)$/.exec(l) ?? [l, l, ""]);
+  const width = Math.max(...split.filter((m) => m[2]).map((m) => m[1]!.length)) + 2;
+  return split.map(([, command, comment]) => (comment ? `${command!.padEnd(width)}${comment}` : command!));
 }
