@@ -24,6 +24,8 @@ export interface GlobalOptions {
   stateDir?: string;
   backend?: string;
   parallel?: number;
+  /** `--from-backup`: use the previous version of a damaged state snapshot. */
+  fromBackup?: boolean;
   /** False with `--no-color`. */
   color: boolean;
 }
@@ -83,6 +85,7 @@ export class CliContext {
     if (g.stateDir) o.stateDir = g.stateDir;
     if (g.backend) o.backend = g.backend;
     if (g.parallel) o.parallel = g.parallel;
+    if (g.fromBackup) o.fromBackup = true;
     return this.prog(cmd).stack(o);
   }
 

@@ -18,6 +18,7 @@ import { definedProviders, withOverrides, type ProviderSource } from "../provide
 import { openBackend } from "../state/open-backend.js";
 import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
+import type { RecoveryPlan, RecoveryResult } from "../state/recover.js";
 import { migrateStack, type MigrateResult } from "../state/migrate.js";
 import type { Props, ProviderRecord, ResourceState, StackState } from "../state/types.js";
 import { realClock } from "./clock.js";
@@ -44,6 +45,11 @@ export interface StackOptions {
   backend?: string | StateBackend;
   /** Passphrase for secrets at rest (default `CAIRN_PASSPHRASE`). */
   passphrase?: string;
+  /**
+   * When the state's snapshot is damaged, use its previous version (`--from-backup`); by default a damaged
+   * snapshot is refused, naming {@link Stack.recoverState} (`state recover`) and this option.
+   */
+  fromBackup?: boolean;
   /** Provider operations at once (default 10). */
   parallel?: number;
   /** The clock waits poll by; tests pass a `FakeClock` from `cairn/testing`. */
@@ -148,6 +154,7 @@ export class Stack {
       project: program.name,
       passphrase: options.passphrase ?? process.env.CAIRN_PASSPHRASE,
       programHint: program.location.command.replace(/^npx tsx /, ""),
+      fromBackup: options.fromBackup,
     });
   }
 
@@ -468,6 +475,15 @@ export class Stack {
   /** Makes stored version `version` current again (as a new version), under the lock; changes nothing in the cloud. */
   async rollback(version: number): Promise<RollbackResult> {
     return this.backend.rollback(version);
+  }
+
+  /**
+   * Rebuilds the newest state from the journal and the stored versions when the snapshot is damaged (or
+   * behind its journal), under the lock; `confirm` sees what was recovered, and nothing is written unless it
+   * agrees. Works from the stored state alone: the program is not evaluated. Changes nothing in the cloud.
+   */
+  async recoverState(opts: { confirm?: (plan: RecoveryPlan) => Promise<boolean> } = {}): Promise<RecoveryResult> {
+    return this.backend.recover(opts);
   }
 
   /** Copies the stack (state, journal, config, history) to another backend under both locks, and verifies the copy. */

@@ -115,6 +115,31 @@ export async function durableWrite(file: string, data: string | Buffer, opts: { 
 }
 
 /**
+ * Copies `from` to `to` as an independent file, durably: a clone where the file system can make one
+ * (copy-on-write: no extra space until one changes), else a byte copy; fsynced, then renamed into place.
+ * Unlike a hard link, damage done to `from` in place later never reaches `to`.
+ *
+ * @example await durableCopy(".cairn/stacks/dev/state.json", ".cairn/stacks/dev/history/000000000007.json");
+ */
+export async function durableCopy(from: string, to: string): Promise<void> {
+  const tmp = join(dirname(to), `.${basename(to)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    await fs.promises.copyFile(from, tmp, fs.constants.COPYFILE_FICLONE | fs.constants.COPYFILE_EXCL);
+    const fh = await fs.promises.open(tmp, "r+");
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, to);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => {});
+    throw writeError(to, e);
+  }
+  await fsyncDir(to);
+}
+
+/**
  * Creates `file` with `data` durably, failing with `EEXIST` if it already exists (a hard link is
  * atomic and, unlike rename, never replaces): two writers can never both create it.
  *

@@ -19,6 +19,8 @@ export interface OpenBackendOptions {
   project: string;
   passphrase?: string | undefined;
   programHint?: string | undefined;
+  /** Use the previous version of a damaged snapshot (`--from-backup`) instead of refusing it. */
+  fromBackup?: boolean | undefined;
 }
 
 const SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix?region=<region> or memory://";
@@ -31,7 +33,7 @@ const SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix
  * openBackend({ backend: process.env.CAIRN_BACKEND, stateDir: ".cairn", stack: "dev", project: "web" });
  */
 export function openBackend(opts: OpenBackendOptions): StateBackend {
-  const common = { stack: opts.stack, project: opts.project, passphrase: opts.passphrase, programHint: opts.programHint };
+  const common = { stack: opts.stack, project: opts.project, passphrase: opts.passphrase, programHint: opts.programHint, fromBackup: opts.fromBackup };
   const b = opts.backend;
   if (b !== undefined && typeof b !== "string") {
     if (b.stack !== opts.stack || b.project !== opts.project) {

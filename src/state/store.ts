@@ -44,6 +44,8 @@ export interface StateStore {
   lockHolder(): Promise<LockHolder | undefined>;
   /** Deletes everything of the stack but its lock (the caller holds the lock; releasing it removes the rest). */
   removeAll(): Promise<void>;
+  /** Keeps a copy of a damaged journal before `state recover` replaces it (where the store can: files). */
+  keepDamagedJournal?(): Promise<void>;
   /** After a removal, once the lock is released: tidies what the lock left (the file store's empty folder). */
   removeLeftovers?(): Promise<void>;
   close(): Promise<void>;
