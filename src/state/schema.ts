@@ -134,6 +134,9 @@ export const lockHolderSchema = z.object({
   command: z.string(),
   expires: z.optional(z.string()),
   session: z.optional(z.int()),
+  started: z.optional(z.number()),
+  machine: z.optional(z.string()),
+  leaseMs: z.optional(z.number().check(z.positive())),
 });
 
 /**
