@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import type { StateBackend } from "./backend.js";
 import { FileBackend } from "./file-backend.js";
 import { MemoryBackend } from "./memory-backend.js";
@@ -33,7 +33,10 @@ const SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix
  * openBackend({ backend: process.env.CAIRN_BACKEND, stateDir: ".cairn", stack: "dev", project: "web" });
  */
 export function openBackend(opts: OpenBackendOptions): StateBackend {
-  const common = { stack: opts.stack, project: opts.project, passphrase: opts.passphrase, programHint: opts.programHint, fromBackup: opts.fromBackup };
+  const common = {
+    stack: opts.stack, project: opts.project, passphrase: opts.passphrase, programHint: opts.programHint, fromBackup: opts.fromBackup,
+    ...(opts.stateDir ? { spillDir: join(opts.stateDir, "spill") } : {}),
+  };
   const b = opts.backend;
   if (b !== undefined && typeof b !== "string") {
     if (b.stack !== opts.stack || b.project !== opts.project) {

@@ -12,6 +12,10 @@ import { DamagedStateError, planRecovery, type RecoveryPlan, type RecoveryResult
 import { validateStackName } from "./stack-name.js";
 import { StackSecrets } from "./stack-secrets.js";
 import type { SnapshotText, StateStore } from "./store.js";
+import { SpillConflictError, SpillFile, spillPath } from "./spill.js";
+import { SpilledJournalStorage, type RemoteJournalStorage } from "./spilled-journal.js";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
 
 /** What every backend is opened with. */
@@ -27,6 +31,11 @@ export interface BackendOptions {
    * snapshot is refused, naming `state recover`.
    */
   fromBackup?: boolean | undefined;
+  /**
+   * Where a network backend keeps journal records it has not acknowledged yet. The CLI and `Stack` pass
+   * `<state dir>/spill` (`.cairn/spill` beside the program); default `~/.cairn/spill`.
+   */
+  spillDir?: string | undefined;
 }
 
 /** The snapshot as read, still encoded, and how it was found. */
@@ -60,12 +69,15 @@ export class StoreBackend implements StateBackend {
   private scanned: Scan | undefined;
   private heldLock: StackLock | undefined;
   private journal: Journal | undefined;
+  /** Where journal records wait until a network store acknowledges them (none for local stores). */
+  private readonly spill: SpillFile | undefined;
 
   constructor(store: StateStore, opts: BackendOptions) {
     validateStackName(opts.stack);
     if (!opts.project) throw new Error(`a project name is required to open the state of stack ${opts.stack}`);
     this.store = store;
     this.opts = opts;
+    if (store.replayAt) this.spill = new SpillFile(spillPath(opts.spillDir ?? join(homedir(), ".cairn", "spill"), store.url, opts.project, opts.stack));
   }
 
   /** The stack this backend was opened for. */
@@ -91,6 +103,7 @@ export class StoreBackend implements StateBackend {
    * for (const p of pending) console.warn(`${p.kind} of ${p.urn} was interrupted`);
    */
   async load(): Promise<LoadResult> {
+    const replayed = await this.replaySpill();
     const secrets = await this.secrets();
     const crypter = secrets.crypter;
     const madeWhileOpen = this.journal && !this.journal.closed ? this.journal : undefined;
@@ -104,7 +117,30 @@ export class StoreBackend implements StateBackend {
     }
     this.secretsLoaded = secrets;
     this.scanned = { madeWhileOpen, scan };
-    return { state, pending: [...scan.prep.pending], notes: [...found.notes, ...scan.notes] };
+    return { state, pending: [...scan.prep.pending], notes: [...replayed, ...found.notes, ...scan.notes] };
+  }
+
+  /**
+   * Writes the journal records an earlier run kept locally (the backend was unreachable) into the backend,
+   * before anything reads the state: only while holding the lock (else it says they wait). Returns notes.
+   */
+  private async replaySpill(): Promise<string[]> {
+    const entries = this.spill?.read() ?? [];
+    if (!entries.length || (this.journal && !this.journal.closed)) return [];
+    const records = entries.reduce((n, e) => n + e.text.split("\n").filter(Boolean).length, 0);
+    if (!this.heldLock) return [`${records} journal record(s) of an earlier run wait in ${this.spill!.file}: the backend was unreachable then; the next run that takes the lock (up, preview) writes them into ${this.url}`];
+    try {
+      for (const e of entries) await this.store.replayAt!(e.base, e.at, e.text);
+    } catch (e) {
+      if (!(e instanceof SpillConflictError)) throw e;
+      throw new Error(
+        `${this.spill!.file} holds ${records} journal record(s) an earlier run kept because ${this.url} was unreachable, but they no longer fit there: ${e.reason}. ` +
+          `Nothing was changed, and the file was left as it is. Another run changed the stack meanwhile, and the objects those records describe may be unknown to it: ` +
+          `move the file aside to go on, then run refresh, and adopt any object left behind with \`state import\``,
+      );
+    }
+    this.spill!.clear();
+    return [`wrote ${records} journal record(s) kept in ${this.spill!.file} into ${this.url}: an earlier run could not reach it to record them`];
   }
 
   /**
@@ -138,8 +174,10 @@ export class StoreBackend implements StateBackend {
       init = { pending: prep.pending, nextOp, baseSerial: prep.snapshotSerial, storage: this.store.openJournal(prep) };
     }
     this.scanned = undefined; // the journal is about to change: the next open must not trust this scan
+    const storage = this.spill ? new SpilledJournalStorage(init.storage as RemoteJournalStorage, this.spill) : init.storage;
     this.journal = new Journal({
       ...init,
+      storage,
       state: workingCopy(state),
       secrets,
       guard: () => this.heldLock?.assertHeld(),
