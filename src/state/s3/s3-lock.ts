@@ -22,7 +22,10 @@ export interface S3Lease {
   token: string;
   etag: string;
   holder: LockHolder;
-  /** Local time until which the lease is certainly valid (from the start of the last successful renewal). */
+  /**
+   * Until when (this process's monotonic clock, `performance.now()`) the lease is certainly valid: from the
+   * start of the last successful renewal. A jump of the wall clock moves neither this nor the server's view.
+   */
   validUntil: number;
   lost: LockCompromisedError | undefined;
 }
@@ -89,7 +92,7 @@ export async function lockS3Stack(store: S3Store, command: string): Promise<Stac
   const body = () => JSON.stringify({ token, leaseMs: target.leaseMs, holder: { ...holder, expires: new Date(objects.serverNow() + target.leaseMs).toISOString() } }, null, 2) + "\n";
   const notes: string[] = [];
   for (let attempt = 0; ; attempt++) {
-    const started = Date.now();
+    const started = performance.now();
     try {
       const etag = await objects.put(key, body(), { ifNoneMatch: "*" });
       return held(store, { token, etag, holder, validUntil: started + target.leaseMs, lost: undefined }, body, notes);
@@ -119,7 +122,7 @@ function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[
   let renewing: Promise<void> | undefined;
   const renew = () => {
     renewing ??= (async () => {
-      const started = Date.now();
+      const started = performance.now();
       try {
         lease.etag = await objects.put(key, body(), { ifMatch: lease.etag });
         lease.validUntil = started + target.leaseMs;
@@ -146,7 +149,7 @@ function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[
     assertHeld() {
       if (released) return;
       // Stop writing a little before the lease could end: past it another run may take over.
-      if (!lease.lost && Date.now() > lease.validUntil - Math.min(5000, target.leaseMs / 10)) lost("its lease could not be renewed in time");
+      if (!lease.lost && performance.now() > lease.validUntil - Math.min(5000, target.leaseMs / 10)) lost("its lease could not be renewed in time");
       if (lease.lost) throw lease.lost;
     },
     async verify() {

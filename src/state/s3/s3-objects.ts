@@ -32,6 +32,8 @@ export type WriteCondition = { ifNoneMatch: "*" } | { ifMatch: string } | undefi
  */
 export class S3Objects {
   private client: Promise<S3Client> | undefined;
+  /** The server's clock as last seen (its `Date` header) and this process's monotonic time then. */
+  private clock: { server: number; mono: number } | undefined;
 
   constructor(readonly target: S3Target) {}
 
@@ -40,9 +42,13 @@ export class S3Objects {
     return this.target.prefix ? `${this.target.prefix}/${rel}` : rel;
   }
 
-  /** This host's time (a later change reads the server's clock). */
+  /**
+   * The server's time now: its last `Date` header moved on by this process's monotonic clock, so neither a
+   * jump of this host's clock nor a difference between the two clocks moves a lease. This host's clock
+   * only until the server has answered once.
+   */
   serverNow(): number {
-    return Date.now();
+    return this.clock ? this.clock.server + (performance.now() - this.clock.mono) : Date.now();
   }
 
   async get(rel: string): Promise<S3Object | undefined> {
@@ -174,7 +180,20 @@ export class S3Objects {
   }
 
   private s3(): Promise<S3Client> {
-    this.client ??= s3Client(this.target);
+    this.client ??= s3Client(this.target).then((client) => {
+      // Every answer's Date header: the server's clock, for leases (see serverNow).
+      client.middlewareStack.add(
+        (next) => async (args) => {
+          const out = await next(args);
+          const date = (out.response as { headers?: Record<string, string> } | undefined)?.headers?.date;
+          const server = date ? Date.parse(date) : Number.NaN;
+          if (!Number.isNaN(server)) this.clock = { server, mono: performance.now() };
+          return out;
+        },
+        { step: "deserialize", name: "cairnServerClock" },
+      );
+      return client;
+    });
     return this.client;
   }
 }
