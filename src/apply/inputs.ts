@@ -3,7 +3,7 @@ import { resolveInputs } from "../plan/resolve-inputs.js";
 import { withIgnoredChanges } from "../plan/decide.js";
 import { jsonInputs } from "../plan/json-values.js";
 import { replaceTriggers } from "../plan/triggers.js";
-import { UNKNOWN, containsUnknown } from "../program/unknown.js";
+import { UNKNOWN, containsUnknown, containsUnknownMarker } from "../program/unknown.js";
 import type { Props } from "../state/types.js";
 import type { ApplyContext } from "./context.js";
 
@@ -26,6 +26,8 @@ export interface ApplyInputs {
  */
 export async function inputsFor(step: Making, actionId: string, ctx: ApplyContext): Promise<ApplyInputs> {
   const { news, secretKeys, triggers } = await resolvedFor(step, actionId, ctx);
+  const marked = Object.keys(news).filter((k) => containsUnknownMarker(news[k]));
+  if (marked.length) throw new Error(`inputs ${marked.join(", ")} hold the marker of a value unknown when the plan was made ({"$unknown": true}), not the value: nothing was sent to the provider. Make the plan again`);
   ctx.secrets.addProps(news, secretKeys);
   return { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta };
 }
