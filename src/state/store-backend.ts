@@ -325,7 +325,7 @@ export class StoreBackend implements StateBackend {
 
   /**
    * Rebuilds the newest state the stored parts still hold when the snapshot is damaged or behind its
-   * journal (see {@link planRecovery}), under the lock. `confirm` sees what would be written first; nothing
+   * journal (the readable version the journal continues, with the journal replayed on it), under the lock. `confirm` sees what would be written first; nothing
    * is written unless it agrees. The damaged file is kept aside (files), never deleted. Needs no passphrase.
    *
    * @example const r = await backend.recover({ confirm: async (plan) => (show(plan), ask()) });
