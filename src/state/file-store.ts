@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { fileBackendUrl } from "./backend-url.js";
 import { properLockfile } from "./lockfile.js";
 import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
 import { parseConfigText, serializeConfig } from "./config-store.js";
@@ -38,7 +39,7 @@ export class FileStore implements StateStore {
   }
 
   get url(): string {
-    return `file://${resolve(this.ctx.stateDir)}`;
+    return fileBackendUrl(this.ctx.stateDir);
   }
 
   async readSnapshot(): Promise<SnapshotText | undefined> {

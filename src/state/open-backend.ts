@@ -1,4 +1,5 @@
-import { isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
+import { BACKEND_SCHEMES, parseBackendUrl } from "./backend-url.js";
 import type { StateBackend } from "./backend.js";
 import { FileBackend } from "./file-backend.js";
 import { MemoryBackend } from "./memory-backend.js";
@@ -23,7 +24,6 @@ export interface OpenBackendOptions {
   fromBackup?: boolean | undefined;
 }
 
-const SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix?region=<region> or memory://";
 
 /**
  * Opens the backend a URL names (PostgreSQL and S3 drivers load on first use, so this is cheap).
@@ -45,24 +45,22 @@ export function openBackend(opts: OpenBackendOptions): StateBackend {
     return b;
   }
   if (b === undefined || b === "") {
-    if (!opts.stateDir) throw new Error(`no state backend given for stack ${opts.stack}: pass a backend URL (${SCHEMES}) or a state directory`);
+    if (!opts.stateDir) throw new Error(`no state backend given for stack ${opts.stack}: pass a backend URL (${BACKEND_SCHEMES}) or a state directory`);
     return new FileBackend({ ...common, stateDir: opts.stateDir });
   }
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(b)?.[1]?.toLowerCase();
-  switch (scheme) {
-    case "file": {
-      const path = decodeURIComponent(b.slice("file://".length));
-      if (!path) throw new Error(`the backend URL ${b} names no directory: use file://.cairn or file:///absolute/path`);
-      return new FileBackend({ ...common, stateDir: isAbsolute(path) ? path : resolve(path) });
-    }
+  const parsed = parseBackendUrl(b);
+  switch (parsed.kind) {
+    case "file":
+      return new FileBackend({ ...common, stateDir: parsed.dir });
     case "postgres":
-    case "postgresql":
       return new PgBackend({ ...common, url: b });
     case "s3":
       return new S3Backend({ ...common, url: b });
     case "memory":
-      return new MemoryBackend({ ...common, ...(b.slice("memory://".length) ? { space: b.slice("memory://".length) } : {}) });
-    default:
-      throw new Error(`unknown state backend ${JSON.stringify(b.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@"))}: use ${SCHEMES}`);
+      return new MemoryBackend({ ...common, ...(parsed.space ? { space: parsed.space } : {}) });
+    default: {
+      const never: never = parsed;
+      return never;
+    }
   }
 }
