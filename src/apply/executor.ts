@@ -22,7 +22,7 @@ import { publishSettled, recordPrelude } from "./prelude.js";
 import { Scheduler, type SchedulerHooks } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
 import { WaitPoller } from "./waiter.js";
-import { InFlight } from "./invoke.js";
+import { DEFAULT_RETRY_DEADLINE_MS, InFlight } from "./invoke.js";
 import { describeWaitOutcome, type WaitOutcome } from "./wait-outcome.js";
 
 /** The evaluated program behind a plan: what unknown inputs are resolved against at apply. */
@@ -56,6 +56,8 @@ export interface ExecuteInput {
   clock: Clock;
   /** Where providers come from (definitions, or a test's mocks). */
   providers: ProviderSource;
+  /** How long a provider call keeps retrying transient failures, from its first failure. Default 5 minutes. */
+  retryDeadlineMs?: number;
 }
 
 function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>, starts: StartReports): ApplyContext {
@@ -63,6 +65,7 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
   return {
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
     cancel: input.cancel, abort: input.abort, stuck: input.stuck, opContext: input.opContext,
+    retryDeadlineMs: input.retryDeadlineMs ?? DEFAULT_RETRY_DEADLINE_MS,
     inFlight: new InFlight([input.abort, input.stuck], input.parallel),
     calling: (action) => starts.report(action),
     poller: new WaitPoller({

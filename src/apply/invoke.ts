@@ -16,6 +16,9 @@ const RATE_SAMPLES = 64;
 /** Transient failures are retried at most this many times (within the call's time budget). */
 export const MAX_RETRIES = 8;
 
+/** How long a provider call keeps retrying transient failures, from its first failure, unless the user says (`--retry-deadline`). */
+export const DEFAULT_RETRY_DEADLINE_MS = 5 * 60_000;
+
 /** One provider call of an action, described as data plus the call itself. */
 export interface ProviderCall<T> {
   /** The action making the call: reported as started once the call gets its slot; its kind names events. */
@@ -106,6 +109,7 @@ export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string,
 async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Promise<{ result: T; op: number }> {
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
+  let retryUntil: number | undefined; // set at the first transient failure: retries end then, whatever the budget
   for (let attempt = 1; ; attempt++) {
     const bound = ctx.inFlight.open(deadline - Date.now());
     try {
@@ -119,17 +123,27 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
       if (ctx.stuck?.aborted) throw new UncertainCall(`${c.op} of "${c.name}": its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
       if (ctx.abort?.aborted) throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
       const delay = backoff(attempt);
-      if (isTransientError(e) && attempt <= MAX_RETRIES && Date.now() + delay < deadline) {
+      const transient = isTransientError(e); // classified once, here: every later decision uses this answer
+      retryUntil ??= Date.now() + ctx.retryDeadlineMs;
+      if (transient && attempt <= MAX_RETRIES && Date.now() + delay < Math.min(deadline, retryUntil)) {
         ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.action.kind, attempt, error: c.redact(e instanceof Error ? e.message : String(e)), delayMs: delay });
         await ctx.clock.sleep(delay as never);
         continue;
       }
       ctx.journal.abort(op, c.onError?.(e, ctx.journal.state) ?? []);
+      if (transient) throw gaveUp(e, attempt, ctx.retryDeadlineMs);
       throw e;
     } finally {
       bound.dispose();
     }
   }
+}
+
+/** A transient failure that outlasted its retries: the last error, with how long it was retried. */
+function gaveUp(e: unknown, attempts: number, deadlineMs: number): Error {
+  const err = e instanceof Error ? e : new Error(String(e));
+  err.message = `${err.message} (a transient failure, tried ${attempts} time(s): retries stop ${formatDuration(deadlineMs as never)} after the first failure, or at the call's time limit; --retry-deadline sets it)`;
+  return err;
 }
 
 /**

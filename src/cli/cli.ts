@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
 import type { CliContext } from "./context.js";
-import { parallelArg } from "./commands/options.js";
+import { parallelArg, retryDeadlineArg } from "./commands/options.js";
 import { registerPreview } from "./commands/preview.js";
 import { registerUp } from "./commands/up.js";
 import { registerDestroy } from "./commands/destroy.js";
@@ -30,6 +30,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
     .option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR, else .cairn beside the program)")
     .option("--backend <url>", "where state lives: file://<dir>, postgres://…, s3://bucket/prefix?region=… (default: CAIRN_BACKEND)")
     .addOption(new Option("--parallel <n>", "provider calls at once (default: 10)").argParser(parallelArg))
+    .addOption(new Option("--retry-deadline <duration>", "how long a provider call retries transient failures, from its first failure (default: 5m)").argParser(retryDeadlineArg))
     .option("--from-backup", "if the state snapshot is damaged, use its previous version (changes recorded after it may be forgotten; see `state recover`)")
     .option("--no-color", "plain text without colours (also: NO_COLOR=1)")
     .exitOverride()

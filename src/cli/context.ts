@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Program } from "../program/program.js";
+import type { Duration } from "../program/duration.js";
 import type { Stack, StackOptions } from "../stack/stack.js";
 import type { Plan } from "../plan/plan.js";
 import { hasChanges } from "../plan/plan.js";
@@ -24,6 +25,8 @@ export interface GlobalOptions {
   stateDir?: string;
   backend?: string;
   parallel?: number;
+  /** `--retry-deadline`: how long a provider call retries transient failures. */
+  retryDeadline?: Duration;
   /** `--from-backup`: use the previous version of a damaged state snapshot. */
   fromBackup?: boolean;
   /** False with `--no-color`. */
@@ -93,6 +96,7 @@ export class CliContext {
     if (url) o.backend = url;
     if (g.parallel) o.parallel = g.parallel;
     if (g.fromBackup) o.fromBackup = true;
+    if (g.retryDeadline !== undefined) o.retryDeadline = g.retryDeadline;
     return this.prog(cmd).stack(o);
   }
 

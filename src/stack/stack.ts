@@ -1,6 +1,7 @@
 import { Subject, type Observable } from "rxjs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Program, Evaluation } from "../program/program.js";
+import type { Duration } from "../program/duration.js";
 import type { Urn } from "../program/urn.js";
 import type { ConfigValue } from "../program/config.js";
 import type { GraphNode } from "../program/node.js";
@@ -52,6 +53,13 @@ export interface StackOptions {
   fromBackup?: boolean;
   /** Provider operations at once (default 10). */
   parallel?: number;
+  /**
+   * How long a provider call keeps retrying transient failures (throttling, 5xx, dropped connections),
+   * counted from its first failure; a failure that is not transient is never retried. Default 5 minutes.
+   *
+   * @example prog.stack({ retryDeadline: minutes(2) })
+   */
+  retryDeadline?: Duration;
   /** The clock waits poll by; tests pass a `FakeClock` from `cairn/testing`. */
   clock?: Clock;
   /** Cancels the run (like a first Ctrl-C): nothing new starts; running provider calls finish and are saved. */
@@ -397,6 +405,7 @@ export class Stack {
     const { summary, outputs } = await execute({
       plan, journal, clock: this.clock, events: this.sink, secrets: this.secrets, opContext: this.opContext, instances: this.live,
       parallel: this.options.parallel ?? 10, stuck: idle, providers: this.providers,
+      ...(this.options.retryDeadline !== undefined ? { retryDeadlineMs: this.options.retryDeadline } : {}),
       ...(program ? { program } : {}),
       ...(cancel ? { cancel } : {}),
       ...(abort ? { abort } : {}),
