@@ -1,3 +1,4 @@
+import type { Output } from "../program/output.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
 import type { Plan } from "../plan/plan.js";
@@ -30,6 +31,8 @@ export interface ProgramRuntime {
   graph: Graph;
   nodeByUrn: ReadonlyMap<Urn, GraphNode>;
   programOutputs: Record<string, unknown>;
+  /** The outputs the program made with `apply` (planning runs those nothing used). */
+  applies?: readonly Output<unknown>[];
 }
 
 /** What the executor needs to carry out a plan. */

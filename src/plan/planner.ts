@@ -3,6 +3,7 @@ import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
 import type { StackState } from "../state/types.js";
+import { runUnusedApplies } from "./unused-applies.js";
 import { buildActionGraph } from "../apply/actions.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
 import { resolveInputs } from "./resolve-inputs.js";
@@ -156,6 +157,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
     }
   }
   const outs = await resolveInputs(input.programOutputs, ctx.resolver);
+  if (input.applies?.length) await runUnusedApplies(input.applies, ctx.resolver, diagnostics);
   return {
     version: PLAN_FORMAT_VERSION,
     project: input.project,

@@ -5,6 +5,7 @@ import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.j
 import { Config, type ConfigValue } from "./config.js";
 import { PACKAGE_ROOT } from "../package-root.js";
 import type { ResourceNode } from "./node.js";
+import type { Output } from "./output.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 
@@ -27,6 +28,8 @@ export interface Evaluation {
   nodes: ResourceNode[];
   outputs: Record<string, unknown>;
   diagnostics: EvalDiagnostic[];
+  /** Outputs the program made with `apply` (planning runs those nothing used, so a declaration in one is never dropped unseen). */
+  applies: readonly Output<unknown>[];
 }
 
 /** Where the program lives and how a user runs it (for messages like "run `npx tsx infra.ts unlock`"). */
@@ -75,7 +78,7 @@ export class Program {
     const config = new Config(opts.config ?? {}, opts.stack, this.location.command, ctx.diagnostics);
     const returned = await evaluateInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
     const outputs = returned && typeof returned === "object" ? returned : {};
-    return { project: this.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics };
+    return { project: this.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies };
   }
 
   /**

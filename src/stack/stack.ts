@@ -301,7 +301,7 @@ export class Stack {
     const nodeByUrn = new Map<Urn, GraphNode>(graph.order.map((n) => [n.urn, n]));
     const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
     let fp: string | undefined;
-    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs }, fingerprint: () => (fp ??= fingerprint(graph, ev.outputs, values)) };
+    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs, applies: ev.applies }, fingerprint: () => (fp ??= fingerprint(graph, ev.outputs, values)) };
     this.prepared = p;
     return p;
   }
@@ -317,7 +317,10 @@ export class Stack {
     const { runtime, fingerprint: fp } = await this.prepare();
     const fingerprint = fingerprinted ? fp() : "";
     const plan = await makePlan(
-      { project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations), opContext: this.readContext, providers: this.providers, stuck: idle },
+      {
+        project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
+        opContext: this.readContext, providers: this.providers, stuck: idle, ...(runtime.applies ? { applies: runtime.applies } : {}),
+      },
       opts,
     );
     return this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings });
