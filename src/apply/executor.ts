@@ -1,3 +1,4 @@
+import { jsonInputs } from "../plan/json-values.js";
 import type { Output } from "../program/output.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
@@ -25,6 +26,7 @@ import { reportStall } from "./stall-report.js";
 import { WaitPoller } from "./waiter.js";
 import { DEFAULT_RETRY_DEADLINE_MS, InFlight } from "./invoke.js";
 import { describeWaitOutcome, type WaitOutcome } from "./wait-outcome.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** The evaluated program behind a plan: what unknown inputs are resolved against at apply. */
 export interface ProgramRuntime {
@@ -158,7 +160,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       starts.report(action); // a failure is always reported after its start, even one before its call
       scopes.delete(action.id);
       summary.failed++;
-      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(e instanceof Error ? e.message : String(e)) });
+      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)) });
       lose(action);
     },
     skipped: ({ action }, reason) => {
@@ -222,13 +224,27 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   await scheduler.run();
   summary.ok = summary.failed === 0 && summary.skipped === 0;
   const outputs = await recordOutputs(input, values);
+  if (outputs?.unstorable) summary.ok = false; // said as an error diagnostic; the run must not look clean
   summary.durationMs = Date.now() - started;
   input.events.next({ type: "summary", summary });
-  return { summary, ...(outputs ? { outputs } : {}) };
+  return { summary, ...(outputs ? { outputs: { values: outputs.values, secretKeys: outputs.secretKeys } } : {}) };
+}
+
+/**
+ * Stack outputs that state cannot hold as JSON, by name, with the message saying which and why.
+ * @example outputProblems({ n: NaN }).get("n") // 'stack output "n" is NaN, which is not a finite number: …'
+ */
+export function outputProblems(values: Props): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(values)) {
+    const { problems } = jsonInputs({ [k]: v });
+    if (problems.length) out.set(k, `stack ${problems[0]!.replace(/^input /, "output ")}: stack outputs are stored as JSON, so this value cannot be kept; return plain data from the program`);
+  }
+  return out;
 }
 
 /** The stack outputs after the apply: what is known now, else what was recorded before. */
-async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promise<{ values: Props; secretKeys: string[] } | undefined> {
+async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promise<{ values: Props; secretKeys: string[]; unstorable: number } | undefined> {
   const { plan, journal } = input;
   if (plan.mode === "destroy") {
     if (plan.outputsChanged) journal.mutate([{ kind: "outputs", outputs: {}, secretOutputs: [] }]);
@@ -240,8 +256,13 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
   const priorSecret = new Set(journal.state.secretOutputs ?? []);
   const known: Props = {};
   const secretKeys = new Set(r.secretKeys);
+  const notJson = outputProblems(r.values);
   for (const [k, v] of Object.entries(r.values)) {
-    if (!containsUnknown(v)) known[k] = v;
+    if (notJson.has(k)) {
+      // Not storable (NaN, a bigint, a function): the recorded value stays, and the problem is said once.
+      input.events.next({ type: "diagnostic", severity: "error", message: notJson.get(k)! });
+      known[k] = prior[k];
+    } else if (!containsUnknown(v)) known[k] = v;
     else {
       // Not known (its resource failed): the recorded value stays, and so does its secrecy.
       known[k] = prior[k];
@@ -249,5 +270,5 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
     }
   }
   journal.mutate([{ kind: "outputs", outputs: known, secretOutputs: [...secretKeys] }]);
-  return { values: known, secretKeys: [...secretKeys] };
+  return { values: known, secretKeys: [...secretKeys], unstorable: notJson.size };
 }

@@ -6,6 +6,7 @@ import type { OperationKind, StackState, StateMutation } from "../state/types.js
 import type { ApplyContext } from "./context.js";
 import type { Action } from "./actions.js";
 import { Cancelled } from "./scheduler.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** How long a provider call may take when neither `customTimeouts` nor state say: a safety net against hangs. */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 30 * 60_000;
@@ -117,8 +118,10 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
       return { result, op };
-    } catch (e) {
-      if (e instanceof UncertainCall) throw e;
+    } catch (raw) {
+      if (raw instanceof UncertainCall) throw raw;
+      // Something that is not an Error (a string, null, a plain object) keeps what it said, and its fields for the classification.
+      const e = raw instanceof Error ? raw : Object.assign(new Error(thrownMessage(raw, `the provider of ${c.type}`)), { cause: raw });
       if (bound.timedOut) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
       if (ctx.stuck?.aborted) throw new UncertainCall(`${c.op} of "${c.name}": its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
       if (ctx.abort?.aborted) throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
@@ -126,7 +129,7 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
       const transient = isTransientError(e); // classified once, here: every later decision uses this answer
       retryUntil ??= Date.now() + ctx.retryDeadlineMs;
       if (transient && attempt <= MAX_RETRIES && Date.now() + delay < Math.min(deadline, retryUntil)) {
-        ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.action.kind, attempt, error: c.redact(e instanceof Error ? e.message : String(e)), delayMs: delay });
+        ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.action.kind, attempt, error: c.redact(e.message), delayMs: delay });
         await ctx.clock.sleep(delay as never);
         continue;
       }

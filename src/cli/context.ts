@@ -94,6 +94,7 @@ export class CliContext {
     const stateDir = g.stateDir ?? this.io.env.CAIRN_STATE_DIR;
     if (stateDir) o.stateDir = stateDir;
     if (url) o.backend = url;
+    if (this.io.env.CAIRN_PASSPHRASE !== undefined) o.passphrase = this.io.env.CAIRN_PASSPHRASE;
     if (g.parallel) o.parallel = g.parallel;
     if (g.fromBackup) o.fromBackup = true;
     if (g.retryDeadline !== undefined) o.retryDeadline = g.retryDeadline;

@@ -88,11 +88,17 @@ export async function writePlanFile(path: string, plan: Plan, passphrase: string
  * @example const plan = await readPlanFile("plan.json", process.env.CAIRN_PASSPHRASE);
  */
 export async function readPlanFile(path: string, passphrase: string | undefined): Promise<Plan> {
-  let file: PlanFile & { digest?: unknown };
+  let text: string;
   try {
-    file = JSON.parse(await readFile(path, "utf8")) as PlanFile;
+    text = await readFile(path, "utf8");
   } catch (e) {
     throw new Error(`Cannot read the plan file ${path}: ${(e as Error).message}. Write one with \`preview --out ${path}\`.`);
+  }
+  let file: PlanFile & { digest?: unknown };
+  try {
+    file = JSON.parse(text) as PlanFile;
+  } catch (e) {
+    throw new Error(`${path} is not valid JSON (${(e as Error).message}): it is not a plan written by \`preview --out\`. Nothing was applied: write the plan again with \`preview --out ${path}\`.`);
   }
   if (file?.cairnPlan === undefined || typeof file.plan !== "object") throw new Error(`${path} is not a Cairn plan file (written by \`preview --out\`).`);
   if (file.cairnPlan !== PLAN_FORMAT_VERSION) throw new Error(`${path} is a plan of format ${file.cairnPlan}; this Cairn applies format ${PLAN_FORMAT_VERSION}. Make the plan again with this version.`);

@@ -32,6 +32,7 @@ import { declaredResource, importedRecord } from "./import.js";
 import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
 import type { StackExport, StackSummary } from "../state/backend.js";
 import type { StateMutation } from "../state/types.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** How to reach a stack's state and run its operations. */
 export interface StackOptions {
@@ -271,7 +272,7 @@ export class Stack {
     try {
       this.remember(await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig(), ...this.evalDefaults() }));
     } catch (e) {
-      this.note("warning", `The program could not be evaluated (${(e as Error).message}); resources with a named provider instance are reached with their recorded settings and the default credentials.`);
+      this.note("warning", `The program could not be evaluated (${thrownMessage(e, "the program")}); resources with a named provider instance are reached with their recorded settings and the default credentials.`);
     }
   }
 
@@ -288,7 +289,7 @@ export class Stack {
       ev = await this.program.evaluate({ stack: this.name, config, ...this.evalDefaults() });
     } catch (e) {
       if (e instanceof CairnError) throw e;
-      throw new CairnError(`The program "${this.program.name}" failed while declaring its resources: ${(e as Error).message}`);
+      throw new CairnError(`The program "${this.program.name}" failed while declaring its resources: ${thrownMessage(e, "the program")}`);
     }
     if (ev.diagnostics.length) throw new CairnError(`The program "${this.program.name}" has ${ev.diagnostics.length} problem(s):`, ev.diagnostics.map((d) => d.message));
     this.remember(ev);
@@ -559,7 +560,7 @@ export class Stack {
       try {
         read = (await provider.read({ urn: node.urn, id, inputs: {}, outputs: {}, ctx: this.readContext(node.urn, undefined, node.provider) })) as Props | undefined;
       } catch (e) {
-        throw new CairnError(`Reading ${type} "${id}" failed: ${(e as Error).message}; nothing was imported.`);
+        throw new CairnError(`Reading ${type} "${id}" failed: ${thrownMessage(e, `the provider of ${type}`)}; nothing was imported.`);
       }
       if (read === undefined) throw new CairnError(`There is no ${type} with id "${id}" (its provider found nothing); nothing was imported. Check the id.`);
       const record = importedRecord(node, runtime.graph, id, read);

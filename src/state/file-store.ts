@@ -4,7 +4,8 @@ import { fileBackendUrl } from "./backend-url.js";
 import { properLockfile } from "./lockfile.js";
 import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
 import { parseConfigText, serializeConfig } from "./config-store.js";
-import { DiskFullError, durableCopy, durableCreate, durableWrite, fsyncDir, readIfExists, writeError, writeTemp } from "./durable-file.js";
+import { DiskFullError, durableCopy, durableCreate, durableWrite, fsyncDir, makeDirs, readIfExists, writeError, writeTemp } from "./durable-file.js";
+import { StateReadError } from "./fs-errors.js";
 import { FileJournalStorage } from "./file-journal.js";
 import { forceUnlock, lockStack, readLiveLockHolder } from "./lock.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
@@ -59,7 +60,7 @@ export class FileStore implements StateStore {
   async readJournal(): Promise<Buffer | undefined> {
     return fs.promises.readFile(this.files.journal).catch((e: NodeJS.ErrnoException) => {
       if (e.code === "ENOENT") return undefined;
-      throw e;
+      throw new StateReadError(this.files.journal, e);
     });
   }
 
@@ -159,7 +160,7 @@ export class FileStore implements StateStore {
     await this.mkdir();
     if (data.encryption !== undefined) await this.createEncryption(data.encryption);
     if (Object.keys(data.config).length) await durableWrite(this.files.config, serializeConfig(data.config));
-    if (data.history.length) await fs.promises.mkdir(this.files.history, { recursive: true });
+    if (data.history.length) await makeDirs(this.files.history);
     for (const h of data.history) await durableWrite(versionFile(this.files, h.version), h.text);
     if (data.snapshot !== undefined) await durableWrite(this.files.snapshot, data.snapshot);
     if (data.journal !== undefined) await durableWrite(this.files.journal, data.journal);
@@ -192,9 +193,7 @@ export class FileStore implements StateStore {
 
   /** @internal Creates the stack directory. */
   async mkdir(): Promise<void> {
-    await fs.promises.mkdir(this.files.dir, { recursive: true }).catch((e: unknown) => {
-      throw writeError(this.files.dir, e);
-    });
+    await makeDirs(this.files.dir);
   }
 
   /**
@@ -244,7 +243,7 @@ export class FileStore implements StateStore {
 
   private async keepVersion(tmp: string, serial: number): Promise<void> {
     try {
-      await fs.promises.mkdir(this.files.history, { recursive: true });
+      await makeDirs(this.files.history);
       await fs.promises.unlink(versionFile(this.files, serial)).catch(() => {}); // left by a write that never became current
       await durableCopy(tmp, versionFile(this.files, serial));
     } catch (e) {
@@ -295,7 +294,7 @@ async function linkOver(from: string, to: string): Promise<void> {
 export async function listStackDirs(stateDir: string): Promise<string[]> {
   const entries = await fs.promises.readdir(join(stateDir, "stacks"), { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === "ENOENT") return [];
-    throw e;
+    throw new StateReadError(join(stateDir, "stacks"), e);
   });
   return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
 }

@@ -3,7 +3,7 @@ import { mkdir, rm, rmdir, stat, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { properLockfile } from "./lockfile.js";
-import { durableWrite, readIfExists, writeError } from "./durable-file.js";
+import { durableWrite, makeDirs, readIfExists, writeError } from "./durable-file.js";
 import {
   forcedWarning,
   formatAge,
@@ -133,9 +133,7 @@ export async function readLiveLockHolder(dir: string): Promise<LockHolder | unde
  */
 export async function lockStack(dir: string, opts: LockOptions): Promise<StackLock> {
   const stackDir = resolve(dir); // one spelling per directory, for `heldHere`
-  await mkdir(stackDir, { recursive: true }).catch((e: unknown) => {
-    throw writeError(stackDir, e);
-  });
+  await makeDirs(stackDir);
   const me = selfIdentity(opts.host);
   const held: Held = {
     stackDir,

@@ -114,7 +114,10 @@ export class SpillFile {
   }
 
   private open(): number {
-    fs.mkdirSync(dirname(this.file), { recursive: true });
+    // One level at a time: Node's recursive mkdir never returns on a special file system such as /proc.
+    const missing: string[] = [];
+    for (let d = dirname(this.file); !fs.existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.push(d);
+    for (const d of missing.reverse()) fs.mkdirSync(d);
     return fs.openSync(this.file, "a", 0o600);
   }
 }
