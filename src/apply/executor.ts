@@ -71,6 +71,7 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
     cancel: input.cancel, abort: input.abort, stuck: input.stuck, opContext: input.opContext,
     retryDeadlineMs: input.retryDeadlineMs ?? DEFAULT_RETRY_DEADLINE_MS,
+    lateResults: [],
     inFlight: new InFlight([input.abort, input.stuck], input.parallel),
     calling: (action) => starts.report(action),
     poller: new WaitPoller({
@@ -222,12 +223,25 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const window = () => input.parallel + stagedAhead(ctx.inFlight.callsPerSecond());
   scheduler = new Scheduler(jobs, deps, { parallel: window, ...(input.cancel ? { cancel: input.cancel } : {}), hooks: hooksFor(ctx, summary, scopes, starts, () => scheduler!) });
   await scheduler.run();
+  await lateAnswers(ctx.lateResults);
   summary.ok = summary.failed === 0 && summary.skipped === 0;
   const outputs = await recordOutputs(input, values);
   if (outputs?.unstorable) summary.ok = false; // said as an error diagnostic; the run must not look clean
   summary.durationMs = Date.now() - started;
   input.events.next({ type: "summary", summary });
   return { summary, ...(outputs ? { outputs: { values: outputs.values, secretKeys: outputs.secretKeys } } : {}) };
+}
+
+/** How long a run stopped by a second Ctrl-C waits for the answers of the calls it abandoned, to record them. */
+export const LATE_ANSWER_GRACE_MS = 1000;
+
+/** Waits (briefly) for abandoned calls to answer: whatever arrives before the run ends is journaled, not lost. */
+async function lateAnswers(late: readonly Promise<unknown>[]): Promise<void> {
+  if (!late.length) return;
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((r) => (timer = setTimeout(r, LATE_ANSWER_GRACE_MS)));
+  await Promise.race([Promise.allSettled(late), grace]);
+  clearTimeout(timer);
 }
 
 /**

@@ -38,6 +38,11 @@ export interface ProviderCall<T> {
   check?: (result: T) => string | undefined;
   /** State changes a failure still makes (a partly created object, kept tainted). */
   onError?: (error: unknown, state: StackState) => StateMutation[];
+  /**
+   * The state changes of a result that arrives after the call was abandoned (a second Ctrl-C): given, such a
+   * result is recorded while the run can still write, instead of being left for the next run to guess.
+   */
+  lateChanges?: (result: T, state: StackState) => StateMutation[];
   /** Masks secret values in retry messages. */
   redact: (text: string) => string;
 }
@@ -113,8 +118,10 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
   let retryUntil: number | undefined; // set at the first transient failure: retries end then, whatever the budget
   for (let attempt = 1; ; attempt++) {
     const bound = ctx.inFlight.open(deadline - Date.now());
+    let call: Promise<T> | undefined;
     try {
-      const result = await bound.race(c.call(ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) })));
+      call = c.call(ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) }));
+      const result = await bound.race(call);
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
       return { result, op };
@@ -124,7 +131,10 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
       const e = raw instanceof Error ? raw : Object.assign(new Error(thrownMessage(raw, `the provider of ${c.type}`)), { cause: raw });
       if (bound.timedOut) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
       if (ctx.stuck?.aborted) throw new UncertainCall(`${c.op} of "${c.name}": its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
-      if (ctx.abort?.aborted) throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
+      if (ctx.abort?.aborted) {
+        if (call) recordLate(ctx, c, op, call);
+        throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
+      }
       const delay = backoff(attempt);
       const transient = isTransientError(e); // classified once, here: every later decision uses this answer
       retryUntil ??= Date.now() + ctx.retryDeadlineMs;
@@ -140,6 +150,25 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number): Pr
       bound.dispose();
     }
   }
+}
+
+/** Records the result of an abandoned call if it arrives while the journal still writes (and can be recorded). */
+function recordLate<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, call: Promise<T>): void {
+  if (!c.lateChanges) return;
+  const changes = c.lateChanges;
+  ctx.lateResults.push(
+    call.then(
+      (result) => {
+        if (c.check?.(result)) return; // not recordable: the pending record stays, and the next run checks it
+        try {
+          ctx.journal.end(op, changes(result, ctx.journal.state));
+        } catch {
+          // The journal closed first: the record stays pending for the next run.
+        }
+      },
+      () => {},
+    ),
+  );
 }
 
 /** A transient failure that outlasted its retries: the last error, with how long it was retried. */

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
 import { PACKAGE_ROOT } from "../package-root.js";
+import { holdEarlyInterrupts } from "../early-interrupts.js";
 import type { ResourceNode } from "./node.js";
 import type { Output } from "./output.js";
 import type { ProviderInstance } from "../provider/provider.js";
@@ -162,6 +163,8 @@ export function program(name: string, fn: ProgramFn): Program {
   const shown = file ? relative(process.cwd(), file) || basename(file) : "infra.ts";
   const p = new Program(name, fn, { file, dir, command: `npx tsx ${shown}` });
   if (file && sameFile(file, process.argv[1])) {
+    // Until the command line loads (a moment), a Ctrl-C is counted, not fatal: it then cancels the command.
+    holdEarlyInterrupts();
     setImmediate(() => {
       if (!cliRunner) {
         process.stderr.write(`error: ${shown} was run directly, but no command line is loaded: import program from "cairn" (not from a file inside it), or run \`npx cairn ${shown} <command>\`.\n`);
