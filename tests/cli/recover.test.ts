@@ -6,16 +6,21 @@ import { memoryType } from "../helpers.js";
 
 const { Type: Box } = memoryType<{ v: number }>("rec:box:Box");
 
+/** GIVEN a stack whose first version recorded a, and whose second recorded a and b. */
+async function twoVersions() {
+  let names = ["a"];
+  const { prog, dir } = await programIn("rec", () => {
+    for (const n of names) new Box(n, { v: 1 });
+  });
+  expect((await run(prog, ["up", "--yes"])).code).toBe(0);
+  names = ["a", "b"];
+  expect((await run(prog, ["up", "--yes"])).code).toBe(0);
+  return { prog, dir };
+}
+
 describe("state recover and --from-backup, from the command line", () => {
   it("a damaged state.json stops every command with the two ways out; recover writes only with --yes, and then all is back", async () => {
-    // GIVEN a stack whose latest version recorded b, and whose journal then recorded c
-    let names = ["a"];
-    const { prog, dir } = await programIn("rec", () => {
-      for (const n of names) new Box(n, { v: 1 });
-    });
-    expect((await run(prog, ["up", "--yes"])).code).toBe(0);
-    names = ["a", "b"];
-    expect((await run(prog, ["up", "--yes"])).code).toBe(0);
+    const { prog, dir } = await twoVersions();
     const snapshot = join(dir, ".cairn/stacks/dev/state.json");
     await writeFile(snapshot, (await readFile(snapshot, "utf8")).slice(0, 50));
 
@@ -47,13 +52,7 @@ describe("state recover and --from-backup, from the command line", () => {
   });
 
   it("--from-backup uses the previous version, saying so", async () => {
-    let names = ["a"];
-    const { prog, dir } = await programIn("rec", () => {
-      for (const n of names) new Box(n, { v: 1 });
-    });
-    expect((await run(prog, ["up", "--yes"])).code).toBe(0);
-    names = ["a", "b"];
-    expect((await run(prog, ["up", "--yes"])).code).toBe(0);
+    const { prog, dir } = await twoVersions();
     await writeFile(join(dir, ".cairn/stacks/dev/state.json"), "");
     const r = await run(prog, ["preview", "--from-backup"]);
     expect(r.code, r.stderr).toBe(0);

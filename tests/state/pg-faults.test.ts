@@ -1,28 +1,30 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { hasChanges } from "../../src/plan/plan.js";
 import { boxes, cloud, cloudMatches } from "./fault-cloud.js";
-import { startPostgres, type PgServer } from "./pg-server.js";
+import { usePostgres } from "./pg-server.js";
 import { seeded } from "./s3-http-fake.js";
 import { startProxy } from "./tcp-proxy.js";
 
-let server: PgServer | string | undefined;
-let dbs = 0;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  if (typeof server === "object") await server.stop();
-});
-
-async function database(ctx: TestContext): Promise<string> {
-  if (typeof server !== "object") return ctx.skip(String(server));
-  return server.database(`faults${++dbs}`);
-}
+const pgdb = usePostgres("faults");
+const database = (ctx: TestContext) => pgdb.database(ctx);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `f` with a fresh database reached through a TCP proxy (the network between Cairn and the server). */
+async function throughProxy(ctx: TestContext, f: (url: URL, proxy: Awaited<ReturnType<typeof startProxy>>) => Promise<void>): Promise<void> {
+  const url = new URL(await database(ctx));
+  const proxy = await startProxy(Number(url.port));
+  try {
+    url.port = String(proxy.port);
+    await f(url, proxy);
+  } finally {
+    cloud.delayMs = 3;
+    await proxy.stop();
+  }
+}
 
 /** Ends every connection Cairn has open to the server, as `pg_terminate_backend` by an administrator (or a failover) does. */
 async function terminateCairn(url: string): Promise<number> {
@@ -62,11 +64,8 @@ describe("the PostgreSQL backend when its connections are killed", () => {
     expect(killed).toBeGreaterThanOrEqual(30);
   }, 240_000);
 
-  it("rides out a 3-second network outage in the middle of a run", async (ctx) => {
-    const url = new URL(await database(ctx));
-    const proxy = await startProxy(Number(url.port));
-    try {
-      url.port = String(proxy.port);
+  it("rides out a 3-second network outage in the middle of a run", (ctx) =>
+    throughProxy(ctx, async (url, proxy) => {
       const { prog } = await boxes(12);
       const stack = prog.stack({ stack: "drop3", backend: url.toString(), parallel: 2 });
       cloud.objects.clear();
@@ -80,17 +79,10 @@ describe("the PostgreSQL backend when its connections are killed", () => {
       expect(r.summary?.ok).toBe(true);
       expect(Date.now() - t0).toBeGreaterThan(3000);
       expect(cloudMatches((await stack.resources()).map((x) => x.id))).toEqual({ objects: 12, recorded: 12, orphans: [] });
-    } finally {
-      cloud.delayMs = 3;
-      await proxy.stop();
-    }
-  }, 60_000);
+    }), 60_000);
 
-  it("keeps the results of a longer outage on this machine, names the network, and writes them first thing next run", async (ctx) => {
-    const url = new URL(await database(ctx));
-    const proxy = await startProxy(Number(url.port));
-    try {
-      url.port = String(proxy.port);
+  it("keeps the results of a longer outage on this machine, names the network, and writes them first thing next run", (ctx) =>
+    throughProxy(ctx, async (url, proxy) => {
       url.searchParams.set("retry", "1");
       const { prog, dir } = await boxes(12);
       const stack = prog.stack({ stack: "outage", backend: url.toString(), parallel: 3 });
@@ -112,9 +104,5 @@ describe("the PostgreSQL backend when its connections are killed", () => {
       expect(next.summary?.ok).toBe(true);
       expect(cloudMatches((await stack.resources()).map((x) => x.id))).toEqual({ objects: 12, recorded: 12, orphans: [] });
       expect(await readdir(join(dir, ".cairn", "spill"))).toEqual([]);
-    } finally {
-      cloud.delayMs = 3;
-      await proxy.stop();
-    }
-  }, 60_000);
+    }), 60_000);
 });

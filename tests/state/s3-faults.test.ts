@@ -1,27 +1,14 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hasChanges } from "../../src/plan/plan.js";
 import { S3Backend } from "../../src/state/s3/s3-backend.js";
 import { SpillFile, spillPath } from "../../src/state/spill.js";
 import { boxes, cloud, cloudMatches } from "./fault-cloud.js";
-import { seeded, startS3Fake } from "./s3-http-fake.js";
+import { seeded, useS3Fake } from "./s3-http-fake.js";
 
-let s3: Awaited<ReturnType<typeof startS3Fake>>;
-const saved = { ...process.env };
-beforeAll(async () => {
-  s3 = await startS3Fake();
-  // Credentials the SDK signs with: the fake on 127.0.0.1 checks none, and nothing reaches AWS.
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: "us-east-1" });
-  delete process.env.AWS_PROFILE;
-});
-afterAll(async () => {
-  await s3.stop();
-  process.env = saved;
-});
-
-const url = (extra = "") => `s3://state/cairn?region=us-east-1&endpoint=${encodeURIComponent(s3.endpoint)}&forcePathStyle=true${extra}`;
-
+const fake = useS3Fake();
+const url = fake.url;
 describe("the S3 backend over a network that drops connections", () => {
   it("loses no result: 30 runs with connections dropped before and after S3 applied them leave zero duplicate objects", async () => {
     const N = 12;
@@ -30,16 +17,16 @@ describe("the S3 backend over a network that drops connections", () => {
       const { prog } = await boxes(N);
       const stack = prog.stack({ stack: `t${trial}`, backend: url(), parallel: 4 });
       cloud.objects.clear();
-      s3.faults({ dropBefore: 0.1, dropAfter: 0.1 }, seeded(seed));
+      fake.fake().faults({ dropBefore: 0.1, dropAfter: 0.1 }, seeded(seed));
       const first = await stack.up();
       expect(first.summary?.ok, `trial ${trial} (seed ${seed})`).toBe(true);
       const again = await stack.up();
-      s3.faults({});
+      fake.fake().faults({});
       expect(hasChanges(again.plan), `trial ${trial} (seed ${seed}): the second run plans nothing`).toBe(false);
       const m = cloudMatches((await stack.resources()).map((r) => r.id));
       expect(m, `trial ${trial} (seed ${seed})`).toEqual({ objects: N, recorded: N, orphans: [] });
     }
-    expect(s3.stats.dropped).toBeGreaterThan(30);
+    expect(fake.fake().stats.dropped).toBeGreaterThan(30);
   }, 240_000);
 });
 
@@ -55,7 +42,7 @@ describe("the S3 backend through a network outage", () => {
       const t0 = Date.now();
       const running = stack.up();
       while (cloud.objects.size === 0) await sleep(5); // the run is under way
-      s3.down(3000);
+      fake.fake().down(3000);
       const r = await running;
       expect(r.summary?.ok).toBe(true);
       expect(Date.now() - t0).toBeGreaterThan(3000);
@@ -74,7 +61,7 @@ describe("the S3 backend through a network outage", () => {
     try {
       const running = stack.up();
       while (cloud.objects.size === 0) await sleep(5); // the run is under way
-      s3.down(4000);
+      fake.fake().down(4000);
       const r = await running.catch((e: Error) => e);
       failure = r instanceof Error ? r : undefined;
       if (!(r instanceof Error)) expect(r.summary?.ok).toBe(false);
@@ -112,7 +99,7 @@ describe("records kept on this machine", () => {
     } finally {
       await lock.release();
     }
-    expect([...s3.objects.keys()].filter((k) => k.includes("/moved/journal/"))).toEqual([]);
+    expect([...fake.fake().objects.keys()].filter((k) => k.includes("/moved/journal/"))).toEqual([]);
     expect(new SpillFile(file).read()).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { afterAll, beforeAll } from "vitest";
 import type { Socket } from "node:net";
 
 interface Stored {
@@ -206,4 +207,29 @@ async function readBody(req: IncomingMessage): Promise<string> {
     at = eol + 2 + size + 2;
   }
   return Buffer.concat(out).toString("utf8");
+}
+
+/**
+ * Starts the fake for a test file (and stops it after), with credentials the SDK signs with: the fake on
+ * 127.0.0.1 checks none, and nothing reaches AWS. Returns the fake (read it inside tests) and the URL of a
+ * backend in it.
+ *
+ * @example const s3 = useS3Fake(); … s3.fake().down(3000); s3.url("&retry=1")
+ */
+export function useS3Fake() {
+  let fake: Awaited<ReturnType<typeof startS3Fake>> | undefined;
+  const saved = { ...process.env };
+  beforeAll(async () => {
+    fake = await startS3Fake();
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: "us-east-1" });
+    delete process.env.AWS_PROFILE;
+  });
+  afterAll(async () => {
+    await fake?.stop();
+    process.env = saved;
+  });
+  return {
+    fake: () => fake!,
+    url: (extra = "") => `s3://state/cairn?region=us-east-1&endpoint=${encodeURIComponent(fake!.endpoint)}&forcePathStyle=true${extra}`,
+  };
 }
