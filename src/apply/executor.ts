@@ -232,7 +232,10 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   return { summary, ...(outputs ? { outputs: { values: outputs.values, secretKeys: outputs.secretKeys } } : {}) };
 }
 
-/** How long a run stopped by a second Ctrl-C waits for the answers of the calls it abandoned, to record them. */
+/**
+ * How long a run stopped by a second Ctrl-C waits for the answers of the calls it abandoned, to record them.
+ * @example setTimeout(giveUp, LATE_ANSWER_GRACE_MS)
+ */
 export const LATE_ANSWER_GRACE_MS = 1000;
 
 /** Waits (briefly) for abandoned calls to answer: whatever arrives before the run ends is journaled, not lost. */

@@ -17,7 +17,10 @@ const RATE_SAMPLES = 64;
 /** Transient failures are retried at most this many times (within the call's time budget). */
 export const MAX_RETRIES = 8;
 
-/** How long a provider call keeps retrying transient failures, from its first failure, unless the user says (`--retry-deadline`). */
+/**
+ * How long a provider call keeps retrying transient failures, from its first failure, unless the user says (`--retry-deadline`).
+ * @example prog.stack({ retryDeadline: milliseconds(DEFAULT_RETRY_DEADLINE_MS / 5) })
+ */
 export const DEFAULT_RETRY_DEADLINE_MS = 5 * 60_000;
 
 /** One provider call of an action, described as data plus the call itself. */

@@ -1,13 +1,14 @@
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 
-/**
- * Whether the process recorded as a lock's holder is provably gone, judged only by facts of this host:
- * its pid no longer runs, or now belongs to another process (a different start time), or it ran before
- * the host restarted. Anything this host cannot see (another host, another pid namespace) is not judged here.
- */
+// Whether the process recorded as a lock's holder is provably gone, judged only by facts of this host: its
+// pid no longer runs, or now belongs to another process (a different start time). Anything this host cannot
+// see (another host, another pid namespace) is not judged here.
 
-/** The fields of a lock holder that identify its process. */
+/**
+ * The fields of a lock holder that identify its process.
+ * @example const me: ProcessIdentity = selfIdentity();
+ */
 export interface ProcessIdentity {
   pid: number;
   host: string;
@@ -56,7 +57,10 @@ export function startTimeOf(pid: number): number | undefined {
 
 let machine: string | undefined | null = null;
 
-/** `<boot id>/<pid namespace>` of this process, or undefined where the OS does not say (read once). */
+/**
+ * `<boot id>/<pid namespace>` of this process, or undefined where the OS does not say (read once).
+ * @example machineId() // "3f1c…-…/pid:[4026531836]"
+ */
 export function machineId(): string | undefined {
   if (machine !== null) return machine;
   try {

@@ -3,7 +3,10 @@ import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { writeError } from "./durable-file.js";
 
-/** One batch of journal records, and where it belongs in the backend's journal. */
+/**
+ * One batch of journal records, and where it belongs in the backend's journal.
+ * @example { base: 7, at: 12, text: '{"t":"end","op":3}\n' }
+ */
 export interface SpillEntry {
   /** The snapshot serial the journal continues. */
   base: number;

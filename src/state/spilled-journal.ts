@@ -2,7 +2,10 @@ import { BackendUnreachableError } from "./net/retry.js";
 import type { SpillFile } from "./spill.js";
 import type { JournalStorage, SnapshotWrite } from "./store.js";
 
-/** A journal storage that writes across a network, at positions it can name (PostgreSQL rows, S3 objects). */
+/**
+ * A journal storage that writes across a network, at positions it can name (PostgreSQL rows, S3 objects).
+ * @example const { base, next } = storage.cursor(); storage.after(next, text) // the slot after this batch
+ */
 export interface RemoteJournalStorage extends JournalStorage {
   /** Where the next append goes: the snapshot serial the journal continues, and its next slot (after `ready`). */
   cursor(): { base: number; next: number };

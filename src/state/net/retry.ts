@@ -1,6 +1,9 @@
 import { formatAge } from "../lock-holder.js";
 
-/** How long a backend keeps retrying a request that fails for network reasons, unless its URL says (`retry=<seconds>`). */
+/**
+ * How long a backend keeps retrying a request that fails for network reasons, unless its URL says (`retry=<seconds>`).
+ * @example parsePgUrl("postgres://db/x").retryMs === DEFAULT_BACKEND_RETRY_MS // true
+ */
 export const DEFAULT_BACKEND_RETRY_MS = 60_000;
 
 /**
@@ -36,7 +39,10 @@ export function describeNetworkError(e: unknown): string {
   return `${code}${message}`.replace(/\s+/g, " ").trim() || err?.name || "unknown error";
 }
 
-/** How a backend retries. */
+/**
+ * How a backend retries.
+ * @example const policy: RetryPolicy = { where: "PostgreSQL at db:5432", budgetMs: 60_000, isTransient: isPgTransient };
+ */
 export interface RetryPolicy {
   /** What is being reached, for messages (`PostgreSQL at host:port`). */
   where: string;
