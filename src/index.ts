@@ -33,7 +33,7 @@ export { Stack, type StackOptions, type RunOptions, type CallSignals, type UpRes
 export { CairnError } from "./stack/errors.js";
 export { hasChanges, countSteps, isChanging, waitsReadyNow, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
 export type { EngineEvent, ApplySummary, UnitKind } from "./apply/events.js";
-export type { ResourceState, StackState } from "./state/types.js";
+export type { ResourceState, StackState, PendingOperation, OperationKind } from "./state/types.js";
 export { MemoryBackend, type MemoryBackendOptions } from "./state/memory-backend.js";
 export { openBackend, type OpenBackendOptions } from "./state/open-backend.js";
 export type { StateBackend, HistoryEntry, RollbackResult, RemoveStackOptions } from "./state/backend.js";
@@ -42,6 +42,7 @@ export type { StackSummary } from "./state/backend.js";
 export type { StateEdit, ForgetPlan, RenamePlan, Move, ImportPlan, UnprotectPlan } from "./stack/state-edit.js";
 export type { StackRemoval, RestoredStack } from "./stack/stack-backup.js";
 export type { MigrateResult } from "./state/migrate.js";
+export type { RecoveryPlan, RecoveryResult, RecoveredResource } from "./state/recover.js";
 export type { DriftFinding, AdoptedObject } from "./plan/plan.js";
 export type { PlanOptions } from "./plan/context.js";
 export { readPlanFile, writePlanFile } from "./plan/saved-plan.js";

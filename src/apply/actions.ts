@@ -152,7 +152,12 @@ export function buildActionGraph(plan: Pick<Plan, "steps">): ActionGraph {
     if (removesRecord(a)) for (const d of deposedOf.get(a.step.urn) ?? []) edge(a, d);
   }
   const cycle = findCycle(actions, deps);
-  if (cycle) throw new Error(`The apply order has a cycle: ${cycle.join(" → ")}. This is a bug in Cairn's planner; please report it with the plan (preview --json).`);
+  if (cycle) {
+    throw new Error(
+      `The apply order has a cycle: ${cycle.join(" → ")}. The dependencies recorded in state contradict each other (a state edited by hand, or damaged): ` +
+        `nothing was changed. Check the "deps" of these resources with \`state show\`, or \`state rollback\` to a version before the edit; if state is as Cairn wrote it, report it with the plan (preview --json).`,
+    );
+  }
   return { actions, deps };
 }
 

@@ -31,6 +31,13 @@ export interface ApplyContext {
   /** Aborted when nothing is left to run but calls never settle (the process would go idle). */
   readonly stuck: AbortSignal | undefined;
   readonly opContext: OpContextFactory;
+  /** How long a provider call keeps retrying transient failures, from its first failure (`--retry-deadline`). */
+  readonly retryDeadlineMs: number;
+  /**
+   * Provider calls abandoned by a second Ctrl-C whose answer may still come: each records its result if it
+   * arrives while the run is still writing (see `execute`, which gives them a moment).
+   */
+  readonly lateResults: Promise<unknown>[];
   /** Provider calls in flight: `parallel` slots, abandoned together when the run is. */
   readonly inFlight: InFlight;
   /** An action's provider call got its slot and starts now: the action is reported as started (once). */

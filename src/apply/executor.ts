@@ -1,3 +1,5 @@
+import { jsonInputs } from "../plan/json-values.js";
+import type { Output } from "../program/output.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
 import type { Plan } from "../plan/plan.js";
@@ -22,14 +24,17 @@ import { publishSettled, recordPrelude } from "./prelude.js";
 import { Scheduler, type SchedulerHooks } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
 import { WaitPoller } from "./waiter.js";
-import { InFlight } from "./invoke.js";
+import { DEFAULT_RETRY_DEADLINE_MS, InFlight } from "./invoke.js";
 import { describeWaitOutcome, type WaitOutcome } from "./wait-outcome.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** The evaluated program behind a plan: what unknown inputs are resolved against at apply. */
 export interface ProgramRuntime {
   graph: Graph;
   nodeByUrn: ReadonlyMap<Urn, GraphNode>;
   programOutputs: Record<string, unknown>;
+  /** The outputs the program made with `apply` (planning runs those nothing used). */
+  applies?: readonly Output<unknown>[];
 }
 
 /** What the executor needs to carry out a plan. */
@@ -56,6 +61,8 @@ export interface ExecuteInput {
   clock: Clock;
   /** Where providers come from (definitions, or a test's mocks). */
   providers: ProviderSource;
+  /** How long a provider call keeps retrying transient failures, from its first failure. Default 5 minutes. */
+  retryDeadlineMs?: number;
 }
 
 function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduling: () => Scheduler<ActionJob>): ApplyContext {
@@ -63,6 +70,8 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
   return {
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
     cancel: input.cancel, abort: input.abort, stuck: input.stuck, opContext: input.opContext,
+    retryDeadlineMs: input.retryDeadlineMs ?? DEFAULT_RETRY_DEADLINE_MS,
+    lateResults: [],
     inFlight: new InFlight([input.abort, input.stuck], input.parallel),
     calling: (action) => starts.report(action),
     waiting: (action, paused) => (paused ? scheduling().pause(action.id) : scheduling().resume(action.id)),
@@ -153,7 +162,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       starts.report(action); // a failure is always reported after its start, even one before its call
       scopes.delete(action.id);
       summary.failed++;
-      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(e instanceof Error ? e.message : String(e)) });
+      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)) });
       lose(action);
     },
     skipped: ({ action }, reason) => {
@@ -215,15 +224,45 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const window = () => input.parallel + stagedAhead(ctx.inFlight.callsPerSecond());
   scheduler = new Scheduler(jobs, deps, { parallel: window, ...(input.cancel ? { cancel: input.cancel } : {}), hooks: hooksFor(ctx, summary, scopes, starts, () => scheduler!) });
   await scheduler.run();
+  await lateAnswers(ctx.lateResults);
   summary.ok = summary.failed === 0 && summary.skipped === 0;
   const outputs = await recordOutputs(input, values);
+  if (outputs?.unstorable) summary.ok = false; // said as an error diagnostic; the run must not look clean
   summary.durationMs = Date.now() - started;
   input.events.next({ type: "summary", summary });
-  return { summary, ...(outputs ? { outputs } : {}) };
+  return { summary, ...(outputs ? { outputs: { values: outputs.values, secretKeys: outputs.secretKeys } } : {}) };
+}
+
+/**
+ * How long a run stopped by a second Ctrl-C waits for the answers of the calls it abandoned, to record them.
+ * @example setTimeout(giveUp, LATE_ANSWER_GRACE_MS)
+ */
+export const LATE_ANSWER_GRACE_MS = 1000;
+
+/** Waits (briefly) for abandoned calls to answer: whatever arrives before the run ends is journaled, not lost. */
+async function lateAnswers(late: readonly Promise<unknown>[]): Promise<void> {
+  if (!late.length) return;
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((r) => (timer = setTimeout(r, LATE_ANSWER_GRACE_MS)));
+  await Promise.race([Promise.allSettled(late), grace]);
+  clearTimeout(timer);
+}
+
+/**
+ * Stack outputs that state cannot hold as JSON, by name, with the message saying which and why.
+ * @example outputProblems({ n: NaN }).get("n") // 'stack output "n" is NaN, which is not a finite number: …'
+ */
+export function outputProblems(values: Props): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(values)) {
+    const { problems } = jsonInputs({ [k]: v });
+    if (problems.length) out.set(k, `stack ${problems[0]!.replace(/^input /, "output ")}: stack outputs are stored as JSON, so this value cannot be kept; return plain data from the program`);
+  }
+  return out;
 }
 
 /** The stack outputs after the apply: what is known now, else what was recorded before. */
-async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promise<{ values: Props; secretKeys: string[] } | undefined> {
+async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promise<{ values: Props; secretKeys: string[]; unstorable: number } | undefined> {
   const { plan, journal } = input;
   if (plan.mode === "destroy") {
     if (plan.outputsChanged) journal.mutate([{ kind: "outputs", outputs: {}, secretOutputs: [] }]);
@@ -235,8 +274,13 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
   const priorSecret = new Set(journal.state.secretOutputs ?? []);
   const known: Props = {};
   const secretKeys = new Set(r.secretKeys);
+  const notJson = outputProblems(r.values);
   for (const [k, v] of Object.entries(r.values)) {
-    if (!containsUnknown(v)) known[k] = v;
+    if (notJson.has(k)) {
+      // Not storable (NaN, a bigint, a function): the recorded value stays, and the problem is said once.
+      input.events.next({ type: "diagnostic", severity: "error", message: notJson.get(k)! });
+      known[k] = prior[k];
+    } else if (!containsUnknown(v)) known[k] = v;
     else {
       // Not known (its resource failed): the recorded value stays, and so does its secrecy.
       known[k] = prior[k];
@@ -244,5 +288,5 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
     }
   }
   journal.mutate([{ kind: "outputs", outputs: known, secretOutputs: [...secretKeys] }]);
-  return { values: known, secretKeys: [...secretKeys] };
+  return { values: known, secretKeys: [...secretKeys], unstorable: notJson.size };
 }

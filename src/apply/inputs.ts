@@ -2,8 +2,10 @@ import type { PlanStep, StepMeta } from "../plan/plan.js";
 import { resolveInputs } from "../plan/resolve-inputs.js";
 import { withIgnoredChanges } from "../plan/decide.js";
 import { jsonInputs } from "../plan/json-values.js";
+import { inputSchemaProblems } from "../plan/schema-check.js";
+import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import { replaceTriggers } from "../plan/triggers.js";
-import { UNKNOWN, containsUnknown } from "../program/unknown.js";
+import { UNKNOWN, containsUnknown, containsUnknownMarker } from "../program/unknown.js";
 import type { Props } from "../state/types.js";
 import type { ApplyContext } from "./context.js";
 
@@ -26,6 +28,8 @@ export interface ApplyInputs {
  */
 export async function inputsFor(step: Making, actionId: string, ctx: ApplyContext): Promise<ApplyInputs> {
   const { news, secretKeys, triggers } = await resolvedFor(step, actionId, ctx);
+  const marked = Object.keys(news).filter((k) => containsUnknownMarker(news[k]));
+  if (marked.length) throw new Error(`inputs ${marked.join(", ")} hold the marker of a value unknown when the plan was made ({"$unknown": true}), not the value: nothing was sent to the provider. Make the plan again`);
   ctx.secrets.addProps(news, secretKeys);
   return { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta };
 }
@@ -43,6 +47,9 @@ async function resolvedFor(step: Making, actionId: string, ctx: ApplyContext): P
   const still = Object.keys(news).filter((k) => containsUnknown(news[k]) || news[k] === UNKNOWN);
   if (still.length) throw new Error(`inputs ${still.join(", ")} are still unknown after their dependencies were applied`);
   const out: { news: Props; secretKeys: string[]; triggers?: string } = { news, secretKeys: [...new Set([...r.secretKeys, ...step.secretKeys])] };
+  // Values that became known only now are checked against the schema as the plan checked the rest.
+  const wrong = inputSchemaProblems(news, node.definition.schema, new Set([...out.secretKeys, ...schemaSecretKeys(node.definition.schema)]));
+  if (wrong.length) throw new Error(`${wrong.join("; ")}: nothing was sent to the provider`);
   if (triggersPending) {
     const t = await replaceTriggers(node, scope, undefined);
     if (t?.hash) out.triggers = t.hash;

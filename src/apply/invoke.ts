@@ -6,6 +6,7 @@ import type { OperationKind, StackState, StateMutation } from "../state/types.js
 import type { ApplyContext } from "./context.js";
 import type { Action } from "./actions.js";
 import { Cancelled } from "./scheduler.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** How long a provider call may take when neither `customTimeouts` nor state say: a safety net against hangs. */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 30 * 60_000;
@@ -15,6 +16,12 @@ const RATE_SAMPLES = 64;
 
 /** Transient failures are retried at most this many times (within the call's time budget). */
 export const MAX_RETRIES = 8;
+
+/**
+ * How long a provider call keeps retrying transient failures, from its first failure, unless the user says (`--retry-deadline`).
+ * @example prog.stack({ retryDeadline: milliseconds(DEFAULT_RETRY_DEADLINE_MS / 5) })
+ */
+export const DEFAULT_RETRY_DEADLINE_MS = 5 * 60_000;
 
 /** One provider call of an action, described as data plus the call itself. */
 export interface ProviderCall<T> {
@@ -34,6 +41,11 @@ export interface ProviderCall<T> {
   check?: (result: T) => string | undefined;
   /** State changes a failure still makes (a partly created object, kept tainted). */
   onError?: (error: unknown, state: StackState) => StateMutation[];
+  /**
+   * The state changes of a result that arrives after the call was abandoned (a second Ctrl-C): given, such a
+   * result is recorded while the run can still write, instead of being left for the next run to guess.
+   */
+  lateChanges?: (result: T, state: StackState) => StateMutation[];
   /** Masks secret values in retry messages. */
   redact: (text: string) => string;
 }
@@ -120,33 +132,70 @@ export type SlotPause = <T>(p: Promise<T>) => Promise<T>;
 async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pause: SlotPause): Promise<{ result: T; op: number }> {
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
+  let retryUntil: number | undefined; // set at the first transient failure: retries end then, whatever the budget
   for (let attempt = 1; ; attempt++) {
     const bound = ctx.inFlight.open(deadline - Date.now());
+    let call: Promise<T> | undefined;
     try {
       const opCtx = ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) });
       opCtx.operation = { id: ctx.journal.operationId(op), note: (d) => ctx.journal.note(op, d) };
       opCtx.pause = pause;
-      const result = await bound.race(c.call(opCtx));
+      call = c.call(opCtx);
+      const result = await bound.race(call);
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
       return { result, op };
-    } catch (e) {
-      if (e instanceof UncertainCall) throw e;
+    } catch (raw) {
+      if (raw instanceof UncertainCall) throw raw;
+      // Something that is not an Error (a string, null, a plain object) keeps what it said, and its fields for the classification.
+      const e = raw instanceof Error ? raw : Object.assign(new Error(thrownMessage(raw, `the provider of ${c.type}`)), { cause: raw });
       if (bound.timedOut) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
       if (ctx.stuck?.aborted) throw new UncertainCall(`${c.op} of "${c.name}": its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
-      if (ctx.abort?.aborted) throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
+      if (ctx.abort?.aborted) {
+        if (call) recordLate(ctx, c, op, call);
+        throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
+      }
       const delay = backoff(attempt);
-      if (isTransientError(e) && attempt <= MAX_RETRIES && Date.now() + delay < deadline) {
-        ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.action.kind, attempt, error: c.redact(e instanceof Error ? e.message : String(e)), delayMs: delay });
+      const transient = isTransientError(e); // classified once, here: every later decision uses this answer
+      retryUntil ??= Date.now() + ctx.retryDeadlineMs;
+      if (transient && attempt <= MAX_RETRIES && Date.now() + delay < Math.min(deadline, retryUntil)) {
+        ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.action.kind, attempt, error: c.redact(e.message), delayMs: delay });
         await ctx.clock.sleep(delay as never);
         continue;
       }
       ctx.journal.abort(op, c.onError?.(e, ctx.journal.state) ?? []);
+      if (transient) throw gaveUp(e, attempt, ctx.retryDeadlineMs);
       throw e;
     } finally {
       bound.dispose();
     }
   }
+}
+
+/** Records the result of an abandoned call if it arrives while the journal still writes (and can be recorded). */
+function recordLate<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, call: Promise<T>): void {
+  if (!c.lateChanges) return;
+  const changes = c.lateChanges;
+  ctx.lateResults.push(
+    call.then(
+      (result) => {
+        if (c.check?.(result)) return; // not recordable: the pending record stays, and the next run checks it
+        try {
+          ctx.journal.end(op, changes(result, ctx.journal.state));
+        } catch {
+          // The journal closed first: the record stays pending for the next run.
+        }
+      },
+      () => {},
+    ),
+  );
+}
+
+/** A transient failure that outlasted its retries: the last error, with how long it was retried. */
+function gaveUp(e: unknown, attempts: number, deadlineMs: number): Error {
+  const err = e instanceof Error ? e : new Error(String(e));
+  err.message = `${err.message} (a transient failure, tried ${attempts} time(s): retries stop ${formatDuration(deadlineMs as never)} after the first failure, or at the call's time limit; --retry-deadline sets it)`;
+  return err;
 }
 
 /**

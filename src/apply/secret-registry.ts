@@ -4,17 +4,38 @@ import { SECRET_MASK } from "./redact.js";
 
 /** The shortest text treated as a secret's form: masking two letters would garble every message. */
 const MIN_LENGTH = 4;
+/** The shortest encoded form looked for: a shorter run of hex or base64 letters is found in too much text by chance. */
+const MIN_ENCODED = 8;
 
-/** The ways a secret can show up in text: as it is, JSON-escaped (inside JSON), and base64-encoded. */
+/**
+ * The base64 letters that stand for the secret's bytes wherever it sits in a longer text that is encoded
+ * (`base64("admin:" + password)`): three alignments, each without the letters shared with neighbours.
+ */
+function base64Cores(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const start = [0, 2, 3][offset]!;
+    const whole = Math.floor((offset + bytes.length) / 3) * 4; // letters of complete 3-byte groups
+    const end = (offset + bytes.length) % 3 === 0 ? encoded.length : whole;
+    const core = encoded.slice(start, end);
+    out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
+}
+
+/**
+ * The ways a secret can show up in text: as it is, JSON-escaped (inside JSON), URL-encoded, hex (either
+ * case) and base64 (standard and URL-safe, at any alignment, so inside an encoded concatenation too).
+ */
 function formsOf(v: unknown): string[] {
   if (v === undefined || v === null || typeof v === "boolean") return [];
   const text = typeof v === "string" ? v : JSON.stringify(v);
   if (text === undefined) return [];
-  const forms = new Set([text, JSON.stringify(text).slice(1, -1)]);
-  const b64 = Buffer.from(text, "utf8");
-  forms.add(b64.toString("base64"));
-  forms.add(b64.toString("base64").replace(/=+$/, ""));
-  forms.add(b64.toString("base64url"));
+  const forms = new Set([text, JSON.stringify(text).slice(1, -1), encodeURIComponent(text)]);
+  const bytes = Buffer.from(text, "utf8");
+  const encoded = [bytes.toString("hex"), bytes.toString("hex").toUpperCase(), bytes.toString("base64"), bytes.toString("base64").replace(/=+$/, ""), bytes.toString("base64url"), ...base64Cores(bytes)];
+  for (const e of encoded) if (e.length >= MIN_ENCODED) forms.add(e);
   // Parts of a structured secret (an object of credentials) leak one by one, too.
   if (v !== null && typeof v === "object") for (const x of Object.values(v)) for (const f of formsOf(x)) forms.add(f);
   return [...forms].filter((f) => f.length >= MIN_LENGTH);
@@ -22,7 +43,8 @@ function formsOf(v: unknown): string[] {
 
 /**
  * Every secret value a run has seen — from config, state, plans, inputs resolved at apply and provider
- * results — and one redaction pass that masks them (and their JSON-escaped and base64 forms) in any text:
+ * results — and one redaction pass that masks them (and their JSON-escaped, URL-encoded, hex and base64
+ * forms) in any text:
  * every event, log line and error message goes through it before a user or a file sees it.
  *
  * @example

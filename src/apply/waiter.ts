@@ -4,6 +4,7 @@ import { isTransientError } from "../provider/errors.js";
 import type { Props } from "../state/types.js";
 import { evaluate, formatPredicate, observe, type Predicate } from "../wait/predicate.js";
 import type { Observation, WaitOutcome } from "./wait-outcome.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** The object a wait reads: the arguments of its provider's `read`. */
 export interface WaitTarget {
@@ -352,5 +353,5 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function errorText(e: unknown): string {
   if (e instanceof Error) return e.name && e.name !== "Error" && !e.message.startsWith(e.name) ? `${e.name}: ${e.message}` : e.message;
-  return String(e);
+  return thrownMessage(e, "the provider's read");
 }

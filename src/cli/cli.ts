@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
 import type { CliContext } from "./context.js";
-import { parallelArg } from "./commands/options.js";
+import { parallelArg, retryDeadlineArg } from "./commands/options.js";
 import { registerPreview } from "./commands/preview.js";
 import { registerUp } from "./commands/up.js";
 import { registerDestroy } from "./commands/destroy.js";
@@ -13,6 +13,7 @@ import { registerBackendCommands } from "./commands/backend.js";
 import { registerUnlock } from "./commands/unlock.js";
 import { registerConfig } from "./commands/config.js";
 import { registerNew } from "./commands/new.js";
+import { registerRecover } from "./commands/recover.js";
 import { cairnVersion } from "./version.js";
 
 /**
@@ -27,8 +28,10 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
     .version(cairnVersion(), "-V, --version", "print Cairn's version")
     .addOption(new Option("--stack <name>", "stack to operate on").env("CAIRN_STACK").default("dev"))
     .option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR, else .cairn beside the program)")
-    .option("--backend <url>", "where state lives: file://<dir>, postgres://…, s3://bucket/prefix?region=…, memory:// (default: CAIRN_BACKEND)")
+    .option("--backend <url>", "where state lives: file://<dir>, postgres://…, s3://bucket/prefix?region=… (default: CAIRN_BACKEND)")
     .addOption(new Option("--parallel <n>", "provider calls at once (default: 10)").argParser(parallelArg))
+    .addOption(new Option("--retry-deadline <duration>", "how long a provider call retries transient failures, from its first failure (default: 5m)").argParser(retryDeadlineArg))
+    .option("--from-backup", "if the state snapshot is damaged, use its previous version (changes recorded after it may be forgotten; see `state recover`)")
     .option("--no-color", "plain text without colours (also: NO_COLOR=1)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.out(s.trimEnd()), writeErr: (s) => ctx.io.err(s.trimEnd()) })
@@ -41,6 +44,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
   registerOutputs(root, ctx);
   registerState(root, ctx);
   registerStateEdit(root, ctx);
+  registerRecover(root, ctx);
   registerBackendCommands(root, { stackFor: (cmd) => ({ stack: ctx.stack(cmd) }), io: ctx.io });
   registerUnlock(root, ctx);
   registerConfig(root, ctx);

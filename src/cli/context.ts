@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Program } from "../program/program.js";
+import type { Duration } from "../program/duration.js";
 import type { Stack, StackOptions } from "../stack/stack.js";
 import type { Plan } from "../plan/plan.js";
 import { hasChanges } from "../plan/plan.js";
@@ -24,6 +25,10 @@ export interface GlobalOptions {
   stateDir?: string;
   backend?: string;
   parallel?: number;
+  /** `--retry-deadline`: how long a provider call retries transient failures. */
+  retryDeadline?: Duration;
+  /** `--from-backup`: use the previous version of a damaged state snapshot. */
+  fromBackup?: boolean;
   /** False with `--no-color`. */
   color: boolean;
 }
@@ -76,13 +81,23 @@ export class CliContext {
     return colors(wantsColor({ env: this.io.env, noColorFlag: this.globals(cmd).color === false, isTTY: this.io.stdoutIsTTY }));
   }
 
-  /** The stack the global options name (or stack `name` of the same backend). */
+  /**
+   * The stack the global options name (or stack `name` of the same backend): the one place the CLI opens a
+   * backend. A backend that would forget what the run did (`memory://`) is refused here.
+   */
   stack(cmd: Command, name?: string): Stack {
     const g = this.globals(cmd);
+    const url = g.backend ?? (g.stateDir ? undefined : this.io.env.CAIRN_BACKEND);
+    if (url) refuseForgetfulBackend(url, g.backend ? "--backend" : "CAIRN_BACKEND", cmd);
     const o: StackOptions = { stack: name ?? g.stack, signal: this.signal, ...(this.abortSignal ? { abortSignal: this.abortSignal } : {}) };
-    if (g.stateDir) o.stateDir = g.stateDir;
-    if (g.backend) o.backend = g.backend;
+    // Decided here, from the options and this CLI's environment, so every command opens the same place.
+    const stateDir = g.stateDir ?? this.io.env.CAIRN_STATE_DIR;
+    if (stateDir) o.stateDir = stateDir;
+    if (url) o.backend = url;
+    if (this.io.env.CAIRN_PASSPHRASE !== undefined) o.passphrase = this.io.env.CAIRN_PASSPHRASE;
     if (g.parallel) o.parallel = g.parallel;
+    if (g.fromBackup) o.fromBackup = true;
+    if (g.retryDeadline !== undefined) o.retryDeadline = g.retryDeadline;
     return this.prog(cmd).stack(o);
   }
 
@@ -92,7 +107,7 @@ export class CliContext {
    */
   async requireStack(cmd: Command): Promise<void> {
     const g = this.globals(cmd);
-    const s = await stackStatus(this.prog(cmd), g.stateDir, g.stack, this.io.env, this.stack(cmd));
+    const s = await stackStatus(this.stack(cmd));
     if (s.exists) return;
     const others = s.stacks.length ? `Existing stacks: ${s.stacks.join(", ")}.` : "This project has no stacks yet.";
     throw new Error(`Stack "${g.stack}" does not exist (in ${s.stateDir}). ${others} Check --stack, or create it with \`${this.command} up --stack ${g.stack}\`.`);
@@ -118,7 +133,7 @@ export class CliContext {
   /** A note when `preview`/`up` work on a stack that has no state yet (`up` creates it). */
   async newStackNote(cmd: Command, run: Run): Promise<void> {
     const g = this.globals(cmd);
-    const s = await stackStatus(this.prog(cmd), g.stateDir, g.stack, this.io.env, this.stack(cmd));
+    const s = await stackStatus(run.stack);
     if (s.exists || run.json) return;
     const others = s.stacks.filter((n) => n !== g.stack);
     run.reporter.print(run.c.dim(`Stack "${g.stack}" is new${others.length ? ` (existing: ${others.join(", ")})` : ""}: up creates it.`));
@@ -182,6 +197,21 @@ export class CliContext {
     }
     return go(await this.io.confirm(question));
   }
+}
+
+/**
+ * Refuses a backend that keeps state only in this process's memory: from the command line it would create
+ * real objects and then forget them when the process exits.
+ *
+ * @example refuseForgetfulBackend("memory://", "--backend", cmd) // throws a UsageError
+ */
+export function refuseForgetfulBackend(url: string, where: string, cmd: Command): void {
+  if (!/^memory:\/\//i.test(url.trim())) return;
+  throw new UsageError(
+    `${where} ${url} keeps the state in this process's memory only: the command line would create real objects and then forget them when it exits. ` +
+      `Use file://<dir>, postgres://… or s3://… (memory:// is for tests and programs that run Cairn from code).`,
+    cmd,
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CommanderError, type Command } from "commander";
 import type { Colors } from "./colors.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
@@ -42,7 +43,7 @@ export function reportError(e: unknown, err: (s: string) => void, c: Colors, deb
     if (e.command) err(`\n${e.command.helpInformation().trimEnd()}`);
     return EXIT.usage;
   }
-  const message = e instanceof Error ? e.message : String(e);
+  const message = thrownMessage(e);
   err(`${c.red("error:")} ${message}`);
   if (debug && e instanceof Error && e.stack) err(e.stack);
   return EXIT.failure;

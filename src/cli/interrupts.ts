@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { takeEarlyInterrupts } from "../early-interrupts.js";
 
 /** What the CLI says at each Ctrl-C (or SIGTERM). */
 export const INTERRUPT_MESSAGES = {
@@ -28,6 +29,8 @@ export class Interrupts {
     setMaxListeners(0, this.cancelCtl.signal, this.abortCtl.signal);
     process.on("SIGINT", this.onSignal);
     process.on("SIGTERM", this.onSignal);
+    // Interrupts that came while the command line was loading count as if they came now.
+    for (let n = takeEarlyInterrupts(); n > 0; n--) this.interrupt();
   }
 
   /** Aborted by the first interrupt: start nothing new. */

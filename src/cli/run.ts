@@ -7,6 +7,7 @@ import { EXIT, reportError } from "./errors.js";
 import { JsonEmitter } from "./json/events.js";
 import { processIo, type Io } from "./io.js";
 import { Interrupts } from "./interrupts.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 export { EXIT } from "./errors.js";
 
@@ -39,7 +40,7 @@ export async function runCli(prog: Program | undefined, argv: string[], io: Io =
     const noColor = argv.includes("--no-color");
     const code = reportError(e, io.err, colors(wantsColor({ env: io.env, noColorFlag: noColor, isTTY: io.stdoutIsTTY })), Boolean(io.env.CAIRN_DEBUG));
     // A script reading --json sees the error in the stream too.
-    if (argv.includes("--json") && code !== EXIT.ok) new JsonEmitter((l) => io.out(l)).emit({ type: "error", message: e instanceof Error ? e.message : String(e), exit_code: code });
+    if (argv.includes("--json") && code !== EXIT.ok) new JsonEmitter((l) => io.out(l)).emit({ type: "error", message: thrownMessage(e), exit_code: code });
     return interrupts.settle(code);
   } finally {
     interrupts.dispose();

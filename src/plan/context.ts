@@ -1,3 +1,4 @@
+import type { Output } from "../program/output.js";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode, LookupNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
@@ -30,6 +31,8 @@ export interface PlanInput {
   providers: ProviderSource;
   /** Aborted when nothing is left to run yet planning has not finished (the process would go idle). */
   stuck?: AbortSignal;
+  /** The outputs the program made with `apply`: those nothing used run at the end of planning. */
+  applies?: readonly Output<unknown>[];
 }
 
 /** A state entry claimed by a program resource, directly or through an alias. */

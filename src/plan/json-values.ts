@@ -1,4 +1,5 @@
 import { UNKNOWN } from "../program/unknown.js";
+import { findCycle } from "../program/cycles.js";
 import type { Props } from "../state/types.js";
 import type { ResourceSchema } from "../provider/schema.js";
 
@@ -55,6 +56,16 @@ function isCleanJson(v: unknown): boolean {
   return true;
 }
 
+/** Where values refer back to themselves (a cyclic object), as problems (looked for only once a walk overflowed). */
+function cyclesIn(values: Props): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(values)) {
+    const c = findCycle(v, k);
+    if (c) out.push(`input "${c.at}" refers back to "${c.to}" (a cyclic object), which JSON cannot hold`);
+  }
+  return out.length ? out : ["inputs nested too deeply to be stored as JSON"];
+}
+
 /**
  * Checks resolved inputs are plain JSON data, naming the attribute path of each problem; keys whose value
  * is `undefined` are dropped, as saving to state would drop them.
@@ -63,7 +74,14 @@ function isCleanJson(v: unknown): boolean {
  */
 export function jsonInputs(values: Props): { values: Props; problems: string[] } {
   // Most inputs are plain already: check without copying, and copy only when something must change.
-  if (isCleanJson(values)) return { values, problems: [] };
+  let clean: boolean;
+  try {
+    clean = isCleanJson(values);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return { values, problems: cyclesIn(values) }; // a cyclic value overflows any walk: say where the cycle is
+  }
+  if (clean) return { values, problems: [] };
   const problems: string[] = [];
   const walk = (v: unknown, path: string): unknown => {
     const why = whyNotJson(v);

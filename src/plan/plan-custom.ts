@@ -10,6 +10,7 @@ import { resolveInputsNow, type ResolvedInputs } from "./resolve-inputs.js";
 import type { Resolver } from "../program/output.js";
 import { NO_KEYS, knownValue, unknownValue, type ResourceValue } from "./values.js";
 import { memoized, metaOf, priorOf, providerOf, type Claim, type PlanContext } from "./context.js";
+import { inputSchemaProblems } from "./schema-check.js";
 import { jsonInputs } from "./json-values.js";
 import { replaceTriggers } from "./triggers.js";
 import { deleteFirstChain } from "./cascade.js";
@@ -80,7 +81,12 @@ async function resolvedLater(node: CustomNode, r: ResolvedInputs | Promise<Resol
 function checked(node: CustomNode, resolved: ResolvedInputs, triggers: Checked["triggers"], ctx: PlanContext): Checked | undefined {
   const { values, problems } = jsonInputs(resolved.values);
   for (const p of problems) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): ${p}. State holds plain JSON data, so this value could never match what was saved.` });
-  return problems.length ? undefined : { ...resolved, values, triggers };
+  if (problems.length) return undefined;
+  // Checked against the type's schema here, at preview: a wrong input must not create an object first.
+  const secret = new Set([...resolved.secretKeys, ...schemaSecretKeys(node.definition.schema)]);
+  const wrong = inputSchemaProblems(values, node.definition.schema, secret);
+  for (const p of wrong) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}), ${p}` });
+  return wrong.length ? undefined : { ...resolved, values, triggers };
 }
 
 /**

@@ -3,6 +3,8 @@ import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
 import type { StackState } from "../state/types.js";
+import { runUnusedApplies } from "./unused-applies.js";
+import { outputProblems } from "../apply/executor.js";
 import { buildActionGraph } from "../apply/actions.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
 import { resolveInputs } from "./resolve-inputs.js";
@@ -14,6 +16,7 @@ import { planWait, waitsNeededByUsers } from "./plan-wait.js";
 import { checkDeleteProviders, planDeletes } from "./deletes.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
 
@@ -74,7 +77,7 @@ function checkNamedUrns(input: PlanInput, opts: PlanOptions, diagnostics: PlanDi
 /** Plans one node, whatever its kind (at once when it can); a failure becomes a diagnostic and an unknown value. */
 function planNode(node: GraphNode, ctx: PlanContext, watch: StallWatch): void {
   const failed = (e: unknown) => {
-    ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Planning "${node.name}" (${node.type}) failed: ${(e as Error).message}` });
+    ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Planning "${node.name}" (${node.type}) failed: ${thrownMessage(e, `the provider of ${node.type}`)}` });
     ctx.publish(node, unknownValue());
   };
   let running: void | Promise<void> = undefined;
@@ -156,6 +159,8 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
     }
   }
   const outs = await resolveInputs(input.programOutputs, ctx.resolver);
+  for (const message of outputProblems(outs.values).values()) diagnostics.push({ severity: "error", message });
+  if (input.applies?.length) await runUnusedApplies(input.applies, ctx.resolver, diagnostics);
   return {
     version: PLAN_FORMAT_VERSION,
     project: input.project,

@@ -1,15 +1,23 @@
+import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
-import { UNKNOWN } from "../program/unknown.js";
+import { containsUnknown, UNKNOWN } from "../program/unknown.js";
 import { createCrypter, newSalt, DEFAULT_SCRYPT, type Crypter } from "../state/secrets.js";
 import { decodeMutation, encodeMutation, isSecretEnvelope } from "../state/secret-encoding.js";
 import type { Props } from "../state/types.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanStep } from "./plan.js";
+import { planFileProblems } from "./plan-schema.js";
 
-/** How a saved plan file starts: what it is, its version, and the salt its secrets are encrypted with. */
+/** A saved plan file: what it is, its version, the salt its secrets are encrypted with, and the plan. */
 interface PlanFile {
   cairnPlan: typeof PLAN_FORMAT_VERSION;
   salt?: string;
   plan: Plan;
+}
+
+/** The file's text: indented JSON, with `digest` last (a hash of the text of everything before it). */
+function planText(file: PlanFile): string {
+  const digest = `sha256-${createHash("sha256").update(JSON.stringify(file, null, 1)).digest("base64")}`;
+  return `${JSON.stringify({ ...file, digest }, null, 1)}\n`;
 }
 
 type Codec = (v: unknown) => unknown;
@@ -46,7 +54,9 @@ function reviveUnknowns(v: unknown): unknown {
 }
 
 function crypt(plan: Plan, c: Crypter, dir: "encrypt" | "decrypt"): Plan {
-  const f: Codec = dir === "encrypt" ? (v) => ({ $secret: c.encrypt(v) }) : (v) => (isSecretEnvelope(v) ? c.decrypt(v.$secret) : v);
+  // A secret not known yet is saved as the unknown it is (apply resolves it again): never encrypted as a
+  // value, which would bring the marker back as data; known parts of it are left out with it.
+  const f: Codec = dir === "encrypt" ? (v) => (containsUnknown(v) ? UNKNOWN : { $secret: c.encrypt(v) }) : (v) => (isSecretEnvelope(v) ? reviveUnknowns(c.decrypt(v.$secret)) : v);
   return {
     ...plan,
     steps: plan.steps.map((s) => mapStep(s, f)),
@@ -68,23 +78,35 @@ export async function writePlanFile(path: string, plan: Plan, passphrase: string
     const salt = newSalt();
     file = { cairnPlan: PLAN_FORMAT_VERSION, salt: salt.toString("base64"), plan: crypt(plan, createCrypter(passphrase, salt, DEFAULT_SCRYPT), "encrypt") };
   }
-  await writeFile(path, `${JSON.stringify(file, null, 1)}\n`);
+  await writeFile(path, planText(file));
 }
 
 /**
- * Reads a plan written by {@link writePlanFile}, refusing anything else with a message naming the file.
+ * Reads a plan written by {@link writePlanFile}, refusing anything else with a message naming the file: a
+ * file that is not a plan's shape (checked field by field), and one changed since it was written (its digest).
  *
  * @example const plan = await readPlanFile("plan.json", process.env.CAIRN_PASSPHRASE);
  */
 export async function readPlanFile(path: string, passphrase: string | undefined): Promise<Plan> {
-  let file: PlanFile;
+  let text: string;
   try {
-    file = JSON.parse(await readFile(path, "utf8")) as PlanFile;
+    text = await readFile(path, "utf8");
   } catch (e) {
     throw new Error(`Cannot read the plan file ${path}: ${(e as Error).message}. Write one with \`preview --out ${path}\`.`);
   }
+  let file: PlanFile & { digest?: unknown };
+  try {
+    file = JSON.parse(text) as PlanFile;
+  } catch (e) {
+    throw new Error(`${path} is not valid JSON (${(e as Error).message}): it is not a plan written by \`preview --out\`. Nothing was applied: write the plan again with \`preview --out ${path}\`.`);
+  }
   if (file?.cairnPlan === undefined || typeof file.plan !== "object") throw new Error(`${path} is not a Cairn plan file (written by \`preview --out\`).`);
   if (file.cairnPlan !== PLAN_FORMAT_VERSION) throw new Error(`${path} is a plan of format ${file.cairnPlan}; this Cairn applies format ${PLAN_FORMAT_VERSION}. Make the plan again with this version.`);
+  const again = `Nothing was applied: make the plan again with \`preview --out ${path}\``;
+  const problems = planFileProblems(file);
+  if (problems) throw new Error(`${path} is not a valid Cairn plan file: ${problems}. ${again}.`);
+  const { digest, ...rest } = file;
+  if (planText(rest) !== `${JSON.stringify(file, null, 1)}\n` || !digest) throw new Error(`${path} was changed after \`preview --out\` wrote it (its digest does not match). ${again}, and apply it unchanged.`);
   const plan = reviveUnknowns(file.plan) as Plan;
   if (!file.salt) return plan;
   if (!passphrase) throw new Error(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to apply it.`);

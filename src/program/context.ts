@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ResourceNode } from "./node.js";
 import type { Urn } from "./urn.js";
-import { insideApply } from "./output.js";
+import { insideApply, type Output } from "./output.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 
@@ -19,6 +19,8 @@ export class EvalContext {
   readonly nodes: ResourceNode[] = [];
   readonly byUrn = new Map<Urn, ResourceNode>();
   readonly diagnostics: EvalDiagnostic[] = [];
+  /** Outputs made by `apply` while the program ran: planning runs those nothing used, so none is dropped unseen. */
+  readonly applies: Output<unknown>[] = [];
 
   constructor(
     readonly project: string,
@@ -98,4 +100,12 @@ export function currentContext(what: string): EvalContext {
     );
   }
   return ctx;
+}
+
+/**
+ * Records an output made by `apply` in the evaluation running now (none outside one).
+ * @example trackApply(derived);
+ */
+export function trackApply(o: Output<unknown>): void {
+  storage.getStore()?.applies.push(o);
 }

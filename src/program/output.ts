@@ -1,6 +1,7 @@
 import { Observable, combineLatest, from, isObservable, map, of, shareReplay, switchMap, take, throwError } from "rxjs";
 import { UNKNOWN } from "./unknown.js";
 import type { ResourceNode } from "./node.js";
+import { trackApply } from "./context.js";
 
 /**
  * What an output resolves to in one phase: a known value, or unknown while planning.
@@ -154,10 +155,12 @@ export class Output<T> {
       const inner = resolveNow(result, r, "strict");
       return isObservable(inner) ? inner.pipe(map(joined)) : joined(inner);
     };
-    return new Output<Unwrap<U>>(this.resources, (r) => {
+    const out = new Output<Unwrap<U>>(this.resources, (r) => {
       const s = this.settle(r);
       return isObservable(s) ? s.pipe(switchMap((x) => asObservable(step(x, r)))) : step(s, r);
     });
+    trackApply(out as Output<unknown>);
+    return out;
   }
 
   /** Outputs are not strings: this throws, saying to use `apply` or `interpolate` instead. */

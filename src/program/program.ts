@@ -4,7 +4,9 @@ import { fileURLToPath } from "node:url";
 import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
 import { PACKAGE_ROOT } from "../package-root.js";
+import { holdEarlyInterrupts } from "../early-interrupts.js";
 import type { ResourceNode } from "./node.js";
+import type { Output } from "./output.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 
@@ -27,6 +29,8 @@ export interface Evaluation {
   nodes: ResourceNode[];
   outputs: Record<string, unknown>;
   diagnostics: EvalDiagnostic[];
+  /** Outputs the program made with `apply` (planning runs those nothing used, so a declaration in one is never dropped unseen). */
+  applies: readonly Output<unknown>[];
 }
 
 /** Where the program lives and how a user runs it (for messages like "run `npx tsx infra.ts unlock`"). */
@@ -75,7 +79,7 @@ export class Program {
     const config = new Config(opts.config ?? {}, opts.stack, this.location.command, ctx.diagnostics);
     const returned = await evaluateInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
     const outputs = returned && typeof returned === "object" ? returned : {};
-    return { project: this.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics };
+    return { project: this.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies };
   }
 
   /**
@@ -169,6 +173,8 @@ export function program(name: string, fn: ProgramFn): Program {
   const isEntry = file !== undefined && sameFile(file, process.argv[1]);
   const p = new Program(name, fn, { file, dir, command: isEntry ? entryCommand(shown) : `npx tsx ${shown}` });
   if (isEntry) {
+    // Until the command line loads (a moment), a Ctrl-C is counted, not fatal: it then cancels the command.
+    holdEarlyInterrupts();
     setImmediate(() => {
       if (!cliRunner) {
         process.stderr.write(`error: ${shown} was run directly, but no command line is loaded: import program from "cairn" (not from a file inside it), or run \`npx cairn ${shown} <command>\`.\n`);

@@ -1,4 +1,5 @@
 import { Output, collectResources, type Resolver } from "./output.js";
+import { findCycle } from "./cycles.js";
 import { currentContext } from "./context.js";
 import { makeUrn, type Urn } from "./urn.js";
 import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
@@ -82,6 +83,20 @@ export type NodeExtra =
   | { kind: "wait"; definition: ResourceDefinition | undefined; wait: WaitNodeSpec }
   | { kind: "component" };
 
+/** Collects the resources inputs refer to; a cyclic input is refused naming its path (walking it would overflow the stack). */
+function collectInputs(inputs: unknown, deps: Set<ResourceNode>, what: string): void {
+  try {
+    collectResources(inputs, deps);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    for (const [k, v] of Object.entries((inputs ?? {}) as Record<string, unknown>)) {
+      const c = findCycle(v, k);
+      if (c) throw new Error(`${what}: input "${c.at}" refers back to "${c.to}" (a cyclic object). Inputs must be plain data that state can hold as JSON, which cannot be cyclic: pass a copy without the back-reference.`);
+    }
+    throw e;
+  }
+}
+
 /**
  * @internal Builds the internal node for a resource, lookup, wait or component being declared and registers it
  * with the current evaluation. Options are validated here, so a mistake is reported where it was made.
@@ -100,7 +115,7 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? ctx.defaultProviders[type.split(":")[0]!] : undefined);
   if (extra.kind === "custom" && extra.definition.prepareInputs) extra = { ...extra, inputs: extra.definition.prepareInputs(extra.inputs, { provider, config: ctx.config }) };
   const deps = new Set<ResourceNode>();
-  if (extra.kind === "custom") collectResources(extra.inputs, deps);
+  if (extra.kind === "custom") collectInputs(extra.inputs, deps, what);
   for (const d of dependsOnList(opts.dependsOn)) {
     if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources or waits; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);

@@ -37,16 +37,28 @@ const TRANSIENT_NAMES = new Set([
 ]);
 const TRANSIENT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET"]);
 
+// Errors that no retry can fix even when the server answers 5xx: the same idempotency token was used for
+// another request, or the credentials are refused. Retrying them only repeats the refusal.
+const PERMANENT_NAMES = new Set([
+  "IdempotentParameterMismatch", "IdempotentParameterMismatchException", "IdempotencyException", "ClientTokenConflictException",
+  "InvalidClientTokenId", "UnrecognizedClientException", "AccessDenied", "AccessDeniedException", "ExpiredToken", "ExpiredTokenException",
+]);
+const PERMANENT_MESSAGE = /idempoten\w* (token|parameter|key)|client ?token .*(conflict|mismatch|already (been )?used)/i;
+
 /**
  * True when an error is worth retrying: a {@link TransientError}, an AWS SDK error marked retryable or
  * thrown by the server (5xx, 429, throttling), or a network failure. Anything else (access denied,
- * validation) is permanent: retrying cannot help.
+ * validation) is permanent: retrying cannot help, and neither can it for a 5xx that names a refusal (an
+ * idempotency-token conflict). The one classification every retry in Cairn uses (provider calls, waits,
+ * state backends).
  *
  * @example isTransientError(Object.assign(new Error("Rate exceeded"), { name: "ThrottlingException" })) // true
  */
 export function isTransientError(e: unknown): boolean {
   if (!e || typeof e !== "object") return false;
-  const err = e as { name?: string; code?: string; $retryable?: unknown; $fault?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
+  const err = e as { name?: string; code?: string; message?: unknown; $retryable?: unknown; $fault?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
+  if (err.name && PERMANENT_NAMES.has(err.name)) return false;
+  if (typeof err.message === "string" && PERMANENT_MESSAGE.test(err.message)) return false;
   if (err instanceof TransientError || err.$retryable) return true;
   if (err.name && TRANSIENT_NAMES.has(err.name)) return true;
   if (err.code && TRANSIENT_CODES.has(err.code)) return true;

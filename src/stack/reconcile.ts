@@ -8,6 +8,7 @@ import type { PendingOperation, Props, ResourceState, StateMutation } from "../s
 import type { Urn } from "../program/urn.js";
 import { withoutDeposed } from "../apply/record.js";
 import { CairnError } from "./errors.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** How to reach recorded objects, and where to tell the user what was found. */
 export interface ReconcileEnv {
@@ -55,7 +56,7 @@ export async function reconcile(journal: JournalWriter & { end(op: number, m: St
     try {
       read = (await provider.read({ urn: p.urn, id: p.id, inputs: o.inputs, outputs: o.outputs, ctx: env.opContext(p.urn, env.instanceFor(p.type, o.provider)) })) as Props | undefined;
     } catch (e) {
-      throw new CairnError(`An interrupted ${what} could not be checked: ${(e as Error).message}. Nothing was changed; run again when the provider is reachable.`);
+      throw new CairnError(`An interrupted ${what} could not be checked: ${thrownMessage(e, `the provider of ${p.type}`)}. Nothing was changed; run again when the provider is reachable.`);
     }
     env.warn(`An interrupted ${what} was found: the object ${read === undefined ? "is gone; it was removed from state" : "exists; its current attributes were adopted"}.`, p.urn);
     journal.end(p.op, settle(current, p.id, read, o.deposed));

@@ -1,9 +1,9 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
 import type { StackExport, StackSummary } from "../state/backend.js";
 import { durableCreate } from "../state/durable-file.js";
+import { parseBackendUrl } from "../state/backend-url.js";
 import { CairnError } from "./errors.js";
 
 /** What `stack rm` did. */
@@ -50,7 +50,8 @@ const backupSchema = z.object({
  * @example backupDir("file:///app/.cairn", "/app") // "/app/.cairn/removed"
  */
 export function backupDir(stateUrl: string, programDir: string): string {
-  return stateUrl.startsWith("file://") ? join(fileURLToPath(stateUrl), "removed") : join(programDir, ".cairn", "removed");
+  const parsed = stateUrl.startsWith("file://") ? parseBackendUrl(stateUrl) : undefined;
+  return parsed?.kind === "file" ? join(parsed.dir, "removed") : join(programDir, ".cairn", "removed");
 }
 
 /**

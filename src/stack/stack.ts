@@ -1,6 +1,7 @@
 import { Subject, type Observable } from "rxjs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Program, Evaluation } from "../program/program.js";
+import type { Duration } from "../program/duration.js";
 import type { Urn } from "../program/urn.js";
 import type { ConfigValue } from "../program/config.js";
 import type { GraphNode } from "../program/node.js";
@@ -18,6 +19,7 @@ import { definedProviders, withOverrides, type ProviderSource } from "../provide
 import { openBackend } from "../state/open-backend.js";
 import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
+import type { RecoveryPlan, RecoveryResult } from "../state/recover.js";
 import { migrateStack, type MigrateResult } from "../state/migrate.js";
 import type { Props, ProviderRecord, ResourceState, StackState } from "../state/types.js";
 import { realClock } from "./clock.js";
@@ -31,6 +33,7 @@ import { declaredResource, importedRecord } from "./import.js";
 import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
 import type { StackExport, StackSummary } from "../state/backend.js";
 import type { StateMutation } from "../state/types.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** How to reach a stack's state and run its operations. */
 export interface StackOptions {
@@ -45,8 +48,20 @@ export interface StackOptions {
   backend?: string | StateBackend;
   /** Passphrase for secrets at rest (default `CAIRN_PASSPHRASE`). */
   passphrase?: string;
+  /**
+   * When the state's snapshot is damaged, use its previous version (`--from-backup`); by default a damaged
+   * snapshot is refused, naming {@link Stack.recoverState} (`state recover`) and this option.
+   */
+  fromBackup?: boolean;
   /** Provider operations at once (default 10). */
   parallel?: number;
+  /**
+   * How long a provider call keeps retrying transient failures (throttling, 5xx, dropped connections),
+   * counted from its first failure; a failure that is not transient is never retried. Default 5 minutes.
+   *
+   * @example prog.stack({ retryDeadline: minutes(2) })
+   */
+  retryDeadline?: Duration;
   /** The clock waits poll by; tests pass a `FakeClock` from `cairn/testing`. */
   clock?: Clock;
   /** Cancels the run (like a first Ctrl-C): nothing new starts; running provider calls finish and are saved. */
@@ -149,6 +164,7 @@ export class Stack {
       project: program.name,
       passphrase: options.passphrase ?? process.env.CAIRN_PASSPHRASE,
       programHint: program.location.command,
+      fromBackup: options.fromBackup,
     });
   }
 
@@ -258,7 +274,7 @@ export class Stack {
     try {
       this.remember(await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig(), ...this.evalDefaults() }));
     } catch (e) {
-      this.note("warning", `The program could not be evaluated (${(e as Error).message}); resources with a named provider instance are reached with their recorded settings and the default credentials.`);
+      this.note("warning", `The program could not be evaluated (${thrownMessage(e, "the program")}); resources with a named provider instance are reached with their recorded settings and the default credentials.`);
     }
   }
 
@@ -275,7 +291,7 @@ export class Stack {
       ev = await this.program.evaluate({ stack: this.name, config, ...this.evalDefaults() });
     } catch (e) {
       if (e instanceof CairnError) throw e;
-      throw new CairnError(`The program "${this.program.name}" failed while declaring its resources: ${(e as Error).message}`);
+      throw new CairnError(`The program "${this.program.name}" failed while declaring its resources: ${thrownMessage(e, "the program")}`);
     }
     if (ev.diagnostics.length) throw new CairnError(`The program "${this.program.name}" has ${ev.diagnostics.length} problem(s):`, ev.diagnostics.map((d) => d.message));
     this.remember(ev);
@@ -288,7 +304,7 @@ export class Stack {
     const nodeByUrn = new Map<Urn, GraphNode>(graph.order.map((n) => [n.urn, n]));
     const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
     let fp: string | undefined;
-    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs }, fingerprint: () => (fp ??= fingerprint(graph, ev.outputs, values)) };
+    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs, applies: ev.applies }, fingerprint: () => (fp ??= fingerprint(graph, ev.outputs, values)) };
     this.prepared = p;
     return p;
   }
@@ -304,7 +320,10 @@ export class Stack {
     const { runtime, fingerprint: fp } = await this.prepare();
     const fingerprint = fingerprinted ? fp() : "";
     const plan = await makePlan(
-      { project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations), opContext: this.readContext, providers: this.providers, stuck: idle },
+      {
+        project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
+        opContext: this.readContext, providers: this.providers, stuck: idle, ...(runtime.applies ? { applies: runtime.applies } : {}),
+      },
       opts,
     );
     return this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings });
@@ -392,6 +411,7 @@ export class Stack {
     const { summary, outputs } = await execute({
       plan, journal, clock: this.clock, events: this.sink, secrets: this.secrets, opContext: this.opContext, instances: this.live,
       parallel: this.options.parallel ?? 10, stuck: idle, providers: this.providers,
+      ...(this.options.retryDeadline !== undefined ? { retryDeadlineMs: this.options.retryDeadline } : {}),
       ...(program ? { program } : {}),
       ...(cancel ? { cancel } : {}),
       ...(abort ? { abort } : {}),
@@ -472,6 +492,15 @@ export class Stack {
     return this.backend.rollback(version);
   }
 
+  /**
+   * Rebuilds the newest state from the journal and the stored versions when the snapshot is damaged (or
+   * behind its journal), under the lock; `confirm` sees what was recovered, and nothing is written unless it
+   * agrees. Works from the stored state alone: the program is not evaluated. Changes nothing in the cloud.
+   */
+  async recoverState(opts: { confirm?: (plan: RecoveryPlan) => Promise<boolean> } = {}): Promise<RecoveryResult> {
+    return this.backend.recover(opts);
+  }
+
   /** Copies the stack (state, journal, config, history) to another backend under both locks, and verifies the copy. */
   async migrate(to: string | StateBackend): Promise<MigrateResult> {
     const target =
@@ -533,7 +562,7 @@ export class Stack {
       try {
         read = (await provider.read({ urn: node.urn, id, inputs: {}, outputs: {}, ctx: this.readContext(node.urn, undefined, node.provider) })) as Props | undefined;
       } catch (e) {
-        throw new CairnError(`Reading ${type} "${id}" failed: ${(e as Error).message}; nothing was imported.`);
+        throw new CairnError(`Reading ${type} "${id}" failed: ${thrownMessage(e, `the provider of ${type}`)}; nothing was imported.`);
       }
       if (read === undefined) throw new CairnError(`There is no ${type} with id "${id}" (its provider found nothing); nothing was imported. Check the id.`);
       const record = importedRecord(node, runtime.graph, id, read);

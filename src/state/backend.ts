@@ -2,6 +2,7 @@ import type { JournalWriter } from "../apply/journal.js";
 import type { ConfigValue } from "./config-store.js";
 import type { JournalOptions } from "./journal.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
+import type { RecoveryPlan, RecoveryResult } from "./recover.js";
 import type { PendingOperation, StackState } from "./types.js";
 
 /** What {@link StateBackend.load} found. */
@@ -147,6 +148,11 @@ export interface StateBackend {
   history(): Promise<HistoryEntry[]>;
   /** Makes stored version `version` current again (as a new version), under the lock; changes nothing in the cloud. */
   rollback(version: number): Promise<RollbackResult>;
+  /**
+   * Rebuilds the newest state from the journal and the stored versions when the snapshot is damaged or
+   * behind its journal; writes it (as a new version) only if `confirm` agrees. Changes nothing in the cloud.
+   */
+  recover(opts?: { confirm?: (plan: RecoveryPlan) => Promise<boolean> }): Promise<RecoveryResult>;
   /** The stack as stored (call while holding the lock). */
   exportStack(): Promise<StackExport>;
   /** Writes an exported stack into this backend, which must hold nothing of the stack yet (call while holding the lock). */

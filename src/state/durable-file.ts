@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { fsAdvice, StateReadError } from "./fs-errors.js";
 
 // Every state file write goes through this module and calls `fs.<fn>` at call time (never a binding
 // captured at import), so a test can put the state directory on a simulated tiny disk.
@@ -50,7 +51,37 @@ export function writeError(file: string, e: unknown): StateWriteError {
   if (e instanceof StateWriteError) return e;
   const err = e as NodeJS.ErrnoException;
   if (err?.code === "ENOSPC" || err?.code === "EDQUOT") return new DiskFullError(file, err.code);
-  return new StateWriteError(`writing ${file} failed (${err?.message ?? String(e)}); the last good state was left in place`, file, err?.code);
+  const advice = fsAdvice(err?.code);
+  return new StateWriteError(`writing ${file} failed (${err?.message ?? String(e)})${advice ? `: ${advice}` : ""}; the last good state was left in place`, file, err?.code);
+}
+
+/**
+ * Makes a folder and the missing folders above it, one level at a time: Node's own recursive mkdir never
+ * returns on a special file system such as /proc, where this fails at once (ENOENT), naming the folder.
+ *
+ * @example await makeDirs(".cairn/stacks/dev");
+ */
+export async function makeDirs(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; ) {
+    const st = await fs.promises.stat(at).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") return undefined;
+      throw writeError(at, e);
+    });
+    if (st) {
+      if (!st.isDirectory()) throw writeError(at, Object.assign(new Error(`${at} is a file, not a folder`), { code: "ENOTDIR" }));
+      break;
+    }
+    missing.push(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  for (const d of missing.reverse()) {
+    await fs.promises.mkdir(d).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "EEXIST") throw writeError(d, e);
+    });
+  }
 }
 
 /** Writes all of `buf` at the handle's position; a short write is continued, a write of 0 bytes is an error. */
@@ -115,6 +146,31 @@ export async function durableWrite(file: string, data: string | Buffer, opts: { 
 }
 
 /**
+ * Copies `from` to `to` as an independent file, durably: a clone where the file system can make one
+ * (copy-on-write: no extra space until one changes), else a byte copy; fsynced, then renamed into place.
+ * Unlike a hard link, damage done to `from` in place later never reaches `to`.
+ *
+ * @example await durableCopy(".cairn/stacks/dev/state.json", ".cairn/stacks/dev/history/000000000007.json");
+ */
+export async function durableCopy(from: string, to: string): Promise<void> {
+  const tmp = join(dirname(to), `.${basename(to)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    await fs.promises.copyFile(from, tmp, fs.constants.COPYFILE_FICLONE | fs.constants.COPYFILE_EXCL);
+    const fh = await fs.promises.open(tmp, "r+");
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, to);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => {});
+    throw writeError(to, e);
+  }
+  await fsyncDir(to);
+}
+
+/**
  * Creates `file` with `data` durably, failing with `EEXIST` if it already exists (a hard link is
  * atomic and, unlike rename, never replaces): two writers can never both create it.
  *
@@ -160,6 +216,6 @@ export async function readIfExists(file: string): Promise<string | undefined> {
     return await fs.promises.readFile(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw e;
+    throw new StateReadError(file, e);
   }
 }

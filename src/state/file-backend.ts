@@ -15,6 +15,8 @@ export interface FileBackendOptions {
   passphrase?: string | undefined;
   /** The program file named in hints such as how to unlock. Default `infra.ts`. */
   programHint?: string | undefined;
+  /** Use the previous version if `state.json` is damaged (`--from-backup`); otherwise it is refused. */
+  fromBackup?: boolean | undefined;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface FileBackendOptions {
  *
  * ```text
  * <stateDir>/stacks/<stack>/state.json       snapshot (replaced atomically by compaction)
- *                           state.json.bak   the previous snapshot (used if state.json is unreadable)
+ *                           state.json.bak   the previous snapshot (used, if state.json is damaged, with --from-backup)
  *                           history/         the last 100 snapshot versions, <serial>.json
  *                           journal.ndjson   changes since the snapshot (group-committed)
  *                           disk-reserve     256 KiB released when the disk fills, to record results
@@ -33,7 +35,8 @@ export interface FileBackendOptions {
  * ```
  *
  * A file that cannot be read safely (damaged, or from a newer Cairn) makes `load` throw an error
- * naming it, and is never overwritten or deleted.
+ * naming it, and is never overwritten or deleted; `recover` rebuilds a damaged snapshot from the
+ * journal and history.
  *
  * @example
  * const backend = new FileBackend({ stateDir: ".cairn", stack: "dev", project: "hello", passphrase: process.env.CAIRN_PASSPHRASE });

@@ -1,9 +1,11 @@
 import fs from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { fileBackendUrl } from "./backend-url.js";
 import { properLockfile } from "./lockfile.js";
 import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
 import { parseConfigText, serializeConfig } from "./config-store.js";
-import { DiskFullError, durableCreate, durableWrite, fsyncDir, readIfExists, writeError, writeTemp } from "./durable-file.js";
+import { DiskFullError, durableCopy, durableCreate, durableWrite, fsyncDir, makeDirs, readIfExists, writeError, writeTemp } from "./durable-file.js";
+import { StateReadError } from "./fs-errors.js";
 import { FileJournalStorage } from "./file-journal.js";
 import { forceUnlock, lockStack, readLiveLockHolder } from "./lock.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
@@ -21,8 +23,8 @@ const versionFile = (files: StackFiles, v: number) => join(files.history, `${Str
 /**
  * The file store: one directory per stack (see {@link stackFiles}). Every write is temp file → fsync →
  * rename → fsync of the directory, with the byte count checked; `state.json.bak` keeps the previous
- * snapshot and `history/` the last {@link FILE_HISTORY_KEEP} versions (hard links, so the current
- * one costs no extra space).
+ * snapshot and `history/` the last {@link FILE_HISTORY_KEEP} versions: independent copies (clones where the
+ * file system can), so damage done to `state.json` in place never reaches its history.
  *
  * @example const store = new FileStore(stackFiles(".cairn", "dev"), { stack: "dev", stateDir: ".cairn" });
  */
@@ -38,7 +40,7 @@ export class FileStore implements StateStore {
   }
 
   get url(): string {
-    return `file://${resolve(this.ctx.stateDir)}`;
+    return fileBackendUrl(this.ctx.stateDir);
   }
 
   async readSnapshot(): Promise<SnapshotText | undefined> {
@@ -58,7 +60,7 @@ export class FileStore implements StateStore {
   async readJournal(): Promise<Buffer | undefined> {
     return fs.promises.readFile(this.files.journal).catch((e: NodeJS.ErrnoException) => {
       if (e.code === "ENOENT") return undefined;
-      throw e;
+      throw new StateReadError(this.files.journal, e);
     });
   }
 
@@ -119,21 +121,19 @@ export class FileStore implements StateStore {
   async history(): Promise<HistoryEntry[]> {
     const names = await fs.promises.readdir(this.files.history).catch(() => [] as string[]);
     const current = await fs.promises.stat(this.files.snapshot).catch(() => undefined);
+    const serial = current ? await this.currentSerial() : undefined;
     const out: HistoryEntry[] = [];
     for (const name of names) {
       const m = /^(\d+)\.json$/.exec(name);
       if (!m) continue;
       const st = await fs.promises.stat(join(this.files.history, name)).catch(() => undefined);
       if (!st) continue;
-      out.push({ version: Number(m[1]), writtenAt: st.mtime.toISOString(), bytes: st.size, current: !!current && st.ino === current.ino && st.dev === current.dev });
+      out.push({ version: Number(m[1]), writtenAt: st.mtime.toISOString(), bytes: st.size, current: Number(m[1]) === serial });
     }
     out.sort((a, b) => a.version - b.version);
-    if (current && !out.some((h) => h.current)) {
-      // A snapshot written before history was kept (or where hard links are not supported).
-      const serial = await this.currentSerial();
-      const same = out.find((h) => h.version === serial);
-      if (same) same.current = true;
-      else if (serial !== undefined) out.push({ version: serial, writtenAt: current.mtime.toISOString(), bytes: current.size, current: true });
+    if (current && serial !== undefined && !out.some((h) => h.current)) {
+      // A snapshot written before history was kept.
+      out.push({ version: serial, writtenAt: current.mtime.toISOString(), bytes: current.size, current: true });
     }
     return out;
   }
@@ -160,7 +160,7 @@ export class FileStore implements StateStore {
     await this.mkdir();
     if (data.encryption !== undefined) await this.createEncryption(data.encryption);
     if (Object.keys(data.config).length) await durableWrite(this.files.config, serializeConfig(data.config));
-    if (data.history.length) await fs.promises.mkdir(this.files.history, { recursive: true });
+    if (data.history.length) await makeDirs(this.files.history);
     for (const h of data.history) await durableWrite(versionFile(this.files, h.version), h.text);
     if (data.snapshot !== undefined) await durableWrite(this.files.snapshot, data.snapshot);
     if (data.journal !== undefined) await durableWrite(this.files.journal, data.journal);
@@ -180,6 +180,11 @@ export class FileStore implements StateStore {
     await fsyncDir(f.snapshot);
   }
 
+  async keepDamagedJournal(): Promise<void> {
+    if (!(await fs.promises.stat(this.files.journal).then(() => true, () => false))) return;
+    await durableCopy(this.files.journal, `${this.files.journal}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  }
+
   async removeLeftovers(): Promise<void> {
     await fs.promises.rmdir(this.files.dir).catch(() => {}); // not empty: another run locked it meanwhile
   }
@@ -188,14 +193,12 @@ export class FileStore implements StateStore {
 
   /** @internal Creates the stack directory. */
   async mkdir(): Promise<void> {
-    await fs.promises.mkdir(this.files.dir, { recursive: true }).catch((e: unknown) => {
-      throw writeError(this.files.dir, e);
-    });
+    await makeDirs(this.files.dir);
   }
 
   /**
-   * @internal Installs a new snapshot version: the temp file becomes `history/<serial>.json` and
-   * `state.json` (hard links), the previous `state.json` stays as `state.json.bak` (or, if it was
+   * @internal Installs a new snapshot version: the temp file becomes `state.json` and is copied to
+   * `history/<serial>.json`, the previous `state.json` stays as `state.json.bak` (or, if it was
    * unreadable, is kept aside as `state.json.damaged-<time>`). Returns the bytes written.
    */
   async writeSnapshot(snap: SnapshotWrite): Promise<number> {
@@ -240,9 +243,9 @@ export class FileStore implements StateStore {
 
   private async keepVersion(tmp: string, serial: number): Promise<void> {
     try {
-      await fs.promises.mkdir(this.files.history, { recursive: true });
-      await linkOver(tmp, versionFile(this.files, serial));
-      await fsyncDir(versionFile(this.files, serial));
+      await makeDirs(this.files.history);
+      await fs.promises.unlink(versionFile(this.files, serial)).catch(() => {}); // left by a write that never became current
+      await durableCopy(tmp, versionFile(this.files, serial));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       // History is a convenience: only a full disk (which the snapshot would hit too) stops the write.
@@ -291,7 +294,7 @@ async function linkOver(from: string, to: string): Promise<void> {
 export async function listStackDirs(stateDir: string): Promise<string[]> {
   const entries = await fs.promises.readdir(join(stateDir, "stacks"), { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === "ENOENT") return [];
-    throw e;
+    throw new StateReadError(join(stateDir, "stacks"), e);
   });
   return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
 }

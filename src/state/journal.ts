@@ -258,6 +258,10 @@ export class Journal implements StateJournal {
    * @example journal.mutate([{ kind: "outputs", outputs: { url }, secretOutputs: [] }]);
    */
   mutate(mutations: readonly StateMutation[]): void {
+    if (mutations.length && this.failed && this.storage.keep?.(finishLine("mutate", undefined, mutations, this.secrets.crypter))) {
+      applyMutations(this.st, mutations);
+      return;
+    }
     this.checkWritable();
     if (mutations.length === 0) return;
     // Encode first: if a secret cannot be encrypted, nothing is applied.
@@ -387,8 +391,14 @@ export class Journal implements StateJournal {
   }
 
   private finish(t: "end" | "abort", op: number, mutations: readonly StateMutation[]): void {
-    this.checkWritable();
     const target = this.open.get(op);
+    // A result that arrives after a network backend was given up on is kept in its local spill file, never dropped.
+    if (this.failed && target && this.storage.keep?.(finishLine(t, op, mutations, this.secrets.crypter, target))) {
+      this.open.delete(op);
+      applyMutations(this.st, mutations);
+      return;
+    }
+    this.checkWritable();
     if (!target) throw new Error(`journal: operation ${op} is not in progress (never begun, or already ended)`);
     const line = finishLine(t, op, mutations, this.secrets.crypter, target);
     this.open.delete(op);
@@ -470,11 +480,18 @@ export class Journal implements StateJournal {
    * (their provider calls must not start). Throws if the other records could not be written.
    */
   private async write(entries: Entry[]): Promise<Set<number>> {
-    await this.storage.ready;
-    this.guard?.(); // a run that lost its lock must not write
-    await this.verify?.();
-    this.verifiedAt = performance.now();
-    await this.secrets.persist(); // the salt must be stored before any ciphertext it decrypts
+    try {
+      await this.storage.ready;
+      this.guard?.(); // a run that lost its lock must not write
+      await this.verify?.();
+      this.verifiedAt = performance.now();
+      await this.secrets.persist(); // the salt must be stored before any ciphertext it decrypts
+    } catch (e) {
+      // Nothing was sent: the results in this write are kept locally where the storage can (a network backend).
+      const results = entries.filter((x) => x.begin === undefined).map((x) => x.line).join("");
+      if (results && this.storage.keep?.(results)) throw this.wrap(e as Error);
+      throw e;
+    }
     try {
       await this.append(entries);
       return new Set();
@@ -505,7 +522,8 @@ export class Journal implements StateJournal {
 
   private wrap(err: Error): Error {
     if (err instanceof DiskFullError) return err;
-    return new Error(`journal: writing ${this.storage.name} failed (${err.message}); the run must stop`);
+    const kept = this.storage.keptIn && !err.message.includes(this.storage.keptIn) ? `; results it did not get are kept in ${this.storage.keptIn} and written by the next run` : "";
+    return new Error(`journal: writing ${this.storage.name} failed (${err.message})${kept}; the run must stop`);
   }
 
   private settle(waiters: Waiter[], dropped: Set<number>): void {
@@ -519,6 +537,9 @@ export class Journal implements StateJournal {
     this.failed ??= err;
     for (const w of [...waiters, ...this.waiters]) w.reject(this.failed);
     this.waiters = [];
+    // Results still queued are kept locally where the storage can (their begins never became calls otherwise).
+    const queued = this.queue.filter((x) => x.begin === undefined).map((x) => x.line).join("");
+    if (queued && this.storage.keep?.(queued)) this.queue = [];
   }
 
   private whenIdle(): Promise<void> {

@@ -1,10 +1,9 @@
-import { readFileSync, statSync, type Stats } from "node:fs";
-import { mkdir, rm, stat } from "node:fs/promises";
+import { statSync, type Stats } from "node:fs";
+import { mkdir, rm, rmdir, stat, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
-import type { LockOptions as LockfileOptions } from "proper-lockfile";
 import { properLockfile } from "./lockfile.js";
-import { durableWrite, readIfExists, writeError } from "./durable-file.js";
+import { durableWrite, makeDirs, readIfExists, writeError } from "./durable-file.js";
 import {
   forcedWarning,
   formatAge,
@@ -15,9 +14,10 @@ import {
   type StackLock,
   type UnlockResult,
 } from "./lock-holder.js";
+import { goneReason, isRunning, samePidSpace, selfIdentity } from "./process-identity.js";
 import { lockHolderSchema } from "./schema.js";
 
-export { LockCompromisedError, StackLockedError, LockHeldError, type LockHolder, type StackLock, type UnlockResult };
+export { LockCompromisedError, StackLockedError, LockHeldError, isRunning, type LockHolder, type StackLock, type UnlockResult };
 
 /** Options for {@link lockStack}. */
 export interface LockOptions {
@@ -27,8 +27,13 @@ export interface LockOptions {
   command?: string;
   /** How users run the program, for the "how to unlock" hint: `npx tsx infra.ts` (the default), `node infra.ts`. */
   programHint?: string;
-  /** A lock not refreshed for this long is stale and may be taken over. Default 60 s (refreshed every 30 s). */
+  /**
+   * The lease: the holder renews the lock every third of it. A run of another host (whose pid cannot be
+   * checked) takes the lock over only once it has not been renewed for this long. Default 60 s.
+   */
   staleMs?: number;
+  /** The host name recorded for the holder (default `os.hostname()`); tests use it to play another host. */
+  host?: string;
   /** Called (instead of crashing the process) if the lock is lost while held; see {@link StackLock.compromised}. */
   onCompromised?: (err: LockCompromisedError) => void;
 }
@@ -43,8 +48,8 @@ const lockPathOf = (stackDir: string) => join(stackDir, "lock");
 const holderPathOf = (stackDir: string) => join(stackDir, "lock.json");
 
 /**
- * Runs `f` while holding a short-lived guard lock, so acquiring, taking over and releasing the stack
- * lock (a directory plus lock.json) are each seen by other runs as one step.
+ * Runs `f` while holding a short-lived guard lock, so acquiring, taking over, renewing and releasing the
+ * stack lock (a directory plus lock.json) are each seen by other runs as one step.
  */
 async function withGuard<T>(stackDir: string, f: () => Promise<T>): Promise<T> {
   const guard = join(stackDir, "lock.guard");
@@ -79,56 +84,48 @@ export async function readLockHolder(stackDir: string): Promise<LockHolder | und
   }
 }
 
+/** What can be known about a lock's holder from here. */
+type Verdict = { gone: string } | { alive: string };
+
+/**
+ * Whether the holder of `stackDir`'s lock is provably gone. A process whose pid this host can check is
+ * gone only when that pid is dead or reused (its start time differs) — never merely because it stopped
+ * renewing (a suspended laptop, SIGSTOP). A holder elsewhere is gone once its lease ran out unrenewed.
+ */
+async function verdict(stackDir: string, holder: LockHolder | undefined, staleMs: number): Promise<Verdict> {
+  if (holder && samePidSpace(holder)) {
+    if (holder.pid === process.pid) {
+      return heldHere.has(stackDir) ? { alive: "is this very process" } : { gone: `an earlier process with this pid (${holder.pid})` };
+    }
+    const gone = goneReason(holder);
+    return gone ? { gone } : { alive: "is still running on this host" };
+  }
+  const renewed = await stat(lockPathOf(stackDir)).then((s) => s.mtimeMs, () => undefined);
+  if (renewed === undefined) return { gone: "its lock directory is gone" };
+  const age = Date.now() - renewed;
+  staleMs = holder?.leaseMs ?? staleMs; // the lease its holder promised to renew within
+  if (age >= staleMs) return { gone: `its lease ran out: not renewed for ${formatAge(age)}${holder ? " (from another host)" : " (and it never recorded itself)"}` };
+  return { alive: `renewed its lock ${formatAge(age)} ago${holder ? " from another host" : ""} (a lock not renewed for ${formatAge(staleMs)} is stale)` };
+}
+
 /**
  * The holder of `<stackDir>`'s lock while it may be held: undefined when there is no lock, or its holder
- * is a process of this host that no longer runs (the next run takes such a lock over).
+ * is provably gone (the next run takes such a lock over).
  * @example (await readLiveLockHolder(".cairn/stacks/dev"))?.command // "up"
  */
 export async function readLiveLockHolder(dir: string): Promise<LockHolder | undefined> {
   const stackDir = resolve(dir);
   if (!(await stat(lockPathOf(stackDir)).then(() => true, () => false))) return undefined;
   const holder = await readLockHolder(stackDir);
-  return holder && staleReason(stackDir, holder) === undefined ? holder : undefined;
+  return holder && "alive" in (await verdict(stackDir, holder, DEFAULT_STALE_MS)) ? holder : undefined;
 }
 
 /**
- * True if process `pid` of this host is running (a zombie counts as dead).
- * @example isRunning(process.pid) // true
- */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    // A killed process stays a zombie until its parent reaps it (in containers, possibly never): it is dead.
-    return !isZombie(pid);
-  } catch (e) {
-    // EPERM: it exists but belongs to another user, so it is running.
-    return (e as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
-
-function isZombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return false; // no /proc (macOS, Windows): trust kill(pid, 0)
-  }
-}
-
-/** Why the holder recorded in lock.json can no longer be holding the lock, or undefined if it may be. */
-function staleReason(stackDir: string, holder: LockHolder | undefined): string | undefined {
-  if (!holder || holder.host !== hostname()) return undefined; // another host's pids mean nothing here
-  if (holder.pid === process.pid) {
-    return heldHere.has(stackDir) ? undefined : `removed a stale lock left by an earlier process with this pid (${holder.pid})`;
-  }
-  return isRunning(holder.pid) ? undefined : `removed a stale lock left by pid ${holder.pid} (no longer running)`;
-}
-
-/**
- * Takes the lock of one stack (a `lock` directory managed by proper-lockfile, refreshed in the
- * background, plus `lock.json` naming the holder). Fails at once with {@link StackLockedError} if
- * another run holds it — including a second call in the same process. A lock left by a process of
- * this host that is no longer running (e.g. killed with `kill -9`) is removed and taken, with a note.
+ * Takes the lock of one stack: a `lock` directory (created atomically), renewed by this run every third
+ * of the lease, plus `lock.json` naming the holder (pid, host, process start time). Fails at once with
+ * {@link StackLockedError} if another run holds it — including a second call in the same process. A lock
+ * whose holder is provably gone (its pid dead or reused on this host, or, from another host, its lease run
+ * out unrenewed) is taken over, with a note.
  *
  * @example
  * const lock = await lockStack(".cairn/stacks/dev", { stack: "dev", command: "up" });
@@ -136,88 +133,107 @@ function staleReason(stackDir: string, holder: LockHolder | undefined): string |
  */
 export async function lockStack(dir: string, opts: LockOptions): Promise<StackLock> {
   const stackDir = resolve(dir); // one spelling per directory, for `heldHere`
-  await mkdir(stackDir, { recursive: true }).catch((e: unknown) => {
-    throw writeError(stackDir, e);
-  });
+  await makeDirs(stackDir);
+  const me = selfIdentity(opts.host);
   const held: Held = {
     stackDir,
     lockPath: lockPathOf(stackDir),
     stack: opts.stack,
-    holder: { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: opts.command ?? process.argv.slice(2).join(" ") },
+    staleMs: opts.staleMs ?? DEFAULT_STALE_MS,
+    holder: { ...me, since: new Date().toISOString(), command: opts.command ?? process.argv.slice(2).join(" "), leaseMs: opts.staleMs ?? DEFAULT_STALE_MS },
     compromised: undefined,
+    renewed: { mono: performance.now(), wall: Date.now() },
   };
   const notes: string[] = [];
-  const releaseDir = await withGuard(stackDir, () => takeLockDir(held, opts, notes));
-  return heldLock(held, releaseDir, notes);
+  await withGuard(stackDir, () => takeLockDir(held, opts, notes));
+  return heldLock(held, opts, notes);
 }
 
-/** One lock being held: where it is, who holds it, and whether it was lost (shared by its callbacks). */
+/** One lock being held: where it is, who holds it, when it was last renewed, and whether it was lost. */
 interface Held {
   stackDir: string;
   lockPath: string;
   stack: string;
+  staleMs: number;
   holder: LockHolder;
   compromised: LockCompromisedError | undefined;
+  /** When the lease was last renewed, by the monotonic clock and by the wall clock (a suspend stops one of them). */
+  renewed: { mono: number; wall: number };
 }
 
-/** proper-lockfile's options for one lock: its default throws from a timer, which would crash the process. */
-function lockfileOptions(held: Held, opts: LockOptions): LockfileOptions {
-  return {
-    realpath: false,
-    lockfilePath: held.lockPath,
-    retries: 0,
-    stale: opts.staleMs ?? DEFAULT_STALE_MS,
-    onCompromised: (err) => {
-      held.compromised = new LockCompromisedError(held.stack, held.lockPath, err);
-      heldHere.delete(held.stackDir);
-      try {
-        opts.onCompromised?.(held.compromised);
-      } catch {
-        // A throwing callback must not turn into an uncaught exception either.
-      }
-    },
-  };
-}
-
-/**
- * Takes the lock directory (a stale one of a process no longer running is removed first, with a note) and
- * writes `lock.json`; resolves with what releases the directory. Call under the stack's guard.
- */
-async function takeLockDir(held: Held, opts: LockOptions, notes: string[]): Promise<() => Promise<void>> {
+/** Takes the lock directory (a provably stale one is removed first, with a note) and writes `lock.json`. Call under the guard. */
+async function takeLockDir(held: Held, opts: LockOptions, notes: string[]): Promise<void> {
   const { stackDir, lockPath } = held;
-  const options = lockfileOptions(held, opts);
-  const lockfile = await properLockfile();
-  let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(stackDir, options);
+    await mkdir(lockPath);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ELOCKED") throw writeError(lockPath, e);
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw writeError(lockPath, e);
     const current = await readLockHolder(stackDir);
-    const reason = staleReason(stackDir, current);
-    if (!reason) throw new StackLockedError(opts.stack, lockPath, current, opts.programHint);
+    const v = await verdict(stackDir, current, held.staleMs);
+    if ("alive" in v) throw new StackLockedError(opts.stack, lockPath, current, opts.programHint);
     await rm(lockPath, { recursive: true, force: true });
-    release = await lockfile.lock(stackDir, options);
-    notes.push(reason);
+    await mkdir(lockPath).catch((err: unknown) => {
+      throw writeError(lockPath, err);
+    });
+    notes.push(`removed a stale lock left by ${current ? `pid ${current.pid} on ${current.host}` : "a run that never recorded itself"}: ${v.gone}`);
   }
   try {
     await durableWrite(holderPathOf(stackDir), JSON.stringify(held.holder, null, 2) + "\n");
   } catch (e) {
-    await release().catch(() => {});
+    await rmdir(lockPath).catch(() => {});
     throw e;
   }
   heldHere.add(stackDir);
-  return release;
 }
 
-/** The {@link StackLock} of a lock just taken. */
-function heldLock(held: Held, releaseDir: () => Promise<void>, notes: string[]): StackLock {
-  const { stackDir, holder } = held;
-  const ours = (current: LockHolder | undefined) => current !== undefined && current.pid === holder.pid && current.since === holder.since;
+const ours = (held: Held, current: LockHolder | undefined) => current !== undefined && current.pid === held.holder.pid && current.since === held.holder.since && current.host === held.holder.host;
+
+/** Records that the lock was lost (once), telling `onCompromised`; returns the error. */
+function lose(held: Held, opts: LockOptions, why: string): LockCompromisedError {
+  if (held.compromised) return held.compromised;
+  held.compromised = new LockCompromisedError(held.stack, held.lockPath, new Error(why));
+  heldHere.delete(held.stackDir);
+  try {
+    opts.onCompromised?.(held.compromised);
+  } catch {
+    // A throwing callback must not turn into an uncaught exception.
+  }
+  return held.compromised;
+}
+
+/**
+ * Renews the lease under the guard, after checking the lock is still this run's: `lock.json` names it and
+ * the lock directory exists. A run that was suspended finds out here, before it does anything else.
+ */
+async function renew(held: Held, opts: LockOptions): Promise<void> {
+  await withGuard(held.stackDir, async () => {
+    if (held.compromised) return;
+    const current = await readLockHolder(held.stackDir);
+    if (!ours(held, current)) throw lose(held, opts, current ? `lock.json now names pid ${current.pid} on ${current.host}` : "lock.json was removed");
+    const now = new Date();
+    await utimes(held.lockPath, now, now).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") throw lose(held, opts, "its lock directory was removed");
+      throw e;
+    });
+    held.renewed = { mono: performance.now(), wall: now.getTime() };
+  });
+}
+
+/** Time since the last renewal: the larger of the two clocks (a suspended host stops the monotonic one). */
+const sinceRenewal = (held: Held) => Math.max(performance.now() - held.renewed.mono, Date.now() - held.renewed.wall);
+
+/** The {@link StackLock} of a lock just taken: renewed in the background, checked before each write and call. */
+function heldLock(held: Held, opts: LockOptions, notes: string[]): StackLock {
+  const { stackDir } = held;
   let released = false;
-  // lock.json as last seen ours: a file replaced by another run (a forced unlock) has another inode or time.
+  let renewing: Promise<void> | undefined;
+  const renewNow = () => (renewing ??= renew(held, opts).finally(() => (renewing = undefined)));
+  const timer = setInterval(() => void renewNow().catch(() => {}), Math.max(100, Math.floor(held.staleMs / 3)));
+  timer.unref();
+  // lock.json as last seen ours: a file replaced by another run (a forced unlock, a take-over) has another inode or time.
   let verifiedStamp: string | undefined;
   return {
-    holder,
+    holder: held.holder,
     notes,
     get compromised() {
       return held.compromised;
@@ -228,28 +244,29 @@ function heldLock(held: Held, releaseDir: () => Promise<void>, notes: string[]):
     async verify() {
       if (held.compromised) throw held.compromised;
       if (released) return;
-      // Every journal write verifies the lock: a stat answers unless lock.json changed since it was read.
-      // A synchronous stat of one local file takes microseconds; the async one cost a thread-pool round trip
-      // per write, which 10,000 creates at 10 in parallel (a thousand writes) spent mostly idle.
+      // Late renewals mean this run was suspended (or starved): make sure the lock is still ours, renewing it
+      // now, before anything is written or called.
+      if (sinceRenewal(held) > held.staleMs / 2) await renewNow();
+      // Otherwise a synchronous stat answers unless lock.json changed since it was read (an async one cost a
+      // thread-pool round trip per write).
       const st = statIfThere(holderPathOf(stackDir));
       const stamp = st ? `${st.ino}:${st.mtimeMs}:${st.size}` : undefined;
       if (stamp !== undefined && stamp === verifiedStamp) return;
       const current = await readLockHolder(stackDir);
-      if (!ours(current)) {
-        held.compromised = new LockCompromisedError(held.stack, held.lockPath, new Error(current ? `lock.json now names pid ${current.pid} on ${current.host}` : "lock.json was removed"));
-        heldHere.delete(stackDir);
-        throw held.compromised;
-      }
+      if (!ours(held, current)) throw lose(held, opts, current ? `lock.json now names pid ${current.pid} on ${current.host}` : "lock.json was removed");
       verifiedStamp = stamp;
     },
     async release() {
       if (released) return;
       released = true;
+      clearInterval(timer);
+      await renewing?.catch(() => {});
       heldHere.delete(stackDir);
       const drop = async () => {
-        // Only remove lock.json if it is still ours: after a forced unlock it may name the next run.
-        if (ours(await readLockHolder(stackDir))) await rm(holderPathOf(stackDir), { force: true });
-        if (!held.compromised) await releaseDir().catch(() => {});
+        // Only remove what is still ours: after a take-over or a forced unlock it belongs to the next run.
+        if (!ours(held, await readLockHolder(stackDir))) return;
+        await rm(holderPathOf(stackDir), { force: true });
+        await rm(held.lockPath, { recursive: true, force: true });
       };
       await withGuard(stackDir, drop).catch(drop);
     },
@@ -271,29 +288,13 @@ export interface UnlockOptions {
   /** Stack name and how users run the program (`npx tsx infra.ts`), for messages. */
   stack?: string;
   programHint?: string;
-  /** Same as the lock's: a lock not refreshed for this long has a dead holder. Default 60 s. */
+  /** Same as the lock's: a lock of another host not renewed for this long has a gone holder. Default 60 s. */
   staleMs?: number;
 }
 
 /**
- * Why the holder of a lock may still be running, or undefined if it certainly is not: on this host
- * its pid is checked; from another host only the lock's last refresh (every 30 s while held) is seen.
- */
-async function aliveReason(stackDir: string, holder: LockHolder | undefined, staleMs: number): Promise<string | undefined> {
-  if (holder && holder.host === hostname()) {
-    if (holder.pid === process.pid) return heldHere.has(stackDir) ? "is this very process" : undefined;
-    return isRunning(holder.pid) ? "is still running on this host" : undefined;
-  }
-  const refreshed = await stat(lockPathOf(stackDir)).then((s) => s.mtimeMs, () => undefined);
-  if (refreshed === undefined) return undefined;
-  const age = Date.now() - refreshed;
-  if (age >= staleMs) return undefined;
-  return `refreshed its lock ${formatAge(age)} ago${holder ? " from another host" : ""} (a lock not refreshed for ${formatAge(staleMs)} is stale)`;
-}
-
-/**
- * Removes a stack's lock (the `unlock` command) if its holder is gone: a process of this host that no
- * longer runs, or a lock not refreshed for `staleMs`. While the holder may be alive it throws
+ * Removes a stack's lock (the `unlock` command) if its holder is provably gone: a process of this host
+ * whose pid is dead or reused, or a lock of another host not renewed for `staleMs`. While the holder may be alive it throws
  * {@link LockHeldError}, unless `force` is set: then the lock is removed with a warning naming the holder.
  *
  * @example
@@ -310,7 +311,8 @@ export async function forceUnlock(dir: string, opts: UnlockOptions = {}): Promis
     const locked = await exists(lockPathOf(stackDir));
     let warning: string | undefined;
     if (locked) {
-      const why = await aliveReason(stackDir, holder, opts.staleMs ?? DEFAULT_STALE_MS);
+      const v = await verdict(stackDir, holder, opts.staleMs ?? DEFAULT_STALE_MS);
+      const why = "alive" in v ? v.alive : undefined;
       if (why && !opts.force) {
         if (holder) throw new LockHeldError(stack, holder, why, opts.programHint);
         throw new Error(`stack ${stack} is locked (${lockPathOf(stackDir)}) by a run that has not recorded itself yet and ${why}: the lock was left in place. Wait a moment and try again, or add --force`);

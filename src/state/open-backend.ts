@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from "node:path";
+import { join } from "node:path";
+import { BACKEND_SCHEMES, parseBackendUrl } from "./backend-url.js";
 import type { StateBackend } from "./backend.js";
 import { FileBackend } from "./file-backend.js";
 import { MemoryBackend } from "./memory-backend.js";
@@ -20,9 +21,10 @@ export interface OpenBackendOptions {
   passphrase?: string | undefined;
   /** How users run the program (`npx tsx infra.ts`, `node infra.ts`), for hints such as how to unlock. */
   programHint?: string | undefined;
+  /** Use the previous version of a damaged snapshot (`--from-backup`) instead of refusing it. */
+  fromBackup?: boolean | undefined;
 }
 
-const SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix?region=<region> or memory://";
 
 /**
  * Opens the backend a URL names (PostgreSQL and S3 drivers load on first use, so this is cheap).
@@ -32,7 +34,10 @@ const SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix
  * openBackend({ backend: process.env.CAIRN_BACKEND, stateDir: ".cairn", stack: "dev", project: "web" });
  */
 export function openBackend(opts: OpenBackendOptions): StateBackend {
-  const common = { stack: opts.stack, project: opts.project, passphrase: opts.passphrase, programHint: opts.programHint };
+  const common = {
+    stack: opts.stack, project: opts.project, passphrase: opts.passphrase, programHint: opts.programHint, fromBackup: opts.fromBackup,
+    ...(opts.stateDir ? { spillDir: join(opts.stateDir, "spill") } : {}),
+  };
   const b = opts.backend;
   if (b !== undefined && typeof b !== "string") {
     if (b.stack !== opts.stack || b.project !== opts.project) {
@@ -41,24 +46,22 @@ export function openBackend(opts: OpenBackendOptions): StateBackend {
     return b;
   }
   if (b === undefined || b === "") {
-    if (!opts.stateDir) throw new Error(`no state backend given for stack ${opts.stack}: pass a backend URL (${SCHEMES}) or a state directory`);
+    if (!opts.stateDir) throw new Error(`no state backend given for stack ${opts.stack}: pass a backend URL (${BACKEND_SCHEMES}) or a state directory`);
     return new FileBackend({ ...common, stateDir: opts.stateDir });
   }
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(b)?.[1]?.toLowerCase();
-  switch (scheme) {
-    case "file": {
-      const path = decodeURIComponent(b.slice("file://".length));
-      if (!path) throw new Error(`the backend URL ${b} names no directory: use file://.cairn or file:///absolute/path`);
-      return new FileBackend({ ...common, stateDir: isAbsolute(path) ? path : resolve(path) });
-    }
+  const parsed = parseBackendUrl(b);
+  switch (parsed.kind) {
+    case "file":
+      return new FileBackend({ ...common, stateDir: parsed.dir });
     case "postgres":
-    case "postgresql":
       return new PgBackend({ ...common, url: b });
     case "s3":
       return new S3Backend({ ...common, url: b });
     case "memory":
-      return new MemoryBackend({ ...common, ...(b.slice("memory://".length) ? { space: b.slice("memory://".length) } : {}) });
-    default:
-      throw new Error(`unknown state backend ${JSON.stringify(b.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@"))}: use ${SCHEMES}`);
+      return new MemoryBackend({ ...common, ...(parsed.space ? { space: parsed.space } : {}) });
+    default: {
+      const never: never = parsed;
+      return never;
+    }
   }
 }

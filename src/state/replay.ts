@@ -1,4 +1,5 @@
 import { beginLine, headLine, parseJournal } from "./journal-format.js";
+import { SnapshotError } from "./snapshot.js";
 import type { JournalRecord } from "./schema.js";
 import type { JournalPrep } from "./store.js";
 import type { PendingOperation } from "./types.js";
@@ -19,7 +20,7 @@ export interface JournalScan {
 /**
  * Reads a journal (`bytes`, possibly undefined) against the snapshot serial it should continue: the
  * pending operations, the records to replay, and what the journal's writer must do to continue it.
- * Throws, naming both, when the journal continues a newer snapshot than the one loaded (unless
+ * Throws a damaged {@link SnapshotError}, naming both, when the journal continues a newer snapshot than the one loaded (unless
  * `fromBackup`: the current snapshot was damaged and its predecessor loaded, so the journal is replayed
  * with the serial moved past it).
  *
@@ -57,11 +58,8 @@ function placeJournal(headSerial: number, journalName: string, snapshotSerial: n
     return { continuesSnapshot: true, baseSerial: headSerial };
   }
   if (headSerial > snapshotSerial) {
-    throw new Error(
-      `${journalName} continues snapshot serial ${headSerial}, but ${snap.existed ? `${snap.name} has serial ${snapshotSerial}` : `${snap.name} is missing`}: ` +
-        `the snapshot was deleted or replaced by an older copy. Both were left untouched: put back the matching snapshot, ` +
-        `or move the journal aside to continue from this snapshot (the journal's changes will be forgotten).`,
-    );
+    const what = snap.existed ? `has serial ${snapshotSerial}` : "is missing";
+    throw new SnapshotError(snap.name, `${what}, but ${journalName} continues serial ${headSerial}: the snapshot was deleted or replaced by an older copy`, true);
   }
   // An older journal is one whose compaction was interrupted after the snapshot was written:
   // its changes are in the snapshot already, but its pending operations are still unresolved.

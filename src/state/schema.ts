@@ -25,7 +25,7 @@ const providerRecordSchema = z.looseObject({ name: z.string().check(z.minLength(
 
 /** A deposed object (see {@link DeposedObject}). */
 export const deposedObjectSchema: z.ZodMiniType<DeposedObject> = z.looseObject({
-  id: z.string(),
+  id: z.string().check(z.minLength(1, "an object id cannot be empty")),
   inputs: props,
   outputs: props,
   secretKeys: z.optional(names),
@@ -40,7 +40,7 @@ const timeoutsSchema = z.object({ create: ms, update: ms, delete: ms });
 export const resourceStateSchema: z.ZodMiniType<ResourceState> = z.looseObject({
   urn,
   type: z.string().check(z.minLength(1)),
-  id: z.string(),
+  id: z.string().check(z.minLength(1, "an object id cannot be empty")),
   inputs: props,
   outputs: props,
   secretKeys: z.optional(names),
@@ -135,6 +135,9 @@ export const lockHolderSchema = z.object({
   command: z.string(),
   expires: z.optional(z.string()),
   session: z.optional(z.int()),
+  started: z.optional(z.number()),
+  machine: z.optional(z.string()),
+  leaseMs: z.optional(z.number().check(z.positive())),
 });
 
 /**

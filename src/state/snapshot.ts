@@ -12,15 +12,14 @@ export class SnapshotError extends Error {
   override name = "SnapshotError";
   constructor(
     readonly file: string,
-    problem: string,
+    /** What is wrong with it, without the file's name (e.g. `is empty`). */
+    readonly problem: string,
     /** True when the text is unreadable (truncated, not JSON, not a state), as opposed to refused (newer format, other stack). */
     readonly damaged = false,
   ) {
     super(`${file} ${problem}`);
   }
 }
-
-const LEFT_ALONE = "The file was left untouched: restore it from a backup (or repair it by hand) and run again.";
 
 /**
  * Parses and validates a snapshot's text (secrets still encrypted) for the expected project and stack.
@@ -34,7 +33,7 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
     json = JSON.parse(text);
   } catch (e) {
     const why = text.trim() === "" ? "is empty" : `is not valid JSON (${(e as Error).message.replace(/\s+/g, " ")})`;
-    throw new SnapshotError(file, `${why}: it may have been truncated or damaged. ${LEFT_ALONE}`, true);
+    throw new SnapshotError(file, `${why}: it may have been truncated or damaged`, true);
   }
   const version = (json as { version?: unknown } | null)?.version;
   if (typeof version === "number" && version > STATE_FORMAT_VERSION) {
@@ -55,7 +54,7 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
 function validated(json: unknown, file: string): StackState {
   const parsed = stackStateSchema.safeParse(json);
   if (!parsed.success) {
-    throw new SnapshotError(file, `is not a valid Cairn state file: ${describeZodError(parsed.error)}. ${LEFT_ALONE}`, true);
+    throw new SnapshotError(file, `is not a valid Cairn state file: ${describeZodError(parsed.error)}`, true);
   }
   return parsed.data;
 }

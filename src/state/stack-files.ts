@@ -10,9 +10,9 @@ export interface StackFiles {
   dir: string;
   /** The current snapshot. */
   snapshot: string;
-  /** The previous snapshot, used (with a warning) when the current one is unreadable. */
+  /** The previous snapshot, used when the current one is unreadable and `--from-backup` asks for it. */
   backup: string;
-  /** Every snapshot version kept, as `<serial>.json` (hard links: no extra space for the current one). */
+  /** Every snapshot version kept, as `<serial>.json` (independent copies: damage to state.json never reaches them). */
   history: string;
   /** Changes since the snapshot, one NDJSON record per line. */
   journal: string;

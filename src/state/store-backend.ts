@@ -1,16 +1,21 @@
 import type { HistoryEntry, LoadResult, RemoveStackOptions, RollbackResult, StackExport, StackSummary, StateBackend } from "./backend.js";
 import { ConfigStore, type ConfigValue } from "./config-store.js";
 import { Journal, type JournalOptions } from "./journal.js";
-import { headLine } from "./journal-format.js";
+import { beginLine, headLine } from "./journal-format.js";
 import type { StackLock, UnlockResult } from "./lock-holder.js";
 import { applyMutations, workingCopy } from "./mutations.js";
 import { normalizedJournal, scanJournal, type JournalScan } from "./replay.js";
 import { decodeMutation, decodeState } from "./secret-encoding.js";
 import { DecryptError } from "./secrets.js";
 import { parseSnapshot, snapshotChunks, SnapshotError } from "./snapshot.js";
+import { DamagedStateError, planRecovery, type RecoveryPlan, type RecoveryResult } from "./recover.js";
 import { validateStackName } from "./stack-name.js";
 import { StackSecrets } from "./stack-secrets.js";
-import type { StateStore } from "./store.js";
+import type { SnapshotText, StateStore } from "./store.js";
+import { SpillConflictError, SpillFile, spillPath } from "./spill.js";
+import { SpilledJournalStorage, type RemoteJournalStorage } from "./spilled-journal.js";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
 
 /** What every backend is opened with. */
@@ -21,6 +26,16 @@ export interface BackendOptions {
   passphrase?: string | undefined;
   /** The program file named in hints such as how to unlock. Default `infra.ts`. */
   programHint?: string | undefined;
+  /**
+   * Use the previous version when the current snapshot is damaged (`--from-backup`). Without it a damaged
+   * snapshot is refused, naming `state recover`.
+   */
+  fromBackup?: boolean | undefined;
+  /**
+   * Where a network backend keeps journal records it has not acknowledged yet. The CLI and `Stack` pass
+   * `<state dir>/spill` (`.cairn/spill` beside the program); default `~/.cairn/spill`.
+   */
+  spillDir?: string | undefined;
 }
 
 /** The snapshot as read, still encoded, and how it was found. */
@@ -54,12 +69,15 @@ export class StoreBackend implements StateBackend {
   private scanned: Scan | undefined;
   private heldLock: StackLock | undefined;
   private journal: Journal | undefined;
+  /** Where journal records wait until a network store acknowledges them (none for local stores). */
+  private readonly spill: SpillFile | undefined;
 
   constructor(store: StateStore, opts: BackendOptions) {
     validateStackName(opts.stack);
     if (!opts.project) throw new Error(`a project name is required to open the state of stack ${opts.stack}`);
     this.store = store;
     this.opts = opts;
+    if (store.replayAt) this.spill = new SpillFile(spillPath(opts.spillDir ?? join(homedir(), ".cairn", "spill"), store.url, opts.project, opts.stack));
   }
 
   /** The stack this backend was opened for. */
@@ -85,6 +103,7 @@ export class StoreBackend implements StateBackend {
    * for (const p of pending) console.warn(`${p.kind} of ${p.urn} was interrupted`);
    */
   async load(): Promise<LoadResult> {
+    const replayed = await this.replaySpill();
     const secrets = await this.secrets();
     const crypter = secrets.crypter;
     const madeWhileOpen = this.journal && !this.journal.closed ? this.journal : undefined;
@@ -98,7 +117,30 @@ export class StoreBackend implements StateBackend {
     }
     this.secretsLoaded = secrets;
     this.scanned = { madeWhileOpen, scan };
-    return { state, pending: [...scan.prep.pending], notes: [...found.notes, ...scan.notes] };
+    return { state, pending: [...scan.prep.pending], notes: [...replayed, ...found.notes, ...scan.notes] };
+  }
+
+  /**
+   * Writes the journal records an earlier run kept locally (the backend was unreachable) into the backend,
+   * before anything reads the state: only while holding the lock (else it says they wait). Returns notes.
+   */
+  private async replaySpill(): Promise<string[]> {
+    const entries = this.spill?.read() ?? [];
+    if (!entries.length || (this.journal && !this.journal.closed)) return [];
+    const records = entries.reduce((n, e) => n + e.text.split("\n").filter(Boolean).length, 0);
+    if (!this.heldLock) return [`${records} journal record(s) of an earlier run wait in ${this.spill!.file}: the backend was unreachable then; the next run that takes the lock (up, preview) writes them into ${this.url}`];
+    try {
+      for (const e of entries) await this.store.replayAt!(e.base, e.at, e.text);
+    } catch (e) {
+      if (!(e instanceof SpillConflictError)) throw e;
+      throw new Error(
+        `${this.spill!.file} holds ${records} journal record(s) an earlier run kept because ${this.url} was unreachable, but they no longer fit there: ${e.reason}. ` +
+          `Nothing was changed, and the file was left as it is. Another run changed the stack meanwhile, and the objects those records describe may be unknown to it: ` +
+          `move the file aside to go on, then run refresh, and adopt any object left behind with \`state import\``,
+      );
+    }
+    this.spill!.clear();
+    return [`wrote ${records} journal record(s) kept in ${this.spill!.file} into ${this.url}: an earlier run could not reach it to record them`];
   }
 
   /**
@@ -132,8 +174,10 @@ export class StoreBackend implements StateBackend {
       init = { pending: prep.pending, nextOp, baseSerial: prep.snapshotSerial, storage: this.store.openJournal(prep) };
     }
     this.scanned = undefined; // the journal is about to change: the next open must not trust this scan
+    const storage = this.spill ? new SpilledJournalStorage(init.storage as RemoteJournalStorage, this.spill) : init.storage;
     this.journal = new Journal({
       ...init,
+      storage,
       state: workingCopy(state),
       secrets,
       guard: () => this.heldLock?.assertHeld(),
@@ -280,13 +324,51 @@ export class StoreBackend implements StateBackend {
   }
 
   /**
+   * Rebuilds the newest state the stored parts still hold when the snapshot is damaged or behind its
+   * journal (the readable version the journal continues, with the journal replayed on it), under the lock. `confirm` sees what would be written first; nothing
+   * is written unless it agrees. The damaged file is kept aside (files), never deleted. Needs no passphrase.
+   *
+   * @example const r = await backend.recover({ confirm: async (plan) => (show(plan), ask()) });
+   */
+  async recover(opts: { confirm?: (plan: RecoveryPlan) => Promise<boolean> } = {}): Promise<RecoveryResult> {
+    const lock = await this.lock("state recover");
+    try {
+      const plan = await planRecovery(this.store, this.opts);
+      if (!plan) return { needed: false, applied: false };
+      if (opts.confirm && !(await opts.confirm(plan))) return { needed: true, applied: false, plan };
+      lock.assertHeld();
+      await this.writeRecovered(plan);
+      this.scanned = undefined;
+      return { needed: true, applied: true, plan };
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Installs a recovered state as a new version, with a fresh journal holding its unfinished operations. */
+  private async writeRecovered(plan: RecoveryPlan): Promise<void> {
+    const snap = await this.store.readSnapshot(); // S3: the ETag the write is conditional on
+    if (snap && plan.damaged.some((d) => d.startsWith(snap.name))) snap.damaged?.();
+    if (plan.damaged.some((d) => d.startsWith(this.store.names.journal))) await this.store.keepDamagedJournal?.();
+    const prep = { snapshotSerial: plan.journalSerial ?? plan.serial - 1, continuesSnapshot: true, validBytes: 0, size: 0, pending: plan.pending };
+    const storage = this.store.openJournal(prep);
+    try {
+      await storage.ready;
+      const resources = plan.resources.length;
+      await storage.replace({ chunks: () => snapshotChunks(plan.state), serial: plan.serial, resources }, headLine(plan.serial) + plan.pending.map(beginLine).join(""));
+    } finally {
+      await storage.close();
+    }
+  }
+
+  /**
    * The stack as stored, secrets still encrypted (call while holding the lock).
    * @example const data = await source.exportStack(); await target.importStack(data);
    */
   async exportStack(): Promise<StackExport> {
     const found = await this.findSnapshot();
     const bytes = await this.store.readJournal();
-    const scan = scanJournal(bytes, this.store.names.journal, found.state?.serial ?? 0, { name: found.name, existed: !!found.state, fromBackup: found.fromBackup });
+    const scan = await this.scanJournalOf(found, bytes);
     const out: StackExport = { project: this.project, stack: this.stack, config: { ...(await this.store.readConfig()) }, history: [] };
     if (found.text !== undefined) out.snapshot = found.text;
     const journal = normalizedJournal(bytes, scan.prep);
@@ -378,24 +460,41 @@ export class StoreBackend implements StateBackend {
     try {
       return { state: parseSnapshot(snap.text, snap.name, this.opts), text: snap.text, name: snap.name, fromBackup: false, notes: [] };
     } catch (e) {
-      if (!(e instanceof SnapshotError) || !e.damaged || !snap.backup) throw e;
-      const bak = await snap.backup();
-      if (!bak) throw e;
-      let state: StackState;
-      try {
-        state = parseSnapshot(bak.text, bak.name, this.opts);
-      } catch (e2) {
-        throw new SnapshotError(snap.name, `is unreadable, and so is its backup: ${(e as Error).message.replace(`${snap.name} `, "")} / ${(e2 as Error).message}`, true);
-      }
+      if (!(e instanceof SnapshotError) || !e.damaged) throw e;
+      // Never guess: the previous version is used only when the user asked for it.
+      if (!this.opts.fromBackup) throw new DamagedStateError(e.file, e.problem, this.opts);
+      const bak = await this.previousVersion(snap);
+      if (!bak) throw new SnapshotError(snap.name, `${e.problem}, and there is no readable previous version to use instead: run \`state recover\``, true);
       snap.damaged?.();
-      const note = `${snap.name} is unreadable (${e.message.replace(`${snap.name} `, "").split(":")[0]}): loaded the previous version (serial ${state.serial}) from ${bak.name} instead; the damaged file is kept aside when the next version is written`;
-      return { state, text: bak.text, name: bak.name, fromBackup: true, notes: [note] };
+      const note = `${snap.name} is unreadable (${e.problem.split(":")[0]}): loaded the previous version (serial ${bak.state.serial}) from ${bak.name} instead, as --from-backup asked; the damaged file is kept aside when the next version is written`;
+      return { state: bak.state, text: bak.text, name: bak.name, fromBackup: true, notes: [note] };
     }
   }
 
-  private async scanJournalOf(found: SnapshotFound): Promise<JournalScan> {
-    const bytes = await this.store.readJournal();
-    return scanJournal(bytes, this.store.names.journal, found.state?.serial ?? 0, { name: found.name, existed: !!found.state, fromBackup: found.fromBackup });
+  /** The version before a damaged snapshot: the store's backup (`state.json.bak`), else the newest readable stored version. */
+  private async previousVersion(snap: SnapshotText): Promise<{ state: StackState; text: string; name: string } | undefined> {
+    const bak = await snap.backup?.();
+    if (bak) return { ...bak, state: parseSnapshot(bak.text, bak.name, this.opts) };
+    for (const h of (await this.store.history()).reverse()) {
+      const text = await this.store.readVersion(h.version);
+      if (text === undefined) continue;
+      try {
+        return { text, name: `version ${h.version}`, state: parseSnapshot(text, `version ${h.version}`, this.opts) };
+      } catch (e) {
+        if (!(e instanceof SnapshotError) || !e.damaged) throw e;
+      }
+    }
+    return undefined;
+  }
+
+  private async scanJournalOf(found: SnapshotFound, read?: Buffer): Promise<JournalScan> {
+    const bytes = read ?? (await this.store.readJournal());
+    try {
+      return scanJournal(bytes, this.store.names.journal, found.state?.serial ?? 0, { name: found.name, existed: !!found.state, fromBackup: found.fromBackup });
+    } catch (e) {
+      if (e instanceof SnapshotError && e.damaged) throw new DamagedStateError(e.file, e.problem, this.opts);
+      throw e;
+    }
   }
 
   private async config(): Promise<ConfigStore> {

@@ -44,6 +44,15 @@ export interface StateStore {
   lockHolder(): Promise<LockHolder | undefined>;
   /** Deletes everything of the stack but its lock (the caller holds the lock; releasing it removes the rest). */
   removeAll(): Promise<void>;
+  /**
+   * Network stores (PostgreSQL, S3): writes a batch of journal records that a run kept locally (see
+   * `SpillFile`) at its place in the journal continuing snapshot `base`: idempotently (resolves if exactly
+   * those records are there already), and refusing if that place holds other records or the journal has
+   * moved past `base`.
+   */
+  replayAt?(base: number, at: number, text: string): Promise<void>;
+  /** Keeps a copy of a damaged journal before `state recover` replaces it (where the store can: files). */
+  keepDamagedJournal?(): Promise<void>;
   /** After a removal, once the lock is released: tidies what the lock left (the file store's empty folder). */
   removeLeftovers?(): Promise<void>;
   close(): Promise<void>;
@@ -111,6 +120,14 @@ export interface JournalStorage {
   replace(snapshot: SnapshotWrite, journal: string): Promise<number>;
   /** Frees space kept in reserve for a full disk; resolves false if there was none. */
   releaseReserve?(): Promise<boolean>;
+  /**
+   * A network store's local safety net: keeps records that could not be sent (the store unreachable, the run
+   * stopped) durably on this machine, synchronously, and returns true; the next run writes them into the
+   * store before planning.
+   */
+  keep?(text: string): boolean;
+  /** Where {@link JournalStorage.keep} keeps records (for messages). */
+  readonly keptIn?: string;
   close(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { readdir, readFile, access } from "node:fs/promises";
 import { join } from "node:path";
@@ -74,6 +75,24 @@ describe("Ctrl-C, end to end", () => {
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).toMatch(/An interrupted create of urn:cairn:dev::slow::e2e:Slow::s\d/);
     expect((await readdir(join(dir, "objs"))).sort()).toEqual(["0", "1", "2", "3", "4", "5"]);
+  });
+});
+
+describe("Ctrl-C in the first moments", () => {
+  it("is not fatal before the command line has loaded: the command is cancelled cleanly, exit 130, nothing made, no lock left", async () => {
+    // The program file interrupts itself right after declaring its program, before the CLI has loaded.
+    const early = `import { program } from "cairn";
+import { local } from "cairn/local";
+export default program("early", () => { new local.File("a", { path: "out/a.txt", content: "x" }); });
+process.kill(process.pid, "SIGINT");
+`;
+    const dir = await tempProject({ "infra.mjs": early });
+    const child = spawn(process.execPath, ["infra.mjs", "up", "--yes"], { cwd: dir, env: { ...process.env, NO_COLOR: "1", CI: "true" }, stdio: ["ignore", "pipe", "pipe"] });
+    const r = await finish(child);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(130);
+    expect(r.stderr).toMatch(/Cancelling: nothing new starts/);
+    expect(await exists(join(dir, "out"))).toBe(false);
+    expect(await exists(join(dir, ".cairn/stacks/dev/lock"))).toBe(false);
   });
 });
 

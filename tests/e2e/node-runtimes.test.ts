@@ -4,7 +4,8 @@
 // missing: these tests fail, never skip, when one cannot be had.
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, finish, tempProject, type Run } from "./cli-harness.js";
 import { PINS, pinnedNode, strippingNode } from "../../scripts/node-runtimes.js";
@@ -80,7 +81,9 @@ describe("a Node that strips TypeScript types itself (22.18+, 24)", () => {
 describe("the examples, run by Node itself (they use only erasable TypeScript)", () => {
   // Every example with a program that plans offline; acm-certificate looks its zone up in AWS.
   it.each(["quickstart", "wait", "embedded-service"])("node examples/%s/infra.ts preview plans it", async (example) => {
-    const r = await run(strippingNode(), join(REPO, "examples", example), ["infra.ts", "preview"], { CAIRN_BACKEND: "memory://examples" });
+    // State in a folder of its own (the CLI refuses memory://), so the examples' folders stay untouched.
+    const stateDir = await mkdtemp(join(tmpdir(), "cairn-example-state-"));
+    const r = await run(strippingNode(), join(REPO, "examples", example), ["infra.ts", "preview"], { CAIRN_STATE_DIR: stateDir }).finally(() => rm(stateDir, { recursive: true, force: true }));
 
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Plan: \d+ to create/m);

@@ -130,20 +130,22 @@ describe("provider instances (opts.provider)", () => {
 });
 
 describe("provider instances: what must never delete or lose the wrong object", () => {
-  it("a replacement that hands back the same object keeps it instead of deleting it", async () => {
+  it("a replacement whose create hands back the object being replaced is refused as a provider error: nothing is deleted or recorded", async () => {
     const cloud = regionalCloud("regional", { idempotent: true });
     const stack = stackOf(() => {
       new cloud.Thing("a", { name: "same" });
     });
     await stack.up();
+    const before = await stack.resources();
     const urn = (await stack.preview()).steps[0]!.urn;
-    const events: string[] = [];
-    stack.events.subscribe((e) => { if (e.type === "diagnostic") events.push(e.message); });
+    const failures: string[] = [];
+    stack.events.subscribe((e) => { if (e.type === "step-failed") failures.push(e.error); });
     const up = await stack.up({ replace: [urn] });
-    expect(up.summary).toMatchObject({ ok: true });
+    expect(up.summary).toMatchObject({ ok: false, failed: 1 });
+    expect(failures.join("\n")).toMatch(/the provider of regional:test:Thing returned the id of the object it was replacing \("t-1"\) from the create of its replacement: a replacement must be a new object\. Nothing was recorded, and the object was not deleted/);
     expect(cloud.calls.filter((c) => c.op === "delete")).toEqual([]);
     expect(cloud.regions.get("default-region")?.size).toBe(1);
-    expect(events.join("\n")).toMatch(/is the same object \(id t-1\): it was kept, not deleted/);
+    expect(await stack.resources()).toEqual(before);
     expect((await stack.preview()).steps.map((s) => s.kind)).toEqual(["same"]);
   });
 

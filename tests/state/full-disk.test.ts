@@ -127,7 +127,7 @@ describe("a full disk", () => {
 });
 
 describe("an unreadable state.json", () => {
-  it("is replaced, with a warning, by the previous version in state.json.bak, and kept aside when the next version is written", async () => {
+  it("is replaced by the previous version in state.json.bak when asked (--from-backup), with a warning, and kept aside when the next version is written", async () => {
     const dir = await tempDir();
     const b = backendAt(dir);
     const j = b.openJournal((await b.load()).state);
@@ -143,9 +143,10 @@ describe("an unreadable state.json", () => {
     const damaged = (await readFile(b.files.snapshot, "utf8")).slice(0, 40);
     await writeFile(b.files.snapshot, damaged); // truncated by something outside Cairn
 
-    const fresh = backendAt(dir);
+    await expect(backendAt(dir).load()).rejects.toThrow(/state recover/);
+    const fresh = backendAt(dir, { fromBackup: true });
     const loaded = await fresh.load();
-    expect(loaded.notes[0]).toMatch(new RegExp(`^${b.files.snapshot.replace(/[.]/g, "\\.")} is unreadable \\(is not valid JSON .*\\): loaded the previous version \\(serial ${v1.serial}\\) from .*state\\.json\\.bak instead`));
+    expect(loaded.notes[0]).toMatch(new RegExp(`^${b.files.snapshot.replace(/[.]/g, "\\.")} is unreadable \\(is not valid JSON .*\\): loaded the previous version \\(serial ${v1.serial}\\) from .*state\\.json\\.bak instead, as --from-backup asked`));
     expect(loaded.notes[1]).toMatch(/continues version \d+, newer than the backup loaded: its changes were replayed on the backup; resources changed only in the lost version may be stale: run refresh/);
     expect(Object.keys(loaded.state.resources).sort()).toEqual([urnOf("a"), urnOf("c")]); // b lived only in the lost version
 

@@ -274,7 +274,7 @@ describe("damaged snapshots", () => {
   }
 
   const cases: [string, (text: string) => string, RegExp][] = [
-    ["not JSON", () => "{ this is not json", /state\.json is not valid JSON .*left untouched/],
+    ["not JSON", () => "{ this is not json", /state\.json is not valid JSON .*Nothing was changed, and the file was left as it is.*state recover/],
     ["truncated", (t) => t.slice(0, Math.floor(t.length / 2)), /state\.json is not valid JSON .*truncated or damaged/],
     ["empty", () => "", /state\.json is empty/],
     ["schema-invalid", (t) => t.replace('"deps":[]', '"deps":"none"'), /state\.json is not a valid Cairn state file: resources\..*deps: /],
@@ -331,7 +331,7 @@ describe("damaged snapshots", () => {
     const files = await compacted(dir); // snapshot serial 2, journal head 2
     const snap = JSON.parse(await readFile(files.snapshot, "utf8")) as StackState;
     await writeFile(files.snapshot, JSON.stringify({ ...snap, serial: 1 }));
-    await expect(backendAt(dir).load()).rejects.toThrow(/continues snapshot serial 2, but .*state\.json has serial 1/);
+    await expect(backendAt(dir).load()).rejects.toThrow(/state\.json has serial 1, but .*journal\.ndjson continues serial 2: the snapshot was deleted or replaced by an older copy.*state recover/);
   });
 });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { forceUnlock, LockCompromisedError, LockHeldError, lockStack, readLockHolder, StackLockedError } from "../../src/state/lock.js";
+import { machineId } from "../../src/state/process-identity.js";
 import { tempDir } from "./helpers.js";
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
@@ -17,9 +18,9 @@ async function deadPid(): Promise<number> {
 }
 
 /** Starts a child process holding the lock of `stackDir`; resolves once it holds it. */
-async function childHoldingLock(stackDir: string) {
+async function childHoldingLock(stackDir: string, args: string[] = []) {
   const script = fileURLToPath(new URL("./fixtures/hold-lock.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", script, stackDir], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script, stackDir, ...args], { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => d.toString().includes("locked") && resolve());
     child.on("exit", (code) => reject(new Error(`lock holder exited early (${code})`)));
@@ -33,7 +34,7 @@ describe("stack lock", () => {
     const lock = await lockStack(dir, { stack: "dev", command: "up" });
     expect(lock.notes).toEqual([]);
     const holder = JSON.parse(await readFile(join(dir, "lock.json"), "utf8")) as unknown;
-    expect(holder).toEqual({ pid: process.pid, host: hostname(), since: lock.holder.since, command: "up" });
+    expect(holder).toEqual({ pid: process.pid, host: hostname(), started: expect.any(Number), machine: expect.any(String), since: lock.holder.since, command: "up", leaseMs: 60_000 });
     expect(Number.isNaN(Date.parse(lock.holder.since))).toBe(false);
     expect(await exists(join(dir, "lock"))).toBe(true);
     await lock.release();
@@ -86,7 +87,7 @@ describe("stack lock", () => {
     const results = await Promise.allSettled([lockStack(dir, { stack: "dev" }), lockStack(dir, { stack: "dev" })]);
     const won = results.filter((r) => r.status === "fulfilled").map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof lockStack>>>).value);
     expect(won).toHaveLength(1);
-    expect(won[0]!.notes).toEqual([`removed a stale lock left by pid ${pid} (no longer running)`]);
+    expect(won[0]!.notes).toEqual([`removed a stale lock left by pid ${pid} on ${hostname()}: pid ${pid} is no longer running`]);
     expect((await readLockHolder(dir))?.pid).toBe(process.pid);
     const lost = (results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason as StackLockedError;
     expect(lost.holder?.pid).toBe(process.pid);
@@ -128,7 +129,7 @@ describe("stack lock", () => {
     }
     expect(await exists(join(dir, "lock"))).toBe(true); // kill -9 leaves the lock behind
     const lock = await lockStack(dir, { stack: "dev" });
-    expect(lock.notes).toEqual([`removed a stale lock left by pid ${child.pid} (no longer running)`]);
+    expect(lock.notes).toEqual([`removed a stale lock left by pid ${child.pid} on ${hostname()}: pid ${child.pid} is no longer running`]);
     await lock.release();
   });
 
@@ -179,7 +180,7 @@ describe("stack lock", () => {
     await writeFile(join(dir, "lock.json"), JSON.stringify(holder));
     const refused = (await forceUnlock(dir, { stack: "dev" }).catch((e: unknown) => e)) as LockHeldError;
     expect(refused).toBeInstanceOf(LockHeldError);
-    expect(refused.message).toMatch(/locked by pid 4242 on .*-elsewhere since \S+ \(for 10m 0\ds; command: up\), which refreshed its lock \ds ago from another host \(a lock not refreshed for 1m 00s is stale\)/);
+    expect(refused.message).toMatch(/locked by pid 4242 on .*-elsewhere since \S+ \(for 10m 0\ds; command: up\), which renewed its lock \ds ago from another host \(a lock not renewed for 1m 00s is stale\)/);
 
     const old = new Date(Date.now() - 5 * 60_000);
     await utimes(join(dir, "lock"), old, old);
@@ -200,5 +201,82 @@ describe("stack lock", () => {
     await lock.release();
     const next = await lockStack(dir, { stack: "dev" });
     await next.release();
+  });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const callsIn = async (file: string) => (await readFile(file, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+const exited = (child: ReturnType<typeof spawn>) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on("exit", (code) => r(code))));
+
+describe("stack lock: a holder is gone only when that is provable", () => {
+  it("keeps the lock of a holder suspended (SIGSTOP) for longer than its lease: this host sees its pid still runs", async () => {
+    const dir = await tempDir();
+    const calls = join(dir, "calls.log");
+    const child = await childHoldingLock(dir, ["--stale", "1000", "--calls", calls]);
+    let output = "";
+    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+    try {
+      child.kill("SIGSTOP");
+      await sleep(2500); // 2.5 leases without a renewal
+      const err = (await lockStack(dir, { stack: "dev", staleMs: 1000 }).catch((e: unknown) => e)) as StackLockedError;
+      expect(err).toBeInstanceOf(StackLockedError);
+      expect(err.holder?.pid).toBe(child.pid);
+      await expect(forceUnlock(dir, { staleMs: 1000 })).rejects.toThrow(/which is still running on this host: the lock was left in place/);
+
+      // WHEN it resumes THEN it still holds its lock and goes on making calls
+      const before = await callsIn(calls);
+      child.kill("SIGCONT");
+      await sleep(600);
+      expect(await callsIn(calls)).toBeGreaterThan(before + 3);
+      expect(output).not.toContain("stopped");
+      expect((await readLockHolder(dir))?.pid).toBe(child.pid);
+    } finally {
+      child.kill("SIGKILL");
+      await exited(child);
+    }
+  });
+
+  it("lets another host's holder lose a lease it did not renew, and that holder stops before its next call, saying so", async () => {
+    const dir = await tempDir();
+    const calls = join(dir, "calls.log");
+    const child = await childHoldingLock(dir, ["--stale", "1000", "--calls", calls, "--host", "laptop-elsewhere"]);
+    let output = "";
+    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+    try {
+      // WHILE the holder sleeps past its lease, another run takes the lock over
+      child.kill("SIGSTOP");
+      await sleep(1500);
+      const made = await callsIn(calls);
+      const lock = await lockStack(dir, { stack: "dev", command: "up (second)" });
+      expect(lock.notes).toEqual([expect.stringMatching(new RegExp(`^removed a stale lock left by pid ${child.pid} on laptop-elsewhere: its lease ran out: not renewed for \\ds \\(from another host\\)$`))]);
+
+      // WHEN the holder resumes THEN it makes no further call (at most the one it was in) and says why
+      child.kill("SIGCONT");
+      expect(await exited(child)).toBe(3);
+      expect(output).toMatch(/stopped before call \d+: the lock on stack dev \(.*lock\) was lost while this run held it \(lock\.json now names pid \d+ on /);
+      expect(await callsIn(calls)).toBeLessThanOrEqual(made + 1);
+      expect(await readLockHolder(dir)).toMatchObject({ pid: process.pid, command: "up (second)" });
+      await lock.verify!();
+      await lock.release();
+    } finally {
+      child.kill("SIGKILL");
+      await exited(child);
+    }
+  });
+
+  it("takes over a lock whose pid now belongs to another process (judged by the process start time)", async () => {
+    const dir = await tempDir();
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    try {
+      await mkdir(join(dir, "lock"));
+      const holder = { pid: other.pid!, host: hostname(), machine: machineId(), started: 1, since: "2025-01-01T00:00:00.000Z", command: "up" };
+      await writeFile(join(dir, "lock.json"), JSON.stringify(holder));
+      const lock = await lockStack(dir, { stack: "dev" });
+      expect(lock.notes).toEqual([expect.stringMatching(new RegExp(`^removed a stale lock left by pid ${other.pid} on .*: pid ${other.pid} now belongs to another process \\(started at tick \\d+, the holder at 1\\)$`))]);
+      await lock.release();
+    } finally {
+      other.kill("SIGKILL");
+      await exited(other);
+    }
   });
 });

@@ -32,7 +32,7 @@ describe("choosing a backend by URL", () => {
     expect(() => openBackend({ ...base, backend: "mysql://u:pw@db/x" })).toThrow(
       'unknown state backend "mysql://u:***@db/x": use file://<dir>, postgres://user@host/database, s3://bucket/prefix?region=<region> or memory://',
     );
-    expect(() => openBackend({ ...base, backend: "s3://acme?regoin=eu-west-1" })).toThrow(/unknown parameter "regoin" in S3 URL .*: use region, endpoint, forcePathStyle or lease/);
+    expect(() => openBackend({ ...base, backend: "s3://acme?regoin=eu-west-1" })).toThrow(/unknown parameter "regoin" in S3 URL .*: use region, endpoint, forcePathStyle, lease or retry/);
     expect(() => openBackend({ ...base, backend: "s3://acme?lease=0.1" })).toThrow(/invalid lease "0.1"/);
     expect(() => openBackend({ ...base, backend: "postgres://db/x?schema=drop;table" })).toThrow(/invalid schema "drop;table"/);
     expect(() => openBackend({ ...base, backend: "file://" })).toThrow(/names no directory/);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { afterAll, beforeAll, type TestContext } from "vitest";
 
 const run = promisify(execFile);
 
@@ -101,6 +102,29 @@ export async function startPostgres(): Promise<PgServer | string> {
     async stop() {
       await exec("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]).catch(() => {});
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Starts a server for a test file (stopped after it); `database(ctx)` makes a fresh database per test, or
+ * skips the test saying why there is no server.
+ *
+ * @example const pgdb = usePostgres("faults"); it("…", async (ctx) => { const url = await pgdb.database(ctx); });
+ */
+export function usePostgres(prefix: string) {
+  let server: PgServer | string | undefined;
+  let n = 0;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    if (typeof server === "object") await server.stop();
+  });
+  return {
+    async database(ctx: TestContext): Promise<string> {
+      if (typeof server !== "object") return ctx.skip(String(server));
+      return server.database(`${prefix}${++n}`);
     },
   };
 }

@@ -5,7 +5,8 @@ import type { ApplyContext, Handler } from "../context.js";
 import { checkCreated, invoke } from "../invoke.js";
 import { inputsFor, type ApplyInputs } from "../inputs.js";
 import { recordFor } from "../record.js";
-import type { DeposedObject, StackState } from "../../state/types.js";
+import type { DeposedObject, Props, StackState, StateMutation } from "../../state/types.js";
+import type { ObjectFacts } from "../record.js";
 import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
 
 type CreateAction = Extract<Action, { kind: "create" }>;
@@ -18,13 +19,11 @@ type ReplaceAction = Extract<Action, { kind: "replace" }>;
 export const create: Handler<CreateAction> = async (action, ctx) => {
   const { step } = action;
   const inputs = await inputsFor(step, action.id, ctx);
-  const { result, op } = await createObject(action, ctx, inputs, "create");
-  const object = objectFacts(ctx, result.id, inputs.news, result.outputs, inputs.secretKeys);
-  return {
-    op,
-    changes: () => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, inputs.meta, object) }],
-    value: valueOf(ctx, step.urn, object),
-  };
+  const record = (r: { id: string; outputs: Props }) => objectFacts(ctx, r.id, inputs.news, r.outputs, inputs.secretKeys);
+  const changes = (object: ObjectFacts): StateMutation[] => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, inputs.meta, object) }];
+  const { result, op } = await createObject(action, ctx, inputs, "create", undefined, (r) => changes(record(r)));
+  const object = record(result);
+  return { op, changes: () => changes(object), value: valueOf(ctx, step.urn, object) };
 };
 
 /**
@@ -33,7 +32,14 @@ export const create: Handler<CreateAction> = async (action, ctx) => {
  *
  * @example const { result, op } = await createObject(action, ctx, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
  */
-export function createObject(action: CreateAction | ReplaceAction, ctx: ApplyContext, inputs: ApplyInputs, journal: "create" | "replace-create", kept: (s: StackState) => { deposed?: DeposedObject[] } = () => ({})) {
+export function createObject(
+  action: CreateAction | ReplaceAction,
+  ctx: ApplyContext,
+  inputs: ApplyInputs,
+  journal: "create" | "replace-create",
+  kept: (s: StackState) => { deposed?: DeposedObject[] } = () => ({}),
+  lateChanges?: (result: { id: string; outputs: Props }) => StateMutation[],
+) {
   const { step } = action;
   const { news, secretKeys, meta } = inputs;
   const node = ctx.node(step.urn);
@@ -46,6 +52,7 @@ export function createObject(action: CreateAction | ReplaceAction, ctx: ApplyCon
     instance: ctx.instance(step.urn),
     call: (c) => provider.create({ urn: step.urn, inputs: news, ctx: c }),
     check: (r) => checkCreated(r) ?? resultProblem(r.outputs, custom?.definition.schema),
+    ...(lateChanges ? { lateChanges } : {}),
     onError: (e, s) => (e instanceof IncompleteCreateError ? [{ kind: "upsert", resource: recordFor(step.urn, step.type, meta, { id: e.id, inputs: news, outputs: e.outputs, secretKeys }, { tainted: true, ...kept(s) }) }] : []),
     redact: redactorFor(step),
   });

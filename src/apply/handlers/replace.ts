@@ -12,8 +12,9 @@ type DeleteReplacedAction = Extract<Action, { kind: "delete-replaced" }>;
 
 /**
  * Creates the replacement object. Create-first: the old object is kept as deposed until its delete
- * succeeds, so a failure in between never loses it. A provider may hand back the very object being
- * replaced (an idempotent create, an adopted record): then it is kept, not deleted.
+ * succeeds, so a failure in between never loses it. A create that hands back the very object being replaced
+ * is refused as a provider error (its record would hold inputs the object was never given, and deleting the
+ * "old" half would delete it): nothing is recorded and nothing deleted.
  */
 export const replace: Handler<ReplaceAction> = async (action, ctx) => {
   const { step } = action;
@@ -24,13 +25,15 @@ export const replace: Handler<ReplaceAction> = async (action, ctx) => {
     return step.deleteFirst ? cur : [...cur, deposedFrom(step)];
   };
   const { result, op } = await createObject(action, ctx, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
-  const same = result.id === step.id && !step.deleteFirst;
-  if (same) ctx.events.next({ type: "diagnostic", severity: "warning", urn: step.urn, message: `The replacement of "${step.urn}" is the same object (id ${result.id}): it was kept, not deleted.` });
+  if (result.id === step.id && !step.deleteFirst) {
+    ctx.journal.abort(op, []);
+    throw new Error(
+      `the provider of ${step.type} returned the id of the object it was replacing (${JSON.stringify(result.id)}) from the create of its replacement: ` +
+        `a replacement must be a new object. Nothing was recorded, and the object was not deleted. Its provider must create a new object, or its diff must not ask for a replace`,
+    );
+  }
   const object = objectFacts(ctx, result.id, news, result.outputs, secretKeys);
-  const changes = (s: StackState): StateMutation[] => {
-    const deposed = same ? deposedAt(s).filter((d) => d.id !== step.id) : deposedAt(s);
-    return [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, meta, object, { deposed }) }];
-  };
+  const changes = (s: StackState): StateMutation[] => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, meta, object, { deposed: deposedAt(s) }) }];
   return { op, changes, value: valueOf(ctx, step.urn, object) };
 };
 

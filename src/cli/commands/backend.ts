@@ -4,6 +4,7 @@ import type { Stack } from "../../stack/stack.js";
 import type { HistoryEntry } from "../../state/backend.js";
 import type { Io } from "../io.js";
 import { confirmEdit, yesEditOption } from "./edit-confirm.js";
+import { refuseForgetfulBackend } from "../context.js";
 
 /** What the state-backend commands need from the CLI. */
 export interface BackendCommandsContext {
@@ -82,6 +83,7 @@ export function registerBackendCommands(cli: Command, ctx: BackendCommandsContex
     .description("copy the stack (state, journal, config, history) to another backend, under both locks, and verify the copy")
     .requiredOption("--to <url>", "the target backend: file://<dir>, postgres://…, s3://bucket/prefix?region=…")
     .action(async (o: { to: string }, cmd: Command) => {
+      refuseForgetfulBackend(o.to, "--to", cmd);
       const { stack } = stackFor(cmd);
       const r = await stack.migrate(o.to);
       io.out(

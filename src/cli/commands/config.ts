@@ -22,14 +22,17 @@ export function registerConfig(root: Command, ctx: CliContext): void {
     });
   config
     .command("get")
-    .description("print a value")
+    .description("print a value (a secret prints as [secret] unless --show-secrets)")
     .argument("<key>")
-    .action(async (key: string, _o: unknown, cmd: Command) => {
+    .option("--show-secrets", "print a secret value in clear")
+    .action(async (key: string, o: { showSecrets?: boolean }, cmd: Command) => {
       await ctx.requireStack(cmd);
       const stack = ctx.stack(cmd);
       const v = (await stack.config())[key];
       if (!v) throw new CairnError(`Configuration "${key}" is not set for stack "${stack.name}". Set it with \`${ctx.command} config set ${key} <value> --stack ${stack.name}\`.`);
-      ctx.io.out(v.value);
+      if (!v.secret || o.showSecrets) return ctx.io.out(v.value);
+      ctx.io.out(SECRET_MASK);
+      ctx.io.err(`"${key}" is a secret: add --show-secrets to print it in clear.`);
     });
   config
     .command("rm")

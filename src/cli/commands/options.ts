@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Urn } from "../../program/urn.js";
 import type { RunOptions } from "../../stack/stack.js";
+import { parseDuration, type Duration } from "../../program/duration.js";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -12,6 +13,21 @@ export function parallelArg(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("It must be a whole number ≥ 1.");
   return n;
+}
+
+/**
+ * `--retry-deadline`: a duration longer than zero (`30s`, `2m`).
+ * @example retryDeadlineArg("2m") // 120000
+ */
+export function retryDeadlineArg(v: string): Duration {
+  let d: Duration;
+  try {
+    d = parseDuration(v);
+  } catch (e) {
+    throw new InvalidArgumentError(`${(e as Error).message}. Give a duration such as 30s, 2m or 1h.`);
+  }
+  if (d <= 0) throw new InvalidArgumentError(`It must be longer than zero (got "${v}").`);
+  return d;
 }
 
 /** `--json` on a command that streams events. */

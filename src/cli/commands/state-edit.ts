@@ -98,8 +98,7 @@ function registerImport(state: Command, ctx: CliContext): void {
     .action(async (type: string, name: string, id: string, o: { yes?: boolean }, cmd: Command) => {
       const stack = ctx.stack(cmd);
       const c = ctx.colors(cmd);
-      const g = ctx.globals(cmd);
-      const status = await stackStatus(ctx.prog(cmd), g.stateDir, stack.name, ctx.io.env, stack);
+      const status = await stackStatus(stack);
       // A mistyped --stack must not quietly become a new stack: say so before asking.
       const others = status.stacks.filter((s) => s !== stack.name);
       const isNew = status.exists ? [] : [`Stack "${stack.name}" is new${others.length ? ` (existing: ${others.join(", ")})` : ""}: state import creates it.`];

@@ -229,7 +229,9 @@ export function outputsBlock(values: Record<string, unknown>, secretKeys: readon
 function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
   const c = o.colors ?? noColors;
   const changes = hasChanges(plan);
-  if (!changes) yield c.green(`No changes. Stack "${plan.stack}" is up to date.`);
+  const errors = plan.diagnostics.filter((d) => d.severity === "error").length;
+  // A plan with errors is not "up to date": what it would change is not known until they are fixed.
+  if (!changes && !errors) yield c.green(`No changes. Stack "${plan.stack}" is up to date.`);
   if (plan.drift.length) yield [c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n");
   for (const s of plan.steps) {
     if (s.kind === "same" && !s.movedFrom && !s.adopt) continue;
@@ -238,5 +240,6 @@ function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
   }
   if (Object.keys(plan.outputs).length && plan.mode !== "destroy") yield outputsBlock(plan.outputs, plan.secretOutputs);
   for (const d of plan.diagnostics) yield `${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`;
-  if (changes) yield `\n${planCountLine(plan)}`;
+  if (errors) yield c.red(`\nThe plan has ${errors} error(s): nothing can be applied until ${errors === 1 ? "it is" : "they are"} fixed.`);
+  else if (changes) yield `\n${planCountLine(plan)}`;
 }

@@ -1,4 +1,6 @@
 import type { Client, ClientBase } from "pg";
+import { isTransientError } from "../../provider/errors.js";
+import { DEFAULT_BACKEND_RETRY_MS, withRetry, type RetryPolicy } from "../net/retry.js";
 import { ensureSchema } from "./pg-schema.js";
 
 /** Where a PostgreSQL backend keeps its state: the server, and the schema holding Cairn's tables. */
@@ -8,6 +10,10 @@ export interface PgTarget {
   /** For messages and `backend.url`: the URL without its password. */
   display: string;
   schema: string;
+  /** `host:port`, for messages about the network. */
+  server: string;
+  /** How long a request failing for network reasons is retried (`?retry=<seconds>`, default 60). */
+  retryMs: number;
 }
 
 /**
@@ -27,12 +33,17 @@ export function parsePgUrl(url: string): PgTarget {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`invalid schema ${JSON.stringify(schema)} in the PostgreSQL URL: use letters, digits and "_" (e.g. ?schema=cairn)`);
   }
+  const retry = u.searchParams.get("retry");
+  const retryMs = retry === null ? DEFAULT_BACKEND_RETRY_MS : Number(retry) * 1000;
+  if (!Number.isFinite(retryMs) || retryMs < 0) throw new Error(`invalid retry ${JSON.stringify(retry)} in the PostgreSQL URL: give the seconds to keep retrying a dropped connection, e.g. ?retry=60`);
   u.searchParams.delete("schema");
+  u.searchParams.delete("retry");
   const connectionString = u.toString();
   const shown = new URL(u.toString());
   shown.password = "";
   if (schema !== "cairn") shown.searchParams.set("schema", schema);
-  return { connectionString, display: shown.toString(), schema };
+  if (retry !== null) shown.searchParams.set("retry", retry);
+  return { connectionString, display: shown.toString(), schema, server: `${u.hostname || "localhost"}:${u.port || "5432"}`, retryMs };
 }
 
 function redact(url: string): string {
@@ -51,9 +62,37 @@ async function loadPg(): Promise<PgModule> {
 // Schemas created or migrated by this process, by server and schema: checked once per process.
 const ensured = new Set<string>();
 
+// SQLSTATEs of a connection that went away or a server not taking connections now: worth another attempt.
+const TRANSIENT_STATES = new Set(["57P01", "57P02", "57P03", "53300", "40001", "40P01"]);
+const TRANSIENT_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout expired|Connection closed|terminating connection/i;
+
+/**
+ * True for PostgreSQL failures worth another attempt: the connection was reset, refused, timed out or
+ * ended by the server (e.g. `pg_terminate_backend`), or the server is restarting. Never for a refusal
+ * (bad credentials, no such database, a constraint).
+ *
+ * @example isPgTransient(new Error("Connection terminated unexpectedly")) // true
+ */
+export function isPgTransient(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof err?.code === "string" ? err.code : "";
+  if (code.startsWith("08") || TRANSIENT_STATES.has(code)) return true;
+  if (isTransientError(e)) return true;
+  return typeof err?.message === "string" && code === "" && TRANSIENT_MESSAGES.test(err.message);
+}
+
+/**
+ * How requests to `target` are retried: transient failures for `retryMs`, then {@link BackendUnreachableError}.
+ * @example await withRetry(pgRetry(target), "reading the state", () => query());
+ */
+export function pgRetry(target: PgTarget, beforeRetry?: RetryPolicy["beforeRetry"]): RetryPolicy {
+  return { where: `PostgreSQL at ${target.server}`, budgetMs: target.retryMs, isTransient: isPgTransient, ...(beforeRetry ? { beforeRetry } : {}) };
+}
+
 /**
  * Opens a connection (TCP keepalive on, so a vanished peer is noticed) and makes sure the schema exists
- * and is migrated. Errors name the server (never the password) and say what to check.
+ * and is migrated. A network failure is thrown as it is (for the caller to retry); a refusal names the
+ * server (never the password) and says what to check.
  *
  * @example const client = await connectPg(target); try { ... } finally { await client.end(); }
  */
@@ -65,7 +104,8 @@ export async function connectPg(target: PgTarget): Promise<Client> {
     await client.connect();
   } catch (e) {
     await client.end().catch(() => {});
-    throw new Error(`cannot connect to PostgreSQL at ${target.display} (${(e as Error).message}): check the URL, the credentials and that the server is reachable`);
+    if (isPgTransient(e)) throw e;
+    throw new Error(`cannot connect to PostgreSQL at ${target.display} (${(e as Error).message}): check the URL, the credentials and that the database exists`);
   }
   const key = `${target.display}|${target.schema}`;
   if (!ensured.has(key)) {
@@ -73,11 +113,20 @@ export async function connectPg(target: PgTarget): Promise<Client> {
       await ensureSchema(client, target.schema);
     } catch (e) {
       await client.end().catch(() => {});
+      if (isPgTransient(e)) throw e;
       throw new Error(`cannot prepare the Cairn schema "${target.schema}" at ${target.display}: ${(e as Error).message}`);
     }
     ensured.add(key);
   }
   return client;
+}
+
+/**
+ * {@link connectPg}, retried while the network fails (within the target's retry budget).
+ * @example const client = await connectPgRetried(target, "taking the lock");
+ */
+export function connectPgRetried(target: PgTarget, what: string): Promise<Client> {
+  return withRetry(pgRetry(target), what, () => connectPg(target));
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { ClientBase } from "pg";
 import { beginLine } from "../journal-format.js";
 import { LockCompromisedError } from "../lock-holder.js";
-import { snapshotText, type JournalPrep, type JournalStorage, type SnapshotWrite } from "../store.js";
+import { snapshotText, type JournalPrep, type SnapshotWrite } from "../store.js";
+import type { RemoteJournalStorage } from "../spilled-journal.js";
 import { inTransaction } from "./pg-connection.js";
 import type { PgStore } from "./pg-store.js";
 
@@ -12,7 +13,7 @@ import type { PgStore } from "./pg-store.js";
  *
  * @example const storage = new PgJournalStorage(store, scan.prep); await storage.append(lines);
  */
-export class PgJournalStorage implements JournalStorage {
+export class PgJournalStorage implements RemoteJournalStorage {
   readonly name: string;
   readonly snapshotName: string;
   readonly ready: Promise<number>;
@@ -49,13 +50,21 @@ export class PgJournalStorage implements JournalStorage {
     this.ready.catch(() => {});
   }
 
+  cursor(): { base: number; next: number } {
+    return { base: this.base, next: this.nextSeq };
+  }
+
+  after(at: number, text: string): number {
+    return at + text.split("\n").filter((l) => l !== "").length;
+  }
+
   async append(text: string): Promise<number> {
     await this.ready;
     const lines = text.split("\n").filter((l) => l !== "");
     await this.store.use(async (c) => {
       const n = await this.insert(c, lines, true);
       if (n !== lines.length) throw this.lost();
-    });
+    }, "writing the journal");
     return Buffer.byteLength(text);
   }
 
@@ -66,6 +75,7 @@ export class PgJournalStorage implements JournalStorage {
     await this.store.use((c) =>
       inTransaction(c, async () => {
         await this.checkLock(c);
+        if (await this.alreadyInstalled(c, snapshot.serial, text, carried.length)) return;
         const by = this.store.session ? `${this.store.session.holder.command} by pid ${this.store.session.holder.pid} on ${this.store.session.holder.host}` : "";
         await this.store.insertSnapshot(c, this.id, snapshot.serial, text, undefined, by, snapshot.resources).catch((e: { code?: string }) => {
           if (e.code === "23505") throw new Error(`version ${snapshot.serial} of stack ${this.store.ctx.stack} was written by another run meanwhile: this run's changes stay in the journal; run again`);
@@ -74,13 +84,25 @@ export class PgJournalStorage implements JournalStorage {
         await c.query(`DELETE FROM ${this.store.t("journal")} WHERE stack_id = $1`, [this.id]);
         this.base = snapshot.serial;
         await this.insert(c, carried);
-      }),
-    );
+      }), "writing the snapshot");
     return Buffer.byteLength(text) + Buffer.byteLength(journal);
   }
 
   async close(): Promise<void> {
     await this.ready.catch(() => 0);
+  }
+
+  /**
+   * True when an earlier attempt of this very compaction committed although its answer was lost (the
+   * version is there, byte for byte): the journal was replaced by it too, so there is nothing left to do.
+   */
+  private async alreadyInstalled(c: ClientBase, serial: number, text: string, carried: number): Promise<boolean> {
+    const { rows } = await c.query<{ data: string }>(`SELECT data FROM ${this.store.t("snapshots")} WHERE stack_id = $1 AND serial = $2`, [this.id, serial]);
+    if (rows[0]?.data !== text) return false;
+    this.base = serial;
+    const { rows: last } = await c.query<{ seq: string }>(`SELECT coalesce(max(seq), 0) AS seq FROM ${this.store.t("journal")} WHERE stack_id = $1`, [this.id]);
+    this.nextSeq = Math.max(this.nextSeq + carried, Number(last[0]!.seq) + 1);
+    return true;
   }
 
   /** Inserts records after the last one; with `checked`, only if the lock row is still this run's. Returns rows inserted. */
@@ -93,9 +115,11 @@ export class PgJournalStorage implements JournalStorage {
            SELECT $1, $2::bigint + o - 1, $3, r FROM unnest($4::text[]) WITH ORDINALITY AS t(r, o) WHERE ${checked ? this.store.lockCheck(5) : "TRUE"}`,
         checked && this.store.session ? [this.id, this.nextSeq, this.base, lines, token] : [this.id, this.nextSeq, this.base, lines],
       )
-      .catch((e: { code?: string; message: string }) => {
-        if (e.code === "23505") throw new Error(`another run wrote to the journal of stack ${this.store.ctx.stack} meanwhile (record ${this.nextSeq} exists): this run must stop`);
-        throw e;
+      .catch(async (e: { code?: string; message: string }) => {
+        if (e.code !== "23505") throw e;
+        // An append (a statement of its own) retried after its answer was lost may find its own records: success.
+        if (checked && (await this.store.journalHolds(c, this.id, this.nextSeq, lines))) return { rowCount: lines.length };
+        throw new Error(`another run wrote to the journal of stack ${this.store.ctx.stack} meanwhile (record ${this.nextSeq} exists): this run must stop`);
       });
     this.nextSeq += r.rowCount ?? 0;
     return r.rowCount ?? 0;

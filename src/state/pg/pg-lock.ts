@@ -12,7 +12,8 @@ import {
   type UnlockResult,
 } from "../lock-holder.js";
 import { lockHolderSchema } from "../schema.js";
-import { connectPg } from "./pg-connection.js";
+import { withRetry } from "../net/retry.js";
+import { connectPg, pgRetry } from "./pg-connection.js";
 import type { PgStore } from "./pg-store.js";
 
 /** The connection a run holds the stack lock on, and how to recognise its lock row. */
@@ -20,7 +21,12 @@ export interface PgSession {
   client: Client;
   token: string;
   holder: LockHolder;
+  /** The stack's row id. */
+  id: number;
+  /** Set once the lock is certainly lost: another run took it, or its row was removed. */
   lost: LockCompromisedError | undefined;
+  /** The connection dropped: the lock must be taken again (and found still this run's) before the next statement. */
+  broken: boolean;
 }
 
 // The advisory lock of a stack is (hashtext('cairn:<schema>'), <stack id>): one key space per schema.
@@ -70,34 +76,72 @@ export async function readPgLockHolder(store: PgStore): Promise<LockHolder | und
  */
 export async function lockPgStack(store: PgStore, command: string): Promise<StackLock> {
   if (store.session) throw new StackLockedError(store.ctx.stack, store.names.lock, store.session.holder, store.ctx.programHint);
+  return withRetry(pgRetry(store.target), "taking the stack lock", async () => {
+    const client = await connectPg(store.target);
+    try {
+      return await takeLock(store, client, command);
+    } catch (e) {
+      await client.end().catch(() => {});
+      throw e;
+    }
+  });
+}
+
+/** One attempt at the lock on a fresh connection: the advisory lock, then the holder row. */
+async function takeLock(store: PgStore, client: Client, command: string): Promise<StackLock> {
+  const id = (await store.stackId(client, true))!;
+  const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), id]);
+  const prev = await holderRow(store, client, id);
+  if (!rows[0]!.ok) throw new StackLockedError(store.ctx.stack, store.names.lock, prev?.holder, store.ctx.programHint);
+  const notes = prev ? [`took over the lock left by ${describeHolder(prev.holder)}: its database session had ended (the run was killed or lost its connection)`] : [];
+  const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command, session: rows[0]!.pid };
+  const token = randomUUID();
+  const { session: _omit, ...stored } = holder;
+  await client.query(
+    `INSERT INTO ${store.t("locks")} (stack_id, holder, token, session_pid) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (stack_id) DO UPDATE SET holder = EXCLUDED.holder, token = EXCLUDED.token, session_pid = EXCLUDED.session_pid, acquired_at = now()`,
+    [id, JSON.stringify(stored), token, holder.session],
+  );
+  const session: PgSession = { client, token, holder, id, lost: undefined, broken: false };
+  watch(session, client);
+  store.session = session;
+  return sessionLock(store, session, id, notes);
+}
+
+/** Marks the session broken when its connection drops (the next statement takes the lock again first). */
+function watch(session: PgSession, client: Client): void {
+  const drop = () => {
+    if (session.client === client) session.broken = true;
+  };
+  client.on("error", drop);
+  client.on("end", drop);
+}
+
+/**
+ * After a dropped connection: connects again and retakes the advisory lock, then checks the lock row is
+ * still this run's. If another run took the lock meanwhile (or `unlock --force` removed the row), the lock
+ * is lost and this run writes nothing more. A network failure here is thrown as it is, to be retried.
+ *
+ * @example if (session.broken) await reacquire(store, session);
+ */
+export async function reacquire(store: PgStore, session: PgSession): Promise<void> {
+  if (session.lost) throw session.lost;
+  const lost = (why: string) => (session.lost ??= new LockCompromisedError(store.ctx.stack, store.names.lock, new Error(why)));
+  void session.client.end().catch(() => {});
   const client = await connectPg(store.target);
   try {
-    const id = (await store.stackId(client, true))!;
-    const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), id]);
-    const prev = await holderRow(store, client, id);
-    if (!rows[0]!.ok) throw new StackLockedError(store.ctx.stack, store.names.lock, prev?.holder, store.ctx.programHint);
-    const notes = prev ? [`took over the lock left by ${describeHolder(prev.holder)}: its database session had ended (the run was killed or lost its connection)`] : [];
-    const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command, session: rows[0]!.pid };
-    const token = randomUUID();
-    const { session: _omit, ...stored } = holder;
-    await client.query(
-      `INSERT INTO ${store.t("locks")} (stack_id, holder, token, session_pid) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (stack_id) DO UPDATE SET holder = EXCLUDED.holder, token = EXCLUDED.token, session_pid = EXCLUDED.session_pid, acquired_at = now()`,
-      [id, JSON.stringify(stored), token, holder.session],
-    );
-    const session: PgSession = { client, token, holder, lost: undefined };
-    client.on("error", (e: Error) => {
-      session.lost ??= new LockCompromisedError(store.ctx.stack, store.names.lock, new Error(`its database session ended: ${e.message}`));
-    });
-    client.on("end", () => {
-      session.lost ??= new LockCompromisedError(store.ctx.stack, store.names.lock, new Error("its database session ended"));
-    });
-    store.session = session;
-    return sessionLock(store, session, id, notes);
+    const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), session.id]);
+    if (!rows[0]!.ok) throw lost("another run took the lock while this run's database connection was down");
+    const r = await client.query(`UPDATE ${store.t("locks")} SET session_pid = $3 WHERE stack_id = $1 AND token = $2`, [session.id, session.token, rows[0]!.pid]);
+    if (r.rowCount !== 1) throw lost("its lock row was removed or taken over while this run's database connection was down");
+    session.holder.session = rows[0]!.pid;
   } catch (e) {
     await client.end().catch(() => {});
     throw e;
   }
+  session.client = client;
+  session.broken = false;
+  watch(session, client);
 }
 
 function sessionLock(store: PgStore, session: PgSession, id: number, notes: string[]): StackLock {
@@ -111,14 +155,21 @@ function sessionLock(store: PgStore, session: PgSession, id: number, notes: stri
     assertHeld() {
       if (!released && session.lost) throw session.lost;
     },
+    async verify() {
+      // A dropped connection is taken up again (and the lock found still ours) before anything is called.
+      if (!released && session.broken) await store.use(async () => {}, "checking the stack lock");
+      if (!released && session.lost) throw session.lost;
+    },
     async release() {
       if (released) return;
       released = true;
       try {
-        await store.use(async (c) => {
-          await c.query(`DELETE FROM ${store.t("locks")} WHERE stack_id = $1 AND token = $2`, [id, session.token]);
-          await c.query("SELECT pg_advisory_unlock(hashtext($1), $2::int)", [lockClass(store), id]);
-        });
+        // One attempt, not the retry budget: should it fail, the server frees the advisory lock with the session.
+        await store.drain();
+        if (session.broken || session.lost) throw new Error("no connection");
+        const c = session.client;
+        await c.query(`DELETE FROM ${store.t("locks")} WHERE stack_id = $1 AND token = $2`, [id, session.token]);
+        await c.query("SELECT pg_advisory_unlock(hashtext($1), $2::int)", [lockClass(store), id]);
       } catch {
         // Ending the session below releases the advisory lock anyway; a stale row is taken over next time.
       } finally {

@@ -2,10 +2,12 @@ import type { ClientBase } from "pg";
 import type { HistoryEntry, RawConfigValue, StackExport } from "../backend.js";
 import { headLine } from "../journal-format.js";
 import { LockCompromisedError, type LockHolder, type StackLock, type UnlockResult } from "../lock-holder.js";
+import { SpillConflictError } from "../spill.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
-import { connectPg, inTransaction, type PgTarget } from "./pg-connection.js";
+import { withRetry } from "../net/retry.js";
+import { connectPg, inTransaction, isPgTransient, pgRetry, type PgTarget } from "./pg-connection.js";
 import { PgJournalStorage } from "./pg-journal.js";
-import { lockPgStack, readPgLockHolder, unlockPgStack, type PgSession } from "./pg-lock.js";
+import { lockPgStack, reacquire, readPgLockHolder, unlockPgStack, type PgSession } from "./pg-lock.js";
 import { ident } from "./pg-schema.js";
 
 /** The names and options a PostgreSQL store is opened with. */
@@ -52,23 +54,41 @@ export class PgStore implements StateStore {
 
   /**
    * @internal Runs `fn` on the run's locked connection (one statement or transaction at a time), or on
-   * a connection of its own that is closed afterwards.
+   * a connection of its own that is closed afterwards. Network failures are retried within the target's
+   * budget, on a new connection (the run's lock taken again first, and found still its own); `fn` must be
+   * safe to run again (every caller's is: reads, or writes that recognise their own earlier success).
    */
-  use<T>(fn: (c: ClientBase) => Promise<T>): Promise<T> {
+  use<T>(fn: (c: ClientBase) => Promise<T>, what = "using the state"): Promise<T> {
     const s = this.session;
     if (s) {
-      const next = this.queue.then(() => fn(s.client));
+      const next = this.queue.then(() => withRetry(pgRetry(this.target), what, () => this.onSession(s, fn)));
       this.queue = next.catch(() => {});
       return next;
     }
-    return (async () => {
+    return withRetry(pgRetry(this.target), what, async () => {
       const c = await connectPg(this.target);
       try {
         return await fn(c);
       } finally {
         await c.end().catch(() => {});
       }
-    })();
+    });
+  }
+
+  /** @internal Resolves once every statement queued on the run's connection has finished. */
+  drain(): Promise<unknown> {
+    return this.queue;
+  }
+
+  private async onSession<T>(s: PgSession, fn: (c: ClientBase) => Promise<T>): Promise<T> {
+    if (s.lost) throw s.lost;
+    if (s.broken) await reacquire(this, s);
+    try {
+      return await fn(s.client);
+    } catch (e) {
+      if (isPgTransient(e)) s.broken = true;
+      throw e;
+    }
   }
 
   /** @internal The stack's row id; created when `create` (a write) and missing. */
@@ -151,17 +171,21 @@ export class PgStore implements StateStore {
   async readEncryption(): Promise<string | undefined> {
     return this.use(async (c) => {
       const id = await this.stackId(c, false);
-      if (id === undefined) return undefined;
-      const { rows } = await c.query<{ encryption: string | null }>(`SELECT encryption FROM ${this.t("stacks")} WHERE id = $1`, [id]);
-      return rows[0]?.encryption ?? undefined;
+      return id === undefined ? undefined : this.readEncryptionOn(c, id);
     });
+  }
+
+  private async readEncryptionOn(c: ClientBase, id: number): Promise<string | undefined> {
+    const { rows } = await c.query<{ encryption: string | null }>(`SELECT encryption FROM ${this.t("stacks")} WHERE id = $1`, [id]);
+    return rows[0]?.encryption ?? undefined;
   }
 
   async createEncryption(text: string): Promise<void> {
     await this.use(async (c) => {
       const id = (await this.stackId(c, true))!;
       const r = await c.query(`UPDATE ${this.t("stacks")} SET encryption = $2 WHERE id = $1 AND encryption IS NULL`, [id, text]);
-      if (r.rowCount !== 1) throw new EncryptionExistsError(this.names.encryption);
+      // A retry after a lost answer finds its own earlier write.
+      if (r.rowCount !== 1 && (await this.readEncryptionOn(c, id)) !== text) throw new EncryptionExistsError(this.names.encryption);
     });
   }
 
@@ -237,6 +261,30 @@ export class PgStore implements StateStore {
 
   lockHolder(): Promise<LockHolder | undefined> {
     return readPgLockHolder(this);
+  }
+
+  async replayAt(base: number, at: number, text: string): Promise<void> {
+    const lines = text.split("\n").filter((l) => l !== "");
+    await this.use(async (c) => {
+      const id = (await this.stackId(c, true))!;
+      await inTransaction(c, async () => {
+        const { rows: snap } = await c.query<{ serial: string }>(`SELECT coalesce(max(serial), 0) AS serial FROM ${this.t("snapshots")} WHERE stack_id = $1`, [id]);
+        const current = Number(snap[0]!.serial);
+        if (current !== base) throw new SpillConflictError(`the stack is at version ${current} now, and the records continue version ${base}`);
+        await c.query(
+          `INSERT INTO ${this.t("journal")} (stack_id, seq, base_serial, record)
+             SELECT $1, $2::bigint + o - 1, $3, r FROM unnest($4::text[]) WITH ORDINALITY AS t(r, o) ON CONFLICT (stack_id, seq) DO NOTHING`,
+          [id, at, base, lines],
+        );
+        if (!(await this.journalHolds(c, id, at, lines))) throw new SpillConflictError(`journal records ${at}–${at + lines.length - 1} hold other records now`);
+      });
+    }, "writing journal records kept locally");
+  }
+
+  /** @internal True when the journal's records from `at` on are exactly `lines`. */
+  async journalHolds(c: ClientBase, id: number, at: number, lines: readonly string[]): Promise<boolean> {
+    const { rows } = await c.query<{ record: string }>(`SELECT record FROM ${this.t("journal")} WHERE stack_id = $1 AND seq >= $2 AND seq < $2::bigint + $3 ORDER BY seq`, [id, at, lines.length]);
+    return rows.length === lines.length && rows.every((r, i) => r.record === lines[i]);
   }
 
   async removeAll(): Promise<void> {

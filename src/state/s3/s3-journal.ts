@@ -1,5 +1,6 @@
 import { beginLine } from "../journal-format.js";
-import { snapshotText, type JournalPrep, type JournalStorage, type SnapshotWrite } from "../store.js";
+import { snapshotText, type JournalPrep, type SnapshotWrite } from "../store.js";
+import type { RemoteJournalStorage } from "../spilled-journal.js";
 import { isPreconditionFailed, s3Error } from "./s3-target.js";
 import { versionKey, type S3Store } from "./s3-store.js";
 
@@ -24,7 +25,7 @@ export function parseBatchKey(key: string): { serial: number; seq: number } {
  *
  * @example const storage = new S3JournalStorage(store, scan.prep); await storage.append(lines);
  */
-export class S3JournalStorage implements JournalStorage {
+export class S3JournalStorage implements RemoteJournalStorage {
   readonly name: string;
   readonly snapshotName: string;
   readonly ready: Promise<number>;
@@ -49,6 +50,14 @@ export class S3JournalStorage implements JournalStorage {
       return 0;
     })();
     this.ready.catch(() => {});
+  }
+
+  cursor(): { base: number; next: number } {
+    return { base: this.base, next: this.nextSeq };
+  }
+
+  after(at: number): number {
+    return at + 1; // one object per batch
   }
 
   async append(text: string): Promise<number> {

@@ -22,7 +22,10 @@ export interface S3Lease {
   token: string;
   etag: string;
   holder: LockHolder;
-  /** Local time until which the lease is certainly valid (from the start of the last successful renewal). */
+  /**
+   * Until when (this process's monotonic clock, `performance.now()`) the lease is certainly valid: from the
+   * start of the last successful renewal. A jump of the wall clock moves neither this nor the server's view.
+   */
   validUntil: number;
   lost: LockCompromisedError | undefined;
 }
@@ -41,15 +44,21 @@ function parseLock(text: string): LockDoc | undefined {
 
 const unknownHolder: LockHolder = { pid: 0, host: "unknown", since: "unknown", command: "unknown" };
 
-/** Why the lock's holder is certainly gone (lease ended; with `pidCheck`, a dead pid of this host), or undefined. */
-function goneReason(doc: LockDoc | undefined, lastModified: Date, pidCheck: boolean): string | undefined {
+// Tokens of the S3 locks this process holds: a lock.json naming this very pid is only alive if listed here.
+const heldTokens = new Set<string>();
+
+/**
+ * Why the lock's holder is certainly gone (its lease ended, or it is a process of this host that no longer
+ * runs), or undefined. The lease is judged by the server's clock alone: when lock.json was last written,
+ * and the server's time when it answered (its `Date` header), so the clocks of the hosts do not matter.
+ */
+function goneReason(doc: LockDoc | undefined, at: { lastModified: Date; serverTime: Date }): string | undefined {
   const leaseMs = doc?.leaseMs ?? 0;
-  const over = Date.now() - (lastModified.getTime() + leaseMs);
+  const over = at.serverTime.getTime() - (at.lastModified.getTime() + leaseMs);
   if (over > 0) return `its lease ended ${formatAge(over)} ago without renewal (the run was killed or lost its connection)`;
-  if (pidCheck && doc && doc.holder.host === hostname() && doc.holder.pid !== process.pid && !isRunning(doc.holder.pid)) {
-    return `pid ${doc.holder.pid} is no longer running on this host`;
-  }
-  return undefined;
+  if (!doc || doc.holder.host !== hostname()) return undefined;
+  if (doc.holder.pid === process.pid) return heldTokens.has(doc.token) ? undefined : `it was left by an earlier run of this process`;
+  return isRunning(doc.holder.pid) ? undefined : `pid ${doc.holder.pid} is no longer running on this host`;
 }
 
 /**
@@ -62,7 +71,7 @@ export async function readS3LockHolder(store: S3Store): Promise<LockHolder | und
   const cur = await store.objects.get(store.rel("lock.json"));
   if (!cur) return undefined;
   const doc = parseLock(cur.text);
-  if (goneReason(doc, cur.lastModified, true)) return undefined;
+  if (goneReason(doc, cur)) return undefined;
   return { ...(doc?.holder ?? unknownHolder), expires: new Date(cur.lastModified.getTime() + (doc?.leaseMs ?? 0)).toISOString() };
 }
 
@@ -80,10 +89,10 @@ export async function lockS3Stack(store: S3Store, command: string): Promise<Stac
   const key = store.rel("lock.json");
   const token = randomUUID();
   const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
-  const body = () => JSON.stringify({ token, leaseMs: target.leaseMs, holder: { ...holder, expires: new Date(Date.now() + target.leaseMs).toISOString() } }, null, 2) + "\n";
+  const body = () => JSON.stringify({ token, leaseMs: target.leaseMs, holder: { ...holder, expires: new Date(objects.serverNow() + target.leaseMs).toISOString() } }, null, 2) + "\n";
   const notes: string[] = [];
   for (let attempt = 0; ; attempt++) {
-    const started = Date.now();
+    const started = performance.now();
     try {
       const etag = await objects.put(key, body(), { ifNoneMatch: "*" });
       return held(store, { token, etag, holder, validUntil: started + target.leaseMs, lost: undefined }, body, notes);
@@ -93,7 +102,7 @@ export async function lockS3Stack(store: S3Store, command: string): Promise<Stac
     const cur = await objects.get(key);
     if (!cur) continue; // released meanwhile: try again
     const doc = parseLock(cur.text);
-    const gone = goneReason(doc, cur.lastModified, false);
+    const gone = goneReason(doc, cur);
     if (!gone || attempt > 3) throw new StackLockedError(ctx.stack, store.names.lock, doc?.holder ?? unknownHolder, ctx.programHint);
     try {
       const etag = await objects.put(key, body(), { ifMatch: cur.etag });
@@ -113,7 +122,7 @@ function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[
   let renewing: Promise<void> | undefined;
   const renew = () => {
     renewing ??= (async () => {
-      const started = Date.now();
+      const started = performance.now();
       try {
         lease.etag = await objects.put(key, body(), { ifMatch: lease.etag });
         lease.validUntil = started + target.leaseMs;
@@ -129,6 +138,7 @@ function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[
   const timer = setInterval(() => void renew(), Math.max(250, Math.floor(target.leaseMs / 3)));
   timer.unref();
   store.lease = lease;
+  heldTokens.add(lease.token);
   let released = false;
   return {
     holder: lease.holder,
@@ -139,7 +149,7 @@ function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[
     assertHeld() {
       if (released) return;
       // Stop writing a little before the lease could end: past it another run may take over.
-      if (!lease.lost && Date.now() > lease.validUntil - Math.min(5000, target.leaseMs / 10)) lost("its lease could not be renewed in time");
+      if (!lease.lost && performance.now() > lease.validUntil - Math.min(5000, target.leaseMs / 10)) lost("its lease could not be renewed in time");
       if (lease.lost) throw lease.lost;
     },
     async verify() {
@@ -153,6 +163,7 @@ function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[
       if (released) return;
       released = true;
       clearInterval(timer);
+      heldTokens.delete(lease.token);
       await renewing;
       if (store.lease === lease) store.lease = undefined;
       if (lease.lost) return;
@@ -174,11 +185,11 @@ export async function unlockS3Stack(store: S3Store, force: boolean): Promise<Unl
   if (!cur) return { removed: false };
   const doc = parseLock(cur.text);
   const holder = doc?.holder ?? unknownHolder;
-  const gone = goneReason(doc, cur.lastModified, true);
+  const gone = goneReason(doc, cur);
   let warning: string | undefined;
   if (!gone) {
     const until = new Date(cur.lastModified.getTime() + (doc?.leaseMs ?? 0)).toISOString();
-    const why = `renewed its lease ${formatAge(Date.now() - cur.lastModified.getTime())} ago (valid until ${until})`;
+    const why = `renewed its lease ${formatAge(cur.serverTime.getTime() - cur.lastModified.getTime())} ago (valid until ${until}, by the server's clock)`;
     if (!force) throw new LockHeldError(ctx.stack, holder, why, ctx.programHint);
     warning = forcedWarning(ctx.stack, holder, why);
   }

@@ -4,6 +4,7 @@ import { headLine } from "../journal-format.js";
 import type { LockHolder, StackLock, UnlockResult } from "../lock-holder.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
 import { S3JournalStorage, batchKey, parseBatchKey } from "./s3-journal.js";
+import { SpillConflictError } from "../spill.js";
 import { lockS3Stack, readS3LockHolder, unlockS3Stack, type S3Lease } from "./s3-lock.js";
 import { S3Objects } from "./s3-objects.js";
 import { isPreconditionFailed, s3Error, type S3Target } from "./s3-target.js";
@@ -172,6 +173,18 @@ export class S3Store implements StateStore {
 
   lockHolder(): Promise<LockHolder | undefined> {
     return readS3LockHolder(this);
+  }
+
+  async replayAt(base: number, at: number, text: string): Promise<void> {
+    const current = (await this.currentSerial()) ?? 0;
+    if (current !== base) throw new SpillConflictError(`the stack is at version ${current} now, and the records continue version ${base}`);
+    const rel = this.rel(batchKey(base, at));
+    try {
+      await this.objects.put(rel, text, { ifNoneMatch: "*" });
+    } catch (e) {
+      if (!isPreconditionFailed(e)) throw s3Error(e, "writing", this.objects.key(rel), this.target);
+      if ((await this.objects.get(rel))?.text !== text) throw new SpillConflictError(`journal batch ${at} holds other records now`);
+    }
   }
 
   async removeAll(): Promise<void> {

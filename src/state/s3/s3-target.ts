@@ -1,4 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
+import { BackendUnreachableError, DEFAULT_BACKEND_RETRY_MS } from "../net/retry.js";
 
 /** Where an S3 backend keeps its state, from `s3://bucket/prefix?region=…`. */
 export interface S3Target {
@@ -11,6 +12,8 @@ export interface S3Target {
   forcePathStyle: boolean;
   /** How long a lock stays valid without renewal; renewed every third of it while the run lives. */
   leaseMs: number;
+  /** How long a request failing for network reasons (a reset, a timeout, a 5xx) is retried (`retry=<seconds>`, default 60). */
+  retryMs: number;
   /** The URL as shown in messages. */
   display: string;
 }
@@ -30,8 +33,11 @@ export function parseS3Url(url: string): S3Target {
     throw new Error(`invalid S3 URL ${JSON.stringify(url)}: expected s3://bucket/prefix?region=eu-west-1`);
   }
   if (!u.hostname) throw new Error(`invalid S3 URL ${JSON.stringify(url)}: the bucket is missing (s3://bucket/prefix)`);
-  const known = new Set(["region", "endpoint", "forcePathStyle", "lease"]);
-  for (const k of u.searchParams.keys()) if (!known.has(k)) throw new Error(`unknown parameter "${k}" in S3 URL ${url}: use region, endpoint, forcePathStyle or lease (seconds)`);
+  const known = new Set(["region", "endpoint", "forcePathStyle", "lease", "retry"]);
+  for (const k of u.searchParams.keys()) if (!known.has(k)) throw new Error(`unknown parameter "${k}" in S3 URL ${url}: use region, endpoint, forcePathStyle, lease or retry (seconds)`);
+  const retry = u.searchParams.get("retry");
+  const retryMs = retry === null ? DEFAULT_BACKEND_RETRY_MS : Number(retry) * 1000;
+  if (!Number.isFinite(retryMs) || retryMs < 0) throw new Error(`invalid retry "${retry}" in S3 URL ${url}: give the seconds to keep retrying a failed request, e.g. retry=60`);
   const lease = u.searchParams.get("lease");
   const leaseMs = lease === null ? DEFAULT_LEASE_MS : Number(lease) * 1000;
   if (!Number.isFinite(leaseMs) || leaseMs < 1000) throw new Error(`invalid lease "${lease}" in S3 URL ${url}: give the lock lease in seconds (≥ 1), e.g. lease=60`);
@@ -44,6 +50,7 @@ export function parseS3Url(url: string): S3Target {
     ...(endpoint ? { endpoint } : {}),
     forcePathStyle: u.searchParams.get("forcePathStyle") === "true",
     leaseMs,
+    retryMs,
     display: url,
   };
 }
@@ -61,6 +68,10 @@ export function loadS3(): Promise<S3Module> {
 export async function s3Client(target: S3Target): Promise<S3Client> {
   const { S3Client } = await loadS3();
   return new S3Client({
+    // Retries are Cairn's own (within the target's budget, recognising their own earlier writes); a request
+    // that hangs is cut off rather than waited on forever.
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
     ...(target.region ? { region: target.region } : {}),
     ...(target.endpoint ? { endpoint: target.endpoint } : {}),
     ...(target.forcePathStyle ? { forcePathStyle: true } : {}),
@@ -84,6 +95,7 @@ export function isNotFound(e: unknown): boolean {
  * @example catch (e) { throw s3Error(e, "writing", key, target); }
  */
 export function s3Error(e: unknown, action: string, key: string, target: S3Target): Error {
+  if (e instanceof BackendUnreachableError) return e; // names the network already: the configuration is not the problem
   const err = e as Error;
   return new Error(`${action} s3://${target.bucket}/${key} failed (${err.name}: ${err.message}): check the bucket, the region and the credentials`);
 }

@@ -42,7 +42,9 @@ function attributeType(shape: Shape): AttributeType {
 }
 
 function attribute(p: PropInfo, input: boolean): AttributeSchema {
-  const a: AttributeSchema = { type: attributeType(p.shape) };
+  // Inputs carry no type here: the provider's own check knows each property's shape at every depth, and one
+  // problem is reported once.
+  const a: AttributeSchema = input ? {} : { type: attributeType(p.shape) };
   if (input && p.flags & FLAG.replaces) a.forceNew = true;
   if (!input && p.flags & FLAG.stable) a.stable = true;
   if (p.flags & FLAG.secret) a.secret = true;

@@ -1,0 +1,43 @@
+import { UNKNOWN } from "../program/unknown.js";
+import type { AttributeSchema, AttributeType, ResourceSchema } from "../provider/schema.js";
+import type { Props } from "../state/types.js";
+
+/** The type of a JSON value as a schema names it. */
+function typeOf(v: unknown): AttributeType {
+  if (Array.isArray(v)) return "array";
+  const t = typeof v;
+  return t === "string" || t === "number" || t === "boolean" ? t : "object";
+}
+
+const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
+
+/** A value for a message: short, and masked when secret. */
+function shown(v: unknown, secret: boolean): string {
+  if (secret) return "[secret]";
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** What is wrong with one input value against its attribute schema, or undefined. */
+function attributeProblem(v: unknown, a: AttributeSchema, secret: boolean): string | undefined {
+  if (v === undefined || v === null || v === UNKNOWN) return undefined; // absent, or known only after apply
+  if (a.type && a.type !== "any" && typeOf(v) !== a.type) return `expected ${article(a.type)}, got ${article(typeOf(v))} (${shown(v, secret)})`;
+  if (a.enum && !a.enum.includes(v as string | number)) return `must be one of ${a.enum.map((e) => JSON.stringify(e)).join(", ")} (got ${shown(v, secret)})`;
+  return undefined;
+}
+
+/**
+ * Checks inputs against the type's schema (attribute types and enums) before anything is created: one
+ * problem per attribute, naming it, what it expects and what it got (secret values masked). Values not
+ * known yet are checked when they are.
+ *
+ * @example inputSchemaProblems({ size: "big" }, { inputs: { size: { type: "number" } } }, new Set()) // ['input "size": expected a number, got a string ("big")']
+ */
+export function inputSchemaProblems(inputs: Props, schema: ResourceSchema | undefined, secret: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const [k, a] of Object.entries(schema?.inputs ?? {})) {
+    const p = attributeProblem(inputs[k], a, secret.has(k));
+    if (p) out.push(`input "${k}": ${p}`);
+  }
+  return out;
+}
