@@ -123,3 +123,21 @@ describe("waits on many objects of one type", () => {
     expect(fake.cloud.count("ListResources")).toBeLessThanOrEqual(3);
   });
 });
+
+describe("a throttling Cloud Control", () => {
+  it("is retried: every third call refused with ThrottlingException, and the program still converges to one object each", async () => {
+    await fake.stop();
+    fake = await serveFakeCloudControl({ throttleEvery: 3, pollsToFinish: 1 });
+    aws = new Provider(`throttled-${Math.random().toString(36).slice(2)}`, { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" } });
+    const stack = stackOf(() => {
+      for (let i = 0; i < 4; i++) new Queue(`q${i}`, { queueName: `q${i}` });
+    });
+    const r = await stack.up();
+    expect(stack.failures).toEqual([]);
+    expect(r.summary?.ok).toBe(true);
+    expect(fake.cloud.objects("AWS::SQS::Queue").map((o) => o.identifier).sort()).toHaveLength(4);
+    expect(fake.cloud.calls.filter((c) => c.error === "ThrottlingException").length).toBeGreaterThan(2);
+    await stack.destroy();
+    expect(fake.cloud.objects()).toEqual([]);
+  });
+});
