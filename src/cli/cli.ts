@@ -32,6 +32,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
     .addOption(new Option("--parallel <n>", "provider calls at once (default: 10)").argParser(parallelArg))
     .addOption(new Option("--retry-deadline <duration>", "how long a provider call retries transient failures, from its first failure (default: 5m)").argParser(retryDeadlineArg))
     .option("--from-backup", "if the state snapshot is damaged, use its previous version (changes recorded after it may be forgotten; see `state recover`)")
+    .option("--forget-interrupted <urn>", "forget an interrupted operation of this resource instead of settling it (repeatable; when its provider says it cannot tell what became of it)", (v: string, all: string[] = []) => [...all, v])
     .option("--no-color", "plain text without colours (also: NO_COLOR=1)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.out(s.trimEnd()), writeErr: (s) => ctx.io.err(s.trimEnd()) })

@@ -29,6 +29,8 @@ export interface GlobalOptions {
   retryDeadline?: Duration;
   /** `--from-backup`: use the previous version of a damaged state snapshot. */
   fromBackup?: boolean;
+  /** `--forget-interrupted <urn>` (repeatable): interrupted operations to forget instead of settling. */
+  forgetInterrupted?: string[];
   /** False with `--no-color`. */
   color: boolean;
 }
@@ -97,6 +99,7 @@ export class CliContext {
     if (this.io.env.CAIRN_PASSPHRASE !== undefined) o.passphrase = this.io.env.CAIRN_PASSPHRASE;
     if (g.parallel) o.parallel = g.parallel;
     if (g.fromBackup) o.fromBackup = true;
+    if (g.forgetInterrupted?.length) o.forgetInterrupted = g.forgetInterrupted;
     if (g.retryDeadline !== undefined) o.retryDeadline = g.retryDeadline;
     return this.prog(cmd).stack(o);
   }

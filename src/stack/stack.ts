@@ -32,7 +32,7 @@ import { dependentsOf, findResource, planForget, planRename, type ForgetPlan, ty
 import { declaredResource, importedRecord } from "./import.js";
 import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
 import type { StackExport, StackSummary } from "../state/backend.js";
-import type { StateMutation } from "../state/types.js";
+import type { PendingOperation, StateMutation } from "../state/types.js";
 import { thrownMessage } from "../provider/thrown.js";
 
 /** How to reach a stack's state and run its operations. */
@@ -53,6 +53,12 @@ export interface StackOptions {
    * snapshot is refused, naming {@link Stack.recoverState} (`state recover`) and this option.
    */
   fromBackup?: boolean;
+  /**
+   * Interrupted operations (by URN) to forget instead of settling them (`--forget-interrupted`): for one its
+   * provider cannot settle safely (a create whose answer was lost), once the user has found out what became
+   * of it. Nothing is recorded for it; adopt an object it made with the `import` option.
+   */
+  forgetInterrupted?: readonly string[];
   /** Provider operations at once (default 10). */
   parallel?: number;
   /**
@@ -232,7 +238,7 @@ export class Stack {
       await loadTypeModules([...Object.values(state.resources).map((r) => r.type), ...loaded.pending.map((p) => p.type)]);
       if (loaded.pending.length) {
         const journal = await this.backend.openJournal(state);
-        await reconcile(journal, loaded.pending, this.env());
+        await reconcile(journal, this.forgotten(journal, loaded.pending), this.env());
         state = await journal.compact();
         await journal.close();
       }
@@ -245,6 +251,21 @@ export class Stack {
       idle.dispose();
       await lock.release();
     }
+  }
+
+  /** Closes the interrupted operations `forgetInterrupted` names (saying so) and returns the others, to settle. */
+  private forgotten(journal: { end(op: number, m: StateMutation[]): void }, pending: readonly PendingOperation[]): PendingOperation[] {
+    const forget = new Set(this.options.forgetInterrupted ?? []);
+    const rest: PendingOperation[] = [];
+    for (const p of pending) {
+      if (!forget.has(p.urn)) {
+        rest.push(p);
+        continue;
+      }
+      this.note("warning", `The interrupted ${p.kind} of ${p.urn} (started ${p.since}) was forgotten, as --forget-interrupted asked: nothing was recorded for it. If it made an object, adopt it with the resource's import option (or state import), or delete it by hand.`, p.urn);
+      journal.end(p.op, []);
+    }
+    return rest;
   }
 
   /** Remembers the secrets of the loaded state and of the stack's config, so no event or error shows them. */
@@ -280,7 +301,10 @@ export class Stack {
 
   /** The instance for an object recorded with `record`: the program's live one of that name, else the record. */
   private instanceFor(type: string, record: ProviderRecord | undefined): ProviderInstance | undefined {
-    return providerInstanceFor(type, record, record ? this.live.get(instanceKey(type, record.name)) : undefined);
+    // No record: the package's default, which is the stack's `defaultProviders` instance when it names one
+    // (as for a resource the program declares without a provider).
+    if (!record) return this.options.defaultProviders?.[type.split(":")[0]!];
+    return providerInstanceFor(type, record, this.live.get(instanceKey(type, record.name)));
   }
 
   /** Evaluates the program into a graph, with its fingerprint. */

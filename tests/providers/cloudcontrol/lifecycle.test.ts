@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { program, type ProgramFn } from "../../../src/program/program.js";
@@ -141,3 +141,30 @@ describe("a throttling Cloud Control", () => {
     expect(fake.cloud.objects()).toEqual([]);
   });
 });
+
+describe("an interrupted create whose answer was lost", () => {
+  it("stops the run naming the requests that may be it, and --forget-interrupted lets the user go on", async () => {
+    const URN = "urn:cairn:dev::cc::aws:sqs:Queue::lost";
+    const program = () => void new Queue("lost", { queueName: "lost" });
+    await stackOf(() => {}).up();
+    // A create of that type reached Cloud Control, but the run died before noting its request token.
+    const since = Date.now() - 1000;
+    await fake.cloud.handle("CreateResource", { TypeName: "AWS::SQS::Queue", DesiredState: JSON.stringify({ QueueName: "lost" }), ClientToken: "cairn-lost" });
+    const journal = join(dir, "stacks", "dev", "journal.ndjson");
+    await appendFile(journal, `${JSON.stringify({ t: "begin", op: 900, kind: "create", urn: URN, since: new Date(since).toISOString() })}\n${JSON.stringify({ t: "note", op: 900, d: { clientToken: "cairn-lost", since: String(since) } })}\n`);
+
+    await expect(stackOf(program).preview()).rejects.toThrow(/cannot be settled safely: .*Cloud Control shows 1 create\(s\) of that type since then: .*Then run again with --forget-interrupted urn:cairn:dev::cc::aws:sqs:Queue::lost/);
+
+    const stack = program_stack(program, [URN]);
+    const warnings: string[] = [];
+    stack.events.subscribe((e) => e.type === "diagnostic" && warnings.push(e.message));
+    const plan = await stack.preview();
+    expect(plan.steps.map((s) => s.kind)).toEqual(["create"]);
+    expect(warnings.join("\n")).toMatch(/interrupted create of urn:cairn:dev::cc::aws:sqs:Queue::lost .* was forgotten, as --forget-interrupted asked/);
+  });
+});
+
+/** A stack of `fn` that forgets the interrupted operations of `urns`. */
+function program_stack(fn: ProgramFn, urns: string[]) {
+  return program("cc", fn).stack({ stateDir: dir, passphrase: "p", defaultProviders: { aws }, forgetInterrupted: urns });
+}

@@ -113,8 +113,8 @@ export function cloudControlProvider(info: TypeInfo): CloudControlProvider {
       return outputs;
     },
 
-    async resume({ kind, id, note, ctx }) {
-      return resumeRequest(await cloudControl(ctx), info, { kind, note, ctx, ...(id !== undefined ? { id } : {}) }, Number(note.since ?? 0));
+    async resume({ urn, kind, id, note, ctx }) {
+      return resumeRequest(await cloudControl(ctx), info, { urn, kind, note, ctx, ...(id !== undefined ? { id } : {}) }, Number(note.since ?? 0));
     },
 
     async delete({ id, ctx }) {

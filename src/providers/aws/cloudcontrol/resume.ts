@@ -12,6 +12,7 @@ import type { TypeInfo } from "./type-spec.js";
 
 /** What {@link resumeRequest} is asked about. */
 export interface ResumeArgs {
+  urn: string;
   kind: "create" | "update" | "delete";
   id?: string;
   note: Readonly<Record<string, string>>;
@@ -42,7 +43,7 @@ async function unconfirmedCreate(cc: CloudControl, info: TypeInfo, args: ResumeA
     kind: "unknown",
     message:
       `the run stopped right after sending a create of a ${info.cfnType} (client token ${args.note.clientToken}), before AWS's answer was saved, and Cloud Control shows ${candidates.length} create(s) of that type since then: ${list}. ` +
-      `If one of them is this resource's, adopt it (the resource's import option, or state import); delete any that is not yours. Then move the stack's journal aside only if you are sure, or wait: requests older than the operation no longer count.`,
+      `Find out which is this resource's (if any). Then run again with --forget-interrupted ${args.urn}, and adopt the object with the resource's import option (import: "<identifier>"), or delete it by hand.`,
   };
 }
 
