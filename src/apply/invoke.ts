@@ -1,5 +1,5 @@
 import type { Urn } from "../program/urn.js";
-import type { OpContext, ProviderInstance } from "../provider/provider.js";
+import type { OpContext, OperationRecord, ProviderInstance } from "../provider/provider.js";
 import { isTransientError } from "../provider/errors.js";
 import { formatDuration } from "../program/duration.js";
 import type { OperationKind, StackState, StateMutation } from "../state/types.js";
@@ -138,7 +138,7 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pau
     let call: Promise<T> | undefined;
     try {
       const opCtx = ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) });
-      opCtx.operation = { id: ctx.journal.operationId(op), note: (d) => ctx.journal.note(op, d) };
+      opCtx.operation = operationRecord(ctx, op);
       opCtx.pause = pause;
       call = c.call(opCtx);
       const result = await bound.race(call);
@@ -170,6 +170,17 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pau
       bound.dispose();
     }
   }
+}
+
+/** The journaled operation as a provider sees it; its id (a hash) is made only if the provider reads it. */
+function operationRecord(ctx: ApplyContext, op: number): OperationRecord {
+  let id: string | undefined;
+  return {
+    get id() {
+      return (id ??= ctx.journal.operationId(op));
+    },
+    note: (d) => ctx.journal.note(op, d),
+  };
 }
 
 /** Records the result of an abandoned call if it arrives while the journal still writes (and can be recorded). */

@@ -15,7 +15,7 @@ const tried = new Map<string, Promise<void>>();
  */
 export async function loadTypeModules(types: Iterable<string>): Promise<void> {
   const wanted = new Set<string>();
-  for (const t of types) {
+  for (const t of new Set(types)) {
     if (findDefinition(t)) continue;
     const m = /^([a-z0-9-]+):([a-z0-9.-]+):[A-Za-z0-9]+$/.exec(t);
     if (m) wanted.add(`cairn/${m[1]}/${m[2]}`);

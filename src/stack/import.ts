@@ -3,7 +3,7 @@ import type { CustomNode, ResourceNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
 import { metaOf } from "../plan/context.js";
 import { recordFor } from "../apply/record.js";
-import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import { secretKeys as schemaSecretKeys, type ResourceSchema } from "../provider/schema.js";
 import type { Props, ResourceState } from "../state/types.js";
 import { CairnError } from "./errors.js";
 import { nameOf } from "./state-edit.js";
@@ -29,6 +29,21 @@ export function declaredResource(nodes: readonly ResourceNode[], type: string, r
 }
 
 /**
+ * An adopted object's recorded inputs: what a read reported under the type's input names (and `also`),
+ * so a program declaring the same values plans no change; and which of its values the schema calls secret.
+ *
+ * @example readAsInputs({ path: "a.txt", size: 2 }, fileSchema) // { inputs: { path: "a.txt" }, secretKeys: [] }
+ */
+export function readAsInputs(read: Props, schema: ResourceSchema | undefined, also: readonly string[] = []): { inputs: Props; secretKeys: string[] } {
+  const names = new Set([...Object.keys(schema?.inputs ?? {}), ...also]);
+  const inputs: Props = {};
+  for (const k of names) if (k in read && read[k] !== undefined) inputs[k] = read[k];
+  const secret = schemaSecretKeys(schema);
+  const secretKeys = [...new Set([...Object.keys(inputs), ...Object.keys(read)])].filter((k) => secret.has(k));
+  return { inputs, secretKeys };
+}
+
+/**
  * The state record of an imported object: what the provider's read reported, its inputs being the
  * reported values under the input names the type's schema (or the program's declaration) uses, so a
  * program declaring the same values plans no change; parent, dependencies, provider instance and
@@ -37,12 +52,7 @@ export function declaredResource(nodes: readonly ResourceNode[], type: string, r
  * @example importedRecord(node, graph, "out/a.txt", { path: "out/a.txt", content: "hi", size: 2 })
  */
 export function importedRecord(node: CustomNode, graph: Graph, id: string, read: Props): ResourceState {
-  const schema = node.definition.schema;
-  const names = new Set([...Object.keys(schema?.inputs ?? {}), ...Object.keys(node.inputs)]);
-  const inputs: Props = {};
-  for (const k of names) if (k in read && read[k] !== undefined) inputs[k] = read[k];
-  const secret = schemaSecretKeys(schema);
-  const secretKeys = [...new Set([...Object.keys(inputs), ...Object.keys(read)])].filter((k) => secret.has(k));
+  const { inputs, secretKeys } = readAsInputs(read, node.definition.schema, Object.keys(node.inputs));
   const meta = metaOf(node, graph.deps.get(node) ?? [], graph, undefined);
   return recordFor(node.urn as Urn, node.type, meta, { id, inputs, outputs: read, secretKeys });
 }

@@ -4,7 +4,7 @@
  */
 import type { ResumeResult } from "../provider/provider.js";
 import type { ResourceDefinition } from "../program/node.js";
-import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import { readAsInputs } from "./import.js";
 import type { DeposedObject, OperationKind, PendingOperation, Props, ResourceState, StateMutation } from "../state/types.js";
 import { withoutDeposed } from "../apply/record.js";
 
@@ -19,12 +19,9 @@ export function callKind(kind: OperationKind): "create" | "update" | "delete" {
  * it replaced is kept as deposed, for that plan to delete.
  */
 function createdRecord(p: PendingOperation, current: ResourceState | undefined, id: string, outputs: Props, def: ResourceDefinition | undefined): ResourceState {
-  const inputNames = Object.keys(def?.schema?.inputs ?? outputs);
-  const inputs: Props = {};
-  for (const k of inputNames) if (outputs[k] !== undefined) inputs[k] = outputs[k];
-  const secret = schemaSecretKeys(def?.schema);
+  // A type without an input schema: every value read counts as an input (the next plan compares them all).
+  const { inputs, secretKeys } = readAsInputs(outputs, def?.schema, def?.schema?.inputs ? [] : Object.keys(outputs));
   const r: ResourceState = { urn: p.urn, type: p.type, id, inputs, outputs, deps: current?.deps ?? [] };
-  const secretKeys = [...new Set([...Object.keys(inputs), ...Object.keys(outputs)])].filter((k) => secret.has(k));
   if (secretKeys.length) r.secretKeys = secretKeys;
   if (current?.provider) r.provider = current.provider;
   if (current?.parent) r.parent = current.parent;

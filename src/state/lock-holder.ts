@@ -11,9 +11,9 @@ export interface LockHolder {
   expires?: string;
   /** PostgreSQL: the server process id of the holder's database session. */
   session?: number;
-  /** Files: when the holder's process started (clock ticks after boot), so a reused pid is told apart. */
+  /** Files and S3: when the holder's process started (clock ticks after boot), so a reused pid is told apart. */
   started?: number;
-  /** Files: `<boot id>/<pid namespace>` of the holder, so its pid is judged only where it means something. */
+  /** Files and S3: `<boot id>/<pid namespace>` of the holder, so its pid is judged only where it means something. */
   machine?: string;
   /** Files: the holder's lease (ms): from another host, a lock not renewed for this long is stale. */
   leaseMs?: number;

@@ -14,10 +14,10 @@ import {
   type StackLock,
   type UnlockResult,
 } from "./lock-holder.js";
-import { goneReason, isRunning, samePidSpace, selfIdentity } from "./process-identity.js";
+import { goneReason, samePidSpace, selfIdentity } from "./process-identity.js";
 import { lockHolderSchema } from "./schema.js";
 
-export { LockCompromisedError, StackLockedError, LockHeldError, isRunning, type LockHolder, type StackLock, type UnlockResult };
+export { LockCompromisedError, StackLockedError, LockHeldError, type LockHolder, type StackLock, type UnlockResult };
 
 /** Options for {@link lockStack}. */
 export interface LockOptions {

@@ -48,3 +48,24 @@ describe("the S3 lease is judged by the server's clock", () => {
     await lock.release();
   });
 });
+
+describe("the S3 lock's holder on this host", () => {
+  it("is judged by its pid only within its own pid space: a container with the same host name keeps its live lease", async () => {
+    const { hostname } = await import("node:os");
+    // A pid that runs nowhere here, in another boot/pid namespace (a container sharing the host name).
+    const holder = { pid: 999_999, host: hostname(), machine: "another-boot/pid:[4026539999]", since: new Date(fake.fake().now()).toISOString(), command: "up" };
+    fake.fake().seed(LOCK, JSON.stringify({ token: "theirs", leaseMs: 60_000, holder }), 1_000);
+    const err = await (await backend()).lock("up").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StackLockedError);
+    expect(fake.fake().objects.get(LOCK)!.body).toContain('"token":"theirs"');
+  });
+
+  it("whose pid no longer runs in this pid space is taken over before its lease ends", async () => {
+    const { hostname } = await import("node:os");
+    const holder = { pid: 999_999, host: hostname(), since: new Date(fake.fake().now()).toISOString(), command: "up" };
+    fake.fake().seed(LOCK, JSON.stringify({ token: "theirs", leaseMs: 60_000, holder }), 1_000);
+    const lock = await (await backend()).lock("up");
+    expect(lock.notes).toEqual([expect.stringMatching(/pid 999999 is no longer running on this host/)]);
+    await lock.release();
+  });
+});

@@ -39,6 +39,11 @@ const ACCESS_CODES = new Set([
   "InvalidClientTokenId", "InvalidSignatureException", "ExpiredToken", "ExpiredTokenException", "SignatureDoesNotMatch",
 ]);
 
+/** True when AWS refused the credentials or their permissions (retrying cannot help). @example isAccessDenied(sdkError) */
+export function isAccessDenied(e: unknown): boolean {
+  return ACCESS_CODES.has(awsCode(e) ?? "");
+}
+
 /** What to do about an error every AWS operation can meet (credentials, region, permissions). */
 export function commonHint(service: string, operation: string, e: unknown): string | undefined {
   const code = awsCode(e) ?? "";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import * as z from "zod/mini";
-import { isRunning } from "../lock.js";
+import { goneReason as processGone, samePidSpace, selfIdentity } from "../process-identity.js";
 import {
   describeHolder,
   forcedWarning,
@@ -44,21 +44,25 @@ function parseLock(text: string): LockDoc | undefined {
 
 const unknownHolder: LockHolder = { pid: 0, host: "unknown", since: "unknown", command: "unknown" };
 
-// Tokens of the S3 locks this process holds: a lock.json naming this very pid is only alive if listed here.
+// Tokens of the S3 locks this process holds: a lock.json naming this very process is only alive if listed here.
 const heldTokens = new Set<string>();
 
 /**
- * Why the lock's holder is certainly gone (its lease ended, or it is a process of this host that no longer
- * runs), or undefined. The lease is judged by the server's clock alone: when lock.json was last written,
- * and the server's time when it answered (its `Date` header), so the clocks of the hosts do not matter.
+ * Why the lock's holder is certainly gone (its lease ended, or it is a process of this host's pid space
+ * that no longer runs, judged as file locks are: `process-identity.ts`), or undefined. The lease is judged by
+ * the server's clock alone: when lock.json was last written, and the server's time when it answered (its
+ * `Date` header), so the clocks of the hosts do not matter.
  */
 function goneReason(doc: LockDoc | undefined, at: { lastModified: Date; serverTime: Date }): string | undefined {
   const leaseMs = doc?.leaseMs ?? 0;
   const over = at.serverTime.getTime() - (at.lastModified.getTime() + leaseMs);
   if (over > 0) return `its lease ended ${formatAge(over)} ago without renewal (the run was killed or lost its connection)`;
-  if (!doc || doc.holder.host !== hostname()) return undefined;
+  // Another host, or a container with the same host name but its own pids: only the lease can tell.
+  if (!doc || !samePidSpace(doc.holder)) return undefined;
+  const gone = processGone(doc.holder);
+  if (gone) return `${gone} on this host`;
   if (doc.holder.pid === process.pid) return heldTokens.has(doc.token) ? undefined : `it was left by an earlier run of this process`;
-  return isRunning(doc.holder.pid) ? undefined : `pid ${doc.holder.pid} is no longer running on this host`;
+  return undefined;
 }
 
 /**
@@ -88,7 +92,7 @@ export async function lockS3Stack(store: S3Store, command: string): Promise<Stac
   if (store.lease) throw new StackLockedError(ctx.stack, store.names.lock, store.lease.holder, ctx.programHint);
   const key = store.rel("lock.json");
   const token = randomUUID();
-  const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
+  const holder: LockHolder = { ...selfIdentity(hostname()), since: new Date().toISOString(), command };
   const body = () => JSON.stringify({ token, leaseMs: target.leaseMs, holder: { ...holder, expires: new Date(objects.serverNow() + target.leaseMs).toISOString() } }, null, 2) + "\n";
   const notes: string[] = [];
   for (let attempt = 0; ; attempt++) {

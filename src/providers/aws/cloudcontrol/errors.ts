@@ -14,55 +14,40 @@ export function retriedAlso(e: unknown): boolean {
   return RETRIED.has(awsCode(e) ?? "");
 }
 
+// What to do, by Cloud Control's code: a request's `ErrorCode`, or a refused call's exception name without
+// its `Exception` suffix (the two name the same failures).
+const UNSUPPORTED = "this resource type does not support this operation through the Cloud Control API (not every CloudFormation type does): manage it with CloudFormation, or with a hand-written Cairn type";
+const ADVICE: Readonly<Record<string, string>> = {
+  NotUpdatable: "a property that cannot change in place was changed: list it in the resource's replaceOnChanges option, or run up with --replace <name>",
+  InvalidRequest: "Cloud Control refused the request as invalid: correct the property the message names, then run up again",
+  AlreadyExists: "an object with this identifier already exists: choose another name, or adopt it with the import resource option",
+  NotFound: "the object no longer exists: run refresh, then up",
+  ResourceConflict: "another object still uses it, or another operation on it is in progress: remove its users (or wait), then run up again",
+  AccessDenied: "the credentials in use lack a permission the message names: grant it, then run up again",
+  UnauthorizedTaggingOperation: "the credentials in use lack a permission the message names: grant it, then run up again",
+  InvalidCredentials: "the credentials in use were refused: check AWS_PROFILE or the keys in use, then run up again",
+  ServiceLimitExceeded: "an account quota was reached: raise it, or delete objects you no longer use",
+  UnsupportedAction: UNSUPPORTED,
+  TypeNotFound: UNSUPPORTED,
+  ClientTokenConflict: "a request with this client token but other inputs was already made (an earlier, interrupted run): run up again; Cairn will look the first request up",
+};
+const ON_AWS_SIDE = "the failure is on AWS's side or temporary: run up again; if it repeats, read the message in the CloudFormation console's resource events";
+
 /**
  * What to do about a Cloud Control API call that was refused (not retried: retrying cannot fix these).
+ * Credentials and permissions get the hint every AWS call gives (it names the permission).
  *
- * @example cloudControlHint(Object.assign(new Error("x"), { name: "UnsupportedActionException" })) // "This resource type does not support …"
+ * @example cloudControlHint(Object.assign(new Error("x"), { name: "UnsupportedActionException" })) // "This resource type does not support …. Not retried"
  */
 export function cloudControlHint(e: unknown): string | undefined {
-  switch (awsCode(e)) {
-    case "UnsupportedActionException":
-    case "TypeNotFoundException":
-      return "This resource type does not support this operation through the Cloud Control API (not every CloudFormation type does): manage it with CloudFormation, or with a hand-written Cairn type. Not retried";
-    case "InvalidRequestException":
-      return "Cloud Control refused the request as invalid: check the property values the message names. Not retried";
-    case "NotUpdatableException":
-      return "A property that cannot change in place was changed: list it in the resource's replaceOnChanges option, or run up with --replace <name>. Not retried";
-    case "ClientTokenConflictException":
-      return "A request with this client token but other inputs was already made (an earlier, interrupted run): run up again; Cairn will look the first request up. Not retried";
-    case "ResourceConflictException":
-      return "Another operation on this object is in progress, or another object still uses it: wait for it, or remove its users first. Not retried";
-    case "InvalidCredentialsException":
-      return "The credentials in use were refused: check AWS_PROFILE or the keys in use. Not retried";
-    case "AlreadyExistsException":
-      return "An object with this identifier already exists: choose another name, or adopt the object with the import option. Not retried";
-    default:
-      return commonHint("Cloud Control", "", e);
-  }
+  const code = (awsCode(e) ?? "").replace(/Exception$/, "");
+  const advice = code === "AccessDenied" ? undefined : ADVICE[code];
+  return advice ? `${advice[0]!.toUpperCase()}${advice.slice(1)}. Not retried` : commonHint("Cloud Control", "", e);
 }
 
-/** What to do after a request FAILED with `code`. */
+/** What to do after a request FAILED with `code`. @example failureAdvice("NotUpdatable") // "a property that cannot change in place …" */
 export function failureAdvice(code: string | undefined): string {
-  switch (code) {
-    case "NotUpdatable":
-      return "a property that cannot change in place was changed: list it in the resource's replaceOnChanges option, or run up with --replace <name>";
-    case "InvalidRequest":
-      return "the cloud refused the inputs: correct the property the message names, then run up again";
-    case "AlreadyExists":
-      return "an object with this identifier already exists: choose another name, or adopt it with the import resource option";
-    case "NotFound":
-      return "the object no longer exists: run refresh, then up";
-    case "ResourceConflict":
-      return "another object still uses it, or another operation on it is in progress: remove its users (or wait), then run up again";
-    case "AccessDenied":
-    case "InvalidCredentials":
-    case "UnauthorizedTaggingOperation":
-      return "the credentials in use lack a permission the message names: grant it, then run up again";
-    case "ServiceLimitExceeded":
-      return "an account quota was reached: raise it, or delete objects you no longer use";
-    default:
-      return "the failure is on AWS's side or temporary: run up again; if it repeats, read the message in the CloudFormation console's resource events";
-  }
+  return ADVICE[code ?? ""] ?? ON_AWS_SIDE;
 }
 
 /**

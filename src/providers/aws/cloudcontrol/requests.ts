@@ -7,7 +7,7 @@ import type { ProgressEvent } from "@aws-sdk/client-cloudcontrol";
 import type { Clock } from "../../../provider/provider.js";
 import { milliseconds } from "../../../program/duration.js";
 import { isTransientError } from "../../../provider/errors.js";
-import { awsCode } from "../call.js";
+import { isAccessDenied } from "../call.js";
 import type { CallContext, CloudControl } from "./client.js";
 
 /** Statuses after which a request changes no more. */
@@ -94,7 +94,7 @@ export class RequestPoller {
       try {
         out = await this.cc.listRequests(ctx, { MaxResults: PAGE, ...(next ? { NextToken: next } : {}) });
       } catch (e) {
-        if (!ACCESS_DENIED.has(awsCode(e) ?? "")) throw e;
+        if (!isAccessDenied(e)) throw e;
         // A policy that allows the operations but not listing: slower (a call per request), never stuck.
         this.listDenied = true;
         return;
@@ -162,8 +162,6 @@ export class RequestPoller {
 }
 
 const pollers = new Map<string, RequestPoller>();
-
-const ACCESS_DENIED = new Set(["AccessDeniedException", "AccessDenied", "UnauthorizedOperation"]);
 
 /**
  * The poller shared by every request of one configuration in this process.

@@ -11,24 +11,30 @@ import type { TypeInfo } from "./type-spec.js";
 /** The config key of the stack-wide default tags: a JSON object of strings. */
 export const DEFAULT_TAGS_KEY = "aws:defaultTags";
 
+// The config value as last parsed: every resource of a program reads the same one.
+let parsedConfig: { raw: string; tags: Record<string, string> } | undefined;
+
+/** The `aws:defaultTags` config value as tags; a value that is not a JSON object of strings is refused, saying how to set it. */
+function configTags(raw: string): Record<string, string> {
+  if (parsedConfig?.raw === raw) return parsedConfig.tags;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== "string")) {
+    throw new Error(`The config value ${DEFAULT_TAGS_KEY} must be a JSON object of strings, e.g. '{"team":"web"}' (got ${raw}). Set it with: config set ${DEFAULT_TAGS_KEY} '{"team":"web"}'`);
+  }
+  parsedConfig = { raw, tags: parsed as Record<string, string> };
+  return parsedConfig.tags;
+}
+
 /** The stack's and the provider's default tags, merged (empty when there are none). */
 export function defaultTagsOf(env: PrepareEnv): Record<string, string> {
-  const out: Record<string, string> = {};
   const raw = env.config[DEFAULT_TAGS_KEY]?.value;
-  if (raw !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      parsed = undefined;
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== "string")) {
-      throw new Error(`The config value ${DEFAULT_TAGS_KEY} must be a JSON object of strings, e.g. '{"team":"web"}' (got ${raw}). Set it with: config set ${DEFAULT_TAGS_KEY} '{"team":"web"}'`);
-    }
-    Object.assign(out, parsed);
-  }
-  if (env.provider instanceof Provider) Object.assign(out, env.provider.args.defaultTags ?? {});
-  return out;
+  const own = env.provider instanceof Provider ? env.provider.args.defaultTags : undefined;
+  return { ...(raw !== undefined ? configTags(raw) : {}), ...own };
 }
 
 type TagList = { key: string; value: string }[];
