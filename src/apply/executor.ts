@@ -237,7 +237,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
  * How long a run stopped by a second Ctrl-C waits for the answers of the calls it abandoned, to record them.
  * @example setTimeout(giveUp, LATE_ANSWER_GRACE_MS)
  */
-export const LATE_ANSWER_GRACE_MS = 1000;
+const LATE_ANSWER_GRACE_MS = 1000;
 
 /** Waits (briefly) for abandoned calls to answer: whatever arrives before the run ends is journaled, not lost. */
 async function lateAnswers(late: readonly Promise<unknown>[]): Promise<void> {

@@ -5,7 +5,7 @@ import { jsonInputs } from "../plan/json-values.js";
 import { inputSchemaProblems } from "../plan/schema-check.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import { replaceTriggers } from "../plan/triggers.js";
-import { UNKNOWN, containsUnknown, containsUnknownMarker } from "../program/unknown.js";
+import { UNKNOWN, containsUnknown } from "../program/unknown.js";
 import type { Props } from "../state/types.js";
 import type { ApplyContext } from "./context.js";
 
@@ -28,8 +28,6 @@ export interface ApplyInputs {
  */
 export async function inputsFor(step: Making, actionId: string, ctx: ApplyContext): Promise<ApplyInputs> {
   const { news, secretKeys, triggers } = await resolvedFor(step, actionId, ctx);
-  const marked = Object.keys(news).filter((k) => containsUnknownMarker(news[k]));
-  if (marked.length) throw new Error(`inputs ${marked.join(", ")} hold the marker of a value unknown when the plan was made ({"$unknown": true}), not the value: nothing was sent to the provider. Make the plan again`);
   ctx.secrets.addProps(news, secretKeys);
   return { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta };
 }

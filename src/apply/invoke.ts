@@ -112,7 +112,7 @@ export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string,
       ctx.inFlight.stopReason(ctx.cancel) ??
       (await ctx.journal.confirm().then(
         () => undefined,
-        (e: unknown) => new Error(`${what} was not started: ${e instanceof Error ? e.message : String(e)}`),
+        (e: unknown) => new Error(`${what} was not started: ${thrownMessage(e, "the journal")}`),
       ));
     if (stopped) {
       notStarted();
@@ -203,8 +203,7 @@ function recordLate<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, call: 
 }
 
 /** A transient failure that outlasted its retries: the last error, with how long it was retried. */
-function gaveUp(e: unknown, attempts: number, deadlineMs: number): Error {
-  const err = e instanceof Error ? e : new Error(String(e));
+function gaveUp(err: Error, attempts: number, deadlineMs: number): Error {
   err.message = `${err.message} (a transient failure, tried ${attempts} time(s): retries stop ${formatDuration(deadlineMs as never)} after the first failure, or at the call's time limit; --retry-deadline sets it)`;
   return err;
 }

@@ -17,17 +17,3 @@ export function containsUnknown(v: unknown): boolean {
   return false;
 }
 
-/**
- * True when `v` holds the serialised form of an unknown (`{ "$unknown": true }`) as data: what a value
- * unknown at plan time becomes if it is read back without being revived. Never sent to a provider.
- *
- * @example containsUnknownMarker({ a: { $unknown: true } }) // true
- */
-export function containsUnknownMarker(v: unknown): boolean {
-  if (Array.isArray(v)) return v.some(containsUnknownMarker);
-  if (v === null || typeof v !== "object" || v === UNKNOWN) return false;
-  const o = v as Record<string, unknown>;
-  if (o.$unknown === true && Object.keys(o).length === 1) return true;
-  for (const k in o) if (containsUnknownMarker(o[k])) return true;
-  return false;
-}

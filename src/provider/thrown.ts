@@ -17,13 +17,6 @@ export function thrownMessage(e: unknown, who = "the code"): string {
   return `${who} threw the ${typeof e} ${String(e)} instead of an Error`;
 }
 
-/**
- * Anything thrown as an Error (the value itself when it is one), its message from {@link thrownMessage}.
- * @example throw asError(caught, "the program");
- */
-export function asError(e: unknown, who?: string): Error {
-  return e instanceof Error ? e : new Error(thrownMessage(e, who));
-}
 
 function shortJson(v: unknown): string {
   let text: string;

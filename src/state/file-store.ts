@@ -244,7 +244,6 @@ export class FileStore implements StateStore {
   private async keepVersion(tmp: string, serial: number): Promise<void> {
     try {
       await makeDirs(this.files.history);
-      await fs.promises.unlink(versionFile(this.files, serial)).catch(() => {}); // left by a write that never became current
       await durableCopy(tmp, versionFile(this.files, serial));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;

@@ -50,7 +50,7 @@ function procStat(pid: number): { state: string; started: number } | undefined {
  * When process `pid` started (clock ticks after boot), or undefined where the OS does not say.
  * @example startTimeOf(process.pid) // 123456789
  */
-export function startTimeOf(pid: number): number | undefined {
+function startTimeOf(pid: number): number | undefined {
   const s = procStat(pid)?.started;
   return s !== undefined && Number.isFinite(s) ? s : undefined;
 }

@@ -4,6 +4,7 @@ import { parseSnapshot, SnapshotError } from "./snapshot.js";
 import type { StateStore } from "./store.js";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
 import type { Urn } from "../program/urn.js";
+import { walkRecords } from "./replay.js";
 
 /**
  * A snapshot that cannot be read (truncated, not JSON, not a state) or that the journal shows is not the
@@ -148,18 +149,12 @@ export async function planRecovery(store: StateStore, expected: { project: strin
 
   const fromJournal = new Set<Urn>();
   const removed = new Set<Urn>();
-  const open = new Map<number, PendingOperation>();
-  let records = 0;
-  for (const rec of journal?.records ?? []) {
-    if (rec.t === "begin") open.set(rec.op, { op: rec.op, kind: rec.kind, urn: rec.urn, type: rec.type, since: rec.since, ...(rec.id !== undefined ? { id: rec.id } : {}), ...(rec.note ? { note: { ...rec.note } } : {}) });
-    else if (rec.t === "note") {
-      const p = open.get(rec.op);
-      if (p) p.note = { ...p.note, ...rec.d };
-    } else if (rec.t !== "mutate") open.delete(rec.op);
-    if (!replays || rec.t === "begin" || rec.t === "note" || !rec.m?.length) continue;
-    applyMutations(state, rec.m);
-    records++;
-    for (const m of rec.m) {
+  // The journal walked as every load walks it: the operations it leaves open, the changes to replay.
+  const { open, replay } = walkRecords(journal?.records ?? [], replays, state.serial);
+  const records = replay.length;
+  for (const { m: recorded } of replay) {
+    applyMutations(state, recorded);
+    for (const m of recorded) {
       if (m.kind === "upsert") (fromJournal.add(m.resource.urn), removed.delete(m.resource.urn));
       if (m.kind === "remove") (removed.add(m.urn), fromJournal.delete(m.urn));
     }

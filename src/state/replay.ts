@@ -2,12 +2,12 @@ import { beginLine, headLine, parseJournal } from "./journal-format.js";
 import { SnapshotError } from "./snapshot.js";
 import type { JournalRecord } from "./schema.js";
 import type { JournalPrep } from "./store.js";
-import type { PendingOperation } from "./types.js";
+import type { PendingOperation, StateMutation } from "./types.js";
 
 /** What scanning a journal against its snapshot found (records still encoded). */
 export interface JournalScan {
-  /** The records to replay on the snapshot, in order (none when the journal predates it). */
-  replay: { line: number; rec: JournalRecord }[];
+  /** The state changes to replay on the snapshot, by journal line, in order (none when the journal predates it). */
+  replay: { line: number; m: StateMutation[] }[];
   prep: JournalPrep;
   nextOp: number;
   notes: string[];
@@ -67,8 +67,12 @@ function placeJournal(headSerial: number, journalName: string, snapshotSerial: n
   return { continuesSnapshot: headSerial === snapshotSerial, baseSerial: snapshotSerial };
 }
 
-/** The operations a journal's records leave open, the records to replay (when it continues the snapshot), and the serial they reach. */
-function walkRecords(records: readonly JournalRecord[], continuesSnapshot: boolean, baseSerial: number) {
+/**
+ * The operations a journal's records leave open, the changes to replay (when it continues the snapshot), and
+ * the serial they reach: how every load, and `state recover`, walk a journal.
+ * @example const { open, replay } = walkRecords(parsed.records, true, snapshot.serial);
+ */
+export function walkRecords(records: readonly JournalRecord[], continuesSnapshot: boolean, baseSerial: number) {
   const open = new Map<number, PendingOperation>();
   const replay: JournalScan["replay"] = [];
   let maxOp = 0;
@@ -89,7 +93,7 @@ function walkRecords(records: readonly JournalRecord[], continuesSnapshot: boole
     }
     if (rec.t !== "mutate") maxOp = Math.max(maxOp, rec.op);
     if (continuesSnapshot && rec.t !== "begin" && rec.t !== "note" && rec.m?.length) {
-      replay.push({ line, rec });
+      replay.push({ line, m: rec.m });
       serial++;
     }
   }

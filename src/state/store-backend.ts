@@ -111,9 +111,9 @@ export class StoreBackend implements StateBackend {
     const state = found.state ? decoded(found.name, () => decodeState(found.state!, crypter)) : emptyState(this.opts.project, this.opts.stack);
     const scan = await this.scanJournalOf(found);
     state.serial = scan.baseSerial;
-    for (const { line, rec } of scan.replay) {
+    for (const { line, m: recorded } of scan.replay) {
       const where = `${this.store.names.journal} line ${line}`;
-      applyMutations(state, decoded(where, () => (rec.t === "begin" || rec.t === "note" ? [] : rec.m!).map((m) => decodeMutation(m, crypter))));
+      applyMutations(state, decoded(where, () => recorded.map((m) => decodeMutation(m, crypter))));
     }
     this.secretsLoaded = secrets;
     this.scanned = { madeWhileOpen, scan };
@@ -408,7 +408,7 @@ export class StoreBackend implements StateBackend {
     const scan = await this.scanJournalOf(found);
     const state = found.state ?? emptyState(this.opts.project, this.opts.stack);
     // Only the set of URNs matters here, so the records are replayed as stored (secrets stay encrypted).
-    for (const { rec } of scan.replay) if (rec.t !== "begin" && rec.t !== "note") applyMutations(state, rec.m ?? []);
+    for (const { m } of scan.replay) applyMutations(state, m);
     const history = await this.store.history();
     const lastUpdate = (history.find((h) => h.current) ?? history.at(-1))?.writtenAt;
     const lockHolder = await this.store.lockHolder();

@@ -2,9 +2,7 @@ import type { Command } from "commander";
 import type { RecoveryPlan } from "../../state/recover.js";
 import type { CliContext } from "../context.js";
 import { confirmEdit, yesEditOption } from "./edit-confirm.js";
-
-/** The `state` group (made by `registerState`). */
-const stateGroup = (root: Command) => root.commands.find((c) => c.name() === "state") ?? root.command("state").description("inspect and edit the stack's state");
+import { stateGroup } from "./state-edit.js";
 
 /**
  * What `state recover` found and would write, one fact per line.

@@ -6,8 +6,8 @@ import { confirmEdit, undoLine, yesEditOption } from "./edit-confirm.js";
 
 const RESOURCE = "a URN, or a resource's name when only one resource has it";
 
-/** The `state` group (made by `registerState`). */
-const stateGroup = (root: Command) => root.commands.find((c) => c.name() === "state") ?? root.command("state").description("inspect and edit the stack's state");
+/** The `state` group (made by `registerState`). @example stateGroup(root).command("recover") */
+export const stateGroup = (root: Command) => root.commands.find((c) => c.name() === "state") ?? root.command("state").description("inspect and edit the stack's state");
 
 /**
  * `state show`, `state rm`, `state mv`, `state import`, `state unprotect`: reading and editing records of

@@ -32,7 +32,7 @@ export class BackendUnreachableError extends Error {
  * The network failure in a few words: its code and message.
  * @example describeNetworkError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })) // "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432"
  */
-export function describeNetworkError(e: unknown): string {
+function describeNetworkError(e: unknown): string {
   const err = e as { code?: unknown; name?: string; message?: string };
   const message = err?.message ?? String(e);
   const code = typeof err?.code === "string" && !message.includes(err.code) ? `${err.code}: ` : "";

@@ -1,6 +1,6 @@
 import type { Client, ClientBase } from "pg";
 import { isTransientError } from "../../provider/errors.js";
-import { DEFAULT_BACKEND_RETRY_MS, withRetry, type RetryPolicy } from "../net/retry.js";
+import { DEFAULT_BACKEND_RETRY_MS, type RetryPolicy } from "../net/retry.js";
 import { ensureSchema } from "./pg-schema.js";
 
 /** Where a PostgreSQL backend keeps its state: the server, and the schema holding Cairn's tables. */
@@ -121,13 +121,6 @@ export async function connectPg(target: PgTarget): Promise<Client> {
   return client;
 }
 
-/**
- * {@link connectPg}, retried while the network fails (within the target's retry budget).
- * @example const client = await connectPgRetried(target, "taking the lock");
- */
-export function connectPgRetried(target: PgTarget, what: string): Promise<Client> {
-  return withRetry(pgRetry(target), what, () => connectPg(target));
-}
 
 /**
  * Runs `fn` in a transaction on `client`: committed if it resolves, rolled back if it throws.

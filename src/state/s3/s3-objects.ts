@@ -174,7 +174,7 @@ export class S3Objects {
     try {
       return await withRetry(this.policy(), `${action} s3://${this.target.bucket}/${this.key(rel)}`, () => f(s3));
     } catch (e) {
-      if (!wrap || isNotFound(e) || (e as Error).name === "BackendUnreachableError") throw e;
+      if (!wrap || isNotFound(e)) throw e;
       throw s3Error(e, action, this.key(rel), this.target);
     }
   }
