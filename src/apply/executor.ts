@@ -1,4 +1,4 @@
-import { jsonInputs } from "../plan/json-values.js";
+import { outputProblems } from "../plan/json-values.js";
 import type { Output } from "../program/output.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
@@ -248,18 +248,6 @@ async function lateAnswers(late: readonly Promise<unknown>[]): Promise<void> {
   clearTimeout(timer);
 }
 
-/**
- * Stack outputs that state cannot hold as JSON, by name, with the message saying which and why.
- * @example outputProblems({ n: NaN }).get("n") // 'stack output "n" is NaN, which is not a finite number: …'
- */
-export function outputProblems(values: Props): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [k, v] of Object.entries(values)) {
-    const { problems } = jsonInputs({ [k]: v });
-    if (problems.length) out.set(k, `stack ${problems[0]!.replace(/^input /, "output ")}: stack outputs are stored as JSON, so this value cannot be kept; return plain data from the program`);
-  }
-  return out;
-}
 
 /** The stack outputs after the apply: what is known now, else what was recorded before. */
 async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promise<{ values: Props; secretKeys: string[]; unstorable: number } | undefined> {

@@ -18,6 +18,7 @@ import { SECRET_MASK } from "../apply/redact.js";
 import type { Props } from "../state/types.js";
 import type { ApplySummary } from "../apply/events.js";
 import { stackStatus } from "./stack-status.js";
+import { backendKind } from "../state/backend-url.js";
 
 /** The options every command takes (set on the root command, accepted before or after the command name). */
 export interface GlobalOptions {
@@ -209,7 +210,7 @@ export class CliContext {
  * @example refuseForgetfulBackend("memory://", "--backend", cmd) // throws a UsageError
  */
 export function refuseForgetfulBackend(url: string, where: string, cmd: Command): void {
-  if (!/^memory:\/\//i.test(url.trim())) return;
+  if (backendKind(url) !== "memory") return;
   throw new UsageError(
     `${where} ${url} keeps the state in this process's memory only: the command line would create real objects and then forget them when it exits. ` +
       `Use file://<dir>, postgres://… or s3://… (memory:// is for tests and programs that run Cairn from code).`,

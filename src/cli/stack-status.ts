@@ -1,7 +1,7 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stack } from "../stack/stack.js";
-import { parseBackendUrl } from "../state/backend-url.js";
+import { backendKind, parseBackendUrl } from "../state/backend-url.js";
 import { listStacks } from "../state/file-backend.js";
 
 /** Files whose presence means a stack has been used (`up` or `config set`); a bare folder is left by a preview's lock. */
@@ -16,7 +16,7 @@ const MARKERS = ["state.json", "journal.ndjson", "config.json"];
  */
 export async function stackStatus(stack: Stack): Promise<{ exists: boolean; stacks: string[]; stateDir: string }> {
   const url = stack.stateUrl;
-  const parsed = url.startsWith("file://") ? parseBackendUrl(url) : undefined;
+  const parsed = backendKind(url) === "file" ? parseBackendUrl(url) : undefined;
   if (parsed?.kind !== "file") {
     // A shared backend (PostgreSQL, S3) lists its own stacks; the file backend's folders need a closer look.
     const stacks = await stack.stacks();

@@ -2,6 +2,7 @@ import { UNKNOWN } from "../program/unknown.js";
 import { findCycle } from "../program/cycles.js";
 import type { Props } from "../state/types.js";
 import type { ResourceSchema } from "../provider/schema.js";
+import { jsonTypeOf } from "./schema-check.js";
 
 /**
  * Why a value cannot be stored in state as JSON (and so could never compare equal to itself after a save),
@@ -101,6 +102,19 @@ export function jsonInputs(values: Props): { values: Props; problems: string[] }
 }
 
 /**
+ * Stack outputs that state cannot hold as JSON, by name, with the message saying which and why.
+ * @example outputProblems({ n: NaN }).get("n") // 'stack output "n" is NaN, which is not a finite number: …'
+ */
+export function outputProblems(values: Props): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(values)) {
+    const { problems } = jsonInputs({ [k]: v });
+    if (problems.length) out.set(k, `stack ${problems[0]!.replace(/^input /, "output ")}: stack outputs are stored as JSON, so this value cannot be kept; return plain data from the program`);
+  }
+  return out;
+}
+
+/**
  * Checks a provider's result is storable: an object of plain JSON values. Returns the problem, or undefined.
  *
  * @example outputsProblem(null) // "returned null outputs instead of an object"
@@ -122,7 +136,7 @@ export function schemaProblems(outputs: Props, schema: ResourceSchema | undefine
   for (const [k, a] of Object.entries(schema?.outputs ?? {})) {
     const v = outputs[k];
     if (v === undefined || v === null || !a.type || a.type === "any") continue;
-    const actual = Array.isArray(v) ? "array" : typeof v;
+    const actual = jsonTypeOf(v);
     if (actual !== a.type) out.push(`output "${k}" is ${actual === "array" || actual === "object" ? "an" : "a"} ${actual}, but the schema says ${a.type}`);
   }
   return out;

@@ -4,7 +4,7 @@ import type { CustomNode, GraphNode } from "../program/node.js";
 import type { Urn } from "../program/urn.js";
 import type { StackState } from "../state/types.js";
 import { runUnusedApplies } from "./unused-applies.js";
-import { outputProblems } from "../apply/executor.js";
+import { outputProblems } from "./json-values.js";
 import { buildActionGraph } from "../apply/actions.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
 import { resolveInputs } from "./resolve-inputs.js";

@@ -14,10 +14,14 @@ interface PlanFile {
   plan: Plan;
 }
 
-/** The file's text: indented JSON, with `digest` last (a hash of the text of everything before it). */
+/** The digest of a plan file's content: a hash of its indented JSON. */
+function digestOf(file: PlanFile): string {
+  return `sha256-${createHash("sha256").update(JSON.stringify(file, null, 1)).digest("base64")}`;
+}
+
+/** The file's text: indented JSON, with `digest` last (the digest of everything before it). */
 function planText(file: PlanFile): string {
-  const digest = `sha256-${createHash("sha256").update(JSON.stringify(file, null, 1)).digest("base64")}`;
-  return `${JSON.stringify({ ...file, digest }, null, 1)}\n`;
+  return `${JSON.stringify({ ...file, digest: digestOf(file) }, null, 1)}\n`;
 }
 
 type Codec = (v: unknown) => unknown;
@@ -106,7 +110,8 @@ export async function readPlanFile(path: string, passphrase: string | undefined)
   const problems = planFileProblems(file);
   if (problems) throw new Error(`${path} is not a valid Cairn plan file: ${problems}. ${again}.`);
   const { digest, ...rest } = file;
-  if (planText(rest) !== `${JSON.stringify(file, null, 1)}\n` || !digest) throw new Error(`${path} was changed after \`preview --out\` wrote it (its digest does not match). ${again}, and apply it unchanged.`);
+  // The content read back hashes to the digest it carries, or something in it was changed.
+  if (!digest || digest !== digestOf(rest)) throw new Error(`${path} was changed after \`preview --out\` wrote it (its digest does not match). ${again}, and apply it unchanged.`);
   const plan = reviveUnknowns(file.plan) as Plan;
   if (!file.salt) return plan;
   if (!passphrase) throw new Error(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to apply it.`);

@@ -2,8 +2,8 @@ import { UNKNOWN } from "../program/unknown.js";
 import type { AttributeSchema, AttributeType, ResourceSchema } from "../provider/schema.js";
 import type { Props } from "../state/types.js";
 
-/** The type of a JSON value as a schema names it. */
-function typeOf(v: unknown): AttributeType {
+/** The type of a JSON value as a schema names it. @example jsonTypeOf([1]) // "array" */
+export function jsonTypeOf(v: unknown): AttributeType {
   if (Array.isArray(v)) return "array";
   const t = typeof v;
   return t === "string" || t === "number" || t === "boolean" ? t : "object";
@@ -21,7 +21,7 @@ function shown(v: unknown, secret: boolean): string {
 /** What is wrong with one input value against its attribute schema, or undefined. */
 function attributeProblem(v: unknown, a: AttributeSchema, secret: boolean): string | undefined {
   if (v === undefined || v === null || v === UNKNOWN) return undefined; // absent, or known only after apply
-  if (a.type && a.type !== "any" && typeOf(v) !== a.type) return `expected ${article(a.type)}, got ${article(typeOf(v))} (${shown(v, secret)})`;
+  if (a.type && a.type !== "any" && jsonTypeOf(v) !== a.type) return `expected ${article(a.type)}, got ${article(jsonTypeOf(v))} (${shown(v, secret)})`;
   if (a.enum && !a.enum.includes(v as string | number)) return `must be one of ${a.enum.map((e) => JSON.stringify(e)).join(", ")} (got ${shown(v, secret)})`;
   return undefined;
 }

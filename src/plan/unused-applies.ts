@@ -1,6 +1,7 @@
 import { firstValueFrom, isObservable, map, race, timer } from "rxjs";
 import type { Output, Resolver } from "../program/output.js";
 import type { PlanDiagnostic } from "./plan.js";
+import { thrownMessage } from "../provider/thrown.js";
 
 /** How long planning gives an `apply` nothing uses to settle (one whose callback awaits something slow is left). */
 const SETTLE_MS = 1000;
@@ -14,15 +15,19 @@ const SETTLE_MS = 1000;
  * @example await runUnusedApplies(evaluation.applies, ctx.resolver, ctx.diagnostics);
  */
 export async function runUnusedApplies(applies: readonly Output<unknown>[], resolver: Resolver, diagnostics: PlanDiagnostic[]): Promise<void> {
-  for (const a of applies) {
+  // Most settled at once (values planned are known): only the others are waited for.
+  const pending = applies.flatMap((a) => {
     const now = a.settle(resolver);
-    if (!isObservable(now)) continue; // settled already (most are: values planned are known at once)
-    try {
-      await firstValueFrom(race(now.pipe(map(() => undefined)), timer(SETTLE_MS).pipe(map(() => undefined))));
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      if (diagnostics.some((d) => d.message.includes(message))) continue;
-      diagnostics.push({ severity: "error", message: `An apply() callback whose result nothing uses failed while planning: ${message}` });
-    }
+    return isObservable(now) ? [now] : [];
+  });
+  if (pending.length === 0) return;
+  // All together, within one deadline: N slow callbacks cost one SETTLE_MS, not N.
+  const deadline = timer(SETTLE_MS).pipe(map(() => undefined));
+  const failures = await Promise.all(pending.map((now) => firstValueFrom(race(now.pipe(map(() => undefined)), deadline)).then(() => undefined, (e: unknown) => e)));
+  for (const e of failures) {
+    if (e === undefined) continue;
+    const message = thrownMessage(e, "an apply() callback");
+    if (diagnostics.some((d) => d.message.includes(message))) continue;
+    diagnostics.push({ severity: "error", message: `An apply() callback whose result nothing uses failed while planning: ${message}` });
   }
 }

@@ -19,8 +19,7 @@ export const BACKEND_SCHEMES = "file://<dir>, postgres://user@host/database, s3:
  * @example parseBackendUrl("file://.cairn") // { kind: "file", dir: "/home/me/app/.cairn" }
  */
 export function parseBackendUrl(url: string): BackendUrl {
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
-  switch (scheme) {
+  switch (schemeOf(url)) {
     case "file":
       return { kind: "file", dir: fileDir(url) };
     case "postgres":
@@ -33,6 +32,23 @@ export function parseBackendUrl(url: string): BackendUrl {
     default:
       throw new Error(`unknown state backend ${JSON.stringify(url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@"))}: use ${BACKEND_SCHEMES}`);
   }
+}
+
+/** The lower-cased scheme of a URL (`file`, `s3`, …), or undefined when it has none. */
+function schemeOf(url: string): string | undefined {
+  return /^([a-z][a-z0-9+.-]*):\/\//i.exec(url.trim())?.[1]?.toLowerCase();
+}
+
+/**
+ * Which kind of backend a URL names, without refusing an unknown one (that is {@link parseBackendUrl}'s
+ * job, where the backend is opened).
+ *
+ * @example backendKind("memory://tests") // "memory"
+ * @example backendKind("ftp://x") // undefined
+ */
+export function backendKind(url: string): BackendUrl["kind"] | undefined {
+  const s = schemeOf(url);
+  return s === "file" || s === "s3" || s === "memory" ? s : s === "postgres" || s === "postgresql" ? "postgres" : undefined;
 }
 
 /** The directory of a `file://` URL: an absolute one as a URL (percent-encoded), a relative one as written. */

@@ -13,7 +13,7 @@ export interface FileBackendOptions {
   project: string;
   /** Passphrase for secrets; the CLI passes `process.env.CAIRN_PASSPHRASE`. Empty counts as none. */
   passphrase?: string | undefined;
-  /** The program file named in hints such as how to unlock. Default `infra.ts`. */
+  /** How users run the program (`npx tsx infra.ts`, `node infra.ts`), for hints such as how to unlock. Default `npx tsx infra.ts`. */
   programHint?: string | undefined;
   /** Use the previous version if `state.json` is damaged (`--from-backup`); otherwise it is refused. */
   fromBackup?: boolean | undefined;

@@ -67,9 +67,20 @@ export class SpillFile {
     return out;
   }
 
-  /** Appends a batch durably (written and fdatasynced); resolves with its number for {@link SpillFile.ack}. */
+  /**
+   * Appends a batch durably (written and fdatasynced) without blocking the event loop (a network backend's
+   * every write round passes here); resolves with its number for {@link SpillFile.ack}.
+   */
   async write(entry: SpillEntry): Promise<number> {
-    this.keep(entry);
+    try {
+      this.fd ??= this.open();
+      const fd = this.fd;
+      await new Promise<void>((resolve, reject) => fs.write(fd, JSON.stringify(entry) + "\n", (e) => (e ? reject(e) : resolve())));
+      await new Promise<void>((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve())));
+    } catch (e) {
+      throw writeError(this.file, e);
+    }
+    this.unacked.add(++this.count);
     return this.count;
   }
 

@@ -24,7 +24,7 @@ export interface BackendOptions {
   project: string;
   /** Passphrase for secrets; the CLI passes `process.env.CAIRN_PASSPHRASE`. Empty counts as none. */
   passphrase?: string | undefined;
-  /** The program file named in hints such as how to unlock. Default `infra.ts`. */
+  /** How users run the program (`npx tsx infra.ts`, `node infra.ts`), for hints such as how to unlock. Default `npx tsx infra.ts`. */
   programHint?: string | undefined;
   /**
    * Use the previous version when the current snapshot is damaged (`--from-backup`). Without it a damaged

@@ -7,6 +7,20 @@ import { formatAge } from "../lock-holder.js";
 export const DEFAULT_BACKEND_RETRY_MS = 60_000;
 
 /**
+ * A backend URL's `retry=<seconds>` as milliseconds ({@link DEFAULT_BACKEND_RETRY_MS} when absent); an empty or
+ * non-numeric value is refused, naming the URL (`inUrl`, e.g. `in S3 URL s3://…`) and what to write.
+ *
+ * @example retryParam(new URL("s3://b/p?retry=30"), "in S3 URL s3://b/p") // 30000
+ */
+export function retryParam(u: URL, inUrl: string): number {
+  const retry = u.searchParams.get("retry");
+  if (retry === null) return DEFAULT_BACKEND_RETRY_MS;
+  const ms = retry.trim() === "" ? Number.NaN : Number(retry) * 1000;
+  if (!Number.isFinite(ms) || ms < 0) throw new Error(`invalid retry ${JSON.stringify(retry)} ${inUrl}: give the seconds to keep retrying a request that fails for network reasons, e.g. retry=60`);
+  return ms;
+}
+
+/**
  * A backend that could not be reached for the whole retry budget: the network or the server is down (the
  * configuration was fine: it worked before, or the failure is a connection error, not a refusal).
  *

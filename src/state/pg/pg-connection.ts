@@ -1,6 +1,6 @@
 import type { Client, ClientBase } from "pg";
 import { isTransientError } from "../../provider/errors.js";
-import { DEFAULT_BACKEND_RETRY_MS, type RetryPolicy } from "../net/retry.js";
+import { retryParam, type RetryPolicy } from "../net/retry.js";
 import { ensureSchema } from "./pg-schema.js";
 
 /** Where a PostgreSQL backend keeps its state: the server, and the schema holding Cairn's tables. */
@@ -34,8 +34,7 @@ export function parsePgUrl(url: string): PgTarget {
     throw new Error(`invalid schema ${JSON.stringify(schema)} in the PostgreSQL URL: use letters, digits and "_" (e.g. ?schema=cairn)`);
   }
   const retry = u.searchParams.get("retry");
-  const retryMs = retry === null ? DEFAULT_BACKEND_RETRY_MS : Number(retry) * 1000;
-  if (!Number.isFinite(retryMs) || retryMs < 0) throw new Error(`invalid retry ${JSON.stringify(retry)} in the PostgreSQL URL: give the seconds to keep retrying a dropped connection, e.g. ?retry=60`);
+  const retryMs = retryParam(u, "in the PostgreSQL URL");
   u.searchParams.delete("schema");
   u.searchParams.delete("retry");
   const connectionString = u.toString();

@@ -1,5 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { BackendUnreachableError, DEFAULT_BACKEND_RETRY_MS } from "../net/retry.js";
+import { BackendUnreachableError, retryParam } from "../net/retry.js";
 
 /** Where an S3 backend keeps its state, from `s3://bucket/prefix?region=…`. */
 export interface S3Target {
@@ -35,9 +35,7 @@ export function parseS3Url(url: string): S3Target {
   if (!u.hostname) throw new Error(`invalid S3 URL ${JSON.stringify(url)}: the bucket is missing (s3://bucket/prefix)`);
   const known = new Set(["region", "endpoint", "forcePathStyle", "lease", "retry"]);
   for (const k of u.searchParams.keys()) if (!known.has(k)) throw new Error(`unknown parameter "${k}" in S3 URL ${url}: use region, endpoint, forcePathStyle, lease or retry (seconds)`);
-  const retry = u.searchParams.get("retry");
-  const retryMs = retry === null ? DEFAULT_BACKEND_RETRY_MS : Number(retry) * 1000;
-  if (!Number.isFinite(retryMs) || retryMs < 0) throw new Error(`invalid retry "${retry}" in S3 URL ${url}: give the seconds to keep retrying a failed request, e.g. retry=60`);
+  const retryMs = retryParam(u, `in S3 URL ${url}`);
   const lease = u.searchParams.get("lease");
   const leaseMs = lease === null ? DEFAULT_LEASE_MS : Number(lease) * 1000;
   if (!Number.isFinite(leaseMs) || leaseMs < 1000) throw new Error(`invalid lease "${lease}" in S3 URL ${url}: give the lock lease in seconds (≥ 1), e.g. lease=60`);
