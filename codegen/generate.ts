@@ -184,7 +184,7 @@ function imports(s: SchemaFile): ImportDeclarationStructure[] {
   const usesDuration = s.wait?.timeout !== undefined || s.wait?.interval !== undefined;
   return [
     imp(`${SRC}/program/define.js`, "defineResource"),
-    ...(usesDuration ? [imp(`${SRC}/program/duration.js`, "Duration", true)] : []),
+    ...(usesDuration ? [imp(`${SRC}/core/duration.js`, "Duration", true)] : []),
     imp(`${SRC}/provider/schema.js`, "ResourceSchema", true),
     imp(s.provider.module, s.provider.export),
     ...(s.methods ? [imp(s.methods.module, s.methods.export)] : []),

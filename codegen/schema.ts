@@ -3,7 +3,7 @@
  * mistake fails `npm run codegen` with the file and the field at fault instead of emitting broken code.
  */
 import { z } from "zod";
-import { parseDuration, type Duration } from "../src/program/duration.js";
+import { parseDuration, type Duration } from "../src/core/duration.js";
 
 /**
  * A parsed type expression: `string`, `number`, `boolean`, `X[]`, `map<X>`, or the name of one of the

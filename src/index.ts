@@ -13,22 +13,21 @@
  */
 // First: on a Node.js Cairn does not support, stop with a message before anything else loads.
 import "./require-node.js";
-import "./entry-point.js";
-export { program, Program, type ProgramContext, type ProgramFn, type Evaluation } from "./program/program.js";
+export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramSpec } from "./entry/program.js";
 export { Config, type ConfigValue } from "./program/config.js";
 export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState } from "./program/output.js";
-export { UNKNOWN, containsUnknown } from "./program/unknown.js";
+export { UNKNOWN, containsUnknown } from "./core/unknown.js";
 export { Resource, CustomResource, ComponentResource, urnOf, type ResourceOptions, type Alias, type Dependable } from "./program/resource.js";
 export { defineResource, type ResourceClass, type ResourceInstance, type OutputProps, type LookupQuery } from "./program/define.js";
-export { makeUrn, parseUrn, type Urn, type UrnParts } from "./program/urn.js";
-export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./program/duration.js";
+export { makeUrn, parseUrn, type Urn, type UrnParts } from "./core/urn.js";
+export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./core/duration.js";
 export type { CustomTimeouts, PrepareEnv } from "./program/node.js";
 export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance, OperationRecord, ResumeResult } from "./provider/provider.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
-export { IncompleteCreateError, TransientError, isTransientError } from "./provider/errors.js";
+export { IncompleteCreateError, TransientError, isTransientError } from "./core/errors.js";
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";
-export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./wait/predicate.js";
-export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./apply/wait-outcome.js";
+export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./core/predicate.js";
+export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./wait/outcome.js";
 export { Stack, type StackOptions, type RunOptions, type CallSignals, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
 export { CairnError } from "./stack/errors.js";
 export { hasChanges, countSteps, isChanging, waitsReadyNow, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";

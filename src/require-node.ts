@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { unsupportedNodeMessage } from "./node-support.js";
+import { unsupportedNodeMessage } from "./core/node-support.js";
 
 const problem = unsupportedNodeMessage(process.versions.node, process.execPath);
 if (problem) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { programIn, run } from "./cli/harness.js";
-import { Program } from "../src/program/program.js";
+import { Program } from "../src/entry/program.js";
 import { FileBackend } from "../src/state/file-backend.js";
 import { box, ok } from "./bad-inputs/cloud.js";
 import { programCases } from "./bad-inputs/program-cases.js";

@@ -1,9 +1,9 @@
 import { firstValueFrom, of } from "rxjs";
-import { program, type ProgramFn, type Program } from "../src/program/program.js";
+import { program, type ProgramFn, type Program } from "../src/entry/program.js";
 import { defineResource } from "../src/program/define.js";
 import type { Provider } from "../src/provider/provider.js";
 import type { ResourceSchema } from "../src/provider/schema.js";
-import { ValueResolver } from "../src/plan/values.js";
+import { ValueResolver } from "../src/runtime/values.js";
 import type { Output } from "../src/program/output.js";
 
 /** A program made in a test, with its state in a fresh temp dir. */

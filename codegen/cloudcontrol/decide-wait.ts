@@ -1,6 +1,6 @@
 /** Decides a type's wait defaults from the curated data: timeout, failure states. */
 import type { Resource } from "@aws-cdk/service-spec-types";
-import type { Predicate } from "../../src/wait/predicate.js";
+import type { Predicate } from "../../src/core/predicate.js";
 import type { TypeSpecData } from "../../src/providers/aws/cloudcontrol/type-spec.js";
 import { camelName } from "../../src/providers/aws/cloudcontrol/naming.js";
 import type { CuratedType } from "./curated.js";

@@ -1,15 +1,15 @@
 import type { Plan } from "../plan/plan.js";
 import type { GraphNode } from "../program/node.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
 import type { ProviderRecord, StackState, StateMutation, Props } from "../state/types.js";
-import type { ResourceValue, ScopedResolver, ValueResolver } from "../plan/values.js";
-import type { Action } from "./actions.js";
+import type { ResourceValue, ScopedResolver, ValueResolver } from "../runtime/values.js";
+import type { Action } from "../plan/actions.js";
 import type { EventSink } from "./events.js";
 import type { SecretRegistry } from "./secret-registry.js";
-import type { JournalWriter } from "./journal.js";
-import type { WaitPoller } from "./waiter.js";
-import type { InFlight } from "./invoke.js";
+import type { JournalWriter } from "../state/journal-writer.js";
+import type { WaitPoller } from "../wait/waiter.js";
+import type { InFlight } from "./in-flight.js";
 
 /** How to make the context of one provider call. */
 export type OpContextFactory = (urn: Urn, opts: { signal: AbortSignal | (() => AbortSignal); timeoutMs?: number; provider?: ProviderInstance }) => OpContext;

@@ -1,6 +1,6 @@
-import type { Urn } from "../program/urn.js";
-import type { ActionKind } from "./actions.js";
-import type { Observation, WaitOutcome } from "./wait-outcome.js";
+import type { Urn } from "../core/urn.js";
+import type { ActionKind } from "../plan/actions.js";
+import type { Observation, WaitOutcome } from "../wait/outcome.js";
 
 /**
  * The part of a step an apply event is about: `replace` creates the replacement and `delete-replaced`

@@ -1,32 +1,33 @@
-import { outputProblems } from "../plan/json-values.js";
-import type { Output } from "../program/output.js";
+import type { Settleable } from "../program/resolver.js";
+import { outputProblems } from "../runtime/json-values.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
 import type { Plan } from "../plan/plan.js";
-import { resolveInputs } from "../plan/resolve-inputs.js";
-import { ValueResolver, unknownValue, type ScopedResolver } from "../plan/values.js";
+import { resolveInputs } from "../runtime/resolve-inputs.js";
+import { ValueResolver, unknownValue, type ScopedResolver } from "../runtime/values.js";
 import type { GraphNode } from "../program/node.js";
-import type { Urn } from "../program/urn.js";
-import { containsUnknown } from "../program/unknown.js";
+import type { Urn } from "../core/urn.js";
+import { containsUnknown } from "../core/unknown.js";
 import type { Clock, Provider, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
-import type { ProviderSource } from "../provider/registry.js";
+import type { ProviderSource } from "../program/registry.js";
 import type { Props } from "../state/types.js";
-import { buildActionGraph, callsProvider, type Action, type ActionJob } from "./actions.js";
+import { buildActionGraph, callsProvider, type Action, type ActionJob } from "../plan/actions.js";
 import type { ApplyContext, OpContextFactory } from "./context.js";
 import type { ApplySummary, EventSink } from "./events.js";
 import { SecretRegistry } from "./secret-registry.js";
-import type { JournalWriter } from "./journal.js";
+import type { JournalWriter } from "../state/journal-writer.js";
 import { runAction } from "./handlers/index.js";
 import { labelOf } from "./handlers/wait.js";
 import { redactorFor } from "./handlers/common.js";
 import { publishSettled, recordPrelude } from "./prelude.js";
 import { Scheduler, type SchedulerHooks } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
-import { WaitPoller } from "./waiter.js";
-import { DEFAULT_RETRY_DEADLINE_MS, InFlight } from "./invoke.js";
-import { describeWaitOutcome, type WaitOutcome } from "./wait-outcome.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { WaitPoller } from "../wait/waiter.js";
+import { DEFAULT_RETRY_DEADLINE_MS } from "./invoke.js";
+import { InFlight } from "./in-flight.js";
+import { describeWaitOutcome, type WaitOutcome } from "../wait/outcome.js";
+import { thrownMessage } from "../core/thrown.js";
 
 /** The evaluated program behind a plan: what unknown inputs are resolved against at apply. */
 export interface ProgramRuntime {
@@ -34,7 +35,7 @@ export interface ProgramRuntime {
   nodeByUrn: ReadonlyMap<Urn, GraphNode>;
   programOutputs: Record<string, unknown>;
   /** The outputs the program made with `apply` (planning runs those nothing used). */
-  applies?: readonly Output<unknown>[];
+  applies?: readonly Settleable[];
 }
 
 /** What the executor needs to carry out a plan. */

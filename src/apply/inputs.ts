@@ -1,11 +1,11 @@
 import type { PlanStep, StepMeta } from "../plan/plan.js";
-import { resolveInputs } from "../plan/resolve-inputs.js";
+import { resolveInputs } from "../runtime/resolve-inputs.js";
 import { withIgnoredChanges } from "../plan/decide.js";
-import { jsonInputs } from "../plan/json-values.js";
-import { inputSchemaProblems } from "../plan/schema-check.js";
+import { jsonInputs } from "../runtime/json-values.js";
+import { inputSchemaProblems } from "../runtime/schema-check.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import { replaceTriggers } from "../plan/triggers.js";
-import { UNKNOWN, containsUnknown } from "../program/unknown.js";
+import { UNKNOWN, containsUnknown } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
 import type { ApplyContext } from "./context.js";
 

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
 import { firstValueFrom } from "rxjs";
 import type { Plan, PlanStep } from "../plan/plan.js";
-import { knownValue, unknownValue, type ValueResolver } from "../plan/values.js";
+import { knownValue, unknownValue, type ValueResolver } from "../runtime/values.js";
 import type { GraphNode } from "../program/node.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import type { StateMutation } from "../state/types.js";
-import type { JournalWriter } from "./journal.js";
+import type { JournalWriter } from "../state/journal-writer.js";
 import { recordFor, sameRecord } from "./record.js";
 
 /**

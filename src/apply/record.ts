@@ -1,5 +1,5 @@
 import type { PlanStep, StepMeta } from "../plan/plan.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { DeposedObject, Props, ResourceState } from "../state/types.js";
 
 /** The cloud object a step ended with. */

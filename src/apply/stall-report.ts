@@ -1,6 +1,6 @@
-import type { ScopedResolver } from "../plan/values.js";
+import type { ScopedResolver } from "../runtime/values.js";
 import { waitCycle } from "../plan/stall.js";
-import type { ActionJob } from "./actions.js";
+import type { ActionJob } from "../plan/actions.js";
 import type { ApplyContext } from "./context.js";
 import type { Scheduler } from "./scheduler.js";
 

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import type { Program } from "../program/program.js";
-import type { Duration } from "../program/duration.js";
-import type { Stack, StackOptions } from "../stack/stack.js";
+import type { ProgramSpec } from "../program/evaluate.js";
+import type { Duration } from "../core/duration.js";
+import { Stack, type StackOptions } from "../stack/stack.js";
 import type { Plan } from "../plan/plan.js";
 import { hasChanges } from "../plan/plan.js";
 import type { Io } from "./io.js";
@@ -62,7 +62,7 @@ export class CliContext {
 
   constructor(
     readonly io: Io,
-    private readonly program: Program | undefined,
+    private readonly program: ProgramSpec | undefined,
     readonly signal: AbortSignal,
     /** How users run this program, for hints (`npx tsx infra.ts`, `npx cairn infra.ts`). */
     readonly command: string,
@@ -71,7 +71,7 @@ export class CliContext {
   ) {}
 
   /** The program; a clear usage error when the CLI was started without one (`npx cairn` outside a project). */
-  prog(cmd: Command): Program {
+  prog(cmd: Command): ProgramSpec {
     if (!this.program) throw new UsageError("no program file: pass one (`npx cairn path/to/infra.ts <command>`), or run from a folder that has infra.ts.", cmd);
     return this.program;
   }
@@ -102,7 +102,7 @@ export class CliContext {
     if (g.fromBackup) o.fromBackup = true;
     if (g.forgetInterrupted?.length) o.forgetInterrupted = g.forgetInterrupted;
     if (g.retryDeadline !== undefined) o.retryDeadline = g.retryDeadline;
-    return this.prog(cmd).stack(o);
+    return new Stack(this.prog(cmd), o);
   }
 
   /**

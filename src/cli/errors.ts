@@ -1,6 +1,6 @@
 import { CommanderError, type Command } from "commander";
 import type { Colors } from "./colors.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { thrownMessage } from "../core/thrown.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;

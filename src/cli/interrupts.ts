@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { takeEarlyInterrupts } from "../early-interrupts.js";
+import { takeEarlyInterrupts } from "../core/early-interrupts.js";
 
 /** What the CLI says at each Ctrl-C (or SIGTERM). */
 export const INTERRUPT_MESSAGES = {

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Program } from "../program/program.js";
-import { PACKAGE_ROOT } from "../package-root.js";
+import { isProgram, type ProgramSpec } from "../program/evaluate.js";
+import { PACKAGE_ROOT } from "../core/package-root.js";
 import { UsageError } from "./errors.js";
 import { nodeCanLoad, strippingFailure } from "./type-stripping.js";
 
@@ -29,7 +29,7 @@ export function splitProgramArg(argv: readonly string[], cwd: string): { file?: 
 
 /** What {@link loadProgram} loaded, and how. */
 export interface LoadedProgram {
-  program: Program;
+  program: ProgramSpec;
   /** The file as the user sees it (relative to `cwd`), for hints: `npx cairn infra.ts`. */
   shown: string;
   /** Who turned TypeScript into JavaScript: Node itself, tsx's loader, or nobody (a .js program). */
@@ -70,9 +70,9 @@ export async function loadProgram(file: string, cwd = process.cwd()): Promise<Lo
 }
 
 /** The module's default export when it is a program of this Cairn; otherwise a usage error saying what to do. */
-function defaultProgram(mod: { default?: unknown }, shown: string): Program {
+function defaultProgram(mod: { default?: unknown }, shown: string): ProgramSpec {
   const p = mod.default;
-  if (p instanceof Program) return p;
+  if (isProgram(p)) return p;
   if (p && typeof p === "object" && typeof (p as { stack?: unknown }).stack === "function") {
     throw new UsageError(`${shown} exports a program made by another copy of Cairn than this one (${PACKAGE_ROOT}). Run the project's own: \`npx cairn\` from the project folder.`);
   }

@@ -9,7 +9,7 @@
 import { runCli } from "./run.js";
 import { loadProgram, splitProgramArg } from "./load-program.js";
 import { EXIT, UsageError } from "./errors.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { thrownMessage } from "../core/thrown.js";
 
 /** For CAIRN_DEBUG: who turned the program into JavaScript. */
 const LOADERS = { node: "Node's own type stripping", tsx: "tsx's loader", none: "Node (JavaScript)" } as const;

@@ -1,5 +1,4 @@
-import type { Program } from "../program/program.js";
-import { setCliRunner } from "../program/program.js";
+import type { ProgramSpec } from "../program/evaluate.js";
 import { buildCli } from "./cli.js";
 import { colors, wantsColor } from "./colors.js";
 import { CliContext } from "./context.js";
@@ -7,7 +6,7 @@ import { EXIT, reportError } from "./errors.js";
 import { JsonEmitter } from "./json/events.js";
 import { processIo, type Io } from "./io.js";
 import { Interrupts } from "./interrupts.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { thrownMessage } from "../core/thrown.js";
 
 export { EXIT } from "./errors.js";
 
@@ -24,7 +23,7 @@ export interface RunCliOptions {
  *
  * @example process.exitCode = await runCli(prog, ["preview", "--json"]);
  */
-export async function runCli(prog: Program | undefined, argv: string[], io: Io = processIo(), opts: RunCliOptions = {}): Promise<number> {
+export async function runCli(prog: ProgramSpec | undefined, argv: string[], io: Io = processIo(), opts: RunCliOptions = {}): Promise<number> {
   const command = opts.command ?? prog?.location.command ?? "npx cairn";
   const c = colors(wantsColor({ env: io.env, noColorFlag: argv.includes("--no-color"), isTTY: io.stdoutIsTTY }));
   let ctx: CliContext | undefined;
@@ -46,5 +45,3 @@ export async function runCli(prog: Program | undefined, argv: string[], io: Io =
     interrupts.dispose();
   }
 }
-
-setCliRunner((p, argv) => runCli(p, argv));

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { PACKAGE_ROOT } from "../package-root.js";
+import { PACKAGE_ROOT } from "../core/package-root.js";
 import { UsageError } from "./errors.js";
 import { cairnVersion } from "./version.js";
 

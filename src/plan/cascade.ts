@@ -1,5 +1,5 @@
 import type { GraphNode } from "../program/node.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep } from "./plan.js";
 

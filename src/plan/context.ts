@@ -1,14 +1,14 @@
-import type { Output } from "../program/output.js";
+import type { Settleable } from "../program/resolver.js";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode, LookupNode } from "../program/node.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { OpContext, ProviderInstance } from "../provider/provider.js";
 import { providerRecord } from "../provider/instance.js";
-import type { ProviderSource } from "../provider/registry.js";
+import type { ProviderSource } from "../program/registry.js";
 import type { Provider } from "../provider/provider.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import type { AdoptedObject, PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
-import type { ScopedResolver, ValueResolver, ResourceValue } from "./values.js";
+import type { ScopedResolver, ValueResolver, ResourceValue } from "../runtime/values.js";
 
 /** Single-run planning options (the CLI's `--target`, `--replace`, `--refresh`, `--refresh-only`). */
 export interface PlanOptions {
@@ -32,7 +32,7 @@ export interface PlanInput {
   /** Aborted when nothing is left to run yet planning has not finished (the process would go idle). */
   stuck?: AbortSignal;
   /** The outputs the program made with `apply`: those nothing used run at the end of planning. */
-  applies?: readonly Output<unknown>[];
+  applies?: readonly Settleable[];
 }
 
 /** A state entry claimed by a program resource, directly or through an alias. */

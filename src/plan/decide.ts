@@ -1,7 +1,7 @@
 import type { Diff } from "../provider/provider.js";
 import type { ReplaceReason } from "./plan.js";
 import type { Props } from "../state/types.js";
-import { containsUnknown } from "../program/unknown.js";
+import { containsUnknown } from "../core/unknown.js";
 import { isDeepStrictEqual } from "node:util";
 
 /** Everything the decision for one resource depends on: plain data in, plain data out. */

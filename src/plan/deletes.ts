@@ -1,4 +1,4 @@
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep } from "./plan.js";
 import { priorOf } from "./context.js";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
 import { isOutput } from "../program/output.js";
-import { formatPredicate } from "../wait/predicate.js";
+import { formatPredicate } from "../core/predicate.js";
 
 const NODE_KEY = Symbol.for("cairn.node");
 

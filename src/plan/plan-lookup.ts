@@ -2,9 +2,9 @@ import { firstValueFrom } from "rxjs";
 import type { LookupNode } from "../program/node.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import { isChanging } from "./plan.js";
-import { describeLookupKey, readLookup } from "./lookup.js";
-import { resolveKnown } from "./resolve-inputs.js";
-import { knownValue, unknownValue } from "./values.js";
+import { describeLookupKey, readLookup } from "../runtime/lookup.js";
+import { resolveKnown } from "../runtime/resolve-inputs.js";
+import { knownValue, unknownValue } from "../runtime/values.js";
 import { memoized, providerOf, type PlanContext } from "./context.js";
 
 /**

@@ -1,12 +1,12 @@
 import { firstValueFrom } from "rxjs";
 import type { Graph } from "../graph/graph.js";
 import type { GraphNode, WaitNode } from "../program/node.js";
-import { UNKNOWN } from "../program/unknown.js";
+import { UNKNOWN } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
 import { DEFAULT_WAIT_INTERVAL, DEFAULT_WAIT_TIMEOUT, rootTarget } from "../wait/wait.js";
-import { evaluate, formatPredicate } from "../wait/predicate.js";
+import { evaluate, formatPredicate } from "../core/predicate.js";
 import { isChanging, type PlanStep } from "./plan.js";
-import type { ResourceValue } from "./values.js";
+import type { ResourceValue } from "../runtime/values.js";
 import type { PlanContext } from "./context.js";
 
 /** How a step reads in a wait's "runs because ..." note. */

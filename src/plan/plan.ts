@@ -1,6 +1,6 @@
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { Props, ProviderRecord, RecordedTimeouts, StateMutation } from "../state/types.js";
-import type { Predicate } from "../wait/predicate.js";
+import type { Predicate } from "../core/predicate.js";
 
 /**
  * What a replace happens for: the attributes that force it, a tainted object, `--replace`, `replaceOnChanges`,

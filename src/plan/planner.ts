@@ -1,14 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { StackState } from "../state/types.js";
 import { runUnusedApplies } from "./unused-applies.js";
-import { outputProblems } from "./json-values.js";
-import { buildActionGraph } from "../apply/actions.js";
+import { outputProblems } from "../runtime/json-values.js";
+import { buildActionGraph } from "./actions.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
-import { resolveInputs } from "./resolve-inputs.js";
-import { ValueResolver, unknownValue } from "./values.js";
+import { resolveInputs } from "../runtime/resolve-inputs.js";
+import { ValueResolver, unknownValue } from "../runtime/values.js";
 import type { Claim, Forced, PlanContext, PlanInput, PlanOptions } from "./context.js";
 import { planCustom } from "./plan-custom.js";
 import { planLookup } from "./plan-lookup.js";
@@ -16,7 +16,7 @@ import { planWait, waitsNeededByUsers } from "./plan-wait.js";
 import { checkDeleteProviders, planDeletes } from "./deletes.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { thrownMessage } from "../core/thrown.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
-import { containsUnknown, UNKNOWN } from "../program/unknown.js";
+import { containsUnknown, UNKNOWN } from "../core/unknown.js";
 import { createCrypter, newSalt, DEFAULT_SCRYPT, type Crypter } from "../state/secrets.js";
 import { decodeMutation, encodeMutation, isSecretEnvelope } from "../state/secret-encoding.js";
 import type { Props } from "../state/types.js";

@@ -1,6 +1,6 @@
 import type { GraphNode, ResourceNode } from "../program/node.js";
 import type { PlanContext } from "./context.js";
-import { unknownValue } from "./values.js";
+import { unknownValue } from "../runtime/values.js";
 
 /**
  * Follows "waits for" links from `start` until one repeats: the cycle, in order (first node repeated at

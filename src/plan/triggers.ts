@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { firstValueFrom } from "rxjs";
 import { collectResources, resolveDeep, type Resolver } from "../program/output.js";
 import type { CustomNode, ResourceNode } from "../program/node.js";
-import { containsUnknown } from "../program/unknown.js";
+import { containsUnknown } from "../core/unknown.js";
 
 /** JSON with object keys sorted, so equal values always hash alike. */
 function canonical(v: unknown): string {

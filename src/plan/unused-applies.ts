@@ -1,7 +1,7 @@
 import { firstValueFrom, isObservable, map, race, timer } from "rxjs";
-import type { Output, Resolver } from "../program/output.js";
+import type { Resolver, Settleable } from "../program/resolver.js";
 import type { PlanDiagnostic } from "./plan.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { thrownMessage } from "../core/thrown.js";
 
 /** How long planning gives an `apply` nothing uses to settle (one whose callback awaits something slow is left). */
 const SETTLE_MS = 1000;
@@ -14,7 +14,7 @@ const SETTLE_MS = 1000;
  *
  * @example await runUnusedApplies(evaluation.applies, ctx.resolver, ctx.diagnostics);
  */
-export async function runUnusedApplies(applies: readonly Output<unknown>[], resolver: Resolver, diagnostics: PlanDiagnostic[]): Promise<void> {
+export async function runUnusedApplies(applies: readonly Settleable[], resolver: Resolver, diagnostics: PlanDiagnostic[]): Promise<void> {
   // Most settled at once (values planned are known): only the others are waited for.
   const pending = applies.flatMap((a) => {
     const now = a.settle(resolver);

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ResourceNode } from "./node.js";
-import type { Urn } from "./urn.js";
-import { insideApply, type Output } from "./output.js";
+import type { Urn } from "../core/urn.js";
+import type { Settleable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 
@@ -20,7 +20,7 @@ export class EvalContext {
   readonly byUrn = new Map<Urn, ResourceNode>();
   readonly diagnostics: EvalDiagnostic[] = [];
   /** Outputs made by `apply` while the program ran: planning runs those nothing used, so none is dropped unseen. */
-  readonly applies: Output<unknown>[] = [];
+  readonly applies: Settleable[] = [];
 
   constructor(
     readonly project: string,
@@ -84,6 +84,27 @@ export async function evaluateInContext<T>(ctx: EvalContext, fn: () => T): Promi
   }
 }
 
+/** Counts nested `apply` callbacks on the stack, so a resource created inside one gets a clear error. */
+let applyDepth = 0;
+
+/**
+ * Marks an `apply` callback as running (a resource declared now is refused); {@link leaveApply} ends it.
+ * @example enterApply(); try { result = f(value); } finally { leaveApply(); }
+ */
+export function enterApply(): void {
+  applyDepth++;
+}
+
+/** Ends what {@link enterApply} began. */
+export function leaveApply(): void {
+  applyDepth--;
+}
+
+/** True while an `apply` callback runs (creating a resource there is refused). */
+export function insideApply(): boolean {
+  return applyDepth > 0;
+}
+
 /** The current evaluation, or a clear error when a resource is created outside one. */
 export function currentContext(what: string): EvalContext {
   if (insideApply()) {
@@ -106,6 +127,6 @@ export function currentContext(what: string): EvalContext {
  * Records an output made by `apply` in the evaluation running now (none outside one).
  * @example trackApply(derived);
  */
-export function trackApply(o: Output<unknown>): void {
+export function trackApply(o: Settleable): void {
   storage.getStore()?.applies.push(o);
 }

@@ -3,8 +3,8 @@ import type { ResourceSchema } from "../provider/schema.js";
 import { CustomResource, NODE, attributeOutput, type ResourceOptions } from "./resource.js";
 import { collectResources, isOutput, type Input, type Inputs, type Output } from "./output.js";
 import type { LookupNode, ResourceDefinition } from "./node.js";
-import { registerDefinition } from "../provider/registry.js";
-import { isPredicate } from "../wait/predicate.js";
+import { registerDefinition } from "./registry.js";
+import { isPredicate } from "../core/predicate.js";
 
 /** Every output attribute of a resource as a typed Output. */
 export type OutputProps<O> = { readonly [K in keyof O]-?: Output<O[K]> };

@@ -1,8 +1,8 @@
-import type { Urn } from "./urn.js";
+import type { Urn } from "../core/urn.js";
 import type { Provider, ProviderInstance } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
-import type { Duration } from "./duration.js";
-import type { Predicate } from "../wait/predicate.js";
+import type { Duration } from "../core/duration.js";
+import type { Predicate } from "../core/predicate.js";
 import type { ConfigValue } from "./config-value.js";
 
 /** A resource type as the engine sees it: its token, provider and schema. One mechanism for every type. */

@@ -1,33 +1,10 @@
 import { Observable, combineLatest, from, isObservable, map, of, shareReplay, switchMap, take, throwError } from "rxjs";
-import { UNKNOWN } from "./unknown.js";
+import { UNKNOWN } from "../core/unknown.js";
 import type { ResourceNode } from "./node.js";
-import { trackApply } from "./context.js";
+import { enterApply, leaveApply, trackApply } from "./context.js";
+import type { OState, Resolution, Resolver } from "./resolver.js";
 
-/**
- * What an output resolves to in one phase: a known value, or unknown while planning.
- * `secret` and `deps` travel with the value through `apply`, `all` and `interpolate`.
- */
-export type OState<T> =
-  | { known: true; value: T; secret: boolean; deps: readonly ResourceNode[] }
-  | { known: false; secret: boolean; deps: readonly ResourceNode[] };
-
-/**
- * Where outputs get their values: the planner answers with planned values (some unknown),
- * the executor with real ones as steps finish. The same graph is resolved in each phase.
- */
-export interface Resolver {
-  /** The value of output attribute `name` of a resource in this phase. */
-  attribute(node: ResourceNode, name: string): Observable<OState<unknown>>;
-  /** All of a resource's attributes (with `id`) as one object: a resource or wait used as a value. */
-  whole(node: ResourceNode): Observable<OState<Record<string, unknown>>>;
-  /**
-   * The attribute at once, when the resource has published its value already; else undefined. Optional:
-   * it lets most values resolve without an rxjs subscription (10,000 resources make 10,000 of them).
-   */
-  peekAttribute?(node: ResourceNode, name: string): OState<unknown> | undefined;
-  /** {@link Resolver.whole} at once, when already published; else undefined. */
-  peekWhole?(node: ResourceNode): OState<Record<string, unknown>> | undefined;
-}
+export type { OState, Resolution, Resolver } from "./resolver.js";
 
 const resolverIds = new WeakMap<Resolver, number>();
 let nextResolverId = 1;
@@ -38,13 +15,6 @@ function resolverId(r: Resolver): number {
   if (id === undefined) resolverIds.set(r, (id = nextResolverId++));
   return id;
 }
-
-/**
- * A state now, or one to come: what resolving gives. Most values are known by the time they are read
- * (their resource was planned or applied first), so they are handed on as plain data; only the rest
- * goes through rxjs.
- */
-export type Resolution<T> = OState<T> | Observable<OState<T>>;
 
 /** A resolution as an observable (for the places that combine or await it). */
 export function asObservable<T>(r: Resolution<T>): Observable<OState<T>> {
@@ -74,14 +44,6 @@ export type Inputs<T> = Input<
 export type Unwrap<T> = T extends Output<infer U> ? U : T extends Promise<infer U> ? U : T;
 
 const NO_DEPS: readonly ResourceNode[] = [];
-
-/** Counts nested `apply` callbacks on the stack, so a resource created inside one gets a clear error. */
-let applyDepth = 0;
-
-/** True while an `apply` callback runs (creating a resource there is refused). */
-export function insideApply(): boolean {
-  return applyDepth > 0;
-}
 
 /**
  * A value that becomes known as the engine plans and applies: a resource attribute, or anything derived from one.
@@ -145,11 +107,11 @@ export class Output<T> {
     const step = (s: OState<T>, r: Resolver): Resolution<Unwrap<U>> => {
       if (!s.known) return s;
       let result: Input<U>;
-      applyDepth++;
+      enterApply();
       try {
         result = f(s.value);
       } finally {
-        applyDepth--;
+        leaveApply();
       }
       const joined = (inner: OState<unknown>) => combineStates([s, inner], inner.known ? inner.value : undefined) as OState<Unwrap<U>>;
       const inner = resolveNow(result, r, "strict");

@@ -1,9 +1,9 @@
 import { Output, collectResources, type Resolver } from "./output.js";
 import { findCycle } from "./cycles.js";
 import { currentContext } from "./context.js";
-import { makeUrn, type Urn } from "./urn.js";
+import { makeUrn, type Urn } from "../core/urn.js";
 import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
-import { parseDuration, type Duration } from "./duration.js";
+import { parseDuration, type Duration } from "../core/duration.js";
 import type { ProviderInstance } from "../provider/provider.js";
 
 /** Where the internal node of a resource or wait lives (a symbol, so it never collides with attribute names). */

@@ -1,5 +1,5 @@
-import type { Urn } from "../program/urn.js";
-import type { Duration } from "../program/duration.js";
+import type { Urn } from "../core/urn.js";
+import type { Duration } from "../core/duration.js";
 
 /** A problem found by `check`, reported before planning. */
 export interface Diagnostic {

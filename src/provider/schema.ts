@@ -1,5 +1,5 @@
-import type { Duration } from "../program/duration.js";
-import type { Predicate } from "../wait/predicate.js";
+import type { Duration } from "../core/duration.js";
+import type { Predicate } from "../core/predicate.js";
 
 /** The type of one attribute, used for docs, validation and (later) typed waits. */
 export type AttributeType = "string" | "number" | "boolean" | "object" | "array" | "any";

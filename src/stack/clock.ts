@@ -1,5 +1,5 @@
 import type { Clock } from "../provider/provider.js";
-import type { Duration } from "../program/duration.js";
+import type { Duration } from "../core/duration.js";
 
 /** The real clock: `Date.now` and timers. Tests inject a fake one instead. */
 export const realClock: Clock = {

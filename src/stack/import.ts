@@ -1,6 +1,6 @@
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, ResourceNode } from "../program/node.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import { metaOf } from "../plan/context.js";
 import { recordFor } from "../apply/record.js";
 import { secretKeys as schemaSecretKeys, type ResourceSchema } from "../provider/schema.js";

@@ -1,14 +1,14 @@
 import type { OpContext, Provider, ProviderInstance, ResumeResult } from "../provider/provider.js";
-import { findDefinition } from "../provider/registry.js";
+import { findDefinition } from "../program/registry.js";
 import { operationId } from "../state/journal-format.js";
 import { callKind, resumedMutations, resumedText } from "./resume.js";
-import type { ProviderSource } from "../provider/registry.js";
-import type { JournalWriter } from "../apply/journal.js";
+import type { ProviderSource } from "../program/registry.js";
+import type { JournalWriter } from "../state/journal-writer.js";
 import type { PendingOperation, Props, ResourceState, StateMutation } from "../state/types.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import { withoutDeposed } from "../apply/record.js";
 import { CairnError } from "./errors.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { thrownMessage } from "../core/thrown.js";
 
 /** How to reach recorded objects, and where to tell the user what was found. */
 export interface ReconcileEnv {

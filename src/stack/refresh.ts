@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DriftFinding } from "../plan/plan.js";
 import type { OpContext, ProviderInstance } from "../provider/provider.js";
-import type { ProviderSource } from "../provider/registry.js";
+import type { ProviderSource } from "../program/registry.js";
 import type { Props, ResourceState, StackState, StateMutation } from "../state/types.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 
 /**
  * The record after a refresh read `read`: outputs as read, and each input the read reports under the same

@@ -1,8 +1,8 @@
 import { Subject, type Observable } from "rxjs";
 import { isAbsolute, join, resolve } from "node:path";
-import type { Program, Evaluation } from "../program/program.js";
-import type { Duration } from "../program/duration.js";
-import type { Urn } from "../program/urn.js";
+import { evaluateProgram, type Evaluation, type ProgramSpec } from "../program/evaluate.js";
+import type { Duration } from "../core/duration.js";
+import type { Urn } from "../core/urn.js";
 import type { ConfigValue } from "../program/config.js";
 import type { GraphNode } from "../program/node.js";
 import { buildGraph } from "../graph/graph.js";
@@ -15,7 +15,7 @@ import type { ApplySummary, EngineEvent, EventSink } from "../apply/events.js";
 import { SecretRegistry } from "../apply/secret-registry.js";
 import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
-import { definedProviders, withOverrides, type ProviderSource } from "../provider/registry.js";
+import { definedProviders, withOverrides, type ProviderSource } from "../program/registry.js";
 import { openBackend } from "../state/open-backend.js";
 import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
@@ -27,13 +27,13 @@ import { CairnError } from "./errors.js";
 import { watchIdle } from "./liveness.js";
 import { afterRefresh, readAll } from "./refresh.js";
 import { reconcile } from "./reconcile.js";
-import { loadTypeModules } from "../provider/load-types.js";
+import { loadTypeModules } from "../program/load-types.js";
 import { dependentsOf, findResource, planForget, planRename, type ForgetPlan, type ImportPlan, type RenamePlan, type StateEdit, type UnprotectPlan } from "./state-edit.js";
 import { declaredResource, importedRecord } from "./import.js";
 import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
 import type { StackExport, StackSummary } from "../state/backend.js";
 import type { PendingOperation, StateMutation } from "../state/types.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { thrownMessage } from "../core/thrown.js";
 
 /** How to reach a stack's state and run its operations. */
 export interface StackOptions {
@@ -156,7 +156,7 @@ export class Stack {
   private readonly providers: ProviderSource;
 
   constructor(
-    readonly program: Program,
+    readonly program: ProgramSpec,
     readonly options: StackOptions = {},
   ) {
     this.name = options.stack ?? "dev";
@@ -293,7 +293,7 @@ export class Stack {
    */
   private async declareProviders(): Promise<void> {
     try {
-      this.remember(await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig(), ...this.evalDefaults() }));
+      this.remember(await evaluateProgram(this.program, { stack: this.name, config: await this.backend.readConfig(), ...this.evalDefaults() }));
     } catch (e) {
       this.note("warning", `The program could not be evaluated (${thrownMessage(e, "the program")}); resources with a named provider instance are reached with their recorded settings and the default credentials.`);
     }
@@ -312,7 +312,7 @@ export class Stack {
     const config = await this.backend.readConfig();
     let ev: Evaluation;
     try {
-      ev = await this.program.evaluate({ stack: this.name, config, ...this.evalDefaults() });
+      ev = await evaluateProgram(this.program, { stack: this.name, config, ...this.evalDefaults() });
     } catch (e) {
       if (e instanceof CairnError) throw e;
       throw new CairnError(`The program "${this.program.name}" failed while declaring its resources: ${thrownMessage(e, "the program")}`);
@@ -559,7 +559,7 @@ export class Stack {
   async rename(from: string, to: string, opts: { confirm?: (plan: RenamePlan) => Promise<boolean> } = {}): Promise<StateEdit<RenamePlan>> {
     const declared = new Map<Urn, Urn | undefined>();
     try {
-      const ev = await this.program.evaluate({ stack: this.name, config: await this.backend.readConfig(), ...this.evalDefaults() });
+      const ev = await evaluateProgram(this.program, { stack: this.name, config: await this.backend.readConfig(), ...this.evalDefaults() });
       for (const n of ev.nodes) declared.set(n.urn, n.parent?.urn);
     } catch {
       // Parents are then kept or dropped by their types; the next up records the program's.

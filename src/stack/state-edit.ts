@@ -1,4 +1,4 @@
-import { makeUrn, parseUrn, type Urn } from "../program/urn.js";
+import { makeUrn, parseUrn, type Urn } from "../core/urn.js";
 import type { ResourceState, StackState, StateMutation } from "../state/types.js";
 import { CairnError } from "./errors.js";
 

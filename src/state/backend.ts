@@ -1,9 +1,12 @@
-import type { JournalWriter } from "../apply/journal.js";
-import type { ConfigValue } from "./config-store.js";
+import type { StateJournal } from "./journal-writer.js";
+import type { ConfigValue, HistoryEntry, StackExport, StackSummary } from "./stored.js";
 import type { JournalOptions } from "./journal.js";
-import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
+import type { StackLock, UnlockResult } from "./lock-holder.js";
 import type { RecoveryPlan, RecoveryResult } from "./recover.js";
 import type { PendingOperation, StackState } from "./types.js";
+
+export type { StateJournal } from "./journal-writer.js";
+export type { ConfigValue, HistoryEntry, RawConfigValue, StackExport, StackSummary } from "./stored.js";
 
 /** What {@link StateBackend.load} found. */
 export interface LoadResult {
@@ -15,39 +18,7 @@ export interface LoadResult {
   notes: string[];
 }
 
-/**
- * The journal of one run, as every backend gives it: durable *pending* records before provider calls
- * ({@link JournalWriter.begin} resolves once the record is durable), results after, then one compaction.
- */
-export interface StateJournal extends JournalWriter {
-  /** Operations begun and not yet ended, including those recovered from a crashed run. */
-  readonly pending: PendingOperation[];
-  /** Bytes written so far (journal records and snapshots). */
-  readonly bytesWritten: number;
-  /** True once {@link StateJournal.close} was called. */
-  readonly closed: boolean;
-  /** Resolves once everything recorded so far is durable. */
-  flush(): Promise<void>;
-  /** Writes the state as the next snapshot version and starts a fresh journal; resolves with what was written. */
-  compact(state?: StackState): Promise<StackState>;
-  /** Writes what is buffered and closes; rejects if not everything recorded became durable. */
-  close(): Promise<void>;
-}
 
-/** One stored version of a stack's state. */
-export interface HistoryEntry {
-  /** The snapshot's serial: `state rollback <version>` restores it. */
-  version: number;
-  /** When it was written (ISO time), where the backend knows. */
-  writtenAt?: string;
-  /** Who wrote it (`<command> by pid <pid> on <host>`), where the backend knows. */
-  writtenBy?: string;
-  /** Number of resources, where the backend knows it without reading the snapshot. */
-  resources?: number;
-  bytes: number;
-  /** True for the version `load` starts from. */
-  current: boolean;
-}
 
 /** What {@link StateBackend.rollback} did. */
 export interface RollbackResult {
@@ -58,19 +29,6 @@ export interface RollbackResult {
   resources: number;
 }
 
-/** A stack at a glance (`stack ls`), read without decrypting anything: needs no passphrase. */
-export interface StackSummary {
-  stack: string;
-  /** False when the backend holds nothing of the stack (never used, or removed). */
-  exists: boolean;
-  resources: number;
-  /** Operations of a crashed run not reconciled yet (the next run reads them back). */
-  pending: number;
-  /** When the current version was written (ISO time), where the backend knows. */
-  lastUpdate?: string;
-  /** Who holds the stack lock now, if anyone. */
-  lockHolder?: LockHolder;
-}
 
 /** How {@link StateBackend.removeStack} decides and keeps a copy. */
 export interface RemoveStackOptions {
@@ -80,30 +38,14 @@ export interface RemoveStackOptions {
   keep?: (data: StackExport) => Promise<void>;
 }
 
-/** A configuration value as stored: plain text, or an encrypted secret. */
-export type RawConfigValue = string | { $secret: string };
 
-/**
- * A stack as stored, secrets still encrypted: what `state migrate` copies between backends.
- * Plain data; `journal` is NDJSON continuing `snapshot`.
- */
-export interface StackExport {
-  project: string;
-  stack: string;
-  snapshot?: string;
-  journal?: string;
-  config: Record<string, RawConfigValue>;
-  /** The `encryption.json` document (salt and check value of the passphrase; never the key). */
-  encryption?: string;
-  history: { version: number; text: string; writtenAt?: string }[];
-}
 
 /**
  * Where a stack's state lives. The engine uses only this; the file, PostgreSQL, S3 and memory
  * backends implement it (see `openBackend`). Each method names the stack the backend was opened for.
  *
  * @example
- * const backend = openBackend({ url: "postgres://cairn@db/infra", stack: "prod", project: "web" });
+ * const backend = openBackend({ backend: "postgres://cairn@db/infra", stack: "prod", project: "web" });
  * const lock = await backend.lock({ command: "up" });
  * try {
  *   const { state } = await backend.load();

@@ -1,13 +1,10 @@
-import type { RawConfigValue } from "./backend.js";
+import type { ConfigValue, RawConfigValue } from "./stored.js";
+
+export type { ConfigValue } from "./stored.js";
 import { configFileSchema, describeZodError } from "./schema.js";
 import type { StackSecrets } from "./stack-secrets.js";
 import type { StateStore } from "./store.js";
 
-/** One configuration value as the program sees it (secrets decrypted). */
-export interface ConfigValue {
-  value: string;
-  secret: boolean;
-}
 
 // Keys that would change an object's prototype or shadow what every object has.
 const RESERVED = new Set(["__proto__", "constructor", "prototype", "hasOwnProperty", "toString", "valueOf"]);

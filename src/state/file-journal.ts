@@ -1,9 +1,27 @@
 import fs from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { durableWrite, writeError } from "./durable-file.js";
-import type { FileStore } from "./file-store.js";
+import type { StackFiles } from "./stack-files.js";
 import { beginLine, headLine } from "./journal-format.js";
 import type { JournalPrep, JournalStorage, SnapshotWrite } from "./store.js";
+
+/**
+ * What the journal uses of a file store (the store is one): its files, and the writes around a journal.
+ * Named here so that the journal depends on this, not on the store that opens it.
+ *
+ * @example new FileJournalStorage(store, prep) // a FileStore is a FilePlace
+ */
+export interface FilePlace {
+  readonly files: StackFiles;
+  /** Makes the stack's folder. */
+  mkdir(): Promise<void>;
+  /** Makes sure the disk-space reserve file exists (a full disk then still leaves room to finish). */
+  ensureReserve(): Promise<void>;
+  /** Frees the reserve; true when there was one. */
+  releaseReserve(): Promise<boolean>;
+  /** Writes a snapshot durably; resolves with the bytes written. */
+  writeSnapshot(snap: SnapshotWrite): Promise<number>;
+}
 
 /**
  * A journal file opened for appending. Each append is one write + fdatasync; a failed append is cut
@@ -19,7 +37,7 @@ export class FileJournalStorage implements JournalStorage {
   private size = 0;
 
   constructor(
-    private readonly store: FileStore,
+    private readonly store: FilePlace,
     prep: JournalPrep,
   ) {
     const files = store.files;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { join } from "node:path";
 import { fileBackendUrl } from "./backend-url.js";
 import { properLockfile } from "./lockfile.js";
-import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
+import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import { parseConfigText, serializeConfig } from "./config-store.js";
 import { DiskFullError, durableCopy, durableCreate, durableWrite, fsyncDir, makeDirs, readIfExists, writeError, writeTemp } from "./durable-file.js";
 import { StateReadError } from "./fs-errors.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parseUrn } from "../program/urn.js";
+import { parseUrn } from "../core/urn.js";
 import { headRecordSchema, journalRecordSchema, describeZodError, type HeadRecord, type JournalRecord } from "./schema.js";
 import { encodeMutation } from "./secret-encoding.js";
 import type { Crypter } from "./secrets.js";

@@ -1,5 +1,5 @@
-import type { Urn } from "../program/urn.js";
-import type { StateJournal } from "./backend.js";
+import type { Urn } from "../core/urn.js";
+import type { StateJournal } from "./journal-writer.js";
 import { DiskFullError } from "./durable-file.js";
 import { beginLine, finishLine, headLine, noteLine, operationId } from "./journal-format.js";
 import { applyMutations, workingCopy } from "./mutations.js";

@@ -1,6 +1,5 @@
 import { statSync, type Stats } from "node:fs";
 import { mkdir, rm, rmdir, stat, utimes } from "node:fs/promises";
-import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { properLockfile } from "./lockfile.js";
 import { durableWrite, makeDirs, readIfExists, writeError } from "./durable-file.js";

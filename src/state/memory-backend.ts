@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
+import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import { beginLine, headLine } from "./journal-format.js";
 import { LockCompromisedError, LockHeldError, StackLockedError, forcedWarning, type LockHolder, type StackLock, type UnlockResult } from "./lock-holder.js";
 import { StoreBackend, type BackendOptions } from "./store-backend.js";

@@ -3,7 +3,7 @@ import { applyMutations } from "./mutations.js";
 import { parseSnapshot, SnapshotError } from "./snapshot.js";
 import type { StateStore } from "./store.js";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import { walkRecords } from "./replay.js";
 
 /**

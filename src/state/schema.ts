@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { DeposedObject, OperationKind, ResourceState, StackState, StateMutation } from "./types.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { HistoryEntry, RawConfigValue, StackExport } from "./backend.js";
+import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
 import type { PendingOperation } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 
 /** Version of the state format this build reads and writes. */
 export const STATE_FORMAT_VERSION = 1;

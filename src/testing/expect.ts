@@ -1,5 +1,5 @@
 import type { UnitKind } from "../apply/events.js";
-import type { WaitOutcomeKind } from "../apply/wait-outcome.js";
+import type { WaitOutcomeKind } from "../wait/outcome.js";
 import type { TestFailure, TestUpResult, TestWait } from "./results.js";
 
 /** What {@link expectFailure} looks for; every field given must match. */

@@ -1,5 +1,5 @@
 import type { Clock } from "../provider/provider.js";
-import type { Duration } from "../program/duration.js";
+import type { Duration } from "../core/duration.js";
 
 interface Timer {
   at: number;

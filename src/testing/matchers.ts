@@ -1,4 +1,4 @@
-import type { WaitOutcomeKind } from "../apply/wait-outcome.js";
+import type { WaitOutcomeKind } from "../wait/outcome.js";
 import type { Plan, StepKind } from "../plan/plan.js";
 import { toTestPlan, type TestPlan, type TestUpResult, type TestWait } from "./results.js";
 

@@ -1,7 +1,7 @@
 import type { Provider } from "../provider/provider.js";
-import { parseUrn, type Urn } from "../program/urn.js";
+import { parseUrn, type Urn } from "../core/urn.js";
 import type { Props } from "../state/types.js";
-import type { MockEnv, MockFailure, MockTarget, ResourceMockOptions } from "./mocks.js";
+import type { MockEnv, MockFailure, MockTarget, ResourceMockOptions } from "./mock-types.js";
 
 /** The resource a URN names, as a mock sees it. */
 export function targetOf(type: string, urn: Urn): MockTarget {

@@ -1,6 +1,6 @@
 import type { Provider } from "../provider/provider.js";
-import { findDefinition } from "../provider/registry.js";
-import type { Urn } from "../program/urn.js";
+import { findDefinition } from "../program/registry.js";
+import type { Urn } from "../core/urn.js";
 import type { Props } from "../state/types.js";
 import { targetOf } from "./mock-provider.js";
 import { Mock, type MockEnv } from "./mocks.js";

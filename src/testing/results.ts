@@ -1,7 +1,7 @@
 import type { ApplySummary, EngineEvent, UnitKind } from "../apply/events.js";
-import type { WaitOutcome, WaitOutcomeKind } from "../apply/wait-outcome.js";
+import type { WaitOutcome, WaitOutcomeKind } from "../wait/outcome.js";
 import { hasChanges, type Plan, type PlanDiagnostic, type PlanStep, type ReplaceReason, type StepKind } from "../plan/plan.js";
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { Props, StackState } from "../state/types.js";
 import type { MockCall } from "./mock-table.js";
 

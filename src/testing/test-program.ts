@@ -1,6 +1,6 @@
 import type { EngineEvent } from "../apply/events.js";
-import type { Program } from "../program/program.js";
-import type { Urn } from "../program/urn.js";
+import type { Program } from "../entry/program.js";
+import type { Urn } from "../core/urn.js";
 import type { Stack } from "../stack/stack.js";
 import { MemoryBackend } from "../state/memory-backend.js";
 import { emptyState, type StackState } from "../state/types.js";

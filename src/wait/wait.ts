@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import type { Output } from "../program/output.js";
 import { NODE, attributeOutput, dependsOnList, positiveDuration, registerNode, type Dependable, type Resource } from "../program/resource.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode, WaitNodeSpec } from "../program/node.js";
-import { milliseconds, minutes, seconds, type Duration } from "../program/duration.js";
-import { attributesRead, buildPredicate, formatPredicate, type Attrs, type Predicate } from "./predicate.js";
+import { milliseconds, minutes, seconds, type Duration } from "../core/duration.js";
+import { attributesRead, buildPredicate, formatPredicate, type Attrs, type Predicate } from "../core/predicate.js";
 
 /** The type token of wait nodes (it appears in their URNs). */
 export const WAIT_TYPE = "cairn:wait";

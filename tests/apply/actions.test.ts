@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ACTION_KINDS, buildActionGraph, findCycle } from "../../src/apply/actions.js";
+import { ACTION_KINDS, buildActionGraph, findCycle } from "../../src/plan/actions.js";
 import { STEP_KINDS, type PlanStep } from "../../src/plan/plan.js";
-import type { Urn } from "../../src/program/urn.js";
+import type { Urn } from "../../src/core/urn.js";
 
 const u = (n: string) => `urn:cairn:dev::p::t:m:T::${n}` as Urn;
 const meta = (deps: string[] = []) => ({ deps: deps.map(u), protect: false, retainOnDelete: false });

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program } from "../../src/program/program.js";
+import { program } from "../../src/entry/program.js";
 import { defineResource } from "../../src/program/define.js";
 import type { EngineEvent } from "../../src/apply/events.js";
 import type { Provider } from "../../src/provider/provider.js";
-import { InFlight } from "../../src/apply/invoke.js";
+import { InFlight } from "../../src/apply/in-flight.js";
 import { Cancelled } from "../../src/apply/scheduler.js";
 import { MAX_STAGED, stagedAhead } from "../../src/apply/executor.js";
 

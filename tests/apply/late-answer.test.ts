@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defineResource } from "../../src/program/define.js";
-import { Program } from "../../src/program/program.js";
+import { Program } from "../../src/entry/program.js";
 import type { Provider } from "../../src/provider/provider.js";
 
 const dirs: string[] = [];

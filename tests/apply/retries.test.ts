@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defineResource } from "../../src/program/define.js";
-import { milliseconds } from "../../src/program/duration.js";
-import { Program } from "../../src/program/program.js";
+import { milliseconds } from "../../src/core/duration.js";
+import { Program } from "../../src/entry/program.js";
 import type { Provider } from "../../src/provider/provider.js";
 import type { EngineEvent } from "../../src/apply/events.js";
 

@@ -1,4 +1,4 @@
-import type { ProgramFn } from "../../src/program/program.js";
+import type { ProgramFn } from "../../src/entry/program.js";
 
 /** One bad input and the answer it must get. */
 export interface Case {

@@ -1,5 +1,5 @@
 import { memoryType } from "../helpers.js";
-import type { ProgramFn } from "../../src/program/program.js";
+import type { ProgramFn } from "../../src/entry/program.js";
 
 /** The fake cloud of the bad-input cases: boxes that keep whatever they were made with. */
 export const box = memoryType<{ v?: unknown }>("bad:in:Box", { inputs: { v: {} }, outputs: { v: {} } });

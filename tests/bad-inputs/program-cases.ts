@@ -1,6 +1,6 @@
 import { ComponentResource } from "../../src/program/resource.js";
 import { output } from "../../src/program/output.js";
-import type { ProgramFn } from "../../src/program/program.js";
+import type { ProgramFn } from "../../src/entry/program.js";
 import { wait } from "../../src/wait/wait.js";
 import { memoryType } from "../helpers.js";
 import { argv, type Case } from "./case.js";

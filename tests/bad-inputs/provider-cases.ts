@@ -1,5 +1,5 @@
 import { defineResource } from "../../src/program/define.js";
-import type { ProgramFn } from "../../src/program/program.js";
+import type { ProgramFn } from "../../src/entry/program.js";
 import type { Provider } from "../../src/provider/provider.js";
 import { argv, type Case } from "./case.js";
 

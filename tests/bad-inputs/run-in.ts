@@ -1,4 +1,4 @@
-import { Program } from "../../src/program/program.js";
+import { Program } from "../../src/entry/program.js";
 import { run } from "../cli/harness.js";
 import { ok } from "./cloud.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffAttributes, diffValue } from "../../src/cli/render/diff.js";
-import { UNKNOWN } from "../../src/program/unknown.js";
+import { UNKNOWN } from "../../src/core/unknown.js";
 
 describe("attribute-level diff", () => {
   it("names the changed leaf of a nested object, and what was added or removed", () => {

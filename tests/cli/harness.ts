@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { Program, type ProgramFn } from "../../src/program/program.js";
+import { Program, type ProgramFn } from "../../src/entry/program.js";
 import { runCli } from "../../src/cli/run.js";
 import type { Io } from "../../src/cli/io.js";
 import type { LiveRegion } from "../../src/cli/progress/live.js";

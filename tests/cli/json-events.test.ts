@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { EVENT_TYPES, type EngineEvent } from "../../src/apply/events.js";
-import { WAIT_OUTCOME_KINDS, type WaitOutcome } from "../../src/apply/wait-outcome.js";
+import { WAIT_OUTCOME_KINDS, type WaitOutcome } from "../../src/wait/outcome.js";
 import { JsonEmitter, engineEventToJson } from "../../src/cli/json/events.js";
 import { planToJson } from "../../src/cli/json/plan.js";
 import { JSON_VERSION, jsonEvent, jsonStep } from "../../src/cli/json/schema.js";
 import { STEP_KINDS, type PlanStep } from "../../src/plan/plan.js";
-import type { Urn } from "../../src/program/urn.js";
-import { UNKNOWN } from "../../src/program/unknown.js";
+import type { Urn } from "../../src/core/urn.js";
+import { UNKNOWN } from "../../src/core/unknown.js";
 import { planOf, step, urn } from "./plan-fixtures.js";
 
 const u = urn("t:Thing", "a");

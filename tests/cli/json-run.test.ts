@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { jsonEvent } from "../../src/cli/json/schema.js";
-import { seconds } from "../../src/program/duration.js";
-import type { ProgramFn } from "../../src/program/program.js";
+import { seconds } from "../../src/core/duration.js";
+import type { ProgramFn } from "../../src/entry/program.js";
 import { wait } from "../../src/wait/wait.js";
 import { local } from "../../src/providers/local/index.js";
 import { programIn, run } from "./harness.js";

@@ -1,5 +1,5 @@
 import type { Plan, PlanStep, StepMeta } from "../../src/plan/plan.js";
-import type { Urn } from "../../src/program/urn.js";
+import type { Urn } from "../../src/core/urn.js";
 
 /** A URN in the test project. */
 export const urn = (type: string, name: string) => `urn:cairn:dev::app::${type}::${name}` as Urn;

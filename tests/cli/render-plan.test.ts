@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { planPieces, renderPlan } from "../../src/cli/render/plan.js";
 import { whyOf } from "../../src/cli/render/why.js";
 import type { ReplaceReason } from "../../src/plan/plan.js";
-import { UNKNOWN } from "../../src/program/unknown.js";
+import { UNKNOWN } from "../../src/core/unknown.js";
 import { colors } from "../../src/cli/colors.js";
 import { planOf, step, urn } from "./plan-fixtures.js";
 

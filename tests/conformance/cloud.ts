@@ -1,6 +1,6 @@
 import { defineResource } from "../../src/program/define.js";
 import type { Provider } from "../../src/provider/provider.js";
-import { IncompleteCreateError, TransientError } from "../../src/provider/errors.js";
+import { IncompleteCreateError, TransientError } from "../../src/core/errors.js";
 
 /** What a box is given. `name` is unique per kind (like most cloud names); `zone` forces a new object. */
 export interface BoxIn {

@@ -2,7 +2,7 @@ import { afterEach } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program, type ProgramFn } from "../../src/program/program.js";
+import { program, type ProgramFn } from "../../src/entry/program.js";
 import type { EngineEvent } from "../../src/apply/events.js";
 import type { Plan, PlanStep } from "../../src/plan/plan.js";
 import type { StackOptions } from "../../src/stack/stack.js";

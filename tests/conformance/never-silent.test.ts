@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { failures, planned, world } from "./harness.js";
 import { output } from "../../src/program/output.js";
-import { milliseconds } from "../../src/program/duration.js";
+import { milliseconds } from "../../src/core/duration.js";
 import type { Output } from "../../src/program/output.js";
 import type { EngineEvent } from "../../src/apply/events.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { failures, planned, stepOf, world } from "./harness.js";
 import { succeededLine } from "../../src/cli/render.js";
 import { wait } from "../../src/wait/wait.js";
-import type { Urn } from "../../src/program/urn.js";
+import type { Urn } from "../../src/core/urn.js";
 
 const plain = (s: string | undefined) => (s ?? "").replace(/\x1b\[[0-9;]*m/g, "");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planned, stepOf, world } from "./harness.js";
 import { wait } from "../../src/wait/wait.js";
-import { UNKNOWN } from "../../src/program/unknown.js";
+import { UNKNOWN } from "../../src/core/unknown.js";
 import { hasChanges } from "../../src/plan/plan.js";
 
 describe("conformance: a wait hands on the read that satisfied it", () => {

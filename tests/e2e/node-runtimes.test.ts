@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, finish, tempProject, type Run } from "./cli-harness.js";
 import { PINS, pinnedNode, strippingNode } from "../../scripts/node-runtimes.js";
-import { MINIMUM_NODE } from "../../src/node-support.js";
+import { MINIMUM_NODE } from "../../src/core/node-support.js";
 
 const BIN = join(REPO, "dist/cli/bin.js");
 

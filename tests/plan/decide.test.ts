@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decide, withIgnoredChanges, type DecisionInput } from "../../src/plan/decide.js";
-import { UNKNOWN } from "../../src/program/unknown.js";
+import { UNKNOWN } from "../../src/core/unknown.js";
 
 const base = (over: Partial<DecisionInput> = {}): DecisionInput => ({
   news: { name: "a", size: 1 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Duration, formatDuration, hours, milliseconds, minutes, parseDuration, seconds } from "../../src/program/duration.js";
+import { Duration, formatDuration, hours, milliseconds, minutes, parseDuration, seconds } from "../../src/core/duration.js";
 
 describe("Duration", () => {
   it("builds durations from units", () => {

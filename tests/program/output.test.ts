@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { firstValueFrom } from "rxjs";
 import { Output, all, interpolate, output, secret } from "../../src/program/output.js";
-import { UNKNOWN } from "../../src/program/unknown.js";
+import { UNKNOWN } from "../../src/core/unknown.js";
 import { EvalContext, runInContext } from "../../src/program/context.js";
-import { ValueResolver, unknownValue } from "../../src/plan/values.js";
+import { ValueResolver, unknownValue } from "../../src/runtime/values.js";
 import { NODE } from "../../src/program/resource.js";
 import { memoryType } from "../helpers.js";
 

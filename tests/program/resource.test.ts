@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { EvalContext, runInContext } from "../../src/program/context.js";
 import { ComponentResource, NODE, urnOf } from "../../src/program/resource.js";
 import { output } from "../../src/program/output.js";
-import { program } from "../../src/program/program.js";
+import { program } from "../../src/entry/program.js";
 import { memoryType } from "../helpers.js";
 import { firstValueFrom } from "rxjs";
-import { ValueResolver } from "../../src/plan/values.js";
+import { ValueResolver } from "../../src/runtime/values.js";
 import type { CustomNode } from "../../src/program/node.js";
 
 const { Type: Box } = memoryType<{ size: number; label?: string }, { size: number; label?: string; volume: number }>("test:res:Box", {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeUrn, parseUrn } from "../../src/program/urn.js";
+import { makeUrn, parseUrn } from "../../src/core/urn.js";
 
 describe("URN", () => {
   it("has the documented shape", () => {

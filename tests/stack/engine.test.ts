@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program, type ProgramFn } from "../../src/program/program.js";
+import { program, type ProgramFn } from "../../src/entry/program.js";
 import { secret } from "../../src/program/output.js";
 import type { EngineEvent } from "../../src/apply/events.js";
 import { hasChanges, type Plan } from "../../src/plan/plan.js";
-import { UNKNOWN } from "../../src/program/unknown.js";
+import { UNKNOWN } from "../../src/core/unknown.js";
 import { memoryType } from "../helpers.js";
 
 let dir: string;
@@ -180,7 +180,7 @@ describe("the engine, through the Stack API", () => {
   });
 
   it("a create that failed part-way leaves a tainted object that the next plan replaces", async () => {
-    const { IncompleteCreateError } = await import("../../src/provider/errors.js");
+    const { IncompleteCreateError } = await import("../../src/core/errors.js");
     const { defineResource } = await import("../../src/program/define.js");
     let fail = true;
     const deleted: string[] = [];

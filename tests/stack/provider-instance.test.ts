@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program, type ProgramFn } from "../../src/program/program.js";
+import { program, type ProgramFn } from "../../src/entry/program.js";
 import { defineResource } from "../../src/program/define.js";
 import { ComponentResource } from "../../src/program/resource.js";
 import type { OpContext, ProviderInstance } from "../../src/provider/provider.js";

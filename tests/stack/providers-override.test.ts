@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program } from "../../src/program/program.js";
+import { program } from "../../src/entry/program.js";
 import { defineResource } from "../../src/program/define.js";
 import type { Provider } from "../../src/provider/provider.js";
 import { memoryProvider } from "../helpers.js";

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program } from "../../src/program/program.js";
+import { program } from "../../src/entry/program.js";
 import { hasChanges } from "../../src/plan/plan.js";
 import { openBackend } from "../../src/state/open-backend.js";
-import { asUrn } from "../../src/program/urn.js";
+import { asUrn } from "../../src/core/urn.js";
 import { memoryType } from "../helpers.js";
 
 let dir: string;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { asUrn, type Urn } from "../../src/program/urn.js";
+import { asUrn, type Urn } from "../../src/core/urn.js";
 import { FileBackend, type FileBackendOptions } from "../../src/state/file-backend.js";
 import type { ResourceState } from "../../src/state/types.js";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { program } from "../../src/program/program.js";
+import { program } from "../../src/entry/program.js";
 import { FileBackend } from "../../src/state/file-backend.js";
 import { MemoryBackend } from "../../src/state/memory-backend.js";
 import { openBackend } from "../../src/state/open-backend.js";

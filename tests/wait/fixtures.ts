@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineResource } from "../../src/program/define.js";
-import { program, type ProgramFn } from "../../src/program/program.js";
+import { program, type ProgramFn } from "../../src/entry/program.js";
 import type { Provider } from "../../src/provider/provider.js";
 import type { ResourceSchema } from "../../src/provider/schema.js";
 import type { EngineEvent } from "../../src/apply/events.js";

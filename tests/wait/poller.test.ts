@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { WaitPoller, type WaitRun } from "../../src/apply/waiter.js";
+import { WaitPoller, type WaitRun } from "../../src/wait/waiter.js";
 import type { OpContext, Provider } from "../../src/provider/provider.js";
-import type { Urn } from "../../src/program/urn.js";
+import type { Urn } from "../../src/core/urn.js";
 import { FakeClock } from "../../src/testing/fake-clock.js";
-import { minutes, seconds } from "../../src/program/duration.js";
+import { minutes, seconds } from "../../src/core/duration.js";
 
 type Props = Record<string, unknown>;
 

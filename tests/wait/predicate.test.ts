@@ -15,7 +15,7 @@ import {
   readPaths,
   type Attrs,
   type Predicate,
-} from "../../src/wait/predicate.js";
+} from "../../src/core/predicate.js";
 
 interface CertOut {
   arn: string;

@@ -2,7 +2,7 @@
  * Compile-time tests for the typed attribute proxy. Type-checked by `tsc --noEmit -p tsconfig.json`; never run.
  * Each `@ts-expect-error` must be needed: tsc reports an unused one, which is how these tests fail.
  */
-import { and, buildPredicate, not, or, type Attr, type Attrs, type Predicate } from "../../src/wait/predicate.js";
+import { and, buildPredicate, not, or, type Attr, type Attrs, type Predicate } from "../../src/core/predicate.js";
 
 interface CertOut {
   arn: string;

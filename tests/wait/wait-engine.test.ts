@@ -3,12 +3,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { wait } from "../../src/wait/wait.js";
 import { ComponentResource } from "../../src/program/resource.js";
-import { milliseconds, minutes, seconds } from "../../src/program/duration.js";
+import { milliseconds, minutes, seconds } from "../../src/core/duration.js";
 import { defineResource } from "../../src/program/define.js";
 import type { Provider } from "../../src/provider/provider.js";
 import { renderPlan } from "../../src/cli/render.js";
 import { waitsReadyNow, type PlanStep } from "../../src/plan/plan.js";
-import { WAIT_OUTCOME_KINDS } from "../../src/apply/wait-outcome.js";
+import { WAIT_OUTCOME_KINDS } from "../../src/wait/outcome.js";
 import { realClock } from "../../src/stack/clock.js";
 import { certType, recordType, waitStack } from "./fixtures.js";
 

@@ -1,8 +1,8 @@
 import type { PlanStep } from "../../plan/plan.js";
-import { knownValue, type ResourceValue } from "../../plan/values.js";
+import { knownValue, type ResourceValue } from "../../runtime/values.js";
 import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
 import type { Props, StateMutation } from "../../state/types.js";
-import type { Urn } from "../../program/urn.js";
+import type { Urn } from "../../core/urn.js";
 import { redactSecrets } from "../redact.js";
 import type { ApplyContext } from "../context.js";
 import type { ObjectFacts } from "../record.js";

@@ -1,6 +1,6 @@
-import { IncompleteCreateError } from "../../provider/errors.js";
-import { resultProblem } from "../../plan/json-values.js";
-import type { Action } from "../actions.js";
+import { IncompleteCreateError } from "../../core/errors.js";
+import { resultProblem } from "../../runtime/json-values.js";
+import type { Action } from "../../plan/actions.js";
 import type { ApplyContext, Handler } from "../context.js";
 import { checkCreated, invoke } from "../invoke.js";
 import { inputsFor, type ApplyInputs } from "../inputs.js";

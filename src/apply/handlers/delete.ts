@@ -1,5 +1,5 @@
 import type { StackState, StateMutation } from "../../state/types.js";
-import type { Action } from "../actions.js";
+import type { Action } from "../../plan/actions.js";
 import type { Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { withoutDeposed } from "../record.js";

@@ -1,4 +1,4 @@
-import type { Action } from "../actions.js";
+import type { Action } from "../../plan/actions.js";
 import type { ActionResult, ApplyContext } from "../context.js";
 import { create } from "./create.js";
 import { update } from "./update.js";

@@ -1,9 +1,9 @@
-import { describeLookupKey, readLookup } from "../../plan/lookup.js";
-import { resolveInputs } from "../../plan/resolve-inputs.js";
-import { knownValue } from "../../plan/values.js";
-import { containsUnknown } from "../../program/unknown.js";
+import { describeLookupKey, readLookup } from "../../runtime/lookup.js";
+import { resolveInputs } from "../../runtime/resolve-inputs.js";
+import { knownValue } from "../../runtime/values.js";
+import { containsUnknown } from "../../core/unknown.js";
 import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
-import type { Action } from "../actions.js";
+import type { Action } from "../../plan/actions.js";
 import { NO_CHANGES, type Handler } from "../context.js";
 import { DEFAULT_OPERATION_TIMEOUT_MS, inSlot } from "../invoke.js";
 

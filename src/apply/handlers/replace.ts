@@ -1,5 +1,5 @@
 import type { DeposedObject, StackState, StateMutation } from "../../state/types.js";
-import type { Action } from "../actions.js";
+import type { Action } from "../../plan/actions.js";
 import { NO_CHANGES, type Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";

@@ -1,8 +1,8 @@
 import { changedKeys } from "../../plan/decide.js";
-import { resultProblem } from "../../plan/json-values.js";
-import { containsUnknown } from "../../program/unknown.js";
+import { resultProblem } from "../../runtime/json-values.js";
+import { containsUnknown } from "../../core/unknown.js";
 import type { Props, StackState } from "../../state/types.js";
-import type { Action } from "../actions.js";
+import type { Action } from "../../plan/actions.js";
 import type { Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";

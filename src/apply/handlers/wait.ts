@@ -1,15 +1,15 @@
 import { firstValueFrom } from "rxjs";
 import { isDeepStrictEqual } from "node:util";
-import { UNKNOWN } from "../../program/unknown.js";
-import { knownValue } from "../../plan/values.js";
+import { UNKNOWN } from "../../core/unknown.js";
+import { knownValue } from "../../runtime/values.js";
 import type { Props, StackState, StateMutation } from "../../state/types.js";
 import { rootTarget } from "../../wait/wait.js";
-import type { Action } from "../actions.js";
+import type { Action } from "../../plan/actions.js";
 import type { ApplyContext, Handler } from "../context.js";
 import { redactSecrets } from "../redact.js";
 import { Cancelled } from "../scheduler.js";
-import type { WaitRun } from "../waiter.js";
-import { describeWaitOutcome, waitLabel, type WaitLabel, type WaitOutcome } from "../wait-outcome.js";
+import type { WaitRun } from "../../wait/waiter.js";
+import { describeWaitOutcome, waitLabel, type WaitLabel, type WaitOutcome } from "../../wait/outcome.js";
 
 type WaitAction = Extract<Action, { kind: "wait" }>;
 type WaitStep = WaitAction["step"];

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { Option } from "commander";
-import type { Urn } from "../../program/urn.js";
+import type { Urn } from "../../core/urn.js";
 import { hasChanges } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
 import { diffOption, jsonOption, yesOption } from "./options.js";

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import type { Urn } from "../../program/urn.js";
+import type { Urn } from "../../core/urn.js";
 import type { RunOptions } from "../../stack/stack.js";
-import { parseDuration, type Duration } from "../../program/duration.js";
+import { parseDuration, type Duration } from "../../core/duration.js";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 

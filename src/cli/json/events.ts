@@ -1,5 +1,5 @@
 import type { EngineEvent } from "../../apply/events.js";
-import type { WaitOutcome } from "../../apply/wait-outcome.js";
+import type { WaitOutcome } from "../../wait/outcome.js";
 import { hintFor } from "../render/hints.js";
 import { nameOf, typeOf } from "../render/names.js";
 import { toJsonData } from "../render/value.js";

@@ -1,5 +1,5 @@
 import type { EngineEvent, UnitKind } from "../../apply/events.js";
-import { formatObserved } from "../../wait/predicate.js";
+import { formatObserved } from "../../core/predicate.js";
 import { nameOf } from "../render/names.js";
 
 /** A step that has started and not finished, as progress displays track it. */

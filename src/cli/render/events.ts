@@ -1,6 +1,6 @@
 import type { ApplySummary, EngineEvent, UnitKind } from "../../apply/events.js";
-import { formatDuration } from "../../program/duration.js";
-import { formatObserved } from "../../wait/predicate.js";
+import { formatDuration } from "../../core/duration.js";
+import { formatObserved } from "../../core/predicate.js";
 import type { RefreshChange } from "../../stack/stack.js";
 import { noColors, type Colors } from "../colors.js";
 import { hintFor } from "./hints.js";

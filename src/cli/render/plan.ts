@@ -1,6 +1,6 @@
 import type { Plan, PlanStep } from "../../plan/plan.js";
 import { countSteps, hasChanges } from "../../plan/plan.js";
-import { formatDuration } from "../../program/duration.js";
+import { formatDuration } from "../../core/duration.js";
 import { SECRET_MASK } from "../../apply/redact.js";
 import { noColors, type Colors } from "../colors.js";
 import { childPath, diffAttributes, type AttrChange } from "./diff.js";

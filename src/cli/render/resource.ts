@@ -1,4 +1,4 @@
-import type { Urn } from "../../program/urn.js";
+import type { Urn } from "../../core/urn.js";
 import type { ResourceState } from "../../state/types.js";
 import { SECRET_MASK } from "../../apply/redact.js";
 import type { Colors } from "../colors.js";

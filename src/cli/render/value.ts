@@ -1,4 +1,4 @@
-import { UNKNOWN } from "../../program/unknown.js";
+import { UNKNOWN } from "../../core/unknown.js";
 import { SECRET_MASK } from "../../apply/redact.js";
 
 /** Printed for a value not known until apply. */

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Plan, PlanStep, ReplaceReason } from "../../plan/plan.js";
-import { containsUnknown } from "../../program/unknown.js";
+import { containsUnknown } from "../../core/unknown.js";
 import type { ProviderRecord } from "../../state/types.js";
 import { changeVerb } from "../../plan/plan-wait.js";
 import { nameOf } from "./names.js";

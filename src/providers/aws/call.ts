@@ -1,6 +1,6 @@
 import type { OpContext } from "../../provider/provider.js";
-import { isTransientError } from "../../provider/errors.js";
-import { milliseconds } from "../../program/duration.js";
+import { isTransientError } from "../../core/errors.js";
+import { milliseconds } from "../../core/duration.js";
 
 /** The AWS error code of an SDK error (its `name`), or `undefined` for something else. */
 export function awsCode(e: unknown): string | undefined {

@@ -5,7 +5,7 @@ import { defineResource, type ResourceClass, type ResourceInstance } from "../..
 import type { Inputs } from "../../program/output.js";
 import type { ResourceOptions } from "../../program/resource.js";
 import type { OpContext, Provider } from "../../provider/provider.js";
-import { TransientError } from "../../provider/errors.js";
+import { TransientError } from "../../core/errors.js";
 import { runShell, tail } from "./shell.js";
 
 /** Inputs of {@link Command}. */

@@ -1,5 +1,5 @@
 import type { Client, ClientBase } from "pg";
-import { isTransientError } from "../../provider/errors.js";
+import { isTransientError } from "../../core/errors.js";
 import { retryParam, type RetryPolicy } from "../net/retry.js";
 import { ensureSchema } from "./pg-schema.js";
 

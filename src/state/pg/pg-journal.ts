@@ -4,7 +4,7 @@ import { LockCompromisedError } from "../lock-holder.js";
 import { snapshotText, type JournalPrep, type SnapshotWrite } from "../store.js";
 import type { RemoteJournalStorage } from "../spilled-journal.js";
 import { inTransaction } from "./pg-connection.js";
-import type { PgStore } from "./pg-store.js";
+import type { PgPlace } from "./pg-place.js";
 
 /**
  * A journal as rows of `journal`: each append is one INSERT of all its records (one commit, durable
@@ -22,7 +22,7 @@ export class PgJournalStorage implements RemoteJournalStorage {
   private base: number;
 
   constructor(
-    private readonly store: PgStore,
+    private readonly store: PgPlace,
     prep: JournalPrep,
   ) {
     this.name = store.names.journal;

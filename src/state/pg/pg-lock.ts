@@ -14,25 +14,13 @@ import {
 import { lockHolderSchema } from "../schema.js";
 import { withRetry } from "../net/retry.js";
 import { connectPg, pgRetry } from "./pg-connection.js";
-import type { PgStore } from "./pg-store.js";
+import type { PgPlace, PgSession } from "./pg-place.js";
 
-/** The connection a run holds the stack lock on, and how to recognise its lock row. */
-export interface PgSession {
-  client: Client;
-  token: string;
-  holder: LockHolder;
-  /** The stack's row id. */
-  id: number;
-  /** Set once the lock is certainly lost: another run took it, or its row was removed. */
-  lost: LockCompromisedError | undefined;
-  /** The connection dropped: the lock must be taken again (and found still this run's) before the next statement. */
-  broken: boolean;
-}
 
 // The advisory lock of a stack is (hashtext('cairn:<schema>'), <stack id>): one key space per schema.
-const lockClass = (store: PgStore) => `cairn:${store.target.schema}`;
+const lockClass = (store: PgPlace) => `cairn:${store.target.schema}`;
 
-async function holderRow(store: PgStore, c: ClientBase, id: number): Promise<{ holder: LockHolder; token: string } | undefined> {
+async function holderRow(store: PgPlace, c: ClientBase, id: number): Promise<{ holder: LockHolder; token: string } | undefined> {
   const { rows } = await c.query<{ holder: string; token: string; session_pid: number }>(`SELECT holder, token, session_pid FROM ${store.t("locks")} WHERE stack_id = $1`, [id]);
   const row = rows[0];
   if (!row) return undefined;
@@ -42,7 +30,7 @@ async function holderRow(store: PgStore, c: ClientBase, id: number): Promise<{ h
 }
 
 /** The server pid of the session holding the stack's advisory lock, if any session holds it. */
-async function lockingSession(store: PgStore, c: ClientBase, id: number): Promise<number | undefined> {
+async function lockingSession(store: PgPlace, c: ClientBase, id: number): Promise<number | undefined> {
   const { rows } = await c.query<{ pid: number }>(
     `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = hashtext($1)::oid AND objid = $2::int::oid AND objsubid = 2 AND granted`,
     [lockClass(store), id],
@@ -56,7 +44,7 @@ async function lockingSession(store: PgStore, c: ClientBase, id: number): Promis
  *
  * @example (await readPgLockHolder(store))?.session // 4711
  */
-export async function readPgLockHolder(store: PgStore): Promise<LockHolder | undefined> {
+export async function readPgLockHolder(store: PgPlace): Promise<LockHolder | undefined> {
   return store.use(async (c) => {
     const id = await store.stackId(c, false);
     if (id === undefined) return undefined;
@@ -74,7 +62,7 @@ export async function readPgLockHolder(store: PgStore): Promise<LockHolder | und
  *
  * @example const lock = await lockPgStack(store, "up"); try { ... } finally { await lock.release(); }
  */
-export async function lockPgStack(store: PgStore, command: string): Promise<StackLock> {
+export async function lockPgStack(store: PgPlace, command: string): Promise<StackLock> {
   if (store.session) throw new StackLockedError(store.ctx.stack, store.names.lock, store.session.holder, store.ctx.programHint);
   return withRetry(pgRetry(store.target), "taking the stack lock", async () => {
     const client = await connectPg(store.target);
@@ -88,7 +76,7 @@ export async function lockPgStack(store: PgStore, command: string): Promise<Stac
 }
 
 /** One attempt at the lock on a fresh connection: the advisory lock, then the holder row. */
-async function takeLock(store: PgStore, client: Client, command: string): Promise<StackLock> {
+async function takeLock(store: PgPlace, client: Client, command: string): Promise<StackLock> {
   const id = (await store.stackId(client, true))!;
   const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), id]);
   const prev = await holderRow(store, client, id);
@@ -124,7 +112,7 @@ function watch(session: PgSession, client: Client): void {
  *
  * @example if (session.broken) await reacquire(store, session);
  */
-export async function reacquire(store: PgStore, session: PgSession): Promise<void> {
+export async function reacquire(store: PgPlace, session: PgSession): Promise<void> {
   if (session.lost) throw session.lost;
   const lost = (why: string) => (session.lost ??= new LockCompromisedError(store.ctx.stack, store.names.lock, new Error(why)));
   void session.client.end().catch(() => {});
@@ -144,7 +132,7 @@ export async function reacquire(store: PgStore, session: PgSession): Promise<voi
   watch(session, client);
 }
 
-function sessionLock(store: PgStore, session: PgSession, id: number, notes: string[]): StackLock {
+function sessionLock(store: PgPlace, session: PgSession, id: number, notes: string[]): StackLock {
   let released = false;
   return {
     holder: session.holder,
@@ -187,7 +175,7 @@ function sessionLock(store: PgStore, session: PgSession, id: number, notes: stri
  *
  * @example const { removed, warning } = await unlockPgStack(store, true);
  */
-export async function unlockPgStack(store: PgStore, force: boolean): Promise<UnlockResult> {
+export async function unlockPgStack(store: PgPlace, force: boolean): Promise<UnlockResult> {
   return store.use(async (c) => {
     const id = await store.stackId(c, false);
     if (id === undefined) return { removed: false };

@@ -1,5 +1,5 @@
 import type { ClientBase } from "pg";
-import type { HistoryEntry, RawConfigValue, StackExport } from "../backend.js";
+import type { HistoryEntry, RawConfigValue, StackExport } from "../stored.js";
 import { headLine } from "../journal-format.js";
 import { LockCompromisedError, type LockHolder, type StackLock, type UnlockResult } from "../lock-holder.js";
 import { SpillConflictError } from "../spill.js";
@@ -7,15 +7,12 @@ import { EncryptionExistsError, type JournalPrep, type JournalStorage, type Snap
 import { withRetry } from "../net/retry.js";
 import { connectPg, inTransaction, isPgTransient, pgRetry, type PgTarget } from "./pg-connection.js";
 import { PgJournalStorage } from "./pg-journal.js";
-import { lockPgStack, reacquire, readPgLockHolder, unlockPgStack, type PgSession } from "./pg-lock.js";
+import { lockPgStack, reacquire, readPgLockHolder, unlockPgStack } from "./pg-lock.js";
+import type { PgPlace, PgSession, PgStoreContext } from "./pg-place.js";
+
+export type { PgStoreContext } from "./pg-place.js";
 import { ident } from "./pg-schema.js";
 
-/** The names and options a PostgreSQL store is opened with. */
-export interface PgStoreContext {
-  stack: string;
-  project: string;
-  programHint?: string | undefined;
-}
 
 /**
  * State in PostgreSQL: tables `stacks`, `snapshots` (one row per version, kept for history),
@@ -27,7 +24,7 @@ export interface PgStoreContext {
  *
  * @example const store = new PgStore(parsePgUrl("postgres://ci@db/infra"), { stack: "prod", project: "web" });
  */
-export class PgStore implements StateStore {
+export class PgStore implements StateStore, PgPlace {
   readonly names: StoreNames;
   /** The connection holding the stack lock, while a run holds it. */
   session: PgSession | undefined;

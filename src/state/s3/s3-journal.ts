@@ -2,7 +2,7 @@ import { beginLine } from "../journal-format.js";
 import { snapshotText, type JournalPrep, type SnapshotWrite } from "../store.js";
 import type { RemoteJournalStorage } from "../spilled-journal.js";
 import { isPreconditionFailed, s3Error } from "./s3-target.js";
-import { versionKey, type S3Store } from "./s3-store.js";
+import { versionKey, type S3Place } from "./s3-place.js";
 
 /** The key of journal batch `seq` continuing snapshot `serial`. @example batchKey(7, 3) // "journal/000000000007/0000000003.ndjson" */
 export function batchKey(serial: number, seq: number): string {
@@ -33,7 +33,7 @@ export class S3JournalStorage implements RemoteJournalStorage {
   private nextSeq = 1;
 
   constructor(
-    private readonly store: S3Store,
+    private readonly store: S3Place,
     prep: JournalPrep,
   ) {
     this.name = store.names.journal;

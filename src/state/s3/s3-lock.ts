@@ -14,21 +14,9 @@ import {
   type UnlockResult,
 } from "../lock-holder.js";
 import { lockHolderSchema } from "../schema.js";
-import type { S3Store } from "./s3-store.js";
+import type { S3Lease, S3Place } from "./s3-place.js";
 import { isPreconditionFailed, s3Error } from "./s3-target.js";
 
-/** The lock while a run holds it. */
-export interface S3Lease {
-  token: string;
-  etag: string;
-  holder: LockHolder;
-  /**
-   * Until when (this process's monotonic clock, `performance.now()`) the lease is certainly valid: from the
-   * start of the last successful renewal. A jump of the wall clock moves neither this nor the server's view.
-   */
-  validUntil: number;
-  lost: LockCompromisedError | undefined;
-}
 
 const lockDocSchema = z.object({ token: z.string(), leaseMs: z.number().check(z.positive()), holder: lockHolderSchema });
 type LockDoc = z.infer<typeof lockDocSchema>;
@@ -71,7 +59,7 @@ function goneReason(doc: LockDoc | undefined, at: { lastModified: Date; serverTi
  *
  * @example (await readS3LockHolder(store))?.expires // "2025-01-01T10:01:00.000Z"
  */
-export async function readS3LockHolder(store: S3Store): Promise<LockHolder | undefined> {
+export async function readS3LockHolder(store: S3Place): Promise<LockHolder | undefined> {
   const cur = await store.objects.get(store.rel("lock.json"));
   if (!cur) return undefined;
   const doc = parseLock(cur.text);
@@ -87,7 +75,7 @@ export async function readS3LockHolder(store: S3Store): Promise<LockHolder | und
  *
  * @example const lock = await lockS3Stack(store, "up");
  */
-export async function lockS3Stack(store: S3Store, command: string): Promise<StackLock> {
+export async function lockS3Stack(store: S3Place, command: string): Promise<StackLock> {
   const { ctx, objects, target } = store;
   if (store.lease) throw new StackLockedError(ctx.stack, store.names.lock, store.lease.holder, ctx.programHint);
   const key = store.rel("lock.json");
@@ -119,7 +107,7 @@ export async function lockS3Stack(store: S3Store, command: string): Promise<Stac
   }
 }
 
-function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[]): StackLock {
+function held(store: S3Place, lease: S3Lease, body: () => string, notes: string[]): StackLock {
   const { ctx, objects, target } = store;
   const key = store.rel("lock.json");
   const lost = (why: string) => (lease.lost ??= new LockCompromisedError(ctx.stack, store.names.lock, new Error(why)));
@@ -182,7 +170,7 @@ function held(store: S3Store, lease: S3Lease, body: () => string, notes: string[
  *
  * @example const { removed, warning } = await unlockS3Stack(store, false);
  */
-export async function unlockS3Stack(store: S3Store, force: boolean): Promise<UnlockResult> {
+export async function unlockS3Stack(store: S3Place, force: boolean): Promise<UnlockResult> {
   const { ctx, objects, target } = store;
   const key = store.rel("lock.json");
   const cur = await objects.get(key);

@@ -1,5 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { isTransientError } from "../../provider/errors.js";
+import { isTransientError } from "../../core/errors.js";
 import { withRetry, type RetryPolicy } from "../net/retry.js";
 import { isNotFound, isPreconditionFailed, loadS3, s3Client, s3Error, type S3Target } from "./s3-target.js";
 

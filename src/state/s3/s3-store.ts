@@ -1,22 +1,18 @@
-import type { HistoryEntry, RawConfigValue, StackExport } from "../backend.js";
+import type { HistoryEntry, RawConfigValue, StackExport } from "../stored.js";
 import { parseConfigText, serializeConfig } from "../config-store.js";
 import { headLine } from "../journal-format.js";
 import type { LockHolder, StackLock, UnlockResult } from "../lock-holder.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
 import { S3JournalStorage, batchKey, parseBatchKey } from "./s3-journal.js";
 import { SpillConflictError } from "../spill.js";
-import { lockS3Stack, readS3LockHolder, unlockS3Stack, type S3Lease } from "./s3-lock.js";
+import { lockS3Stack, readS3LockHolder, unlockS3Stack } from "./s3-lock.js";
+import { versionKey, type S3Lease, type S3Place, type S3StoreContext } from "./s3-place.js";
+
+export type { S3StoreContext } from "./s3-place.js";
 import { S3Objects } from "./s3-objects.js";
 import { isPreconditionFailed, s3Error, type S3Target } from "./s3-target.js";
 
-/** The names an S3 store is opened with. */
-export interface S3StoreContext {
-  stack: string;
-  project: string;
-  programHint?: string | undefined;
-}
 
-export const versionKey = (v: number) => `history/${String(v).padStart(12, "0")}.json`;
 
 /**
  * State in S3 (or an S3-compatible store), under `<prefix>/<project>/<stack>/`:
@@ -34,7 +30,7 @@ export const versionKey = (v: number) => `history/${String(v).padStart(12, "0")}
  *
  * @example const store = new S3Store(parseS3Url("s3://acme-state/cairn?region=eu-west-1"), { stack: "prod", project: "web" });
  */
-export class S3Store implements StateStore {
+export class S3Store implements StateStore, S3Place {
   readonly names: StoreNames;
   readonly objects: S3Objects;
   /** The lease while this store holds the stack lock. */

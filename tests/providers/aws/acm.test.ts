@@ -20,12 +20,12 @@ import {
   type CertificateDetail,
   type DomainValidation,
 } from "@aws-sdk/client-acm";
-import { IncompleteCreateError } from "../../../src/provider/errors.js";
-import { minutes } from "../../../src/program/duration.js";
-import type { Urn } from "../../../src/program/urn.js";
+import { IncompleteCreateError } from "../../../src/core/errors.js";
+import { minutes } from "../../../src/core/duration.js";
+import type { Urn } from "../../../src/core/urn.js";
 import { output } from "../../../src/program/output.js";
 import { EvalContext, runInContext } from "../../../src/program/context.js";
-import { ValueResolver } from "../../../src/plan/values.js";
+import { ValueResolver } from "../../../src/runtime/values.js";
 import { NODE } from "../../../src/program/resource.js";
 import { certificateProvider, idempotencyToken, normalizeDomain, tagChanges, urnTagValue } from "../../../src/providers/aws/acm/certificate.provider.js";
 import { distinctValidationDomains, validationRecordOf } from "../../../src/providers/aws/acm/certificate.methods.js";

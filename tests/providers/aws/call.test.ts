@@ -5,7 +5,7 @@ import { AwsError, awsCall } from "../../../src/providers/aws/call.js";
 import { acmClient, route53Client } from "../../../src/providers/aws/clients.js";
 import { Provider, resolveProvider } from "../../../src/providers/aws/provider.js";
 import { FakeClock } from "../../../src/testing/fake-clock.js";
-import { isTransientError } from "../../../src/provider/errors.js";
+import { isTransientError } from "../../../src/core/errors.js";
 
 const sdkError = (name: string, message = name, extra: Record<string, unknown> = {}) => Object.assign(new Error(message), { name, $metadata: {}, ...extra });
 const ctx = (clock = new FakeClock({ auto: true })) => ({ clock, signal: new AbortController().signal });

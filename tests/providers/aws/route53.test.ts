@@ -18,9 +18,9 @@ import {
   type HostedZone as ZoneInfo,
   type ResourceRecordSet,
 } from "@aws-sdk/client-route-53";
-import { asUrn } from "../../../src/program/urn.js";
+import { asUrn } from "../../../src/core/urn.js";
 import type { Diagnostic } from "../../../src/provider/provider.js";
-import { minutes } from "../../../src/program/duration.js";
+import { minutes } from "../../../src/core/duration.js";
 import { fqdn, normalizeChangeId, normalizeName, normalizeZoneId, sameName, zoneArn } from "../../../src/providers/aws/route53/names.js";
 import { callerReference, hostedZoneProvider } from "../../../src/providers/aws/route53/hosted-zone.provider.js";
 import { parseRecordSetId, quoteTxt, recordSetId, recordSetProvider } from "../../../src/providers/aws/route53/record-set.provider.js";

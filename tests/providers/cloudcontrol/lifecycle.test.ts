@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program, type ProgramFn } from "../../../src/program/program.js";
+import { program, type ProgramFn } from "../../../src/entry/program.js";
 import { Provider } from "../../../src/providers/aws/provider.js";
 import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../src/testing/cloudcontrol/fake-server.js";
 import { Queue } from "../../../src/providers/aws/services/sqs.js";
 import { DBInstance } from "../../../src/providers/aws/services/rds.js";
 import { wait } from "../../../src/wait/wait.js";
-import { seconds } from "../../../src/program/duration.js";
+import { seconds } from "../../../src/core/duration.js";
 
 let dir: string;
 let fake: ServedFakeCloudControl;

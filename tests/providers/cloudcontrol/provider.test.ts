@@ -14,7 +14,7 @@ import {
   UpdateResourceCommand,
   type ProgressEvent,
 } from "@aws-sdk/client-cloudcontrol";
-import type { Urn } from "../../../src/program/urn.js";
+import type { Urn } from "../../../src/core/urn.js";
 import { cloudControlProvider } from "../../../src/providers/aws/cloudcontrol/provider.js";
 import { knownType } from "../../../src/providers/aws/cloudcontrol/types.js";
 import type { TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";

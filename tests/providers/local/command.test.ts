@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Program, type ProgramFn } from "../../../src/program/program.js";
+import { Program, type ProgramFn } from "../../../src/entry/program.js";
 import { wait } from "../../../src/wait/wait.js";
-import { seconds } from "../../../src/program/duration.js";
+import { seconds } from "../../../src/core/duration.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
 import { local } from "../../../src/providers/local/index.js";
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Program, type ProgramFn } from "../../../src/program/program.js";
+import { Program, type ProgramFn } from "../../../src/entry/program.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
 import { local } from "../../../src/providers/local/index.js";
 import { generatePassword } from "../../../src/providers/local/random.js";

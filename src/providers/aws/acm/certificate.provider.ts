@@ -14,9 +14,9 @@ import {
   type Tag,
 } from "@aws-sdk/client-acm";
 import type { Diagnostic, Diff, OpContext, Provider } from "../../../provider/provider.js";
-import { IncompleteCreateError } from "../../../provider/errors.js";
-import { formatDuration, milliseconds, minutes, seconds, type Duration } from "../../../program/duration.js";
-import type { Urn } from "../../../program/urn.js";
+import { IncompleteCreateError } from "../../../core/errors.js";
+import { formatDuration, milliseconds, minutes, seconds, type Duration } from "../../../core/duration.js";
+import type { Urn } from "../../../core/urn.js";
 import { awsCall, awsCode } from "../call.js";
 import { acmClient } from "../clients.js";
 import type { CertificateDomainValidationOption, CertificateInputs, CertificateOutputs } from "../generated/acm/certificate.js";

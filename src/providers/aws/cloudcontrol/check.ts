@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Diagnostic } from "../../../provider/provider.js";
-import { UNKNOWN } from "../../../program/unknown.js";
+import { UNKNOWN } from "../../../core/unknown.js";
 import { FLAG, objectOf, type ObjectInfo, type Shape, type TypeInfo } from "./type-spec.js";
 
 type Path = (string | number)[];

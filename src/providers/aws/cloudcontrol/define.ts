@@ -3,7 +3,7 @@
  * secrets, stable outputs, wait defaults) and the one Cloud Control provider, bound to the type.
  */
 import { defineResource, type ResourceClass } from "../../../program/define.js";
-import type { Duration } from "../../../program/duration.js";
+import type { Duration } from "../../../core/duration.js";
 import type { AttributeSchema, AttributeType, ResourceSchema } from "../../../provider/schema.js";
 import { cloudControlProvider } from "./provider.js";
 import { FLAG, decodeTypeSpec, type PropInfo, type Shape, type TypeInfo, type TypeSpecData } from "./type-spec.js";

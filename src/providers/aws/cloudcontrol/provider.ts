@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import type { ProgressEvent } from "@aws-sdk/client-cloudcontrol";
 import type { Diff, OpContext, Provider } from "../../../provider/provider.js";
-import { IncompleteCreateError } from "../../../provider/errors.js";
-import type { Urn } from "../../../program/urn.js";
+import { IncompleteCreateError } from "../../../core/errors.js";
+import type { Urn } from "../../../core/urn.js";
 import { cloudControl, type CloudControl } from "./client.js";
 import { toCloud } from "./convert.js";
 import { checkInputs } from "./check.js";

@@ -5,8 +5,8 @@
  */
 import type { ProgressEvent } from "@aws-sdk/client-cloudcontrol";
 import type { Clock } from "../../../provider/provider.js";
-import { milliseconds } from "../../../program/duration.js";
-import { isTransientError } from "../../../provider/errors.js";
+import { milliseconds } from "../../../core/duration.js";
+import { isTransientError } from "../../../core/errors.js";
 import { isAccessDenied } from "../call.js";
 import type { CallContext, CloudControl } from "./client.js";
 

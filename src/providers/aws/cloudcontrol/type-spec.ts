@@ -3,7 +3,7 @@
  * this data (as a JSON string, parsed when the module loads) and no behaviour: everything a type does comes
  * from this data and the one Cloud Control provider.
  */
-import type { Predicate } from "../../../wait/predicate.js";
+import type { Predicate } from "../../../core/predicate.js";
 import { camelName } from "./naming.js";
 
 /**

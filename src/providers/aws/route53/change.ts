@@ -1,6 +1,6 @@
 import { ChangeResourceRecordSetsCommand, GetChangeCommand, type Change, type Route53Client } from "@aws-sdk/client-route-53";
 import type { OpContext } from "../../../provider/provider.js";
-import { formatDuration, milliseconds, minutes, seconds } from "../../../program/duration.js";
+import { formatDuration, milliseconds, minutes, seconds } from "../../../core/duration.js";
 import { awsCall } from "../call.js";
 import { normalizeChangeId, normalizeZoneId } from "./names.js";
 

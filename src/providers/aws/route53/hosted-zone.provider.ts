@@ -10,7 +10,7 @@ import {
   type Route53Client,
 } from "@aws-sdk/client-route-53";
 import type { OpContext, Provider } from "../../../provider/provider.js";
-import { parseUrn } from "../../../program/urn.js";
+import { parseUrn } from "../../../core/urn.js";
 import { AwsError, awsCall, awsCode } from "../call.js";
 import { route53Client } from "../clients.js";
 import type { HostedZoneInputs, HostedZoneOutputs, HostedZoneQuery } from "../generated/route53/hosted-zone.js";

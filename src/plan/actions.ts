@@ -1,5 +1,5 @@
-import type { PlanStep, Plan } from "../plan/plan.js";
-import type { Urn } from "../program/urn.js";
+import type { PlanStep, Plan } from "./plan.js";
+import type { Urn } from "../core/urn.js";
 
 type StepOf<K extends PlanStep["kind"]> = Extract<PlanStep, { kind: K }>;
 

@@ -1,4 +1,4 @@
-import { UNKNOWN } from "../program/unknown.js";
+import { UNKNOWN } from "../core/unknown.js";
 import type { AttributeSchema, AttributeType, ResourceSchema } from "../provider/schema.js";
 import type { Props } from "../state/types.js";
 

@@ -1,5 +1,5 @@
-import type { Urn } from "../program/urn.js";
-import type { OperationKind, StackState, StateMutation } from "../state/types.js";
+import type { Urn } from "../core/urn.js";
+import type { OperationKind, PendingOperation, StackState, StateMutation } from "./types.js";
 
 /** What the executor needs of the state journal: durable "pending" records before provider calls, results after. */
 export interface JournalWriter {
@@ -23,4 +23,23 @@ export interface JournalWriter {
   mutate(mutations: StateMutation[]): void;
   /** The state with every recorded mutation applied. */
   readonly state: StackState;
+}
+
+/**
+ * The journal of one run, as every backend gives it: durable *pending* records before provider calls
+ * ({@link JournalWriter.begin} resolves once the record is durable), results after, then one compaction.
+ */
+export interface StateJournal extends JournalWriter {
+  /** Operations begun and not yet ended, including those recovered from a crashed run. */
+  readonly pending: PendingOperation[];
+  /** Bytes written so far (journal records and snapshots). */
+  readonly bytesWritten: number;
+  /** True once {@link StateJournal.close} was called. */
+  readonly closed: boolean;
+  /** Resolves once everything recorded so far is durable. */
+  flush(): Promise<void>;
+  /** Writes the state as the next snapshot version and starts a fresh journal; resolves with what was written. */
+  compact(state?: StackState): Promise<StackState>;
+  /** Writes what is buffered and closes; rejects if not everything recorded became durable. */
+  close(): Promise<void>;
 }

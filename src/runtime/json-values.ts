@@ -1,4 +1,4 @@
-import { UNKNOWN } from "../program/unknown.js";
+import { UNKNOWN } from "../core/unknown.js";
 import { findCycle } from "../program/cycles.js";
 import type { Props } from "../state/types.js";
 import type { ResourceSchema } from "../provider/schema.js";

@@ -1,5 +1,5 @@
-import { formatDuration } from "../program/duration.js";
-import { formatObserved } from "../wait/predicate.js";
+import { formatDuration } from "../core/duration.js";
+import { formatObserved } from "../core/predicate.js";
 
 /** One value a predicate reads, as observed on a read of the target (secrets masked). */
 export interface Observation {

@@ -1,10 +1,10 @@
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
-import { isTransientError } from "../provider/errors.js";
+import { isTransientError } from "../core/errors.js";
 import type { Props } from "../state/types.js";
-import { evaluate, formatPredicate, observe, type Predicate } from "../wait/predicate.js";
-import type { Observation, WaitOutcome } from "./wait-outcome.js";
-import { thrownMessage } from "../provider/thrown.js";
+import { evaluate, formatPredicate, observe, type Predicate } from "../core/predicate.js";
+import type { Observation, WaitOutcome } from "./outcome.js";
+import { thrownMessage } from "../core/thrown.js";
 
 /** The object a wait reads: the arguments of its provider's `read`. */
 export interface WaitTarget {

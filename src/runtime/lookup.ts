@@ -1,4 +1,4 @@
-import type { Urn } from "../program/urn.js";
+import type { Urn } from "../core/urn.js";
 import type { OpContext, Provider } from "../provider/provider.js";
 import type { Props } from "../state/types.js";
 

@@ -1,47 +1,12 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.js";
-import { Config, type ConfigValue } from "./config.js";
-import { PACKAGE_ROOT } from "../package-root.js";
-import { holdEarlyInterrupts } from "../early-interrupts.js";
-import type { ResourceNode } from "./node.js";
-import type { Output } from "./output.js";
-import type { ProviderInstance } from "../provider/provider.js";
+import { evaluateProgram, markProgram, type EvaluateOptions, type Evaluation, type ProgramFn, type ProgramLocation, type ProgramSpec } from "../program/evaluate.js";
+import { PACKAGE_ROOT } from "../core/package-root.js";
+import { holdEarlyInterrupts } from "../core/early-interrupts.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 
-/** What a program function receives. */
-export interface ProgramContext {
-  /** The stack being deployed (`--stack`, default `dev`). */
-  stack: string;
-  /** The program's name. */
-  project: string;
-  config: Config;
-}
-
-/** The function that declares a program's resources; it returns the stack outputs. */
-export type ProgramFn = (ctx: ProgramContext) => Record<string, unknown> | void | Promise<Record<string, unknown> | void>;
-
-/** What one evaluation recorded: the resources and the stack outputs, plus problems found on the way. */
-export interface Evaluation {
-  project: string;
-  stack: string;
-  nodes: ResourceNode[];
-  outputs: Record<string, unknown>;
-  diagnostics: EvalDiagnostic[];
-  /** Outputs the program made with `apply` (planning runs those nothing used, so a declaration in one is never dropped unseen). */
-  applies: readonly Output<unknown>[];
-}
-
-/** Where the program lives and how a user runs it (for messages like "run `npx tsx infra.ts unlock`"). */
-export interface ProgramLocation {
-  /** Absolute path of the file that called `program(...)`, when known. */
-  file?: string;
-  /** The directory relative paths and the default state folder are resolved against. */
-  dir: string;
-  /** e.g. `npx tsx infra.ts`. */
-  command: string;
-}
+export type { ProgramContext, ProgramFn, Evaluation, ProgramLocation, ProgramSpec } from "../program/evaluate.js";
 
 /**
  * A Cairn program: a name and the function that declares its resources. Importing it runs nothing;
@@ -55,7 +20,7 @@ export interface ProgramLocation {
  * });
  * // elsewhere: const stack = (await import("./infra.js")).default.stack({ stack: "dev" });
  */
-export class Program {
+export class Program implements ProgramSpec {
   /** Where the program lives (defaults: the current directory, run as `npx tsx infra.ts`). */
   readonly location: ProgramLocation;
 
@@ -71,15 +36,12 @@ export class Program {
       command: location.command ?? `npx tsx ${file ? basename(file) : "infra.ts"}`,
     };
     if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`Invalid program name "${name}": use letters, digits, ".", "_" or "-".`);
+    markProgram(this);
   }
 
   /** Runs the program function once for `stack`, recording its resources. Scoped to this call. */
-  async evaluate(opts: { stack: string; config?: Readonly<Record<string, ConfigValue>>; providers?: Readonly<Record<string, ProviderInstance>> }): Promise<Evaluation> {
-    const ctx = new EvalContext(this.name, opts.stack, this.location.command, opts.providers, opts.config);
-    const config = new Config(opts.config ?? {}, opts.stack, this.location.command, ctx.diagnostics);
-    const returned = await evaluateInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
-    const outputs = returned && typeof returned === "object" ? returned : {};
-    return { project: this.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies };
+  evaluate(opts: EvaluateOptions): Promise<Evaluation> {
+    return evaluateProgram(this, opts);
   }
 
   /**
@@ -140,21 +102,6 @@ function entryCommand(shown: string): string {
 }
 
 /**
- * What runs a program whose file is the process's entry point. `program` knows nothing of the CLI: the package
- * entry (`cairn`) registers a runner that loads the CLI only then, so importing a program stays light.
- */
-let cliRunner: ((p: Program, argv: string[]) => Promise<number>) | undefined;
-
-/**
- * Registers what runs a program file started directly (`npx tsx infra.ts up`): the CLI, loaded on demand.
- *
- * @example setCliRunner((p, argv) => runCli(p, argv)); // the package entry does this, loading the CLI lazily
- */
-export function setCliRunner(run: (p: Program, argv: string[]) => Promise<number>): void {
-  cliRunner = run;
-}
-
-/**
  * Declares a program. When its file is the process's entry point (`npx tsx infra.ts up`), the CLI runs on
  * `process.argv` after the module has loaded; when imported, nothing runs until asked.
  *
@@ -175,14 +122,8 @@ export function program(name: string, fn: ProgramFn): Program {
   if (isEntry) {
     // Until the command line loads (a moment), a Ctrl-C is counted, not fatal: it then cancels the command.
     holdEarlyInterrupts();
-    setImmediate(() => {
-      if (!cliRunner) {
-        process.stderr.write(`error: ${shown} was run directly, but no command line is loaded: import program from "cairn" (not from a file inside it), or run \`npx cairn ${shown} <command>\`.\n`);
-        process.exitCode = 1;
-        return;
-      }
-      void cliRunner(p, process.argv.slice(2)).then((code) => (process.exitCode = code));
-    });
+    // The command line loads only now, so importing a program (a library, a test) stays light.
+    setImmediate(() => void import("../cli/run.js").then(({ runCli }) => runCli(p, process.argv.slice(2))).then((code) => (process.exitCode = code)));
   }
   return p;
 }

@@ -1,6 +1,6 @@
-import type { ResourceDefinition } from "../program/node.js";
-import type { Urn } from "../program/urn.js";
-import type { Provider } from "./provider.js";
+import type { ResourceDefinition } from "./node.js";
+import type { Urn } from "../core/urn.js";
+import type { Provider } from "../provider/provider.js";
 
 /**
  * Resource types by token. Types register themselves when defined, so the engine can still reach the

@@ -2,7 +2,7 @@ import { ReplaySubject, map, of, type Observable } from "rxjs";
 import type { OState, Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
-import { UNKNOWN } from "../program/unknown.js";
+import { UNKNOWN } from "../core/unknown.js";
 
 /** A resource's attribute values in one phase: some may be unknown while planning. */
 export interface ResourceValue {

@@ -1,0 +1,93 @@
+import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.js";
+import { Config, type ConfigValue } from "./config.js";
+import type { ResourceNode } from "./node.js";
+import type { Settleable } from "./resolver.js";
+import type { ProviderInstance } from "../provider/provider.js";
+
+/** What a program function receives. */
+export interface ProgramContext {
+  /** The stack being deployed (`--stack`, default `dev`). */
+  stack: string;
+  /** The program's name. */
+  project: string;
+  config: Config;
+}
+
+/** The function that declares a program's resources; it returns the stack outputs. */
+export type ProgramFn = (ctx: ProgramContext) => Record<string, unknown> | void | Promise<Record<string, unknown> | void>;
+
+/** What one evaluation recorded: the resources and the stack outputs, plus problems found on the way. */
+export interface Evaluation {
+  project: string;
+  stack: string;
+  nodes: ResourceNode[];
+  outputs: Record<string, unknown>;
+  diagnostics: EvalDiagnostic[];
+  /** Outputs the program made with `apply` (planning runs those nothing used, so a declaration in one is never dropped unseen). */
+  applies: readonly Settleable[];
+}
+
+/** Where the program lives and how a user runs it (for messages like "run `npx tsx infra.ts unlock`"). */
+export interface ProgramLocation {
+  /** Absolute path of the file that called `program(...)`, when known. */
+  file?: string;
+  /** The directory relative paths and the default state folder are resolved against. */
+  dir: string;
+  /** e.g. `npx tsx infra.ts`. */
+  command: string;
+}
+
+/**
+ * A program as the engine sees it: plain data, a name, the function and where it lives. The `Program` class
+ * users get from `program(...)` is one; the engine and the CLI need no more, so they never import it.
+ *
+ * @example const spec: ProgramSpec = { name: "hello", fn: () => ({}), location: { dir: ".", command: "npx tsx infra.ts" } };
+ */
+export interface ProgramSpec {
+  readonly name: string;
+  readonly fn: ProgramFn;
+  readonly location: ProgramLocation;
+}
+
+/** What one evaluation is given: the stack, its configuration and its default provider instances. */
+export interface EvaluateOptions {
+  stack: string;
+  config?: Readonly<Record<string, ConfigValue>>;
+  providers?: Readonly<Record<string, ProviderInstance>>;
+}
+
+/**
+ * Runs a program's function once for one stack, recording its resources. Scoped to this call: two
+ * evaluations never share what they record.
+ *
+ * @example const ev = await evaluateProgram(spec, { stack: "dev" }); ev.nodes.length;
+ */
+export async function evaluateProgram(spec: ProgramSpec, opts: EvaluateOptions): Promise<Evaluation> {
+  const ctx = new EvalContext(spec.name, opts.stack, spec.location.command, opts.providers, opts.config);
+  const config = new Config(opts.config ?? {}, opts.stack, spec.location.command, ctx.diagnostics);
+  const returned = await evaluateInContext(ctx, () => spec.fn({ stack: opts.stack, project: spec.name, config }));
+  const outputs = returned && typeof returned === "object" ? returned : {};
+  return { project: spec.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies };
+}
+
+/** Marks the programs made by this copy of Cairn (a `Program` of another copy is told apart from a stray value). */
+const PROGRAM_MARK = Symbol("cairn.program");
+
+/**
+ * Marks `p` as a program of this copy of Cairn (the `Program` constructor does).
+ *
+ * @example markProgram(this);
+ */
+export function markProgram(p: ProgramSpec): void {
+  Object.defineProperty(p, PROGRAM_MARK, { value: true });
+}
+
+/**
+ * Whether `v` is a program made by this copy of Cairn, as `instanceof Program` would say, without importing
+ * the class (which opens stacks and the CLI).
+ *
+ * @example if (!isProgram(mod.default)) throw new UsageError("no default export made by program(…)");
+ */
+export function isProgram(v: unknown): v is ProgramSpec {
+  return typeof v === "object" && v !== null && (v as Record<symbol, unknown>)[PROGRAM_MARK] === true;
+}

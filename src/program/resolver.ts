@@ -1,0 +1,45 @@
+import type { Observable } from "rxjs";
+import type { ResourceNode } from "./node.js";
+
+/**
+ * What an output resolves to in one phase: a known value, or unknown while planning.
+ * `secret` and `deps` travel with the value through `apply`, `all` and `interpolate`.
+ */
+export type OState<T> =
+  | { known: true; value: T; secret: boolean; deps: readonly ResourceNode[] }
+  | { known: false; secret: boolean; deps: readonly ResourceNode[] };
+
+/**
+ * Where outputs get their values: the planner answers with planned values (some unknown),
+ * the executor with real ones as steps finish. The same graph is resolved in each phase.
+ */
+export interface Resolver {
+  /** The value of output attribute `name` of a resource in this phase. */
+  attribute(node: ResourceNode, name: string): Observable<OState<unknown>>;
+  /** All of a resource's attributes (with `id`) as one object: a resource or wait used as a value. */
+  whole(node: ResourceNode): Observable<OState<Record<string, unknown>>>;
+  /**
+   * The attribute at once, when the resource has published its value already; else undefined. Optional:
+   * it lets most values resolve without an rxjs subscription (10,000 resources make 10,000 of them).
+   */
+  peekAttribute?(node: ResourceNode, name: string): OState<unknown> | undefined;
+  /** {@link Resolver.whole} at once, when already published; else undefined. */
+  peekWhole?(node: ResourceNode): OState<Record<string, unknown>> | undefined;
+}
+
+/**
+ * A state now, or one to come: what resolving gives. Most values are known by the time they are read
+ * (their resource was planned or applied first), so they are handed on as plain data; only the rest
+ * goes through rxjs.
+ */
+export type Resolution<T> = OState<T> | Observable<OState<T>>;
+
+/**
+ * An `apply` output as an evaluation keeps it: planning settles the ones nothing used, so a callback that
+ * fails is reported (see `runUnusedApplies`). Every `Output` is one.
+ *
+ * @example const pending = applies.map((a) => a.settle(resolver));
+ */
+export interface Settleable {
+  settle(r: Resolver): Resolution<unknown>;
+}
