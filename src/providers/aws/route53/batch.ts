@@ -13,12 +13,14 @@ import { normalizeZoneId } from "./names.js";
 export const BATCH_LIMITS = { changes: 1000, records: 1000, valueChars: 32_000 } as const;
 
 /**
- * How long a zone's first change waits for others to join its request. Records whose certificates finish
- * together start within a few ms of one another; a Route 53 request itself takes ~100 ms.
+ * How a zone's changes gather into one request: it is sent once no change has joined for `quietMs` and
+ * for `quietTurns` event-loop turns (so a process paused by a busy machine, whose clock ran on while
+ * nothing could arrive, gives the waiting work a chance first), or `maxMs` after the first change. Records
+ * whose certificates finish together arrive within a few ms; a Route 53 request itself takes ~100 ms.
  *
- * @example BATCH_WINDOW_MS // 15
+ * @example BATCH_WINDOW.quietMs // 15
  */
-export const BATCH_WINDOW_MS = 15;
+export const BATCH_WINDOW = { quietMs: 15, quietTurns: 10, maxMs: 250 } as const;
 
 /** One record's change waiting for its zone's next request, and how to settle it. */
 interface Entry {
@@ -144,13 +146,33 @@ async function send(client: Route53Client, zoneId: string, queued: Entry[]): Pro
   }
 }
 
-/** The changes of one zone (and client) waiting for their request, and whether one is being sent. */
+/** The changes of one zone (and client) waiting for their request, and when they arrived. */
 interface Queue {
   entries: Entry[];
   timer: ReturnType<typeof setTimeout> | undefined;
+  first: number;
+  last: number;
+  /** Changes queued so far, to tell whether one joined during the quiet turns. */
+  arrivals: number;
 }
 
 const queues = new WeakMap<Route53Client, Map<string, Queue>>();
+
+/** Arms the quiet timer; when it fires, a few turns more, then sends unless a change joined meanwhile. */
+function arm(client: Route53Client, zoneId: string, q: Queue): void {
+  const wait = Math.max(0, Math.min(q.last + BATCH_WINDOW.quietMs, q.first + BATCH_WINDOW.maxMs) - Date.now());
+  // Real timers, not ctx.clock: the window groups calls that arrive together, whatever the operation's clock says.
+  q.timer = setTimeout(() => {
+    const seen = q.arrivals;
+    const settle = (turns: number): void => {
+      const overdue = Date.now() - q.first >= BATCH_WINDOW.maxMs;
+      if (q.arrivals !== seen && !overdue) return arm(client, zoneId, q);
+      if (turns > 0 && !overdue) return void setImmediate(() => settle(turns - 1));
+      flush(client, zoneId, q);
+    };
+    settle(BATCH_WINDOW.quietTurns);
+  }, wait);
+}
 
 function flush(client: Route53Client, zoneId: string, q: Queue): void {
   const entries = q.entries;
@@ -163,7 +185,7 @@ function flush(client: Route53Client, zoneId: string, q: Queue): void {
 
 /**
  * Queues one record's change for its zone's next `ChangeResourceRecordSets`: changes to one zone (through
- * one client) that arrive within {@link BATCH_WINDOW_MS} of the first go in one request (split only at the
+ * one client) that arrive together (see {@link BATCH_WINDOW}) go in one request (split only at the
  * API's limits). Resolves with the request's change id, or rejects with this change's own error: a batch
  * refused because of another record is sent again without it.
  *
@@ -181,11 +203,14 @@ export function submitBatched(
   let zones = queues.get(client);
   if (!zones) queues.set(client, (zones = new Map()));
   let q = zones.get(zone);
-  if (!q) zones.set(zone, (q = { entries: [], timer: undefined }));
+  if (!q) zones.set(zone, (q = { entries: [], timer: undefined, first: 0, last: 0, arrivals: 0 }));
   const queue = q;
   return new Promise<SubmittedChange>((resolve, reject) => {
+    const now = Date.now();
+    if (queue.entries.length === 0) queue.first = now;
+    queue.last = now;
+    queue.arrivals++;
     queue.entries.push({ change, ctx, hint, resolve, reject });
-    // A real timer, not ctx.clock: the window groups calls that arrive together, whatever the clock says.
-    queue.timer ??= setTimeout(() => flush(client, zone, queue), BATCH_WINDOW_MS);
+    if (!queue.timer) arm(client, zone, queue);
   });
 }
