@@ -20,7 +20,7 @@ export const BATCH_LIMITS = { changes: 1000, records: 1000, valueChars: 32_000 }
  *
  * @example BATCH_WINDOW.quietMs // 15
  */
-export const BATCH_WINDOW = { quietMs: 15, quietTurns: 10, maxMs: 250 } as const;
+export const BATCH_WINDOW = { quietMs: 50, quietTurns: 10, maxMs: 2000 } as const;
 
 /** One record's change waiting for its zone's next request, and how to settle it. */
 interface Entry {
