@@ -13,6 +13,7 @@ import { runtimeRows, type RuntimeEntryRow } from "./rows/runtimes.js";
 import { waitsRow, type WaitsRow } from "./rows/waits.js";
 import { cloudControlRow, type CloudControlRow } from "./rows/cloudcontrol.js";
 import { changeRows, type ChangeRows } from "./rows/change.js";
+import { acmRow, type AcmRow } from "./rows/acm.js";
 
 /** The whole report: where and what was measured, then each row group run (absent when not run). */
 export interface BenchReport {
@@ -33,6 +34,8 @@ export interface BenchReport {
   cloudcontrol?: CloudControlRow;
   /** A 0.1%, 1% and 10% change of a recorded stack against its fresh `up`. */
   change?: ChangeRows;
+  /** AWS calls of the 50-certificate flow (aws-sdk-client-mock) against their floor. */
+  acm?: AcmRow;
 }
 
 async function main(): Promise<void> {
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
   if (runs("waits", `${config.waits} concurrent waits (one run, real clock)`)) report.waits = await waitsRow(config);
   if (runs("cloudcontrol", "1,000 Cloud Control resources against the fake (one run)")) report.cloudcontrol = await cloudControlRow();
   if (runs("change", `changes of ${config.changeN} recorded resources (${config.runs} runs)`)) report.change = await changeRows(config);
+  if (runs("acm", "AWS calls of 50 certificates, their validation records and waits (one run, mocked SDK)")) report.acm = await acmRow();
   process.stdout.write(`${toJson(report)}\n`);
   if (record) process.stderr.write(`Appended this run to ${await appendResults(report)}.\n`);
 }

@@ -15,10 +15,11 @@ export const BATCH_LIMITS = { changes: 1000, records: 1000, valueChars: 32_000 }
 /**
  * How a zone's changes gather into one request: it is sent once no change has joined for `quietMs` and
  * for `quietTurns` event-loop turns (so a process paused by a busy machine, whose clock ran on while
- * nothing could arrive, gives the waiting work a chance first), or `maxMs` after the first change. Records
- * whose certificates finish together arrive within a few ms; a Route 53 request itself takes ~100 ms.
+ * nothing could arrive, gives the waiting work a chance first), or `maxMs` after the first change. The
+ * records of certificates created together arrive a few ms apart (tens, between waves of --parallel);
+ * a Route 53 request takes ~100 ms and its change ~60 s to be INSYNC, so the wait costs little.
  *
- * @example BATCH_WINDOW.quietMs // 15
+ * @example BATCH_WINDOW.quietMs // 50
  */
 export const BATCH_WINDOW = { quietMs: 50, quietTurns: 10, maxMs: 2000 } as const;
 
