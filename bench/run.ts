@@ -12,6 +12,8 @@ import { importRow, type ImportRow } from "./rows/import.js";
 import { runtimeRows, type RuntimeEntryRow } from "./rows/runtimes.js";
 import { waitsRow, type WaitsRow } from "./rows/waits.js";
 import { cloudControlRow, type CloudControlRow } from "./rows/cloudcontrol.js";
+import { changeRows, type ChangeRows } from "./rows/change.js";
+import { acmRow, type AcmRow } from "./rows/acm.js";
 
 /** The whole report: where and what was measured, then each row group run (absent when not run). */
 export interface BenchReport {
@@ -30,6 +32,10 @@ export interface BenchReport {
   engine?: EngineRow[];
   waits?: WaitsRow;
   cloudcontrol?: CloudControlRow;
+  /** A 0.1%, 1% and 10% change of a recorded stack against its fresh `up`. */
+  change?: ChangeRows;
+  /** AWS calls of the 50-certificate flow (aws-sdk-client-mock) against their floor. */
+  acm?: AcmRow;
 }
 
 async function main(): Promise<void> {
@@ -48,7 +54,7 @@ async function main(): Promise<void> {
     if (config.groups.includes(group)) process.stderr.write(`${what}…\n`);
     return config.groups.includes(group);
   };
-  if (["cli", "runtimes", "import"].some((g) => config.groups.includes(g as Group))) await ensureFreshDist();
+  if (["cli", "runtimes", "import", "change"].some((g) => config.groups.includes(g as Group))) await ensureFreshDist();
   if (runs("cli", `whole-process CLI rows (sizes ${config.sizes.join(", ")}; ${config.runs} runs)`)) report.cli = await cliRows(config);
   if (runs("runtimes", `whole-process rows per runtime (${config.runtimes.join(", ")}) and entry point (${config.entries.join(", ")}); sizes ${config.sizes.join(", ")}; ${config.runs} runs`)) {
     report.runtimes = await runtimeRows(config);
@@ -57,6 +63,8 @@ async function main(): Promise<void> {
   if (runs("engine", `in-process engine rows (${config.runs} runs)`)) report.engine = await engineRows(config);
   if (runs("waits", `${config.waits} concurrent waits (one run, real clock)`)) report.waits = await waitsRow(config);
   if (runs("cloudcontrol", "1,000 Cloud Control resources against the fake (one run)")) report.cloudcontrol = await cloudControlRow();
+  if (runs("change", `changes of ${config.changeN} recorded resources (${config.runs} runs)`)) report.change = await changeRows(config);
+  if (runs("acm", "AWS calls of 50 certificates, their validation records and waits (one run, mocked SDK)")) report.acm = await acmRow();
   process.stdout.write(`${toJson(report)}\n`);
   if (record) process.stderr.write(`Appended this run to ${await appendResults(report)}.\n`);
 }

@@ -6,7 +6,7 @@ import { PINS } from "../../scripts/node-runtimes.js";
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
 /** Row groups the driver can run (`BENCH_ONLY=cli,import` runs a subset). */
-export const GROUPS = ["cli", "runtimes", "import", "engine", "waits", "cloudcontrol"] as const;
+export const GROUPS = ["cli", "runtimes", "import", "engine", "waits", "cloudcontrol", "change", "acm"] as const;
 /** One row group. */
 export type Group = (typeof GROUPS)[number];
 
@@ -23,6 +23,8 @@ export interface BenchConfig {
   sizes: number[];
   /** Resources the no-op preview row re-plans: 10,000 when that size is run, else the largest size. */
   previewN: number;
+  /** Stack size of the change rows (`BENCH_CHANGE_N`, default 10,000; `BENCH_BIG=1` makes it 100,000). */
+  changeN: number;
   /** Repetitions of every timed run (`BENCH_RUNS`, default 3). */
   runs: number;
   /** Concurrent waits for the waits row (`BENCH_WAITS`, default 1,000). */
@@ -51,6 +53,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig 
   return {
     sizes: sorted,
     previewN: sorted.includes(10_000) ? 10_000 : sorted.at(-1)!,
+    changeN: positive("BENCH_CHANGE_N", (env.BENCH_CHANGE_N ?? (env.BENCH_BIG === "1" ? "100000" : "10000")).replace(/_/g, "")),
     runs: positive("BENCH_RUNS", env.BENCH_RUNS ?? "3"),
     waits: positive("BENCH_WAITS", env.BENCH_WAITS ?? "1000"),
     groups: groups as Group[],

@@ -33,7 +33,7 @@ export async function appendResults(report: BenchReport): Promise<string> {
  */
 export function section(r: BenchReport): string[] {
   const src = `src ${r.git.srcCommit}${r.git.srcDirty ? " + uncommitted changes" : ""}`;
-  const rows = [...cliLines(r), ...importLines(r), ...engineLines(r), ...waitsLines(r)];
+  const rows = [...cliLines(r), ...importLines(r), ...engineLines(r), ...waitsLines(r), ...changeLines(r), ...acmLines(r)];
   return [
     `## ${r.date.slice(0, 10)} · ${src} (HEAD ${r.git.head}) · nproc ${r.nproc} (load ${r.loadAverage}) · node ${r.node} · ${r.config.runs} runs`,
     ...(rows.length ? ["", "| work | measured | peak RSS | target |", "|---|---|---|---|", ...rows] : []),
@@ -88,6 +88,28 @@ function waitsLines(r: BenchReport): string[] {
   const w = r.waits;
   const latency = `detection p50 ${w.detectionLatencyMs.p50} ms, max ${w.detectionLatencyMs.max} ms`;
   return [`| ${count(w.waits)} concurrent waits on one type | ${w.callsPerPollRound} provider call(s) per poll round (${w.callsPerPollRoundWithoutBatching} unbatched); ${latency} | | ${w.target.callsPerPollRound} call; ≤ ${limit(w.target.detectionLatencyMs)} |`];
+}
+
+function changeLines(r: BenchReport): string[] {
+  if (!r.change) return [];
+  const c = r.change;
+  return [
+    `| fresh \`up\` of ${count(c.n)} (what a change is compared to) | ${timed(c.freshUp.wallMs)} | ${count(c.freshUp.peakRssMb.median)} MB | — |`,
+    ...c.changes.map((x) => {
+      const target = x.pct === 1 ? `≤ ${secs(c.target.onePctWallMsAtMost)}, ≤ ${count(c.target.onePctPeakRssMbAtMost)} MB (the fresh \`up\`)` : "grows with the change";
+      return `| \`up\` changing ${x.pct}% of ${count(c.n)} (${count(x.changedResources)} resources) | ${timed(x.wallMs)} | ${count(x.peakRssMb.median)} MB | ${target} |`;
+    }),
+  ];
+}
+
+function acmLines(r: BenchReport): string[] {
+  if (!r.acm) return [];
+  const a = r.acm;
+  const by = (b: Record<string, number>) => Object.entries(b).map(([k, v]) => `${k.split(" ")[1]} ${v}`).join(", ");
+  return [
+    `| AWS calls, \`up\` of ${a.certificates} certificates + records + waits | ${a.up.calls} (floor ${a.up.floor}): ${by(a.up.byCommand)} | | ≤ ${a.target.upCallsAtMost} |`,
+    `| AWS calls, \`destroy\` of the same | ${a.destroy.calls} (floor ${a.destroy.floor}): ${by(a.destroy.byCommand)} | | ≤ ${a.target.destroyCallsAtMost} |`,
+  ];
 }
 
 /** The runtimes rows: one column per runtime and entry point, one row per work item (median (min), peak RSS). */

@@ -45,16 +45,19 @@ export type Status = "waiting" | "running" | "done" | "failed" | "skipped";
 export class Scheduler<J extends Job> {
   private readonly status = new Map<string, Status>();
   private readonly deps: ReadonlyMap<string, readonly string[]>;
+  private readonly byId: ReadonlyMap<string, J>;
   private readonly remaining = new Map<string, number>();
   private readonly dependents = new Map<string, J[]>();
-  /** Ready jobs that need a slot, and ready jobs that do not (they start at once). */
-  private readonly ready: J[] = [];
+  /**
+   * Ready jobs that need a slot, by rank (see {@link Scheduler.rank}), each a FIFO queue read from its
+   * head; and ready jobs that do not need one (they start at once).
+   */
+  private readonly ready: ReadyQueue<J>[] = [new ReadyQueue(), new ReadyQueue(), new ReadyQueue()];
   private readonly readyFree: J[] = [];
   private readonly running = new Map<string, J>();
   private busy = 0;
   /** Running jobs that gave their slot back while they wait on the cloud. */
   private readonly paused = new Set<string>();
-  private head = 0;
   private finished!: () => void;
   private checkQueued = false;
 
@@ -66,7 +69,7 @@ export class Scheduler<J extends Job> {
     private readonly opts: { parallel: number | (() => number); cancel?: AbortSignal; hooks: SchedulerHooks<J> },
   ) {
     this.deps = deps;
-    const byId = new Map(jobs.map((j) => [j.id, j]));
+    const byId = (this.byId = new Map(jobs.map((j) => [j.id, j])));
     for (const j of jobs) {
       const ds = deps.get(j.id) ?? [];
       this.status.set(j.id, "waiting");
@@ -76,9 +79,10 @@ export class Scheduler<J extends Job> {
         if (list) list.push(j);
         else this.dependents.set(d, [j]);
       }
-      if (ds.length === 0) this.enqueue(j);
       for (const d of ds) if (!byId.has(d)) throw new Error(`job ${j.id} depends on unknown job ${d}`);
     }
+    // Once every job's dependents are known: a job's rank depends on them.
+    for (const j of jobs) if (this.remaining.get(j.id) === 0) this.enqueue(j);
   }
 
   /** Runs every job to an end (done, failed or skipped). */
@@ -134,25 +138,46 @@ export class Scheduler<J extends Job> {
   }
 
   private enqueue(job: J): void {
-    (job.slot ? this.ready : this.readyFree).push(job);
+    if (job.slot) this.ready[this.rank(job)]!.push(job);
+    else this.readyFree.push(job);
+  }
+
+  /**
+   * Which ready jobs take a free slot first, so nothing waits behind independent siblings (head-of-line
+   * blocking): 2 when finishing it lets a job without a slot start (a wait, which then polls in the
+   * background), 1 when other jobs depend on it, 0 when none does. Ties keep the order jobs became ready.
+   */
+  private rank(job: J): number {
+    const dependents = this.dependents.get(job.id);
+    if (!dependents) return 0;
+    return dependents.some((d) => !d.slot && this.remaining.get(d.id) === 1) ? 2 : 1;
+  }
+
+  /** The next ready job, highest rank first (entries of jobs that already started are dropped). */
+  private nextReady(): J | undefined {
+    for (let r = this.ready.length - 1; r >= 0; r--) {
+      for (let j = this.ready[r]!.take(); j; j = this.ready[r]!.take()) if (this.status.get(j.id) === "waiting") return j;
+    }
+    return undefined;
+  }
+
+  private hasReady(): boolean {
+    return this.ready.some((q) => q.some((j) => this.status.get(j.id) === "waiting"));
   }
 
   private pump(): void {
     if (this.opts.cancel?.aborted) {
-      const pending = [...this.ready.slice(this.head), ...this.readyFree];
-      this.ready.length = 0;
+      const pending = new Set([...this.ready.flatMap((q) => q.drain()), ...this.readyFree]);
       this.readyFree.length = 0;
-      this.head = 0;
       for (const j of pending) this.skip(j, { kind: "cancelled" });
     }
     while (this.readyFree.length) this.start(this.readyFree.pop()!);
-    // A queue read from its head by index: shift() on 10,000 ready jobs would copy the array each time.
     const { parallel } = this.opts;
     const slots = typeof parallel === "function" ? parallel() : parallel;
-    while (this.busy < slots && this.head < this.ready.length) this.start(this.ready[this.head++]!);
-    if (this.head > 1024 && this.head * 2 > this.ready.length) {
-      this.ready.splice(0, this.head);
-      this.head = 0;
+    while (this.busy < slots) {
+      const next = this.nextReady();
+      if (!next) break;
+      this.start(next);
     }
     if (this.running.size > 0) return this.poke();
     for (const j of this.jobs) if (this.status.get(j.id) === "waiting") this.skip(j, { kind: "cancelled" });
@@ -186,6 +211,15 @@ export class Scheduler<J extends Job> {
       const n = this.remaining.get(d.id)! - 1;
       this.remaining.set(d.id, n);
       if (n === 0 && this.status.get(d.id) === "waiting") this.enqueue(d);
+      else if (n === 1 && !d.slot) this.promote(d);
+    }
+  }
+
+  /** `wait` now lacks one dependency: if that one is ready, it goes to the front (it unblocks the wait). */
+  private promote(wait: J): void {
+    for (const id of this.deps.get(wait.id) ?? []) {
+      const dep = this.byId.get(id);
+      if (dep?.slot && this.status.get(id) === "waiting" && this.remaining.get(id) === 0) this.ready[2]!.push(dep);
     }
   }
 
@@ -211,8 +245,46 @@ export class Scheduler<J extends Job> {
 
   private checkStall(): void {
     const { blocked, stalled } = this.opts.hooks;
-    if (!stalled || !blocked || this.running.size === 0 || (this.head < this.ready.length && !this.opts.cancel?.aborted)) return;
+    if (!stalled || !blocked || this.running.size === 0 || (this.hasReady() && !this.opts.cancel?.aborted)) return;
     const running = [...this.running.values()];
     if (running.every((j) => blocked(j))) stalled(running);
+  }
+}
+
+/**
+ * A FIFO queue read from its head by index: `shift()` on 10,000 ready jobs would copy the array each time.
+ *
+ * @example const q = new ReadyQueue<string>(); q.push("a"); q.take(); // "a"
+ */
+class ReadyQueue<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  /** The oldest item, or undefined when empty. */
+  take(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items.splice(0, this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+
+  some(test: (item: T) => boolean): boolean {
+    for (let i = this.head; i < this.items.length; i++) if (test(this.items[i]!)) return true;
+    return false;
+  }
+
+  /** Empties the queue, returning what it held. */
+  drain(): T[] {
+    const rest = this.items.slice(this.head);
+    this.items = [];
+    this.head = 0;
+    return rest;
   }
 }

@@ -23,14 +23,25 @@ export function describeChain(nodes: readonly ResourceNode[]): string {
   return nodes.map((n, i) => (i === nodes.length - 1 ? `"${n.name}"` : `"${n.name}" (${n.urn})`)).join(" → ");
 }
 
-/** A promise that rejects with `message()` once `signal` aborts (never, without one). */
-export function whenStuck(signal: AbortSignal | undefined, message: () => string): Promise<never> {
-  return new Promise<never>((_, reject) => {
+/**
+ * A promise that rejects with `message()` once `signal` aborts (never, without one), and `release` to stop
+ * listening. Call `release` when the watched work ends: the signal outlives planning (the same one watches
+ * the apply), and its listener would keep `message`, and whatever that closes over, alive until it fires.
+ *
+ * @example
+ * const { stuck, release } = whenStuck(signal, () => "stuck");
+ * try { await Promise.race([work, stuck]); } finally { release(); }
+ */
+export function whenStuck(signal: AbortSignal | undefined, message: () => string): { stuck: Promise<never>; release: () => void } {
+  let release = () => {};
+  const stuck = new Promise<never>((_, reject) => {
     if (!signal) return;
     const fire = () => reject(new Error(message()));
-    if (signal.aborted) fire();
-    else signal.addEventListener("abort", fire, { once: true });
+    if (signal.aborted) return fire();
+    signal.addEventListener("abort", fire, { once: true });
+    release = () => signal.removeEventListener("abort", fire);
   });
+  return { stuck, release };
 }
 
 /**
@@ -66,10 +77,16 @@ export class StallWatch {
     if (nodes.length === 0) this.finished();
     for (const n of nodes) plan(n);
     const names = () => [...this.pending].map((n) => `"${n.name}" (${n.urn})`).join(", ");
-    await Promise.race([
-      all,
-      whenStuck(stuck, () => `Planning is stuck: nothing is left to run, yet these never finished: ${names()}. Each waits for a promise (an input, or a provider call such as check, diff or a lookup) that never settles.`),
-    ]);
+    const watch = whenStuck(stuck, () => `Planning is stuck: nothing is left to run, yet these never finished: ${names()}. Each waits for a promise (an input, or a provider call such as check, diff or a lookup) that never settles.`);
+    try {
+      await Promise.race([all, watch.stuck]);
+    } finally {
+      // The stuck signal lives on through the apply: let go of the planning context (33 MB at 100,000
+      // resources) as soon as planning ends, whether it finished or got stuck.
+      watch.release();
+      this.ctx = undefined;
+      this.finished = () => {};
+    }
   }
 
   /** A node's planning ended (however it ended). */

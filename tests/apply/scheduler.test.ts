@@ -99,3 +99,34 @@ describe("the scheduler", () => {
     expect(failed.sort()).toEqual(["a: stuck", "b: stuck"]);
   });
 });
+
+describe("which ready job takes a free slot (no head-of-line blocking)", () => {
+  /** Runs `jobs` one slot at a time, each finishing at once, and answers the order slot jobs started in. */
+  async function startOrder(jobs: { id: string; slot: boolean }[], deps: Map<string, string[]>): Promise<string[]> {
+    const started: string[] = [];
+    await new Scheduler(jobs, deps, { parallel: 1, hooks: { started: (j) => j.slot && started.push(j.id), run: async () => {} } }).run();
+    return started;
+  }
+
+  it("a step that unblocks a wait runs before independent siblings: each certificate's record follows it at once", async () => {
+    // GIVEN 4 certificates, a validation record each, and a wait on each certificate and its record
+    const jobs = [0, 1, 2, 3].flatMap((i) => [job(`cert-${i}`), job(`record-${i}`), job(`wait-${i}`, false)]);
+    const deps = new Map([0, 1, 2, 3].flatMap((i) => [[`record-${i}`, [`cert-${i}`]], [`wait-${i}`, [`cert-${i}`, `record-${i}`]]] as [string, string[]][]));
+    // THEN with one slot, record-0 does not queue behind cert-1…cert-3 (first-come order would run all certificates first)
+    expect(await startOrder(jobs, deps)).toEqual(["cert-0", "record-0", "cert-1", "record-1", "cert-2", "record-2", "cert-3", "record-3"]);
+  });
+
+  it("a step others depend on starts before a ready sibling nothing depends on", async () => {
+    const jobs = [job("leaf-a"), job("leaf-b"), job("base"), job("user")];
+    expect(await startOrder(jobs, new Map([["user", ["base"]]]))).toEqual(["base", "leaf-a", "leaf-b", "user"]);
+  });
+
+  it("a ready step moves ahead once it becomes the last thing a wait lacks", async () => {
+    // GIVEN x, then y: the wait needs both; z is ready too, and something depends on it
+    const jobs = [job("y"), job("z"), job("x"), job("after-z"), job("wait", false)];
+    const deps = new Map([["wait", ["x", "y"]], ["after-z", ["z"]]]);
+    // x and y both unblock only together, so the first is ranked like z (first come); once y is done,
+    // x is all the wait lacks and goes before z, although z became ready first
+    expect(await startOrder(jobs, deps)).toEqual(["y", "x", "z", "after-z"]);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planPieces, renderPlan } from "../../src/cli/render/plan.js";
 import { whyOf } from "../../src/cli/render/why.js";
-import type { ReplaceReason } from "../../src/plan/plan.js";
+import type { PlanStep, ReplaceReason } from "../../src/plan/plan.js";
 import { UNKNOWN } from "../../src/core/unknown.js";
 import { colors } from "../../src/cli/colors.js";
 import { planOf, step, urn } from "./plan-fixtures.js";
@@ -78,6 +78,24 @@ describe("why a step is in the plan", () => {
     const zone = step.replace("zone", { name: "a" }, { name: "b" }, { changed: ["name"], replaceKeys: ["name"] });
     const rec = step.update("rec", { zoneId: "Z1" }, { zoneId: UNKNOWN }, ["zoneId"], { deps: [zone.urn] });
     expect(whyOf(rec, planOf([zone, rec]))).toBe("zoneId comes from zone, which is replaced");
+  });
+
+  it("explaining every step of a plan walks its steps once, not once per changed step", () => {
+    // GIVEN 200 replaced zones, each with a record whose zoneId comes from it
+    const steps: PlanStep[] = [];
+    for (let i = 0; i < 200; i++) {
+      const zone = step.replace(`zone-${i}`, { name: "a" }, { name: "b" }, { changed: ["name"], replaceKeys: ["name"] });
+      steps.push(zone, step.update(`rec-${i}`, { zoneId: "Z1" }, { zoneId: UNKNOWN }, ["zoneId"], { deps: [zone.urn] }));
+    }
+    // WHEN every step's why is asked for, counting the reads of the plan's steps
+    let reads = 0;
+    const counted = new Proxy(steps, { get: (t, k, r) => (typeof k === "string" && /^\d+$/.test(k) && reads++, Reflect.get(t, k, r)) });
+    const plan = planOf(counted);
+    const whys = steps.map((s) => whyOf(s, plan));
+    // THEN each step was read about once (a per-step index would read 400 × 400), and the answers are right
+    expect(reads).toBeLessThanOrEqual(2 * steps.length);
+    expect(whys[1]).toBe("zoneId comes from zone-0, which is replaced");
+    expect(whys[399]).toBe("zoneId comes from zone-199, which is replaced");
   });
 
   it("drift: an attribute changed outside Cairn is shown from the cloud's value back to the declared one", () => {

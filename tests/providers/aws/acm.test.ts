@@ -208,7 +208,15 @@ describe("create", () => {
     expect(acm.commandCalls(DescribeCertificateCommand)).toHaveLength(3);
     expect(ctx.clock.now() - start).toBe(3000); // 1 s, then 2 s
     expect(outputs.domainValidationOptions.every((o) => o.resourceRecord)).toBe(true);
-    expect(outputs).not.toHaveProperty("tags");
+    expect(outputs.tags).toEqual({ team: "web" });
+  });
+
+  it("reads no tags after a create that set them: the outputs carry the tags it sent (without cairn:urn)", async () => {
+    mockHappyCreate();
+    const { outputs } = await certificateProvider.create({ urn: URN, inputs: { ...inputs, tags: { team: "web", env: "dev" } }, ctx: testCtx() });
+    expect(acm.commandCalls(ListTagsForCertificateCommand)).toHaveLength(0);
+    expect(outputs.tags).toEqual({ team: "web", env: "dev" });
+    expect(requestInput().Tags).toEqual([{ Key: "team", Value: "web" }, { Key: "env", Value: "dev" }, { Key: "cairn:urn", Value: URN }]);
   });
 
   it("keeps waiting while a requested name has no validation option yet", async () => {
@@ -272,12 +280,12 @@ describe("create", () => {
 
   it("hands over the ARN when a call after the request fails", async () => {
     mockHappyCreate();
-    acm.on(ListTagsForCertificateCommand).rejects(err(AccessDeniedException, "not allowed"));
+    acm.on(DescribeCertificateCommand).rejects(err(AccessDeniedException, "not allowed"));
     const e = await certificateProvider.create({ urn: URN, inputs, ctx: testCtx() }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IncompleteCreateError);
     expect((e as IncompleteCreateError).id).toBe(ARN);
     expect((e as IncompleteCreateError).outputs).toMatchObject({ arn: ARN, inUseBy: [], domainValidationOptions: [] });
-    expect((e as Error).message).toMatch(/ListTagsForCertificate failed: AccessDeniedException/);
+    expect((e as Error).message).toMatch(/DescribeCertificate failed: AccessDeniedException/);
   });
 
   it("explains LimitExceededException (the yearly quota), at once", async () => {
@@ -400,11 +408,11 @@ describe("readMany", () => {
   });
   const target = (arn: string) => ({ urn: URN, id: arn, inputs, outputs: prior(arn) });
 
-  it("answers many targets with one ListCertificates, describing only certificates not issued, and reports gone ones", async () => {
+  it("answers many targets with one ListCertificates, describing only certificates whose status moved elsewhere than ISSUED, and reports gone ones", async () => {
     acm.on(ListCertificatesCommand).resolves({
       CertificateSummaryList: [
         { CertificateArn: ARN, DomainName: "example.dev", Status: "ISSUED", InUse: false, KeyAlgorithm: "RSA_2048", NotBefore: new Date("2026-01-01T00:00:00Z"), NotAfter: new Date("2027-01-01T00:00:00Z") },
-        { CertificateArn: ARN2, DomainName: "example.dev", Status: "PENDING_VALIDATION" },
+        { CertificateArn: ARN2, DomainName: "example.dev", Status: "FAILED" },
         { CertificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/other", Status: "ISSUED" },
       ],
     });
@@ -451,6 +459,16 @@ describe("readMany", () => {
     expect(acm.commandCalls(DescribeCertificateCommand)).toHaveLength(1);
     expect(got.get(ARN)?.status).toBe("ISSUED");
     expect(got.get(ARN2)?.inUseBy).toEqual(["arn:aws:cloudfront::1:distribution/E1"]);
+  });
+
+  it("filters the list by the targets' statuses and ISSUED, and makes no call for a target whose status did not change", async () => {
+    acm.on(ListCertificatesCommand).resolves({ CertificateSummaryList: [{ CertificateArn: ARN, Status: "PENDING_VALIDATION" }, { CertificateArn: ARN2, Status: "PENDING_VALIDATION" }] });
+    const targets = [target(ARN), target(ARN2)];
+    const got = await certificateProvider.readMany!({ targets, ctx: testCtx() });
+    expect(acm.commandCalls(ListCertificatesCommand)[0]!.args[0].input.CertificateStatuses).toEqual(["ISSUED", "PENDING_VALIDATION"]);
+    expect(acm.commandCalls(DescribeCertificateCommand)).toHaveLength(0);
+    expect(got.get(ARN)).toEqual(targets[0]!.outputs);
+    expect(got.get(ARN2)).toEqual(targets[1]!.outputs);
   });
 
   it("describes a target missing from the list (not listed yet) instead of calling it gone", async () => {

@@ -125,17 +125,21 @@ export function fakeAws(opts: { zoneName: string; zoneId?: string; issueAfterRea
   r53.on(ChangeResourceRecordSetsCommand).callsFake((input) => {
     log("route53", "ChangeResourceRecordSets", input);
     if (!String(input.HostedZoneId).endsWith(zoneId)) throw new NoSuchHostedZone({ message: `No hosted zone found with ID: ${input.HostedZoneId}`, $metadata: {} });
+    // All or nothing, as Route 53: every refused change is named, and then none is applied.
+    const next = new Map(records);
+    const refused: string[] = [];
     for (const ch of input.ChangeBatch!.Changes!) {
       const rr = ch.ResourceRecordSet!;
       const key = `${fqdn(rr.Name!)}|${rr.Type}`;
-      if (ch.Action === "CREATE" && records.has(key)) {
-        throw new InvalidChangeBatch({ message: `[Tried to create resource record set [name='${fqdn(rr.Name!)}', type='${rr.Type}'] but it already exists]`, $metadata: {} });
-      }
-      if (ch.Action === "DELETE") {
-        if (!records.has(key)) throw new InvalidChangeBatch({ message: `[Tried to delete resource record set [name='${fqdn(rr.Name!)}', type='${rr.Type}'] but it was not found]`, $metadata: {} });
-        records.delete(key);
-      } else records.set(key, { ...rr, Name: fqdn(rr.Name!) });
+      if (ch.Action === "CREATE" && next.has(key)) refused.push(`Tried to create resource record set [name='${fqdn(rr.Name!)}', type='${rr.Type}'] but it already exists`);
+      else if (ch.Action === "DELETE") {
+        if (!next.has(key)) refused.push(`Tried to delete resource record set [name='${fqdn(rr.Name!)}', type='${rr.Type}'] but it was not found`);
+        next.delete(key);
+      } else next.set(key, { ...rr, Name: fqdn(rr.Name!) });
     }
+    if (refused.length) throw new InvalidChangeBatch({ message: `[${refused.join(", ")}]`, $metadata: {} });
+    records.clear();
+    for (const [k, v] of next) records.set(k, v);
     return { ChangeInfo: { Id: `/change/C${++changes}`, Status: "PENDING", SubmittedAt: new Date() } };
   });
   r53.on(GetChangeCommand).callsFake((input) => {

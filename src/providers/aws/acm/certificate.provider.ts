@@ -10,12 +10,13 @@ import {
   RequestCertificateCommand,
   type ACMClient,
   type CertificateDetail,
+  type CertificateStatus,
   type CertificateSummary,
   type Tag,
 } from "@aws-sdk/client-acm";
 import type { Diagnostic, Diff, OpContext, Provider } from "../../../provider/provider.js";
 import { IncompleteCreateError } from "../../../core/errors.js";
-import { formatDuration, milliseconds, minutes, seconds, type Duration } from "../../../core/duration.js";
+import { formatDuration, milliseconds, minutes, type Duration } from "../../../core/duration.js";
 import type { Urn } from "../../../core/urn.js";
 import { awsCall, awsCode } from "../call.js";
 import { acmClient } from "../clients.js";
@@ -220,7 +221,10 @@ async function waitForRecords(ctx: OpContext, client: ACMClient, arn: string, na
     if (recordsPublished(detail, names)) return { detail, ready: true };
     const left = deadline - ctx.clock.now();
     if (left <= 0) return { detail, ready: false };
-    await ctx.clock.sleep(milliseconds(Math.min(delay, left)), ctx.signal);
+    // Sleeping is not calling: the slot of --parallel serves another call meanwhile (say, the validation
+    // record of a certificate whose records are already published).
+    const pause = ctx.clock.sleep(milliseconds(Math.min(delay, left)), ctx.signal);
+    await (ctx.pause ? ctx.pause(pause) : pause);
     delay = Math.min(delay * 2, 5000);
   }
 }
@@ -321,10 +325,12 @@ async function create(urn: Urn, inputs: CertificateInputs, ctx: OpContext): Prom
   const userTags = tagsOf(inputs.tags);
   if (Object.keys(userTags).length) fallback.tags = userTags;
   const partial = (): CertificateOutputs => defined({ ...fallback, domainValidationOptions: [], inUseBy: [] }) as CertificateOutputs;
+  // RequestCertificate applied exactly these tags with the certificate: no ListTagsForCertificate to learn them.
+  const sentTags = Object.fromEntries(tags.map((t) => [t.Key, t.Value ?? ""]));
   try {
     if (method !== "DNS") {
       const detail = await describe(ctx, client, arn, { retryNotFound: true });
-      return { id: arn, outputs: toOutputs(detail, await listTags(ctx, client, arn), fallback) };
+      return { id: arn, outputs: toOutputs(detail, sentTags, fallback) };
     }
     const bound = milliseconds(Math.min(RECORDS_TIMEOUT, ctx.timeout ?? RECORDS_TIMEOUT));
     const { detail, ready } = await waitForRecords(ctx, client, arn, names, bound);
@@ -337,7 +343,7 @@ async function create(urn: Urn, inputs: CertificateInputs, ctx: OpContext): Prom
         ),
       );
     }
-    return { id: arn, outputs: toOutputs(detail, await listTags(ctx, client, arn), fallback) };
+    return { id: arn, outputs: toOutputs(detail, sentTags, fallback) };
   } catch (e) {
     if (e instanceof IncompleteCreateError) throw e;
     const cause = e instanceof Error ? e : new Error(String(e));
@@ -410,14 +416,22 @@ async function remove(id: string, ctx: OpContext): Promise<void> {
 
 const ALL_KEY_TYPES = Object.values(KeyAlgorithm);
 
-/** Every certificate of the account and region, one ListCertificates pass (paginated). */
-async function listAll(ctx: OpContext, client: ACMClient): Promise<Map<string, CertificateSummary>> {
+/** The certificates of the account and region in `statuses`, one ListCertificates pass (paginated). */
+async function listAll(ctx: OpContext, client: ACMClient, statuses: readonly string[]): Promise<Map<string, CertificateSummary>> {
   const found = new Map<string, CertificateSummary>();
   let token: string | undefined;
   do {
     const page = await awsCall(ctx, "ACM", "ListCertificates", (abortSignal) =>
       // Without keyTypes ListCertificates only returns RSA_2048 certificates.
-      client.send(new ListCertificatesCommand({ Includes: { keyTypes: ALL_KEY_TYPES }, MaxItems: 1000, ...(token ? { NextToken: token } : {}) }), { abortSignal }), { hint });
+      client.send(
+        new ListCertificatesCommand({
+          CertificateStatuses: [...statuses] as CertificateStatus[],
+          Includes: { keyTypes: ALL_KEY_TYPES },
+          MaxItems: 1000,
+          ...(token ? { NextToken: token } : {}),
+        }),
+        { abortSignal },
+      ), { hint });
     for (const s of page.CertificateSummaryList ?? []) if (s.CertificateArn) found.set(s.CertificateArn, s);
     token = page.NextToken;
   } while (token);
@@ -453,20 +467,35 @@ async function eachLimited<T>(items: readonly T[], limit: number, f: (item: T) =
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/**
+ * What one ListCertificates round says of a wait's target: its status did not change (the last outputs
+ * still hold), it is ISSUED (its summary answers), or anything else (it must be described: gone, not listed
+ * yet, or a status whose failure reason and validation options a wait reports).
+ */
+function listedState(s: CertificateSummary | undefined, prior: CertificateOutputs): "unchanged" | "issued" | "describe" {
+  if (!s) return "describe";
+  const inUseAgrees = s.InUse === undefined || s.InUse === (prior.inUseBy ?? []).length > 0;
+  if (s.Status === "ISSUED") return inUseAgrees ? "issued" : "describe";
+  return s.Status === prior.status ? "unchanged" : "describe";
+}
+
 async function readMany(targets: { id: string; outputs: CertificateOutputs }[], ctx: OpContext): Promise<Map<string, CertificateOutputs | undefined>> {
   const client = acmClient(ctx);
   const result = new Map<string, CertificateOutputs | undefined>();
-  // Trade-off: one ListCertificates pass answers every ISSUED certificate (the usual end of a wait), but the
-  // summary lacks validation options and failure reasons, so certificates not yet issued (whose records or
-  // failure a wait reports), missing from the list (gone, or not listed yet) or whose "in use" flag
-  // disagrees with what we knew are described one by one. Their tags are kept from the last outputs
-  // (waits never look at them), which saves a ListTagsForCertificate per certificate per round.
-  const summaries = await listAll(ctx, client);
+  // One ListCertificates per round, filtered to the statuses the targets were in plus ISSUED (where waits
+  // usually end), so an account's other certificates (expired, inactive) are not paged through. A target
+  // still in the status it had costs no call: waits only look at what its status implies, and nothing
+  // else of a pending certificate changes without a status change. ISSUED is answered from the summary;
+  // only a target whose status moved elsewhere (FAILED, VALIDATION_TIMED_OUT…), or that is missing from
+  // the list, is described. Tags are kept from the last outputs (waits never look at them).
+  const statuses = [...new Set(["ISSUED", ...targets.map((t) => t.outputs.status).filter((x): x is Status => typeof x === "string")])].sort();
+  const summaries = await listAll(ctx, client, statuses);
   const toDescribe: { id: string; outputs: CertificateOutputs }[] = [];
   for (const t of targets) {
     const s = summaries.get(t.id);
-    const inUseAgrees = s?.InUse === undefined || s.InUse === (t.outputs.inUseBy ?? []).length > 0;
-    if (s?.Status === "ISSUED" && inUseAgrees) result.set(t.id, fromSummary(s, t.outputs));
+    const state = listedState(s, t.outputs);
+    if (state === "unchanged") result.set(t.id, t.outputs);
+    else if (state === "issued") result.set(t.id, fromSummary(s!, t.outputs));
     else toDescribe.push(t);
   }
   await eachLimited(toDescribe, 4, async (t) => {

@@ -56,12 +56,35 @@ export async function submitChanges(
   return { changeId: normalizeChangeId(out.ChangeInfo?.Id ?? ""), status: out.ChangeInfo?.Status ?? "PENDING" };
 }
 
-// The SDK may leave `message` empty when Route 53 puts the reason in `Messages`: show it (once).
-function batchMessages(e: unknown): string | undefined {
+/**
+ * Route 53's `Messages` of a refused batch when the error's message does not already say them: the SDK may
+ * leave `message` empty and put the reason there, so show it (once).
+ *
+ * @example batchMessages(new InvalidChangeBatch({ message: "", messages: ["… already exists"], $metadata: {} })) // "… already exists"
+ */
+export function batchMessages(e: unknown): string | undefined {
   const list = (e as { messages?: unknown }).messages;
   if (!Array.isArray(list) || !list.length) return undefined;
   const text = list.join("; ");
   return e instanceof Error && e.message.includes(text) ? undefined : text;
+}
+
+const syncing = new Map<string, Promise<string>>();
+
+/**
+ * {@link waitForSync} shared by every record of one request: the records a batched change carried poll one
+ * `GetChange` per round between them, not one each. The first caller's context (clock, cancellation, log)
+ * drives the polling; the answer is the same for all.
+ *
+ * @example const status = await waitForSyncShared(ctx, client, changeId, "www.example.dev A"); // "INSYNC"
+ */
+export function waitForSyncShared(ctx: Pick<OpContext, "clock" | "signal" | "log" | "timeout">, client: Route53Client, changeId: string, what: string): Promise<string> {
+  let p = syncing.get(changeId);
+  if (!p) {
+    p = waitForSync(ctx, client, changeId, what).finally(() => syncing.delete(changeId));
+    syncing.set(changeId, p);
+  }
+  return p;
 }
 
 /**

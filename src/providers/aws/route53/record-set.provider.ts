@@ -1,9 +1,10 @@
-import { ListResourceRecordSetsCommand, type ResourceRecordSet, type Route53Client, type RRType } from "@aws-sdk/client-route-53";
+import { ListResourceRecordSetsCommand, type Change, type ResourceRecordSet, type Route53Client, type RRType } from "@aws-sdk/client-route-53";
 import type { Diagnostic, OpContext, Provider } from "../../../provider/provider.js";
 import { awsCall, awsCode } from "../call.js";
 import { route53Client } from "../clients.js";
 import type { RecordSetAliasTarget, RecordSetInputs, RecordSetOutputs, RecordSetRecordType } from "../generated/route53/record-set.js";
-import { errorText, submitChanges, waitForSync } from "./change.js";
+import { submitBatched } from "./batch.js";
+import { errorText, waitForSyncShared, type SubmittedChange } from "./change.js";
 import { fqdn, normalizeName, normalizeZoneId } from "./names.js";
 
 const SERVICE = "Route 53";
@@ -197,13 +198,24 @@ function writeHint(key: RecordKey) {
   };
 }
 
+/** Waits for `p` without holding a --parallel slot: queued for a shared request, or for Route 53 to sync. */
+const unslotted = <T>(ctx: OpContext, p: Promise<T>): Promise<T> => (ctx.pause ? ctx.pause(p) : p);
+
+/**
+ * Queues one change for its zone's next request (see batch.ts). The slot is given back meanwhile, so the
+ * records ready together share one `ChangeResourceRecordSets`, however small --parallel is.
+ */
+function submitOne(ctx: OpContext, client: Route53Client, zoneId: string, change: Change, hint?: (e: unknown) => string | undefined): Promise<SubmittedChange> {
+  return unslotted(ctx, submitBatched(ctx, client, zoneId, change, hint));
+}
+
 /** Sends a CREATE or UPSERT and waits for INSYNC unless told not to; answers the new outputs. */
 async function write(ctx: OpContext, inputs: RecordSetInputs, action: "CREATE" | "UPSERT"): Promise<{ id: string; outputs: RecordSetOutputs }> {
   const client = route53Client(ctx);
   const key = keyOf("", inputs, undefined);
   const rr = toRecordSet(inputs);
-  const change = await submitChanges(ctx, client, key.zoneId, [{ Action: action, ResourceRecordSet: rr }], writeHint(key));
-  if (inputs.waitForSync !== false && change.status !== "INSYNC") await waitForSync(ctx, client, change.changeId, describe(key));
+  const change = await submitOne(ctx, client, key.zoneId, { Action: action, ResourceRecordSet: rr }, writeHint(key));
+  if (inputs.waitForSync !== false && change.status !== "INSYNC") await unslotted(ctx, waitForSyncShared(ctx, client, change.changeId, describe(key)));
   return { id: recordSetId(key.zoneId, key.name, key.type, key.setIdentifier), outputs: toOutputs(key.zoneId, rr, change.changeId) };
 }
 
@@ -321,7 +333,7 @@ export const recordSetProvider: Provider<RecordSetInputs, RecordSetOutputs> = {
     let rr = outputs?.alias || outputs?.records?.length ? fromOutputs(outputs) : await findRecordSet(ctx, client, key).catch(rethrowUnlessGone(gone));
     for (let attempt = 1; rr; attempt++) {
       try {
-        await submitChanges(ctx, client, key.zoneId, [{ Action: "DELETE", ResourceRecordSet: rr }]);
+        await submitOne(ctx, client, key.zoneId, { Action: "DELETE", ResourceRecordSet: rr });
         return;
       } catch (e) {
         if (gone(e)) return;
