@@ -46,3 +46,6 @@ export type { RecoveryPlan, RecoveryResult, RecoveredResource } from "./state/re
 export type { DriftFinding, AdoptedObject } from "./plan/plan.js";
 export type { PlanOptions } from "./plan/context.js";
 export { readPlanFile, writePlanFile } from "./plan/saved-plan.js";
+export { stackOutputs, type StackOutputs, type StackOutputsOptions } from "./stacks/stack-outputs.js";
+export type { StackGraph, StackRead } from "./stacks/readers.js";
+export type { StackName } from "./stacks/read-outputs.js";

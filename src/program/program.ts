@@ -9,6 +9,7 @@ import type { ResourceNode } from "./node.js";
 import type { Output } from "./output.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
+import type { StackAccess } from "../stacks/access.js";
 
 /** What a program function receives. */
 export interface ProgramContext {
@@ -74,8 +75,8 @@ export class Program {
   }
 
   /** Runs the program function once for `stack`, recording its resources. Scoped to this call. */
-  async evaluate(opts: { stack: string; config?: Readonly<Record<string, ConfigValue>>; providers?: Readonly<Record<string, ProviderInstance>> }): Promise<Evaluation> {
-    const ctx = new EvalContext(this.name, opts.stack, this.location.command, opts.providers, opts.config);
+  async evaluate(opts: { stack: string; config?: Readonly<Record<string, ConfigValue>>; providers?: Readonly<Record<string, ProviderInstance>>; stacks?: StackAccess }): Promise<Evaluation> {
+    const ctx = new EvalContext(this.name, opts.stack, this.location.command, opts.providers, opts.config, opts.stacks);
     const config = new Config(opts.config ?? {}, opts.stack, this.location.command, ctx.diagnostics);
     const returned = await evaluateInContext(ctx, () => this.fn({ stack: opts.stack, project: this.name, config }));
     const outputs = returned && typeof returned === "object" ? returned : {};
