@@ -7,6 +7,8 @@ import type { StackOptions } from "../../src/stack/stack.js";
 import type { EngineEvent } from "../../src/apply/events.js";
 import { stackOutputs } from "../../src/stacks/stack-outputs.js";
 import { memoryType } from "../helpers.js";
+import { renderPlan } from "../../src/cli/render/plan.js";
+import { planToJson } from "../../src/cli/json/plan.js";
 
 /** What network publishes, typed as app reads it. */
 export interface NetworkOutputs {
@@ -89,8 +91,15 @@ export async function conformance(opts: StackOptions, tag: string, raw: () => Pr
   const refStep = changing[0]!;
   expect(refStep).toMatchObject({ kind: "update", changed: ["values"], olds: { values: { vpcId: "vpc-1" } }, news: { values: { vpcId: "vpc-2" } } });
   expect(changing[1]).toMatchObject({ kind: "update", changed: ["vpc"], deps: expect.arrayContaining([refStep.urn]) });
+  // the plan says why: the output that changed, at the reference and at the server using it
+  const text = renderPlan(p, { diff: true });
+  expect(text).toContain("output vpcId of stack network/network changed since this stack's last run");
+  expect(text).toMatch(/server[^\n]*\n[^\n]*vpc changed \(output vpcId of stack network\/network changed since this stack's last run\)/);
+  expect(text).not.toContain("s3cret-pw");
+  expect(JSON.stringify(planToJson(p))).not.toContain("s3cret-pw");
   await t.app.up();
   expect([...t.Server.objects.values()]).toEqual([{ vpc: "vpc-2", password: "s3cret-pw" }]);
+  expect(JSON.stringify(t.events)).not.toContain("s3cret-pw");
 
   // WHEN app reads an output network does not have THEN preview fails naming both stacks, the key and a guess
   t.appCfg.key = "vpcID" as keyof NetworkOutputs;
