@@ -49,3 +49,4 @@ export { readPlanFile, writePlanFile } from "./plan/saved-plan.js";
 export { stackOutputs, type StackOutputs, type StackOutputsOptions } from "./stacks/stack-outputs.js";
 export type { StackGraph, StackRead } from "./stacks/readers.js";
 export type { StackName } from "./stacks/read-outputs.js";
+export { runStacks, stackOrder, type RunStacksOptions, type StackCommand, type StackOutcome } from "./stacks/run-stacks.js";
