@@ -50,3 +50,4 @@ export { stackOutputs, type StackOutputs, type StackOutputsOptions } from "./sta
 export type { StackGraph, StackRead } from "./stacks/readers.js";
 export type { StackName } from "./stacks/read-outputs.js";
 export { runStacks, stackOrder, type RunStacksOptions, type StackCommand, type StackOutcome } from "./stacks/run-stacks.js";
+export type { StackAccess } from "./stacks/access.js";
