@@ -80,7 +80,9 @@ export function readersOf(graph: StackGraph, target: StackName, url: string): St
  * @example destroyVerdict(graph, network, url, false).error // 'stack network/prod is read by app/prod …'
  */
 export function destroyVerdict(graph: StackGraph, target: StackName, url: string, force: boolean): { error?: string; warnings: string[] } {
-  const warnings = graph.unreadable.map((u) => `Could not check whether stack ${stackText(u.stack)} reads ${stackText(target)} (its state cannot be read: ${u.error}).`);
+  // The stack being destroyed cannot read itself: its own state's troubles are for destroy to report.
+  const others = graph.unreadable.filter((u) => !(u.stack.project === target.project && u.stack.stack === target.stack));
+  const warnings = others.map((u) => `Could not check whether stack ${stackText(u.stack)} reads ${stackText(target)} (its state cannot be read: ${u.error}).`);
   const readers = [...new Set(readersOf(graph, target, url).map((r) => stackText(r.reader)))];
   if (!readers.length) return { warnings };
   const who = `stack ${stackText(target)} is read by ${readers.join(", ")} (through stackOutputs)`;
