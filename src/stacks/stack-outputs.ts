@@ -86,7 +86,7 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
         map((s): OState<Props> => (s.known ? { known: true, value: s.value[key], secret: key === "secretValues" && Object.keys(s.value[key]).length > 0, deps: [] } : { ...s, deps: [] })),
       ),
     );
-  const ref = new StackReference(name, { ...target, backend: backendUrl, values: part("values"), secretValues: part("secretValues") } as never);
+  const ref = new StackReference(name, { ...target, backend: backendUrl, values: part("values"), secretValues: part("secretValues") });
   const node = ref[NODE];
   const cache = new Map<string, Output<unknown>>();
   const get = (key: string): Output<unknown> => {
