@@ -20,7 +20,7 @@ interface DestroyOptions {
 export function registerDestroy(root: Command, ctx: CliContext): void {
   root
     .command("destroy")
-    .description("delete every resource of the stack, in reverse dependency order")
+    .description("delete every resource of the stack, in reverse dependency order (refused while another stack reads its outputs, unless --force)")
     .addOption(yesOption("destroy"))
     .addOption(diffOption())
     .addOption(jsonOption())
