@@ -45,3 +45,8 @@ export type { RecoveryPlan, RecoveryResult, RecoveredResource } from "./state/re
 export type { DriftFinding, AdoptedObject } from "./plan/plan.js";
 export type { PlanOptions } from "./plan/context.js";
 export { readPlanFile, writePlanFile } from "./plan/saved-plan.js";
+export { stackOutputs, type StackOutputs, type StackOutputsOptions } from "./program/stack-outputs.js";
+export type { StackGraph, StackRead } from "./stack/readers.js";
+export type { StackName } from "./state/read-outputs.js";
+export { runStacks, stackOrder, type RunStacksOptions, type StackCommand, type StackOutcome } from "./stack/run-stacks.js";
+export type { StackAccess } from "./state/stack-access.js";

@@ -4,6 +4,7 @@ import type { Urn } from "../core/urn.js";
 import type { Settleable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
+import type { StackAccess } from "../state/stack-access.js";
 
 /** A problem found while evaluating a program, reported with the others at the end (each once). */
 export interface EvalDiagnostic {
@@ -31,6 +32,8 @@ export class EvalContext {
     readonly defaultProviders: Readonly<Record<string, ProviderInstance>> = {},
     /** The stack's config values, for types that complete their inputs from it (default tags). */
     readonly config: Readonly<Record<string, ConfigValue>> = {},
+    /** How `stackOutputs` reaches other stacks' state: the running stack's backend (absent outside a stack). */
+    readonly stacks?: StackAccess,
   ) {}
 
   /** Records a node; a second node with the same URN is an error naming both. */

@@ -3,6 +3,7 @@ import { Config, type ConfigValue } from "./config.js";
 import type { ResourceNode } from "./node.js";
 import type { Settleable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
+import type { StackAccess } from "../state/stack-access.js";
 
 /** What a program function receives. */
 export interface ProgramContext {
@@ -54,6 +55,8 @@ export interface EvaluateOptions {
   stack: string;
   config?: Readonly<Record<string, ConfigValue>>;
   providers?: Readonly<Record<string, ProviderInstance>>;
+  /** How `stackOutputs(...)` reads other stacks (the stack's backend and passphrase). */
+  stacks?: StackAccess;
 }
 
 /**
@@ -63,7 +66,7 @@ export interface EvaluateOptions {
  * @example const ev = await evaluateProgram(spec, { stack: "dev" }); ev.nodes.length;
  */
 export async function evaluateProgram(spec: ProgramSpec, opts: EvaluateOptions): Promise<Evaluation> {
-  const ctx = new EvalContext(spec.name, opts.stack, spec.location.command, opts.providers, opts.config);
+  const ctx = new EvalContext(spec.name, opts.stack, spec.location.command, opts.providers, opts.config, opts.stacks);
   const config = new Config(opts.config ?? {}, opts.stack, spec.location.command, ctx.diagnostics);
   const returned = await evaluateInContext(ctx, () => spec.fn({ stack: opts.stack, project: spec.name, config }));
   const outputs = returned && typeof returned === "object" ? returned : {};

@@ -34,6 +34,8 @@ import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } fr
 import type { StackExport, StackSummary } from "../state/backend.js";
 import type { PendingOperation, StateMutation } from "../state/types.js";
 import { thrownMessage } from "../core/thrown.js";
+import { stackAccess, type StackAccess } from "../state/stack-access.js";
+import { destroyVerdict, stackGraph, type StackGraph } from "./readers.js";
 
 /** How to reach a stack's state and run its operations. */
 export interface StackOptions {
@@ -163,16 +165,15 @@ export class Stack {
     this.clock = options.clock ?? realClock;
     this.providers = options.providers ? withOverrides(options.providers) : definedProviders;
     const dir = options.stateDir ?? process.env.CAIRN_STATE_DIR ?? join(program.location.dir, ".cairn");
-    this.backend = openBackend({
-      backend: options.backend ?? (options.stateDir === undefined ? process.env.CAIRN_BACKEND : undefined),
-      stateDir: isAbsolute(dir) ? dir : resolve(dir),
-      stack: this.name,
-      project: program.name,
-      passphrase: options.passphrase ?? process.env.CAIRN_PASSPHRASE,
-      programHint: program.location.command,
-      fromBackup: options.fromBackup,
-    });
+    const given = options.backend ?? (options.stateDir === undefined ? process.env.CAIRN_BACKEND : undefined);
+    const stateDir = isAbsolute(dir) ? dir : resolve(dir);
+    const passphrase = options.passphrase ?? process.env.CAIRN_PASSPHRASE;
+    this.backend = openBackend({ backend: given, stateDir, stack: this.name, project: program.name, passphrase, programHint: program.location.command, fromBackup: options.fromBackup });
+    this.access = stackAccess({ backend: this.backend, given, stateDir, passphrase });
   }
+
+  /** How `stackOutputs`, `stack graph` and `destroy` reach the other stacks of this backend. */
+  private readonly access: StackAccess;
 
   /** Every secret value this stack has seen (config, state, plans, applies): nothing it emits shows one. */
   private readonly secrets = new SecretRegistry();
@@ -278,8 +279,8 @@ export class Stack {
     }
   }
 
-  private evalDefaults(): { providers?: Readonly<Record<string, ProviderInstance>> } {
-    return this.options.defaultProviders ? { providers: this.options.defaultProviders } : {};
+  private evalDefaults(): { providers?: Readonly<Record<string, ProviderInstance>>; stacks: StackAccess } {
+    return { stacks: this.access, ...(this.options.defaultProviders ? { providers: this.options.defaultProviders } : {}) };
   }
 
   private remember(ev: Evaluation): void {
@@ -375,8 +376,16 @@ export class Stack {
     return this.locked("up", (state, idle) => this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) }));
   }
 
-  /** Plans the deletion of every resource in state (no program run needed), confirms and applies it. */
-  async destroy(opts: { targets?: readonly Urn[]; confirm?: Confirm } & CallSignals = {}): Promise<UpResult> {
+  /**
+   * Plans the deletion of every resource in state (no program run needed), confirms and applies it. Refused
+   * while another stack of the backend reads this one's outputs (`stackOutputs`), unless `force`.
+   */
+  async destroy(opts: { targets?: readonly Urn[]; confirm?: Confirm; force?: boolean } & CallSignals = {}): Promise<UpResult> {
+    if (!opts.targets?.length) {
+      const verdict = destroyVerdict(await this.stackGraph(), { project: this.program.name, stack: this.name }, this.backend.url, opts.force ?? false);
+      for (const w of verdict.warnings) this.note("warning", w);
+      if (verdict.error) throw new CairnError(verdict.error);
+    }
     await this.declareProviders();
     return this.locked("destroy", async (state, idle) => {
       const plan = emptyPlan(this.program.name, this.name, state);
@@ -494,6 +503,11 @@ export class Stack {
    */
   redact(text: string): string {
     return this.secrets.redact(text);
+  }
+
+  /** Which stacks of this stack's backend read which (`stack graph`), from the references in their states. */
+  async stackGraph(): Promise<StackGraph> {
+    return stackGraph(this.backend, this.access);
   }
 
   /** The project's stacks in this stack's backend, sorted. */

@@ -86,6 +86,17 @@ export interface StateBackend {
   removeConfig(key: string): Promise<boolean>;
   /** The project's stacks in this backend, sorted. */
   listStacks(): Promise<string[]>;
+  /**
+   * Every stack of every project in this backend (a file backend does not record projects in its layout:
+   * its stacks are listed under this backend's project; read a stack's state for its own). Optional: a
+   * backend without it is searched for this project's stacks only.
+   */
+  listAllStacks?(): Promise<{ project: string; stack: string }[]>;
+  /**
+   * The current state as stored, secrets still encrypted: for what needs no secret (which stacks a stack
+   * reads), so no passphrase is needed. Takes no lock. Optional: without it, `load` is used.
+   */
+  readStored?(): Promise<StackState>;
   /** The stored versions of the stack, oldest first. */
   history(): Promise<HistoryEntry[]>;
   /** Makes stored version `version` current again (as a new version), under the lock; changes nothing in the cloud. */

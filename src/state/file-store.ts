@@ -9,7 +9,7 @@ import { StateReadError } from "./fs-errors.js";
 import { FileJournalStorage } from "./file-journal.js";
 import { forceUnlock, lockStack, readLiveLockHolder } from "./lock.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
-import type { StackFiles } from "./stack-files.js";
+import { stackFiles, type StackFiles } from "./stack-files.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreNames } from "./store.js";
 
 /** Snapshot versions a file backend keeps in `history/` (older ones are removed as new ones are written). */
@@ -146,6 +146,31 @@ export class FileStore implements StateStore {
 
   listStacks(): Promise<string[]> {
     return listStackDirs(this.ctx.stateDir);
+  }
+
+  /**
+   * Every stack directory with the project its snapshot names (the layout has no project level): read from
+   * the snapshot's head, which holds `project` before any resource. A stack without a snapshot is skipped.
+   */
+  async listAllStacks(): Promise<{ project: string; stack: string }[]> {
+    const out: { project: string; stack: string }[] = [];
+    for (const stack of await listStackDirs(this.ctx.stateDir)) {
+      const head = await fs.promises.open(stackFiles(this.ctx.stateDir, stack).snapshot).then(
+        async (f) => {
+          try {
+            const buf = Buffer.alloc(4096);
+            const { bytesRead } = await f.read(buf, 0, buf.length, 0);
+            return buf.subarray(0, bytesRead).toString("utf8");
+          } finally {
+            await f.close();
+          }
+        },
+        () => "",
+      );
+      const project = /"project":\s*("(?:[^"\\]|\\.)*")/.exec(head)?.[1];
+      if (project) out.push({ project: JSON.parse(project) as string, stack });
+    }
+    return out;
   }
 
   async isEmpty(): Promise<boolean> {

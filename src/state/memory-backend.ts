@@ -157,6 +157,12 @@ export class MemoryStore implements StateStore {
     return this.st.history.get(version)?.text;
   }
 
+  async listAllStacks(): Promise<{ project: string; stack: string }[]> {
+    return [...this.space.entries()]
+      .filter(([, s]) => s.snapshot !== undefined || s.journal !== undefined)
+      .map(([k]) => ({ project: k.slice(0, k.indexOf("/")), stack: k.slice(k.indexOf("/") + 1) }));
+  }
+
   async listStacks(): Promise<string[]> {
     const prefix = `${this.ctx.project}/`;
     return [...this.space.entries()]

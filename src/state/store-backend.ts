@@ -280,6 +280,22 @@ export class StoreBackend implements StateBackend {
     return this.store.listStacks();
   }
 
+  /** Every stack of every project in this backend. @example await backend.listAllStacks() // [{ project: "network", stack: "prod" }] */
+  async listAllStacks(): Promise<{ project: string; stack: string }[]> {
+    if (this.store.listAllStacks) return this.store.listAllStacks();
+    return (await this.store.listStacks()).map((stack) => ({ project: this.project, stack }));
+  }
+
+  /** The state as stored (journal replayed, secrets still encrypted), without a lock. @example (await backend.readStored()).resources */
+  async readStored(): Promise<StackState> {
+    const found = await this.findSnapshot();
+    const scan = await this.scanJournalOf(found);
+    const state = found.state ?? emptyState(this.opts.project, this.opts.stack);
+    for (const { m } of scan.replay) applyMutations(state, m);
+    state.serial = scan.baseSerial;
+    return state;
+  }
+
   /** The stored versions, oldest first. @example (await backend.history()).at(-1)?.current // true */
   history(): Promise<HistoryEntry[]> {
     return this.store.history();

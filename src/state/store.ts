@@ -36,6 +36,8 @@ export interface StateStore {
   /** A stored version's snapshot text. */
   readVersion(version: number): Promise<string | undefined>;
   listStacks(): Promise<string[]>;
+  /** Every stack of every project, where the store records projects (see {@link StateBackend.listAllStacks}). */
+  listAllStacks?(): Promise<{ project: string; stack: string }[]>;
   /** True when the store holds nothing of this stack. */
   isEmpty(): Promise<boolean>;
   /** Writes an exported stack (the caller checked the store is empty and holds the lock). */

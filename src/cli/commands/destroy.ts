@@ -10,6 +10,7 @@ interface DestroyOptions {
   json?: boolean;
   diff?: boolean;
   target?: string[];
+  force?: boolean;
 }
 
 /**
@@ -19,17 +20,19 @@ interface DestroyOptions {
 export function registerDestroy(root: Command, ctx: CliContext): void {
   root
     .command("destroy")
-    .description("delete every resource of the stack, in reverse dependency order")
+    .description("delete every resource of the stack, in reverse dependency order (refused while another stack reads its outputs, unless --force)")
     .addOption(yesOption("destroy"))
     .addOption(diffOption())
     .addOption(jsonOption())
     .addOption(new Option("--target <urn>", "destroy only this resource (repeatable)").argParser((v: string, prev: string[] = []) => [...prev, v]))
+    .option("--force", "destroy even though other stacks read this stack's outputs (stackOutputs; see `stack graph`)")
     .action(async (o: DestroyOptions, cmd: Command) => {
       await ctx.requireStack(cmd);
       const run = ctx.run(cmd, { json: o.json ?? false });
       try {
         const r = await run.stack.destroy({
           targets: (o.target ?? []) as Urn[],
+          force: o.force ?? false,
           confirm: async (plan) => {
             run.showPlan(plan, o.diff ?? false);
             return ctx.confirm(cmd, plan, o, `Destroy these resources of stack "${plan.stack}"?`);

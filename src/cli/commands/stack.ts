@@ -5,6 +5,7 @@ import { readStackBackup } from "../../stack/stack-backup.js";
 import type { Colors } from "../colors.js";
 import type { CliContext } from "../context.js";
 import { confirmEdit, yesEditOption } from "./edit-confirm.js";
+import { registerStackGraph } from "./stack-graph.js";
 
 /**
  * The stacks as a table: name (the one `--stack` names marked), resources, last update, lock holder.
@@ -29,7 +30,8 @@ export function renderStacks(stacks: readonly StackSummary[], current: string, c
  * @example registerStack(root, ctx); // `stack rm preview-42 --yes`
  */
 export function registerStack(root: Command, ctx: CliContext): void {
-  const stack = root.command("stack").description("list, remove and restore the project's stacks");
+  const stack = root.command("stack").description("list, remove and restore the project's stacks; show which stacks read which");
+  registerStackGraph(stack, ctx);
   stack
     .command("ls")
     .description("list the project's stacks: resources, last update, lock holder")

@@ -4,6 +4,8 @@ import { containsUnknown } from "../../core/unknown.js";
 import type { ProviderRecord } from "../../state/types.js";
 import { changeVerb } from "../../plan/plan-wait.js";
 import { nameOf } from "./names.js";
+import { referenceWhy, stackReadReasons } from "./stack-reasons.js";
+import { STACK_REFERENCE_TYPE } from "../../program/stack-reference.js";
 
 type Step<K extends PlanStep["kind"]> = Extract<PlanStep, { kind: K }>;
 
@@ -69,7 +71,8 @@ function causes(step: Step<"update"> | Step<"replace">, keys: readonly string[],
   const fromDeps = keys.filter((k) => containsUnknown(step.news[k]));
   const parts: string[] = [];
   const edited = keys.filter((k) => !drifted.has(k) && !fromDeps.includes(k));
-  if (edited.length) parts.push(`${listText(edited)} changed in the program`);
+  const reads = edited.length ? stackReadReasons(step, plan) : [];
+  if (edited.length) parts.push(`${listText(edited)} changed ${reads.length ? `(${listText(reads)})` : "in the program"}`);
   const deps = changingDeps(step, plan);
   if (fromDeps.length) parts.push(`${listText(fromDeps)} ${fromDeps.length === 1 ? "comes" : "come"} from ${deps.length ? listText(deps) : "a resource that changes"}`);
   const d = keys.filter((k) => drifted.has(k));
@@ -126,6 +129,7 @@ export function whyOf(step: PlanStep, plan: Plan): string | undefined {
     case "create":
       return undefined;
     case "update":
+      if (step.type === STACK_REFERENCE_TYPE) return referenceWhy(step);
       return adopting(step, causes(step, step.changed, plan)) || undefined;
     case "replace":
       return adopting(step, replaceWhy(step, plan));

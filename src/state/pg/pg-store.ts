@@ -214,6 +214,16 @@ export class PgStore implements StateStore, PgPlace {
     });
   }
 
+  async listAllStacks(): Promise<{ project: string; stack: string }[]> {
+    return this.use(async (c) => {
+      const { rows } = await c.query<{ project: string; name: string }>(
+        `SELECT s.project, s.name FROM ${this.t("stacks")} s WHERE EXISTS (SELECT 1 FROM ${this.t("snapshots")} WHERE stack_id = s.id)
+           OR EXISTS (SELECT 1 FROM ${this.t("journal")} WHERE stack_id = s.id) ORDER BY s.project, s.name`,
+      );
+      return rows.map((r) => ({ project: r.project, stack: r.name }));
+    });
+  }
+
   async listStacks(): Promise<string[]> {
     return this.use(async (c) => {
       const { rows } = await c.query<{ name: string }>(

@@ -142,6 +142,12 @@ export class S3Store implements StateStore, S3Place {
     return (await this.objects.get(this.rel(versionKey(version))))?.text;
   }
 
+  async listAllStacks(): Promise<{ project: string; stack: string }[]> {
+    const out: { project: string; stack: string }[] = [];
+    for (const project of await this.objects.folders("")) for (const stack of await this.objects.folders(`${project}/`)) out.push({ project, stack });
+    return out;
+  }
+
   async listStacks(): Promise<string[]> {
     return this.objects.folders(`${this.ctx.project}/`);
   }
