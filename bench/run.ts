@@ -2,41 +2,22 @@
 // `--record` (or BENCH_RECORD=1) also appends the figures to bench/RESULTS.md. Knobs: BENCH_SIZES,
 // BENCH_BIG, BENCH_RUNS, BENCH_WAITS, BENCH_ONLY, BENCH_RUNTIMES, BENCH_ENTRIES (see lib/config.ts).
 import { availableParallelism, loadavg } from "node:os";
-import { readConfig, type BenchConfig, type Group } from "./lib/config.js";
+import { readConfig, type Group } from "./lib/config.js";
 import { ensureFreshDist } from "./lib/dist.js";
-import { gitInfo, type GitInfo } from "./lib/git.js";
+import { gitInfo } from "./lib/git.js";
 import { appendResults } from "./lib/record.js";
-import { cliRows, type CliRows } from "./rows/cli.js";
-import { engineRows, type EngineRow } from "./rows/engine.js";
-import { importRow, type ImportRow } from "./rows/import.js";
-import { runtimeRows, type RuntimeEntryRow } from "./rows/runtimes.js";
-import { waitsRow, type WaitsRow } from "./rows/waits.js";
-import { cloudControlRow, type CloudControlRow } from "./rows/cloudcontrol.js";
-import { changeRows, type ChangeRows } from "./rows/change.js";
-import { acmRow, type AcmRow } from "./rows/acm.js";
+import type { BenchReport } from "./lib/report.js";
 
-/** The whole report: where and what was measured, then each row group run (absent when not run). */
-export interface BenchReport {
-  date: string;
-  nproc: number;
-  /** One-minute load average when the run started: other work on a shared machine skews every figure. */
-  loadAverage: number;
-  node: string;
-  platform: string;
-  git: GitInfo;
-  config: Omit<BenchConfig, "record">;
-  cli?: CliRows;
-  /** The same program on each Node runtime through each entry point (`node`, `npx cairn`, `npx tsx`). */
-  runtimes?: RuntimeEntryRow[];
-  import?: ImportRow;
-  engine?: EngineRow[];
-  waits?: WaitsRow;
-  cloudcontrol?: CloudControlRow;
-  /** A 0.1%, 1% and 10% change of a recorded stack against its fresh `up`. */
-  change?: ChangeRows;
-  /** AWS calls of the 50-certificate flow (aws-sdk-client-mock) against their floor. */
-  acm?: AcmRow;
-}
+export type { BenchReport } from "./lib/report.js";
+import { cliRows } from "./rows/cli.js";
+import { engineRows } from "./rows/engine.js";
+import { importRow } from "./rows/import.js";
+import { runtimeRows } from "./rows/runtimes.js";
+import { waitsRow } from "./rows/waits.js";
+import { cloudControlRow } from "./rows/cloudcontrol.js";
+import { changeRows } from "./rows/change.js";
+import { acmRow } from "./rows/acm.js";
+
 
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2), process.env);

@@ -2,7 +2,7 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { REPO } from "./config.js";
-import type { BenchReport } from "../run.js";
+import type { BenchReport } from "./report.js";
 import type { Summary } from "./stats.js";
 import type { CliRow, CliRows } from "../rows/cli.js";
 import { RUNTIME_TARGETS, type Cell } from "../rows/runtimes.js";

@@ -1,7 +1,7 @@
 import type { ResourceInstance } from "../../../program/define.js";
 import type { Output } from "../../../program/output.js";
 import { NODE } from "../../../program/resource.js";
-import type { CertificateDomainValidationOption, CertificateOutputs, CertificateRecordType, CertificateValidationRecord } from "../generated/acm/certificate.js";
+import type { CertificateDomainValidationOption, CertificateOutputs, CertificateRecordType, CertificateValidationRecord } from "../generated/acm/certificate.types.js";
 import { normalizeDomain } from "./certificate.provider.js";
 
 /**

@@ -20,7 +20,7 @@ import { formatDuration, milliseconds, minutes, type Duration } from "../../../c
 import type { Urn } from "../../../core/urn.js";
 import { awsCall, awsCode } from "../call.js";
 import { acmClient } from "../clients.js";
-import type { CertificateDomainValidationOption, CertificateInputs, CertificateOutputs } from "../generated/acm/certificate.js";
+import type { CertificateDomainValidationOption, CertificateInputs, CertificateOutputs } from "../generated/acm/certificate.types.js";
 
 /**
  * The tag Cairn puts on every certificate it requests, so an orphan can be traced back to its resource.

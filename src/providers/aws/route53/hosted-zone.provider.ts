@@ -13,7 +13,7 @@ import type { OpContext, Provider } from "../../../provider/provider.js";
 import { parseUrn } from "../../../core/urn.js";
 import { AwsError, awsCall, awsCode } from "../call.js";
 import { route53Client } from "../clients.js";
-import type { HostedZoneInputs, HostedZoneOutputs, HostedZoneQuery } from "../generated/route53/hosted-zone.js";
+import type { HostedZoneInputs, HostedZoneOutputs, HostedZoneQuery } from "../generated/route53/hosted-zone.types.js";
 import { normalizeName, normalizeZoneId, zoneArn } from "./names.js";
 
 const SERVICE = "Route 53";

@@ -2,7 +2,7 @@ import { ListResourceRecordSetsCommand, type Change, type ResourceRecordSet, typ
 import type { Diagnostic, OpContext, Provider } from "../../../provider/provider.js";
 import { awsCall, awsCode } from "../call.js";
 import { route53Client } from "../clients.js";
-import type { RecordSetAliasTarget, RecordSetInputs, RecordSetOutputs, RecordSetRecordType } from "../generated/route53/record-set.js";
+import { RecordSetRecordType, type RecordSetAliasTarget, type RecordSetInputs, type RecordSetOutputs } from "../generated/route53/record-set.types.js";
 import { submitBatched } from "./batch.js";
 import { errorText, waitForSyncShared, type SubmittedChange } from "./change.js";
 import { fqdn, normalizeName, normalizeZoneId } from "./names.js";
@@ -10,10 +10,7 @@ import { fqdn, normalizeName, normalizeZoneId } from "./names.js";
 const SERVICE = "Route 53";
 type Ctx = Pick<OpContext, "clock" | "signal">;
 
-// The enum's values, kept here because the generated module imports this one (a value import back would be a cycle).
-const RECORD_TYPES: readonly RecordSetRecordType[] = [
-  "A", "AAAA", "CAA", "CNAME", "DS", "HTTPS", "MX", "NAPTR", "NS", "PTR", "SOA", "SPF", "SRV", "SSHFP", "SVCB", "TLSA", "TXT",
-];
+const RECORD_TYPES: readonly RecordSetRecordType[] = Object.values(RecordSetRecordType);
 const isRecordType = (t: unknown): t is RecordSetRecordType => typeof t === "string" && (RECORD_TYPES as readonly string[]).includes(t);
 
 /** Types whose values are names or addresses: compared without case or a trailing dot. */
