@@ -14,6 +14,8 @@
 // First: on a Node.js Cairn does not support, stop with a message before anything else loads.
 import "./require-node.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramSpec } from "./entry/program.js";
+export type { EvaluateOptions } from "./program/evaluate.js";
+export type { Settleable, Resolver, Resolution } from "./program/resolver.js";
 export { Config, type ConfigValue } from "./program/config.js";
 export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState } from "./program/output.js";
 export { UNKNOWN, containsUnknown } from "./core/unknown.js";
@@ -31,7 +33,8 @@ export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOut
 export { Stack, type StackOptions, type RunOptions, type CallSignals, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
 export { CairnError } from "./stack/errors.js";
 export { hasChanges, countSteps, isChanging, waitsReadyNow, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
-export type { EngineEvent, ApplySummary, UnitKind } from "./apply/events.js";
+export type { EngineEvent, ApplySummary } from "./apply/events.js";
+export type { ActionKind } from "./plan/actions.js";
 export type { ResourceState, StackState, PendingOperation, OperationKind } from "./state/types.js";
 export { MemoryBackend, type MemoryBackendOptions } from "./state/memory-backend.js";
 export { openBackend, type OpenBackendOptions } from "./state/open-backend.js";

@@ -2,12 +2,6 @@ import type { Urn } from "../core/urn.js";
 import type { ActionKind } from "../plan/actions.js";
 import type { Observation, WaitOutcome } from "../wait/outcome.js";
 
-/**
- * The part of a step an apply event is about: `replace` creates the replacement and `delete-replaced`
- * deletes the old object; `forget` drops a `retainOnDelete` resource from state, leaving the cloud object.
- */
-export type UnitKind = ActionKind;
-
 /** Counts of what an apply did. */
 export interface ApplySummary {
   ok: boolean;
@@ -15,7 +9,7 @@ export interface ApplySummary {
   failed: number;
   skipped: number;
   /** Steps by kind that succeeded (creates, updates, ...). */
-  done: Partial<Record<UnitKind, number>>;
+  done: Partial<Record<ActionKind, number>>;
   durationMs: number;
 }
 
@@ -24,14 +18,14 @@ export interface ApplySummary {
  * subscribe to it. Secret values never appear in events.
  */
 export type EngineEvent =
-  | { type: "step-started"; urn: Urn; kind: UnitKind }
-  | { type: "step-succeeded"; urn: Urn; kind: UnitKind; durationMs: number }
-  | { type: "step-failed"; urn: Urn; kind: UnitKind; error: string }
-  | { type: "step-skipped"; urn: Urn; kind: UnitKind; reason: string }
+  | { type: "step-started"; urn: Urn; kind: ActionKind }
+  | { type: "step-succeeded"; urn: Urn; kind: ActionKind; durationMs: number }
+  | { type: "step-failed"; urn: Urn; kind: ActionKind; error: string }
+  | { type: "step-skipped"; urn: Urn; kind: ActionKind; reason: string }
   | {
       type: "step-retrying";
       urn: Urn;
-      kind: UnitKind;
+      kind: ActionKind;
       /** The attempt that failed (1 for the first call). */
       attempt: number;
       /** The transient error (secrets masked). */

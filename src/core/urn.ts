@@ -41,3 +41,23 @@ export function parseUrn(urn: string): UrnParts {
 export function asUrn(s: string): Urn {
   return s as Urn;
 }
+
+const URN_SHAPE = /^urn:cairn:[^:]*::[^:]*::(.+?)::(.*)$/s;
+
+/**
+ * The name part of a URN, for messages (the text itself when it is not a URN).
+ * @example nameOf("urn:cairn:dev::app::local:File::a") // "a"
+ */
+export function nameOf(urn: string): string {
+  const m = URN_SHAPE.exec(urn);
+  return m ? m[2]! : urn;
+}
+
+/**
+ * The resource type in a URN, without the parent types before `$` ("" when it is not a URN).
+ * @example typeOf("urn:cairn:dev::p::my:Comp$local:File::cfg") // "local:File"
+ */
+export function typeOf(urn: string): string {
+  const m = URN_SHAPE.exec(urn);
+  return m ? m[1]!.slice(m[1]!.lastIndexOf("$") + 1) : "";
+}

@@ -1,5 +1,6 @@
 import type { PlanStep, Plan } from "./plan.js";
 import type { Urn } from "../core/urn.js";
+import { everyMember } from "../core/every-member.js";
 
 type StepOf<K extends PlanStep["kind"]> = Extract<PlanStep, { kind: K }>;
 
@@ -53,7 +54,7 @@ export function callsProvider(kind: ActionKind): boolean {
 }
 
 /** Every action kind, for exhaustiveness tests and summaries. */
-export const ACTION_KINDS: readonly ActionKind[] = ["create", "update", "replace", "delete-replaced", "delete", "forget", "read", "wait"];
+export const ACTION_KINDS = everyMember<ActionKind>()(["create", "update", "replace", "delete-replaced", "delete", "forget", "read", "wait"]);
 
 /** The actions of a plan and, for each, the ids of the actions that must finish before it starts. */
 export interface ActionGraph {

@@ -1,9 +1,8 @@
 import type { GraphNode } from "../program/node.js";
-import type { Urn } from "../core/urn.js";
+import { nameOf, type Urn } from "../core/urn.js";
 import type { StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep } from "./plan.js";
 
-const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 
 /**
  * `"b" → "a"`: the chain of references that forces `urn` to be replaced delete-first, from the resource

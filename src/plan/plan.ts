@@ -1,6 +1,7 @@
 import type { Urn } from "../core/urn.js";
 import type { Props, ProviderRecord, RecordedTimeouts, StateMutation } from "../state/types.js";
 import type { Predicate } from "../core/predicate.js";
+import { everyMember } from "../core/every-member.js";
 
 /**
  * What a replace happens for: the attributes that force it, a tainted object, `--replace`, `replaceOnChanges`,
@@ -150,7 +151,7 @@ export type PlanStep =
 export type StepKind = PlanStep["kind"];
 
 /** Every step kind, for exhaustiveness tests and summaries. */
-export const STEP_KINDS: readonly StepKind[] = ["create", "update", "replace", "delete", "read", "wait", "same"];
+export const STEP_KINDS = everyMember<StepKind>()(["create", "update", "replace", "delete", "read", "wait", "same"]);
 
 /**
  * True when a step does something at apply time that its dependents must wait for (a deferred read,

@@ -41,5 +41,6 @@ export type Resolution<T> = OState<T> | Observable<OState<T>>;
  * @example const pending = applies.map((a) => a.settle(resolver));
  */
 export interface Settleable {
+  /** Resolves it against `r` (planned or applied values), running its callback. */
   settle(r: Resolver): Resolution<unknown>;
 }

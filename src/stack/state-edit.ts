@@ -1,4 +1,4 @@
-import { makeUrn, parseUrn, type Urn } from "../core/urn.js";
+import { makeUrn, nameOf, parseUrn, type Urn } from "../core/urn.js";
 import type { ResourceState, StackState, StateMutation } from "../state/types.js";
 import { CairnError } from "./errors.js";
 
@@ -21,14 +21,7 @@ export function findResource(state: StackState, ref: string): ResourceState {
   throw new CairnError(`Stack "${state.stack}" has ${what} (it has ${count} resource${count === 1 ? "" : "s"}): \`state list\` shows their URNs.`);
 }
 
-/** The name part of a URN (the URN itself if it is not one). @example nameOf("urn:cairn:dev::app::local:File::a") // "a" */
-export function nameOf(urn: string): string {
-  try {
-    return parseUrn(urn).name;
-  } catch {
-    return urn;
-  }
-}
+export { nameOf } from "../core/urn.js";
 
 /** Why `r` needs `urn`: it depends on it, one of its deposed objects does, or it is its parent. */
 function needs(r: ResourceState, urn: Urn): boolean {

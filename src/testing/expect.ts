@@ -1,4 +1,4 @@
-import type { UnitKind } from "../apply/events.js";
+import type { ActionKind } from "../plan/actions.js";
 import type { WaitOutcomeKind } from "../wait/outcome.js";
 import type { TestFailure, TestUpResult, TestWait } from "./results.js";
 
@@ -7,7 +7,7 @@ export interface FailureExpectation {
   /** The resource (or wait) whose step failed, by name. */
   resource?: string;
   /** The operation that failed (`create`, `update`, `delete`, `wait`, …). */
-  op?: UnitKind;
+  op?: ActionKind;
   /** Text the error contains, or a pattern it matches. */
   message?: string | RegExp;
 }

@@ -1,11 +1,11 @@
 import type { Provider } from "../provider/provider.js";
-import { parseUrn, type Urn } from "../core/urn.js";
+import { nameOf, parseUrn, type Urn } from "../core/urn.js";
 import type { Props } from "../state/types.js";
 import type { MockEnv, MockFailure, MockTarget, ResourceMockOptions } from "./mock-types.js";
 
 /** The resource a URN names, as a mock sees it. */
 export function targetOf(type: string, urn: Urn): MockTarget {
-  return { type, urn, name: urn.slice(urn.lastIndexOf("::") + 2) };
+  return { type, urn, name: nameOf(urn) };
 }
 
 /** The error a `fail` entry stands for; a code-like text also becomes the error's name (as AWS errors have it). */

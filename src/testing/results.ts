@@ -1,7 +1,8 @@
-import type { ApplySummary, EngineEvent, UnitKind } from "../apply/events.js";
+import type { ApplySummary, EngineEvent } from "../apply/events.js";
+import type { ActionKind } from "../plan/actions.js";
 import type { WaitOutcome, WaitOutcomeKind } from "../wait/outcome.js";
 import { hasChanges, type Plan, type PlanDiagnostic, type PlanStep, type ReplaceReason, type StepKind } from "../plan/plan.js";
-import type { Urn } from "../core/urn.js";
+import { nameOf, type Urn } from "../core/urn.js";
 import type { Props, StackState } from "../state/types.js";
 import type { MockCall } from "./mock-table.js";
 
@@ -79,7 +80,7 @@ export type TestWait = {
 export interface TestFailure {
   resource: string;
   urn: Urn;
-  op: UnitKind;
+  op: ActionKind;
   error: string;
 }
 
@@ -117,7 +118,6 @@ export interface TestUpResult {
   summary?: ApplySummary;
 }
 
-const nameOf = (urn: Urn) => urn.slice(urn.lastIndexOf("::") + 2);
 
 function flatten(s: PlanStep): TestStep {
   const base = { name: s.kind === "wait" ? s.name : nameOf(s.urn), op: s.kind, type: s.type, urn: s.urn, raw: s };

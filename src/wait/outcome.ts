@@ -1,5 +1,6 @@
 import { formatDuration } from "../core/duration.js";
 import { formatObserved } from "../core/predicate.js";
+import { everyMember } from "../core/every-member.js";
 
 /** One value a predicate reads, as observed on a read of the target (secrets masked). */
 export interface Observation {
@@ -24,7 +25,7 @@ export type WaitOutcome =
 export type WaitOutcomeKind = WaitOutcome["kind"];
 
 /** Every outcome kind, for exhaustiveness tests. */
-export const WAIT_OUTCOME_KINDS: readonly WaitOutcomeKind[] = ["satisfied", "timed-out", "failed", "not-found", "read-error", "dependency-failed", "cancelled"];
+export const WAIT_OUTCOME_KINDS = everyMember<WaitOutcomeKind>()(["satisfied", "timed-out", "failed", "not-found", "read-error", "dependency-failed", "cancelled"]);
 
 /** What an outcome message needs to know about the wait. */
 export interface WaitLabel {

@@ -51,27 +51,25 @@ export interface WaitPoll {
 /** What a satisfied wait hands on: the snapshot from the read that satisfied `until`. */
 export type WaitResult = { outcome: WaitOutcome; snapshot?: Props };
 
-/** Timing of the polling (fixed values that suit real clouds). */
-export interface PollTuning {
+/** Timing of the polling: fixed values that suit real clouds. */
+const POLL = {
   /** First pause after the immediate first read. */
-  minDelayMs: number;
+  minDelayMs: 500,
   /** Each pause is this much longer than the previous one, up to the wait's interval. */
-  growth: number;
+  growth: 1.5,
   /** Pauses are shortened by up to this fraction at random, so many waits do not read in lock-step. */
-  jitter: number;
+  jitter: 0.2,
   /** A target must be missing for this long (and on two reads in a row) before the wait says "not found". */
-  notFoundGraceMs: number;
+  notFoundGraceMs: 5000,
   /**
    * Before a round with first reads in it, waits that start within this time join it: waits released
    * together (their dependencies finishing a few ms apart) share their first `readMany`. While waits keep
    * joining, the window slides on, up to `maxGatherMs` in all.
    */
-  gatherMs: number;
+  gatherMs: 50,
   /** The longest a first read is held back for others to join (no later than a second read would come). */
-  maxGatherMs: number;
-}
-
-const DEFAULT_TUNING: PollTuning = { minDelayMs: 500, growth: 1.5, jitter: 0.2, notFoundGraceMs: 5000, gatherMs: 50, maxGatherMs: 500 };
+  maxGatherMs: 500,
+} as const;
 
 interface Entry {
   run: WaitRun;
@@ -123,7 +121,6 @@ export class WaitPoller {
   private readonly groups = new Map<string, Group>();
   private readonly providerIds = new WeakMap<Provider<Props, Props>, number>();
   private nextProviderId = 0;
-  private readonly tuning: PollTuning;
   private readonly random: () => number;
 
   constructor(
@@ -137,7 +134,6 @@ export class WaitPoller {
       random?: () => number;
     },
   ) {
-    this.tuning = DEFAULT_TUNING;
     this.random = opts.random ?? Math.random;
   }
 
@@ -193,7 +189,7 @@ export class WaitPoller {
             continue; // woken early: a wait joined, or everything was cancelled (checked above)
           }
         }
-        if (this.tuning.gatherMs > 0 && [...group.entries].some((e) => e.reads === 0 && e.nextAt <= clock.now())) {
+        if (POLL.gatherMs > 0 && [...group.entries].some((e) => e.reads === 0 && e.nextAt <= clock.now())) {
           try {
             await this.gather(group);
           } catch {
@@ -221,9 +217,9 @@ export class WaitPoller {
   /** Sleeps until no wait has joined for `gatherMs`, or `maxGatherMs` have passed. Rejects when cancelled. */
   private async gather(group: Group): Promise<void> {
     const { clock, signal } = this.opts;
-    const until = clock.now() + this.tuning.maxGatherMs;
+    const until = clock.now() + POLL.maxGatherMs;
     let end: number;
-    while ((end = Math.min(group.lastJoinAt + this.tuning.gatherMs, until)) > clock.now()) await clock.sleep((end - clock.now()) as never, signal);
+    while ((end = Math.min(group.lastJoinAt + POLL.gatherMs, until)) > clock.now()) await clock.sleep((end - clock.now()) as never, signal);
   }
 
   private async round(group: Group, due: Entry[]): Promise<void> {
@@ -276,11 +272,11 @@ export class WaitPoller {
       e.gone++;
       e.goneSince ??= now;
       run.onPoll?.({ ...base, note: "target not found" });
-      if ((e.gone >= 2 && now - e.goneSince >= this.tuning.notFoundGraceMs) || timeUp) {
+      if ((e.gone >= 2 && now - e.goneSince >= POLL.notFoundGraceMs) || timeUp) {
         return this.finish(group, e, { kind: "not-found", ...base, id: run.target.id });
       }
       // Re-check soon: a target that just appeared may still be propagating.
-      return this.schedule(e, now, this.tuning.notFoundGraceMs / 2);
+      return this.schedule(e, now, POLL.notFoundGraceMs / 2);
     }
     e.gone = 0;
     e.goneSince = undefined;
@@ -301,7 +297,7 @@ export class WaitPoller {
 
   /** Picks the next read time: growing pauses up to the interval, jittered, never past the deadline. */
   private schedule(e: Entry, now: number, cap = Infinity): void {
-    const { minDelayMs, growth, jitter } = this.tuning;
+    const { minDelayMs, growth, jitter } = POLL;
     const interval = Math.max(1, e.run.intervalMs);
     e.delay = Math.min(interval, cap, e.delay === 0 ? minDelayMs : e.delay * growth);
     const pause = e.delay * (1 - jitter * this.random());

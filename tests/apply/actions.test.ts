@@ -22,9 +22,27 @@ function edges(steps: PlanStep[]): Record<string, string[]> {
 }
 
 describe("the action graph: ordering as edges", () => {
-  it("every step kind becomes the actions it needs (and every action kind has a handler name)", () => {
-    expect(STEP_KINDS).toHaveLength(7);
-    expect(ACTION_KINDS).toEqual(["create", "update", "replace", "delete-replaced", "delete", "forget", "read", "wait"]);
+  it("every step kind becomes the actions it needs, and every action kind comes from some step", () => {
+    // Only the fields actionsOf looks at, for the kinds no helper above builds.
+    const read = (n: string, deferred: boolean) => ({ kind: "read", urn: u(n), type: "t:m:T", deps: [], deferred }) as unknown as PlanStep;
+    const waitStep = (n: string, needed: boolean) => ({ kind: "wait", urn: u(n), type: "cairn:wait", deps: [], needed }) as unknown as PlanStep;
+    const same = (n: string) => ({ kind: "same", urn: u(n), type: "t:m:T", deps: [] }) as unknown as PlanStep;
+    const retained = { ...(del("kept") as Extract<PlanStep, { kind: "delete" }>), retain: true } as PlanStep;
+    const cases: [PlanStep, string[]][] = [
+      [create("c"), ["create"]],
+      [update("u", [], []), ["update"]],
+      [replace("r", false), ["replace", "delete-replaced"]],
+      [del("d"), ["delete"]],
+      [retained, ["forget"]],
+      [read("deferred", true), ["read"]],
+      [read("known", false), []],
+      [waitStep("needed", true), ["wait"]],
+      [waitStep("unneeded", false), []],
+      [same("s"), []],
+    ];
+    for (const [step, kinds] of cases) expect(buildActionGraph({ steps: [step] }).actions.map((a) => a.kind), `${step.kind} ${step.urn}`).toEqual(kinds);
+    expect(new Set(cases.map(([s]) => s.kind))).toEqual(new Set(STEP_KINDS));
+    expect(new Set(cases.flatMap(([, k]) => k))).toEqual(new Set(ACTION_KINDS));
   });
 
   it("creates follow what they depend on", () => {

@@ -8,7 +8,7 @@ import { defineResource } from "../../src/program/define.js";
 import type { Provider } from "../../src/provider/provider.js";
 import { renderPlan } from "../../src/cli/render.js";
 import { waitsReadyNow, type PlanStep } from "../../src/plan/plan.js";
-import { WAIT_OUTCOME_KINDS } from "../../src/wait/outcome.js";
+import { WAIT_OUTCOME_KINDS, describeWaitOutcome, type WaitOutcome, type WaitOutcomeKind } from "../../src/wait/outcome.js";
 import { realClock } from "../../src/stack/clock.js";
 import { certType, recordType, waitStack } from "./fixtures.js";
 
@@ -629,7 +629,23 @@ describe("wait: declaration errors", () => {
     await expect(stack.preview()).rejects.toThrow(/Two waits have the identity .*give one of them a different `name`/);
   });
 
-  it("every outcome kind has a message", () => {
-    expect(WAIT_OUTCOME_KINDS).toHaveLength(7);
+  it("every outcome kind has a message of its own that names the wait", () => {
+    const w = { label: 'wait "issued"', subject: "cert", until: 'cert.status == "ISSUED"', timeoutMs: 60_000 };
+    const seen = [{ path: "status", value: "PENDING_VALIDATION" }];
+    const outcomes: Record<WaitOutcomeKind, WaitOutcome> = {
+      satisfied: { kind: "satisfied", reads: 2, elapsedMs: 5_000, observed: seen },
+      "timed-out": { kind: "timed-out", reads: 12, elapsedMs: 60_000, observed: seen },
+      failed: { kind: "failed", reads: 3, elapsedMs: 9_000, observed: [{ path: "status", value: "FAILED" }], condition: 'cert.status == "FAILED"' },
+      "not-found": { kind: "not-found", reads: 1, elapsedMs: 0, id: "arn:cert/1" },
+      "read-error": { kind: "read-error", reads: 1, elapsedMs: 0, error: "AccessDenied", transient: false },
+      "dependency-failed": { kind: "dependency-failed", dependency: "validation: create failed" },
+      cancelled: { kind: "cancelled", reads: 4, elapsedMs: 20_000, observed: undefined },
+    };
+    const messages = WAIT_OUTCOME_KINDS.map((k) => describeWaitOutcome(w, outcomes[k]));
+    for (const m of messages) expect(m).toContain('wait "issued"');
+    expect(new Set(messages).size).toBe(WAIT_OUTCOME_KINDS.length);
+    expect(messages[WAIT_OUTCOME_KINDS.indexOf("timed-out")]).toMatch(/timed out after 1m0s: cert.status == "ISSUED" never held; last observed status = "PENDING_VALIDATION" \(12 reads\)/);
+    expect(messages[WAIT_OUTCOME_KINDS.indexOf("not-found")]).toContain('id "arn:cert/1"');
+    expect(messages[WAIT_OUTCOME_KINDS.indexOf("dependency-failed")]).toContain("validation: create failed");
   });
 });

@@ -36,10 +36,7 @@ export function redactorFor(step: PlanStep): (text: string) => string {
   return (text) => redactSecrets(text, secrets);
 }
 
-/** The resource's name, for messages. */
-export function nameOf(urn: string): string {
-  return urn.slice(urn.lastIndexOf("::") + 2);
-}
+export { nameOf } from "../../core/urn.js";
 
 /**
  * The object a call ended with, secrets settled: outputs that carry a secret input's value are secret too

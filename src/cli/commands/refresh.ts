@@ -3,7 +3,7 @@ import type { RefreshChange } from "../../stack/stack.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../errors.js";
 import { renderRefresh } from "../render/events.js";
-import { typeOf } from "../render/names.js";
+import { typeOf } from "../../core/urn.js";
 import { jsonOption, yesOption } from "./options.js";
 
 const changesToJson = (changes: readonly RefreshChange[]) =>

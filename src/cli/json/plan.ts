@@ -4,7 +4,7 @@ import { SECRET_MASK } from "../../apply/redact.js";
 import { diffAttributes } from "../render/diff.js";
 import { maskProps, toJsonData } from "../render/value.js";
 import { driftedKeys, whyOf } from "../render/why.js";
-import { nameOf, typeOf } from "../render/names.js";
+import { nameOf, typeOf } from "../../core/urn.js";
 import type { JsonEventBody, JsonStep } from "./schema.js";
 
 type Change = Extract<JsonStep, { op: "update" }>["changes"][number];

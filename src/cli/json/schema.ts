@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { ACTION_KINDS } from "../../plan/actions.js";
 
 /**
  * The version of the `--json` event stream. It changes only when a field is removed or changes meaning;
@@ -7,7 +8,7 @@ import * as z from "zod/mini";
 export const JSON_VERSION = 1;
 
 const base = { v: z.literal(JSON_VERSION), time: z.iso.datetime(), elapsed_ms: z.int().check(z.nonnegative()) };
-const op = z.enum(["create", "update", "replace", "delete", "read", "wait", "forget", "delete-replaced"]);
+const op = z.enum(ACTION_KINDS);
 const resource = { urn: z.string(), name: z.string(), resource_type: z.string(), op };
 const observed = z.array(z.strictObject({ path: z.string(), value: z.unknown() }));
 /** Any JSON value; `{ "$unknown": true }` where a value is not known yet, `"[secret]"` for secrets. */

@@ -1,11 +1,12 @@
-import type { EngineEvent, UnitKind } from "../../apply/events.js";
+import type { EngineEvent } from "../../apply/events.js";
+import type { ActionKind } from "../../plan/actions.js";
 import { formatObserved } from "../../core/predicate.js";
-import { nameOf } from "../render/names.js";
+import { nameOf } from "../../core/urn.js";
 
 /** A step that has started and not finished, as progress displays track it. */
 export interface RunningStep {
   urn: string;
-  kind: UnitKind;
+  kind: ActionKind;
   /** Display name: the resource's name, or the wait's. */
   name: string;
   startedAt: number;
@@ -27,7 +28,7 @@ export interface RunningStep {
 export class RunningSteps {
   private readonly steps = new Map<string, RunningStep>();
 
-  private static key(urn: string, kind: UnitKind): string {
+  private static key(urn: string, kind: ActionKind): string {
     return `${kind} ${urn}`;
   }
 
@@ -52,7 +53,7 @@ export class RunningSteps {
     return { step: s, changed };
   }
 
-  finished(urn: string, kind: UnitKind): void {
+  finished(urn: string, kind: ActionKind): void {
     this.steps.delete(RunningSteps.key(urn, kind));
   }
 

@@ -1,18 +1,19 @@
-import type { ApplySummary, EngineEvent, UnitKind } from "../../apply/events.js";
+import type { ApplySummary, EngineEvent } from "../../apply/events.js";
+import type { ActionKind } from "../../plan/actions.js";
 import { formatDuration } from "../../core/duration.js";
 import { formatObserved } from "../../core/predicate.js";
 import type { RefreshChange } from "../../stack/stack.js";
 import { noColors, type Colors } from "../colors.js";
 import { hintFor } from "./hints.js";
-import { nameOf, typeOf } from "./names.js";
+import { nameOf, typeOf } from "../../core/urn.js";
 
 type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;
 
 /** What a finished unit did, for result lines: `created`, `deleted (replaced)`. */
-export const PAST: Record<UnitKind, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read", wait: "waited for", forget: "forgot (retainOnDelete: left in the cloud)", "delete-replaced": "deleted the old object of" };
+export const PAST: Record<ActionKind, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read", wait: "waited for", forget: "forgot (retainOnDelete: left in the cloud)", "delete-replaced": "deleted the old object of" };
 
 /** What a running unit is doing, for progress lines: `creating`. */
-export const ING: Record<UnitKind, string> = { create: "creating", update: "updating", replace: "replacing", delete: "deleting", read: "reading", wait: "waiting for", forget: "forgetting", "delete-replaced": "deleting the old object of" };
+export const ING: Record<ActionKind, string> = { create: "creating", update: "updating", replace: "replacing", delete: "deleting", read: "reading", wait: "waiting for", forget: "forgetting", "delete-replaced": "deleting the old object of" };
 
 /**
  * Elapsed time in whole seconds (`0s`, `42s`, `1m10s`): a running counter reads better than `412ms`.

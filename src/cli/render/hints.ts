@@ -1,4 +1,4 @@
-import type { UnitKind } from "../../apply/events.js";
+import type { ActionKind } from "../../plan/actions.js";
 
 /** Error texts that point at one cause, and what to do about it (checked in order; the first match wins). */
 const BY_MESSAGE: readonly [RegExp, string][] = [
@@ -10,7 +10,7 @@ const BY_MESSAGE: readonly [RegExp, string][] = [
 ];
 
 /** What a failed operation leaves behind, by kind: state is always valid, so say what it holds now. */
-function stateAfter(kind: UnitKind, command: string): string {
+function stateAfter(kind: ActionKind, command: string): string {
   switch (kind) {
     case "create":
       return `nothing was recorded for it (an object made part-way is recorded as tainted and replaced next time); fix the cause and run \`${command} up\` again`;
@@ -41,7 +41,7 @@ function stateAfter(kind: UnitKind, command: string): string {
  *
  * @example hintFor("delete", "AccessDenied: …", "npx tsx infra.ts") // "the credentials in use may not do this: …; it stays in state, …"
  */
-export function hintFor(kind: UnitKind, message: string, command: string): string {
+export function hintFor(kind: ActionKind, message: string, command: string): string {
   // The engine kept the pending record of a call whose outcome is unknown: the next run reads it back first.
   if (/recorded as uncertain/.test(message)) return `The next \`${command} up\` (or preview) reads the object back before planning, then finishes the work.`;
   if (/^stuck: a dependency cycle/.test(message)) return "Nothing in the cycle ran; break the cycle in the program and run again.";

@@ -6,7 +6,7 @@ import { noColors, type Colors } from "../colors.js";
 import { childPath, diffAttributes, type AttrChange } from "./diff.js";
 import { formatBlock, formatValue, isUnknown } from "./value.js";
 import { driftedKeys, whyOf } from "./why.js";
-import { nameOf } from "./names.js";
+import { nameOf } from "../../core/urn.js";
 import { renderRefresh } from "./events.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */

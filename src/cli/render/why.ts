@@ -3,7 +3,7 @@ import type { Plan, PlanStep, ReplaceReason } from "../../plan/plan.js";
 import { containsUnknown } from "../../core/unknown.js";
 import type { ProviderRecord } from "../../state/types.js";
 import { changeVerb } from "../../plan/plan-wait.js";
-import { nameOf } from "./names.js";
+import { nameOf } from "../../core/urn.js";
 import { referenceWhy, stackReadReasons } from "./stack-reasons.js";
 import { STACK_REFERENCE_TYPE } from "../../program/stack-reference.js";
 
