@@ -4,7 +4,9 @@ import type { Urn } from "../core/urn.js";
 import { metaOf } from "../plan/context.js";
 import { recordFor } from "../apply/record.js";
 import { secretKeys as schemaSecretKeys, type ResourceSchema } from "../provider/schema.js";
-import type { Props, ResourceState } from "../state/types.js";
+import type { Props, ResourceState, StackState } from "../state/types.js";
+import { thrownMessage } from "../core/thrown.js";
+import type { ImportPlan } from "./state-edit.js";
 import { CairnError } from "./errors.js";
 import { nameOf } from "./state-edit.js";
 
@@ -55,4 +57,38 @@ export function importedRecord(node: CustomNode, graph: Graph, id: string, read:
   const { inputs, secretKeys } = readAsInputs(read, node.definition.schema, Object.keys(node.inputs));
   const meta = metaOf(node, graph.deps.get(node) ?? [], graph, undefined);
   return recordFor(node.urn as Urn, node.type, meta, { id, inputs, outputs: read, secretKeys });
+}
+
+/** What importing one object needs: the declared resource, the program's graph, and how to read the object. */
+export interface ImportRequest {
+  node: CustomNode;
+  graph: Graph;
+  type: string;
+  id: string;
+  /** Reads the object through its type's provider; undefined when no provider of the type is loaded. */
+  read: (() => Promise<Props | undefined>) | undefined;
+}
+
+/**
+ * The state change that adopts an existing object as a declared resource (`state import`), refused when
+ * the resource or the object is in state already, no provider serves the type, or nothing has that id.
+ *
+ * @example const plan = await planImport(state, { node, graph, type: "aws:s3:Bucket", id: "logs", read });
+ */
+export async function planImport(state: StackState, r: ImportRequest): Promise<ImportPlan> {
+  const { node, type, id } = r;
+  const existing = state.resources[node.urn];
+  if (existing) throw new CairnError(`${node.urn} is already in state (id ${existing.id}); nothing was imported. \`state rm\` it first to adopt another object in its place (the object it names stays in the cloud).`);
+  const twin = Object.values(state.resources).find((x) => x.type === type && x.id === id);
+  if (twin) throw new CairnError(`The ${type} "${id}" is already in state as ${twin.urn}; nothing was imported (one object, one record). \`state mv\` that record to rename it.`);
+  if (!r.read) throw new CairnError(`No provider for type ${type} is loaded; nothing was imported.`);
+  let read: Props | undefined;
+  try {
+    read = await r.read();
+  } catch (e) {
+    throw new CairnError(`Reading ${type} "${id}" failed: ${thrownMessage(e, `the provider of ${type}`)}; nothing was imported.`);
+  }
+  if (read === undefined) throw new CairnError(`There is no ${type} with id "${id}" (its provider found nothing); nothing was imported. Check the id.`);
+  const record = importedRecord(node, r.graph, id, read);
+  return { record, mutations: [{ kind: "upsert", resource: record }] };
 }

@@ -1,19 +1,17 @@
 import { Subject, type Observable } from "rxjs";
 import { isAbsolute, join, resolve } from "node:path";
 import { evaluateProgram, type Evaluation, type ProgramSpec } from "../program/evaluate.js";
-import type { Duration } from "../core/duration.js";
 import type { Urn } from "../core/urn.js";
 import type { ConfigValue } from "../program/config.js";
 import type { GraphNode } from "../program/node.js";
 import { buildGraph } from "../graph/graph.js";
-import { makePlan, type PlanOptions } from "../plan/planner.js";
-import { PLAN_FORMAT_VERSION, type DriftFinding, type Plan } from "../plan/plan.js";
-import { destroyScope, planDeletes, checkDeleteProviders } from "../plan/deletes.js";
+import { makePlan } from "../plan/planner.js";
+import type { Plan } from "../plan/plan.js";
 import { fingerprint } from "../plan/fingerprint.js";
 import { execute, type ProgramRuntime } from "../apply/executor.js";
-import type { ApplySummary, EngineEvent, EventSink } from "../apply/events.js";
+import type { EngineEvent, EventSink } from "../apply/events.js";
 import { SecretRegistry } from "../apply/secret-registry.js";
-import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
+import type { Clock, OpContext, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import { definedProviders, withOverrides, type ProviderSource } from "../program/registry.js";
 import { openBackend } from "../state/open-backend.js";
@@ -29,102 +27,21 @@ import { afterRefresh, readAll } from "./refresh.js";
 import { reconcile } from "./reconcile.js";
 import { loadTypeModules } from "../program/load-types.js";
 import { dependentsOf, findResource, planForget, planRename, type ForgetPlan, type ImportPlan, type RenamePlan, type StateEdit, type UnprotectPlan } from "./state-edit.js";
-import { declaredResource, importedRecord } from "./import.js";
+import { declaredResource, planImport } from "./import.js";
 import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
 import type { StackExport, StackSummary } from "../state/backend.js";
 import type { PendingOperation, StateMutation } from "../state/types.js";
 import { thrownMessage } from "../core/thrown.js";
 import { stackAccess, type StackAccess } from "../state/stack-access.js";
 import { destroyVerdict, stackGraph, type StackGraph } from "./readers.js";
+import type { CallSignals, Confirm, RefreshChange, RunOptions, StackOptions, UpResult } from "./options.js";
+import { anySignal, signalsOf, type ApplyControl } from "./signals.js";
+import { planHasSecrets, planSecrets } from "./plan-secrets.js";
+import { destroyPlan, refreshOnlyPlan, type PlanFor } from "./special-plans.js";
+import { refuseUnfitPlan } from "./plan-fits.js";
 
-/** How to reach a stack's state and run its operations. */
-export interface StackOptions {
-  /** Stack name (default `dev`). */
-  stack?: string;
-  /** State folder (default `CAIRN_STATE_DIR`, else `.cairn` beside the program). */
-  stateDir?: string;
-  /**
-   * Where the state lives, when not in `stateDir`: `file://<dir>`, `postgres://…`, `s3://bucket/prefix?region=…`,
-   * `memory://[name]`, or a backend instance (default `CAIRN_BACKEND`, unless `stateDir` is given).
-   */
-  backend?: string | StateBackend;
-  /** Passphrase for secrets at rest (default `CAIRN_PASSPHRASE`). */
-  passphrase?: string;
-  /**
-   * When the state's snapshot is damaged, use its previous version (`--from-backup`); by default a damaged
-   * snapshot is refused, naming {@link Stack.recoverState} (`state recover`) and this option.
-   */
-  fromBackup?: boolean;
-  /**
-   * Interrupted operations (by URN) to forget instead of settling them (`--forget-interrupted`): for one its
-   * provider cannot settle safely (a create whose answer was lost), once the user has found out what became
-   * of it. Nothing is recorded for it; adopt an object it made with the `import` option.
-   */
-  forgetInterrupted?: readonly string[];
-  /** Provider operations at once (default 10). */
-  parallel?: number;
-  /**
-   * How long a provider call keeps retrying transient failures (throttling, 5xx, dropped connections),
-   * counted from its first failure; a failure that is not transient is never retried. Default 5 minutes.
-   *
-   * @example prog.stack({ retryDeadline: minutes(2) })
-   */
-  retryDeadline?: Duration;
-  /** The clock waits poll by; tests pass a `FakeClock` from `cairn/testing`. */
-  clock?: Clock;
-  /** Cancels the run (like a first Ctrl-C): nothing new starts; running provider calls finish and are saved. */
-  signal?: AbortSignal;
-  /** Abandons provider calls in flight (like a second Ctrl-C): they are recorded as uncertain for the next run. */
-  abortSignal?: AbortSignal;
-  /**
-   * Providers to use instead of the types' own, per type token and URN (return undefined to keep the
-   * type's): how tests mock a cloud without touching the program. `cairn/testing` builds on it.
-   *
-   * @example providers: (type) => (type === "aws:acm:Certificate" ? fakeAcm : undefined)
-   */
-  providers?: (type: string, urn: Urn) => Provider<any, any, any> | undefined;
-  /**
-   * The provider instance, per package, of every resource that names none (nor its parents): e.g. point a
-   * whole program at another region, account or a local emulator without editing it.
-   *
-   * @example prog.stack({ defaultProviders: { aws: new aws.Provider("local", { region: "us-east-1", endpoint: "http://127.0.0.1:4566" }) } })
-   */
-  defaultProviders?: Readonly<Record<string, ProviderInstance>>;
-}
+export type { CallSignals, Confirm, RefreshChange, RunOptions, StackOptions, UpResult } from "./options.js";
 
-/** Cancellation of one call (`up`, `apply`, `destroy`), in addition to the stack's own signals. */
-export interface CallSignals {
-  /** Like a first Ctrl-C: nothing new starts; running provider calls finish and are saved. */
-  signal?: AbortSignal;
-  /** Like a second Ctrl-C: provider calls in flight are abandoned and recorded as uncertain. */
-  abortSignal?: AbortSignal;
-}
-
-/** Options for `preview` and `up`. */
-export interface RunOptions extends PlanOptions, CallSignals {
-  /** Read every resource from the cloud before planning (drift is then reverted, vanished objects re-created). */
-  refresh?: boolean;
-  /** Only read every resource and record what changed; plan no changes to the cloud. */
-  refreshOnly?: boolean;
-}
-
-/** What `up` and `destroy` return. */
-export interface UpResult {
-  plan: Plan;
-  /** Absent when the plan was not confirmed. */
-  summary?: ApplySummary;
-  outputs?: Props;
-  /** Which stack outputs are secret (known after the apply: a value built from a secret is secret too). */
-  secretOutputs?: string[];
-  /** Bytes this apply wrote to state (journal records and the compacted snapshot). */
-  stateBytesWritten?: number;
-}
-
-/** A difference a refresh found between state and reality. */
-export type RefreshChange = DriftFinding;
-
-/** Decides whether to go ahead with a plan (the CLI asks on a TTY, or takes `--yes`). */
-export type Confirm = (plan: Plan) => Promise<boolean>;
 
 /** An evaluated program, ready to plan or to apply a plan made from it. */
 interface Prepared {
@@ -340,7 +257,7 @@ export class Stack {
     if (opts.refreshOnly) await this.declareProviders();
     const found = refreshing ? await readAll(state, this.env()) : { findings: [], mutations: [] };
     if (opts.refreshOnly) {
-      return { ...emptyPlan(this.program.name, this.name, state), mode: "refresh-only", refresh: found.mutations, drift: found.findings };
+      return refreshOnlyPlan(this.planFor, state, found);
     }
     const { runtime, fingerprint: fp } = await this.prepare();
     const fingerprint = fingerprinted ? fp() : "";
@@ -388,16 +305,7 @@ export class Stack {
     }
     await this.declareProviders();
     return this.locked("destroy", async (state, idle) => {
-      const plan = emptyPlan(this.program.name, this.name, state);
-      plan.mode = "destroy";
-      const scope = opts.targets?.length ? destroyScope(state, opts.targets) : undefined;
-      for (const t of opts.targets ?? []) {
-        if (!state.resources[t]) plan.diagnostics.push({ severity: "error", message: `--target ${t}: no resource with this URN in state. Run \`state list\` to see the URNs.` });
-      }
-      plan.steps = planDeletes(state, new Set(), scope, plan.diagnostics);
-      checkDeleteProviders(plan.steps, (t, urn) => this.providers(t, urn) !== undefined, plan.diagnostics);
-      // A targeted destroy keeps the stack outputs: the rest of the stack still stands.
-      plan.outputsChanged = !scope && Object.keys(state.outputs).length > 0;
+      const plan = destroyPlan(this.planFor, state, opts.targets ?? [], (t, urn) => this.providers(t, urn) !== undefined);
       return this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) });
     });
   }
@@ -424,15 +332,7 @@ export class Stack {
     const cancel = anySignal(this.options.signal, run.signal);
     const abort = anySignal(this.options.abortSignal, run.abortSignal);
     planSecrets(plan, this.secrets);
-    const errors = plan.diagnostics.filter((d) => d.severity === "error");
-    if (errors.length) throw new CairnError(`The plan has ${errors.length} error(s); nothing was changed:`, errors.map((d) => d.message));
-    if (plan.version !== PLAN_FORMAT_VERSION) throw new CairnError(`This plan is of format ${String(plan.version)}; this Cairn applies format ${PLAN_FORMAT_VERSION}. Make the plan again.`);
-    if (plan.project !== this.program.name || plan.stack !== this.name) {
-      throw new CairnError(`This plan was made for stack "${plan.stack}" of project "${plan.project}", not stack "${this.name}" of "${this.program.name}"; nothing was applied.`);
-    }
-    if (plan.baseSerial !== state.serial) {
-      throw new CairnError(`The state of stack "${this.name}" changed since this plan was made (serial ${plan.baseSerial} → ${state.serial}); nothing was applied. Run preview again and apply the new plan.`);
-    }
+    refuseUnfitPlan(plan, state, this.planFor);
     const program = plan.mode === "update" && made ? made : await this.runtimeFor(plan);
     if (confirm && !(await confirm(plan))) return { plan };
     if (cancel?.aborted) {
@@ -589,23 +489,9 @@ export class Stack {
   async importResource(type: string, name: string, id: string, opts: { confirm?: (plan: ImportPlan) => Promise<boolean> } = {}): Promise<StateEdit<ImportPlan>> {
     const { runtime } = await this.prepare();
     const node = declaredResource(runtime.graph.order, type, name, this.program.name);
-    return this.editState<ImportPlan>("state import", async (state) => {
-      const existing = state.resources[node.urn];
-      if (existing) throw new CairnError(`${node.urn} is already in state (id ${existing.id}); nothing was imported. \`state rm\` it first to adopt another object in its place (the object it names stays in the cloud).`);
-      const twin = Object.values(state.resources).find((r) => r.type === type && r.id === id);
-      if (twin) throw new CairnError(`The ${type} "${id}" is already in state as ${twin.urn}; nothing was imported (one object, one record). \`state mv\` that record to rename it.`);
-      const provider = this.providers(type, node.urn, node.definition);
-      if (!provider) throw new CairnError(`No provider for type ${type} is loaded; nothing was imported.`);
-      let read: Props | undefined;
-      try {
-        read = (await provider.read({ urn: node.urn, id, inputs: {}, outputs: {}, ctx: this.readContext(node.urn, undefined, node.provider) })) as Props | undefined;
-      } catch (e) {
-        throw new CairnError(`Reading ${type} "${id}" failed: ${thrownMessage(e, `the provider of ${type}`)}; nothing was imported.`);
-      }
-      if (read === undefined) throw new CairnError(`There is no ${type} with id "${id}" (its provider found nothing); nothing was imported. Check the id.`);
-      const record = importedRecord(node, runtime.graph, id, read);
-      return { record, mutations: [{ kind: "upsert", resource: record }] };
-    }, opts.confirm, { create: true });
+    const provider = this.providers(type, node.urn, node.definition);
+    const read = provider && (() => provider.read({ urn: node.urn, id, inputs: {}, outputs: {}, ctx: this.readContext(node.urn, undefined, node.provider) }) as Promise<Props | undefined>);
+    return this.editState<ImportPlan>("state import", (state) => planImport(state, { node, graph: runtime.graph, type, id, read }), opts.confirm, { create: true });
   }
 
   /** Clears `protect` on a recorded resource, so it may be deleted or replaced (if the program no longer sets it). */
@@ -667,6 +553,11 @@ export class Stack {
   }
 
   /** The same program's stack `name`, in the same backend. */
+  /** Which stack plans are made for, and applied to. */
+  private get planFor(): PlanFor {
+    return { project: this.program.name, stack: this.name };
+  }
+
   private sibling(name: string): Stack {
     return new Stack(this.program, { ...this.options, stack: name });
   }
@@ -692,43 +583,4 @@ export class Stack {
       return { ...p, applied: true, previousVersion: before.serial, version: saved.serial };
     });
   }
-}
-
-/** The secret values a plan holds (inputs, prior values and outputs named secret; secret stack outputs). */
-function planSecrets(plan: Plan, secrets: SecretRegistry): void {
-  for (const s of plan.steps) {
-    if (!("secretKeys" in s) || s.secretKeys.length === 0) continue;
-    for (const props of ["news" in s ? s.news : undefined, "olds" in s ? s.olds : undefined, "outputs" in s ? s.outputs : undefined]) if (props) secrets.addProps(props, s.secretKeys);
-  }
-  secrets.addProps(plan.outputs, plan.secretOutputs);
-}
-
-/** How one apply runs: its confirmation, the idle watch, the evaluation it was planned from, its signals. */
-interface ApplyControl extends CallSignals {
-  confirm: Confirm | undefined;
-  idle: AbortSignal;
-  /** The evaluated program the plan was just made from (else it is found by the plan's fingerprint). */
-  made?: ProgramRuntime | undefined;
-}
-
-function signalsOf(o: CallSignals): CallSignals {
-  return { ...(o.signal ? { signal: o.signal } : {}), ...(o.abortSignal ? { abortSignal: o.abortSignal } : {}) };
-}
-
-/** One signal aborted by either (undefined when there is none). */
-function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
-}
-
-/** A plan with no steps against `state` (the start of destroy and refresh-only plans). */
-function emptyPlan(project: string, stack: string, state: StackState): Plan {
-  return {
-    version: PLAN_FORMAT_VERSION, project, stack, baseSerial: state.serial, fingerprint: "", mode: "update",
-    refresh: [], drift: [], steps: [], outputs: {}, secretOutputs: [], outputsChanged: false, diagnostics: [],
-  };
-}
-
-/** True when applying the plan writes secret values to state (so a passphrase is needed first). */
-function planHasSecrets(plan: Plan): boolean {
-  return plan.secretOutputs.length > 0 || plan.steps.some((s) => "secretKeys" in s && s.secretKeys.length > 0 && s.kind !== "delete");
 }

@@ -1,0 +1,97 @@
+import type { Duration } from "../core/duration.js";
+import type { Urn } from "../core/urn.js";
+import type { ApplySummary } from "../apply/events.js";
+import type { PlanOptions } from "../plan/context.js";
+import type { DriftFinding, Plan } from "../plan/plan.js";
+import type { Clock, Provider, ProviderInstance } from "../provider/provider.js";
+import type { StateBackend } from "../state/backend.js";
+import type { Props } from "../state/types.js";
+
+/** How to reach a stack's state and run its operations. */
+export interface StackOptions {
+  /** Stack name (default `dev`). */
+  stack?: string;
+  /** State folder (default `CAIRN_STATE_DIR`, else `.cairn` beside the program). */
+  stateDir?: string;
+  /**
+   * Where the state lives, when not in `stateDir`: `file://<dir>`, `postgres://…`, `s3://bucket/prefix?region=…`,
+   * `memory://[name]`, or a backend instance (default `CAIRN_BACKEND`, unless `stateDir` is given).
+   */
+  backend?: string | StateBackend;
+  /** Passphrase for secrets at rest (default `CAIRN_PASSPHRASE`). */
+  passphrase?: string;
+  /**
+   * When the state's snapshot is damaged, use its previous version (`--from-backup`); by default a damaged
+   * snapshot is refused, naming {@link Stack.recoverState} (`state recover`) and this option.
+   */
+  fromBackup?: boolean;
+  /**
+   * Interrupted operations (by URN) to forget instead of settling them (`--forget-interrupted`): for one its
+   * provider cannot settle safely (a create whose answer was lost), once the user has found out what became
+   * of it. Nothing is recorded for it; adopt an object it made with the `import` option.
+   */
+  forgetInterrupted?: readonly string[];
+  /** Provider operations at once (default 10). */
+  parallel?: number;
+  /**
+   * How long a provider call keeps retrying transient failures (throttling, 5xx, dropped connections),
+   * counted from its first failure; a failure that is not transient is never retried. Default 5 minutes.
+   *
+   * @example prog.stack({ retryDeadline: minutes(2) })
+   */
+  retryDeadline?: Duration;
+  /** The clock waits poll by; tests pass a `FakeClock` from `cairn/testing`. */
+  clock?: Clock;
+  /** Cancels the run (like a first Ctrl-C): nothing new starts; running provider calls finish and are saved. */
+  signal?: AbortSignal;
+  /** Abandons provider calls in flight (like a second Ctrl-C): they are recorded as uncertain for the next run. */
+  abortSignal?: AbortSignal;
+  /**
+   * Providers to use instead of the types' own, per type token and URN (return undefined to keep the
+   * type's): how tests mock a cloud without touching the program. `cairn/testing` builds on it.
+   *
+   * @example providers: (type) => (type === "aws:acm:Certificate" ? fakeAcm : undefined)
+   */
+  providers?: (type: string, urn: Urn) => Provider<any, any, any> | undefined;
+  /**
+   * The provider instance, per package, of every resource that names none (nor its parents): e.g. point a
+   * whole program at another region, account or a local emulator without editing it.
+   *
+   * @example prog.stack({ defaultProviders: { aws: new aws.Provider("local", { region: "us-east-1", endpoint: "http://127.0.0.1:4566" }) } })
+   */
+  defaultProviders?: Readonly<Record<string, ProviderInstance>>;
+}
+
+/** Cancellation of one call (`up`, `apply`, `destroy`), in addition to the stack's own signals. */
+export interface CallSignals {
+  /** Like a first Ctrl-C: nothing new starts; running provider calls finish and are saved. */
+  signal?: AbortSignal;
+  /** Like a second Ctrl-C: provider calls in flight are abandoned and recorded as uncertain. */
+  abortSignal?: AbortSignal;
+}
+
+/** Options for `preview` and `up`. */
+export interface RunOptions extends PlanOptions, CallSignals {
+  /** Read every resource from the cloud before planning (drift is then reverted, vanished objects re-created). */
+  refresh?: boolean;
+  /** Only read every resource and record what changed; plan no changes to the cloud. */
+  refreshOnly?: boolean;
+}
+
+/** What `up` and `destroy` return. */
+export interface UpResult {
+  plan: Plan;
+  /** Absent when the plan was not confirmed. */
+  summary?: ApplySummary;
+  outputs?: Props;
+  /** Which stack outputs are secret (known after the apply: a value built from a secret is secret too). */
+  secretOutputs?: string[];
+  /** Bytes this apply wrote to state (journal records and the compacted snapshot). */
+  stateBytesWritten?: number;
+}
+
+/** A difference a refresh found between state and reality. */
+export type RefreshChange = DriftFinding;
+
+/** Decides whether to go ahead with a plan (the CLI asks on a TTY, or takes `--yes`). */
+export type Confirm = (plan: Plan) => Promise<boolean>;

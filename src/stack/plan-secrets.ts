@@ -1,0 +1,23 @@
+import type { SecretRegistry } from "../apply/secret-registry.js";
+import type { Plan } from "../plan/plan.js";
+
+/**
+ * Remembers the secret values a plan holds (inputs, prior values and outputs named secret; secret stack
+ * outputs), so that everything printed or stored after redacts them.
+ * @example planSecrets(plan, registry); registry.redact(message);
+ */
+export function planSecrets(plan: Plan, secrets: SecretRegistry): void {
+  for (const s of plan.steps) {
+    if (!("secretKeys" in s) || s.secretKeys.length === 0) continue;
+    for (const props of ["news" in s ? s.news : undefined, "olds" in s ? s.olds : undefined, "outputs" in s ? s.outputs : undefined]) if (props) secrets.addProps(props, s.secretKeys);
+  }
+  secrets.addProps(plan.outputs, plan.secretOutputs);
+}
+
+/**
+ * True when applying the plan writes secret values to state (so a passphrase is needed first).
+ * @example if (planHasSecrets(plan)) await backend.requirePassphrase();
+ */
+export function planHasSecrets(plan: Plan): boolean {
+  return plan.secretOutputs.length > 0 || plan.steps.some((s) => "secretKeys" in s && s.secretKeys.length > 0 && s.kind !== "delete");
+}

@@ -1,0 +1,26 @@
+import type { ProgramRuntime } from "../apply/executor.js";
+import type { CallSignals, Confirm } from "./options.js";
+
+/** How one apply runs: its confirmation, the idle watch, the evaluation it was planned from, its signals. */
+export interface ApplyControl extends CallSignals {
+  confirm: Confirm | undefined;
+  idle: AbortSignal;
+  /** The evaluated program the plan was just made from (else it is found by the plan's fingerprint). */
+  made?: ProgramRuntime | undefined;
+}
+
+/**
+ * The signals of a call's options, and nothing else.
+ * @example execute({ ...signalsOf(opts) })
+ */
+export function signalsOf(o: CallSignals): CallSignals {
+  return { ...(o.signal ? { signal: o.signal } : {}), ...(o.abortSignal ? { abortSignal: o.abortSignal } : {}) };
+}
+
+/**
+ * One signal aborted by either (undefined when there is none).
+ * @example const cancel = anySignal(stackOptions.signal, call.signal);
+ */
+export function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
+}
