@@ -48,7 +48,7 @@ export function createObject(
   return invoke(ctx, {
     action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: journal }, op: "create",
-    timeoutMs: custom?.options.customTimeouts.create,
+    timeoutMs: meta.timeouts?.create,
     instance: ctx.instance(step.urn),
     call: (c) => provider.create({ urn: step.urn, inputs: news, ctx: c }),
     check: (r) => checkCreated(r) ?? resultProblem(r.outputs, custom?.definition.schema),

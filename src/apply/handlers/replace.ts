@@ -54,7 +54,7 @@ export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx)
   const { op } = await invoke(ctx, {
     action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: "replace-delete", id: step.id }, op: "delete",
-    timeoutMs: (node?.kind === "custom" ? node.options.customTimeouts.delete : undefined) ?? step.prior.timeouts?.delete,
+    timeoutMs: step.meta.timeouts?.delete ?? step.prior.timeouts?.delete,
     instance: ctx.instance(step.urn, { type: step.type, provider: step.prior.provider }),
     call: (c) => provider.delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: c }),
     redact: redactorFor(step),

@@ -30,7 +30,7 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
   const { result, op } = await invoke<Props>(ctx, {
     action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: "update", id: step.id }, op: "update",
-    timeoutMs: node?.kind === "custom" ? node.options.customTimeouts.update : undefined,
+    timeoutMs: meta.timeouts?.update,
     instance: ctx.instance(step.urn),
     call: (c) => provider.update!({ urn: step.urn, id: step.id, olds: step.olds, news, outputs: step.outputs, ctx: c }),
     check: (r) => resultProblem(r, node?.kind === "custom" ? node.definition.schema : undefined),
