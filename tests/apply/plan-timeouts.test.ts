@@ -22,7 +22,7 @@ const provider: Provider<{ v: number }, { v: number }> = {
     return outputs;
   },
   async diff({ olds, news }) {
-    return { changes: olds.v !== news.v, replaceKeys: olds.v !== news.v ? ["v"] : [] };
+    return olds.v === news.v ? { kind: "same" } : { kind: "replace", changed: ["v"], replaceKeys: ["v"] };
   },
   // The old object's delete never answers while `hang` is set: only a time limit ends it.
   delete: () => (hang ? new Promise<void>(() => {}) : Promise.resolve()),
