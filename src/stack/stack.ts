@@ -15,7 +15,8 @@ import type { ApplySummary, EngineEvent, EventSink } from "../apply/events.js";
 import { SecretRegistry } from "../apply/secret-registry.js";
 import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
-import { definedProviders, withOverrides, type ProviderSource } from "../program/registry.js";
+import type { ProviderOverrides, ProviderSource } from "../program/registry.js";
+import { RunDefinitions } from "../program/run-definitions.js";
 import { openBackend } from "../state/open-backend.js";
 import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
@@ -80,9 +81,11 @@ export interface StackOptions {
    * Providers to use instead of the types' own, per type token and URN (return undefined to keep the
    * type's): how tests mock a cloud without touching the program. `cairn/testing` builds on it.
    *
+   * `own` is the type's own provider for this stack (from its program), for an override that wraps it.
+   *
    * @example providers: (type) => (type === "aws:acm:Certificate" ? fakeAcm : undefined)
    */
-  providers?: (type: string, urn: Urn) => Provider<any, any, any> | undefined;
+  providers?: ProviderOverrides;
   /**
    * The provider instance, per package, of every resource that names none (nor its parents): e.g. point a
    * whole program at another region, account or a local emulator without editing it.
@@ -154,6 +157,8 @@ export class Stack {
   private readonly live = new Map<string, ProviderInstance>();
   /** The latest evaluation: applying a plan this process just made needs no second one. */
   private prepared: Prepared | undefined;
+  /** The type definitions of this stack's program: an object it no longer declares is reached through them. */
+  private readonly definitions = new RunDefinitions();
   /** Where every provider call gets its provider. */
   private readonly providers: ProviderSource;
 
@@ -163,7 +168,7 @@ export class Stack {
   ) {
     this.name = options.stack ?? "dev";
     this.clock = options.clock ?? realClock;
-    this.providers = options.providers ? withOverrides(options.providers) : definedProviders;
+    this.providers = this.definitions.source(options.providers);
     const dir = options.stateDir ?? process.env.CAIRN_STATE_DIR ?? join(program.location.dir, ".cairn");
     const given = options.backend ?? (options.stateDir === undefined ? process.env.CAIRN_BACKEND : undefined);
     const stateDir = isAbsolute(dir) ? dir : resolve(dir);
@@ -220,6 +225,7 @@ export class Stack {
       instanceFor: (type: string, r: ProviderRecord | undefined) => this.instanceFor(type, r),
       warn: (m: string, urn: Urn) => this.note("warning", m, urn),
       providers: this.providers,
+      definitionOf: (type: string) => this.definitions.find(type),
     };
   }
 
@@ -284,6 +290,7 @@ export class Stack {
   }
 
   private remember(ev: Evaluation): void {
+    this.definitions.learn(ev.nodes);
     for (const n of ev.nodes) if (n.provider) this.live.set(instanceKey(n.provider.package, n.provider.name), n.provider);
   }
 
