@@ -31,6 +31,7 @@ export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, typ
 export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./core/predicate.js";
 export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./wait/outcome.js";
 export { Stack, type StackOptions, type RunOptions, type CallSignals, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
+export type { ProviderOverrides } from "./program/registry.js";
 export { CairnError } from "./stack/errors.js";
 export { hasChanges, countSteps, isChanging, waitsReadyNow, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
 export type { EngineEvent, ApplySummary } from "./apply/events.js";

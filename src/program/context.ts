@@ -69,6 +69,11 @@ export function runInContext<T>(ctx: EvalContext, fn: () => T): T {
   return storage.run(ctx, fn);
 }
 
+/**
+ * Evaluations running now, in every stack of the process: the storage above is what keeps each one's
+ * records apart; this only says when none runs, so it can be switched off. Two evaluations that overlap
+ * keep it on until the last ends.
+ */
 let evaluating = 0;
 
 /**
@@ -87,25 +92,33 @@ export async function evaluateInContext<T>(ctx: EvalContext, fn: () => T): Promi
   }
 }
 
-/** Counts nested `apply` callbacks on the stack, so a resource created inside one gets a clear error. */
-let applyDepth = 0;
+/**
+ * The `apply` callbacks on the call stack now, innermost last, each with the evaluation it runs in
+ * (undefined when it runs while planning or applying, outside any). A callback runs synchronously, so this
+ * describes the current call stack only; tagging each with its evaluation keeps another evaluation started
+ * from inside a callback (a program run from a callback) from being taken for that callback.
+ */
+const applying: (EvalContext | undefined)[] = [];
 
 /**
- * Marks an `apply` callback as running (a resource declared now is refused); {@link leaveApply} ends it.
+ * Marks an `apply` callback as running (a resource its evaluation declares now is refused); {@link leaveApply} ends it.
  * @example enterApply(); try { result = f(value); } finally { leaveApply(); }
  */
 export function enterApply(): void {
-  applyDepth++;
+  applying.push(storage.getStore());
 }
 
 /** Ends what {@link enterApply} began. */
 export function leaveApply(): void {
-  applyDepth--;
+  applying.pop();
 }
 
-/** True while an `apply` callback runs (creating a resource there is refused). */
+/**
+ * True while an `apply` callback of the code running now runs (creating a resource there is refused).
+ * @example if (insideApply()) throw new Error("declare it in the program function");
+ */
 export function insideApply(): boolean {
-  return applyDepth > 0;
+  return applying.length > 0 && applying[applying.length - 1] === storage.getStore();
 }
 
 /** The current evaluation, or a clear error when a resource is created outside one. */

@@ -5,6 +5,7 @@
  */
 import { findDefinition } from "./registry.js";
 
+// A cache of imports: a module is loaded once per process whatever asks, and what it defines is code.
 const tried = new Map<string, Promise<void>>();
 
 /**

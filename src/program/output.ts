@@ -6,6 +6,9 @@ import type { OState, Resolution, Resolver } from "./resolver.js";
 
 export type { OState, Resolution, Resolver } from "./resolver.js";
 
+// Process-wide on purpose: this only hands out names. A number names one resolver (one phase of one run)
+// and is never reused, so an output two runs share (a module-level `output(...)`) at worst computes again
+// for the other run; it never hands one run's value to the other.
 const resolverIds = new WeakMap<Resolver, number>();
 let nextResolverId = 1;
 

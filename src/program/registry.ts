@@ -3,40 +3,52 @@ import type { Urn } from "../core/urn.js";
 import type { Provider } from "../provider/provider.js";
 
 /**
- * Resource types by token. Types register themselves when defined, so the engine can still reach the
- * provider of a resource that is in state but no longer in the program (to delete it).
- * This holds type definitions (code), never per-run data.
+ * Every definition made in this process, by type token. A definition is code (a module's `defineResource`
+ * runs once per import), never per-run data; the engine falls back to it only for an object in state whose
+ * type the running program does not declare (to read, resume or delete it). A run looks in its own
+ * definitions first ({@link RunDefinitions} in run-definitions.ts), so two programs or two tests that define
+ * one token with different providers never borrow each other's.
  */
-const definitions = new Map<string, ResourceDefinition>();
+const definitions = new Map<string, ResourceDefinition[]>();
 
-/** Records a type definition (the latest definition of a token wins). */
+/**
+ * Records a type definition (called by `defineResource`).
+ *
+ * @example registerDefinition(definition);
+ */
 export function registerDefinition(def: ResourceDefinition): void {
-  definitions.set(def.type, def);
+  const list = definitions.get(def.type);
+  if (!list) definitions.set(def.type, [def]);
+  else if (!list.includes(def)) list.push(def);
 }
 
-/** The definition of a type token, if one has been defined in this process. */
+/**
+ * The definition of a type token in this process, if exactly one provider is defined for it: when two
+ * definitions of one token have different providers, which one an object in state belongs to cannot be
+ * told, so none is guessed (the run's own definitions decide, or the provider is reported missing).
+ *
+ * @example findDefinition("local:File")?.provider
+ */
 export function findDefinition(type: string): ResourceDefinition | undefined {
-  return definitions.get(type);
+  const list = definitions.get(type);
+  if (!list) return undefined;
+  const last = list[list.length - 1]!;
+  return list.every((d) => d.provider === last.provider) ? last : undefined;
 }
 
 /**
  * Finds the provider that operates on an object: the engine asks it for every provider call, so a test
  * (mocks) or a library user (overrides) can stand in for any type without touching its definition.
+ * `definition` is the program node's, when the object is declared.
+ *
+ * @example const provider = source("local:File", urn, node.definition);
  */
 export type ProviderSource = (type: string, urn: Urn, definition?: ResourceDefinition) => Provider<any, any, any> | undefined;
 
 /**
- * The default source: the type's definition in the program, else one loaded in this process.
+ * Providers to use instead of the types' own (`StackOptions.providers`): per type and URN, given the type's
+ * own provider for this run (`own`, undefined when none is known), which an override may wrap or hand back.
  *
- * @example definedProviders("local:File", urn)?.create(...)
+ * @example const overrides: ProviderOverrides = (type, _urn, own) => (type === "aws:acm:Certificate" ? fakeAcm : own);
  */
-export const definedProviders: ProviderSource = (type, _urn, definition) => (definition ?? definitions.get(type))?.provider;
-
-/**
- * A source that asks `overrides` first (per type and URN), then the definitions.
- *
- * @example withOverrides((type) => (type === "aws:acm:Certificate" ? fakeAcm : undefined))
- */
-export function withOverrides(overrides: (type: string, urn: Urn) => Provider<any, any, any> | undefined): ProviderSource {
-  return (type, urn, definition) => overrides(type, urn) ?? definedProviders(type, urn, definition);
-}
+export type ProviderOverrides = (type: string, urn: Urn, own?: Provider<any, any, any>) => Provider<any, any, any> | undefined;

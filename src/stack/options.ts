@@ -1,9 +1,9 @@
 import type { Duration } from "../core/duration.js";
-import type { Urn } from "../core/urn.js";
 import type { ApplySummary } from "../apply/events.js";
 import type { PlanOptions } from "../plan/context.js";
 import type { DriftFinding, Plan } from "../plan/plan.js";
-import type { Clock, Provider, ProviderInstance } from "../provider/provider.js";
+import type { Clock, ProviderInstance } from "../provider/provider.js";
+import type { ProviderOverrides } from "../program/registry.js";
 import type { StateBackend } from "../state/backend.js";
 import type { Props } from "../state/types.js";
 
@@ -50,9 +50,11 @@ export interface StackOptions {
    * Providers to use instead of the types' own, per type token and URN (return undefined to keep the
    * type's): how tests mock a cloud without touching the program. `cairn/testing` builds on it.
    *
+   * `own` is the type's own provider for this stack (from its program), for an override that wraps it.
+   *
    * @example providers: (type) => (type === "aws:acm:Certificate" ? fakeAcm : undefined)
    */
-  providers?: (type: string, urn: Urn) => Provider<any, any, any> | undefined;
+  providers?: ProviderOverrides;
   /**
    * The provider instance, per package, of every resource that names none (nor its parents): e.g. point a
    * whole program at another region, account or a local emulator without editing it.

@@ -1,8 +1,8 @@
 import type { OpContext, Provider, ProviderInstance, ResumeResult } from "../provider/provider.js";
-import { findDefinition } from "../program/registry.js";
 import { operationId } from "../state/journal-format.js";
 import { callKind, resumedMutations, resumedText } from "./resume.js";
 import type { ProviderSource } from "../program/registry.js";
+import type { ResourceDefinition } from "../program/node.js";
 import type { JournalWriter } from "../state/journal-writer.js";
 import type { PendingOperation, Props, ResourceState, StateMutation } from "../state/types.js";
 import type { Urn } from "../core/urn.js";
@@ -16,6 +16,8 @@ export interface ReconcileEnv {
   instanceFor: (type: string, r: ResourceState["provider"]) => ProviderInstance | undefined;
   warn: (message: string, urn: Urn) => void;
   providers: ProviderSource;
+  /** The stack's definition of a type (its schema says what a resumed create records as secret). */
+  definitionOf: (type: string) => ResourceDefinition | undefined;
 }
 
 /** The recorded object an interrupted operation acted on: the current one, or a deposed one. */
@@ -76,5 +78,5 @@ async function resumeOne(journal: JournalWriter & { end(op: number, m: StateMuta
   }
   if (found.kind === "unknown") throw new CairnError(`An interrupted ${what} cannot be settled safely: ${found.message}`);
   env.warn(`An interrupted ${what} was resumed: ${resumedText(found)}.`, p.urn);
-  journal.end(p.op, resumedMutations(p, found, current, findDefinition(p.type)));
+  journal.end(p.op, resumedMutations(p, found, current, env.definitionOf(p.type)));
 }

@@ -13,7 +13,8 @@ import type { EngineEvent, EventSink } from "../apply/events.js";
 import { SecretRegistry } from "../apply/secret-registry.js";
 import type { Clock, OpContext, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
-import { definedProviders, withOverrides, type ProviderSource } from "../program/registry.js";
+import type { ProviderSource } from "../program/registry.js";
+import { RunDefinitions } from "../program/run-definitions.js";
 import { openBackend } from "../state/open-backend.js";
 import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
@@ -71,6 +72,8 @@ export class Stack {
   private readonly live = new Map<string, ProviderInstance>();
   /** The latest evaluation: applying a plan this process just made needs no second one. */
   private prepared: Prepared | undefined;
+  /** The type definitions of this stack's program: an object it no longer declares is reached through them. */
+  private readonly definitions = new RunDefinitions();
   /** Where every provider call gets its provider. */
   private readonly providers: ProviderSource;
 
@@ -80,7 +83,7 @@ export class Stack {
   ) {
     this.name = options.stack ?? "dev";
     this.clock = options.clock ?? realClock;
-    this.providers = options.providers ? withOverrides(options.providers) : definedProviders;
+    this.providers = this.definitions.source(options.providers);
     const dir = options.stateDir ?? process.env.CAIRN_STATE_DIR ?? join(program.location.dir, ".cairn");
     const given = options.backend ?? (options.stateDir === undefined ? process.env.CAIRN_BACKEND : undefined);
     const stateDir = isAbsolute(dir) ? dir : resolve(dir);
@@ -137,6 +140,7 @@ export class Stack {
       instanceFor: (type: string, r: ProviderRecord | undefined) => this.instanceFor(type, r),
       warn: (m: string, urn: Urn) => this.note("warning", m, urn),
       providers: this.providers,
+      definitionOf: (type: string) => this.definitions.find(type),
     };
   }
 
@@ -201,6 +205,7 @@ export class Stack {
   }
 
   private remember(ev: Evaluation): void {
+    this.definitions.learn(ev.nodes);
     for (const n of ev.nodes) if (n.provider) this.live.set(instanceKey(n.provider.package, n.provider.name), n.provider);
   }
 

@@ -40,7 +40,8 @@ export interface LockOptions {
 const DEFAULT_STALE_MS = 60_000;
 
 // Stack directories locked by this process: a lock.json naming our own pid is only ours if listed here
-// (in a container, a killed earlier run often had the same pid).
+// (in a container, a killed earlier run often had the same pid). Process-wide on purpose: it is a fact about
+// this process's locks on a shared folder, so a second run of this process on the same stack waits for the first.
 const heldHere = new Set<string>();
 
 const lockPathOf = (stackDir: string) => join(stackDir, "lock");

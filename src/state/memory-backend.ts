@@ -19,6 +19,9 @@ interface MemoryStack {
 /** Stacks by `project/stack`: one named memory space. */
 type Space = Map<string, MemoryStack>;
 
+// Process-wide on purpose: `memory://<name>` is documented as the space every backend of this process opened
+// with that name shares (like a file:// folder two runs point at, and locked the same way); `memory://` alone
+// is private to its backend, which is what side-by-side runs and tests use.
 const named = new Map<string, Space>();
 
 /**

@@ -1,5 +1,4 @@
 import type { Provider } from "../provider/provider.js";
-import { findDefinition } from "../program/registry.js";
 import type { Urn } from "../core/urn.js";
 import type { Props } from "../state/types.js";
 import { targetOf } from "./mock-provider.js";
@@ -85,7 +84,7 @@ function rulesOf(table: MockTable | undefined): Rule[] {
 export class MockProviders {
   private readonly rules: Rule[];
   private readonly built = new Map<Rule, Provider<any, any, any>>();
-  private readonly reals = new Map<string, Provider<any, any, any>>();
+  private readonly reals = new Map<Provider<any, any, any>, Provider<any, any, any>>();
 
   constructor(
     table: MockTable | undefined,
@@ -105,7 +104,7 @@ export class MockProviders {
   }
 
   /** The provider for a resource: its mock's (recorded), or one that fails naming what to mock. */
-  provider = (type: string, urn: Urn): Provider<any, any, any> | undefined => {
+  provider = (type: string, urn: Urn, own?: Provider<any, any, any>): Provider<any, any, any> | undefined => {
     const rule = this.ruleFor(type, urn);
     if (!rule) return missingMockProvider(type);
     let p = this.built.get(rule);
@@ -114,10 +113,10 @@ export class MockProviders {
       if (made) this.built.set(rule, (p = recording(made, type, this.calls)));
     }
     if (p) return p;
-    // mocks.real(): the type's own provider, still recorded.
-    let real = this.reals.get(type);
-    const own = findDefinition(type)?.provider;
-    if (!real && own) this.reals.set(type, (real = recording(own, type, this.calls)));
+    // mocks.real(): the type's own provider for this stack (the engine hands it over), still recorded.
+    if (!own) return undefined;
+    let real = this.reals.get(own);
+    if (!real) this.reals.set(own, (real = recording(own, type, this.calls)));
     return real;
   };
 

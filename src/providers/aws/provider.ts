@@ -20,6 +20,9 @@ export interface ProviderArgs {
 
 // Instances by name, so a resource the program no longer declares is still deleted with the
 // credentials of the instance it was created with (state records only the name and settings).
+// Process-wide: two programs of one process must not give one name different settings, and a stack reaches
+// its own program's instance first (`Stack.instanceFor`); only an instance its program no longer makes is
+// found here.
 const byName = new Map<string, Provider>();
 
 /**

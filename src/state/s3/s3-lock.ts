@@ -33,6 +33,7 @@ function parseLock(text: string): LockDoc | undefined {
 const unknownHolder: LockHolder = { pid: 0, host: "unknown", since: "unknown", command: "unknown" };
 
 // Tokens of the S3 locks this process holds: a lock.json naming this very process is only alive if listed here.
+// Process-wide on purpose (a fact about this process's locks; every token is unique to one acquisition).
 const heldTokens = new Set<string>();
 
 /**

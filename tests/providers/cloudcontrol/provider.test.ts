@@ -21,6 +21,8 @@ import type { TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec
 import "../../../src/providers/aws/services/sqs.js";
 import "../../../src/providers/aws/services/rds.js";
 import { testCtx } from "../aws/ctx.js";
+import { FakeClock } from "../../../src/testing/fake-clock.js";
+import { Provider as AwsProvider } from "../../../src/providers/aws/provider.js";
 
 const cc = mockClient(CloudControlClient);
 const URN = "urn:cairn:dev::app::aws:sqs:Queue::jobs" as Urn;
@@ -80,8 +82,9 @@ describe("the Cloud Control provider: requests, polling and results", () => {
       return { ResourceRequestStatusSummaries: tokens.map((t, i) => event({ RequestToken: t, Identifier: `q${i}`, OperationStatus: i < round * 4 ? "SUCCESS" : "IN_PROGRESS" })) };
     });
     cc.on(GetResourceCommand).resolves({ ResourceDescription: { Properties: "{}" } });
+    const clock = new FakeClock({ auto: true }); // one run: one clock
     const creates = Array.from({ length: n }, (_, i) => {
-      const ctx = testCtx({ operation: { id: `op-${i}`, note: async (d) => void (d.requestToken && tokens.push(d.requestToken)) } });
+      const ctx = testCtx({ clock, operation: { id: `op-${i}`, note: async (d) => void (d.requestToken && tokens.push(d.requestToken)) } });
       return provider(QUEUE).create({ urn: `${URN}${i}` as Urn, inputs: { queueName: `q${i}` }, ctx });
     });
     await Promise.all(creates);
@@ -190,6 +193,35 @@ describe("checks against the specification, before anything is created", () => {
 });
 
 describe("polling when the credentials may not list requests", () => {
+  it("two runs with other credentials in one region each poll their own requests with their own client", async () => {
+    // GIVEN a cloud where a request token is visible only to the client (account) that made it
+    const owner = new Map<string, unknown>();
+    let n = 0;
+    cc.on(CreateResourceCommand).callsFake((_input, client) => {
+      const token = `t${++n}`;
+      owner.set(token, client());
+      return { ProgressEvent: event({ RequestToken: token, OperationStatus: "IN_PROGRESS" }) };
+    });
+    const mine = (token: string | undefined, client: () => unknown) => token !== undefined && owner.get(token) === client();
+    cc.on(ListResourceRequestsCommand).callsFake((_input, client) => ({
+      ResourceRequestStatusSummaries: [...owner.keys()].filter((t) => mine(t, client)).map((t) => event({ RequestToken: t, OperationStatus: "SUCCESS", Identifier: `q-${t}` })),
+    }));
+    cc.on(GetResourceRequestStatusCommand).callsFake((input: { RequestToken?: string }, client) => {
+      if (!mine(input.RequestToken, client)) throw Object.assign(new Error("no such request"), { name: "RequestTokenNotFoundException", $metadata: { httpStatusCode: 400 } });
+      return { ProgressEvent: event({ RequestToken: input.RequestToken, OperationStatus: "SUCCESS", Identifier: `q-${input.RequestToken}` }) };
+    });
+    cc.on(GetResourceCommand).resolves({ ResourceDescription: { Properties: JSON.stringify({ QueueName: "jobs" }) } });
+    const account = (name: string) => new AwsProvider(name, { region: "us-east-1", credentials: { accessKeyId: name, secretAccessKey: name } });
+
+    // WHEN two runs on one clock create at the same time, one per account (only the credentials differ)
+    const clock = new FakeClock({ auto: true });
+    const create = (who: string) => provider(QUEUE).create({ urn: `${URN}-${who}` as Urn, inputs: { queueName: who }, ctx: testCtx({ clock, provider: account(`side-${who}`) }) });
+    const [a, b] = await Promise.all([create("a"), create("b")]);
+
+    // THEN each finished, polled by its own client
+    expect([a.id, b.id]).toEqual(["q-t1", "q-t2"]);
+  });
+
   it("falls back to one status call per request instead of failing the create", async () => {
     cc.on(CreateResourceCommand).resolves({ ProgressEvent: event({ RequestToken: "r9", OperationStatus: "IN_PROGRESS" }) });
     cc.on(ListResourceRequestsCommand).rejects(Object.assign(new Error("not authorized to perform cloudformation:ListResourceRequests"), { name: "AccessDeniedException", $metadata: { httpStatusCode: 400 } }));

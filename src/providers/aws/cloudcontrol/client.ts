@@ -17,7 +17,7 @@ import type {
   ProgressEvent,
   UpdateResourceInput,
 } from "@aws-sdk/client-cloudcontrol";
-import type { OpContext, ProviderInstance } from "../../../provider/provider.js";
+import type { OpContext } from "../../../provider/provider.js";
 import { awsCall } from "../call.js";
 import { resolveProvider } from "../provider.js";
 import { cachedClient, clientConfig } from "../client-cache.js";
@@ -36,8 +36,6 @@ export type CallContext = Pick<OpContext, "signal" | "clock" | "provider">;
  * @example const cc = await cloudControl(ctx); const { ProgressEvent } = await cc.create(ctx, { TypeName, DesiredState });
  */
 export interface CloudControl {
-  /** A key naming the configuration: requests are tracked per account and region. */
-  readonly key: string;
   create(ctx: CallContext, input: CreateResourceInput): Promise<ProgressEvent>;
   update(ctx: CallContext, input: UpdateResourceInput): Promise<ProgressEvent>;
   delete(ctx: CallContext, input: DeleteResourceInput): Promise<ProgressEvent>;
@@ -60,20 +58,14 @@ export async function cloudControl(ctx: Pick<OpContext, "provider">): Promise<Cl
   const args = resolveProvider(ctx.provider);
   const client = cachedClient("cloudcontrol", args, () => new m.CloudControlClient(clientConfig(args)));
   let api = apis.get(client);
-  if (!api) apis.set(client, (api = makeApi(m, client, keyOf(ctx.provider))));
+  if (!api) apis.set(client, (api = makeApi(m, client)));
   return api;
 }
 
-function keyOf(p: ProviderInstance | undefined): string {
-  const args = resolveProvider(p);
-  return JSON.stringify([args.region ?? process.env.AWS_REGION ?? "", args.endpoint ?? "", args.profile ?? ""]);
-}
-
-function makeApi(m: Sdk, client: CloudControlClient, key: string): CloudControl {
+function makeApi(m: Sdk, client: CloudControlClient): CloudControl {
   const call = <T>(ctx: CallContext, op: string, send: (signal: AbortSignal) => Promise<T>) =>
     awsCall(ctx, "Cloud Control", op, send, { hint: cloudControlHint, retryAlso: retriedAlso });
   return {
-    key,
     create: async (ctx, input) => (await call(ctx, "CreateResource", (s) => client.send(new m.CreateResourceCommand(input), { abortSignal: s }))).ProgressEvent!,
     update: async (ctx, input) => (await call(ctx, "UpdateResource", (s) => client.send(new m.UpdateResourceCommand(input), { abortSignal: s }))).ProgressEvent!,
     delete: async (ctx, input) => (await call(ctx, "DeleteResource", (s) => client.send(new m.DeleteResourceCommand(input), { abortSignal: s }))).ProgressEvent!,

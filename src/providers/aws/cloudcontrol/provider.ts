@@ -37,7 +37,7 @@ async function run(cc: CloudControl, ctx: OpContext, info: TypeInfo, op: "create
   const started = await send();
   if (started.RequestToken) await ctx.operation?.note({ requestToken: started.RequestToken });
   if (started.OperationStatus !== "SUCCESS") ctx.log.info(`Cloud Control ${op} request ${started.RequestToken ?? ""} ${started.OperationStatus?.toLowerCase() ?? "sent"}`);
-  const finished = pollerFor(cc).wait(ctx, started);
+  const finished = pollerFor(cc, ctx.clock).wait(ctx, started);
   // Waiting is not calling: the slot of --parallel serves other calls meanwhile.
   const done = await (ctx.pause ? ctx.pause(finished) : finished);
   if (done.OperationStatus !== "SUCCESS") throw new RequestFailed(op, info.cfnType, done);

@@ -65,6 +65,7 @@ export function isNotFound(e: unknown): boolean {
 }
 
 // Types whose ListResources answers identifiers only (most list handlers): their waits read each object.
+// A fact about the AWS type, the same for every run.
 const listsIdentifiersOnly = new Set<string>();
 /** Pages of ListResources one wait round may read: beyond that, objects are read one by one. */
 const MAX_LIST_PAGES = 3;

@@ -40,7 +40,7 @@ export interface PollStats {
 /**
  * The requests of one Cloud Control configuration (account and region) being waited for.
  *
- * @example const done = await pollerFor(cc).wait(ctx, (await cc.create(ctx, input)));
+ * @example const done = await pollerFor(cc, ctx.clock).wait(ctx, (await cc.create(ctx, input)));
  */
 export class RequestPoller {
   private readonly waiting = new Map<string, Waiter[]>();
@@ -161,15 +161,25 @@ export class RequestPoller {
   }
 }
 
-const pollers = new Map<string, RequestPoller>();
+/**
+ * Pollers by configuration (the API object: one per client, and a client per region, endpoint, profile and
+ * credentials) and by clock. A request token is only visible to the account that made it, and a poller
+ * sleeps on the clock of the run that started it: keyed by less (the region alone, as before), a run with
+ * other credentials had its requests listed with the first run's, or one test's waits driven by another's
+ * fake clock. Weak keys: a run's clock goes with the run.
+ */
+const pollers = new WeakMap<CloudControl, WeakMap<Clock, RequestPoller>>();
 
 /**
- * The poller shared by every request of one configuration in this process.
+ * The poller shared by every request of one configuration and clock in this process: the requests of one
+ * run (and of runs sharing their credentials and clock) are listed together, one call per round.
  *
- * @example const final = await pollerFor(cc).wait(ctx, event);
+ * @example const final = await pollerFor(cc, ctx.clock).wait(ctx, event);
  */
-export function pollerFor(cc: CloudControl): RequestPoller {
-  let p = pollers.get(cc.key);
-  if (!p) pollers.set(cc.key, (p = new RequestPoller(cc)));
+export function pollerFor(cc: CloudControl, clock: Clock): RequestPoller {
+  let byClock = pollers.get(cc);
+  if (!byClock) pollers.set(cc, (byClock = new WeakMap()));
+  let p = byClock.get(clock);
+  if (!p) byClock.set(clock, (p = new RequestPoller(cc)));
   return p;
 }

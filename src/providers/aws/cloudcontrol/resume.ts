@@ -66,7 +66,7 @@ export async function resumeRequest(cc: CloudControl, info: TypeInfo, args: Resu
   if (!event) return current(cc, info, args.id, args.ctx);
   if (!isFinished(event)) {
     args.ctx.log.info(`resuming: waiting for Cloud Control request ${token} (${event.Operation?.toLowerCase()} of ${info.cfnType}, ${event.OperationStatus})`);
-    event = await pollerFor(cc).wait(args.ctx, event);
+    event = await pollerFor(cc, args.ctx.clock).wait(args.ctx, event);
   }
   const id = event.Identifier ?? args.id;
   if (args.kind === "create") {

@@ -11,7 +11,8 @@ import type { TypeInfo } from "./type-spec.js";
 /** The config key of the stack-wide default tags: a JSON object of strings. */
 export const DEFAULT_TAGS_KEY = "aws:defaultTags";
 
-// The config value as last parsed: every resource of a program reads the same one.
+// The config value as last parsed: every resource of a program reads the same one. Keyed by the raw text,
+// so another run with other tags parses its own (a pure cache).
 let parsedConfig: { raw: string; tags: Record<string, string> } | undefined;
 
 /** The `aws:defaultTags` config value as tags; a value that is not a JSON object of strings is refused, saying how to set it. */

@@ -7,6 +7,7 @@
 import { SERVICE_NAMESPACES, SPECIAL_TOKENS } from "../services/catalog.js";
 import type { TypeInfo } from "./type-spec.js";
 
+// The types of the generated modules loaded in this process: code, the same for every run.
 const byCfn = new Map<string, TypeInfo>();
 const byToken = new Map<string, TypeInfo>();
 

@@ -157,6 +157,8 @@ interface Queue {
   arrivals: number;
 }
 
+// Batches per client (account, region, endpoint) and zone: runs sharing a client share a batch, which is
+// what Route 53's per-account rate limit wants; each change still answers its own caller.
 const queues = new WeakMap<Route53Client, Map<string, Queue>>();
 
 /** Arms the quiet timer; when it fires, a few turns more, then sends unless a change joined meanwhile. */

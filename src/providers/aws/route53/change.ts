@@ -69,7 +69,9 @@ export function batchMessages(e: unknown): string | undefined {
   return e instanceof Error && e.message.includes(text) ? undefined : text;
 }
 
-const syncing = new Map<string, Promise<string>>();
+// Syncs in progress per client (a configuration: account, region, endpoint) and change id: a change id
+// names a change of one account only, and an emulator per test may hand out the same ids to two runs.
+const syncing = new WeakMap<Route53Client, Map<string, Promise<string>>>();
 
 /**
  * {@link waitForSync} shared by every record of one request: the records a batched change carried poll one
@@ -79,10 +81,13 @@ const syncing = new Map<string, Promise<string>>();
  * @example const status = await waitForSyncShared(ctx, client, changeId, "www.example.dev A"); // "INSYNC"
  */
 export function waitForSyncShared(ctx: Pick<OpContext, "clock" | "signal" | "log" | "timeout">, client: Route53Client, changeId: string, what: string): Promise<string> {
-  let p = syncing.get(changeId);
+  let mine = syncing.get(client);
+  if (!mine) syncing.set(client, (mine = new Map()));
+  const inFlight = mine;
+  let p = inFlight.get(changeId);
   if (!p) {
-    p = waitForSync(ctx, client, changeId, what).finally(() => syncing.delete(changeId));
-    syncing.set(changeId, p);
+    p = waitForSync(ctx, client, changeId, what).finally(() => inFlight.delete(changeId));
+    inFlight.set(changeId, p);
   }
   return p;
 }
