@@ -1,4 +1,5 @@
 import type { GraphNode, ResourceNode } from "../program/node.js";
+import { declaredAt } from "../core/declaration-site.js";
 import type { PlanContext } from "./context.js";
 import { unknownValue } from "../runtime/values.js";
 
@@ -20,7 +21,7 @@ export function waitCycle<T>(start: T, next: (n: T) => T | undefined): T[] | und
 
 /** `"a" (urn) → "b" (urn) → "a"`. */
 export function describeChain(nodes: readonly ResourceNode[]): string {
-  return nodes.map((n, i) => (i === nodes.length - 1 ? `"${n.name}"` : `"${n.name}" (${n.urn})`)).join(" → ");
+  return nodes.map((n, i) => (i === nodes.length - 1 ? `"${n.name}"` : `"${n.name}" (${n.urn})${declaredAt(n.site)}`)).join(" → ");
 }
 
 /**
