@@ -17,6 +17,7 @@ import { checkDeleteProviders, planDeletes } from "./deletes.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
 import { thrownMessage } from "../core/thrown.js";
+import { withSite } from "../core/declaration-site.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
 
@@ -144,10 +145,7 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
 function nameSites(diagnostics: PlanDiagnostic[], graph: Graph): void {
   if (!diagnostics.some((d) => d.urn)) return;
   const byUrn = new Map<string, GraphNode>(graph.order.map((n) => [n.urn, n]));
-  for (const d of diagnostics) {
-    const site = d.urn && byUrn.get(d.urn)?.site?.toString();
-    if (site && !d.message.includes(site)) d.message += ` (declared at ${site})`;
-  }
+  for (const d of diagnostics) if (d.urn) d.message = withSite(d.message, byUrn.get(d.urn)?.site);
 }
 
 /** The plan of a finished pass: program steps in graph order, then deletes; stack outputs; checks. */
