@@ -1,6 +1,7 @@
 import type { ResourceDefinition } from "./node.js";
 import type { Urn } from "../core/urn.js";
 import type { Provider } from "../provider/provider.js";
+import { traceProvider, type DebugLog } from "../provider/trace.js";
 
 /**
  * Resource types by token. Types register themselves when defined, so the engine can still reach the
@@ -39,4 +40,24 @@ export const definedProviders: ProviderSource = (type, _urn, definition) => (def
  */
 export function withOverrides(overrides: (type: string, urn: Urn) => Provider<any, any, any> | undefined): ProviderSource {
   return (type, urn, definition) => overrides(type, urn) ?? definedProviders(type, urn, definition);
+}
+
+/**
+ * A source whose providers write every call to `log` (the debug trace). Each provider is wrapped once, so
+ * the engine sees one stable object per provider, as without tracing.
+ *
+ * @example const providers = tracedProviders(definedProviders, (line) => console.error(line));
+ */
+export function tracedProviders(source: ProviderSource, log: DebugLog): ProviderSource {
+  // By provider, then type: one provider may serve several types, and each line names the type.
+  const wrapped = new WeakMap<Provider<any, any, any>, Map<string, Provider<any, any, any>>>();
+  return (type, urn, definition) => {
+    const p = source(type, urn, definition);
+    if (!p) return undefined;
+    let byType = wrapped.get(p);
+    if (!byType) wrapped.set(p, (byType = new Map()));
+    let t = byType.get(type);
+    if (!t) byType.set(type, (t = traceProvider(p, type, log)));
+    return t;
+  };
 }

@@ -15,7 +15,9 @@ import type { ApplySummary, EngineEvent, EventSink } from "../apply/events.js";
 import { SecretRegistry } from "../apply/secret-registry.js";
 import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
-import { definedProviders, withOverrides, type ProviderSource } from "../program/registry.js";
+import { definedProviders, tracedProviders, withOverrides, type ProviderSource } from "../program/registry.js";
+import type { DebugLog } from "../provider/trace.js";
+import { decisionLine } from "../plan/decision-line.js";
 import { openBackend } from "../state/open-backend.js";
 import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
@@ -90,6 +92,14 @@ export interface StackOptions {
    * @example prog.stack({ defaultProviders: { aws: new aws.Provider("local", { region: "us-east-1", endpoint: "http://127.0.0.1:4566" }) } })
    */
   defaultProviders?: Readonly<Record<string, ProviderInstance>>;
+  /**
+   * Receives the debug trace (the CLI's `--debug` and `CAIRN_LOG=debug`), a line at a time with secrets
+   * redacted: every provider call with its duration and outcome, and every plan decision with its reason.
+   * Without it nothing is traced, and nothing is built to be.
+   *
+   * @example prog.stack({ debug: (line) => process.stderr.write(`[debug] ${line}\n`) })
+   */
+  debug?: DebugLog;
 }
 
 /** Cancellation of one call (`up`, `apply`, `destroy`), in addition to the stack's own signals. */
@@ -154,8 +164,10 @@ export class Stack {
   private readonly live = new Map<string, ProviderInstance>();
   /** The latest evaluation: applying a plan this process just made needs no second one. */
   private prepared: Prepared | undefined;
-  /** Where every provider call gets its provider. */
+  /** Where every provider call gets its provider (traced ones with `debug`). */
   private readonly providers: ProviderSource;
+  /** The debug trace, redacted; undefined when off. */
+  private readonly debug: DebugLog | undefined;
 
   constructor(
     readonly program: ProgramSpec,
@@ -163,7 +175,11 @@ export class Stack {
   ) {
     this.name = options.stack ?? "dev";
     this.clock = options.clock ?? realClock;
-    this.providers = options.providers ? withOverrides(options.providers) : definedProviders;
+    const log = options.debug;
+    // Redacted at the last moment: the registry learns secrets as the run meets them.
+    this.debug = log && ((line) => log(this.secrets.redact(line)));
+    const source = options.providers ? withOverrides(options.providers) : definedProviders;
+    this.providers = this.debug ? tracedProviders(source, this.debug) : source;
     const dir = options.stateDir ?? process.env.CAIRN_STATE_DIR ?? join(program.location.dir, ".cairn");
     const given = options.backend ?? (options.stateDir === undefined ? process.env.CAIRN_BACKEND : undefined);
     const stateDir = isAbsolute(dir) ? dir : resolve(dir);
@@ -351,7 +367,7 @@ export class Stack {
       },
       opts,
     );
-    return this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings });
+    return this.traced(this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings }));
   }
 
   /** Plans without changing anything. The plan can be given to {@link apply} (or saved, and applied by `up --plan`). */
@@ -395,11 +411,18 @@ export class Stack {
         if (!state.resources[t]) plan.diagnostics.push({ severity: "error", message: `--target ${t}: no resource with this URN in state. Run \`state list\` to see the URNs.` });
       }
       plan.steps = planDeletes(state, new Set(), scope, plan.diagnostics);
+      this.traced(plan);
       checkDeleteProviders(plan.steps, (t, urn) => this.providers(t, urn) !== undefined, plan.diagnostics);
       // A targeted destroy keeps the stack outputs: the rest of the stack still stands.
       plan.outputsChanged = !scope && Object.keys(state.outputs).length > 0;
       return this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) });
     });
+  }
+
+  /** The plan, its decisions written to the debug trace (when on). */
+  private traced(plan: Plan): Plan {
+    if (this.debug) for (const step of plan.steps) this.debug(decisionLine(step));
+    return plan;
   }
 
   /** The plan with its secrets remembered and its diagnostics (a provider's check may quote a value) redacted. */
