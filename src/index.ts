@@ -26,6 +26,7 @@ export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatD
 export type { CustomTimeouts, PrepareEnv } from "./program/node.js";
 export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance, OperationRecord, ResumeResult } from "./provider/provider.js";
 export type { DebugLog } from "./provider/trace.js";
+export type { DeclarationSite } from "./core/declaration-site.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
 export { IncompleteCreateError, TransientError, isTransientError } from "./core/errors.js";
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";

@@ -70,7 +70,7 @@ const SITE_FRAMES = 2;
 
 /**
  * Where the user's program declared a resource, wait, lookup or component. Capturing keeps V8's trace of
- * {@link SITE_FRAMES} frames as it is; it becomes call sites, is source-mapped and printed (`infra.ts:12:3`)
+ * two frames as it is; it becomes call sites, is source-mapped and printed (`infra.ts:12:3`)
  * only when a message names it: nearly every site is never shown, and mapping costs far more than capturing.
  * Never serialised: `toJSON` leaves it out of saved plans and JSON output, so where code sits never changes
  * what Cairn stores or fingerprints.
@@ -106,13 +106,13 @@ function shown(p: { file: string; line: number; column: number }): string {
 }
 
 /**
- * The site of a call to `entry` (a resource class, `wait`): the frames above it are skipped by V8 itself,
- * so only {@link SITE_FRAMES} are walked (a resource nested in components and helpers costs the same).
+ * The site of a call to `entry` (a resource class, `wait`): V8 skips the frames up to it and keeps the
+ * {@link SITE_FRAMES} after, so the user's stack below (components, helpers, the runner) is never walked.
+ * `entry` is any function or class (`Function`): V8 finds its frame by identity.
  *
  * @example
  * class Resource { constructor() { this.site = captureSite(new.target); } } // where `new Bucket(...)` is
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- any function: V8 matches it by identity
 export function captureSite(entry: Function): DeclarationSite {
   const limit = Error.stackTraceLimit;
   const trace: { stack?: unknown } = {};
