@@ -6,7 +6,6 @@ import type { ActionJob } from "../plan/actions.js";
 import type { ApplyContext } from "./context.js";
 import type { Scheduler } from "./scheduler.js";
 
-
 /**
  * Every running action waits for a value another action must produce, and none can move: a cycle formed
  * at run time (a value read through `apply` from a resource that itself runs after). Names the chain and

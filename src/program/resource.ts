@@ -100,7 +100,8 @@ function collectInputs(inputs: unknown, deps: Set<ResourceNode>, what: string): 
 
 /**
  * @internal Builds the internal node for a resource, lookup, wait or component being declared and registers it
- * with the current evaluation. Options are validated here, so a mistake is reported where it was made.
+ * with the current evaluation. Options are validated here, so a mistake is reported where it was made. `site`
+ * is captured by the caller, which knows the function the user called (`new.target`, `wait`).
  */
 export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, site: DeclarationSite | undefined, urnName: string = name): ResourceNode {
   if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
