@@ -66,6 +66,15 @@ describe("the debug trace (--debug, CAIRN_LOG=debug)", () => {
     expect(r.stderr).not.toContain(PASSWORD);
   });
 
+  it("with --json, the trace goes to stderr and stdout stays one JSON event a line", async () => {
+    v = 1;
+    const { prog } = await programIn("dbg", plain);
+    const r = await run(prog, ["up", "--yes", "--json", "--debug"]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split("\n").filter(Boolean)) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(lines(r.stderr)).toContainEqual(expect.stringMatching(/provider create dbg:Thing \S+::plain \d+ms ok$/));
+  });
+
   it("prints nothing without --debug or CAIRN_LOG=debug", async () => {
     v = 1;
     const { prog } = await programIn("dbg", plain);
