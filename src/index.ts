@@ -25,6 +25,8 @@ export { makeUrn, parseUrn, type Urn, type UrnParts } from "./core/urn.js";
 export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./core/duration.js";
 export type { CustomTimeouts, PrepareEnv } from "./program/node.js";
 export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance, OperationRecord, ResumeResult } from "./provider/provider.js";
+export type { DebugLog } from "./provider/trace.js";
+export type { DeclarationSite } from "./core/declaration-site.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
 export { IncompleteCreateError, TransientError, isTransientError } from "./core/errors.js";
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";

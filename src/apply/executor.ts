@@ -20,6 +20,7 @@ import type { JournalWriter } from "../state/journal-writer.js";
 import { runAction } from "./handlers/index.js";
 import { labelOf } from "./handlers/wait.js";
 import { redactorFor } from "./handlers/common.js";
+import { withSite } from "../core/declaration-site.js";
 import { publishSettled, recordPrelude } from "./prelude.js";
 import { Scheduler, type SchedulerHooks } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
@@ -163,7 +164,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       starts.report(action); // a failure is always reported after its start, even one before its call
       scopes.delete(action.id);
       summary.failed++;
-      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)) });
+      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: withSite(redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)), ctx.node(action.step.urn)?.site) });
       lose(action);
     },
     skipped: ({ action }, reason) => {

@@ -1,11 +1,10 @@
-import { nameOf } from "../core/urn.js";
+import { nameOf, type Urn } from "../core/urn.js";
+import { declaredAt } from "../core/declaration-site.js";
 import type { ScopedResolver } from "../runtime/values.js";
 import { waitCycle } from "../plan/stall.js";
 import type { ActionJob } from "../plan/actions.js";
 import type { ApplyContext } from "./context.js";
 import type { Scheduler } from "./scheduler.js";
-
-const quotedName = (urn: string) => `"${nameOf(urn)}"`;
 
 /**
  * Every running action waits for a value another action must produce, and none can move: a cycle formed
@@ -28,7 +27,8 @@ export function reportStall(running: readonly ActionJob[], scopes: ReadonlyMap<s
     return scheduler.depsOf(id).find((d) => scheduler.statusOf(d) === "waiting" || scheduler.statusOf(d) === "running");
   };
   const cycle = waitCycle(running[0]!.id, next);
-  const chain = (cycle ?? running.map((j) => j.id)).map((id) => quotedName(byId.get(id)!.action.step.urn));
+  const named = (urn: Urn) => `"${nameOf(urn)}"${declaredAt(ctx.node(urn)?.site)}`;
+  const chain = (cycle ?? running.map((j) => j.id)).map((id) => named(byId.get(id)!.action.step.urn));
   const message =
     `stuck: a dependency cycle formed at run time: ${chain.join(" → ")}. Each needs the next to finish first; ` +
     "the graph could not see it up front because a value is read inside an apply() callback. Break the cycle: pass one of the values another way, or remove the reference.";

@@ -34,6 +34,8 @@ export interface GlobalOptions {
   forgetInterrupted?: string[];
   /** False with `--no-color`. */
   color: boolean;
+  /** `--debug`: the debug trace on stderr (as `CAIRN_LOG=debug`). */
+  debug?: boolean;
 }
 
 /** One command's run: its stack, how it reports progress, and its JSON stream when `--json` is on. */
@@ -102,6 +104,8 @@ export class CliContext {
     if (g.fromBackup) o.fromBackup = true;
     if (g.forgetInterrupted?.length) o.forgetInterrupted = g.forgetInterrupted;
     if (g.retryDeadline !== undefined) o.retryDeadline = g.retryDeadline;
+    // Through the running command's display when there is one, so a trace line never breaks its live lines.
+    if (g.debug || this.io.env.CAIRN_LOG?.toLowerCase() === "debug") o.debug = (line) => (this.active ? this.active.print(`[debug] ${line}`, "err") : this.io.err(`[debug] ${line}`));
     return new Stack(this.prog(cmd), o);
   }
 

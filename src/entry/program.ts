@@ -1,8 +1,7 @@
 import { realpathSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, relative } from "node:path";
 import { evaluateProgram, markProgram, type EvaluateOptions, type Evaluation, type ProgramFn, type ProgramLocation, type ProgramSpec } from "../program/evaluate.js";
-import { PACKAGE_ROOT } from "../core/package-root.js";
+import { callerFile } from "../core/declaration-site.js";
 import { holdEarlyInterrupts } from "../core/early-interrupts.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 
@@ -51,36 +50,6 @@ export class Program implements ProgramSpec {
   stack(opts: StackOptions = {}): Stack {
     return new Stack(this, opts);
   }
-}
-
-/**
- * Cairn's own folders, `dist/` and `src/`: frames from there are not the user's program. Both, because with
- * source maps on (as tsx turns them) a frame of `dist/x.js` is reported as `src/x.ts`.
- */
-const OWN_ROOTS = [join(PACKAGE_ROOT, "dist") + sep, join(PACKAGE_ROOT, "src") + sep];
-
-/**
- * The file that called the function calling this one (captured once per program, not per resource). It
- * reads the raw call sites: a formatted `stack` would be source-mapped first, and under tsx mapping a
- * large program's frames cost tens of milliseconds of every run.
- */
-function callerFile(): string | undefined {
-  const prepare = Error.prepareStackTrace;
-  let sites: NodeJS.CallSite[] = [];
-  try {
-    Error.prepareStackTrace = (_e, callSites) => callSites;
-    sites = (new Error().stack as unknown as NodeJS.CallSite[] | undefined) ?? [];
-  } finally {
-    Error.prepareStackTrace = prepare;
-  }
-  for (const site of sites) {
-    const name = site.getFileName();
-    if (!name || !(name.startsWith("/") || name.startsWith("file://") || /^[A-Za-z]:\\/.test(name))) continue;
-    const f = name.startsWith("file://") ? fileURLToPath(name) : name;
-    if (OWN_ROOTS.some((root) => f.startsWith(root))) continue;
-    return f;
-  }
-  return undefined;
 }
 
 function sameFile(a: string | undefined, b: string | undefined): boolean {

@@ -2,6 +2,7 @@ import type { Urn } from "../core/urn.js";
 import type { Props, ProviderRecord, RecordedTimeouts, StateMutation } from "../state/types.js";
 import type { Predicate } from "../core/predicate.js";
 import { everyMember } from "../core/every-member.js";
+import type { DeclarationSite } from "../core/declaration-site.js";
 
 /**
  * What a replace happens for: the attributes that force it, a tainted object, `--replace`, `replaceOnChanges`,
@@ -27,6 +28,11 @@ export interface StepMeta {
 interface StepBase {
   urn: Urn;
   type: string;
+  /**
+   * Where the program declared the node (for messages and `preview --diff`): absent for deletes and for
+   * plans read from a file, and never written to one (see {@link DeclarationSite}).
+   */
+  site?: DeclarationSite;
   /** URNs of the program nodes whose values this step needs (its new object depends on them). */
   deps: Urn[];
 }

@@ -17,6 +17,7 @@ import { checkDeleteProviders, planDeletes } from "./deletes.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
 import { thrownMessage } from "../core/thrown.js";
+import { withSite } from "../core/declaration-site.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
 
@@ -137,13 +138,25 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
   }
 }
 
+/**
+ * Appends where the program declared it to each diagnostic about a program node: in one place for every
+ * kind of diagnostic, so each names the user's line once (a message that already names it is left alone).
+ */
+function nameSites(diagnostics: PlanDiagnostic[], graph: Graph): void {
+  if (!diagnostics.some((d) => d.urn)) return;
+  const byUrn = new Map<string, GraphNode>(graph.order.map((n) => [n.urn, n]));
+  for (const d of diagnostics) if (d.urn) d.message = withSite(d.message, byUrn.get(d.urn)?.site);
+}
+
 /** The plan of a finished pass: program steps in graph order, then deletes; stack outputs; checks. */
 async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   const { input, diagnostics } = ctx;
   const ordered: PlanStep[] = [];
   for (const n of input.graph.order) {
     const s = ctx.steps.get(n);
-    if (s) ordered.push(s);
+    if (!s) continue;
+    if (n.site) s.site = n.site;
+    ordered.push(s);
   }
   const claimedUrns = new Set<string>();
   for (const [n, c] of ctx.claimed) claimedUrns.add(c.movedFrom ?? n.urn);
@@ -161,6 +174,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   const outs = await resolveInputs(input.programOutputs, ctx.resolver);
   for (const message of outputProblems(outs.values).values()) diagnostics.push({ severity: "error", message });
   if (input.applies?.length) await runUnusedApplies(input.applies, ctx.resolver, diagnostics);
+  nameSites(diagnostics, input.graph);
   return {
     version: PLAN_FORMAT_VERSION,
     project: input.project,

@@ -1,4 +1,5 @@
 import type { GraphNode, ResourceNode } from "../program/node.js";
+import { declaredAt } from "../core/declaration-site.js";
 import type { PlanContext } from "./context.js";
 import { unknownValue } from "../runtime/values.js";
 
@@ -18,9 +19,9 @@ export function waitCycle<T>(start: T, next: (n: T) => T | undefined): T[] | und
   return undefined;
 }
 
-/** `"a" (urn) → "b" (urn) → "a"`. */
+/** `"a" (urn) (declared at infra.ts:3:1) → "b" (urn) (declared at infra.ts:4:1) → "a"`. */
 export function describeChain(nodes: readonly ResourceNode[]): string {
-  return nodes.map((n, i) => (i === nodes.length - 1 ? `"${n.name}"` : `"${n.name}" (${n.urn})`)).join(" → ");
+  return nodes.map((n, i) => (i === nodes.length - 1 ? `"${n.name}"` : `"${n.name}" (${n.urn})${declaredAt(n.site)}`)).join(" → ");
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ResourceSchema } from "../provider/schema.js";
 import type { Duration } from "../core/duration.js";
 import type { Predicate } from "../core/predicate.js";
 import type { ConfigValue } from "./config-value.js";
+import type { DeclarationSite } from "../core/declaration-site.js";
 
 /** A resource type as the engine sees it: its token, provider and schema. One mechanism for every type. */
 export interface ResourceDefinition {
@@ -43,6 +44,8 @@ interface NodeBase {
   deps: Set<ResourceNode>;
   /** The configured provider instance (`opts.provider`, else the parent's); absent for the package default. */
   provider?: ProviderInstance;
+  /** Where the user's program declared it (`infra.ts:12:3`), for messages; undefined when no user frame was found. */
+  site: DeclarationSite | undefined;
 }
 
 /** The options of a managed resource, validated when it is declared. */

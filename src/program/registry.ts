@@ -1,6 +1,7 @@
 import type { ResourceDefinition } from "./node.js";
 import type { Urn } from "../core/urn.js";
 import type { Provider } from "../provider/provider.js";
+import { traceProvider, type DebugLog } from "../provider/trace.js";
 
 /**
  * Every definition made in this process, by type token. A definition is code (a module's `defineResource`
@@ -52,3 +53,23 @@ export type ProviderSource = (type: string, urn: Urn, definition?: ResourceDefin
  * @example const overrides: ProviderOverrides = (type, _urn, own) => (type === "aws:acm:Certificate" ? fakeAcm : own);
  */
 export type ProviderOverrides = (type: string, urn: Urn, own?: Provider<any, any, any>) => Provider<any, any, any> | undefined;
+
+/**
+ * A source whose providers write every call to `log` (the debug trace). Each provider is wrapped once, so
+ * the engine sees one stable object per provider, as without tracing.
+ *
+ * @example const providers = tracedProviders(definedProviders, (line) => console.error(line));
+ */
+export function tracedProviders(source: ProviderSource, log: DebugLog): ProviderSource {
+  // By provider, then type: one provider may serve several types, and each line names the type.
+  const wrapped = new WeakMap<Provider<any, any, any>, Map<string, Provider<any, any, any>>>();
+  return (type, urn, definition) => {
+    const p = source(type, urn, definition);
+    if (!p) return undefined;
+    let byType = wrapped.get(p);
+    if (!byType) wrapped.set(p, (byType = new Map()));
+    let t = byType.get(type);
+    if (!t) byType.set(type, (t = traceProvider(p, type, log)));
+    return t;
+  };
+}

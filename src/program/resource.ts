@@ -5,6 +5,7 @@ import { makeUrn, type Urn } from "../core/urn.js";
 import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
 import { parseDuration, type Duration } from "../core/duration.js";
 import type { ProviderInstance } from "../provider/provider.js";
+import { captureSite, type DeclarationSite } from "../core/declaration-site.js";
 
 /** Where the internal node of a resource or wait lives (a symbol, so it never collides with attribute names). */
 export const NODE: unique symbol = Symbol.for("cairn.node");
@@ -99,9 +100,10 @@ function collectInputs(inputs: unknown, deps: Set<ResourceNode>, what: string): 
 
 /**
  * @internal Builds the internal node for a resource, lookup, wait or component being declared and registers it
- * with the current evaluation. Options are validated here, so a mistake is reported where it was made.
+ * with the current evaluation. Options are validated here, so a mistake is reported where it was made. `site`
+ * is captured by the caller, which knows the function the user called (`new.target`, `wait`).
  */
-export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, urnName: string = name): ResourceNode {
+export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, site: DeclarationSite | undefined, urnName: string = name): ResourceNode {
   if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
   // "::" separates a URN's parts, and control characters cannot be printed or typed back in a command.
   if (name.includes("::") || /[\u0000-\u001f\u007f]/.test(name)) {
@@ -120,7 +122,7 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
     if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources or waits; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);
   }
-  const node = makeNode(extra, { urn, type, name, parent, deps, provider }, () => managedOptions(opts, { what, ctx, parent, type, name }));
+  const node = makeNode(extra, { urn, type, name, parent, deps, provider, site }, () => managedOptions(opts, { what, ctx, parent, type, name }));
   if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
   ctx.register(node);
   if (parent) {
@@ -151,19 +153,19 @@ const NO_CHILDREN = Object.freeze([]) as unknown as ResourceNode[];
  */
 function makeNode(
   extra: NodeExtra,
-  b: { urn: Urn; type: string; name: string; parent: ResourceNode | undefined; deps: Set<ResourceNode>; provider: ProviderInstance | undefined },
+  b: { urn: Urn; type: string; name: string; parent: ResourceNode | undefined; deps: Set<ResourceNode>; provider: ProviderInstance | undefined; site: DeclarationSite | undefined },
   options: () => ManagedOptions,
 ): ResourceNode {
   const children = NO_CHILDREN;
   switch (extra.kind) {
     case "custom":
-      return { kind: "custom", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, definition: extra.definition, inputs: extra.inputs, options: options() };
+      return { kind: "custom", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, inputs: extra.inputs, options: options() };
     case "lookup":
-      return { kind: "lookup", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, definition: extra.definition, lookupId: extra.lookupId };
+      return { kind: "lookup", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, lookupId: extra.lookupId };
     case "wait":
-      return { kind: "wait", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, definition: extra.definition, wait: extra.wait };
+      return { kind: "wait", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, wait: extra.wait };
     case "component":
-      return { kind: "component", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider };
+      return { kind: "component", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site };
     default: {
       const never: never = extra;
       throw new Error(`unknown node kind ${JSON.stringify(never)}`);
@@ -285,7 +287,7 @@ export abstract class Resource implements Dependable {
 
   /** @internal */
   constructor(type: string, name: string, opts: ResourceOptions, extra: NodeExtra) {
-    this[NODE] = registerNode(type, name, opts, extra);
+    this[NODE] = registerNode(type, name, opts, extra, captureSite(new.target));
   }
 
   /** The resource's stable identity (known at once). */

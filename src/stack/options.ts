@@ -4,6 +4,7 @@ import type { PlanOptions } from "../plan/context.js";
 import type { DriftFinding, Plan } from "../plan/plan.js";
 import type { Clock, ProviderInstance } from "../provider/provider.js";
 import type { ProviderOverrides } from "../program/registry.js";
+import type { DebugLog } from "../provider/trace.js";
 import type { StateBackend } from "../state/backend.js";
 import type { Props } from "../state/types.js";
 
@@ -62,6 +63,14 @@ export interface StackOptions {
    * @example prog.stack({ defaultProviders: { aws: new aws.Provider("local", { region: "us-east-1", endpoint: "http://127.0.0.1:4566" }) } })
    */
   defaultProviders?: Readonly<Record<string, ProviderInstance>>;
+  /**
+   * Receives the debug trace (the CLI's `--debug` and `CAIRN_LOG=debug`), a line at a time with secrets
+   * redacted: every provider call with its duration and outcome, and every plan decision with its reason.
+   * Without it nothing is traced, and nothing is built to be.
+   *
+   * @example prog.stack({ debug: (line) => process.stderr.write(`[debug] ${line}\n`) })
+   */
+  debug?: DebugLog;
 }
 
 /** Cancellation of one call (`up`, `apply`, `destroy`), in addition to the stack's own signals. */

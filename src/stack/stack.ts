@@ -13,8 +13,10 @@ import type { EngineEvent, EventSink } from "../apply/events.js";
 import { SecretRegistry } from "../apply/secret-registry.js";
 import type { Clock, OpContext, ProviderInstance } from "../provider/provider.js";
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
-import type { ProviderSource } from "../program/registry.js";
+import { tracedProviders, type ProviderSource } from "../program/registry.js";
 import { RunDefinitions } from "../program/run-definitions.js";
+import type { DebugLog } from "../provider/trace.js";
+import { decisionLine } from "../plan/decision-line.js";
 import { openBackend } from "../state/open-backend.js";
 import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
@@ -74,8 +76,10 @@ export class Stack {
   private prepared: Prepared | undefined;
   /** The type definitions of this stack's program: an object it no longer declares is reached through them. */
   private readonly definitions = new RunDefinitions();
-  /** Where every provider call gets its provider. */
+  /** Where every provider call gets its provider (traced ones with `debug`). */
   private readonly providers: ProviderSource;
+  /** The debug trace, redacted; undefined when off. */
+  private readonly debug: DebugLog | undefined;
 
   constructor(
     readonly program: ProgramSpec,
@@ -83,7 +87,11 @@ export class Stack {
   ) {
     this.name = options.stack ?? "dev";
     this.clock = options.clock ?? realClock;
-    this.providers = this.definitions.source(options.providers);
+    const log = options.debug;
+    // Redacted at the last moment: the registry learns secrets as the run meets them.
+    this.debug = log && ((line) => log(this.secrets.redact(line)));
+    const source = this.definitions.source(options.providers);
+    this.providers = this.debug ? tracedProviders(source, this.debug) : source;
     const dir = options.stateDir ?? process.env.CAIRN_STATE_DIR ?? join(program.location.dir, ".cairn");
     const given = options.backend ?? (options.stateDir === undefined ? process.env.CAIRN_BACKEND : undefined);
     const stateDir = isAbsolute(dir) ? dir : resolve(dir);
@@ -273,7 +281,7 @@ export class Stack {
       },
       opts,
     );
-    return this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings });
+    return this.traced(this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings }));
   }
 
   /** Plans without changing anything. The plan can be given to {@link apply} (or saved, and applied by `up --plan`). */
@@ -311,8 +319,15 @@ export class Stack {
     await this.declareProviders();
     return this.locked("destroy", async (state, idle) => {
       const plan = destroyPlan(this.planFor, state, opts.targets ?? [], (t, urn) => this.providers(t, urn) !== undefined);
+      this.traced(plan);
       return this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) });
     });
+  }
+
+  /** The plan, its decisions written to the debug trace (when on). */
+  private traced(plan: Plan): Plan {
+    if (this.debug) for (const step of plan.steps) this.debug(decisionLine(step));
+    return plan;
   }
 
   /** The plan with its secrets remembered and its diagnostics (a provider's check may quote a value) redacted. */

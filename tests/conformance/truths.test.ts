@@ -127,7 +127,7 @@ describe("conformance: the smaller truths", () => {
     cloud.inject("create", "a", "fail");
     const r = await stack.up();
     expect(r.summary).toMatchObject({ ok: false, succeeded: 1, failed: 1, skipped: 1 });
-    expect(failures(events)).toEqual(["a: InternalFailure: create of a failed"]);
+    expect(failures(events)).toEqual(["a: InternalFailure: create of a failed (declared at tests/conformance/truths.test.ts:123:17)"]);
     expect(events.find((e) => e.type === "step-skipped")).toMatchObject({ reason: expect.stringMatching(/^dependency failed: urn:.*::a$/) });
     expect(cloud.contents()).toEqual(["box:c"]);
   });

@@ -151,9 +151,12 @@ function waitLines(step: Extract<PlanStep, { kind: "wait" }>): string[] {
  */
 export function stepDetails(step: PlanStep, plan: Plan, o: PlanRenderOptions = {}): string[] {
   const c = o.colors ?? noColors;
-  if (step.kind === "wait") return waitLines(step);
+  // `--diff` names where each step's resource was declared, so a reason leads back to the user's line.
+  const site = o.diff ? step.site?.toString() : undefined;
+  const declared = site ? [`declared at ${site}`] : [];
+  if (step.kind === "wait") return step.needed ? [...waitLines(step), ...declared] : [];
   const why = whyOf(step, plan);
-  const lines: string[] = why ? [why] : [];
+  const lines: string[] = why ? [why, ...declared] : declared;
   switch (step.kind) {
     case "create":
       return [...lines, ...valueLines(step.news, step.secretKeys, o).map(c.dim)];

@@ -74,8 +74,8 @@ describe("checks, refusals and default tags on Cloud Control types", () => {
     const plan = await stack.preview();
     const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
     expect(errors).toEqual([
-      '"jobs" (aws:sqs:Queue), input "visibilityTimout": AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?)',
-      '"other" (aws:sqs:Queue), input "visibilityTimeout": expected an integer, got string "soon"',
+      '"jobs" (aws:sqs:Queue), input "visibilityTimout": AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?) (declared at tests/providers/cloudcontrol/lifecycle.test.ts:71:7)',
+      '"other" (aws:sqs:Queue), input "visibilityTimeout": expected an integer, got string "soon" (declared at tests/providers/cloudcontrol/lifecycle.test.ts:72:7)',
     ]);
     await expect(stack.up()).rejects.toThrow(/visibilityTimout/);
     expect(fake.cloud.calls.filter((c) => c.operation !== "ListResourceRequests")).toEqual([]);

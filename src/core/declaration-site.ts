@@ -1,0 +1,155 @@
+import { findSourceMap } from "node:module";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "./package-root.js";
+
+/**
+ * Cairn's own folders, `dist/` and `src/`: frames from there are not the user's program. Both, because with
+ * source maps on (as tsx turns them) a frame of `dist/x.js` is reported as `src/x.ts`.
+ */
+const OWN_ROOTS = [join(PACKAGE_ROOT, "dist") + sep, join(PACKAGE_ROOT, "src") + sep];
+
+/** The raw V8 call sites of the caller's stack: no formatting and no source maps (those cost per frame). */
+function rawCallSites(trace: { stack?: unknown } = new Error()): NodeJS.CallSite[] {
+  const prepare = Error.prepareStackTrace;
+  try {
+    // V8 turns a captured trace into call sites when `stack` is first read, with the hook in place then.
+    Error.prepareStackTrace = (_e, callSites) => callSites;
+    const sites = trace.stack;
+    return Array.isArray(sites) ? (sites as NodeJS.CallSite[]) : [];
+  } finally {
+    Error.prepareStackTrace = prepare;
+  }
+}
+
+/** The path of a frame's file when it is a file on disk (not `node:internal`, not `eval`). */
+function diskPath(site: NodeJS.CallSite): string | undefined {
+  const name = site.getFileName();
+  if (!name) return undefined;
+  if (name.startsWith("file://")) return fileURLToPath(name);
+  return isAbsolute(name) ? name : undefined;
+}
+
+/** The first frame (with its path) outside Cairn's own code: where the user's program called in. */
+function userFrame(sites: readonly NodeJS.CallSite[]): { site: NodeJS.CallSite; path: string } | undefined {
+  for (const site of sites) {
+    const path = diskPath(site);
+    if (path && !OWN_ROOTS.some((root) => path.startsWith(root))) return { site, path };
+  }
+  return undefined;
+}
+
+/** `file:line:column` at the end of one formatted stack line, e.g. `    at main (/p/infra.ts:12:3)`. */
+const POSITION = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?\s*$/;
+
+/**
+ * Where a raw call site is in the source the user wrote. Runners that compile TypeScript (tsx, vitest)
+ * install an `Error.prepareStackTrace` that maps frames: it is given this one frame only. Without one, a
+ * source map Node knows of is asked; else the position is the file's own.
+ */
+function sourcePosition(site: NodeJS.CallSite, path: string): { file: string; line: number; column: number } {
+  const raw = { file: path, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
+  const prepare = Error.prepareStackTrace;
+  if (prepare) {
+    const text = String(prepare(new Error(), [site]));
+    const m = POSITION.exec(text.split("\n").at(-1) ?? "");
+    if (m) return { file: m[1]!.startsWith("file://") ? fileURLToPath(m[1]!) : m[1]!, line: Number(m[2]), column: Number(m[3]) };
+    return raw;
+  }
+  const entry = findSourceMap(path)?.findEntry(raw.line - 1, raw.column - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+  if (!entry?.originalSource || entry.originalLine === undefined) return raw;
+  const file = entry.originalSource.startsWith("file://") ? fileURLToPath(entry.originalSource) : entry.originalSource;
+  return { file, line: entry.originalLine + 1, column: (entry.originalColumn ?? 0) + 1 };
+}
+
+/**
+ * Frames kept per declaration, counted from the caller of the function the user called (`new Bucket`,
+ * `wait`): its caller, and one more for when that is Cairn's own (`Type.get` constructs the lookup).
+ */
+const SITE_FRAMES = 2;
+
+/**
+ * Where the user's program declared a resource, wait, lookup or component. Capturing keeps V8's trace of
+ * two frames as it is; it becomes call sites, is source-mapped and printed (`infra.ts:12:3`)
+ * only when a message names it: nearly every site is never shown, and mapping costs far more than capturing.
+ * Never serialised: `toJSON` leaves it out of saved plans and JSON output, so where code sits never changes
+ * what Cairn stores or fingerprints.
+ *
+ * @example
+ * const site = captureSite(wait);
+ * `${site}` // "infra.ts:12:3" (relative to the current directory)
+ */
+export class DeclarationSite {
+  private text: string | undefined;
+
+  /** @internal */
+  constructor(private readonly trace: { stack?: unknown }) {}
+
+  /** `file:line:column`, the file relative to the current directory when it is inside it; "" if no frame is the user's. */
+  toString(): string {
+    if (this.text === undefined) {
+      const f = userFrame(rawCallSites(this.trace));
+      this.text = f ? shown(sourcePosition(f.site, f.path)) : "";
+    }
+    return this.text;
+  }
+
+  /** Left out of JSON: a site is for messages, not for state, saved plans or fingerprints. */
+  toJSON(): undefined {
+    return undefined;
+  }
+}
+
+function shown(p: { file: string; line: number; column: number }): string {
+  const rel = relative(process.cwd(), p.file);
+  return `${rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : p.file}:${p.line}:${p.column}`;
+}
+
+/**
+ * The site of a call to `entry` (a resource class, `wait`): V8 skips the frames up to it and keeps the
+ * {@link SITE_FRAMES} after, so the user's stack below (components, helpers, the runner) is never walked.
+ * `entry` is any function or class (`Function`): V8 finds its frame by identity.
+ *
+ * @example
+ * class Resource { constructor() { this.site = captureSite(new.target); } } // where `new Bucket(...)` is
+ */
+export function captureSite(entry: Function): DeclarationSite {
+  const limit = Error.stackTraceLimit;
+  const trace: { stack?: unknown } = {};
+  try {
+    Error.stackTraceLimit = SITE_FRAMES;
+    Error.captureStackTrace(trace, entry);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  return new DeclarationSite(trace);
+}
+
+/**
+ * The file of the user's code that called into Cairn: `program()` uses it to find the program's folder.
+ *
+ * @example callerFile() // "/home/me/infra/infra.ts"
+ */
+export function callerFile(): string | undefined {
+  return userFrame(rawCallSites())?.path;
+}
+
+/**
+ * ` (declared at infra.ts:12:3)` to append to a message about a node, or "" when its site is not known.
+ *
+ * @example `Resource "cfg" failed${declaredAt(node.site)}` // 'Resource "cfg" failed (declared at infra.ts:12:3)'
+ */
+export function declaredAt(site: DeclarationSite | undefined): string {
+  const text = site?.toString();
+  return text ? ` (declared at ${text})` : "";
+}
+
+/**
+ * `message` naming where its node was declared, unless it already does (a chain that names each link).
+ *
+ * @example withSite("create of cfg failed", node.site) // "create of cfg failed (declared at infra.ts:12:3)"
+ */
+export function withSite(message: string, site: DeclarationSite | undefined): string {
+  const text = site?.toString();
+  return text && !message.includes(text) ? `${message} (declared at ${text})` : message;
+}

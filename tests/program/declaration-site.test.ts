@@ -1,0 +1,88 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Program } from "../../src/entry/program.js";
+import type { ProgramFn } from "../../src/program/evaluate.js";
+import type { EngineEvent } from "../../src/apply/events.js";
+import { renderPlan } from "../../src/cli/render/plan.js";
+import { writePlanFile } from "../../src/plan/saved-plan.js";
+import { everyKind, failingCheck, failingCreate, Thing } from "./site-fixture/infra.js";
+
+const FIXTURE = "tests/program/site-fixture/infra.ts";
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function stackOf(fn: ProgramFn) {
+  const dir = await mkdtemp(join(tmpdir(), "cairn-sites-"));
+  dirs.push(dir);
+  const stack = new Program("sites", fn, { dir, command: "npx tsx infra.ts" }).stack();
+  const events: EngineEvent[] = [];
+  stack.events.subscribe((e) => events.push(e));
+  return { dir, stack, events };
+}
+
+/** Every file under `dir`, by path relative to it, with its bytes. */
+async function filesUnder(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const full = join(e.parentPath, e.name);
+    out.set(full.slice(dir.length), await readFile(full));
+  }
+  return out;
+}
+
+describe("declaration sites", () => {
+  it("each resource, wait and lookup remembers the line of the program that declared it", async () => {
+    const ev = await new Program("sites", everyKind).evaluate({ stack: "dev" });
+    const site = (name: string) => String(ev.nodes.find((n) => n.name === name)?.site);
+    expect(site("fine")).toBe(`${FIXTURE}:32:13`);
+    expect(site("wait(fine)")).toBe(`${FIXTURE}:33:3`);
+    expect(site("found")).toBe(`${FIXTURE}:34:9`);
+  });
+
+  it("an error from a failing provider create names the line that declared the resource", async () => {
+    const { stack, events } = await stackOf(failingCreate);
+    const r = await stack.up();
+    expect(r.summary?.ok).toBe(false);
+    const failed = events.find((e): e is Extract<EngineEvent, { type: "step-failed" }> => e.type === "step-failed");
+    expect(failed?.error).toBe(`the cloud refused v=13 (declared at ${FIXTURE}:22:3)`);
+  });
+
+  it("a plan diagnostic (a failed check) names the line that declared the resource, once", async () => {
+    const { stack } = await stackOf(failingCheck);
+    const plan = await stack.preview();
+    expect(plan.diagnostics.map((d) => d.message)).toEqual([`"negative" (sites:test:Thing), input "v": must not be negative (declared at ${FIXTURE}:27:3)`]);
+  });
+
+  it("preview --diff names where each changed resource was declared; the compact plan does not", async () => {
+    const { stack } = await stackOf(failingCreate);
+    const plan = await stack.preview();
+    expect(renderPlan(plan, { diff: true })).toContain(`+ create urn:cairn:dev::sites::sites:test:Thing::unlucky\n      declared at ${FIXTURE}:22:3\n`);
+    expect(renderPlan(plan)).not.toContain("declared at");
+  });
+
+  it("sites never reach the state files, saved plans or fingerprints: only where code sits differs", async () => {
+    // GIVEN the same resource declared on two different lines
+    const a = await stackOf(() => void new Thing("same", { v: 1 }));
+    const b = await stackOf(() => {
+      // (a line further down)
+      new Thing("same", { v: 1 });
+    });
+    // WHEN both are planned, saved and applied
+    const plans = [await a.stack.preview(), await b.stack.preview()];
+    expect(plans[0]!.fingerprint).toBe(plans[1]!.fingerprint);
+    await writePlanFile(join(a.dir, "plan.json"), plans[0]!, undefined);
+    expect(await readFile(join(a.dir, "plan.json"), "utf8")).not.toMatch(/declaration-site|declared/);
+    await a.stack.up();
+    await b.stack.up();
+    // THEN the state folders hold the same bytes
+    const [fa, fb] = [await filesUnder(join(a.dir, ".cairn")), await filesUnder(join(b.dir, ".cairn"))];
+    expect(fa.size).toBeGreaterThan(0);
+    expect([...fa.keys()].sort()).toEqual([...fb.keys()].sort());
+    for (const [path, bytes] of fa) expect(bytes.toString("utf8"), path).toBe(fb.get(path)!.toString("utf8"));
+  });
+});

@@ -1,0 +1,35 @@
+// Declarations at known lines: tests/program/declaration-site.test.ts checks that messages name them.
+// Keep every declaration on the line its comment says.
+import { defineResource } from "../../../src/program/define.js";
+import { wait } from "../../../src/wait/wait.js";
+import type { Provider } from "../../../src/provider/provider.js";
+
+const provider: Provider<{ v: number }, { v: number }> = {
+  check: ({ inputs }) => (inputs.v < 0 ? [{ severity: "error", attribute: "v", message: "must not be negative" }] : []),
+  async create({ inputs }) {
+    if (inputs.v === 13) throw new Error("the cloud refused v=13");
+    return { id: `id-${inputs.v}`, outputs: { v: inputs.v } };
+  },
+  async read({ outputs }) {
+    return outputs;
+  },
+  async delete() {},
+};
+export const Thing = defineResource<{ v: number }, { v: number }>("sites:test:Thing", { provider, schema: { inputs: { v: {} }, outputs: { v: {} } } });
+
+/** A resource whose create fails. */
+export function failingCreate(): void {
+  new Thing("unlucky", { v: 13 }); // line 22
+}
+
+/** A resource whose inputs fail the provider's check. */
+export function failingCheck(): void {
+  new Thing("negative", { v: -1 }); // line 27
+}
+
+/** A resource, a wait on it and a lookup, each on its own line. */
+export function everyKind(): void {
+  const t = new Thing("fine", { v: 1 }); // line 32
+  wait(t, { until: (a) => a.v.eq(1) }); // line 33
+  Thing.get("found", "id-1"); // line 34
+}
