@@ -6,6 +6,7 @@ import { readConfig, type Group } from "./lib/config.js";
 import { ensureFreshDist } from "./lib/dist.js";
 import { gitInfo } from "./lib/git.js";
 import { appendResults } from "./lib/record.js";
+import { TOLERANCE, figuresOf, readBaseline, regressions, saveBaseline } from "./lib/baseline.js";
 import type { BenchReport } from "./lib/report.js";
 
 export type { BenchReport } from "./lib/report.js";
@@ -48,6 +49,22 @@ async function main(): Promise<void> {
   if (runs("acm", "AWS calls of 50 certificates, their validation records and waits (one run, mocked SDK)")) report.acm = await acmRow();
   process.stdout.write(`${toJson(report)}\n`);
   if (record) process.stderr.write(`Appended this run to ${await appendResults(report)}.\n`);
+  if (process.argv.includes("--save-baseline")) process.stderr.write(`Wrote this run's figures to ${await saveBaseline(report)}.\n`);
+  else await checkBaseline(report);
+}
+
+/** Fails the run (exit 1) when a figure grew more than the tolerance over the committed baseline. */
+async function checkBaseline(report: BenchReport): Promise<void> {
+  const baseline = await readBaseline();
+  if (!baseline) return void process.stderr.write("No bench/baseline.json: nothing to compare with (`npm run bench -- --save-baseline` writes one).\n");
+  const now = figuresOf(report);
+  const compared = Object.keys(now).filter((f) => baseline.figures[f] !== undefined).length;
+  const worse = regressions(baseline.figures, now);
+  process.stderr.write(`Compared ${compared} figures with the baseline of ${baseline.commit.slice(0, 9)} (${baseline.machine.nproc} cores, ${baseline.machine.node}).\n`);
+  if (worse.length === 0) return;
+  for (const r of worse) process.stderr.write(`  regressed: ${r.figure}: ${r.baseline} → ${r.now} (+${Math.round((r.now / r.baseline - 1) * 100)}%)\n`);
+  process.stderr.write(`${worse.length} figure(s) grew more than ${TOLERANCE * 100}% over the baseline.\n`);
+  process.exitCode = 1;
 }
 
 /** Indented JSON with arrays of numbers kept on one line, so every row reads at a glance. */
