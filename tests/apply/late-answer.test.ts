@@ -15,8 +15,11 @@ afterAll(async () => {
 const cloud = new Map<string, unknown>();
 let stop: AbortController;
 let n = 0;
+// Resolved when the create is in flight: the test presses Ctrl-C then, not after a guessed delay.
+let inFlight: () => void = () => {};
 const provider: Provider<{ v: number }, { v: number }> = {
   async create({ inputs }) {
+    inFlight();
     await new Promise<void>((r) => (stop.signal.aborted ? r() : stop.signal.addEventListener("abort", () => r(), { once: true })));
     await new Promise((r) => setTimeout(r, 200));
     const id = `obj-${++n}`;
@@ -40,8 +43,9 @@ describe("a second Ctrl-C", () => {
     stop = new AbortController();
     const cancel = new AbortController();
     const stack = prog.stack({ signal: cancel.signal, abortSignal: stop.signal });
+    const started = new Promise<void>((r) => (inFlight = r));
     const running = stack.up();
-    await new Promise((r) => setTimeout(r, 100)); // the create is in flight
+    await started; // the create is in flight
     cancel.abort(); // first Ctrl-C
     stop.abort(); // second Ctrl-C: the call is abandoned; its answer comes 200 ms later
     const first = await running;

@@ -29,6 +29,14 @@ async function started(child: ReturnType<typeof start>, what: RegExp): Promise<v
   });
 }
 
+/** Resolves once `count` creates of the slow program are in flight (each marks itself in started/). */
+async function createsInFlight(dir: string, count: number): Promise<void> {
+  for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+    if ((await readdir(join(dir, "started")).catch(() => [])).length >= count) return;
+  }
+  throw new Error(`${count} creates never started`);
+}
+
 /** `up --yes --parallel 2` of the slow program, once its plan is printed (creates about to start). */
 async function upUnderway(slowMs: string) {
   const dir = await tempProject({ "infra.ts": SLOW });
@@ -41,7 +49,7 @@ async function upUnderway(slowMs: string) {
 describe("Ctrl-C, end to end", () => {
   it("the first Ctrl-C lets running creates finish and saves them: nothing leaks, exit 130, lock released", async () => {
     const { dir, child, done } = await upUnderway("1500");
-    await new Promise((r) => setTimeout(r, 300)); // two creates are in flight
+    await createsInFlight(dir, 2);
     process.kill(child.pid!, "SIGINT");
     const r = await done;
     expect(r.code, r.stdout + r.stderr).toBe(130);
@@ -60,7 +68,7 @@ describe("Ctrl-C, end to end", () => {
 
   it("a second Ctrl-C stops at once: what was running is recorded as uncertain and checked by the next run", async () => {
     const { dir, child, done } = await upUnderway("8000");
-    await new Promise((r) => setTimeout(r, 300));
+    await createsInFlight(dir, 2);
     const t0 = Date.now();
     process.kill(child.pid!, "SIGINT");
     await started(child, /Cancelling: nothing new starts/);

@@ -11,6 +11,9 @@ import { join } from "node:path";
 const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {
   provider: {
     async create({ inputs, ctx }) {
+      // A mark that the create is in flight, for tests that interrupt a run at that moment.
+      await mkdir(join(ctx.workDir, "started"), { recursive: true });
+      await writeFile(join(ctx.workDir, "started", String(inputs.n)), "");
       await new Promise((r) => setTimeout(r, Number(process.env.SLOW_MS ?? 0)));
       await mkdir(join(ctx.workDir, "objs"), { recursive: true });
       await writeFile(join(ctx.workDir, "objs", String(inputs.n)), "x");
