@@ -377,9 +377,15 @@ async function update(id: string, olds: CertificateInputs, news: CertificateInpu
     await awsCall(ctx, "ACM", "AddTagsToCertificate", (abortSignal) =>
       client.send(new AddTagsToCertificateCommand({ CertificateArn: id, Tags: added.map(([Key, Value]) => ({ Key, Value })) }), { abortSignal }), { hint });
   }
-  const now = await readOne(ctx, client, id, outputs);
-  if (!now) throw new Error(`ACM certificate ${id} no longer exists (deleted outside Cairn?): refresh, and the next plan creates it again`);
-  return now;
+  let detail: CertificateDetail;
+  try {
+    detail = await describe(ctx, client, id);
+  } catch (e) {
+    if (isNotFound(e)) throw new Error(`ACM certificate ${id} no longer exists (deleted outside Cairn?): refresh, and the next plan creates it again`);
+    throw e;
+  }
+  // The tags are what this update just made them (the others removed, the rest added): no ListTagsForCertificate.
+  return toOutputs(detail, tagsOf(news.tags), outputs);
 }
 
 async function remove(id: string, ctx: OpContext): Promise<void> {
