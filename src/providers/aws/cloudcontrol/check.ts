@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Diagnostic } from "../../../provider/provider.js";
 import { UNKNOWN } from "../../../core/unknown.js";
 import { FLAG, objectOf, type ObjectInfo, type Shape, type TypeInfo } from "./type-spec.js";
+import { closestName } from "../../../core/did-you-mean.js";
 
 type Path = (string | number)[];
 
@@ -29,15 +30,6 @@ export function describeShape(info: TypeInfo, s: Shape): string {
     default:
       return "a value";
   }
-}
-
-/** Close names for a misspelt property, for "did you mean". */
-function closest(name: string, names: Iterable<string>): string | undefined {
-  const candidates = [...names];
-  const lower = name.toLowerCase();
-  for (const c of candidates) if (c.toLowerCase() === lower) return c;
-  for (const c of candidates) if (c.toLowerCase().startsWith(lower.slice(0, 4)) && Math.abs(c.length - name.length) <= 3) return c;
-  return undefined;
 }
 
 /** Checks one value against its shape, pushing what is wrong. */
@@ -94,7 +86,7 @@ function checkObject(info: TypeInfo, obj: ObjectInfo, v: Record<string, unknown>
     if (x === undefined) continue;
     const p = obj.byJs.get(k);
     if (!p) {
-      const guess = closest(k, obj.byJs.keys()) ?? closest(k, obj.byCfn.keys());
+      const guess = closestName(k, obj.byJs.keys()) ?? closestName(k, obj.byCfn.keys());
       const hint = guess ? ` (did you mean "${obj.byCfn.get(guess)?.js ?? guess}"?)` : "";
       out.push({ severity: "error", attribute: pathText([...path, k]), message: `${info.cfnType} has no property "${pathText([...path, k])}"${hint}` });
       continue;
