@@ -8,7 +8,7 @@ import type { Props, ResourceState, StackState } from "../state/types.js";
 import { thrownMessage } from "../core/thrown.js";
 import type { ImportPlan } from "./state-edit.js";
 import { CairnError } from "./errors.js";
-import { nameOf } from "./state-edit.js";
+import { nameOf } from "../core/urn.js";
 
 /**
  * The program's declaration of the resource to import: the managed resource of type `type` whose name

@@ -21,7 +21,6 @@ export function findResource(state: StackState, ref: string): ResourceState {
   throw new CairnError(`Stack "${state.stack}" has ${what} (it has ${count} resource${count === 1 ? "" : "s"}): \`state list\` shows their URNs.`);
 }
 
-export { nameOf } from "../core/urn.js";
 
 /** Why `r` needs `urn`: it depends on it, one of its deposed objects does, or it is its parent. */
 function needs(r: ResourceState, urn: Urn): boolean {

@@ -36,7 +36,6 @@ export function redactorFor(step: PlanStep): (text: string) => string {
   return (text) => redactSecrets(text, secrets);
 }
 
-export { nameOf } from "../../core/urn.js";
 
 /**
  * The object a call ended with, secrets settled: outputs that carry a secret input's value are secret too

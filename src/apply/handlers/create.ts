@@ -7,7 +7,8 @@ import { inputsFor, type ApplyInputs } from "../inputs.js";
 import { recordFor } from "../record.js";
 import type { DeposedObject, Props, StackState, StateMutation } from "../../state/types.js";
 import type { ObjectFacts } from "../record.js";
-import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
+import { moved, objectFacts, redactorFor, valueOf } from "./common.js";
+import { nameOf } from "../../core/urn.js";
 
 type CreateAction = Extract<Action, { kind: "create" }>;
 type ReplaceAction = Extract<Action, { kind: "replace" }>;

@@ -3,7 +3,8 @@ import type { Action } from "../../plan/actions.js";
 import type { Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { withoutDeposed } from "../record.js";
-import { nameOf, redactorFor } from "./common.js";
+import { redactorFor } from "./common.js";
+import { nameOf } from "../../core/urn.js";
 
 type DeleteAction = Extract<Action, { kind: "delete" }>;
 type ForgetAction = Extract<Action, { kind: "forget" }>;

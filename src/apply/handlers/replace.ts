@@ -4,7 +4,8 @@ import { NO_CHANGES, type Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
 import { deposedFrom, recordFor, withoutDeposed } from "../record.js";
-import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
+import { moved, objectFacts, redactorFor, valueOf } from "./common.js";
+import { nameOf } from "../../core/urn.js";
 import { createObject } from "./create.js";
 
 type ReplaceAction = Extract<Action, { kind: "replace" }>;

@@ -7,7 +7,8 @@ import type { Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
 import { recordFor, type ObjectFacts } from "../record.js";
-import { moved, nameOf, objectFacts, redactorFor, valueOf } from "./common.js";
+import { moved, objectFacts, redactorFor, valueOf } from "./common.js";
+import { nameOf } from "../../core/urn.js";
 
 type UpdateAction = Extract<Action, { kind: "update" }>;
 
