@@ -14,12 +14,13 @@
 // First: on a Node.js Cairn does not support, stop with a message before anything else loads.
 import "./require-node.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramSpec } from "./entry/program.js";
-export type { EvaluateOptions } from "./program/evaluate.js";
-export type { Settleable, Resolver, Resolution } from "./program/resolver.js";
+export type { EvaluateOptions, Declarations } from "./program/evaluate.js";
+export type { Settleable, Resolver, Resolution, PlanningHooks } from "./program/resolver.js";
+export type { Deferral, DeferredDeclaration, Origin } from "./program/deferral.js";
 export { Config, type ConfigValue } from "./program/config.js";
 export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState } from "./program/output.js";
 export { UNKNOWN, containsUnknown } from "./core/unknown.js";
-export { Resource, CustomResource, ComponentResource, urnOf, type ResourceOptions, type Alias, type Dependable } from "./program/resource.js";
+export { Resource, CustomResource, ComponentResource, urnOf, type ResourceOptions, type Alias, type Dependable, type DependsOn } from "./program/resource.js";
 export { defineResource, type ResourceClass, type ResourceInstance, type OutputProps, type LookupQuery } from "./program/define.js";
 export { makeUrn, parseUrn, type Urn, type UrnParts } from "./core/urn.js";
 export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./core/duration.js";
@@ -33,12 +34,13 @@ export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, typ
 export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./core/predicate.js";
 export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./wait/outcome.js";
 export { Stack, type StackOptions, type RunOptions, type CallSignals, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
+export type { RoundInfo } from "./stack/options.js";
 export type { ProviderOverrides } from "./program/registry.js";
 export { CairnError } from "./stack/errors.js";
-export { hasChanges, countSteps, isChanging, waitsReadyNow, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
+export { hasChanges, countSteps, isChanging, isPartial, waitsReadyNow, type DeferredPart, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
 export type { EngineEvent, ApplySummary } from "./apply/events.js";
 export type { ActionKind } from "./plan/actions.js";
-export type { ResourceState, StackState, PendingOperation, OperationKind } from "./state/types.js";
+export type { ResourceState, StackState, PendingOperation, OperationKind, DeclaredIn } from "./state/types.js";
 export { MemoryBackend, type MemoryBackendOptions } from "./state/memory-backend.js";
 export { openBackend, type OpenBackendOptions } from "./state/open-backend.js";
 export type { StateBackend, HistoryEntry, RollbackResult, RemoveStackOptions } from "./state/backend.js";

@@ -2,7 +2,7 @@ import type { Settleable } from "../program/resolver.js";
 import { outputProblems } from "../runtime/json-values.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
-import type { Plan } from "../plan/plan.js";
+import { isPartial, type Plan } from "../plan/plan.js";
 import { resolveInputs } from "../runtime/resolve-inputs.js";
 import { ValueResolver, unknownValue, type ScopedResolver } from "../runtime/values.js";
 import type { GraphNode } from "../program/node.js";
@@ -258,7 +258,8 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
     if (plan.outputsChanged) journal.mutate([{ kind: "outputs", outputs: {}, secretOutputs: [] }]);
     return undefined;
   }
-  if (!input.program || plan.mode === "refresh-only") return undefined;
+  // A partial plan's outputs may read what a later round declares: they are recorded when the last round ends.
+  if (!input.program || plan.mode === "refresh-only" || isPartial(plan)) return undefined;
   const r = await resolveInputs(input.program.programOutputs, values);
   const prior = journal.state.outputs;
   const priorSecret = new Set(journal.state.secretOutputs ?? []);

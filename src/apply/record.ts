@@ -26,6 +26,7 @@ export function recordFor(urn: Urn, type: string, meta: StepMeta, o: ObjectFacts
   if (meta.retainOnDelete) r.retainOnDelete = true;
   if (meta.timeouts) r.timeouts = meta.timeouts;
   if (meta.triggers !== undefined) r.triggers = meta.triggers;
+  if (meta.declaredIn) r.declaredIn = meta.declaredIn;
   if (extra.tainted) r.tainted = true;
   if (extra.deposed?.length) r.deposed = extra.deposed;
   return r;

@@ -3,7 +3,7 @@ import type { Colors } from "./colors.js";
 import { thrownMessage } from "../core/thrown.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3, interrupted: 130 } as const;
 
 /**
  * A mistake in how a command was called: printed with the command's help, exit code 2.

@@ -85,3 +85,21 @@ function cycleError(cycle: GraphNode[]): Error {
       "Each of these needs the next one first; remove one of the references or dependsOn entries to break the cycle.",
   );
 }
+
+/**
+ * Adds a node declared after the graph was built (by an `apply` callback while planning) and returns it
+ * (undefined for a component, which is not a graph node). Such a node depends only on nodes declared
+ * before it, so appending it keeps the order topological.
+ *
+ * @example const added = addNode(graph, node); if (added) planNode(added);
+ */
+export function addNode(graph: Graph, node: ResourceNode): GraphNode | undefined {
+  if (node.kind === "component") return undefined;
+  const deps = expand(node.deps, node);
+  for (let p: ResourceNode | undefined = node.parent; p; p = p.parent) {
+    if (p.kind === "component" && p.deps.size) deps.push(...expand(p.deps, node));
+  }
+  (graph.deps as Map<GraphNode, GraphNode[]>).set(node, deps);
+  (graph.order as GraphNode[]).push(node);
+  return node;
+}

@@ -1,6 +1,7 @@
 import type { Settleable } from "../program/resolver.js";
 import type { Graph } from "../graph/graph.js";
-import type { CustomNode, GraphNode, LookupNode } from "../program/node.js";
+import type { CustomNode, GraphNode, LookupNode, ResourceNode } from "../program/node.js";
+import type { Deferrals } from "./deferrals.js";
 import type { Urn } from "../core/urn.js";
 import type { OpContext, ProviderInstance } from "../provider/provider.js";
 import { providerRecord } from "../provider/instance.js";
@@ -33,6 +34,11 @@ export interface PlanInput {
   stuck?: AbortSignal;
   /** The outputs the program made with `apply`: those nothing used run at the end of planning. */
   applies?: readonly Settleable[];
+  /**
+   * The evaluation, to hear of nodes its `apply` callbacks declare while planning (they are added to
+   * `graph` and planned in the same pass).
+   */
+  growth?: { listen(listener: (node: ResourceNode) => void): () => void };
 }
 
 /** A state entry claimed by a program resource, directly or through an alias. */
@@ -66,6 +72,8 @@ export interface PlanContext {
   memo: Map<string, Promise<unknown>>;
   /** The resolver each node in progress reads through (what it is blocked on, for stall reports). */
   scopes: Map<GraphNode, ScopedResolver>;
+  /** What this pass leaves for a later round. */
+  deferrals: Deferrals;
   publish(node: GraphNode, value: ResourceValue): void;
 }
 
@@ -101,6 +109,7 @@ export function metaOf(node: CustomNode, deps: Iterable<GraphNode>, graph: Graph
   if (provider) m.provider = provider;
   if (Object.keys(o.customTimeouts).length) m.timeouts = { ...o.customTimeouts };
   if (triggers !== undefined) m.triggers = triggers;
+  if (node.declaredIn) m.declaredIn = node.declaredIn;
   return m;
 }
 

@@ -14,6 +14,7 @@ import { inputSchemaProblems } from "../runtime/schema-check.js";
 import { jsonInputs } from "../runtime/json-values.js";
 import { replaceTriggers } from "./triggers.js";
 import { deleteFirstChain } from "./cascade.js";
+import { deferNode, withDependsOnValues } from "./deferred.js";
 
 /**
  * True when a resource's objects would live somewhere else under the new provider: a setting that locates
@@ -65,7 +66,7 @@ type Checked = ResolvedInputs & { triggers: Awaited<ReturnType<typeof replaceTri
 function resolvedInputs(node: CustomNode, ctx: PlanContext): Checked | undefined | Promise<Checked | undefined> {
   const scope = ctx.resolver.scope();
   ctx.scopes.set(node, scope);
-  const r = resolveInputsNow(node.inputs, scope);
+  const r = withDependsOnValues(node, resolveInputsNow(node.inputs, scope), scope);
   if (r instanceof Promise || node.options.replaceTriggeredBy.length) return resolvedLater(node, r, scope, ctx);
   ctx.scopes.delete(node);
   return checked(node, r, undefined, ctx);
@@ -79,6 +80,7 @@ async function resolvedLater(node: CustomNode, r: ResolvedInputs | Promise<Resol
 }
 
 function checked(node: CustomNode, resolved: ResolvedInputs, triggers: Checked["triggers"], ctx: PlanContext): Checked | undefined {
+  if (resolved.deferred) return void deferNode(node, resolved.deferred, ctx), undefined;
   const { values, problems } = jsonInputs(resolved.values);
   for (const p of problems) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): ${p}. State holds plain JSON data, so this value could never match what was saved.` });
   if (problems.length) return undefined;
@@ -210,7 +212,7 @@ function recordDecision(node: CustomNode, decision: Decision, f: Facts, ctx: Pla
   switch (decision.kind) {
     case "create":
       step = { kind: "create", urn, type, deps, news: f.news, secretKeys: f.secretKeys, meta: f.meta };
-      value = plannedForCreate(f.news, f.secrets);
+      value = foreseen(node, plannedForCreate(f.news, f.secrets), f.news, ctx);
       break;
     case "same":
       step = { kind: "same", urn, type, deps, meta: f.meta };
@@ -230,7 +232,7 @@ function recordDecision(node: CustomNode, decision: Decision, f: Facts, ctx: Pla
         replaceKeys: decision.replaceKeys, reason: decision.reason, deleteFirst: decision.deleteFirst, secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(p),
       };
       if (decision.cause !== undefined) step.cause = decision.cause;
-      value = plannedForCreate(f.news, f.secrets);
+      value = foreseen(node, plannedForCreate(f.news, f.secrets), f.news, ctx);
       break;
     }
     default: {
@@ -242,6 +244,14 @@ function recordDecision(node: CustomNode, decision: Decision, f: Facts, ctx: Pla
   if (claim?.adopted && step.kind !== "create") step.adopt = claim.adopted;
   ctx.steps.set(node, step);
   ctx.publish(node, value);
+}
+
+/** A new object's planned value with what its provider can tell of its outputs already (see `Provider.planOutputs`). */
+function foreseen(node: CustomNode, value: ResourceValue, news: Props, ctx: PlanContext): ResourceValue {
+  const plan = providerOf(ctx, node).planOutputs;
+  if (!plan || containsUnknown(news)) return value;
+  const partial = plan({ inputs: news }) as Props | undefined;
+  return partial ? { ...value, partial } : value;
 }
 
 function protectedReplace(node: CustomNode, d: Extract<Decision, { kind: "replace" }>, ctx: PlanContext) {

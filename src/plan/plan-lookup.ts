@@ -3,7 +3,8 @@ import type { LookupNode } from "../program/node.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import { isChanging } from "./plan.js";
 import { describeLookupKey, readLookup } from "../runtime/lookup.js";
-import { resolveKnown } from "../runtime/resolve-inputs.js";
+import { resolveDeep } from "../program/output.js";
+import { deferNode, dependencyDeferrals } from "./deferred.js";
 import { knownValue, unknownValue } from "../runtime/values.js";
 import { memoized, providerOf, type PlanContext } from "./context.js";
 
@@ -18,10 +19,12 @@ export async function planLookup(node: LookupNode, ctx: PlanContext): Promise<vo
   if (ctx.inTarget && !ctx.inTarget.has(node)) return ctx.publish(node, unknownValue(secrets));
   const scope = ctx.resolver.scope();
   ctx.scopes.set(node, scope);
-  const id = await resolveKnown(node.lookupId, scope);
+  const idState = await firstValueFrom(resolveDeep(node.lookupId, scope, "strict"));
+  const id = idState.known ? { value: idState.value, secret: idState.secret } : undefined;
   // Steps are recorded before values are published: once every dependency has a value, its step is known.
-  await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
+  const { deferred } = await dependencyDeferrals(node, deps, scope);
   ctx.scopes.delete(node);
+  if (idState.deferred || deferred.length) return deferNode(node, [...(idState.deferred ?? []), ...deferred], ctx);
   const upstreamChanging = deps.some((d) => {
     const s = ctx.steps.get(d);
     return s !== undefined && isChanging(s);

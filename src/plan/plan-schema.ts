@@ -18,7 +18,7 @@ const ms = z.optional(z.number().check(z.positive()));
 const timeouts = z.optional(z.object({ create: ms, update: ms, delete: ms }));
 const provider = z.optional(z.object({ name: z.string(), settings: z.record(z.string(), z.string()) }));
 
-const meta = z.object({ parent: z.optional(urn), deps: urns, protect: z.boolean(), retainOnDelete: z.boolean(), provider, timeouts, triggers: z.optional(z.string()) });
+const meta = z.object({ parent: z.optional(urn), deps: urns, protect: z.boolean(), retainOnDelete: z.boolean(), provider, timeouts, triggers: z.optional(z.string()), declaredIn: z.optional(z.object({ on: urns, waitsFor: z.string() })) });
 const prior = z.object({ deps: urns, provider, timeouts });
 const adopt = z.optional(z.object({ id: z.string(), inputs: props, outputs: props, secretKeys: names }));
 const base = { urn, type: z.string().check(z.minLength(1)), deps: urns };
@@ -56,6 +56,9 @@ const planSchema = z.object({
   secretOutputs: names,
   outputsChanged: z.boolean(),
   diagnostics: z.array(z.object({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(urn) })),
+  deferred: z.optional(z.array(z.object({
+    kind: z.enum(["declared", "node", "kept"]), type: z.string(), name: z.optional(z.string()), pattern: z.optional(z.string()), urn: z.optional(urn), waitsFor: z.string(),
+  }))),
 });
 
 /** A plan file: what it is, its format, the salt of its encrypted secrets, the plan, and a digest of the rest. */

@@ -8,6 +8,7 @@ import { evaluate, formatPredicate } from "../core/predicate.js";
 import { isChanging, type PlanStep } from "./plan.js";
 import type { ResourceValue } from "../runtime/values.js";
 import type { PlanContext } from "./context.js";
+import { deferNode, dependencyDeferrals } from "./deferred.js";
 
 /** How a step reads in a wait's "runs because ..." note. */
 export function changeVerb(s: PlanStep): string {
@@ -45,9 +46,9 @@ function gatedValue(target: ResourceValue, node: WaitNode): ResourceValue {
 }
 
 /** Why the wait runs: its target or a dependency changes (or a user of it does, found by an earlier pass). */
-function reasonsToRun(node: WaitNode, ctx: PlanContext): string[] {
+function reasonsToRun(node: WaitNode, deps: readonly GraphNode[], ctx: PlanContext): string[] {
   const reasons: string[] = [];
-  for (const d of ctx.input.graph.deps.get(node) ?? []) {
+  for (const d of deps) {
     const s = ctx.steps.get(d);
     if (s && isChanging(s)) reasons.push(`${d === node.wait.target ? d.name : `${d.name} (a dependency)`} ${changeVerb(s)}`);
   }
@@ -62,17 +63,19 @@ export async function planWait(node: WaitNode, ctx: PlanContext): Promise<void> 
   const scope = ctx.resolver.scope();
   ctx.scopes.set(node, scope);
   const targetValue = await firstValueFrom(scope.value(spec.target));
-  const deps = ctx.input.graph.deps.get(node) ?? [];
+  const graphDeps = ctx.input.graph.deps.get(node) ?? [];
   // A dependency's step is recorded before its value is published: wait for all of them, or a slow
   // provider diff would make a changing dependency look unchanged (and the wait wrongly not needed).
-  await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
+  const { deferred, extra } = await dependencyDeferrals(node, graphDeps, scope);
   ctx.scopes.delete(node);
+  if (targetValue.deferred || deferred.length) return deferNode(node, [...(targetValue.deferred ?? []), ...deferred], ctx);
+  const deps = extra.length ? [...graphDeps, ...extra] : graphDeps;
   if (ctx.inTarget && !ctx.inTarget.has(node)) return ctx.publish(node, targetValue);
   const schemaWait = rootTarget(node).definition.schema?.wait;
   const defaultTimeout = schemaWait?.timeout ?? DEFAULT_WAIT_TIMEOUT;
   const timeoutMs = spec.timeout ?? defaultTimeout;
   const failWhen = spec.failWhen ?? schemaWait?.failWhen;
-  const reasons = reasonsToRun(node, ctx);
+  const reasons = reasonsToRun(node, deps, ctx);
   const known = targetValue.id !== UNKNOWN && !targetValue.restUnknown && targetValue.unknown.size === 0;
   const step: PlanStep = {
     kind: "wait", urn: node.urn, type: node.type, deps: deps.map((d) => d.urn),

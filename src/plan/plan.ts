@@ -1,5 +1,5 @@
 import type { Urn } from "../core/urn.js";
-import type { Props, ProviderRecord, RecordedTimeouts, StateMutation } from "../state/types.js";
+import type { DeclaredIn, Props, ProviderRecord, RecordedTimeouts, StateMutation } from "../state/types.js";
 import type { Predicate } from "../core/predicate.js";
 import { everyMember } from "../core/every-member.js";
 import type { DeclarationSite } from "../core/declaration-site.js";
@@ -23,6 +23,8 @@ export interface StepMeta {
   timeouts?: RecordedTimeouts;
   /** Hash of the `replaceTriggeredBy` values (absent when the option is not used). */
   triggers?: string;
+  /** Set when an `apply` callback declared the resource (see `ResourceState.declaredIn`). */
+  declaredIn?: DeclaredIn;
 }
 
 interface StepBase {
@@ -219,6 +221,37 @@ export interface Plan {
   /** The stack outputs differ from those in state. */
   outputsChanged: boolean;
   diagnostics: PlanDiagnostic[];
+  /**
+   * What this plan leaves for a later round because it waits for a value known only during apply (see
+   * {@link DeferredPart}); absent or empty when the plan is complete.
+   */
+  deferred?: DeferredPart[];
+}
+
+/**
+ * A part of the program a plan cannot plan yet, because it waits for a value only the apply makes known:
+ * `declared`, a resource an `apply` callback will declare; `node`, a resource, wait or lookup the program
+ * declared that reads such a callback's result; `kept`, an object a callback declared in an earlier run,
+ * kept (not deleted) until the callback runs again. `up` plans and applies them in its next round.
+ *
+ * @example { kind: "declared", type: "aws:route53:RecordSet", name: "validation-a.example.dev", waitsFor: "cert.domainValidationOptions" }
+ */
+export interface DeferredPart {
+  kind: "declared" | "node" | "kept";
+  type: string;
+  /** Known unless it depends on the unknown value (then `pattern` shows it: `validation-…`). */
+  name?: string;
+  pattern?: string;
+  /** Known for `node` and `kept`, and for `declared` when its name is. */
+  urn?: Urn;
+  /** The value it waits for, as the program names it. */
+  waitsFor: string;
+  site?: DeclarationSite;
+}
+
+/** True when a plan leaves parts for a later round (see {@link DeferredPart}). */
+export function isPartial(plan: Plan): boolean {
+  return (plan.deferred?.length ?? 0) > 0;
 }
 
 /** The version of the plan format this build writes and applies. */
@@ -233,6 +266,7 @@ export type DriftFinding =
 export function hasChanges(plan: Plan): boolean {
   // Reads and waits change nothing by themselves: they only run around changes.
   return (
+    isPartial(plan) ||
     plan.outputsChanged ||
     plan.refresh.length > 0 ||
     plan.steps.some((s) => (s.kind === "same" ? s.movedFrom !== undefined || s.adopt !== undefined : s.kind !== "read" && s.kind !== "wait"))

@@ -18,6 +18,9 @@ import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
 import { thrownMessage } from "../core/thrown.js";
 import { withSite } from "../core/declaration-site.js";
+import { addNode } from "../graph/graph.js";
+import { deferredParts, keptForLater } from "./deferred.js";
+import { Deferrals } from "./deferrals.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
 
@@ -91,12 +94,17 @@ function planNode(node: GraphNode, ctx: PlanContext, watch: StallWatch): void {
   else watch.done(node);
 }
 
-/** One planning pass: every node planned concurrently, each as soon as the values it reads are published. */
+/**
+ * One planning pass: every node planned concurrently, each as soon as the values it reads are published.
+ * Nodes that `apply` callbacks declare on the way (on values known while planning) join the graph and are
+ * planned in the same pass; then the callbacks nothing used run, and what they declare is planned too.
+ */
 async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, memo: Map<string, Promise<unknown>>): Promise<PlanContext> {
   const watch = new StallWatch();
-  const resolver = new ValueResolver(() => watch.poke());
+  const deferrals = new Deferrals();
+  const resolver = new ValueResolver(() => watch.poke(), deferrals.hooks());
   const ctx: PlanContext = {
-    input, resolver, memo, forced,
+    input, resolver, memo, forced, deferrals,
     steps: new Map(),
     diagnostics: [],
     claimed: claimResources(input.graph, input.state),
@@ -106,7 +114,24 @@ async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, mem
     publish: (node, value) => resolver.publish(node, value),
   };
   checkNamedUrns(input, opts, ctx.diagnostics);
-  await watch.run(ctx, input.graph.order, (n) => planNode(n, ctx, watch), input.stuck);
+  const planOne = (n: GraphNode) => planNode(n, ctx, watch);
+  const stop = input.growth?.listen((node) => {
+    const added = addNode(input.graph, node);
+    if (!added) return;
+    if (node.kind === "custom" && input.state.resources[node.urn]) ctx.claimed.set(node, { prior: input.state.resources[node.urn]! });
+    watch.add(added, planOne);
+  });
+  try {
+    await watch.run(ctx, [...input.graph.order], planOne, input.stuck);
+    for (;;) {
+      const before = input.graph.order.length;
+      if (input.applies?.length) await runUnusedApplies(input.applies, ctx.resolver, ctx.diagnostics);
+      if (input.graph.order.length === before) break;
+      await watch.run(ctx, [], planOne, input.stuck); // what those callbacks declared
+    }
+  } finally {
+    stop?.();
+  }
   return ctx;
 }
 
@@ -160,6 +185,8 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   }
   const claimedUrns = new Set<string>();
   for (const [n, c] of ctx.claimed) claimedUrns.add(c.movedFrom ?? n.urn);
+  const kept = keptForLater(input.state, claimedUrns, ctx.deferrals.unknownOn);
+  for (const r of kept) claimedUrns.add(r.urn);
   const deletes = planDeletes(input.state, claimedUrns, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics);
   checkDeleteProviders(deletes, (t, urn) => input.providers(t, urn) !== undefined, diagnostics);
   const steps = [...ordered, ...deletes];
@@ -173,9 +200,10 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   }
   const outs = await resolveInputs(input.programOutputs, ctx.resolver);
   for (const message of outputProblems(outs.values).values()) diagnostics.push({ severity: "error", message });
-  if (input.applies?.length) await runUnusedApplies(input.applies, ctx.resolver, diagnostics);
   nameSites(diagnostics, input.graph);
+  const deferred = deferredParts(ctx.deferrals, kept);
   return {
+    ...(deferred.length ? { deferred } : {}),
     version: PLAN_FORMAT_VERSION,
     project: input.project,
     stack: input.stack,

@@ -75,7 +75,7 @@ export class StallWatch {
     this.ctx = ctx;
     const all = new Promise<void>((resolve) => (this.finished = resolve));
     for (const n of nodes) this.pending.add(n);
-    if (nodes.length === 0) this.finished();
+    if (this.pending.size === 0) this.finished();
     for (const n of nodes) plan(n);
     const names = () => [...this.pending].map((n) => `"${n.name}" (${n.urn})`).join(", ");
     const watch = whenStuck(stuck, () => `Planning is stuck: nothing is left to run, yet these never finished: ${names()}. Each waits for a promise (an input, or a provider call such as check, diff or a lookup) that never settles.`);
@@ -88,6 +88,15 @@ export class StallWatch {
       this.ctx = undefined;
       this.finished = () => {};
     }
+  }
+
+  /**
+   * Plans a node added on the way (declared by a callback), once the current callback has returned: it
+   * counts as pending, so the {@link run} in progress (or the next, given no nodes) waits for it.
+   */
+  add(n: GraphNode, plan: (n: GraphNode) => void): void {
+    this.pending.add(n);
+    queueMicrotask(() => plan(n));
   }
 
   /** A node's planning ended (however it ended). */

@@ -5,6 +5,7 @@ import type { Settleable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 import type { StackAccess } from "../state/stack-access.js";
+import type { Origin } from "./deferral.js";
 
 /** A problem found while evaluating a program, reported with the others at the end (each once). */
 export interface EvalDiagnostic {
@@ -22,6 +23,9 @@ export class EvalContext {
   readonly diagnostics: EvalDiagnostic[] = [];
   /** Outputs made by `apply` while the program ran: planning runs those nothing used, so none is dropped unseen. */
   readonly applies: Settleable[] = [];
+  /** Set once the run's plan is made: a callback that declares a resource after that is refused (see {@link currentContext}). */
+  sealed = false;
+  private readonly listeners = new Set<(node: ResourceNode) => void>();
 
   constructor(
     readonly project: string,
@@ -53,6 +57,18 @@ export class EvalContext {
     }
     this.byUrn.set(node.urn, node);
     this.nodes.push(node);
+    for (const l of this.listeners) l(node);
+  }
+
+  /**
+   * Calls `listener` for each node registered from now on (the planner plans those a callback declares
+   * while planning); returns how to stop.
+   *
+   * @example const stop = ctx.listen((n) => planNode(n)); … stop();
+   */
+  listen(listener: (node: ResourceNode) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 }
 
@@ -93,19 +109,34 @@ export async function evaluateInContext<T>(ctx: EvalContext, fn: () => T): Promi
 }
 
 /**
- * The `apply` callbacks on the call stack now, innermost last, each with the evaluation it runs in
- * (undefined when it runs while planning or applying, outside any). A callback runs synchronously, so this
- * describes the current call stack only; tagging each with its evaluation keeps another evaluation started
- * from inside a callback (a program run from a callback) from being taken for that callback.
+ * An `apply` callback running now: the evaluation whose output it is (undefined for an output made
+ * outside any), where its value came from, and, when it runs on stand-ins while planning, where what it
+ * declares is collected instead of being registered.
  */
-const applying: (EvalContext | undefined)[] = [];
+export interface ApplyFrame {
+  readonly owner: EvalContext | undefined;
+  readonly origin: Origin;
+  /** Set for a run on stand-ins: the nodes it declared (never registered). */
+  readonly probe?: ResourceNode[];
+  /** The evaluation in async scope when the callback started (another program run from a callback has its own). */
+  readonly scope: EvalContext | undefined;
+  /** How many resources it declared. */
+  declared: number;
+}
+
+/** The `apply` callbacks on the call stack now, innermost last (a callback runs synchronously). */
+const applying: ApplyFrame[] = [];
 
 /**
- * Marks an `apply` callback as running (a resource its evaluation declares now is refused); {@link leaveApply} ends it.
- * @example enterApply(); try { result = f(value); } finally { leaveApply(); }
+ * Marks an `apply` callback as running: a resource declared now belongs to `owner`, declared in a
+ * callback on `origin` (or to `probe`, for a run on stand-ins). {@link leaveApply} ends it.
+ *
+ * @example const frame = enterApply(owner, origin); try { result = f(value); } finally { leaveApply(); }
  */
-export function enterApply(): void {
-  applying.push(storage.getStore());
+export function enterApply(owner: EvalContext | undefined, origin: Origin, probe?: ResourceNode[]): ApplyFrame {
+  const frame: ApplyFrame = { owner, origin, scope: storage.getStore(), declared: 0, ...(probe ? { probe } : {}) };
+  applying.push(frame);
+  return frame;
 }
 
 /** Ends what {@link enterApply} began. */
@@ -113,30 +144,60 @@ export function leaveApply(): void {
   applying.pop();
 }
 
-/**
- * True while an `apply` callback of the code running now runs (creating a resource there is refused).
- * @example if (insideApply()) throw new Error("declare it in the program function");
- */
-export function insideApply(): boolean {
-  return applying.length > 0 && applying[applying.length - 1] === storage.getStore();
+/** The `apply` callback of the code running now, if one runs (not one of another program run from inside it). */
+function currentFrame(): ApplyFrame | undefined {
+  const top = applying[applying.length - 1];
+  return top && top.scope === storage.getStore() ? top : undefined;
 }
 
-/** The current evaluation, or a clear error when a resource is created outside one. */
-export function currentContext(what: string): EvalContext {
-  if (insideApply()) {
-    throw new Error(
-      `${what} was created inside an apply() callback. Resources must be declared directly in the program function: ` +
-        "create it there and pass the output as an input (inputs accept Outputs), instead of creating it from a callback.",
-    );
+/**
+ * True while an `apply` callback of the code running now runs.
+ * @example if (insideApply()) note("declared in a callback");
+ */
+export function insideApply(): boolean {
+  return currentFrame() !== undefined;
+}
+
+/** The evaluation the evaluation running now belongs to, for an `apply` made now (undefined outside one). */
+export function evaluationNow(): EvalContext | undefined {
+  return storage.getStore() ?? currentFrame()?.owner;
+}
+
+/** Where a declaration goes: the evaluation, and the callback it is made in (if any). */
+export interface Declaring {
+  ctx: EvalContext;
+  frame: ApplyFrame | undefined;
+}
+
+/**
+ * The evaluation a resource declared now belongs to, with the callback declaring it; a clear error when
+ * it is declared outside a program, or inside a callback of a program whose plan is made already.
+ */
+export function currentContext(what: string): Declaring {
+  const frame = currentFrame();
+  if (frame) {
+    if (!frame.owner) {
+      throw new Error(
+        `${what} was created inside an apply() callback of an output made outside any program. Declare it in the function given to program(name, fn), ` +
+          "or in a callback of an output that program made.",
+      );
+    }
+    if (frame.owner.sealed && !frame.probe) {
+      throw new Error(
+        `${what} was declared inside an apply() callback on ${frame.origin.waitsFor} that first ran after the plan was made, so the plan could not include it. ` +
+          "Run up again: the value is known now, so the next plan includes it (preview shows such resources as deferred when it can foresee them).",
+      );
+    }
+    return { ctx: frame.owner, frame };
   }
   const ctx = storage.getStore();
   if (!ctx) {
     throw new Error(
       `${what} was created outside a program. Declare resources inside the function given to program(name, fn) ` +
-        "(not at module top level, not inside apply() callbacks, not after the function has returned).",
+        "(not at module top level, not after the function has returned).",
     );
   }
-  return ctx;
+  return { ctx, frame: undefined };
 }
 
 /**
@@ -144,5 +205,5 @@ export function currentContext(what: string): EvalContext {
  * @example trackApply(derived);
  */
 export function trackApply(o: Settleable): void {
-  storage.getStore()?.applies.push(o);
+  evaluationNow()?.applies.push(o);
 }

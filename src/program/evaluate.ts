@@ -26,6 +26,22 @@ export interface Evaluation {
   diagnostics: EvalDiagnostic[];
   /** Outputs the program made with `apply` (planning runs those nothing used, so a declaration in one is never dropped unseen). */
   applies: readonly Settleable[];
+  /** Nodes its `apply` callbacks declare later, while planning (see {@link Declarations}). */
+  declarations: Declarations;
+}
+
+/**
+ * How the engine follows resources an evaluation's `apply` callbacks declare after the program function
+ * returned: the planner listens while it plans; once the plan is made the evaluation is sealed, and a
+ * callback that declares a resource then is refused with a message (that resource was in no plan).
+ *
+ * @example const stop = ev.declarations.listen(plan); await planning; stop(); ev.declarations.seal();
+ */
+export interface Declarations {
+  /** Calls `listener` for each node declared from now on; returns how to stop. */
+  listen(listener: (node: ResourceNode) => void): () => void;
+  /** Refuses declarations from now on (the plan is made). */
+  seal(): void;
 }
 
 /** Where the program lives and how a user runs it (for messages like "run `npx tsx infra.ts unlock`"). */
@@ -70,7 +86,8 @@ export async function evaluateProgram(spec: ProgramSpec, opts: EvaluateOptions):
   const config = new Config(opts.config ?? {}, opts.stack, spec.location.command, ctx.diagnostics);
   const returned = await evaluateInContext(ctx, () => spec.fn({ stack: opts.stack, project: spec.name, config }));
   const outputs = returned && typeof returned === "object" ? returned : {};
-  return { project: spec.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies };
+  const declarations: Declarations = { listen: (l) => ctx.listen(l), seal: () => void (ctx.sealed = true) };
+  return { project: spec.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies, declarations };
 }
 
 /** Marks the programs made by this copy of Cairn (a `Program` of another copy is told apart from a stray value). */

@@ -46,6 +46,13 @@ interface NodeBase {
   provider?: ProviderInstance;
   /** Where the user's program declared it (`infra.ts:12:3`), for messages; undefined when no user frame was found. */
   site: DeclarationSite | undefined;
+  /** Set when an `apply` callback declared it: the value that callback ran on (its resources' URNs, and its name). */
+  declaredIn?: { on: Urn[]; waitsFor: string };
+  /**
+   * `dependsOn` entries that are outputs (of resources a callback declares): resolved while planning, each
+   * adds the resources it holds as dependencies (or defers this node while it is unknown).
+   */
+  dependsOnValues?: readonly unknown[];
 }
 
 /** The options of a managed resource, validated when it is declared. */

@@ -1,8 +1,10 @@
 import { Observable, combineLatest, from, isObservable, map, of, shareReplay, switchMap, take, throwError } from "rxjs";
 import { UNKNOWN } from "../core/unknown.js";
 import type { ResourceNode } from "./node.js";
-import { enterApply, leaveApply, trackApply } from "./context.js";
+import { isDeepStrictEqual } from "node:util";
+import { enterApply, evaluationNow, leaveApply, trackApply, type EvalContext } from "./context.js";
 import type { OState, Resolution, Resolver } from "./resolver.js";
+import { hasStandIn, namePattern, standIn, type Deferral, type Origin } from "./deferral.js";
 
 export type { OState, Resolution, Resolver } from "./resolver.js";
 
@@ -67,10 +69,14 @@ export class Output<T> {
   private now?: OState<T>;
   private later?: Observable<OState<T>>;
 
+  /** @internal How the program names this value, for messages: `cert.domainValidationOptions`. */
+  readonly label: string | undefined;
+
   /** @internal Use `output()`, `all()`, `secret()` or resource attributes to make outputs. */
-  constructor(resources: readonly ResourceNode[], source: (r: Resolver) => Resolution<T>) {
+  constructor(resources: readonly ResourceNode[], source: (r: Resolver) => Resolution<T>, label?: string) {
     this.resources = resources;
     this.source = source;
+    this.label = label;
   }
 
   /** @internal The output's state in a phase, at once if it is known already; computed once per resolver. */
@@ -107,15 +113,10 @@ export class Output<T> {
    * @example const url = bucket.name.apply(n => `https://${n}.example.com`);
    */
   apply<U>(f: (value: T) => Input<U>): Output<Unwrap<U>> {
+    const callback = new Callback(f, evaluationNow(), { on: this.resources, waitsFor: this.label ?? (this.resources.map((n) => n.name).join(", ") || "a value") });
     const step = (s: OState<T>, r: Resolver): Resolution<Unwrap<U>> => {
-      if (!s.known) return s;
-      let result: Input<U>;
-      enterApply();
-      try {
-        result = f(s.value);
-      } finally {
-        leaveApply();
-      }
+      if (!s.known) return callback.unknown(s, r) as OState<Unwrap<U>>;
+      const result = callback.run(s.value);
       const joined = (inner: OState<unknown>) => combineStates([s, inner], inner.known ? inner.value : undefined) as OState<Unwrap<U>>;
       const inner = resolveNow(result, r, "strict");
       return isObservable(inner) ? inner.pipe(map(joined)) : joined(inner);
@@ -123,7 +124,7 @@ export class Output<T> {
     const out = new Output<Unwrap<U>>(this.resources, (r) => {
       const s = this.settle(r);
       return isObservable(s) ? s.pipe(switchMap((x) => asObservable(step(x, r)))) : step(s, r);
-    });
+    }, this.label);
     trackApply(out as Output<unknown>);
     return out;
   }
@@ -148,22 +149,88 @@ export class Output<T> {
   }
 }
 
+/**
+ * One `apply` callback: runs it on known values, and keeps its result when it declared resources (a later
+ * phase that runs it on the same value gets the same resources, not a second declaration of each). On a
+ * value unknown while planning, it is run once on stand-ins to see what it would declare: if anything, the
+ * result is deferred to the next round of `up`.
+ */
+class Callback<T, U> {
+  private kept: { value: T; result: Input<U> } | undefined;
+  private probed: Deferral | null | undefined;
+
+  constructor(
+    private readonly f: (value: T) => Input<U>,
+    private readonly owner: EvalContext | undefined,
+    private readonly origin: Origin,
+  ) {}
+
+  run(value: T): Input<U> {
+    if (this.kept && isDeepStrictEqual(this.kept.value, value)) return this.kept.result;
+    const frame = enterApply(this.owner, this.origin);
+    let result: Input<U>;
+    try {
+      result = this.f(value);
+    } finally {
+      leaveApply();
+    }
+    if (frame.declared > 0) this.kept = { value, result };
+    return result;
+  }
+
+  /** The state of the result when the value is unknown: deferred if, while planning, a run on stand-ins declares anything. */
+  unknown(s: OState<T> & { known: false }, r: Resolver): OState<unknown> {
+    if (!r.planning) return s;
+    if (this.probed === undefined) this.probed = this.owner ? this.probe(s.partial) : null;
+    r.planning.unknownApply(this.origin, this.probed ?? undefined);
+    return this.probed ? { ...s, partial: undefined, deferred: [...(s.deferred ?? []), this.probed] } : { ...s, partial: undefined };
+  }
+
+  private probe(partial: unknown): Deferral | null {
+    const seen: ResourceNode[] = [];
+    enterApply(this.owner, this.origin, seen);
+    try {
+      const r = this.f(standIn(partial) as T);
+      if (r instanceof Promise) r.catch(() => {}); // what it does later cannot be foreseen
+    } catch {
+      // A callback that cannot run on stand-ins shows what it declared before it stopped.
+    } finally {
+      leaveApply();
+    }
+    if (seen.length === 0) return null;
+    return {
+      waitsFor: this.origin.waitsFor,
+      on: this.origin.on.map((n) => n.urn),
+      declares: seen.map((n) => ({
+        kind: n.kind, type: n.type,
+        name: hasStandIn(n.name) ? undefined : n.name,
+        ...(hasStandIn(n.name) ? { pattern: namePattern(n.name) } : {}),
+        ...(n.site ? { site: n.site } : {}),
+      })),
+    };
+  }
+}
+
 /** True for an {@link Output}. */
 export function isOutput(v: unknown): v is Output<unknown> {
   return v instanceof Output;
 }
 
-/** Merges secret flags and dependencies of several states into one known (or unknown) state. */
+/** Merges secret flags, dependencies and deferrals of several states into one known (or unknown) state. */
 function combineStates(states: readonly OState<unknown>[], value: unknown): OState<unknown> {
   let secret = false;
   let known = true;
   let deps = NO_DEPS;
+  let deferred: readonly Deferral[] | undefined;
   for (const s of states) {
     secret ||= s.secret;
     known &&= s.known;
     if (s.deps.length) deps = deps.length ? [...deps, ...s.deps] : s.deps;
+    if (s.deferred) deferred = deferred ? [...deferred, ...s.deferred] : s.deferred;
   }
-  return known ? { known: true, value, secret, deps } : { known: false, secret, deps };
+  const out: OState<unknown> = known ? { known: true, value, secret, deps } : { known: false, secret, deps };
+  if (deferred) out.deferred = deferred;
+  return out;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -198,7 +265,8 @@ export function resolveNow(v: unknown, r: Resolver, mode: "strict" | "embed"): R
 
 /** In "embed" mode an unknown becomes a known value holding {@link UNKNOWN}. */
 function embedded(s: OState<unknown>): OState<unknown> {
-  return s.known ? s : { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps };
+  if (s.known) return s;
+  return s.deferred ? { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps, deferred: s.deferred } : { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps };
 }
 
 function inMode(r: Resolution<unknown>, mode: "strict" | "embed"): Resolution<unknown> {

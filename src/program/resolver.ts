@@ -1,13 +1,31 @@
 import type { Observable } from "rxjs";
 import type { ResourceNode } from "./node.js";
+import type { Deferral, Origin } from "./deferral.js";
 
 /**
  * What an output resolves to in one phase: a known value, or unknown while planning.
  * `secret` and `deps` travel with the value through `apply`, `all` and `interpolate`.
  */
 export type OState<T> =
-  | { known: true; value: T; secret: boolean; deps: readonly ResourceNode[] }
-  | { known: false; secret: boolean; deps: readonly ResourceNode[] };
+  | { known: true; value: T; secret: boolean; deps: readonly ResourceNode[]; deferred?: readonly Deferral[] }
+  | {
+      known: false;
+      secret: boolean;
+      deps: readonly ResourceNode[];
+      /** Callbacks on this value declare resources: whatever reads it waits for the next round of `up`. */
+      deferred?: readonly Deferral[];
+      /** What is known of it already (unknown parts as `UNKNOWN`): what a callback is run on to foresee what it declares. */
+      partial?: unknown;
+    };
+
+/**
+ * What the planner learns from `apply` callbacks whose value is not known yet: each is run once on
+ * stand-ins (see `standIn`) to see what it would declare.
+ */
+export interface PlanningHooks {
+  /** A callback on `origin` could not run (its value is unknown); `deferral` when it declares resources. */
+  unknownApply(origin: Origin, deferral: Deferral | undefined): void;
+}
 
 /**
  * Where outputs get their values: the planner answers with planned values (some unknown),
@@ -25,6 +43,8 @@ export interface Resolver {
   peekAttribute?(node: ResourceNode, name: string): OState<unknown> | undefined;
   /** {@link Resolver.whole} at once, when already published; else undefined. */
   peekWhole?(node: ResourceNode): OState<Record<string, unknown>> | undefined;
+  /** Present while planning: callbacks on unknown values are run on stand-ins and reported here. */
+  readonly planning?: PlanningHooks;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Output, collectResources, type Resolver } from "./output.js";
 import { findCycle } from "./cycles.js";
+import { STAND_IN_TEXT, isStandIn } from "./deferral.js";
 import { currentContext } from "./context.js";
 import { makeUrn, type Urn } from "../core/urn.js";
 import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
@@ -29,7 +30,7 @@ export type Alias = string | { name?: string; type?: string; parent?: Resource |
  */
 export interface ResourceOptions {
   /** Resources (or waits) to finish before this one, beyond those its inputs already refer to. */
-  dependsOn?: Dependable | readonly Dependable[];
+  dependsOn?: DependsOn | readonly DependsOn[];
   /** The enclosing resource, usually a component: its type becomes part of this URN. */
   parent?: Resource;
   /** Refuse to delete or replace this resource. */
@@ -66,9 +67,17 @@ export interface ResourceOptions {
   provider?: ProviderInstance;
 }
 
+/**
+ * One entry of `dependsOn`: a resource or wait, or an output of them — what an `apply` callback that
+ * declares resources returns, so a node can wait for resources only known once the callback runs.
+ *
+ * @example wait(cert, { until, dependsOn: cert.domainValidationOptions.apply((os) => os.map(recordFor)) })
+ */
+export type DependsOn = Dependable | Output<Dependable | readonly Dependable[]>;
+
 /** `dependsOn` as a list (it may be given as one item). */
-export function dependsOnList(d: ResourceOptions["dependsOn"]): readonly Dependable[] {
-  return d === undefined ? [] : Array.isArray(d) ? d : [d as Dependable];
+export function dependsOnList(d: ResourceOptions["dependsOn"]): readonly DependsOn[] {
+  return d === undefined ? [] : Array.isArray(d) ? d : [d as DependsOn];
 }
 
 function parentTypes(n: ResourceNode | undefined): string[] {
@@ -104,13 +113,15 @@ function collectInputs(inputs: unknown, deps: Set<ResourceNode>, what: string): 
  * is captured by the caller, which knows the function the user called (`new.target`, `wait`).
  */
 export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, site: DeclarationSite | undefined, urnName: string = name): ResourceNode {
+  // A name that is the unknown value itself, in a run on stand-ins (see `standIn`): it prints as "…".
+  if (isStandIn(name)) name = urnName = STAND_IN_TEXT;
   if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
   // "::" separates a URN's parts, and control characters cannot be printed or typed back in a command.
   if (name.includes("::") || /[\u0000-\u001f\u007f]/.test(name)) {
     throw new Error(`The name ${JSON.stringify(name)} of a ${type} resource cannot contain "::" or control characters (they would break its URN): use letters, digits and - _ . / : @ etc.`);
   }
   const what = extra.kind === "wait" ? `The wait ${name}` : `${extra.kind === "component" ? "Component" : "Resource"} "${name}" (${type})`;
-  const ctx = currentContext(what);
+  const { ctx, frame } = currentContext(what);
   if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}).`);
   const parent = opts.parent?.[NODE];
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
@@ -118,12 +129,26 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   if (extra.kind === "custom" && extra.definition.prepareInputs) extra = { ...extra, inputs: extra.definition.prepareInputs(extra.inputs, { provider, config: ctx.config }) };
   const deps = new Set<ResourceNode>();
   if (extra.kind === "custom") collectInputs(extra.inputs, deps, what);
+  const values: Output<unknown>[] = [];
   for (const d of dependsOnList(opts.dependsOn)) {
-    if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources or waits; got ${String(d)}.`);
+    if (d instanceof Output) {
+      // An output of resources (made by a callback that declares them): its resources are known while planning.
+      values.push(d);
+      for (const r of d.resources) deps.add(r);
+      continue;
+    }
+    if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources, waits or outputs of them; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);
   }
   const node = makeNode(extra, { urn, type, name, parent, deps, provider, site }, () => managedOptions(opts, { what, ctx, parent, type, name }));
   if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
+  if (values.length) node.dependsOnValues = values;
+  if (frame) {
+    frame.declared++;
+    // A run on stand-ins only shows what the callback would declare: nothing of it is registered.
+    if (frame.probe) return void frame.probe.push(node), node;
+    node.declaredIn = { on: frame.origin.on.map((n) => n.urn), waitsFor: frame.origin.waitsFor };
+  }
   ctx.register(node);
   if (parent) {
     if (parent.children === NO_CHILDREN) parent.children = [];
@@ -271,7 +296,7 @@ export function attributeOutput(node: ResourceNode, name: string): Output<unknow
   const cache = ((node as { attrCache?: Map<string, Output<unknown>> }).attrCache ??= new Map());
   let o = cache.get(name);
   if (!o) {
-    o = new Output([node], (r: Resolver) => r.peekAttribute?.(node, name) ?? r.attribute(node, name));
+    o = new Output([node], (r: Resolver) => r.peekAttribute?.(node, name) ?? r.attribute(node, name), `${node.name}.${name}`);
     cache.set(name, o);
   }
   return o;

@@ -62,7 +62,7 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
   if (opts === null || typeof opts !== "object" || typeof opts.stack !== "string" || opts.stack === "") {
     throw new Error(`${what} needs the stack to read: stackOutputs(${JSON.stringify(name)}, { stack: "prod" }).`);
   }
-  const ctx = currentContext(what);
+  const { ctx } = currentContext(what);
   const target: StackName = { project: opts.project ?? name, stack: opts.stack };
   const reader: StackName = { project: ctx.project, stack: ctx.stack };
   if (target.project === reader.project && target.stack === reader.stack && opts.backend === undefined) {

@@ -133,6 +133,12 @@ export interface Provider<I = Record<string, unknown>, O = Record<string, unknow
    * it is asked even then: a missing required input is reported at preview, not when the create fails.
    */
   checksUnknown?: boolean;
+  /**
+   * What is known of a new object's outputs before it exists, unknown parts as `UNKNOWN` (a certificate
+   * has one validation option per domain, each with a record still unknown). Optional: it only lets
+   * preview foresee what `apply()` callbacks on those outputs declare (their resources' names and number).
+   */
+  planOutputs?(args: { inputs: I }): Partial<Record<keyof O, unknown>> | undefined;
   /** Compares old and new inputs; without it the engine compares values and uses the schema's force-new list. */
   diff?(args: { urn: Urn; id: string; olds: I; news: I; outputs: O }): Diff | Promise<Diff>;
   /** Creates the object; resolves with its cloud id and outputs. */

@@ -2,6 +2,7 @@ import { combineLatest, firstValueFrom, isObservable, map } from "rxjs";
 import { asObservable, resolveNow, type OState, type Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
+import type { Deferral } from "../program/deferral.js";
 
 /** A resource's inputs resolved in one phase: values (unknowns embedded), which are secret, and what they came from. */
 export interface ResolvedInputs {
@@ -9,6 +10,8 @@ export interface ResolvedInputs {
   secretKeys: string[];
   /** Resources the values came from, including ones reached inside apply callbacks. */
   deps: ResourceNode[];
+  /** Set when a value waits for a callback that declares resources: the node is deferred to the next round. */
+  deferred?: Deferral[];
 }
 
 /**
@@ -36,13 +39,15 @@ function gather(keys: readonly string[], states: readonly OState<unknown>[]): Re
   const values: Props = {};
   const secretKeys: string[] = [];
   const deps: ResourceNode[] = [];
+  let deferred: Deferral[] | undefined;
   keys.forEach((k, i) => {
     const s = states[i]!;
     if (s.known && s.value !== undefined) values[k] = s.value;
     if (s.secret) secretKeys.push(k);
     if (s.deps.length) deps.push(...s.deps);
+    if (s.deferred) (deferred ??= []).push(...s.deferred);
   });
-  return { values, secretKeys, deps };
+  return deferred ? { values, secretKeys, deps, deferred } : { values, secretKeys, deps };
 }
 
 /** Resolves one input strictly: undefined when any part is unknown. */

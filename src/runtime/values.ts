@@ -1,5 +1,7 @@
 import { ReplaySubject, map, of, type Observable } from "rxjs";
 import type { OState, Resolver } from "../program/output.js";
+import type { PlanningHooks } from "../program/resolver.js";
+import type { Deferral } from "../program/deferral.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
 import { UNKNOWN } from "../core/unknown.js";
@@ -14,6 +16,10 @@ export interface ResourceValue {
   /** Attributes not in `outputs` are unknown too (a resource still to be created), rather than absent. */
   restUnknown: boolean;
   secretKeys: ReadonlySet<string>;
+  /** Set for a node deferred to the next round of `up`: whatever reads it is deferred too. */
+  deferred?: readonly Deferral[];
+  /** What is known already of attributes still unknown (unknown parts as `UNKNOWN`), by name. */
+  partial?: Props;
 }
 
 /** The empty set of attribute names values share (read, never changed: one per resource would be 10,000 of them). */
@@ -51,8 +57,14 @@ export class ValueResolver implements Resolver {
   /** The scopes waiting for each unpublished node (told when it publishes). */
   private readonly waiting = new Map<ResourceNode, Scope[]>();
 
-  /** @param onAwait called when a scoped consumer starts or stops waiting for an unpublished node. */
-  constructor(private readonly onAwait?: () => void) {}
+  /**
+   * @param onAwait called when a scoped consumer starts or stops waiting for an unpublished node.
+   * @param planning set by the planner (see {@link PlanningHooks}).
+   */
+  constructor(
+    private readonly onAwait?: () => void,
+    readonly planning?: PlanningHooks,
+  ) {}
 
   private subject(node: ResourceNode): Observable<ResourceValue> {
     const known = this.published.get(node);
@@ -134,6 +146,10 @@ class Scope implements ScopedResolver {
 
   constructor(private readonly values: ValueResolver) {}
 
+  get planning(): PlanningHooks | undefined {
+    return this.values.planning;
+  }
+
   get awaiting(): Set<ResourceNode> {
     return (this.waitingFor ??= new Set());
   }
@@ -168,6 +184,7 @@ class Scope implements ScopedResolver {
 /** A resource's whole value as one object (with `id`); a secret attribute makes all of it secret (it cannot be partly masked once combined). */
 function wholeOf(node: ResourceNode, v: ResourceValue): OState<Record<string, unknown>> {
   const secret = v.secretKeys.size > 0;
+  if (v.deferred) return { known: false, secret, deps: [node], deferred: v.deferred };
   if (v.id === UNKNOWN || v.restUnknown || v.unknown.size > 0) return { known: false, secret, deps: [node] };
   return { known: true, value: { id: v.id, ...v.outputs }, secret, deps: [node] };
 }
@@ -175,7 +192,11 @@ function wholeOf(node: ResourceNode, v: ResourceValue): OState<Record<string, un
 /** One attribute of a resource's value. */
 function attributeOf(node: ResourceNode, v: ResourceValue, name: string): OState<unknown> {
   const secret = v.secretKeys.has(name);
+  if (v.deferred) return { known: false, secret, deps: [node], deferred: v.deferred };
   if (name === "id") return v.id === UNKNOWN ? { known: false, secret, deps: [node] } : { known: true, value: v.id, secret, deps: [node] };
-  if (v.unknown.has(name) || (v.restUnknown && !(name in v.outputs))) return { known: false, secret, deps: [node] };
+  if (v.unknown.has(name) || (v.restUnknown && !(name in v.outputs))) {
+    const partial = v.partial?.[name];
+    return partial === undefined ? { known: false, secret, deps: [node] } : { known: false, secret, deps: [node], partial };
+  }
   return { known: true, value: v.outputs[name], secret, deps: [node] };
 }

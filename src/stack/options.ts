@@ -99,10 +99,20 @@ export interface UpResult {
   secretOutputs?: string[];
   /** Bytes this apply wrote to state (journal records and the compacted snapshot). */
   stateBytesWritten?: number;
+  /**
+   * Set when `up` ran in rounds (its first plan left parts for later, see `Plan.deferred`): each round's plan
+   * and summary. `plan` is then the first round's, and `summary` adds them up.
+   */
+  rounds?: { plan: Plan; summary?: ApplySummary }[];
 }
 
 /** A difference a refresh found between state and reality. */
 export type RefreshChange = DriftFinding;
 
 /** Decides whether to go ahead with a plan (the CLI asks on a TTY, or takes `--yes`). */
-export type Confirm = (plan: Plan) => Promise<boolean>;
+export type Confirm = (plan: Plan, info?: RoundInfo) => Promise<boolean>;
+
+/** Which round of `up` a plan is (`round` 1 is the first; later ones plan what the earlier ones made known). */
+export interface RoundInfo {
+  round: number;
+}

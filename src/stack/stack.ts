@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { evaluateProgram, type Evaluation, type ProgramSpec } from "../program/evaluate.js";
 import type { Urn } from "../core/urn.js";
 import type { ConfigValue } from "../program/config.js";
-import type { GraphNode } from "../program/node.js";
+import type { GraphNode, ResourceNode } from "../program/node.js";
 import { buildGraph } from "../graph/graph.js";
 import { makePlan } from "../plan/planner.js";
 import type { Plan } from "../plan/plan.js";
@@ -42,6 +42,8 @@ import { anySignal, signalsOf, type ApplyControl } from "./signals.js";
 import { planHasSecrets, planSecrets } from "./plan-secrets.js";
 import { destroyPlan, refreshOnlyPlan, type PlanFor } from "./special-plans.js";
 import { refuseUnfitPlan } from "./plan-fits.js";
+import { runRounds, type Round, type RoundSteps } from "./rounds.js";
+import type { Declarations } from "../program/evaluate.js";
 
 export type { CallSignals, Confirm, RefreshChange, RunOptions, StackOptions, UpResult } from "./options.js";
 
@@ -49,6 +51,8 @@ export type { CallSignals, Confirm, RefreshChange, RunOptions, StackOptions, UpR
 /** An evaluated program, ready to plan or to apply a plan made from it. */
 interface Prepared {
   runtime: ProgramRuntime;
+  /** Resources the evaluation's callbacks declare while planning (they join `runtime`'s graph). */
+  declarations: Declarations;
   /** The program's fingerprint (computed when first asked: `up` applies its own plan and needs none). */
   fingerprint(): string;
 }
@@ -212,7 +216,7 @@ export class Stack {
     return { stacks: this.access, ...(this.options.defaultProviders ? { providers: this.options.defaultProviders } : {}) };
   }
 
-  private remember(ev: Evaluation): void {
+  private remember(ev: { nodes: readonly ResourceNode[] }): void {
     this.definitions.learn(ev.nodes);
     for (const n of ev.nodes) if (n.provider) this.live.set(instanceKey(n.provider.package, n.provider.name), n.provider);
   }
@@ -259,7 +263,7 @@ export class Stack {
     const nodeByUrn = new Map<Urn, GraphNode>(graph.order.map((n) => [n.urn, n]));
     const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
     let fp: string | undefined;
-    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs, applies: ev.applies }, fingerprint: () => (fp ??= fingerprint(graph, ev.outputs, values)) };
+    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs, applies: ev.applies }, declarations: ev.declarations, fingerprint: () => (fp ??= fingerprint(graph, ev.outputs, values)) };
     this.prepared = p;
     return p;
   }
@@ -272,15 +276,21 @@ export class Stack {
     if (opts.refreshOnly) {
       return refreshOnlyPlan(this.planFor, state, found);
     }
-    const { runtime, fingerprint: fp } = await this.prepare();
+    const { runtime, fingerprint: fp, declarations } = await this.prepare();
     const fingerprint = fingerprinted ? fp() : "";
     const plan = await makePlan(
       {
         project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
-        opContext: this.readContext, providers: this.providers, stuck: idle, ...(runtime.applies ? { applies: runtime.applies } : {}),
+        opContext: this.readContext, providers: this.providers, stuck: idle, growth: declarations, ...(runtime.applies ? { applies: runtime.applies } : {}),
       },
       opts,
     );
+    // Callbacks declared resources while planning: they are in the graph now, and none may be declared after.
+    declarations.seal();
+    if (runtime.nodeByUrn.size !== runtime.graph.order.length) {
+      this.remember({ nodes: runtime.graph.order });
+      runtime.nodeByUrn = new Map(runtime.graph.order.map((n) => [n.urn, n]));
+    }
     return this.traced(this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings }));
   }
 
@@ -293,8 +303,27 @@ export class Stack {
   async up(opts: RunOptions & { confirm?: Confirm } = {}): Promise<UpResult> {
     return this.locked("up", async (state, idle) => {
       const plan = await this.planAgainst(state, opts, idle, false);
-      return this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, made: this.prepared?.runtime, ...signalsOf(opts) });
+      return runRounds(plan, state, this.roundSteps(opts, idle));
     });
+  }
+
+  /**
+   * How `up` runs its rounds: each later round plans against the state the last one left (no refresh: it
+   * was just applied) and is confirmed as a round of its own.
+   */
+  private roundSteps(opts: RunOptions & { confirm?: Confirm } & CallSignals, idle: AbortSignal, madeHere = true): RoundSteps {
+    const later: RunOptions = opts.targets ? { targets: opts.targets } : {};
+    return {
+      plan: (state) => this.planAgainst(state, later, idle, false),
+      apply: (plan, state, round) => {
+        const confirm = opts.confirm && ((p: Plan) => opts.confirm!(p, { round }));
+        // A plan given to `apply` is matched to the program by its fingerprint; the rounds after it were planned here.
+        const made = madeHere || round > 1 ? this.prepared?.runtime : undefined;
+        return this.confirmAndApply(plan, state, { confirm, idle, made, ...signalsOf(opts) }, true);
+      },
+      note: (m) => this.note("info", m),
+      stopped: () => !!(this.options.signal?.aborted || opts.signal?.aborted),
+    };
   }
 
   /**
@@ -303,7 +332,11 @@ export class Stack {
    * else than the program the plan was made from.
    */
   async apply(plan: Plan, opts: { confirm?: Confirm } & CallSignals = {}): Promise<UpResult> {
-    return this.locked("up", (state, idle) => this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) }));
+    return this.locked("up", (state, idle) => {
+      const later = (plan.deferred ?? []).filter((p) => p.kind !== "kept").length;
+      if (later) this.note("info", `This plan left ${later} part(s) for a later round (they wait for values known only during apply): after applying it, up plans and applies them in this run.`);
+      return runRounds(plan, state, this.roundSteps(opts, idle, false));
+    });
   }
 
   /**
@@ -337,27 +370,39 @@ export class Stack {
   }
 
   /** The evaluated program a plan was made from: this process's, or a fresh evaluation that must match. */
-  private async runtimeFor(plan: Plan): Promise<ProgramRuntime | undefined> {
+  private async runtimeFor(plan: Plan, state: StackState, idle: AbortSignal): Promise<ProgramRuntime | undefined> {
     if (plan.mode !== "update") return undefined;
     const known = this.prepared?.fingerprint() === plan.fingerprint ? this.prepared : await this.prepare();
     if (known.fingerprint() !== plan.fingerprint) {
       throw new CairnError(`The program changed since this plan was made (its resources, options, inputs or config differ); nothing was applied. Run preview again and apply the new plan.`);
     }
-    return known.runtime;
+    if (!plan.steps.some((s) => s.kind !== "delete" && !known.runtime.nodeByUrn.has(s.urn))) return known.runtime;
+    // Steps of resources `apply` callbacks declare: planning again (nothing is applied) lets the callbacks
+    // declare them, so the apply resolves their values like any other's.
+    await this.planAgainst(state, {}, idle, false);
+    return this.prepared!.runtime;
   }
 
   /** Checks, confirms and applies a plan; `program` is the evaluation it was just made from (else found by fingerprint). */
-  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl): Promise<UpResult> {
+  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl): Promise<UpResult>;
+  /** The same, with the state it leaves (for the next round of `up`). */
+  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl, withState: true): Promise<Round>;
+  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl, withState = false): Promise<UpResult | Round> {
+    const round = await this.applyRound(plan, state, run);
+    return withState ? round : round.result;
+  }
+
+  private async applyRound(plan: Plan, state: StackState, run: ApplyControl): Promise<Round> {
     const { confirm, idle, made } = run;
     const cancel = anySignal(this.options.signal, run.signal);
     const abort = anySignal(this.options.abortSignal, run.abortSignal);
     planSecrets(plan, this.secrets);
     refuseUnfitPlan(plan, state, this.planFor);
-    const program = plan.mode === "update" && made ? made : await this.runtimeFor(plan);
-    if (confirm && !(await confirm(plan))) return { plan };
+    const program = plan.mode === "update" && made ? made : await this.runtimeFor(plan, state, idle);
+    if (confirm && !(await confirm(plan))) return { result: { plan }, state };
     if (cancel?.aborted) {
       this.note("warning", "Cancelled before anything was applied: nothing was changed.");
-      return { plan };
+      return { result: { plan }, state };
     }
     if (planHasSecrets(plan)) await this.backend.requirePassphrase();
     const journal = await this.backend.openJournal(state);
@@ -369,9 +414,9 @@ export class Stack {
       ...(cancel ? { cancel } : {}),
       ...(abort ? { abort } : {}),
     });
-    await journal.compact();
+    const after = await journal.compact();
     await journal.close();
-    return { plan, summary, stateBytesWritten: journal.bytesWritten, ...(outputs ? { outputs: outputs.values, secretOutputs: outputs.secretKeys } : {}) };
+    return { result: { plan, summary, stateBytesWritten: journal.bytesWritten, ...(outputs ? { outputs: outputs.values, secretOutputs: outputs.secretKeys } : {}) }, state: after };
   }
 
   /**

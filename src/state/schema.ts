@@ -54,6 +54,7 @@ export const resourceStateSchema: z.ZodMiniType<ResourceState> = z.looseObject({
   timeouts: z.optional(timeoutsSchema),
   drift: z.optional(names),
   triggers: z.optional(z.string()),
+  declaredIn: z.optional(z.object({ on: z.array(urn), waitsFor: z.string() })),
 });
 
 /**

@@ -70,6 +70,17 @@ export interface ResourceState {
   drift?: string[];
   /** A hash of the `replaceTriggeredBy` values when last applied: when they change, the resource is replaced. */
   triggers?: string;
+  /**
+   * Set when an `apply` callback declared it: the value the callback ran on (the URNs of its resources, and
+   * its name). While that value is unknown in a plan, the resource is kept (deferred), not deleted.
+   */
+  declaredIn?: DeclaredIn;
+}
+
+/** Where a resource declared by an `apply` callback came from (see {@link ResourceState.declaredIn}). */
+export interface DeclaredIn {
+  on: Urn[];
+  waitsFor: string;
 }
 
 /** A stack's whole state. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Output } from "../program/output.js";
 import { captureSite } from "../core/declaration-site.js";
-import { NODE, attributeOutput, dependsOnList, positiveDuration, registerNode, type Dependable, type Resource } from "../program/resource.js";
+import { NODE, attributeOutput, dependsOnList, positiveDuration, registerNode, type Dependable, type DependsOn, type Resource } from "../program/resource.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode, WaitNodeSpec } from "../program/node.js";
 import { milliseconds, minutes, seconds, type Duration } from "../core/duration.js";
 import { attributesRead, buildPredicate, formatPredicate, type Attrs, type Predicate } from "../core/predicate.js";
@@ -38,7 +38,7 @@ export interface WaitOptions<R> {
   /** Ends the wait at once as failed when it holds. Overrides the target type's default failure states. */
   failWhen?: (target: Attrs<AttributesOf<R>>) => Predicate;
   /** Resources or waits to finish before the wait starts polling (e.g. the validation record). */
-  dependsOn?: Dependable | readonly Dependable[];
+  dependsOn?: DependsOn | readonly DependsOn[];
   /** How long to wait at most: a Duration or text like `"75min"`. Default: the target type's, else 5 minutes. */
   timeout?: Duration | string;
   /** The longest pause between two reads. Default: the target type's, else 5 seconds. */

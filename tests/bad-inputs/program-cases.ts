@@ -10,6 +10,8 @@ import { box } from "./cloud.js";
 
 const Box = box.Type;
 const OtherPkg = { package: "other", name: "p", settings: {} };
+/** A callback made at module level, outside any program: a resource it declares belongs to none. */
+const early = output(1).apply(() => new Box("inner", {}).v);
 const typed = memoryType<Record<string, unknown>>("bad:in:Typed", {
   inputs: { s: { type: "string" }, n: { type: "number" }, b: { type: "boolean" }, o: { type: "object" }, a: { type: "array" }, e: { type: "string", enum: ["small", "large"] } },
   outputs: {},
@@ -82,9 +84,9 @@ const badOptions: [string, Record<string, unknown>, RegExp][] = [
   ["protect as a number", { protect: 1 }, /protect must be true or false \(got 1\)/],
   ["retainOnDelete as text", { retainOnDelete: "no" }, /retainOnDelete must be true or false \(got "no"\)/],
   ["ignoreChanges as one string", { ignoreChanges: "v" }, /ignoreChanges must be a list of input attribute names/],
-  ["dependsOn a string", { dependsOn: ["b"] }, /dependsOn of "a" \(bad:in:Box\) must list resources or waits; got b/],
-  ["dependsOn a number", { dependsOn: [42] }, /dependsOn of "a" \(bad:in:Box\) must list resources or waits; got 42/],
-  ["dependsOn null", { dependsOn: [null] }, /dependsOn of "a" \(bad:in:Box\) must list resources or waits; got null/],
+  ["dependsOn a string", { dependsOn: ["b"] }, /dependsOn of "a" \(bad:in:Box\) must list resources, waits or outputs of them; got b/],
+  ["dependsOn a number", { dependsOn: [42] }, /dependsOn of "a" \(bad:in:Box\) must list resources, waits or outputs of them; got 42/],
+  ["dependsOn null", { dependsOn: [null] }, /dependsOn of "a" \(bad:in:Box\) must list resources, waits or outputs of them; got null/],
   ["customTimeouts that are not durations", { customTimeouts: { create: "soon" } }, /customTimeouts\.create of Resource "a" \(bad:in:Box\): invalid duration "soon"/],
   ["a zero timeout", { customTimeouts: { update: "0s" } }, /customTimeouts\.update of Resource "a" \(bad:in:Box\).*must be longer than zero \(got "0s"\)/],
   ["a negative timeout", { customTimeouts: { delete: "-5m" } }, /customTimeouts\.delete of Resource "a" \(bad:in:Box\)/],
@@ -112,9 +114,9 @@ export const programCases: Case[] = [
   preview("an output passed to JSON.stringify", () => void new Box("a", { v: JSON.stringify({ x: new Box("b", {}).v }) }), /An Output was passed to JSON\.stringify/),
   preview("an output added to a string", () => void new Box("a", { v: "x-" + (new Box("b", {}).v as unknown as string) }), /An Output was used as a string/),
   // Declarations inside apply().
-  up("a resource created inside apply()", () => void new Box("a", { v: output(1).apply(() => new Box("inner", {}).v) }), /Resource "inner" \(bad:in:Box\) was created inside an apply\(\) callback/),
-  up("a resource created inside an apply() nothing uses", () => { new Box("a", {}); output(1).apply(() => new Box("hidden", {}).id); }, /An apply\(\) callback whose result nothing uses failed while planning: Resource "hidden" \(bad:in:Box\) was created inside an apply\(\) callback/),
-  up("a wait declared inside apply()", () => { const a = new Box("a", {}); output(1).apply(() => wait(a, { until: (b) => b.v.eq(1) }).id); }, /was created inside an apply\(\) callback/),
+  up("a resource inside apply() with the name of another", () => void new Box("a", { v: output(1).apply(() => new Box("a", {}).v) }), /Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),
+  up("a resource inside an apply() nothing uses, with the name of another", () => { new Box("a", {}); output(1).apply(() => new Box("a", {}).id); }, /An apply\(\) callback whose result nothing uses failed while planning: Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),
+  up("a resource inside apply() on an output made outside the program", () => void new Box("a", { v: early }), /Resource "inner" \(bad:in:Box\) was created inside an apply\(\) callback of an output made outside any program/),
   // Programs that throw.
   ...thrown.map(([what, e, message]) => preview(`a program that throws ${what}`, () => { throw e; }, message)),
   preview("an async program that rejects", async () => { await Promise.resolve(); throw new Error("async boom"); }, /failed while declaring its resources: async boom/),

@@ -2,55 +2,61 @@ import { describe, expect, it } from "vitest";
 import { programIn, run } from "../cli/harness.js";
 import { memoryType } from "../helpers.js";
 import { output } from "../../src/program/output.js";
+import { readFile } from "node:fs/promises";
 
-const box = memoryType<{ v: unknown }>("apply:decl:Box");
-const count = (text: string, part: string) => text.split(part).length - 1;
+const box = memoryType<{ v: unknown }, { v: unknown; made: string }>("apply:decl:Box", { inputs: { v: {} }, outputs: { v: {}, made: {} } }, { outputs: (inputs, id) => ({ made: `${String(inputs.v)}@${id}` }) });
+const creates = () => box.calls.filter((c) => c.op === "create").map((c) => c.urn.split("::").pop());
 
-describe("resources declared inside apply()", () => {
-  it("are refused once, with the plan's verdict on stdout (never 'up to date')", async () => {
+describe("resources declared inside apply() (the CLI)", () => {
+  it("on a value known while planning: planned like any other, in one round", async () => {
     const { prog } = await programIn("decl", () => {
-      new box.Type("a", { v: output(1).apply(() => new box.Type("inner", { v: 2 }).id) });
-    });
-    const r = await run(prog, ["preview"]);
-    expect(r.code).toBe(1);
-    const all = `${r.stdout}\n${r.stderr}`;
-    expect(count(all, `Resource "inner" (apply:decl:Box) was created inside an apply() callback`)).toBe(1);
-    expect(r.stdout).toContain("The plan has 1 error(s): nothing can be applied until it is fixed.");
-    expect(all).not.toContain("up to date");
-  });
-
-  it("are never dropped silently when nothing uses the apply: preview and up refuse, nothing is created", async () => {
-    const { prog } = await programIn("decl", () => {
-      new box.Type("b", { v: 1 });
-      output("x").apply(() => {
-        new box.Type("unused", { v: 2 });
-        return 1;
-      });
+      new box.Type("a", { v: output(1).apply((n) => new box.Type("inner", { v: n + 1 }).v) });
     });
     box.calls.length = 0;
-    for (const argv of [["preview"], ["up", "--yes"]]) {
-      const r = await run(prog, argv);
-      expect(r.code, argv.join(" ")).toBe(1);
-      expect(`${r.stdout}\n${r.stderr}`).toContain(`An apply() callback whose result nothing uses failed while planning: Resource "unused" (apply:decl:Box) was created inside an apply() callback`);
-    }
-    expect(box.calls.filter((c) => c.op === "create")).toEqual([]);
+    const p = await run(prog, ["preview"]);
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain("Plan: 2 to create.");
+    expect((await run(prog, ["up", "--yes"])).code).toBe(0);
+    expect(creates()).toEqual(["inner", "a"]);
   });
 
-  it("state commands work from the stored state alone: the program is not run", async () => {
-    let runs = 0;
-    let broken = false;
+  it("on a value known only after apply: preview shows them deferred (exit 3, JSON partial); up applies them in a second round", async () => {
     const { prog } = await programIn("decl", () => {
-      runs++;
-      if (broken) throw new Error("the program is broken right now");
-      new box.Type("c", { v: 1 });
+      const a = new box.Type("a", { v: "x" });
+      a.made.apply((m) => new box.Type(`from-${m.split("@")[0]}`, { v: m }));
     });
-    expect((await run(prog, ["up", "--yes"])).code).toBe(0);
-    broken = true;
-    runs = 0;
-    for (const argv of [["state", "list"], ["state", "show", "c"], ["state", "history"], ["outputs"], ["stack", "ls"], ["config", "list"]]) {
-      const r = await run(prog, argv);
-      expect(r.code, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
-    }
-    expect(runs).toBe(0);
+    box.calls.length = 0;
+    const p = await run(prog, ["preview"]);
+    expect(p.code).toBe(3);
+    expect(p.stdout).toContain("Deferred until values known during apply (up plans them in its next round):");
+    expect(p.stdout).toMatch(/apply:decl:Box "from-…": declared in apply\(\) on a\.made at .*apply-declarations\.test\.ts:\d+:\d+ \(its name, and how many, are known then\)/);
+    expect(p.stdout).toContain("Plan: 1 to create, 1 deferred to a later round.");
+    const j = await run(prog, ["preview", "--json"]);
+    const plan = j.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "plan");
+    expect(plan.partial).toBe(true);
+    expect(plan.deferred).toEqual([{ kind: "declared", resource_type: "apply:decl:Box", waits_for: "a.made", name_pattern: "from-…" }]);
+    const up = await run(prog, ["up", "--yes"]);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stdout).toContain("Round 2: what the values known now declare.");
+    expect(creates()).toEqual(["a", "from-x"]);
+    const again = await run(prog, ["preview"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("No changes.");
+  });
+
+  it("a saved plan records what it deferred; up --plan applies it, says so, and plans and applies the rest in the same run", async () => {
+    const { prog, dir } = await programIn("decl", () => {
+      const a = new box.Type("a", { v: "y" });
+      a.made.apply((m) => new box.Type(`from-${m.split("@")[0]}`, { v: m }));
+    });
+    box.calls.length = 0;
+    const file = `${dir}/plan.json`;
+    expect((await run(prog, ["preview", "--out", file])).code).toBe(3);
+    const saved = JSON.parse(await readFile(file, "utf8")) as { plan: { deferred: unknown[] } };
+    expect(saved.plan.deferred).toEqual([{ kind: "declared", type: "apply:decl:Box", pattern: "from-…", waitsFor: "a.made" }]);
+    const up = await run(prog, ["up", "--plan", file, "--yes"]);
+    expect(up.code, up.stderr).toBe(0);
+    expect(`${up.stdout}\n${up.stderr}`).toContain("This plan left 1 part(s) for a later round");
+    expect(creates()).toEqual(["a", "from-y"]);
   });
 });

@@ -55,11 +55,21 @@ describe("resources", () => {
     });
   });
 
-  it("refuses resources created outside a program, or inside apply, saying what to do", async () => {
+  it("refuses resources created outside a program, or in a callback first run after the plan was made, saying what to do", async () => {
     expect(() => new Box("loose", { size: 1 })).toThrow(/outside a program/);
     const ctx = new EvalContext("proj", "dev", "x");
-    const sneaky = runInContext(ctx, () => output(1).apply(() => new Box("inner", { size: 1 })));
-    await expect(firstValueFrom(sneaky.resolve(new ValueResolver()))).rejects.toThrow(/inside an apply\(\) callback.*pass the output as an input/);
+    const late = runInContext(ctx, () => output(1).apply(() => new Box("inner", { size: 1 })));
+    ctx.sealed = true;
+    await expect(firstValueFrom(late.resolve(new ValueResolver()))).rejects.toThrow(/"inner" \(test:res:Box\) was declared inside an apply\(\) callback on a value that first ran after the plan was made.*Run up again/);
+    expect(ctx.nodes).toEqual([]);
+  });
+
+  it("registers a resource declared in a callback with the evaluation that made the output, once per value", async () => {
+    const ctx = new EvalContext("proj", "dev", "x");
+    const made = runInContext(ctx, () => output(["a", "b"]).apply((names) => names.map((n) => new Box(n, { size: 1 })).length));
+    await firstValueFrom(made.resolve(new ValueResolver()));
+    await firstValueFrom(made.resolve(new ValueResolver())); // a second phase: the same resources, not a second declaration
+    expect(ctx.nodes.map((n) => [n.name, n.declaredIn])).toEqual([["a", { on: [], waitsFor: "a value" }], ["b", { on: [], waitsFor: "a value" }]]);
   });
 
   it("aliases resolve to earlier URNs", () => {

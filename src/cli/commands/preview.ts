@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { hasChanges } from "../../plan/plan.js";
+import { hasChanges, isPartial } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../errors.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, type PlanFlags } from "./options.js";
@@ -19,7 +19,7 @@ interface PreviewOptions extends PlanFlags {
 export function registerPreview(root: Command, ctx: CliContext): void {
   const cmd = root
     .command("preview")
-    .description("show what up would do, changing nothing")
+    .description("show what up would do, changing nothing (exit 3 when parts are deferred to a later round of `up`)")
     .addOption(diffOption())
     .addOption(jsonOption())
     .option("--expect-no-changes", "exit 1 if the plan has changes (for CI drift checks)")
@@ -38,7 +38,8 @@ export function registerPreview(root: Command, ctx: CliContext): void {
       else if (o.expectNoChanges && hasChanges(plan)) {
         run.reporter.print(run.c.red("error: the plan has changes, and --expect-no-changes was given"), "err");
         ctx.exitCode = EXIT.failure;
-      }
+      } else if (isPartial(plan)) ctx.exitCode = EXIT.partial; // parts wait for values only the apply makes known
+
     } finally {
       run.close();
     }

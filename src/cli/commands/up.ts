@@ -4,6 +4,7 @@ import type { CliContext } from "../context.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, yesOption, type PlanFlags } from "./options.js";
 import { readPlanFile } from "../../plan/saved-plan.js";
 import type { Plan } from "../../plan/plan.js";
+import type { RoundInfo } from "../../stack/options.js";
 import { UsageError } from "../errors.js";
 
 interface UpOptions extends PlanFlags {
@@ -20,7 +21,7 @@ interface UpOptions extends PlanFlags {
 export function registerUp(root: Command, ctx: CliContext): void {
   const cmd = root
     .command("up")
-    .description("plan, confirm and apply exactly that plan (creates the stack if new)")
+    .description("plan, confirm and apply exactly that plan (creates the stack if new); deferred parts follow in later rounds of the same run")
     .addOption(yesOption("apply"))
     .addOption(diffOption())
     .addOption(jsonOption())
@@ -29,9 +30,13 @@ export function registerUp(root: Command, ctx: CliContext): void {
     const run = ctx.run(cmd, { json: o.json ?? false });
     try {
       await ctx.newStackNote(cmd, run);
-      const confirm = async (plan: Plan) => {
+      const confirm = async (plan: Plan, info?: RoundInfo) => {
+        const round = info?.round ?? 1;
+        if (round > 1 && !run.json) run.reporter.print(run.c.bold(`\nRound ${round}: what the values known now declare.`));
         run.showPlan(plan, o.diff ?? false);
-        return ctx.confirm(cmd, plan, o, `Apply these changes to stack "${plan.stack}"?`);
+        // Later rounds were agreed to with the first: asked again only when they delete or replace something.
+        if (round > 1 && !plan.steps.some((s) => s.kind === "delete" || s.kind === "replace")) return hasChanges(plan);
+        return ctx.confirm(cmd, plan, o, round > 1 ? `Round ${round} deletes or replaces resources. Apply it to stack "${plan.stack}"?` : `Apply these changes to stack "${plan.stack}"?`);
       };
       if (o.plan && (o.target?.length || o.replace?.length || o.refresh || o.refreshOnly)) {
         throw new UsageError("--plan applies a saved plan as it is: --target, --replace, --refresh and --refresh-only belong to the preview that made it.", cmd);

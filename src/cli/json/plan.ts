@@ -1,5 +1,5 @@
 import type { Plan, PlanStep } from "../../plan/plan.js";
-import { countSteps, hasChanges } from "../../plan/plan.js";
+import { countSteps, hasChanges, isPartial } from "../../plan/plan.js";
 import { SECRET_MASK } from "../../apply/redact.js";
 import { diffAttributes } from "../render/diff.js";
 import { maskProps, toJsonData } from "../render/value.js";
@@ -71,5 +71,10 @@ export function planToJson(plan: Plan): JsonEventBody<"plan"> {
     steps: plan.steps.map((s) => stepToJson(s, plan)),
     outputs,
     diagnostics: plan.diagnostics.map((d) => ({ severity: d.severity, message: d.message, ...(d.urn ? { urn: d.urn } : {}) })),
+    partial: isPartial(plan),
+    deferred: (plan.deferred ?? []).map((p) => ({
+      kind: p.kind, resource_type: p.type, waits_for: p.waitsFor,
+      ...(p.name !== undefined ? { name: p.name } : {}), ...(p.pattern !== undefined ? { name_pattern: p.pattern } : {}), ...(p.urn ? { urn: p.urn } : {}),
+    })),
   };
 }

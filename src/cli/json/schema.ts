@@ -65,6 +65,14 @@ export const jsonEvent = z.discriminatedUnion("type", [
     steps: z.array(jsonStep),
     outputs: z.record(z.string(), value),
     diagnostics: z.array(z.strictObject({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(z.string()) })),
+    /** True when parts wait for values known only during apply: `up` plans and applies them in later rounds. */
+    partial: z.boolean(),
+    deferred: z.array(
+      z.strictObject({
+        kind: z.enum(["declared", "node", "kept"]), resource_type: z.string(), waits_for: z.string(),
+        name: z.optional(z.string()), name_pattern: z.optional(z.string()), urn: z.optional(z.string()),
+      }),
+    ),
   }),
   z.strictObject({ ...base, type: z.literal("step-started"), ...resource }),
   z.strictObject({ ...base, type: z.literal("step-succeeded"), ...resource, duration_ms: z.number() }),

@@ -1,3 +1,4 @@
+import { deferredBlock, deferredCount } from "./deferred.js";
 import type { Plan, PlanStep } from "../../plan/plan.js";
 import { countSteps, hasChanges } from "../../plan/plan.js";
 import { formatDuration } from "../../core/duration.js";
@@ -184,6 +185,8 @@ export function planCountLine(plan: Plan): string {
   const parts = [c.create && `${c.create} to create`, c.update && `${c.update} to update`, c.replace && `${c.replace} to replace`, c.delete && `${c.delete} to delete`, c.read && `${c.read} to read`].filter(Boolean);
   const waits = plan.steps.filter((s) => s.kind === "wait" && s.needed).length;
   if (waits) parts.push(`${waits} wait${waits === 1 ? "" : "s"}`);
+  const later = deferredCount(plan);
+  if (later) parts.push(later);
   return `Plan: ${parts.join(", ") || "no resource changes (stack outputs or state records only)"}.`;
 }
 
@@ -241,6 +244,8 @@ function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
     const details = stepDetails(s, plan, o);
     yield details.length ? [stepLine(s, c), ...details.map((d) => `      ${s.kind === "wait" ? c.dim(d) : d}`)].join("\n") : stepLine(s, c);
   }
+  const deferred = deferredBlock(plan, c);
+  if (deferred) yield deferred;
   if (Object.keys(plan.outputs).length && plan.mode !== "destroy") yield outputsBlock(plan.outputs, plan.secretOutputs);
   for (const d of plan.diagnostics) yield `${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`;
   if (errors) yield c.red(`\nThe plan has ${errors} error(s): nothing can be applied until ${errors === 1 ? "it is" : "they are"} fixed.`);

@@ -1,3 +1,4 @@
+import { UNKNOWN } from "../../../core/unknown.js";
 import { createHash } from "node:crypto";
 import {
   AddTagsToCertificateCommand,
@@ -543,8 +544,20 @@ function diff(olds: CertificateInputs, news: CertificateInputs, outputs: Certifi
  * const { id, outputs } = await certificateProvider.create({ urn, inputs: { domainName: "app.example.dev" }, ctx });
  * outputs.domainValidationOptions[0]?.resourceRecord // { name: "_x.app.example.dev", type: "CNAME", value: "_y.acm-validations.aws" }
  */
+/**
+ * What a certificate about to be requested will have: one validation option per domain (ACM lists each,
+ * a wildcard with its apex's record), whose records are not known until ACM answers.
+ *
+ * @example plannedOptions({ domainName: "a.example.dev", subjectAlternativeNames: ["b.example.dev"] }) // two options, records UNKNOWN
+ */
+export function plannedOptions(inputs: CertificateInputs): Pick<Record<keyof CertificateOutputs, unknown>, "domainValidationOptions"> {
+  const domains = [...new Set([inputs.domainName, ...(inputs.subjectAlternativeNames ?? [])].map(normalizeDomain))];
+  return { domainValidationOptions: domains.map((domainName) => ({ domainName, validationStatus: UNKNOWN, resourceRecord: UNKNOWN })) };
+}
+
 export const certificateProvider: Provider<CertificateInputs, CertificateOutputs> = {
   check: ({ inputs }) => check(inputs),
+  planOutputs: ({ inputs }) => plannedOptions(inputs),
   diff: ({ olds, news, outputs }) => diff(olds, news, outputs),
   create: ({ urn, inputs, ctx }) => create(urn, inputs, ctx),
   read: ({ id, outputs, ctx }) => readOne(ctx, acmClient(ctx), id, outputs ?? {}),

@@ -1,0 +1,39 @@
+import type { DeferredPart, Plan } from "../../plan/plan.js";
+import { noColors, type Colors } from "../colors.js";
+
+/** How one deferred part reads: what it is, what it waits for, and where the program declares it. */
+function partLine(p: DeferredPart): string {
+  const what = p.type === "cairn:wait" ? `wait "${p.name}"` : `${p.type} "${p.name ?? p.pattern ?? "…"}"`;
+  const at = p.site ? ` at ${p.site.toString()}` : "";
+  switch (p.kind) {
+    case "declared":
+      return `${what}: declared in apply() on ${p.waitsFor}${at}${p.name === undefined ? " (its name, and how many, are known then)" : ""}`;
+    case "node":
+      return `${what}: reads what apply() on ${p.waitsFor} declares${at}`;
+    case "kept":
+      return `${what}: kept until apply() on ${p.waitsFor} runs again (it declared it last time)`;
+    default: {
+      const never: never = p.kind;
+      return never;
+    }
+  }
+}
+
+/**
+ * The plan's deferred parts as a block: each waits for a value only the apply makes known, and `up`
+ * plans and applies it in a later round of the same run. Empty for a complete plan.
+ *
+ * @example deferredBlock(plan) // "Deferred until values known during apply (up plans them next round):\n  ~ …"
+ */
+export function deferredBlock(plan: Plan, c: Colors = noColors): string | undefined {
+  const parts = plan.deferred ?? [];
+  if (parts.length === 0) return undefined;
+  const lines = parts.map((p) => `  ${c.cyan("…")} ${partLine(p)}`);
+  return [c.cyan(`Deferred until values known during apply (up plans them in its next round):`), ...lines].join("\n");
+}
+
+/** `2 deferred to a later round` for the count line, or undefined. */
+export function deferredCount(plan: Plan): string | undefined {
+  const n = (plan.deferred ?? []).filter((p) => p.kind !== "kept").length;
+  return n ? `${n} deferred to a later round` : undefined;
+}

@@ -1,0 +1,92 @@
+import { firstValueFrom } from "rxjs";
+import type { GraphNode } from "../program/node.js";
+import type { Deferral } from "../program/deferral.js";
+import type { Deferrals } from "./deferrals.js";
+import type { Urn } from "../core/urn.js";
+import { nameOf } from "../core/urn.js";
+import type { ResourceState, StackState } from "../state/types.js";
+import { unknownValue } from "../runtime/values.js";
+import type { DeferredPart } from "./plan.js";
+import type { PlanContext } from "./context.js";
+import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs.js";
+import type { Resolver } from "../program/resolver.js";
+
+/**
+ * Leaves a node for a later round: no step, and a deferred value, so whatever reads it is deferred too.
+ *
+ * @example if (resolved.deferred) return deferNode(node, resolved.deferred, ctx);
+ */
+export function deferNode(node: GraphNode, deferrals: readonly Deferral[], ctx: PlanContext): void {
+  ctx.deferrals.nodes.set(node, deferrals);
+  ctx.publish(node, { ...unknownValue(), deferred: deferrals });
+}
+
+/**
+ * Objects in state, not claimed by the program now, that a callback declared in an earlier run on a value
+ * this plan could not run it on: the callback may declare them again once the value is known, so they are
+ * kept for that round rather than deleted now.
+ *
+ * @example const kept = keptForLater(state, claimedUrns, ctx.deferrals.unknownOn);
+ */
+export function keptForLater(state: StackState, claimed: ReadonlySet<string>, unknownOn: ReadonlySet<Urn>): ResourceState[] {
+  if (unknownOn.size === 0) return [];
+  return Object.values(state.resources).filter((r) => !claimed.has(r.urn) && r.declaredIn?.on.some((u) => unknownOn.has(u)));
+}
+
+/**
+ * The plan's deferred parts: what callbacks will declare, the program nodes that wait for them, and the
+ * objects kept for a later round.
+ *
+ * @example plan.deferred = deferredParts(ctx.deferrals, kept);
+ */
+export function deferredParts(d: Deferrals, kept: readonly ResourceState[]): DeferredPart[] {
+  const out: DeferredPart[] = [];
+  for (const deferral of d.declaring) {
+    for (const x of deferral.declares) {
+      const part: DeferredPart = { kind: "declared", type: x.type, waitsFor: deferral.waitsFor };
+      if (x.name !== undefined) part.name = x.name;
+      if (x.pattern !== undefined) part.pattern = x.pattern;
+      if (x.site) part.site = x.site;
+      out.push(part);
+    }
+  }
+  for (const [node, deferrals] of d.nodes) {
+    const part: DeferredPart = { kind: "node", type: node.type, name: node.name, urn: node.urn, waitsFor: [...new Set(deferrals.map((x) => x.waitsFor))].join(", ") };
+    if (node.site) part.site = node.site;
+    out.push(part);
+  }
+  for (const r of kept) out.push({ kind: "kept", type: r.type, name: nameOf(r.urn), urn: r.urn, waitsFor: r.declaredIn!.waitsFor });
+  return out;
+}
+
+/**
+ * A node's resolved inputs with its `dependsOn` outputs added: the resources those hold become
+ * dependencies, and an output still deferred defers the node. As is, when it has none.
+ *
+ * @example const r = withDependsOnValues(node, resolveInputsNow(node.inputs, scope), scope);
+ */
+export function withDependsOnValues(node: GraphNode, r: ResolvedInputs | Promise<ResolvedInputs>, scope: Resolver): ResolvedInputs | Promise<ResolvedInputs> {
+  if (!node.dependsOnValues) return r;
+  const late = resolveInputsNow({ dependsOn: node.dependsOnValues }, scope);
+  return Promise.all([r, late]).then(([a, b]) => {
+    const deferred = [...(a.deferred ?? []), ...(b.deferred ?? [])];
+    const out: ResolvedInputs = { ...a, deps: [...a.deps, ...b.deps] };
+    if (deferred.length) out.deferred = deferred;
+    return out;
+  });
+}
+
+/**
+ * The deferrals among a node's dependencies' values and its `dependsOn` outputs (a wait or lookup is
+ * deferred when any is), with the resources those outputs hold.
+ *
+ * @example const { deferred, deps } = await dependencyDeferrals(node, deps, scope);
+ */
+export async function dependencyDeferrals(node: GraphNode, deps: readonly GraphNode[], scope: Resolver): Promise<{ deferred: Deferral[]; extra: GraphNode[] }> {
+  const states = await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
+  const deferred = states.flatMap((s) => s.deferred ?? []);
+  const late = node.dependsOnValues ? await resolveInputsNow({ dependsOn: node.dependsOnValues }, scope) : undefined;
+  if (late?.deferred) deferred.push(...late.deferred);
+  const extra = (late?.deps ?? []).filter((d): d is GraphNode => d !== node && d.kind !== "component" && !deps.includes(d as GraphNode));
+  return { deferred, extra: [...new Set(extra)] };
+}

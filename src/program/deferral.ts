@@ -1,0 +1,106 @@
+import type { Urn } from "../core/urn.js";
+import type { DeclarationSite } from "../core/declaration-site.js";
+import { UNKNOWN } from "../core/unknown.js";
+import type { ResourceNode } from "./node.js";
+
+/**
+ * Where an `apply` callback gets its value: the resources it comes from and how the program names it
+ * (`cert.domainValidationOptions`). Resources the callback declares record it, so a later plan knows which
+ * value they wait for.
+ */
+export interface Origin {
+  /** The resources the callback's value comes from. */
+  readonly on: readonly ResourceNode[];
+  /** The value, as the program names it: `cert.domainValidationOptions`, or the resources' names. */
+  readonly waitsFor: string;
+}
+
+/** One resource (or wait, lookup, component) a callback declares, as far as a run on stand-ins could tell. */
+export interface DeferredDeclaration {
+  kind: ResourceNode["kind"];
+  type: string;
+  /** Its name when it does not depend on the unknown value; else undefined. */
+  name: string | undefined;
+  /** The name with the unknown parts shown as `…` (`validation-…`), when it depends on them. */
+  pattern?: string;
+  site?: DeclarationSite;
+}
+
+/**
+ * A value unknown while planning that an `apply` callback waits on, where that callback declares resources:
+ * they are deferred until the value is known (the next round of `up`). Carried with unknown values, so
+ * whatever reads the callback's result is deferred too.
+ *
+ * @example { waitsFor: "cert.domainValidationOptions", on: ["urn:…::cert"], declares: [{ kind: "custom", type: "aws:route53:RecordSet", name: "validation-a.example.dev" }] }
+ */
+export interface Deferral {
+  waitsFor: string;
+  on: Urn[];
+  declares: DeferredDeclaration[];
+}
+
+/**
+ * How a stand-in prints inside a string (a name, an input): private-use characters a real name would
+ * not hold, so a declared name that contains one is known to depend on the unknown value.
+ */
+const MARK = "\u{F8FF}";
+
+/** The text of a stand-in inside a string. */
+export const STAND_IN_TEXT = `${MARK}…${MARK}`;
+
+/** True when `s` was built from a stand-in (a name that depends on an unknown value). */
+export function hasStandIn(s: string): boolean {
+  return s.includes(MARK);
+}
+
+/** `validation-…` for a name built from a stand-in. */
+export function namePattern(s: string): string {
+  return s.split(STAND_IN_TEXT).join("…");
+}
+
+/** Array methods a stand-in answers as a one-element list: a callback that maps over it declares one of each. */
+const LIST_METHODS = new Set(["map", "flatMap", "forEach", "filter", "find", "findLast", "some", "every", "reduce", "flat", "slice", "concat", "at", "entries", "values", "keys", "sort", "toSorted"]);
+
+/**
+ * A stand-in for an unknown value: an object that answers any use a callback makes of it with another
+ * stand-in (a property, a call), prints as `…` in strings and iterates as one element. Running a callback
+ * on stand-ins while planning shows what it would declare (types, and names that do not depend on the
+ * value) without the value. Known parts of a partly known value are passed as they are.
+ *
+ * @example standIn({ domainName: "a.example.dev", resourceRecord: UNKNOWN }).domainName // "a.example.dev"
+ */
+export function standIn(partial: unknown = UNKNOWN): unknown {
+  if (partial === UNKNOWN) return unknownStandIn();
+  if (Array.isArray(partial)) return partial.map((x) => standIn(x));
+  if (partial !== null && typeof partial === "object" && Object.getPrototypeOf(partial) === Object.prototype) {
+    return Object.fromEntries(Object.entries(partial).map(([k, v]) => [k, standIn(v)]));
+  }
+  return partial;
+}
+
+/** Every stand-in made (to tell one given as a name from a mistake). */
+const standIns = new WeakSet<object>();
+
+/** True for a stand-in (see {@link standIn}). */
+export function isStandIn(v: unknown): boolean {
+  return typeof v === "function" && standIns.has(v);
+}
+
+function unknownStandIn(): unknown {
+  const self = new Proxy(function standInValue() {}, {
+    get(_t, key) {
+      if (key === Symbol.toPrimitive) return () => STAND_IN_TEXT;
+      if (key === Symbol.iterator) return function* () { yield unknownStandIn(); };
+      if (typeof key === "symbol" || key === "then") return undefined; // not a node, not a promise
+      if (key === "toString" || key === "toJSON" || key === "valueOf") return () => STAND_IN_TEXT;
+      if (key === "length") return 1;
+      if (LIST_METHODS.has(key)) return (...args: unknown[]) => (([unknownStandIn()] as unknown as Record<string, (...a: unknown[]) => unknown>)[key]!)(...args);
+      return unknownStandIn();
+    },
+    apply: () => unknownStandIn(),
+    has: () => false,
+    ownKeys: () => ["prototype"],
+  });
+  standIns.add(self);
+  return self;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { program } from "../../src/entry/program.js";
+import { defineResource } from "../../src/program/define.js";
+import type { Provider } from "../../src/provider/provider.js";
+import { memoryProvider } from "../helpers.js";
+import { wait } from "../../src/wait/wait.js";
+
+/**
+ * A source whose `items` output is known only once it is created (like a certificate's validation
+ * options), and an item type the program declares one of per item, inside `apply()`.
+ */
+function world() {
+  const src = memoryProvider({ outputs: (inputs) => ({ items: (inputs.names as string[]).map((n) => ({ key: n, value: `v-${n}` })), ready: true }) });
+  const item = memoryProvider();
+  const Source = defineResource<{ names: string[] }, { names: string[]; items: { key: string; value: string }[]; ready: boolean }>("test:deferred:Source", {
+    provider: src.provider as unknown as Provider<{ names: string[] }, { names: string[]; items: { key: string; value: string }[]; ready: boolean }>,
+    schema: { inputs: { names: {} }, outputs: { names: {}, items: {}, ready: {} } },
+  });
+  const Item = defineResource<{ value: string }, { value: string }>("test:deferred:Item", {
+    provider: item.provider as unknown as Provider<{ value: string }, { value: string }>,
+    schema: { inputs: { value: {} }, outputs: { value: {} } },
+  });
+  const names = { list: ["a", "b", "c"] };
+  const prog = program("deferred", () => {
+    const source = new Source("source", { names: names.list });
+    const items = source.items.apply((list) => list.map((i) => new Item(`item-${i.key}`, { value: i.value })));
+    const done = wait(source, { name: "done", until: (s) => s.ready.eq(true), dependsOn: items });
+    return { count: items.apply((l) => l.length), ready: done.ready };
+  });
+  const stack = prog.stack({ stack: "dev", backend: "memory://" });
+  return { stack, src, item, names };
+}
+
+describe("resources declared inside apply() on a value known only after apply", () => {
+  it("preview shows them deferred, with the value they wait for", async () => {
+    const w = world();
+    const plan = await w.stack.preview();
+    expect(plan.diagnostics).toEqual([]);
+    expect(plan.steps.map((s) => `${s.kind} ${s.urn.split("::").pop()}`)).toEqual(["create source"]);
+    expect(plan.deferred?.map((d) => `${d.kind} ${d.type} ${d.name ?? d.pattern} <- ${d.waitsFor}`)).toEqual([
+      "declared test:deferred:Item item-… <- source.items",
+      "node cairn:wait done <- source.items",
+    ]);
+  });
+
+  it("one up creates the source, then the items, then passes the wait; a second up changes nothing", async () => {
+    const w = world();
+    const r = await w.stack.up();
+    expect(r.summary?.ok).toBe(true);
+    expect(r.rounds?.length).toBe(2);
+    expect(w.src.calls.filter((c) => c.op === "create").length).toBe(1);
+    expect(w.item.calls.filter((c) => c.op === "create").map((c) => c.urn.split("::").pop())).toEqual(["item-a", "item-b", "item-c"]);
+    expect(r.outputs).toEqual({ count: 3, ready: true });
+    const state = await w.stack.resources();
+    expect(state.filter((s) => s.type === "test:deferred:Item").map((s) => s.declaredIn)).toEqual(Array(3).fill({ on: [expect.stringContaining("source")], waitsFor: "source.items" }));
+    const again = await w.stack.preview();
+    expect(again.deferred).toBeUndefined();
+    expect(again.steps.filter((s) => s.kind !== "same" && s.kind !== "wait")).toEqual([]);
+  });
+
+  it("removing a name deletes its item, and keeps the others while the value is unknown", async () => {
+    const w = world();
+    await w.stack.up();
+    w.names.list = ["a", "c"];
+    const plan = await w.stack.preview();
+    // The source is updated: its items are unknown again, so the items it declared are kept, not deleted.
+    expect(plan.steps.filter((s) => s.kind === "delete")).toEqual([]);
+    expect(plan.deferred?.filter((d) => d.kind === "kept").map((d) => d.name)).toEqual(["item-a", "item-b", "item-c"]);
+    const r = await w.stack.up();
+    expect(r.summary?.ok).toBe(true);
+    expect(w.item.calls.filter((c) => c.op === "delete").map((c) => c.urn.split("::").pop())).toEqual(["item-b"]);
+    expect([...w.item.objects.values()].map((o) => o.value).sort()).toEqual(["v-a", "v-c"]);
+  });
+});
