@@ -55,6 +55,16 @@ export function visitSecrets(holder: SecretHolder, visit: SecretVisitor): boolea
 }
 
 /**
+ * Every secret value a record holds, in the order {@link visitSecrets} finds them (to mask in messages).
+ * @example secretValuesOf({ secretKeys: ["pw"], news: { pw: "new" }, olds: { pw: "old" } }) // ["new", "old"]
+ */
+export function secretValuesOf(holder: SecretHolder): unknown[] {
+  const out: unknown[] = [];
+  visitSecrets(holder, (v) => void out.push(v));
+  return out;
+}
+
+/**
  * Visits every secret value of a resource record: its own, then each deposed object's (by its own keys).
  * Returns true if `visit` stopped the walk.
  *

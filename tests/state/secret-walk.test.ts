@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { visitResourceSecrets, visitSecretProps, visitSecrets } from "../../src/state/secret-walk.js";
+import { secretValuesOf, visitResourceSecrets, visitSecretProps, visitSecrets } from "../../src/state/secret-walk.js";
 import type { ResourceState } from "../../src/state/types.js";
 
 const collect = (walk: (visit: (v: unknown) => void) => boolean) => {
@@ -22,6 +22,11 @@ describe("the secret walk", () => {
   it("walks a plan step's news, olds and outputs, in that order", () => {
     const step = { secretKeys: ["pw"], news: { pw: "new" }, olds: { pw: "old" }, outputs: { pw: "out", id: "i-1" } };
     expect(collect((visit) => visitSecrets(step, visit)).found).toEqual(["new", "old", "out"]);
+  });
+
+  it("lists a record's secret values (what a message is masked for)", () => {
+    expect(secretValuesOf({ secretKeys: ["pw", "key"], inputs: { pw: "a", key: "b" }, outputs: { pw: "c", other: "d" } })).toEqual(["a", "b", "c"]);
+    expect(secretValuesOf({ outputs: { pw: "c" } })).toEqual([]);
   });
 
   it("finds nothing in a record whose secret keys are absent or empty", () => {

@@ -2,7 +2,7 @@ import type { PlanStep } from "../../plan/plan.js";
 import { knownValue, type ResourceValue } from "../../runtime/values.js";
 import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
 import type { Props, StateMutation } from "../../state/types.js";
-import { visitSecrets } from "../../state/secret-walk.js";
+import { secretValuesOf } from "../../state/secret-walk.js";
 import type { Urn } from "../../core/urn.js";
 import { redactSecrets } from "../redact.js";
 import type { ApplyContext } from "../context.js";
@@ -24,9 +24,7 @@ export function moved(step: { movedFrom?: Urn }): StateMutation[] {
 
 /** Every secret value a step holds, to mask in messages. */
 export function secretValues(step: PlanStep): unknown[] {
-  const out: unknown[] = [];
-  if ("secretKeys" in step) visitSecrets(step, (v) => void out.push(v));
-  return out;
+  return "secretKeys" in step ? secretValuesOf(step) : [];
 }
 
 /** Masks a step's secret values in a message. */
