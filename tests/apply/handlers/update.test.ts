@@ -4,7 +4,21 @@ import { update } from "../../../src/apply/handlers/update.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
 import type { Action } from "../../../src/plan/actions.js";
 import type { Props } from "../../../src/state/types.js";
+import { UNKNOWN } from "../../../src/core/unknown.js";
+import { Program } from "../../../src/entry/program.js";
+import { defineResource } from "../../../src/program/define.js";
+import type { GraphNode } from "../../../src/program/node.js";
+import { knownValue } from "../../../src/runtime/values.js";
 import { changesFrom, fakeContext, META, recorded, stateWith, urnOf } from "./fake-context.js";
+
+const Net = defineResource<{ cidr: string }, { cidr: string }>("test:update:Net", {
+  provider: { create: async ({ inputs }) => ({ id: "net-1", outputs: inputs }), read: async ({ outputs }) => outputs, delete: async () => {} },
+  schema: { inputs: { cidr: {} }, outputs: { cidr: {} } },
+});
+const Server = defineResource<{ netId: string }, { ip: string }>("test:update:Server", {
+  provider: { create: async () => ({ id: "s", outputs: { ip: "" } }), read: async ({ outputs }) => outputs, delete: async () => {} },
+  schema: { inputs: { netId: {} }, outputs: { ip: {} } },
+});
 
 type UpdateAction = Extract<Action, { kind: "update" }>;
 
@@ -47,6 +61,22 @@ describe("the update handler", () => {
     const changes = changesFrom(result, stateWith(recorded("old-db", { deposed })));
     expect(changes[0]).toEqual({ kind: "remove", urn: urnOf("old-db") });
     expect(changes[1]).toMatchObject({ resource: { urn: urnOf("db"), deposed } });
+  });
+
+  it("inputs unknown while planning that turn out unchanged: no provider call, the object recorded as it was", async () => {
+    // GIVEN a server whose network was replaced in this plan: its netId was unknown when planned
+    const ev = await new Program("web", () => void new Server("srv", { netId: new Net("net", { cidr: "10.0.0.0/16" }).id })).evaluate({ stack: "dev" });
+    const [net, srv] = ["net", "srv"].map((name) => ev.nodes.find((n) => n.name === name) as GraphNode);
+    const run = fakeContext({ provider: { update: async () => Promise.reject(new Error("must not be called")) }, nodes: ev.nodes as GraphNode[] });
+    // WHEN the network's new object turns out to have the id the server already uses
+    run.values.publish(net!, knownValue("net-1", { cidr: "10.0.0.0/16" }, new Set()));
+    const action = updateAction({ urn: srv!.urn, type: srv!.type, id: "srv-1", olds: { netId: "net-1" }, news: { netId: UNKNOWN }, outputs: { ip: "10.0.0.5" }, changed: ["netId"] });
+    const result = await update(action, run.ctx);
+    // THEN nothing is sent, and the record keeps the object's outputs with the inputs resolved now
+    expect(run.journal.entries).toEqual([]);
+    expect(result.op).toBeUndefined();
+    expect(changesFrom(result)).toEqual([{ kind: "upsert", resource: { urn: srv!.urn, type: srv!.type, id: "srv-1", inputs: { netId: "net-1" }, outputs: { ip: "10.0.0.5" }, deps: [] } }]);
+    expect(result.value).toMatchObject({ id: "srv-1", outputs: { ip: "10.0.0.5" } });
   });
 
   it("refuses a provider that cannot update in place before anything is journaled", async () => {
