@@ -1,4 +1,5 @@
 import type { Props, ResourceState, StackState } from "../state/types.js";
+import { visitResourceSecrets, visitSecretProps, visitSecrets, type SecretHolder } from "../state/secret-walk.js";
 import type { EngineEvent } from "./events.js";
 import { SECRET_MASK } from "./redact.js";
 
@@ -55,6 +56,7 @@ function formsOf(v: unknown): string[] {
 export class SecretRegistry {
   private readonly forms = new Set<string>();
   private sorted: string[] | undefined;
+  private readonly visit = (v: unknown) => this.add(v);
 
   /** Remembers a secret value (any JSON value). */
   add(v: unknown): void {
@@ -67,18 +69,17 @@ export class SecretRegistry {
 
   /** Remembers the values of the named attributes. */
   addProps(props: Props, keys: readonly string[]): void {
-    for (const k of keys) if (Object.hasOwn(props, k)) this.add(props[k]);
+    visitSecretProps(props, keys, this.visit);
+  }
+
+  /** Remembers every secret a record holds in its attributes named secret (a plan step: news, olds and outputs). */
+  addSecretsOf(holder: SecretHolder): void {
+    visitSecrets(holder, this.visit);
   }
 
   /** Remembers every secret a resource record holds (current and deposed objects). */
   addResource(r: ResourceState): void {
-    const keys = r.secretKeys ?? [];
-    this.addProps(r.inputs, keys);
-    this.addProps(r.outputs, keys);
-    for (const d of r.deposed ?? []) {
-      this.addProps(d.inputs, d.secretKeys ?? []);
-      this.addProps(d.outputs, d.secretKeys ?? []);
-    }
+    visitResourceSecrets(r, this.visit);
   }
 
   /** Remembers every secret of a state: resources and stack outputs. */

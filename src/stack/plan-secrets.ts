@@ -7,10 +7,7 @@ import type { Plan } from "../plan/plan.js";
  * @example planSecrets(plan, registry); registry.redact(message);
  */
 export function planSecrets(plan: Plan, secrets: SecretRegistry): void {
-  for (const s of plan.steps) {
-    if (!("secretKeys" in s) || s.secretKeys.length === 0) continue;
-    for (const props of ["news" in s ? s.news : undefined, "olds" in s ? s.olds : undefined, "outputs" in s ? s.outputs : undefined]) if (props) secrets.addProps(props, s.secretKeys);
-  }
+  for (const s of plan.steps) if ("secretKeys" in s) secrets.addSecretsOf(s);
   secrets.addProps(plan.outputs, plan.secretOutputs);
 }
 

@@ -1,5 +1,6 @@
 import type { DeposedObject, Props, ResourceState, StackState, StateMutation } from "./types.js";
 import { MissingPassphraseError, type Crypter } from "./secrets.js";
+import { visitResourceSecrets, visitSecretProps } from "./secret-walk.js";
 
 /**
  * How a secret value is written in files: this object in place of the value.
@@ -21,11 +22,9 @@ export function isSecretEnvelope(v: unknown): v is SecretEnvelope {
 // Only the attributes named secret are touched: a plain value that happens to look like an envelope stays plain.
 function mapSecrets(props: Props, keys: readonly string[], f: (v: unknown) => unknown): Props {
   let out: Props | undefined;
-  for (const k of keys) {
-    if (!Object.hasOwn(props, k)) continue;
-    out ??= { ...props };
-    out[k] = f(props[k]);
-  }
+  visitSecretProps(props, keys, (v, k) => {
+    (out ??= { ...props })[k] = f(v);
+  });
   return out ?? props;
 }
 
@@ -148,10 +147,5 @@ export function decodeMutation(m: StateMutation, crypter?: Crypter): StateMutati
  * @example resourceHasSecrets({ ...r, secretKeys: ["pw"], inputs: { pw: "x" } }) // true
  */
 export function resourceHasSecrets(r: ResourceState): boolean {
-  const has = (p: Props, keys: readonly string[] | undefined) => keys?.some((k) => Object.hasOwn(p, k)) ?? false;
-  return (
-    has(r.inputs, r.secretKeys) ||
-    has(r.outputs, r.secretKeys) ||
-    (r.deposed?.some((d) => has(d.inputs, d.secretKeys) || has(d.outputs, d.secretKeys)) ?? false)
-  );
+  return visitResourceSecrets(r, () => true);
 }

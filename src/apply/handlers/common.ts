@@ -2,6 +2,7 @@ import type { PlanStep } from "../../plan/plan.js";
 import { knownValue, type ResourceValue } from "../../runtime/values.js";
 import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
 import type { Props, StateMutation } from "../../state/types.js";
+import { secretValuesOf } from "../../state/secret-walk.js";
 import type { Urn } from "../../core/urn.js";
 import { redactSecrets } from "../redact.js";
 import type { ApplyContext } from "../context.js";
@@ -23,11 +24,7 @@ export function moved(step: { movedFrom?: Urn }): StateMutation[] {
 
 /** Every secret value a step holds, to mask in messages. */
 export function secretValues(step: PlanStep): unknown[] {
-  if (!("secretKeys" in step)) return [];
-  const out: unknown[] = [];
-  const sources = [("news" in step ? step.news : undefined), ("olds" in step ? step.olds : undefined), ("outputs" in step ? step.outputs : undefined)];
-  for (const k of step.secretKeys) for (const src of sources) if (src && k in src) out.push((src as Props)[k]);
-  return out;
+  return "secretKeys" in step ? secretValuesOf(step) : [];
 }
 
 /** Masks a step's secret values in a message. */

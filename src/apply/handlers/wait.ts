@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import { UNKNOWN } from "../../core/unknown.js";
 import { knownValue } from "../../runtime/values.js";
 import type { Props, StackState, StateMutation } from "../../state/types.js";
+import { secretValuesOf } from "../../state/secret-walk.js";
 import { rootTarget } from "../../wait/wait.js";
 import type { Action } from "../../plan/actions.js";
 import type { ApplyContext, Handler } from "../context.js";
@@ -35,7 +36,7 @@ async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: Wa
   if (tv.id === UNKNOWN) throw new Error(`${waitLabel(step.name, step.named)}: its target ${step.subject} has no id`);
   const root = rootTarget(node);
   const stateInputs = ctx.journal.state.resources[root.urn]?.inputs ?? {};
-  const secrets = [...tv.secretKeys].flatMap((k) => [tv.outputs[k], stateInputs[k]]);
+  const secrets = secretValuesOf({ secretKeys: [...tv.secretKeys], inputs: stateInputs, outputs: tv.outputs });
   const run: WaitRun = {
     urn: step.urn, subject: step.subject,
     target: { urn: root.urn, id: String(tv.id), inputs: root.kind === "lookup" ? {} : stateInputs, outputs: tv.outputs },

@@ -1,8 +1,8 @@
 import type { ClientBase } from "pg";
 import { beginLine } from "../journal-format.js";
-import { LockCompromisedError } from "../lock-holder.js";
+import { lockLost } from "../remote-lock.js";
+import { carriedRecords, recordLines, RemoteJournal } from "../remote-journal.js";
 import { snapshotText, type JournalPrep, type SnapshotWrite } from "../store.js";
-import type { RemoteJournalStorage } from "../spilled-journal.js";
 import { inTransaction } from "./pg-connection.js";
 import type { PgPlace } from "./pg-place.js";
 
@@ -13,54 +13,43 @@ import type { PgPlace } from "./pg-place.js";
  *
  * @example const storage = new PgJournalStorage(store, scan.prep); await storage.append(lines);
  */
-export class PgJournalStorage implements RemoteJournalStorage {
-  readonly name: string;
-  readonly snapshotName: string;
-  readonly ready: Promise<number>;
+export class PgJournalStorage extends RemoteJournal {
   private id = 0;
-  private nextSeq = 1;
-  private base: number;
 
   constructor(
     private readonly store: PgPlace,
     prep: JournalPrep,
   ) {
-    this.name = store.names.journal;
-    this.snapshotName = store.names.snapshot;
-    this.base = prep.snapshotSerial;
-    this.ready = (async () => {
-      await prep.after;
-      return store.use(async (c) => {
-        this.id = (await store.stackId(c, true))!;
-        let bytes = 0;
-        if (!prep.continuesSnapshot) {
-          const lines = prep.pending.map((p) => beginLine(p).trimEnd());
-          await inTransaction(c, async () => {
-            await this.checkLock(c);
-            await c.query(`DELETE FROM ${store.t("journal")} WHERE stack_id = $1`, [this.id]);
-            await this.insert(c, lines);
-          });
-          bytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-        }
-        const { rows } = await c.query<{ seq: string }>(`SELECT coalesce(max(seq), 0) AS seq FROM ${store.t("journal")} WHERE stack_id = $1`, [this.id]);
-        this.nextSeq = Math.max(this.nextSeq, Number(rows[0]!.seq) + 1);
-        return bytes;
-      });
-    })();
-    this.ready.catch(() => {});
+    super(store.names, prep);
   }
 
-  cursor(): { base: number; next: number } {
-    return { base: this.base, next: this.nextSeq };
+  protected open(prep: JournalPrep): Promise<number> {
+    const { store } = this;
+    return store.use(async (c) => {
+      this.id = (await store.stackId(c, true))!;
+      let bytes = 0;
+      if (!prep.continuesSnapshot) {
+        const lines = prep.pending.map((p) => beginLine(p).trimEnd());
+        await inTransaction(c, async () => {
+          await this.checkLock(c);
+          await c.query(`DELETE FROM ${store.t("journal")} WHERE stack_id = $1`, [this.id]);
+          await this.insert(c, lines);
+        });
+        bytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+      }
+      const { rows } = await c.query<{ seq: string }>(`SELECT coalesce(max(seq), 0) AS seq FROM ${store.t("journal")} WHERE stack_id = $1`, [this.id]);
+      this.nextSeq = Math.max(this.nextSeq, Number(rows[0]!.seq) + 1);
+      return bytes;
+    });
   }
 
   after(at: number, text: string): number {
-    return at + text.split("\n").filter((l) => l !== "").length;
+    return at + recordLines(text).length;
   }
 
   async append(text: string): Promise<number> {
     await this.ready;
-    const lines = text.split("\n").filter((l) => l !== "");
+    const lines = recordLines(text);
     await this.store.use(async (c) => {
       const n = await this.insert(c, lines, true);
       if (n !== lines.length) throw this.lost();
@@ -70,7 +59,7 @@ export class PgJournalStorage implements RemoteJournalStorage {
 
   async replace(snapshot: SnapshotWrite, journal: string): Promise<number> {
     await this.ready;
-    const carried = journal.split("\n").filter((l) => l !== "").slice(1); // the head is implied by base_serial
+    const carried = carriedRecords(journal); // the head is implied by base_serial
     const text = snapshotText(snapshot);
     await this.store.use((c) =>
       inTransaction(c, async () => {
@@ -86,10 +75,6 @@ export class PgJournalStorage implements RemoteJournalStorage {
         await this.insert(c, carried);
       }), "writing the snapshot");
     return Buffer.byteLength(text) + Buffer.byteLength(journal);
-  }
-
-  async close(): Promise<void> {
-    await this.ready.catch(() => 0);
   }
 
   /**
@@ -133,6 +118,6 @@ export class PgJournalStorage implements RemoteJournalStorage {
   }
 
   private lost(): Error {
-    return new LockCompromisedError(this.store.ctx.stack, this.store.names.lock, new Error("its lock row was removed (unlock --force)"));
+    return lockLost(this.store, "its lock row was removed (unlock --force)");
   }
 }

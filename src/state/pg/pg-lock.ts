@@ -1,16 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Client, ClientBase } from "pg";
-import {
-  describeHolder,
-  forcedWarning,
-  LockCompromisedError,
-  LockHeldError,
-  StackLockedError,
-  type LockHolder,
-  type StackLock,
-  type UnlockResult,
-} from "../lock-holder.js";
+import { describeHolder, forcedWarning, LockHeldError, type LockHolder, type StackLock, type StackLockedError, type UnlockResult } from "../lock-holder.js";
+import { lockedHere, loseOnce, remoteStackLock, UNKNOWN_HOLDER } from "../remote-lock.js";
 import { lockHolderSchema } from "../schema.js";
 import { withRetry } from "../net/retry.js";
 import { connectPg, pgRetry } from "./pg-connection.js";
@@ -25,7 +17,7 @@ async function holderRow(store: PgPlace, c: ClientBase, id: number): Promise<{ h
   const row = rows[0];
   if (!row) return undefined;
   const parsed = lockHolderSchema.safeParse(JSON.parse(row.holder));
-  const base: LockHolder = parsed.success ? parsed.data : { pid: 0, host: "unknown", since: "unknown", command: "unknown" };
+  const base: LockHolder = parsed.success ? parsed.data : UNKNOWN_HOLDER;
   return { holder: { ...base, session: row.session_pid }, token: row.token };
 }
 
@@ -50,7 +42,7 @@ export async function readPgLockHolder(store: PgPlace): Promise<LockHolder | und
     if (id === undefined) return undefined;
     const live = await lockingSession(store, c, id);
     if (live === undefined) return undefined;
-    return (await holderRow(store, c, id))?.holder ?? { pid: 0, host: "unknown", since: "unknown", command: "unknown", session: live };
+    return (await holderRow(store, c, id))?.holder ?? { ...UNKNOWN_HOLDER, session: live };
   });
 }
 
@@ -63,7 +55,7 @@ export async function readPgLockHolder(store: PgPlace): Promise<LockHolder | und
  * @example const lock = await lockPgStack(store, "up"); try { ... } finally { await lock.release(); }
  */
 export async function lockPgStack(store: PgPlace, command: string): Promise<StackLock> {
-  if (store.session) throw new StackLockedError(store.ctx.stack, store.names.lock, store.session.holder, store.ctx.programHint);
+  if (store.session) throw lockedHere(store, store.session.holder);
   return withRetry(pgRetry(store.target), "taking the stack lock", async () => {
     const client = await connectPg(store.target);
     try {
@@ -80,7 +72,7 @@ async function takeLock(store: PgPlace, client: Client, command: string): Promis
   const id = (await store.stackId(client, true))!;
   const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), id]);
   const prev = await holderRow(store, client, id);
-  if (!rows[0]!.ok) throw new StackLockedError(store.ctx.stack, store.names.lock, prev?.holder, store.ctx.programHint);
+  if (!rows[0]!.ok) throw lockedHere(store, prev?.holder);
   const notes = prev ? [`took over the lock left by ${describeHolder(prev.holder)}: its database session had ended (the run was killed or lost its connection)`] : [];
   const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command, session: rows[0]!.pid };
   const token = randomUUID();
@@ -114,14 +106,13 @@ function watch(session: PgSession, client: Client): void {
  */
 export async function reacquire(store: PgPlace, session: PgSession): Promise<void> {
   if (session.lost) throw session.lost;
-  const lost = (why: string) => (session.lost ??= new LockCompromisedError(store.ctx.stack, store.names.lock, new Error(why)));
   void session.client.end().catch(() => {});
   const client = await connectPg(store.target);
   try {
     const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), session.id]);
-    if (!rows[0]!.ok) throw lost("another run took the lock while this run's database connection was down");
+    if (!rows[0]!.ok) throw loseOnce(store, session, "another run took the lock while this run's database connection was down");
     const r = await client.query(`UPDATE ${store.t("locks")} SET session_pid = $3 WHERE stack_id = $1 AND token = $2`, [session.id, session.token, rows[0]!.pid]);
-    if (r.rowCount !== 1) throw lost("its lock row was removed or taken over while this run's database connection was down");
+    if (r.rowCount !== 1) throw loseOnce(store, session, "its lock row was removed or taken over while this run's database connection was down");
     session.holder.session = rows[0]!.pid;
   } catch (e) {
     await client.end().catch(() => {});
@@ -132,25 +123,14 @@ export async function reacquire(store: PgPlace, session: PgSession): Promise<voi
   watch(session, client);
 }
 
+/** The held lock: its connection taken up again when it dropped, its row and advisory lock given back on release. */
 function sessionLock(store: PgPlace, session: PgSession, id: number, notes: string[]): StackLock {
-  let released = false;
-  return {
-    holder: session.holder,
-    notes,
-    get compromised() {
-      return released ? undefined : session.lost;
-    },
-    assertHeld() {
-      if (!released && session.lost) throw session.lost;
-    },
-    async verify() {
+  return remoteStackLock(session, notes, {
+    async confirm() {
       // A dropped connection is taken up again (and the lock found still ours) before anything is called.
-      if (!released && session.broken) await store.use(async () => {}, "checking the stack lock");
-      if (!released && session.lost) throw session.lost;
+      if (session.broken) await store.use(async () => {}, "checking the stack lock");
     },
     async release() {
-      if (released) return;
-      released = true;
       try {
         // One attempt, not the retry budget: should it fail, the server frees the advisory lock with the session.
         await store.drain();
@@ -165,7 +145,7 @@ function sessionLock(store: PgPlace, session: PgSession, id: number, notes: stri
         await session.client.end().catch(() => {});
       }
     },
-  };
+  });
 }
 
 /**
@@ -181,7 +161,7 @@ export async function unlockPgStack(store: PgPlace, force: boolean): Promise<Unl
     if (id === undefined) return { removed: false };
     const row = await holderRow(store, c, id);
     const live = await lockingSession(store, c, id);
-    const holder: LockHolder = row?.holder ?? { pid: 0, host: "unknown", since: "unknown", command: "unknown", ...(live !== undefined ? { session: live } : {}) };
+    const holder: LockHolder = row?.holder ?? { ...UNKNOWN_HOLDER, ...(live !== undefined ? { session: live } : {}) };
     if (live === undefined) {
       if (!row) return { removed: false };
       await c.query(`DELETE FROM ${store.t("locks")} WHERE stack_id = $1 AND token = $2`, [id, row.token]);

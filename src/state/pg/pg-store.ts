@@ -1,6 +1,7 @@
 import type { ClientBase } from "pg";
 import type { HistoryEntry, RawConfigValue, StackExport } from "../stored.js";
 import { headLine } from "../journal-format.js";
+import { recordLines } from "../remote-journal.js";
 import { LockCompromisedError, type LockHolder, type StackLock, type UnlockResult } from "../lock-holder.js";
 import { SpillConflictError } from "../spill.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
@@ -257,7 +258,7 @@ export class PgStore implements StateStore, PgPlace {
         for (const h of data.history) await this.insertSnapshot(c, id, h.version, h.text, h.writtenAt, "state migrate");
         const current = data.snapshot !== undefined ? Number((JSON.parse(data.snapshot) as { serial: number }).serial) : undefined;
         if (current !== undefined && !data.history.some((h) => h.version === current)) await this.insertSnapshot(c, id, current, data.snapshot!, undefined, "state migrate");
-        const lines = (data.journal ?? "").split("\n").filter((l) => l !== "");
+        const lines = recordLines(data.journal ?? "");
         if (lines.length > 1) {
           const base = Number((JSON.parse(lines[0]!) as { serial: number }).serial);
           await c.query(`INSERT INTO ${this.t("journal")} (stack_id, seq, base_serial, record) SELECT $1, o, $2, r FROM unnest($3::text[]) WITH ORDINALITY AS t(r, o)`, [id, base, lines.slice(1)]);
@@ -271,7 +272,7 @@ export class PgStore implements StateStore, PgPlace {
   }
 
   async replayAt(base: number, at: number, text: string): Promise<void> {
-    const lines = text.split("\n").filter((l) => l !== "");
+    const lines = recordLines(text);
     await this.use(async (c) => {
       const id = (await this.stackId(c, true))!;
       await inTransaction(c, async () => {

@@ -1,6 +1,6 @@
 import { beginLine } from "../journal-format.js";
+import { carriedRecords, RemoteJournal } from "../remote-journal.js";
 import { snapshotText, type JournalPrep, type SnapshotWrite } from "../store.js";
-import type { RemoteJournalStorage } from "../spilled-journal.js";
 import { isPreconditionFailed, s3Error } from "./s3-target.js";
 import { versionKey, type S3Place } from "./s3-place.js";
 
@@ -25,35 +25,23 @@ export function parseBatchKey(key: string): { serial: number; seq: number } {
  *
  * @example const storage = new S3JournalStorage(store, scan.prep); await storage.append(lines);
  */
-export class S3JournalStorage implements RemoteJournalStorage {
-  readonly name: string;
-  readonly snapshotName: string;
-  readonly ready: Promise<number>;
-  private base: number;
-  private nextSeq = 1;
-
+export class S3JournalStorage extends RemoteJournal {
   constructor(
     private readonly store: S3Place,
     prep: JournalPrep,
   ) {
-    this.name = store.names.journal;
-    this.snapshotName = store.names.snapshot;
-    this.base = prep.snapshotSerial;
-    this.ready = (async () => {
-      await prep.after;
-      const batches = (await store.objects.list(store.rel("journal/"))).map((o) => ({ key: o.key, ...parseBatchKey(o.key) }));
-      const stale = batches.filter((b) => b.serial !== this.base);
-      if (stale.length) await store.objects.deleteMany(stale.map((b) => b.key));
-      const mine = batches.filter((b) => b.serial === this.base);
-      this.nextSeq = mine.reduce((n, b) => Math.max(n, b.seq + 1), 1);
-      if (!prep.continuesSnapshot && prep.pending.length) return this.putBatch(prep.pending.map(beginLine).join(""));
-      return 0;
-    })();
-    this.ready.catch(() => {});
+    super(store.names, prep);
   }
 
-  cursor(): { base: number; next: number } {
-    return { base: this.base, next: this.nextSeq };
+  protected async open(prep: JournalPrep): Promise<number> {
+    const { store } = this;
+    const batches = (await store.objects.list(store.rel("journal/"))).map((o) => ({ key: o.key, ...parseBatchKey(o.key) }));
+    const stale = batches.filter((b) => b.serial !== this.base);
+    if (stale.length) await store.objects.deleteMany(stale.map((b) => b.key));
+    const mine = batches.filter((b) => b.serial === this.base);
+    this.nextSeq = mine.reduce((n, b) => Math.max(n, b.seq + 1), 1);
+    if (!prep.continuesSnapshot && prep.pending.length) return this.putBatch(prep.pending.map(beginLine).join(""));
+    return 0;
   }
 
   after(at: number): number {
@@ -83,7 +71,7 @@ export class S3JournalStorage implements RemoteJournalStorage {
     await this.ready;
     const { store } = this;
     const old = { base: this.base, upTo: this.nextSeq };
-    const carried = journal.split("\n").filter((l) => l !== "").slice(1);
+    const carried = carriedRecords(journal);
     // 1. The pending operations first: once state.json moves on, they must already be in its journal.
     if (carried.length) await store.objects.put(store.rel(batchKey(snapshot.serial, 1)), carried.join("\n") + "\n", { ifNoneMatch: "*" }).catch((e: unknown) => {
       throw s3Error(e, "writing", store.objects.key(store.rel(batchKey(snapshot.serial, 1))), store.target);
@@ -110,9 +98,5 @@ export class S3JournalStorage implements RemoteJournalStorage {
     const done = Array.from({ length: old.upTo - 1 }, (_, i) => store.rel(batchKey(old.base, i + 1)));
     await store.objects.deleteMany(done).catch(() => {});
     return Buffer.byteLength(text) + Buffer.byteLength(journal);
-  }
-
-  async close(): Promise<void> {
-    await this.ready.catch(() => 0);
   }
 }

@@ -2,17 +2,8 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import * as z from "zod/mini";
 import { goneReason as processGone, samePidSpace, selfIdentity } from "../process-identity.js";
-import {
-  describeHolder,
-  forcedWarning,
-  formatAge,
-  LockCompromisedError,
-  LockHeldError,
-  StackLockedError,
-  type LockHolder,
-  type StackLock,
-  type UnlockResult,
-} from "../lock-holder.js";
+import { describeHolder, forcedWarning, formatAge, LockHeldError, type LockHolder, type StackLock, type StackLockedError, type UnlockResult } from "../lock-holder.js";
+import { lockedHere, loseOnce, remoteStackLock, UNKNOWN_HOLDER } from "../remote-lock.js";
 import { lockHolderSchema } from "../schema.js";
 import type { S3Lease, S3Place } from "./s3-place.js";
 import { isPreconditionFailed, s3Error } from "./s3-target.js";
@@ -29,8 +20,6 @@ function parseLock(text: string): LockDoc | undefined {
     return undefined;
   }
 }
-
-const unknownHolder: LockHolder = { pid: 0, host: "unknown", since: "unknown", command: "unknown" };
 
 // Tokens of the S3 locks this process holds: a lock.json naming this very process is only alive if listed here.
 // Process-wide on purpose (a fact about this process's locks; every token is unique to one acquisition).
@@ -65,7 +54,7 @@ export async function readS3LockHolder(store: S3Place): Promise<LockHolder | und
   if (!cur) return undefined;
   const doc = parseLock(cur.text);
   if (goneReason(doc, cur)) return undefined;
-  return { ...(doc?.holder ?? unknownHolder), expires: new Date(cur.lastModified.getTime() + (doc?.leaseMs ?? 0)).toISOString() };
+  return { ...(doc?.holder ?? UNKNOWN_HOLDER), expires: new Date(cur.lastModified.getTime() + (doc?.leaseMs ?? 0)).toISOString() };
 }
 
 /**
@@ -77,8 +66,8 @@ export async function readS3LockHolder(store: S3Place): Promise<LockHolder | und
  * @example const lock = await lockS3Stack(store, "up");
  */
 export async function lockS3Stack(store: S3Place, command: string): Promise<StackLock> {
-  const { ctx, objects, target } = store;
-  if (store.lease) throw new StackLockedError(ctx.stack, store.names.lock, store.lease.holder, ctx.programHint);
+  const { objects, target } = store;
+  if (store.lease) throw lockedHere(store, store.lease.holder);
   const key = store.rel("lock.json");
   const token = randomUUID();
   const holder: LockHolder = { ...selfIdentity(hostname()), since: new Date().toISOString(), command };
@@ -96,10 +85,10 @@ export async function lockS3Stack(store: S3Place, command: string): Promise<Stac
     if (!cur) continue; // released meanwhile: try again
     const doc = parseLock(cur.text);
     const gone = goneReason(doc, cur);
-    if (!gone || attempt > 3) throw new StackLockedError(ctx.stack, store.names.lock, doc?.holder ?? unknownHolder, ctx.programHint);
+    if (!gone || attempt > 3) throw lockedHere(store, doc?.holder ?? UNKNOWN_HOLDER);
     try {
       const etag = await objects.put(key, body(), { ifMatch: cur.etag });
-      notes.push(`took over the lock left by ${describeHolder(doc?.holder ?? unknownHolder)}: ${gone}`);
+      notes.push(`took over the lock left by ${describeHolder(doc?.holder ?? UNKNOWN_HOLDER)}: ${gone}`);
       return held(store, { token, etag, holder, validUntil: started + target.leaseMs, lost: undefined }, body, notes);
     } catch (e) {
       if (!isPreconditionFailed(e)) throw s3Error(e, "writing", objects.key(key), target);
@@ -108,10 +97,11 @@ export async function lockS3Stack(store: S3Place, command: string): Promise<Stac
   }
 }
 
+/** The held lock: its lease renewed by a timer, checked against the server before each journal write. */
 function held(store: S3Place, lease: S3Lease, body: () => string, notes: string[]): StackLock {
-  const { ctx, objects, target } = store;
+  const { objects, target } = store;
   const key = store.rel("lock.json");
-  const lost = (why: string) => (lease.lost ??= new LockCompromisedError(ctx.stack, store.names.lock, new Error(why)));
+  const lost = (why: string) => loseOnce(store, lease, why);
   let renewing: Promise<void> | undefined;
   const renew = () => {
     renewing ??= (async () => {
@@ -132,29 +122,17 @@ function held(store: S3Place, lease: S3Lease, body: () => string, notes: string[
   timer.unref();
   store.lease = lease;
   heldTokens.add(lease.token);
-  let released = false;
-  return {
-    holder: lease.holder,
-    notes,
-    get compromised() {
-      return released ? undefined : lease.lost;
-    },
-    assertHeld() {
-      if (released) return;
+  return remoteStackLock(lease, notes, {
+    check() {
       // Stop writing a little before the lease could end: past it another run may take over.
       if (!lease.lost && performance.now() > lease.validUntil - Math.min(5000, target.leaseMs / 10)) lost("its lease could not be renewed in time");
-      if (lease.lost) throw lease.lost;
     },
-    async verify() {
-      if (released) return;
+    async confirm() {
       await renewing;
       const h = await objects.head(key);
       if (!h || h.etag !== lease.etag) lost(h ? "lock.json was taken over by another run" : "lock.json was removed (unlock --force)");
-      this.assertHeld();
     },
     async release() {
-      if (released) return;
-      released = true;
       clearInterval(timer);
       heldTokens.delete(lease.token);
       await renewing;
@@ -162,7 +140,7 @@ function held(store: S3Place, lease: S3Lease, body: () => string, notes: string[
       if (lease.lost) return;
       await objects.delete(key, lease.etag).catch(() => {}); // 412: it is no longer ours; other errors: the lease runs out
     },
-  };
+  });
 }
 
 /**
@@ -177,7 +155,7 @@ export async function unlockS3Stack(store: S3Place, force: boolean): Promise<Unl
   const cur = await objects.get(key);
   if (!cur) return { removed: false };
   const doc = parseLock(cur.text);
-  const holder = doc?.holder ?? unknownHolder;
+  const holder = doc?.holder ?? UNKNOWN_HOLDER;
   const gone = goneReason(doc, cur);
   let warning: string | undefined;
   if (!gone) {

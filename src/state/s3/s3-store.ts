@@ -1,6 +1,7 @@
 import type { HistoryEntry, RawConfigValue, StackExport } from "../stored.js";
 import { parseConfigText, serializeConfig } from "../config-store.js";
 import { headLine } from "../journal-format.js";
+import { recordLines } from "../remote-journal.js";
 import type { LockHolder, StackLock, UnlockResult } from "../lock-holder.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
 import { S3JournalStorage, batchKey, parseBatchKey } from "./s3-journal.js";
@@ -162,7 +163,7 @@ export class S3Store implements StateStore, S3Place {
     if (data.encryption !== undefined) await put("encryption.json", data.encryption);
     if (Object.keys(data.config).length) await put("config.json", serializeConfig(data.config));
     for (const h of data.history) await put(versionKey(h.version), h.text, { serial: String(h.version), ...(h.writtenAt ? { "written-at": h.writtenAt } : {}) });
-    const lines = (data.journal ?? "").split("\n").filter((l) => l !== "");
+    const lines = recordLines(data.journal ?? "");
     if (lines.length > 1) {
       const base = (JSON.parse(lines[0]!) as { serial: number }).serial;
       await put(batchKey(base, 1), lines.slice(1).join("\n") + "\n");
