@@ -113,7 +113,7 @@ export class Output<T> {
    * @example const url = bucket.name.apply(n => `https://${n}.example.com`);
    */
   apply<U>(f: (value: T) => Input<U>): Output<Unwrap<U>> {
-    const callback = new Callback(f, evaluationNow(), { on: this.resources, waitsFor: this.label ?? (this.resources.map((n) => n.name).join(", ") || "a value") });
+    const callback = new Callback(f, evaluationNow(), originOf(this));
     const step = (s: OState<T>, r: Resolver): Resolution<Unwrap<U>> => {
       if (!s.known) return callback.unknown(s, r) as OState<Unwrap<U>>;
       const result = callback.run(s.value);
@@ -209,6 +209,16 @@ class Callback<T, U> {
       })),
     };
   }
+}
+
+/** Where a callback on `o` gets its value: named only when a message needs it (most applies never do). */
+function originOf(o: Output<unknown>): Origin {
+  return {
+    on: o.resources,
+    get waitsFor() {
+      return o.label ?? (o.resources.map((n) => n.name).join(", ") || "a value");
+    },
+  };
 }
 
 /** True for an {@link Output}. */

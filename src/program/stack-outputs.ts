@@ -1,3 +1,4 @@
+import { UNKNOWN } from "../core/unknown.js";
 import { combineLatest, from, isObservable, map } from "rxjs";
 import { Output, asObservable, type OState } from "./output.js";
 import { NODE, attributeOutput, type Dependable } from "./resource.js";
@@ -77,8 +78,11 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
   // Recorded with the reference (without credentials), so `stack graph` can tell which backend it read.
   const backendUrl = opts.backend !== undefined ? open().url : (ctx.stacks?.url ?? "");
   // One read per planning scope: both attributes below settle this output with the same resolver.
+  const planned = ctx.stacks?.planned?.get(`${target.project}/${target.stack}`);
   const read = new Output<ReadOutputs>([], () =>
-    from(readStackOutputs(open(), reader, target)).pipe(map((value): OState<ReadOutputs> => ({ known: true, value, secret: false, deps: [] }))),
+    planned
+      ? { known: true, value: splitOutputs(planned.values, planned.secretKeys), secret: false, deps: [] }
+      : from(readStackOutputs(open(), reader, target)).pipe(map((value): OState<ReadOutputs> => ({ known: true, value, secret: false, deps: [] }))),
   );
   const part = (key: keyof ReadOutputs) =>
     new Output<Props>([], (r) =>
@@ -110,6 +114,8 @@ function keyOutput(node: ResourceNode, key: string, reader: StackName, target: S
     if (!v.known || !s.known) return { known: false, secret: v.secret || s.secret, deps };
     const plain = (v.value ?? {}) as Props;
     const secret = (s.value ?? {}) as Props;
+    // A value the other stack's plan (read in a preview of both) makes known only when it is applied.
+    if (secret[key] === UNKNOWN || plain[key] === UNKNOWN) return { known: false, secret: key in secret, deps };
     if (key in secret) return { known: true, value: secret[key], secret: true, deps };
     if (key in plain) return { known: true, value: plain[key], secret: v.secret, deps };
     throw new Error(missingOutput(key, [...Object.keys(plain), ...Object.keys(secret)], reader, target));
@@ -120,6 +126,13 @@ function keyOutput(node: ResourceNode, key: string, reader: StackName, target: S
     if (!isObservable(v) && !isObservable(s)) return pick(v, s);
     return combineLatest([asObservable(v), asObservable(s)]).pipe(map(([a, b]) => pick(a, b)));
   });
+}
+
+/** Plain and secret outputs apart, as {@link readStackOutputs} gives them. */
+function splitOutputs(values: Props, secretKeys: readonly string[]): ReadOutputs {
+  const out: ReadOutputs = { values: {}, secretValues: {} };
+  for (const [k, v] of Object.entries(values)) (secretKeys.includes(k) ? out.secretValues : out.values)[k] = v;
+  return out;
 }
 
 /**

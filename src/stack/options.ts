@@ -87,6 +87,11 @@ export interface RunOptions extends PlanOptions, CallSignals {
   refresh?: boolean;
   /** Only read every resource and record what changed; plan no changes to the cloud. */
   refreshOnly?: boolean;
+  /**
+   * Plans of stacks this one reads (`stackOutputs`), made in the same preview: their planned outputs are
+   * read instead of the committed ones (what `runStacks(…, "preview")` does). Preview only.
+   */
+  upstream?: readonly Plan[];
 }
 
 /** What `up` and `destroy` return. */

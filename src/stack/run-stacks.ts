@@ -72,8 +72,8 @@ export async function stackOrder(stacks: readonly Stack[]): Promise<{ order: Sta
 /**
  * Runs `command` on several stacks in one process, in dependency order (destroy in reverse): e.g. network
  * before the app that reads its outputs. A stack whose upstream failed is skipped, not run against stale
- * outputs. `preview` plans every stack against what is committed now: a stack reading a stack whose own plan
- * changes its outputs gets a note saying its plan may change after that up.
+ * outputs. `preview` plans each stack against the outputs its upstream stacks' plans leave them with (values those
+ * plans make known only when applied are unknown), and a stack whose upstream changes its outputs gets a note.
  *
  * @example
  * const results = await runStacks([app, network], "up");
@@ -95,10 +95,12 @@ export async function runStacks(stacks: readonly Stack[], command: StackCommand,
     try {
       const outcome: StackOutcome = { stack: s, status: "done", notes: [] };
       if (command === "preview") {
-        outcome.plan = await s.preview();
+        // Previewed together: this stack reads its upstream stacks' outputs as their plans leave them.
+        const upstream = before.flatMap((b) => outcomes.get(b)?.plan ?? []);
+        outcome.plan = await s.preview(upstream.length ? { upstream } : {});
         for (const b of before) {
           const p = outcomes.get(b)?.plan;
-          if (p?.outputsChanged) outcome.notes.push(`${nameOf(b)}, which this stack reads, changes its outputs in its own plan: this plan uses its current outputs, and may change once ${nameOf(b)} is up.`);
+          if (p?.outputsChanged) outcome.notes.push(`${nameOf(b)}, which this stack reads, changes its outputs in its own plan: this plan reads them as that plan leaves them (values it makes known only when applied show as known after apply).`);
         }
       } else {
         const result = command === "up" ? await s.up(confirm ? { confirm } : {}) : await s.destroy({ ...(confirm ? { confirm } : {}), force: opts.force ?? false });

@@ -35,7 +35,7 @@ import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } fr
 import type { StackExport, StackSummary } from "../state/backend.js";
 import type { PendingOperation, StateMutation } from "../state/types.js";
 import { thrownMessage } from "../core/thrown.js";
-import { stackAccess, type StackAccess } from "../state/stack-access.js";
+import { stackAccess, withPlannedOutputs, type StackAccess } from "../state/stack-access.js";
 import { destroyVerdict, stackGraph, type StackGraph } from "./readers.js";
 import type { CallSignals, Confirm, RefreshChange, RunOptions, StackOptions, UpResult } from "./options.js";
 import { anySignal, signalsOf, type ApplyControl } from "./signals.js";
@@ -212,8 +212,9 @@ export class Stack {
     }
   }
 
-  private evalDefaults(): { providers?: Readonly<Record<string, ProviderInstance>>; stacks: StackAccess } {
-    return { stacks: this.access, ...(this.options.defaultProviders ? { providers: this.options.defaultProviders } : {}) };
+  private evalDefaults(upstream?: readonly Plan[]): { providers?: Readonly<Record<string, ProviderInstance>>; stacks: StackAccess } {
+    const stacks = upstream?.length ? withPlannedOutputs(this.access, new Map(upstream.map((p) => [`${p.project}/${p.stack}`, { values: p.outputs, secretKeys: p.secretOutputs }]))) : this.access;
+    return { stacks, ...(this.options.defaultProviders ? { providers: this.options.defaultProviders } : {}) };
   }
 
   private remember(ev: { nodes: readonly ResourceNode[] }): void {
@@ -243,11 +244,11 @@ export class Stack {
   }
 
   /** Evaluates the program into a graph, with its fingerprint. */
-  private async prepare(): Promise<Prepared> {
+  private async prepare(upstream?: readonly Plan[]): Promise<Prepared> {
     const config = await this.backend.readConfig();
     let ev: Evaluation;
     try {
-      ev = await evaluateProgram(this.program, { stack: this.name, config, ...this.evalDefaults() });
+      ev = await evaluateProgram(this.program, { stack: this.name, config, ...this.evalDefaults(upstream) });
     } catch (e) {
       if (e instanceof CairnError) throw e;
       throw new CairnError(`The program "${this.program.name}" failed while declaring its resources: ${thrownMessage(e, "the program")}`);
@@ -276,7 +277,7 @@ export class Stack {
     if (opts.refreshOnly) {
       return refreshOnlyPlan(this.planFor, state, found);
     }
-    const { runtime, fingerprint: fp, declarations } = await this.prepare();
+    const { runtime, fingerprint: fp, declarations } = await this.prepare(opts.upstream);
     const fingerprint = fingerprinted ? fp() : "";
     const plan = await makePlan(
       {
@@ -301,6 +302,7 @@ export class Stack {
 
   /** Plans, asks `confirm` (default: yes), and applies exactly that plan, all under one lock. */
   async up(opts: RunOptions & { confirm?: Confirm } = {}): Promise<UpResult> {
+    if (opts.upstream?.length) throw new CairnError("up reads the outputs other stacks have committed: `upstream` plans are for preview only.");
     return this.locked("up", async (state, idle) => {
       const plan = await this.planAgainst(state, opts, idle, false);
       return runRounds(plan, state, this.roundSteps(opts, idle));

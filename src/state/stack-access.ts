@@ -1,5 +1,6 @@
 import type { StateBackend } from "./backend.js";
 import { openBackend } from "./open-backend.js";
+import type { Props } from "./types.js";
 
 /**
  * How a running stack reaches the state of other stacks: `stackOutputs` reads through it, and `destroy` and
@@ -17,6 +18,26 @@ export interface StackAccess {
    * Throws when the running stack's backend is an object that cannot open other stacks.
    */
   open(project: string, stack: string, opts?: { backend?: string; passphrase?: string | undefined }): StateBackend;
+  /**
+   * Outputs of other stacks as their own plans (made in the same preview) will leave them, by
+   * `project/stack`: read instead of the committed ones, values still to come as `UNKNOWN`.
+   */
+  readonly planned?: ReadonlyMap<string, PlannedOutputs>;
+}
+
+/** A stack's outputs as its plan will leave them (see {@link StackAccess.planned}). */
+export interface PlannedOutputs {
+  values: Props;
+  secretKeys: readonly string[];
+}
+
+/**
+ * The same access, reading the planned outputs of the stacks in `planned` (keyed `project/stack`).
+ *
+ * @example const access = withPlannedOutputs(stackAccess(src), new Map([["network/prod", { values, secretKeys }]]));
+ */
+export function withPlannedOutputs(access: StackAccess, planned: ReadonlyMap<string, PlannedOutputs>): StackAccess {
+  return { url: access.url, passphrase: access.passphrase, open: (p, s, o) => access.open(p, s, o), planned };
 }
 
 /** What {@link stackAccess} needs: how the running stack opened its own backend. */

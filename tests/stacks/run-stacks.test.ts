@@ -28,12 +28,14 @@ describe("runStacks: several stacks in dependency order, in one process", () => 
     expect(up.map((r) => [r.stack.name, r.status])).toEqual([["network", "done"], ["app", "done"]]);
     expect([...t.Server.objects.values()]).toEqual([{ vpc: "vpc-1", password: "s3cret-pw" }]);
 
-    // network's own plan changes its output: app's preview, made against the committed value, says so
+    // network's own plan changes its output: app's preview reads it as that plan leaves it, and says so
     t.net.vpc = "vpc-2";
     const pre = await runStacks([t.app, t.network], "preview");
     expect(pre[0]!.plan!.outputsChanged).toBe(true);
-    expect(pre[1]!.notes.join("\n")).toContain("network/network, which this stack reads, changes its outputs in its own plan");
-    expect(pre[1]!.plan!.steps.filter((s) => s.kind !== "same")).toEqual([]);
+    expect(pre[1]!.notes.join("\n")).toContain("network/network, which this stack reads, changes its outputs in its own plan: this plan reads them as that plan leaves them");
+    expect(pre[1]!.plan!.steps.filter((s) => s.kind !== "same").map((s) => [s.kind, s.urn.split("::").pop()])).toEqual([["update", "network"], ["update", "server"]]); // the reference records the values it read
+    // alone, app's preview reads what network has committed: nothing to do yet
+    expect((await t.app.preview()).steps.filter((s) => s.kind !== "same")).toEqual([]);
 
     const again = await runStacks([t.app, t.network], "up");
     expect(again.map((r) => r.status)).toEqual(["done", "done"]);
