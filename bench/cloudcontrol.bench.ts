@@ -1,7 +1,8 @@
 // The Cloud Control row of `npm run bench` (alone: `npx tsx bench/cloudcontrol.bench.ts`): N queues
 // (BENCH_CC, default 1,000) created through the full engine and the real AWS SDK against the fake Cloud
 // Control on 127.0.0.1 (requests finish after one status report), then destroyed. Prints JSON: Cloud Control
-// calls by operation, calls per resource, ListResourceRequests calls per polling round, and wall times.
+// calls by operation, calls per resource, ListResourceRequests calls per polling round, provider calls the
+// engine retried (`step-retrying` events), and wall times.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,12 +34,15 @@ async function main() {
     });
     const stack = prog.stack({ stateDir: dir, passphrase: "bench", parallel: PARALLEL, defaultProviders: { aws } });
     const poller = pollerFor(await cloudControl({ provider: aws }), realClock); // the stack polls on the real clock
+    let retries = 0;
+    stack.events.subscribe((e) => void (e.type === "step-retrying" && retries++));
     const t0 = performance.now();
     const up = await stack.up();
     const upMs = Math.round(performance.now() - t0);
     if (!up.summary?.ok) throw new Error(`up failed: ${JSON.stringify(up.summary)}`);
     const upCalls = byOperation(fake.cloud.calls);
     const upRounds = poller.stats.rounds;
+    const upRetries = retries;
     const mark = fake.cloud.calls.length;
     const t1 = performance.now();
     await stack.destroy();
@@ -50,8 +54,8 @@ async function main() {
       bench: "cloudcontrol",
       resources: N,
       parallel: PARALLEL,
-      up: { ms: upMs, calls: upCalls, callsPerResource: perResource(upCalls), pollRounds: upRounds, listCallsPerRound: Number(((upCalls.ListResourceRequests ?? 0) / Math.max(1, upRounds)).toFixed(2)) },
-      destroy: { ms: destroyMs, calls: downCalls, callsPerResource: perResource(downCalls) },
+      up: { ms: upMs, calls: upCalls, callsPerResource: perResource(upCalls), retries: upRetries, pollRounds: upRounds, listCallsPerRound: Number(((upCalls.ListResourceRequests ?? 0) / Math.max(1, upRounds)).toFixed(2)) },
+      destroy: { ms: destroyMs, calls: downCalls, callsPerResource: perResource(downCalls), retries: retries - upRetries },
       floor: "per resource: CreateResource + GetResource (read back) on up, DeleteResource on destroy; plus ListResourceRequests once per polling round",
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

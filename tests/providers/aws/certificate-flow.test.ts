@@ -13,6 +13,7 @@ describe("50 DNS-validated certificates, their validation records and a wait eac
     expect(r.up.total).toBeLessThanOrEqual(LIMIT);
     expect(r.up.byCommand["acm RequestCertificate"]).toBe(50);
     expect(r.up.byCommand["acm ListTagsForCertificate"]).toBeUndefined();
+    expect(r.up.retries).toBe(0); // nothing failed, so the engine tried no call twice
 
     // One request for the zone's 50 records, each the validation record ACM gave its certificate.
     const changes = r.up.calls.filter((c) => c.command === "ChangeResourceRecordSets");

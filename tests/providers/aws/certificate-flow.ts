@@ -15,12 +15,15 @@ export interface FlowCalls {
   byCommand: Record<string, number>;
 }
 
-/** What the flow did: the calls of `up` and of `destroy`, each with the floor it is compared to. */
+/**
+ * What the flow did: the calls of `up` and of `destroy`, each with the floor it is compared to and the
+ * provider calls the engine retried (its `step-retrying` events: a transient failure, then another try).
+ */
 export interface FlowResult {
   certificates: number;
   parallel: number;
-  up: FlowCalls & { floor: number };
-  destroy: FlowCalls & { floor: number };
+  up: FlowCalls & { floor: number; retries: number };
+  destroy: FlowCalls & { floor: number; retries: number };
 }
 
 /**
@@ -63,13 +66,21 @@ export async function certificateFlow(opts: { certificates?: number; parallel?: 
     // State in memory: the figures are calls, and a busy disk's fsync pauses would only split the batch
     // windows of the records (one more request each time), not change what the providers ask for.
     const stack = prog.stack({ backend: "memory://", passphrase: "flow", parallel, clock: new FakeClock({ auto: true }) });
+    let retries = 0;
+    stack.events.subscribe((e) => void (e.type === "step-retrying" && retries++));
     const up = await stack.up();
     if (!up.summary?.ok) throw new Error(`up failed: ${JSON.stringify(up.summary)}`);
     const upCalls = aws.calls.splice(0);
+    const upRetries = retries;
     const down = await stack.destroy();
     if (!down.summary?.ok) throw new Error(`destroy failed: ${JSON.stringify(down.summary)}`);
     const floor = callFloor(n);
-    return { certificates: n, parallel, up: { ...counted(upCalls), floor: floor.up }, destroy: { ...counted(aws.calls.splice(0)), floor: floor.destroy } };
+    return {
+      certificates: n,
+      parallel,
+      up: { ...counted(upCalls), floor: floor.up, retries: upRetries },
+      destroy: { ...counted(aws.calls.splice(0)), floor: floor.destroy, retries: retries - upRetries },
+    };
   } finally {
     aws.restore();
   }
