@@ -57,4 +57,4 @@ export { stackOutputs, type StackOutputs, type StackOutputsOptions } from "./pro
 export type { StackGraph, StackRead } from "./stack/readers.js";
 export type { StackName } from "./state/read-outputs.js";
 export { runStacks, stackOrder, type RunStacksOptions, type StackCommand, type StackOutcome } from "./stack/run-stacks.js";
-export type { StackAccess } from "./state/stack-access.js";
+export type { StackAccess, PlannedOutputs } from "./state/stack-access.js";
