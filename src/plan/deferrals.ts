@@ -17,13 +17,16 @@ export class Deferrals {
   readonly declaring = new Set<Deferral>();
   /** Resources whose values a callback could not run on in this plan. */
   readonly unknownOn = new Set<Urn>();
+  /** Values whose callbacks could not run on stand-ins (what they declare, if anything, is not known). */
+  readonly unforeseen = new Set<string>();
 
   /** The hooks the planner's resolver reports callbacks on unknown values to. */
   hooks(): PlanningHooks {
     return {
-      unknownApply: (origin: Origin, deferral: Deferral | undefined) => {
+      unknownApply: (origin: Origin, deferral: Deferral | undefined, unforeseen?: boolean) => {
         for (const n of origin.on) this.unknownOn.add(n.urn);
         if (deferral) this.declaring.add(deferral);
+        if (unforeseen) this.unforeseen.add(origin.waitsFor);
       },
     };
   }

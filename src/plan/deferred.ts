@@ -4,12 +4,14 @@ import type { Deferral } from "../program/deferral.js";
 import type { Deferrals } from "./deferrals.js";
 import type { Urn } from "../core/urn.js";
 import { nameOf } from "../core/urn.js";
+import { containsUnknown } from "../core/unknown.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import { unknownValue } from "../runtime/values.js";
 import type { DeferredPart } from "./plan.js";
 import type { PlanContext } from "./context.js";
 import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs.js";
 import type { Resolver } from "../program/resolver.js";
+import { resolveDeep } from "../program/output.js";
 
 /**
  * Leaves a node for a later round: no step, and a deferred value, so whatever reads it is deferred too.
@@ -68,8 +70,8 @@ export function deferredParts(d: Deferrals, kept: readonly ResourceState[]): Def
 export function withDependsOnValues(node: GraphNode, r: ResolvedInputs | Promise<ResolvedInputs>, scope: Resolver): ResolvedInputs | Promise<ResolvedInputs> {
   if (!node.dependsOnValues) return r;
   const late = resolveInputsNow({ dependsOn: node.dependsOnValues }, scope);
-  return Promise.all([r, late]).then(([a, b]) => {
-    const deferred = [...(a.deferred ?? []), ...(b.deferred ?? [])];
+  return Promise.all([r, late, late instanceof Promise ? late.then((l) => lateDeferrals(node, l, scope)) : lateDeferrals(node, late, scope)]).then(([a, b, c]) => {
+    const deferred = [...(a.deferred ?? []), ...c];
     const out: ResolvedInputs = { ...a, deps: [...a.deps, ...b.deps] };
     if (deferred.length) out.deferred = deferred;
     return out;
@@ -86,7 +88,22 @@ export async function dependencyDeferrals(node: GraphNode, deps: readonly GraphN
   const states = await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
   const deferred = states.flatMap((s) => s.deferred ?? []);
   const late = node.dependsOnValues ? await resolveInputsNow({ dependsOn: node.dependsOnValues }, scope) : undefined;
-  if (late?.deferred) deferred.push(...late.deferred);
+  if (late) deferred.push(...(await lateDeferrals(node, late, scope)));
   const extra = (late?.deps ?? []).filter((d): d is GraphNode => d !== node && d.kind !== "component" && !deps.includes(d as GraphNode));
   return { deferred, extra: [...new Set(extra)] };
+}
+
+/**
+ * What a node's `dependsOn` outputs defer it for. An output of resources that is still unknown while
+ * planning holds resources not known yet (a callback that could not be foreseen): the node cannot know
+ * what it must follow, so it is deferred to the round where the output is known.
+ */
+async function lateDeferrals(node: GraphNode, late: ResolvedInputs, scope: Resolver): Promise<Deferral[]> {
+  if (late.deferred) return late.deferred;
+  if (!containsUnknown(late.values.dependsOn)) return [];
+  // Unknown because the resources it holds are still to be made is fine; unknown because the callback that
+  // returns them has not run is not.
+  const strict = await firstValueFrom(resolveDeep(node.dependsOnValues, scope, "strict"));
+  if (strict.known || !strict.unrun) return [];
+  return [{ waitsFor: `the dependsOn outputs of "${node.name}"`, on: late.deps.map((d) => d.urn), declares: [] }];
 }

@@ -56,6 +56,7 @@ const planSchema = z.object({
   secretOutputs: names,
   outputsChanged: z.boolean(),
   diagnostics: z.array(z.object({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(urn) })),
+  unforeseen: z.optional(z.array(z.string())),
   deferred: z.optional(z.array(z.object({
     kind: z.enum(["declared", "node", "kept"]), type: z.string(), name: z.optional(z.string()), pattern: z.optional(z.string()), urn: z.optional(urn), waitsFor: z.string(),
   }))),

@@ -226,6 +226,11 @@ export interface Plan {
    * {@link DeferredPart}); absent or empty when the plan is complete.
    */
   deferred?: DeferredPart[];
+  /**
+   * Values whose `apply` callbacks could not be run on stand-ins while planning (they failed there), so
+   * whether they declare resources is not known: `up` plans once more after applying this plan.
+   */
+  unforeseen?: string[];
 }
 
 /**

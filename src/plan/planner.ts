@@ -202,8 +202,10 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   for (const message of outputProblems(outs.values).values()) diagnostics.push({ severity: "error", message });
   nameSites(diagnostics, input.graph);
   const deferred = deferredParts(ctx.deferrals, kept);
+  const unforeseen = [...ctx.deferrals.unforeseen];
   return {
     ...(deferred.length ? { deferred } : {}),
+    ...(unforeseen.length ? { unforeseen } : {}),
     version: PLAN_FORMAT_VERSION,
     project: input.project,
     stack: input.stack,

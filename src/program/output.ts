@@ -158,6 +158,8 @@ export class Output<T> {
 class Callback<T, U> {
   private kept: { value: T; result: Input<U> } | undefined;
   private probed: Deferral | null | undefined;
+  /** The run on stand-ins failed before declaring anything: whether it declares resources is not known. */
+  private unforeseen = false;
 
   constructor(
     private readonly f: (value: T) => Input<U>,
@@ -182,8 +184,8 @@ class Callback<T, U> {
   unknown(s: OState<T> & { known: false }, r: Resolver): OState<unknown> {
     if (!r.planning) return s;
     if (this.probed === undefined) this.probed = this.owner ? this.probe(s.partial) : null;
-    r.planning.unknownApply(this.origin, this.probed ?? undefined);
-    return this.probed ? { ...s, partial: undefined, deferred: [...(s.deferred ?? []), this.probed] } : { ...s, partial: undefined };
+    r.planning.unknownApply(this.origin, this.probed ?? undefined, this.unforeseen);
+    return this.probed ? { ...s, partial: undefined, deferred: [...(s.deferred ?? []), this.probed] } : { ...s, partial: undefined, unrun: true };
   }
 
   private probe(partial: unknown): Deferral | null {
@@ -194,6 +196,7 @@ class Callback<T, U> {
       if (r instanceof Promise) r.catch(() => {}); // what it does later cannot be foreseen
     } catch {
       // A callback that cannot run on stand-ins shows what it declared before it stopped.
+      this.unforeseen = seen.length === 0;
     } finally {
       leaveApply();
     }
@@ -232,13 +235,15 @@ function combineStates(states: readonly OState<unknown>[], value: unknown): OSta
   let known = true;
   let deps = NO_DEPS;
   let deferred: readonly Deferral[] | undefined;
+  let unrun = false;
   for (const s of states) {
     secret ||= s.secret;
     known &&= s.known;
     if (s.deps.length) deps = deps.length ? [...deps, ...s.deps] : s.deps;
     if (s.deferred) deferred = deferred ? [...deferred, ...s.deferred] : s.deferred;
+    if (!s.known && s.unrun) unrun = true;
   }
-  const out: OState<unknown> = known ? { known: true, value, secret, deps } : { known: false, secret, deps };
+  const out: OState<unknown> = known ? { known: true, value, secret, deps } : { known: false, secret, deps, ...(unrun ? { unrun } : {}) };
   if (deferred) out.deferred = deferred;
   return out;
 }

@@ -16,6 +16,11 @@ export type OState<T> =
       deferred?: readonly Deferral[];
       /** What is known of it already (unknown parts as `UNKNOWN`): what a callback is run on to foresee what it declares. */
       partial?: unknown;
+      /**
+       * A callback on it has not run (its value was unknown) and its run on stand-ins declared nothing: if it
+       * returns resources, which ones is not known. A `dependsOn` of such a value waits for the next round.
+       */
+      unrun?: boolean;
     };
 
 /**
@@ -23,8 +28,11 @@ export type OState<T> =
  * stand-ins (see `standIn`) to see what it would declare.
  */
 export interface PlanningHooks {
-  /** A callback on `origin` could not run (its value is unknown); `deferral` when it declares resources. */
-  unknownApply(origin: Origin, deferral: Deferral | undefined): void;
+  /**
+   * A callback on `origin` could not run (its value is unknown); `deferral` when it declares resources.
+   * `unforeseen` when a run on stand-ins failed before declaring anything: what it declares is unknown.
+   */
+  unknownApply(origin: Origin, deferral: Deferral | undefined, unforeseen?: boolean): void;
 }
 
 /**

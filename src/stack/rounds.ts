@@ -39,7 +39,9 @@ export async function runRounds(first: Plan, state: StackState, steps: RoundStep
   for (let round = 1; ; round++) {
     const done = await steps.apply(plan, state, round);
     rounds.push(done.result);
-    if (!done.result.summary?.ok || !isPartial(plan) || steps.stopped()) return combined(rounds);
+    // A plan with callbacks preview could not foresee is checked by planning once more: they may declare resources.
+    const again = isPartial(plan) || (plan.unforeseen?.length ?? 0) > 0;
+    if (!done.result.summary?.ok || !again || steps.stopped()) return combined(rounds);
     if (round >= MAX_ROUNDS) throw new CairnError(`up stopped after ${MAX_ROUNDS} rounds with parts still deferred: ${describeParts(plan.deferred!)}. Each round applied, yet another was needed; check for an apply() callback that declares a new resource every time it runs.`);
     const next = await steps.plan(done.state);
     if (isPartial(next) && !hasProgress(next)) throw stillUnknown(next.deferred!);

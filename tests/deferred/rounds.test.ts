@@ -9,7 +9,7 @@ import { wait } from "../../src/wait/wait.js";
  * A source whose `items` output is known only once it is created (like a certificate's validation
  * options), and an item type the program declares one of per item, inside `apply()`.
  */
-function world() {
+function world(declare: (list: { key: string; value: string }[], make: (key: string, value: string) => unknown) => unknown[] = (list, make) => list.map((i) => make(i.key, i.value)), opts = { wait: true }) {
   const src = memoryProvider({ outputs: (inputs) => ({ items: (inputs.names as string[]).map((n) => ({ key: n, value: `v-${n}` })), ready: true }) });
   const item = memoryProvider();
   const Source = defineResource<{ names: string[] }, { names: string[]; items: { key: string; value: string }[]; ready: boolean }>("test:deferred:Source", {
@@ -23,7 +23,8 @@ function world() {
   const names = { list: ["a", "b", "c"] };
   const prog = program("deferred", () => {
     const source = new Source("source", { names: names.list });
-    const items = source.items.apply((list) => list.map((i) => new Item(`item-${i.key}`, { value: i.value })));
+    const items = source.items.apply((list) => declare(list, (key, value) => new Item(`item-${key}`, { value })) as InstanceType<typeof Item>[]);
+    if (!opts.wait) return {};
     const done = wait(source, { name: "done", until: (s) => s.ready.eq(true), dependsOn: items });
     return { count: items.apply((l) => l.length), ready: done.ready };
   });
@@ -70,5 +71,29 @@ describe("resources declared inside apply() on a value known only after apply", 
     expect(r.summary?.ok).toBe(true);
     expect(w.item.calls.filter((c) => c.op === "delete").map((c) => c.urn.split("::").pop())).toEqual(["item-b"]);
     expect([...w.item.objects.values()].map((o) => o.value).sort()).toEqual(["v-a", "v-c"]);
+  });
+
+  it("a callback that declares nothing on stand-ins (it filters on an unknown field) still holds back what depends on its result", async () => {
+    const w = world((list, make) => list.filter((i) => i.key === "a" || i.key === "c").map((i) => make(i.key, i.value)));
+    const plan = await w.stack.preview();
+    expect(plan.deferred?.map((d) => `${d.kind} ${d.name}`)).toEqual(["node done"]);
+    const r = await w.stack.up();
+    expect(r.summary?.ok).toBe(true);
+    expect(w.item.calls.filter((c) => c.op === "create").map((c) => c.urn.split("::").pop())).toEqual(["item-a", "item-c"]);
+    expect(r.outputs).toEqual({ count: 2, ready: true });
+  });
+
+  it("a callback that cannot run on stand-ins is not foreseen, and up plans once more after applying, so what it declares is made in the same run", async () => {
+    const w = world((list, make) => {
+      if (!Array.isArray(list)) throw new Error("not a list yet");
+      return list.map((i) => make(i.key, i.value));
+    }, { wait: false });
+    const plan = await w.stack.preview();
+    expect(plan.unforeseen).toEqual(["source.items"]);
+    expect(plan.deferred).toBeUndefined(); // nothing reads its result: preview cannot tell, and says nothing is deferred
+    const r = await w.stack.up();
+    expect(r.summary?.ok).toBe(true);
+    expect(r.rounds?.length).toBe(2);
+    expect(w.item.calls.filter((c) => c.op === "create").length).toBe(3);
   });
 });

@@ -72,6 +72,7 @@ export function planToJson(plan: Plan): JsonEventBody<"plan"> {
     outputs,
     diagnostics: plan.diagnostics.map((d) => ({ severity: d.severity, message: d.message, ...(d.urn ? { urn: d.urn } : {}) })),
     partial: isPartial(plan),
+    unforeseen: plan.unforeseen ?? [],
     deferred: (plan.deferred ?? []).map((p) => ({
       kind: p.kind, resource_type: p.type, waits_for: p.waitsFor,
       ...(p.name !== undefined ? { name: p.name } : {}), ...(p.pattern !== undefined ? { name_pattern: p.pattern } : {}), ...(p.urn ? { urn: p.urn } : {}),

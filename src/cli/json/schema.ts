@@ -67,6 +67,8 @@ export const jsonEvent = z.discriminatedUnion("type", [
     diagnostics: z.array(z.strictObject({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(z.string()) })),
     /** True when parts wait for values known only during apply: `up` plans and applies them in later rounds. */
     partial: z.boolean(),
+    /** Values whose apply() callbacks could not run on stand-ins: `up` plans once more after applying. */
+    unforeseen: z.array(z.string()),
     deferred: z.array(
       z.strictObject({
         kind: z.enum(["declared", "node", "kept"]), resource_type: z.string(), waits_for: z.string(),

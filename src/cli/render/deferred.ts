@@ -27,9 +27,10 @@ function partLine(p: DeferredPart): string {
  */
 export function deferredBlock(plan: Plan, c: Colors = noColors): string | undefined {
   const parts = plan.deferred ?? [];
-  if (parts.length === 0) return undefined;
+  const unforeseen = (plan.unforeseen ?? []).map((v) => c.dim(`  apply() on ${v} could not run on stand-ins: whether it declares resources is known once ${v} is (up plans once more after applying).`));
+  if (parts.length === 0) return unforeseen.length ? unforeseen.join("\n") : undefined;
   const lines = parts.map((p) => `  ${c.cyan("…")} ${partLine(p)}`);
-  return [c.cyan(`Deferred until values known during apply (up plans them in its next round):`), ...lines].join("\n");
+  return [c.cyan(`Deferred until values known during apply (up plans them in its next round):`), ...lines, ...unforeseen].join("\n");
 }
 
 /** `2 deferred to a later round` for the count line, or undefined. */
