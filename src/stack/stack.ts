@@ -31,7 +31,8 @@ import { reconcile } from "./reconcile.js";
 import { loadTypeModules } from "../program/load-types.js";
 import { dependentsOf, findResource, planForget, planRename, type ForgetPlan, type ImportPlan, type RenamePlan, type StateEdit, type UnprotectPlan } from "./state-edit.js";
 import { declaredResource, planImport } from "./import.js";
-import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
+import type { RestoredStack, StackRemoval } from "./stack-backup.js";
+import { removeStack, restoreStack, stackSummaries, type AdminTarget } from "./stack-admin.js";
 import type { StackExport, StackSummary } from "../state/backend.js";
 import type { PendingOperation, StateMutation } from "../state/types.js";
 import { thrownMessage } from "../core/thrown.js";
@@ -572,13 +573,7 @@ export class Stack {
 
   /** The project's stacks in this backend, at a glance: resources, last update, lock holder. */
   async stackSummaries(): Promise<StackSummary[]> {
-    const out: StackSummary[] = [];
-    for (const name of await this.backend.listStacks()) {
-      const backend = name === this.name ? this.backend : typeof this.options.backend === "object" ? undefined : this.sibling(name).backend;
-      const s = await backend?.summary();
-      if (s?.exists) out.push(s);
-    }
-    return out;
+    return stackSummaries(this.admin);
   }
 
   /**
@@ -586,45 +581,29 @@ export class Stack {
    * that {@link restoreStack} reads back. Refuses while resources remain in it, unless `force`.
    */
   async removeStack(opts: { force?: boolean; confirm?: (found: StackSummary) => Promise<boolean>; backupDir?: string } = {}): Promise<StackRemoval> {
-    let found: StackSummary | undefined;
-    let backupFile: string | undefined;
-    const removed = await this.backend.removeStack({
-      decide: async (s) => {
-        found = s;
-        if (!s.exists) throw new CairnError(`Stack "${this.name}" does not exist in ${this.backend.url}; nothing was removed.`);
-        const left = [s.resources ? `${s.resources} resource(s)` : "", s.pending ? `${s.pending} interrupted operation(s)` : ""].filter(Boolean).join(" and ");
-        if (left && !opts.force) {
-          throw new CairnError(`Stack "${this.name}" still has ${left}; nothing was removed. Run destroy first to delete them, or pass --force to remove the stack anyway (their cloud objects stay, managed by nothing).`);
-        }
-        return opts.confirm ? opts.confirm(s) : true;
-      },
-      keep: async (data) => void (backupFile = await writeStackBackup(opts.backupDir ?? backupDir(this.backend.url, this.program.location.dir), data)),
-    });
-    return { stack: this.name, removed, ...(found ? { found } : {}), ...(backupFile ? { backupFile } : {}) };
+    return removeStack(this.admin, opts);
   }
 
   /** Writes a stack removed by {@link removeStack} back into this backend, which must hold nothing of it. */
   async restoreStack(data: StackExport, opts: { confirm?: (data: StackExport) => Promise<boolean> } = {}): Promise<RestoredStack> {
-    if (data.project !== this.program.name) throw new CairnError(`This backup is of project "${data.project}", not "${this.program.name}"; nothing was restored.`);
-    const target = data.stack === this.name ? this.backend : this.sibling(data.stack).backend;
-    const lock = await target.lock({ command: "stack restore" });
-    try {
-      if ((await target.summary()).exists) throw new CairnError(`Stack "${data.stack}" exists in ${target.url}; nothing was restored. Restore into another backend, or remove that stack first.`);
-      if (opts.confirm && !(await opts.confirm(data))) return { stack: data.stack, restored: false };
-      await target.importStack(data);
-    } finally {
-      await lock.release();
-    }
-    const s = await target.summary();
-    return { stack: data.stack, restored: true, resources: s.resources, versions: data.history.length };
+    return restoreStack(this.admin, data, opts);
   }
 
-  /** The same program's stack `name`, in the same backend. */
+  /** This stack as the stack administration commands see it. */
+  private get admin(): AdminTarget {
+    const objectBackend = typeof this.options.backend === "object";
+    return {
+      backend: this.backend, project: this.program.name, stack: this.name, programDir: this.program.location.dir,
+      sibling: (name) => (objectBackend ? undefined : this.sibling(name).backend),
+    };
+  }
+
   /** Which stack plans are made for, and applied to. */
   private get planFor(): PlanFor {
     return { project: this.program.name, stack: this.name };
   }
 
+  /** The same program's stack `name`, in the same backend. */
   private sibling(name: string): Stack {
     return new Stack(this.program, { ...this.options, stack: name });
   }

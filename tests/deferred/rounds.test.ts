@@ -97,3 +97,34 @@ describe("resources declared inside apply() on a value known only after apply", 
     expect(w.item.calls.filter((c) => c.op === "create").length).toBe(3);
   });
 });
+
+describe("a wait declared inside apply()", () => {
+  it("gates on a resource the same callback declared, in the round that declares it", async () => {
+    const item = memoryProvider();
+    const Item = defineResource<{ value: string }, { value: string }>("test:deferred:Waited", {
+      provider: item.provider as unknown as Provider<{ value: string }, { value: string }>,
+      schema: { inputs: { value: {} }, outputs: { value: {} } },
+    });
+    const src = memoryProvider({ outputs: () => ({ items: ["x", "y"] }) });
+    const Source = defineResource<{ n: number }, { n: number; items: string[] }>("test:deferred:WaitSource", {
+      provider: src.provider as unknown as Provider<{ n: number }, { n: number; items: string[] }>,
+      schema: { inputs: { n: {} }, outputs: { n: {}, items: {} } },
+    });
+    const prog = program("deferred-wait", () => {
+      const source = new Source("source", { n: 1 });
+      const gated = source.items.apply((names) =>
+        names.map((n) => wait(new Item(`item-${n}`, { value: n }), { name: `ready-${n}`, until: (i) => i.value.eq(n) }).value),
+      );
+      return { gated };
+    });
+    const stack = prog.stack({ stack: "dev", backend: "memory://" });
+    const plan = await stack.preview();
+    // On stand-ins the wait's predicate cannot be built (it compares with an unknown value): preview shows
+    // what the callback declared before that.
+    expect(plan.deferred?.map((d) => `${d.kind} ${d.type} ${d.name ?? d.pattern}`)).toEqual(["declared test:deferred:Waited item-…"]);
+    const r = await stack.up();
+    expect(r.summary?.ok).toBe(true);
+    expect(r.rounds?.[1]?.plan.steps.filter((s) => s.kind === "wait").map((s) => s.kind === "wait" && s.name)).toEqual(["ready-x", "ready-y"]);
+    expect(r.outputs).toEqual({ gated: ["x", "y"] });
+  });
+});
