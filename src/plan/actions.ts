@@ -71,6 +71,8 @@ function actionsOf(step: PlanStep): Action[] {
     case "update":
       return [{ id: id("update"), kind: "update", step }];
     case "replace":
+      // keepOld: the old object stays deposed, for the plan of a later round to delete.
+      if (step.keepOld) return [{ id: id("replace"), kind: "replace", step }];
       return [
         { id: id("replace"), kind: "replace", step },
         { id: id("delete-replaced"), kind: "delete-replaced", step },

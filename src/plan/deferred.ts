@@ -7,7 +7,7 @@ import { nameOf } from "../core/urn.js";
 import { containsUnknown } from "../core/unknown.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import { unknownValue } from "../runtime/values.js";
-import type { DeferredPart } from "./plan.js";
+import type { DeferredPart, PlanStep } from "./plan.js";
 import type { PlanContext } from "./context.js";
 import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs.js";
 import type { Resolver } from "../program/resolver.js";
@@ -106,4 +106,17 @@ async function lateDeferrals(node: GraphNode, late: ResolvedInputs, scope: Resol
   const strict = await firstValueFrom(resolveDeep(node.dependsOnValues, scope, "strict"));
   if (strict.known || !strict.unrun) return [];
   return [{ waitsFor: `the dependsOn outputs of "${node.name}"`, on: late.deps.map((d) => d.urn), declares: [] }];
+}
+
+/**
+ * Marks the create-first replaces whose old object a kept object still references (`keepOld`): deleting it
+ * now would pull it from under them (a cloud refuses, "in use"). It stays deposed, and the round that plans
+ * the kept objects deletes it once they let go. A delete-first replace deletes first by definition.
+ *
+ * @example keepReferencedOld(steps, kept);
+ */
+export function keepReferencedOld(steps: readonly PlanStep[], kept: readonly ResourceState[]): void {
+  if (kept.length === 0) return;
+  const referenced = new Set(kept.flatMap((r) => r.deps ?? []));
+  for (const s of steps) if (s.kind === "replace" && !s.deleteFirst && referenced.has(s.urn)) s.keepOld = true;
 }

@@ -249,7 +249,8 @@ function recordDecision(node: CustomNode, decision: Decision, f: Facts, ctx: Pla
 /** A new object's planned value with what its provider can tell of its outputs already (see `Provider.planOutputs`). */
 function foreseen(node: CustomNode, value: ResourceValue, news: Props, ctx: PlanContext): ResourceValue {
   const plan = providerOf(ctx, node).planOutputs;
-  if (!plan || containsUnknown(news)) return value;
+  // Which outputs a secret input shapes is not known: none is foreseen from such inputs (names would show it).
+  if (!plan || containsUnknown(news) || value.secretKeys.size > 0) return value;
   const partial = plan({ inputs: news }) as Props | undefined;
   return partial ? { ...value, partial } : value;
 }

@@ -28,7 +28,7 @@ const stepSchema = z.discriminatedUnion("kind", [
   z.object({ ...base, kind: z.literal("create"), news: props, secretKeys: names, meta, movedFrom: z.optional(urn) }),
   z.object({ ...base, kind: z.literal("update"), ...changes }),
   z.object({
-    ...base, kind: z.literal("replace"), ...changes, replaceKeys: names, deleteFirst: z.boolean(), cause: z.optional(z.string()),
+    ...base, kind: z.literal("replace"), ...changes, replaceKeys: names, deleteFirst: z.boolean(), keepOld: z.optional(z.boolean()), cause: z.optional(z.string()),
     reason: z.enum(["attributes", "tainted", "requested", "replaceOnChanges", "provider", "dependency", "triggered"]),
   }),
   z.object({ ...base, kind: z.literal("delete"), id: z.string().check(z.minLength(1)), olds: props, outputs: props, retain: z.boolean(), deposed: z.boolean(), secretKeys: names, prior }),
@@ -57,6 +57,7 @@ const planSchema = z.object({
   outputsChanged: z.boolean(),
   diagnostics: z.array(z.object({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(urn) })),
   unforeseen: z.optional(z.array(z.string())),
+  targets: z.optional(urns),
   deferred: z.optional(z.array(z.object({
     kind: z.enum(["declared", "node", "kept"]), type: z.string(), name: z.optional(z.string()), pattern: z.optional(z.string()), urn: z.optional(urn), waitsFor: z.string(),
   }))),

@@ -94,6 +94,11 @@ export type PlanStep =
       /** For `dependency`: the resource deleted first; for `triggered`: the values that changed. */
       cause?: string;
       deleteFirst: boolean;
+      /**
+       * The old object is kept (as deposed) rather than deleted in this plan: objects kept for a later round
+       * (see {@link DeferredPart}) still reference it, and the plan that plans them deletes it after they let go.
+       */
+      keepOld?: boolean;
       secretKeys: string[];
       meta: StepMeta;
       /** The old object: its delete goes where it lives, after everything that references it lets go. */
@@ -231,6 +236,8 @@ export interface Plan {
    * whether they declare resources is not known: `up` plans once more after applying this plan.
    */
   unforeseen?: string[];
+  /** The `--target` URNs the plan was made for (a saved plan applies them as they were). */
+  targets?: Urn[];
 }
 
 /**

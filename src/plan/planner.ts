@@ -19,7 +19,7 @@ import { StallWatch } from "./stall.js";
 import { thrownMessage } from "../core/thrown.js";
 import { withSite } from "../core/declaration-site.js";
 import { addNode } from "../graph/graph.js";
-import { deferredParts, keptForLater } from "./deferred.js";
+import { deferredParts, keepReferencedOld, keptForLater } from "./deferred.js";
 import { Deferrals } from "./deferrals.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
@@ -47,6 +47,13 @@ function claimResources(graph: Graph, state: StackState): Map<CustomNode, Claim>
     }
   }
   return claimed;
+}
+
+/** Adds a targeted node declared while planning, with everything it depends on. */
+function addTargeted(into: Set<GraphNode>, graph: Graph, node: GraphNode): void {
+  if (into.has(node)) return;
+  into.add(node);
+  for (const d of graph.deps.get(node) ?? []) addTargeted(into, graph, d);
 }
 
 /** The targeted resources and everything they depend on, or undefined when not targeting. */
@@ -113,11 +120,11 @@ async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, mem
     scopes: new Map(),
     publish: (node, value) => resolver.publish(node, value),
   };
-  checkNamedUrns(input, opts, ctx.diagnostics);
   const planOne = (n: GraphNode) => planNode(n, ctx, watch);
   const stop = input.growth?.listen((node) => {
     const added = addNode(input.graph, node);
     if (!added) return;
+    if (ctx.inTarget && opts.targets?.includes(added.urn)) addTargeted(ctx.inTarget, input.graph, added);
     if (node.kind === "custom" && input.state.resources[node.urn]) ctx.claimed.set(node, { prior: input.state.resources[node.urn]! });
     watch.add(added, planOne);
   });
@@ -125,13 +132,17 @@ async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, mem
     await watch.run(ctx, [...input.graph.order], planOne, input.stuck);
     for (;;) {
       const before = input.graph.order.length;
-      if (input.applies?.length) await runUnusedApplies(input.applies, ctx.resolver, ctx.diagnostics);
-      if (input.graph.order.length === before) break;
+      const applies = input.applies?.length ?? 0;
+      if (applies) await runUnusedApplies(input.applies!, ctx.resolver, ctx.diagnostics);
+      // Callbacks may have declared nodes, or made applies of their own: those run too.
+      if (input.graph.order.length === before && (input.applies?.length ?? 0) === applies) break;
       await watch.run(ctx, [], planOne, input.stuck); // what those callbacks declared
     }
   } finally {
     stop?.();
   }
+  // Checked at the end: a target may be a resource a callback declared on the way.
+  checkNamedUrns(input, opts, ctx.diagnostics);
   return ctx;
 }
 
@@ -187,6 +198,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   for (const [n, c] of ctx.claimed) claimedUrns.add(c.movedFrom ?? n.urn);
   const kept = keptForLater(input.state, claimedUrns, ctx.deferrals.unknownOn);
   for (const r of kept) claimedUrns.add(r.urn);
+  keepReferencedOld(ordered, kept);
   const deletes = planDeletes(input.state, claimedUrns, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics);
   checkDeleteProviders(deletes, (t, urn) => input.providers(t, urn) !== undefined, diagnostics);
   const steps = [...ordered, ...deletes];
@@ -206,6 +218,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   return {
     ...(deferred.length ? { deferred } : {}),
     ...(unforeseen.length ? { unforeseen } : {}),
+    ...(opts.targets?.length ? { targets: [...opts.targets] } : {}),
     version: PLAN_FORMAT_VERSION,
     project: input.project,
     stack: input.stack,

@@ -122,6 +122,8 @@ export interface ApplyFrame {
   readonly scope: EvalContext | undefined;
   /** How many resources it declared. */
   declared: number;
+  /** How many outputs it made with `apply` (a run on stand-ins neither tracks nor runs them). */
+  made: number;
 }
 
 /** The `apply` callbacks on the call stack now, innermost last (a callback runs synchronously). */
@@ -134,7 +136,7 @@ const applying: ApplyFrame[] = [];
  * @example const frame = enterApply(owner, origin); try { result = f(value); } finally { leaveApply(); }
  */
 export function enterApply(owner: EvalContext | undefined, origin: Origin, probe?: ResourceNode[]): ApplyFrame {
-  const frame: ApplyFrame = { owner, origin, scope: storage.getStore(), declared: 0, ...(probe ? { probe } : {}) };
+  const frame: ApplyFrame = { owner, origin, scope: storage.getStore(), declared: 0, made: 0, ...(probe ? { probe } : {}) };
   applying.push(frame);
   return frame;
 }
@@ -160,7 +162,9 @@ export function insideApply(): boolean {
 
 /** The evaluation the evaluation running now belongs to, for an `apply` made now (undefined outside one). */
 export function evaluationNow(): EvalContext | undefined {
-  return storage.getStore() ?? currentFrame()?.owner;
+  const frame = currentFrame();
+  if (frame?.probe) return undefined; // an apply made on stand-ins never declares for real
+  return storage.getStore() ?? frame?.owner;
 }
 
 /** Where a declaration goes: the evaluation, and the callback it is made in (if any). */
@@ -205,5 +209,9 @@ export function currentContext(what: string): Declaring {
  * @example trackApply(derived);
  */
 export function trackApply(o: Settleable): void {
+  const frame = currentFrame();
+  if (frame) frame.made++;
+  // Made on stand-ins: running it for real would declare what only a stand-in named.
+  if (frame?.probe) return;
   evaluationNow()?.applies.push(o);
 }

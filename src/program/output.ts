@@ -183,14 +183,15 @@ class Callback<T, U> {
   /** The state of the result when the value is unknown: deferred if, while planning, a run on stand-ins declares anything. */
   unknown(s: OState<T> & { known: false }, r: Resolver): OState<unknown> {
     if (!r.planning) return s;
-    if (this.probed === undefined) this.probed = this.owner ? this.probe(s.partial) : null;
+    // A secret's known parts are not shown to a run whose names end up in the plan: stand-ins only.
+    if (this.probed === undefined) this.probed = this.owner ? this.probe(s.secret ? undefined : s.partial) : null;
     r.planning.unknownApply(this.origin, this.probed ?? undefined, this.unforeseen);
     return this.probed ? { ...s, partial: undefined, deferred: [...(s.deferred ?? []), this.probed] } : { ...s, partial: undefined, unrun: true };
   }
 
   private probe(partial: unknown): Deferral | null {
     const seen: ResourceNode[] = [];
-    enterApply(this.owner, this.origin, seen);
+    const frame = enterApply(this.owner, this.origin, seen);
     try {
       const r = this.f(standIn(partial) as T);
       if (r instanceof Promise) r.catch(() => {}); // what it does later cannot be foreseen
@@ -200,6 +201,8 @@ class Callback<T, U> {
     } finally {
       leaveApply();
     }
+    // Applies it made on the way (never run: see trackApply) may declare once they run for real.
+    if (seen.length === 0 && frame.made > 0) this.unforeseen = true;
     if (seen.length === 0) return null;
     return {
       waitsFor: this.origin.waitsFor,

@@ -129,6 +129,9 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   if (extra.kind === "custom" && extra.definition.prepareInputs) extra = { ...extra, inputs: extra.definition.prepareInputs(extra.inputs, { provider, config: ctx.config }) };
   const deps = new Set<ResourceNode>();
   if (extra.kind === "custom") collectInputs(extra.inputs, deps, what);
+  // Made from the value a callback ran on: it follows the resources that value came from (and is
+  // deleted before them), as it would had the value been passed as an input.
+  if (frame && !frame.probe) for (const n of frame.origin.on) deps.add(n);
   const values: Output<unknown>[] = [];
   for (const d of dependsOnList(opts.dependsOn)) {
     if (d instanceof Output) {

@@ -20,6 +20,8 @@ export interface RoundSteps {
   note(message: string): void;
   /** True once the run was asked to stop (Ctrl-C): no round starts after it. */
   stopped(): boolean;
+  /** Set when only one round may run (`--target`): why, said when parts are left for later. */
+  oneRound?: string;
 }
 
 /** A backstop: rounds each declare something new, so a program needs as many as its callbacks nest. */
@@ -42,7 +44,11 @@ export async function runRounds(first: Plan, state: StackState, steps: RoundStep
     // A plan with callbacks preview could not foresee is checked by planning once more: they may declare resources.
     const again = isPartial(plan) || (plan.unforeseen?.length ?? 0) > 0;
     if (!done.result.summary?.ok || !again || steps.stopped()) return combined(rounds);
-    if (round >= MAX_ROUNDS) throw new CairnError(`up stopped after ${MAX_ROUNDS} rounds with parts still deferred: ${describeParts(plan.deferred!)}. Each round applied, yet another was needed; check for an apply() callback that declares a new resource every time it runs.`);
+    if (steps.oneRound) {
+      steps.note(steps.oneRound);
+      return combined(rounds);
+    }
+    if (round >= MAX_ROUNDS) throw new CairnError(`up stopped after ${MAX_ROUNDS} rounds with parts still deferred: ${describeParts(plan.deferred ?? [])}${plan.unforeseen?.length ? ` (and callbacks on ${plan.unforeseen.join(", ")} not foreseen)` : ""}. Each round applied, yet another was needed; check for an apply() callback that declares a new resource every time it runs.`);
     const next = await steps.plan(done.state);
     if (isPartial(next) && !hasProgress(next)) throw stillUnknown(next.deferred!);
     if (!hasChanges(next)) return combined(rounds);

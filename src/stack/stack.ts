@@ -265,7 +265,13 @@ export class Stack {
     const nodeByUrn = new Map<Urn, GraphNode>(graph.order.map((n) => [n.urn, n]));
     const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
     let fp: string | undefined;
-    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs, applies: ev.applies }, declarations: ev.declarations, fingerprint: () => (fp ??= fingerprint(graph, ev.outputs, values)) };
+    // Computed again once planning has grown the graph (resources callbacks declared are part of the program).
+    let fpSize = -1;
+    const fp_ = () => {
+      if (fp === undefined || fpSize !== graph.order.length) [fp, fpSize] = [fingerprint(graph, ev.outputs, values), graph.order.length];
+      return fp;
+    };
+    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs, applies: ev.applies }, declarations: ev.declarations, fingerprint: fp_ };
     this.prepared = p;
     return p;
   }
@@ -279,7 +285,6 @@ export class Stack {
       return refreshOnlyPlan(this.planFor, state, found);
     }
     const { runtime, fingerprint: fp, declarations } = await this.prepare(opts.upstream);
-    const fingerprint = fingerprinted ? fp() : "";
     const plan = await makePlan(
       {
         project: this.program.name, stack: this.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
@@ -293,6 +298,8 @@ export class Stack {
       this.remember({ nodes: runtime.graph.order });
       runtime.nodeByUrn = new Map(runtime.graph.order.map((n) => [n.urn, n]));
     }
+    // After planning: the resources callbacks declared while planning are part of what the plan was made from.
+    const fingerprint = fingerprinted ? fp() : "";
     return this.traced(this.scrubbed({ ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings }));
   }
 
@@ -326,6 +333,8 @@ export class Stack {
       },
       note: (m) => this.note("info", m),
       stopped: () => !!(this.options.signal?.aborted || opts.signal?.aborted),
+      // A later round plans what earlier ones made known, which --target may leave out: one round only.
+      ...(opts.targets?.length ? { oneRound: "Parts of the program wait for values known only during apply; with --target up runs one round: run up without --target to apply them." } : {}),
     };
   }
 
@@ -338,7 +347,7 @@ export class Stack {
     return this.locked("up", (state, idle) => {
       const later = (plan.deferred ?? []).filter((p) => p.kind !== "kept").length;
       if (later) this.note("info", `This plan left ${later} part(s) for a later round (they wait for values known only during apply): after applying it, up plans and applies them in this run.`);
-      return runRounds(plan, state, this.roundSteps(opts, idle, false));
+      return runRounds(plan, state, this.roundSteps({ ...opts, ...(plan.targets ? { targets: plan.targets } : {}) }, idle, false));
     });
   }
 
@@ -375,15 +384,17 @@ export class Stack {
   /** The evaluated program a plan was made from: this process's, or a fresh evaluation that must match. */
   private async runtimeFor(plan: Plan, state: StackState, idle: AbortSignal): Promise<ProgramRuntime | undefined> {
     if (plan.mode !== "update") return undefined;
-    const known = this.prepared?.fingerprint() === plan.fingerprint ? this.prepared : await this.prepare();
+    let known = this.prepared?.fingerprint() === plan.fingerprint ? this.prepared : await this.prepare();
+    if (plan.steps.some((s) => s.kind !== "delete" && !known.runtime.nodeByUrn.has(s.urn))) {
+      // Steps of resources `apply` callbacks declare: planning again (nothing is applied) lets the callbacks
+      // declare them, so they are compared with the plan, and their values resolved like any other's.
+      await this.planAgainst(state, {}, idle, false);
+      known = this.prepared!;
+    }
     if (known.fingerprint() !== plan.fingerprint) {
       throw new CairnError(`The program changed since this plan was made (its resources, options, inputs or config differ); nothing was applied. Run preview again and apply the new plan.`);
     }
-    if (!plan.steps.some((s) => s.kind !== "delete" && !known.runtime.nodeByUrn.has(s.urn))) return known.runtime;
-    // Steps of resources `apply` callbacks declare: planning again (nothing is applied) lets the callbacks
-    // declare them, so the apply resolves their values like any other's.
-    await this.planAgainst(state, {}, idle, false);
-    return this.prepared!.runtime;
+    return known.runtime;
   }
 
   /** Checks, confirms and applies a plan; `program` is the evaluation it was just made from (else found by fingerprint). */

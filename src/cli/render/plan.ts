@@ -33,7 +33,7 @@ export function stepLabel(step: PlanStep): string {
     case "update":
       return "~ update";
     case "replace":
-      return step.deleteFirst ? "-/+ replace (delete first)" : "+/- replace (create first)";
+      return step.deleteFirst ? "-/+ replace (delete first)" : step.keepOld ? "+/- replace (create first; the old one is deleted in a later round)" : "+/- replace (create first)";
     case "delete":
       return step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete";
     case "read":
