@@ -1,3 +1,4 @@
+import { STORED_BACKEND_SCHEMES } from "../state/backend-url.js";
 import { Command, Option } from "commander";
 import type { CliContext } from "./context.js";
 import { parallelArg, retryDeadlineArg } from "./commands/options.js";
@@ -28,7 +29,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
     .version(cairnVersion(), "-V, --version", "print Cairn's version")
     .addOption(new Option("--stack <name>", "stack to operate on").env("CAIRN_STACK").default("dev"))
     .option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR, else .cairn beside the program)")
-    .option("--backend <url>", "where state lives: file://<dir>, postgres://…, s3://bucket/prefix?region=… (default: CAIRN_BACKEND)")
+    .option("--backend <url>", `where state lives: ${STORED_BACKEND_SCHEMES} (default: CAIRN_BACKEND)`)
     .addOption(new Option("--parallel <n>", "provider calls at once (default: 10)").argParser(parallelArg))
     .addOption(new Option("--retry-deadline <duration>", "how long a provider call retries transient failures, from its first failure (default: 5m)").argParser(retryDeadlineArg))
     .option("--from-backup", "if the state snapshot is damaged, use its previous version (changes recorded after it may be forgotten; see `state recover`)")

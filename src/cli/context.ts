@@ -18,7 +18,7 @@ import { SECRET_MASK } from "../apply/redact.js";
 import type { Props } from "../state/types.js";
 import type { ApplySummary } from "../apply/events.js";
 import { stackStatus } from "./stack-status.js";
-import { backendKind } from "../state/backend-url.js";
+import { STORED_BACKEND_SCHEMES, backendKind } from "../state/backend-url.js";
 
 /** The options every command takes (set on the root command, accepted before or after the command name). */
 export interface GlobalOptions {
@@ -217,7 +217,7 @@ export function refuseForgetfulBackend(url: string, where: string, cmd: Command)
   if (backendKind(url) !== "memory") return;
   throw new UsageError(
     `${where} ${url} keeps the state in this process's memory only: the command line would create real objects and then forget them when it exits. ` +
-      `Use file://<dir>, postgres://… or s3://… (memory:// is for tests and programs that run Cairn from code).`,
+      `Use ${STORED_BACKEND_SCHEMES} (memory:// is for tests and programs that run Cairn from code).`,
     cmd,
   );
 }

@@ -8,8 +8,14 @@ export type BackendUrl =
   | { kind: "s3"; url: string }
   | { kind: "memory"; space: string | undefined };
 
-/** The URL kinds, for messages. */
-export const BACKEND_SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix?region=<region> or memory://";
+/**
+ * The URL kinds that keep state beyond the process, for messages and help: the one list (a new backend
+ * adds its scheme here, next to its parser below).
+ */
+export const STORED_BACKEND_SCHEMES = "file://<dir>, postgres://user@host/database, s3://bucket/prefix?region=<region>";
+
+/** Every URL kind, for messages. */
+export const BACKEND_SCHEMES = `${STORED_BACKEND_SCHEMES} or memory://`;
 
 /**
  * Reads a backend URL: `file://<dir>` (relative to the working directory, or `file:///absolute`),

@@ -1,3 +1,4 @@
+import { STORED_BACKEND_SCHEMES } from "../../state/backend-url.js";
 import { InvalidArgumentError, type Command } from "commander";
 import pc from "picocolors";
 import type { Stack } from "../../stack/stack.js";
@@ -81,7 +82,7 @@ export function registerBackendCommands(cli: Command, ctx: BackendCommandsContex
   state
     .command("migrate")
     .description("copy the stack (state, journal, config, history) to another backend, under both locks, and verify the copy")
-    .requiredOption("--to <url>", "the target backend: file://<dir>, postgres://…, s3://bucket/prefix?region=…")
+    .requiredOption("--to <url>", `the target backend: ${STORED_BACKEND_SCHEMES}`)
     .action(async (o: { to: string }, cmd: Command) => {
       refuseForgetfulBackend(o.to, "--to", cmd);
       const { stack } = stackFor(cmd);
