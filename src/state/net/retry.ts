@@ -21,6 +21,26 @@ export function retryParam(u: URL, inUrl: string): number {
 }
 
 /**
+ * How long a backend that has not answered yet in this process is retried when nothing answers at its
+ * address (a refused connection, a name that does not resolve): a wrong host or port is far likelier than
+ * an outage that began that very moment, and waiting the whole budget for a typo helps nobody.
+ */
+export const FIRST_CONTACT_MS = 5_000;
+
+/** Whether a backend has answered in this process: kept with its parsed URL (one per store). */
+export interface Contact {
+  reached: boolean;
+}
+
+/** True when nothing answers at the address: the connection was refused, or the host name does not resolve. */
+function nothingAnswers(e: unknown): boolean {
+  const err = e as { code?: unknown; cause?: unknown; errors?: unknown } | undefined;
+  if (err?.code === "ECONNREFUSED" || err?.code === "ENOTFOUND") return true;
+  if (Array.isArray(err?.errors)) return err.errors.length > 0 && err.errors.every(nothingAnswers);
+  return err?.cause !== undefined && err.cause !== e && nothingAnswers(err.cause);
+}
+
+/**
  * A backend that could not be reached for the whole retry budget: the network or the server is down (the
  * configuration was fine: it worked before, or the failure is a connection error, not a refusal).
  *
@@ -38,6 +58,22 @@ export class BackendUnreachableError extends Error {
     super(
       `${where} could not be reached while ${what} (${describeNetworkError(lastError)}; retried for ${formatAge(budgetMs)}): ` +
         `the network or the server is down. Check the connection to it, then run again`,
+    );
+  }
+}
+
+/**
+ * A backend that never answered in this process, where nothing answers at its address: most likely a
+ * wrong host or port in its URL, or a server that is not running. Nothing was read or written.
+ *
+ * @example throw new BackendNotAnsweringError("PostgreSQL at 127.0.0.1:5433", "taking the stack lock", 5_000, err)
+ */
+export class BackendNotAnsweringError extends Error {
+  override name = "BackendNotAnsweringError";
+  constructor(where: string, what: string, triedMs: number, readonly lastError: unknown) {
+    super(
+      `Nothing answers at ${where} (${describeNetworkError(lastError)}; tried for ${formatAge(triedMs)} while ${what}): ` +
+        `check the host and port in the backend URL, and that the server is running. Nothing was read or written`,
     );
   }
 }
@@ -66,6 +102,8 @@ export interface RetryPolicy {
   isTransient: (e: unknown) => boolean;
   /** Called between attempts (e.g. to reconnect). */
   beforeRetry?: (e: unknown) => Promise<void> | void;
+  /** Whether the backend answered before in this process (see {@link FIRST_CONTACT_MS}); set on every success. */
+  contact?: Contact;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -77,13 +115,20 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * @example const rows = await withRetry(policy, "reading the journal", () => client.query(sql));
  */
 export async function withRetry<T>(policy: RetryPolicy, what: string, fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + policy.budgetMs;
+  const started = Date.now();
+  const deadline = started + policy.budgetMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fn();
+      const r = await fn();
+      if (policy.contact) policy.contact.reached = true;
+      return r;
     } catch (e) {
       if (!policy.isTransient(e)) throw e;
       const delay = Math.round(Math.random() * Math.min(2000, 50 * 2 ** (attempt - 1)));
+      const firstContact = policy.contact && !policy.contact.reached && nothingAnswers(e);
+      if (firstContact && Date.now() + delay >= started + Math.min(FIRST_CONTACT_MS, policy.budgetMs)) {
+        throw new BackendNotAnsweringError(policy.where, what, Date.now() - started, e);
+      }
       if (Date.now() + delay >= deadline) throw new BackendUnreachableError(policy.where, what, policy.budgetMs, e);
       await sleep(delay);
       try {

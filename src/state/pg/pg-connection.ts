@@ -1,6 +1,6 @@
 import type { Client, ClientBase } from "pg";
 import { isTransientError } from "../../core/errors.js";
-import { retryParam, type RetryPolicy } from "../net/retry.js";
+import { retryParam, type Contact, type RetryPolicy } from "../net/retry.js";
 import { ensureSchema } from "./pg-schema.js";
 
 /** Where a PostgreSQL backend keeps its state: the server, and the schema holding Cairn's tables. */
@@ -14,6 +14,8 @@ export interface PgTarget {
   server: string;
   /** How long a request failing for network reasons is retried (`?retry=<seconds>`, default 60). */
   retryMs: number;
+  /** Whether the server answered in this process (see `FIRST_CONTACT_MS`). */
+  contact: Contact;
 }
 
 /**
@@ -42,7 +44,7 @@ export function parsePgUrl(url: string): PgTarget {
   shown.password = "";
   if (schema !== "cairn") shown.searchParams.set("schema", schema);
   if (retry !== null) shown.searchParams.set("retry", retry);
-  return { connectionString, display: shown.toString(), schema, server: `${u.hostname || "localhost"}:${u.port || "5432"}`, retryMs };
+  return { connectionString, display: shown.toString(), schema, server: `${u.hostname || "localhost"}:${u.port || "5432"}`, retryMs, contact: { reached: false } };
 }
 
 function redact(url: string): string {
@@ -85,7 +87,7 @@ export function isPgTransient(e: unknown): boolean {
  * @example await withRetry(pgRetry(target), "reading the state", () => query());
  */
 export function pgRetry(target: PgTarget, beforeRetry?: RetryPolicy["beforeRetry"]): RetryPolicy {
-  return { where: `PostgreSQL at ${target.server}`, budgetMs: target.retryMs, isTransient: isPgTransient, ...(beforeRetry ? { beforeRetry } : {}) };
+  return { where: `PostgreSQL at ${target.server}`, budgetMs: target.retryMs, isTransient: isPgTransient, contact: target.contact, ...(beforeRetry ? { beforeRetry } : {}) };
 }
 
 /**

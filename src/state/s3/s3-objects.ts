@@ -162,7 +162,7 @@ export class S3Objects {
 
   /** How calls are retried: transient failures (a reset, a timeout, a 5xx) within the target's budget. */
   private policy(): RetryPolicy {
-    return { where: `S3 bucket ${this.target.bucket}${this.target.endpoint ? ` at ${this.target.endpoint}` : ""}`, budgetMs: this.target.retryMs, isTransient: isTransientError };
+    return { where: `S3 bucket ${this.target.bucket}${this.target.endpoint ? ` at ${this.target.endpoint}` : ""}`, budgetMs: this.target.retryMs, isTransient: isTransientError, contact: this.target.contact };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { BackendUnreachableError, retryParam } from "../net/retry.js";
+import { BackendUnreachableError, retryParam, type Contact } from "../net/retry.js";
 
 /** Where an S3 backend keeps its state, from `s3://bucket/prefix?region=…`. */
 export interface S3Target {
@@ -16,6 +16,8 @@ export interface S3Target {
   retryMs: number;
   /** The URL as shown in messages. */
   display: string;
+  /** Whether the bucket answered in this process (see `FIRST_CONTACT_MS`). */
+  contact: Contact;
 }
 
 /** Default lock lease: 60 s, renewed every 20 s. */
@@ -50,6 +52,7 @@ export function parseS3Url(url: string): S3Target {
     leaseMs,
     retryMs,
     display: url,
+    contact: { reached: false },
   };
 }
 
