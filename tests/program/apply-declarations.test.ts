@@ -37,7 +37,7 @@ describe("resources declared inside apply() (the CLI)", () => {
     expect(plan.deferred).toEqual([{ kind: "declared", resource_type: "apply:decl:Box", waits_for: "a.made", name_pattern: "from-…" }]);
     const up = await run(prog, ["up", "--yes"]);
     expect(up.code, up.stderr).toBe(0);
-    expect(up.stdout).toContain("Round 2: what the values known now declare.");
+    expect(`${up.stdout}\n${up.stderr}`).toContain("Round 2: the values the first round waited for are known now; planning what they declare.");
     expect(creates()).toEqual(["a", "from-x"]);
     const again = await run(prog, ["preview"]);
     expect(again.code).toBe(0);
@@ -58,5 +58,24 @@ describe("resources declared inside apply() (the CLI)", () => {
     expect(up.code, up.stderr).toBe(0);
     expect(`${up.stdout}\n${up.stderr}`).toContain("This plan left 1 part(s) for a later round");
     expect(creates()).toEqual(["a", "from-y"]);
+  });
+
+  it("in a terminal, a later round is asked about only when it deletes or replaces something", async () => {
+    const names = { list: ["a", "b", "c"] };
+    const { prog } = await programIn("decl", () => {
+      const src = new box.Type("src", { v: names.list.join(",") });
+      src.made.apply((m) => m.split("@")[0]!.split(",").map((n) => new box.Type(`item-${n}`, { v: n })));
+    });
+    const questions: string[] = [];
+    const tty = { stdinIsTTY: true, stdoutIsTTY: true, confirm: async (q: string) => (questions.push(q), true) };
+    expect((await run(prog, ["up"], tty)).code).toBe(0);
+    expect(questions).toEqual(['Apply these changes to stack "dev"?']); // round 2 only creates: not asked again
+    names.list = ["a", "c"];
+    questions.length = 0;
+    box.calls.length = 0;
+    const r = await run(prog, ["up"], tty);
+    expect(r.code, r.stderr).toBe(0);
+    expect(questions).toEqual(['Apply these changes to stack "dev"?', 'Round 2 deletes or replaces resources. Apply it to stack "dev"?']);
+    expect(box.calls.filter((c) => c.op === "delete").map((c) => c.urn.split("::").pop())).toEqual(["item-b"]);
   });
 });

@@ -32,7 +32,7 @@ export function registerUp(root: Command, ctx: CliContext): void {
       await ctx.newStackNote(cmd, run);
       const confirm = async (plan: Plan, info?: RoundInfo) => {
         const round = info?.round ?? 1;
-        if (round > 1 && !run.json) run.reporter.print(run.c.bold(`\nRound ${round}: what the values known now declare.`));
+        // A later round's plan follows the stack's note that says which round it is.
         run.showPlan(plan, o.diff ?? false);
         // Later rounds were agreed to with the first: asked again only when they delete or replace something.
         if (round > 1 && !plan.steps.some((s) => s.kind === "delete" || s.kind === "replace")) return hasChanges(plan);
