@@ -8,6 +8,11 @@ export interface ApplySummary {
   succeeded: number;
   failed: number;
   skipped: number;
+  /**
+   * Steps left for the next round of `up`: one that ran an `apply` callback declaring a resource no plan
+   * foresaw, and the steps after it. Not a failure: the next round plans them.
+   */
+  deferred?: number;
   /** Steps by kind that succeeded (creates, updates, ...). */
   done: Partial<Record<ActionKind, number>>;
   durationMs: number;

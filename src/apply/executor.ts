@@ -29,6 +29,7 @@ import { DEFAULT_RETRY_DEADLINE_MS } from "./invoke.js";
 import { InFlight } from "./in-flight.js";
 import { describeWaitOutcome, type WaitOutcome } from "../wait/outcome.js";
 import { thrownMessage } from "../core/thrown.js";
+import { isLateDeclaration } from "../program/deferral.js";
 
 /** The evaluated program behind a plan: what unknown inputs are resolved against at apply. */
 export interface ProgramRuntime {
@@ -137,6 +138,13 @@ class StartReports {
 /** The scheduler's hooks: events, the summary, and values for dependents as actions end. */
 function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduler: () => Scheduler<ActionJob>): SchedulerHooks<ActionJob> {
   const { events, journal } = ctx;
+  // Steps deferred to the next round (see `LateDeclarationError`), with what depends on them.
+  const deferred = new Set<string>();
+  const defer = (action: Action, why: string) => {
+    deferred.add(action.id);
+    summary.deferred = (summary.deferred ?? 0) + 1;
+    events.next({ type: "step-skipped", urn: action.step.urn, kind: action.kind, reason: `deferred to the next round: ${why}` });
+  };
   const lose = (a: Action) => {
     const node = ctx.node(a.step.urn);
     if (node && a.kind !== "delete-replaced" && a.kind !== "delete" && a.kind !== "forget") ctx.values.publish(node, unknownValue());
@@ -163,11 +171,16 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
     failed: ({ action }, e) => {
       starts.report(action); // a failure is always reported after its start, even one before its call
       scopes.delete(action.id);
+      if (isLateDeclaration(e)) return defer(action, "a value it reads declares resources no plan included"), lose(action);
       summary.failed++;
       events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: withSite(redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)), ctx.node(action.step.urn)?.site) });
       lose(action);
     },
     skipped: ({ action }, reason) => {
+      if (reason.kind === "dependency-failed" && deferred.has(reason.dependency)) {
+        deferred.add(action.id);
+        return defer(action, `it follows ${reason.dependency.split("#")[0]}`), lose(action);
+      }
       summary.skipped++;
       const text = reason.kind === "cancelled" ? "cancelled" : `dependency failed: ${reason.dependency.split("#")[0]}`;
       events.next({ type: "step-skipped", urn: action.step.urn, kind: action.kind, reason: text });
@@ -228,7 +241,8 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   await scheduler.run();
   await lateAnswers(ctx.lateResults);
   summary.ok = summary.failed === 0 && summary.skipped === 0;
-  const outputs = await recordOutputs(input, values);
+  // Deferred steps: the outputs may read what only the next round declares; it records them.
+  const outputs = summary.deferred ? undefined : await recordOutputs(input, values);
   if (outputs?.unstorable) summary.ok = false; // said as an error diagnostic; the run must not look clean
   summary.durationMs = Date.now() - started;
   input.events.next({ type: "summary", summary });

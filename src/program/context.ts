@@ -5,7 +5,7 @@ import type { Settleable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 import type { StackAccess } from "../state/stack-access.js";
-import type { Origin } from "./deferral.js";
+import { LateDeclarationError, type Origin } from "./deferral.js";
 
 /** A problem found while evaluating a program, reported with the others at the end (each once). */
 export interface EvalDiagnostic {
@@ -187,9 +187,9 @@ export function currentContext(what: string): Declaring {
       );
     }
     if (frame.owner.sealed && !frame.probe) {
-      throw new Error(
+      throw new LateDeclarationError(
         `${what} was declared inside an apply() callback on ${frame.origin.waitsFor} that first ran after the plan was made, so the plan could not include it. ` +
-          "Run up again: the value is known now, so the next plan includes it (preview shows such resources as deferred when it can foresee them).",
+          "up applies it in its next round, when the value is known while planning (preview shows such resources as deferred when it can foresee them).",
       );
     }
     return { ctx: frame.owner, frame };

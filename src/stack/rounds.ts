@@ -42,7 +42,7 @@ export async function runRounds(first: Plan, state: StackState, steps: RoundStep
     const done = await steps.apply(plan, state, round);
     rounds.push(done.result);
     // A plan with callbacks preview could not foresee is checked by planning once more: they may declare resources.
-    const again = isPartial(plan) || (plan.unforeseen?.length ?? 0) > 0;
+    const again = isPartial(plan) || (plan.unforeseen?.length ?? 0) > 0 || (done.result.summary?.deferred ?? 0) > 0;
     if (!done.result.summary?.ok || !again || steps.stopped()) return combined(rounds);
     if (steps.oneRound) {
       steps.note(steps.oneRound);
@@ -94,6 +94,7 @@ function addSummaries(all: readonly ApplySummary[]): ApplySummary {
     succeeded: all.reduce((n, s) => n + s.succeeded, 0),
     failed: all.reduce((n, s) => n + s.failed, 0),
     skipped: all.reduce((n, s) => n + s.skipped, 0),
+    ...(all.some((s) => s.deferred) ? { deferred: all.reduce((n, s) => n + (s.deferred ?? 0), 0) } : {}),
     done: done as ApplySummary["done"],
     durationMs: all.reduce((n, s) => n + s.durationMs, 0),
   };

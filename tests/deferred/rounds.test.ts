@@ -245,3 +245,35 @@ describe("secrets and stand-ins", () => {
     expect(JSON.stringify(plan.deferred)).not.toContain("hunter2");
   });
 });
+
+describe("a declaration no plan foresaw", () => {
+  it("defers the step that ran the callback, and what follows it, to the next round instead of failing", async () => {
+    const src = memoryProvider({ outputs: (inputs) => ({ items: (inputs.names as string[]).map((n) => ({ key: n })) }) });
+    const Source = defineResource<{ names: string[] }, { names: string[]; items: { key: string }[] }>("test:deferred:LateSource", {
+      provider: src.provider as never,
+      schema: { inputs: { names: {} }, outputs: { names: {}, items: {} } },
+    });
+    const item = memoryProvider();
+    const Item = defineResource<{ v: string }, { v: string }>("test:deferred:LateItem", { provider: item.provider as never, schema: { inputs: { v: {} }, outputs: { v: {} } } });
+    const prog = program("deferred-late", () => {
+      const source = new Source("source", { names: ["a", "b"] });
+      // On stand-ins the filter keeps nothing, so nothing is foreseen; for real it declares item-a.
+      const values = source.items.apply((list) => list.filter((i) => i.key === "a").map((i) => new Item(`item-${i.key}`, { v: i.key }).v));
+      const consumer = new Item("consumer", { v: values.apply((vs) => vs.join(",")) });
+      new Item("after", { v: consumer.v });
+      return { v: consumer.v };
+    });
+    const stack = prog.stack({ stack: "dev", backend: "memory://" });
+    const skipped: string[] = [];
+    stack.events.subscribe((e) => e.type === "step-skipped" && skipped.push(`${e.urn.split("::").pop()}: ${e.reason}`));
+    const r = await stack.up();
+    expect(r.summary?.ok).toBe(true);
+    expect(r.rounds?.[0]?.summary).toMatchObject({ ok: true, deferred: 2, failed: 0, skipped: 0 });
+    expect(skipped).toEqual([
+      "consumer: deferred to the next round: a value it reads declares resources no plan included",
+      expect.stringMatching(/^after: deferred to the next round: it follows urn:.*::consumer$/),
+    ]);
+    expect(item.calls.filter((c) => c.op === "create").map((c) => c.urn.split("::").pop())).toEqual(["item-a", "consumer", "after"]);
+    expect(r.outputs).toEqual({ v: "a" });
+  });
+});

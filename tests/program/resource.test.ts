@@ -60,7 +60,7 @@ describe("resources", () => {
     const ctx = new EvalContext("proj", "dev", "x");
     const late = runInContext(ctx, () => output(1).apply(() => new Box("inner", { size: 1 })));
     ctx.sealed = true;
-    await expect(firstValueFrom(late.resolve(new ValueResolver()))).rejects.toThrow(/"inner" \(test:res:Box\) was declared inside an apply\(\) callback on a value that first ran after the plan was made.*Run up again/);
+    await expect(firstValueFrom(late.resolve(new ValueResolver()))).rejects.toThrow(/"inner" \(test:res:Box\) was declared inside an apply\(\) callback on a value that first ran after the plan was made.*up applies it in its next round/);
     expect(ctx.nodes).toEqual([]);
   });
 

@@ -57,7 +57,7 @@ export function engineEventToJson(e: EngineEvent, command: string): JsonEventInp
       return { type: e.type, severity: e.severity, message: e.message, ...(e.urn ? { urn: e.urn } : {}) };
     case "summary": {
       const s = e.summary;
-      return { type: e.type, ok: s.ok, succeeded: s.succeeded, failed: s.failed, skipped: s.skipped, done: { ...s.done }, duration_ms: s.durationMs };
+      return { type: e.type, ok: s.ok, succeeded: s.succeeded, failed: s.failed, skipped: s.skipped, deferred: s.deferred ?? 0, done: { ...s.done }, duration_ms: s.durationMs };
     }
     default: {
       const never: never = e;

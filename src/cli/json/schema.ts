@@ -98,6 +98,8 @@ export const jsonEvent = z.discriminatedUnion("type", [
     succeeded: z.number(),
     failed: z.number(),
     skipped: z.number(),
+    /** Steps left for the next round of `up` (they read a value whose callback declared what no plan foresaw). */
+    deferred: z.number(),
     done: z.partialRecord(op, z.number()),
     duration_ms: z.number(),
   }),

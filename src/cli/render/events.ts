@@ -107,6 +107,7 @@ export function summaryLine(s: ApplySummary, c: Colors = noColors): string {
     d.forget && `${d.forget} forgotten`,
     s.failed && c.red(`${s.failed} failed`),
     s.skipped && c.yellow(`${s.skipped} skipped`),
+    s.deferred && c.cyan(`${s.deferred} deferred to the next round`),
   ].filter(Boolean);
   const head = s.ok ? c.green("Done:") : c.red("Failed:");
   return `${head} ${parts.join(", ") || "nothing to do"} in ${formatDuration(s.durationMs)}`;
