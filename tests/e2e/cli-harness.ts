@@ -64,3 +64,18 @@ export function planEvent(stdout: string): { steps: { op: string; urn: string; [
   if (!plan) throw new Error(`no plan event in:\n${stdout}`);
   return plan as unknown as ReturnType<typeof planEvent>;
 }
+
+/**
+ * Polls `check` every 50 ms until it holds; throws after `ms` (a test waiting for a child process to reach
+ * a point, e.g. some objects made, before it is killed).
+ *
+ * @example await waitFor(async () => (await readdir(join(dir, "objs"))).length >= 3);
+ */
+export async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("condition not met in time");
+}

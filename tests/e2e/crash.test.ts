@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { cli, finish, start, tempProject, waitFor } from "./cli-harness.js";
 import { slowProgram } from "./programs.js";
 
 const SLOW = slowProgram(8);
-
-
-async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 
 describe("crashes and concurrency, end to end", () => {
   it("kill -9 during an apply, then the next run recovers and finishes", async () => {

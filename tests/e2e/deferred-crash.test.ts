@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { cli, finish, start, tempProject, waitFor } from "./cli-harness.js";
 
 /**
  * A source whose `items` are known only once it is created, and one slow item declared per entry inside
@@ -42,15 +42,6 @@ export default program("rounds", () => {
   source.items.apply((items) => items.map((name) => new Item(name, { name })));
 });
 `;
-
-async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 
 describe("deferred resources, end to end", () => {
   it("kill -9 in the second round of up, then the next up converges without duplicates", async () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { startPostgres, type PgServer } from "../state/pg-server.js";
-import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { cli, finish, start, tempProject, waitFor } from "./cli-harness.js";
 import { slowProgram } from "./programs.js";
 
 const SLOW = slowProgram(8);
@@ -23,15 +23,6 @@ afterAll(async () => {
 async function database(ctx: TestContext): Promise<string> {
   if (typeof server !== "object") return ctx.skip(String(server));
   return server.database(`e2e${++dbs}`);
-}
-
-async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
 }
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {

@@ -1,19 +1,10 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { cli, finish, start, tempProject, waitFor } from "./cli-harness.js";
 import { slowProgram } from "./programs.js";
 
 const SLOW = slowProgram(2);
-
-async function waitFor(check: () => Promise<boolean>, ms = 20_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("condition not met in time");
-}
 
 describe("state commands on local files, end to end", () => {
   it("keeps every key of concurrent config set runs, and refuses __proto__", async () => {
