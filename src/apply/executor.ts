@@ -178,7 +178,6 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
     },
     skipped: ({ action }, reason) => {
       if (reason.kind === "dependency-failed" && deferred.has(reason.dependency)) {
-        deferred.add(action.id);
         return defer(action, `it follows ${reason.dependency.split("#")[0]}`), lose(action);
       }
       summary.skipped++;
@@ -241,8 +240,9 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   await scheduler.run();
   await lateAnswers(ctx.lateResults);
   summary.ok = summary.failed === 0 && summary.skipped === 0;
-  // Deferred steps: the outputs may read what only the next round declares; it records them.
-  const outputs = summary.deferred ? undefined : await recordOutputs(input, values);
+  // Parts left for a later round (a partial plan, deferred steps): the outputs may read what only that
+  // round declares, and it records them.
+  const outputs = isPartial(plan) || summary.deferred ? undefined : await recordOutputs(input, values);
   if (outputs?.unstorable) summary.ok = false; // said as an error diagnostic; the run must not look clean
   summary.durationMs = Date.now() - started;
   input.events.next({ type: "summary", summary });
@@ -272,8 +272,7 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
     if (plan.outputsChanged) journal.mutate([{ kind: "outputs", outputs: {}, secretOutputs: [] }]);
     return undefined;
   }
-  // A partial plan's outputs may read what a later round declares: they are recorded when the last round ends.
-  if (!input.program || plan.mode === "refresh-only" || isPartial(plan)) return undefined;
+  if (!input.program || plan.mode === "refresh-only") return undefined;
   const r = await resolveInputs(input.program.programOutputs, values);
   const prior = journal.state.outputs;
   const priorSecret = new Set(journal.state.secretOutputs ?? []);

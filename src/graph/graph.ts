@@ -32,6 +32,15 @@ function expand(deps: Iterable<ResourceNode>, self: ResourceNode): GraphNode[] {
   return out;
 }
 
+/** A node's direct dependencies: its own (components expanded), and those of the components it is inside (their children inherit a component's dependsOn). */
+function directDeps(n: GraphNode): GraphNode[] {
+  const deps = expand(n.deps, n);
+  for (let p: ResourceNode | undefined = n.parent; p; p = p.parent) {
+    if (p.kind === "component" && p.deps.size) deps.push(...expand(p.deps, n));
+  }
+  return deps;
+}
+
 /**
  * Builds the graph from the recorded nodes. A cycle is an error that lists its members in order.
  *
@@ -39,14 +48,7 @@ function expand(deps: Iterable<ResourceNode>, self: ResourceNode): GraphNode[] {
  */
 export function buildGraph(nodes: readonly ResourceNode[]): Graph {
   const deps = new Map<GraphNode, GraphNode[]>();
-  for (const n of nodes) if (n.kind !== "component") deps.set(n, expand(n.deps, n));
-  // Components themselves may carry dependsOn: their children inherit it.
-  for (const n of nodes) {
-    if (n.kind === "component" || !n.parent) continue;
-    for (let p: ResourceNode | undefined = n.parent; p; p = p.parent) {
-      if (p.kind === "component" && p.deps.size) deps.get(n)!.push(...expand(p.deps, n));
-    }
-  }
+  for (const n of nodes) if (n.kind !== "component") deps.set(n, directDeps(n));
   const order: GraphNode[] = [];
   const state = new Map<GraphNode, 1 | 2>(); // 1 = on the current path, 2 = done
   const path: GraphNode[] = [];
@@ -95,11 +97,7 @@ function cycleError(cycle: GraphNode[]): Error {
  */
 export function addNode(graph: Graph, node: ResourceNode): GraphNode | undefined {
   if (node.kind === "component") return undefined;
-  const deps = expand(node.deps, node);
-  for (let p: ResourceNode | undefined = node.parent; p; p = p.parent) {
-    if (p.kind === "component" && p.deps.size) deps.push(...expand(p.deps, node));
-  }
-  (graph.deps as Map<GraphNode, GraphNode[]>).set(node, deps);
+  (graph.deps as Map<GraphNode, GraphNode[]>).set(node, directDeps(node));
   (graph.order as GraphNode[]).push(node);
   return node;
 }

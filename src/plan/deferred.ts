@@ -1,15 +1,14 @@
 import { firstValueFrom } from "rxjs";
-import type { GraphNode } from "../program/node.js";
+import type { GraphNode, ResourceNode } from "../program/node.js";
 import type { Deferral } from "../program/deferral.js";
 import type { Deferrals } from "./deferrals.js";
 import type { Urn } from "../core/urn.js";
 import { nameOf } from "../core/urn.js";
-import { containsUnknown } from "../core/unknown.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import { unknownValue } from "../runtime/values.js";
 import type { DeferredPart, PlanStep } from "./plan.js";
 import type { PlanContext } from "./context.js";
-import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs.js";
+import type { ResolvedInputs } from "../runtime/resolve-inputs.js";
 import type { Resolver } from "../program/resolver.js";
 import { resolveDeep } from "../program/output.js";
 
@@ -62,16 +61,29 @@ export function deferredParts(d: Deferrals, kept: readonly ResourceState[]): Def
 }
 
 /**
- * A node's resolved inputs with its `dependsOn` outputs added: the resources those hold become
- * dependencies, and an output still deferred defers the node. As is, when it has none.
+ * A node's `dependsOn` outputs, resolved: the resources they hold, and what they defer the node for. An
+ * output still deferred defers it; so does one whose callback has not run (it could not be foreseen):
+ * the node cannot know what it must follow until the round where the output is known. An output that
+ * is unknown only because the resources it holds are still to be made defers nothing.
+ */
+async function resolveDependsOn(node: GraphNode, scope: Resolver): Promise<{ deps: readonly ResourceNode[]; deferred: Deferral[] }> {
+  if (!node.dependsOnValues) return { deps: [], deferred: [] };
+  const s = await firstValueFrom(resolveDeep(node.dependsOnValues, scope, "strict"));
+  if (s.deferred) return { deps: s.deps, deferred: [...s.deferred] };
+  if (s.known || !s.unrun) return { deps: s.deps, deferred: [] };
+  return { deps: s.deps, deferred: [{ waitsFor: `the dependsOn outputs of "${node.name}"`, on: s.deps.map((d) => d.urn), declares: [] }] };
+}
+
+/**
+ * A node's resolved inputs with its `dependsOn` outputs added (see {@link resolveDependsOn}). As is,
+ * when it has none.
  *
  * @example const r = withDependsOnValues(node, resolveInputsNow(node.inputs, scope), scope);
  */
 export function withDependsOnValues(node: GraphNode, r: ResolvedInputs | Promise<ResolvedInputs>, scope: Resolver): ResolvedInputs | Promise<ResolvedInputs> {
   if (!node.dependsOnValues) return r;
-  const late = resolveInputsNow({ dependsOn: node.dependsOnValues }, scope);
-  return Promise.all([r, late, late instanceof Promise ? late.then((l) => lateDeferrals(node, l, scope)) : lateDeferrals(node, late, scope)]).then(([a, b, c]) => {
-    const deferred = [...(a.deferred ?? []), ...c];
+  return Promise.all([r, resolveDependsOn(node, scope)]).then(([a, b]) => {
+    const deferred = [...(a.deferred ?? []), ...b.deferred];
     const out: ResolvedInputs = { ...a, deps: [...a.deps, ...b.deps] };
     if (deferred.length) out.deferred = deferred;
     return out;
@@ -80,32 +92,16 @@ export function withDependsOnValues(node: GraphNode, r: ResolvedInputs | Promise
 
 /**
  * The deferrals among a node's dependencies' values and its `dependsOn` outputs (a wait or lookup is
- * deferred when any is), with the resources those outputs hold.
+ * deferred when any is), with the resources those outputs hold beyond `deps`.
  *
- * @example const { deferred, deps } = await dependencyDeferrals(node, deps, scope);
+ * @example const { deferred, extra } = await dependencyDeferrals(node, deps, scope);
  */
 export async function dependencyDeferrals(node: GraphNode, deps: readonly GraphNode[], scope: Resolver): Promise<{ deferred: Deferral[]; extra: GraphNode[] }> {
   const states = await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
-  const deferred = states.flatMap((s) => s.deferred ?? []);
-  const late = node.dependsOnValues ? await resolveInputsNow({ dependsOn: node.dependsOnValues }, scope) : undefined;
-  if (late) deferred.push(...(await lateDeferrals(node, late, scope)));
-  const extra = (late?.deps ?? []).filter((d): d is GraphNode => d !== node && d.kind !== "component" && !deps.includes(d as GraphNode));
+  const late = await resolveDependsOn(node, scope);
+  const deferred = [...states.flatMap((s) => s.deferred ?? []), ...late.deferred];
+  const extra = late.deps.filter((d): d is GraphNode => d !== node && d.kind !== "component" && !deps.includes(d as GraphNode));
   return { deferred, extra: [...new Set(extra)] };
-}
-
-/**
- * What a node's `dependsOn` outputs defer it for. An output of resources that is still unknown while
- * planning holds resources not known yet (a callback that could not be foreseen): the node cannot know
- * what it must follow, so it is deferred to the round where the output is known.
- */
-async function lateDeferrals(node: GraphNode, late: ResolvedInputs, scope: Resolver): Promise<Deferral[]> {
-  if (late.deferred) return late.deferred;
-  if (!containsUnknown(late.values.dependsOn)) return [];
-  // Unknown because the resources it holds are still to be made is fine; unknown because the callback that
-  // returns them has not run is not.
-  const strict = await firstValueFrom(resolveDeep(node.dependsOnValues, scope, "strict"));
-  if (strict.known || !strict.unrun) return [];
-  return [{ waitsFor: `the dependsOn outputs of "${node.name}"`, on: late.deps.map((d) => d.urn), declares: [] }];
 }
 
 /**

@@ -209,8 +209,7 @@ class Callback<T, U> {
       on: this.origin.on.map((n) => n.urn),
       declares: seen.map((n) => ({
         kind: n.kind, type: n.type,
-        name: hasStandIn(n.name) ? undefined : n.name,
-        ...(hasStandIn(n.name) ? { pattern: namePattern(n.name) } : {}),
+        ...(hasStandIn(n.name) ? { name: undefined, pattern: namePattern(n.name) } : { name: n.name }),
         ...(n.site ? { site: n.site } : {}),
       })),
     };

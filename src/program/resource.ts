@@ -132,11 +132,11 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   // Made from the value a callback ran on: it follows the resources that value came from (and is
   // deleted before them), as it would had the value been passed as an input.
   if (frame && !frame.probe) for (const n of frame.origin.on) deps.add(n);
-  const values: Output<unknown>[] = [];
+  let values: Output<unknown>[] | undefined; // rare: not allocated per resource
   for (const d of dependsOnList(opts.dependsOn)) {
     if (d instanceof Output) {
       // An output of resources (made by a callback that declares them): its resources are known while planning.
-      values.push(d);
+      (values ??= []).push(d);
       for (const r of d.resources) deps.add(r);
       continue;
     }
@@ -145,7 +145,7 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   }
   const node = makeNode(extra, { urn, type, name, parent, deps, provider, site }, () => managedOptions(opts, { what, ctx, parent, type, name }));
   if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
-  if (values.length) node.dependsOnValues = values;
+  if (values) node.dependsOnValues = values;
   if (frame) {
     frame.declared++;
     // A run on stand-ins only shows what the callback would declare: nothing of it is registered.

@@ -264,14 +264,13 @@ export class Stack {
     }
     const nodeByUrn = new Map<Urn, GraphNode>(graph.order.map((n) => [n.urn, n]));
     const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value]));
-    let fp: string | undefined;
     // Computed again once planning has grown the graph (resources callbacks declared are part of the program).
-    let fpSize = -1;
-    const fp_ = () => {
-      if (fp === undefined || fpSize !== graph.order.length) [fp, fpSize] = [fingerprint(graph, ev.outputs, values), graph.order.length];
-      return fp;
+    let fp: { nodes: number; value: string } | undefined;
+    const fingerprintNow = () => {
+      if (fp?.nodes !== graph.order.length) fp = { nodes: graph.order.length, value: fingerprint(graph, ev.outputs, values) };
+      return fp.value;
     };
-    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs, applies: ev.applies }, declarations: ev.declarations, fingerprint: fp_ };
+    const p: Prepared = { runtime: { graph, nodeByUrn, programOutputs: ev.outputs, applies: ev.applies }, declarations: ev.declarations, fingerprint: fingerprintNow };
     this.prepared = p;
     return p;
   }
@@ -295,7 +294,7 @@ export class Stack {
     // Callbacks declared resources while planning: they are in the graph now, and none may be declared after.
     declarations.seal();
     if (runtime.nodeByUrn.size !== runtime.graph.order.length) {
-      this.remember({ nodes: runtime.graph.order });
+      this.remember({ nodes: runtime.graph.order.slice(runtime.nodeByUrn.size) }); // the nodes added (appended)
       runtime.nodeByUrn = new Map(runtime.graph.order.map((n) => [n.urn, n]));
     }
     // After planning: the resources callbacks declared while planning are part of what the plan was made from.
@@ -329,7 +328,7 @@ export class Stack {
         const confirm = opts.confirm && ((p: Plan) => opts.confirm!(p, { round }));
         // A plan given to `apply` is matched to the program by its fingerprint; the rounds after it were planned here.
         const made = madeHere || round > 1 ? this.prepared?.runtime : undefined;
-        return this.confirmAndApply(plan, state, { confirm, idle, made, ...signalsOf(opts) }, true);
+        return this.confirmAndApply(plan, state, { confirm, idle, made, ...signalsOf(opts) });
       },
       note: (m) => this.note("info", m),
       stopped: () => !!(this.options.signal?.aborted || opts.signal?.aborted),
@@ -365,7 +364,7 @@ export class Stack {
     return this.locked("destroy", async (state, idle) => {
       const plan = destroyPlan(this.planFor, state, opts.targets ?? [], (t, urn) => this.providers(t, urn) !== undefined);
       this.traced(plan);
-      return this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) });
+      return (await this.confirmAndApply(plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) })).result;
     });
   }
 
@@ -397,16 +396,11 @@ export class Stack {
     return known.runtime;
   }
 
-  /** Checks, confirms and applies a plan; `program` is the evaluation it was just made from (else found by fingerprint). */
-  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl): Promise<UpResult>;
-  /** The same, with the state it leaves (for the next round of `up`). */
-  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl, withState: true): Promise<Round>;
-  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl, withState = false): Promise<UpResult | Round> {
-    const round = await this.applyRound(plan, state, run);
-    return withState ? round : round.result;
-  }
-
-  private async applyRound(plan: Plan, state: StackState, run: ApplyControl): Promise<Round> {
+  /**
+   * Checks, confirms and applies a plan, with the state it leaves (for the next round of `up`); `made` is
+   * the evaluation it was just made from (else found by fingerprint).
+   */
+  private async confirmAndApply(plan: Plan, state: StackState, run: ApplyControl): Promise<Round> {
     const { confirm, idle, made } = run;
     const cancel = anySignal(this.options.signal, run.signal);
     const abort = anySignal(this.options.abortSignal, run.abortSignal);

@@ -3,7 +3,8 @@ import { noColors, type Colors } from "../colors.js";
 
 /** How one deferred part reads: what it is, what it waits for, and where the program declares it. */
 function partLine(p: DeferredPart): string {
-  const what = p.type === "cairn:wait" ? `wait "${p.name}"` : `${p.type} "${p.name ?? p.pattern ?? "…"}"`;
+  const name = p.name ?? p.pattern ?? "…";
+  const what = p.type === "cairn:wait" ? `wait "${name}"` : `${p.type} "${name}"`;
   const at = p.site ? ` at ${p.site.toString()}` : "";
   switch (p.kind) {
     case "declared":
@@ -23,7 +24,7 @@ function partLine(p: DeferredPart): string {
  * The plan's deferred parts as a block: each waits for a value only the apply makes known, and `up`
  * plans and applies it in a later round of the same run. Empty for a complete plan.
  *
- * @example deferredBlock(plan) // "Deferred until values known during apply (up plans them next round):\n  ~ …"
+ * @example deferredBlock(plan) // "Deferred until values known during apply (up plans them in its next round):\n  … aws:route53:RecordSet \"validation-a.example.dev\": …"
  */
 export function deferredBlock(plan: Plan, c: Colors = noColors): string | undefined {
   const parts = plan.deferred ?? [];
