@@ -18,6 +18,7 @@ import type { ApplySummary, EventSink } from "./events.js";
 import { SecretRegistry } from "./secret-registry.js";
 import type { JournalWriter } from "../state/journal-writer.js";
 import { runAction } from "./handlers/index.js";
+import { actionKindOf } from "../plan/steps/index.js";
 import { labelOf } from "./handlers/wait.js";
 import { redactorFor } from "./handlers/common.js";
 import { withSite } from "../core/declaration-site.js";
@@ -147,7 +148,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
   };
   const lose = (a: Action) => {
     const node = ctx.node(a.step.urn);
-    if (node && a.kind !== "delete-replaced" && a.kind !== "delete" && a.kind !== "forget") ctx.values.publish(node, unknownValue());
+    if (node && actionKindOf(a).makesValue) ctx.values.publish(node, unknownValue());
   };
   return {
     run: async ({ action }) => {
@@ -231,10 +232,10 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const { actions, deps } = buildActionGraph(plan);
   const starts = new StartReports(input.events);
   const ctx = contextFor(input, values, scopes, starts, () => scheduler!);
-  const producing = new Set(actions.filter((a) => a.kind !== "delete" && a.kind !== "delete-replaced" && a.kind !== "forget").map((a) => a.step.urn as string));
+  const producing = new Set(actions.filter((a) => actionKindOf(a).makesValue).map((a) => a.step.urn as string));
   if (input.program) publishSettled(input.program.graph.order, plan, producing, journal, values);
   const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
-  const jobs = actions.map((a): ActionJob => ({ id: a.id, slot: a.kind !== "wait", action: a }));
+  const jobs = actions.map((a): ActionJob => ({ id: a.id, slot: actionKindOf(a).slot, action: a }));
   const window = () => input.parallel + stagedAhead(ctx.inFlight.callsPerSecond());
   scheduler = new Scheduler(jobs, deps, { parallel: window, ...(input.cancel ? { cancel: input.cancel } : {}), hooks: hooksFor(ctx, summary, scopes, starts, () => scheduler!) });
   await scheduler.run();

@@ -1,5 +1,4 @@
-/** Placeholder printed instead of a secret value. */
-export const SECRET_MASK = "[secret]";
+import { SECRET_MASK } from "../core/secret-mask.js";
 
 /**
  * Replaces every occurrence of the given secret values (strings, or the JSON text of other values) in a

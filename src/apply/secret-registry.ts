@@ -1,7 +1,7 @@
 import type { Props, ResourceState, StackState } from "../state/types.js";
 import { visitResourceSecrets, visitSecretProps, visitSecrets, type SecretHolder } from "../state/secret-walk.js";
 import type { EngineEvent } from "./events.js";
-import { SECRET_MASK } from "./redact.js";
+import { SECRET_MASK } from "../core/secret-mask.js";
 
 /** The shortest text treated as a secret's form: masking two letters would garble every message. */
 const MIN_LENGTH = 4;

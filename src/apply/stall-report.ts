@@ -1,3 +1,4 @@
+import { actionKindOf } from "../plan/steps/index.js";
 import { nameOf, type Urn } from "../core/urn.js";
 import { declaredAt } from "../core/declaration-site.js";
 import type { ScopedResolver } from "../runtime/values.js";
@@ -13,7 +14,7 @@ import type { Scheduler } from "./scheduler.js";
  */
 export function reportStall(running: readonly ActionJob[], scopes: ReadonlyMap<string, ScopedResolver>, scheduler: Scheduler<ActionJob>, ctx: ApplyContext): void {
   const producer = new Map<string, string>(); // URN → id of the running-or-waiting action making its value
-  for (const j of scheduler.jobs) if (j.action.kind !== "delete" && j.action.kind !== "delete-replaced" && j.action.kind !== "forget") producer.set(j.action.step.urn, j.id);
+  for (const j of scheduler.jobs) if (actionKindOf(j.action).makesValue) producer.set(j.action.step.urn, j.id);
   const byId = new Map(scheduler.jobs.map((j) => [j.id, j]));
   // A running action waits for the producer of a value it reads; a waiting one for its unfinished dependencies.
   const next = (id: string): string | undefined => {

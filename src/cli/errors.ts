@@ -1,5 +1,5 @@
 import { CommanderError, type Command } from "commander";
-import type { Colors } from "./colors.js";
+import type { Colors } from "../core/colors.js";
 import { thrownMessage } from "../core/thrown.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */

@@ -8,4 +8,4 @@ export { renderPlan, planPieces, stepLine, stepLabel, stepDetails, planCountLine
 export { planToJson, stepToJson } from "./json/plan.js";
 export { summaryLine, succeededLine, failedLines, skippedLine, retryingLine, waitEndedLine, diagnosticLine, renderRefresh } from "./render/events.js";
 export { whyOf } from "./render/why.js";
-export { diffValue, diffAttributes, type AttrChange } from "./render/diff.js";
+export { diffValue, diffAttributes, type AttrChange } from "../core/attribute-diff.js";

@@ -1,6 +1,7 @@
 import type { ProgramSpec } from "../program/evaluate.js";
 import { buildCli } from "./cli.js";
-import { colors, wantsColor } from "./colors.js";
+import { colors } from "../core/colors.js";
+import { wantsColor } from "./colors.js";
 import { CliContext } from "./context.js";
 import { EXIT, reportError } from "./errors.js";
 import { JsonEmitter } from "./json/events.js";

@@ -1,23 +1,9 @@
-import type { PlanStep, Plan } from "./plan.js";
+import type { Plan } from "./plan.js";
 import type { Urn } from "../core/urn.js";
-import { everyMember } from "../core/every-member.js";
+import { actionKind, actionKindOf, stepKindOf, type Action, type ActionKind } from "./steps/index.js";
 
-type StepOf<K extends PlanStep["kind"]> = Extract<PlanStep, { kind: K }>;
-
-/**
- * One unit of work of an apply. A plan step becomes zero, one or two actions: a replace is two (the
- * replacement's create, `replace`, and the old object's delete, `delete-replaced`), in the order its
- * `deleteFirst` says; `same` steps, eager reads and waits that are not needed are none.
- */
-export type Action =
-  | { id: string; kind: "create"; step: StepOf<"create"> }
-  | { id: string; kind: "update"; step: StepOf<"update"> }
-  | { id: string; kind: "replace"; step: StepOf<"replace"> }
-  | { id: string; kind: "delete-replaced"; step: StepOf<"replace"> }
-  | { id: string; kind: "delete"; step: StepOf<"delete"> }
-  | { id: string; kind: "forget"; step: StepOf<"delete"> }
-  | { id: string; kind: "read"; step: StepOf<"read"> }
-  | { id: string; kind: "wait"; step: StepOf<"wait"> };
+export type { Action, ActionKind } from "./steps/index.js";
+export { ACTION_KINDS } from "./steps/index.js";
 
 /** An action as the scheduler runs it (waits mostly sleep, so they take no `parallel` slot). */
 export interface ActionJob {
@@ -26,92 +12,19 @@ export interface ActionJob {
   action: Action;
 }
 
-/** The kinds of action (they name apply events: `step-started` of kind `delete-replaced`, …). */
-export type ActionKind = Action["kind"];
-
 /**
  * True for the kinds whose handler calls a provider (in a `parallel` slot); waits poll on their own and
  * `forget` only edits state.
  * @example callsProvider("create") // true
  */
 export function callsProvider(kind: ActionKind): boolean {
-  switch (kind) {
-    case "create":
-    case "update":
-    case "replace":
-    case "delete-replaced":
-    case "delete":
-    case "read":
-      return true;
-    case "forget":
-    case "wait":
-      return false;
-    default: {
-      const never: never = kind;
-      throw new Error(`unhandled action kind ${String(never)}`);
-    }
-  }
+  return actionKind(kind).callsProvider;
 }
-
-/** Every action kind, for exhaustiveness tests and summaries. */
-export const ACTION_KINDS = everyMember<ActionKind>()(["create", "update", "replace", "delete-replaced", "delete", "forget", "read", "wait"]);
 
 /** The actions of a plan and, for each, the ids of the actions that must finish before it starts. */
 export interface ActionGraph {
   actions: Action[];
   deps: Map<string, string[]>;
-}
-
-/** The actions one step becomes. */
-function actionsOf(step: PlanStep): Action[] {
-  const id = (suffix: string) => `${step.urn}#${suffix}`;
-  switch (step.kind) {
-    case "create":
-      return [{ id: id("create"), kind: "create", step }];
-    case "update":
-      return [{ id: id("update"), kind: "update", step }];
-    case "replace":
-      // keepOld: the old object stays deposed, for the plan of a later round to delete.
-      if (step.keepOld) return [{ id: id("replace"), kind: "replace", step }];
-      return [
-        { id: id("replace"), kind: "replace", step },
-        { id: id("delete-replaced"), kind: "delete-replaced", step },
-      ];
-    case "delete": {
-      const suffix = step.deposed ? `deposed:${step.id}` : "delete";
-      return [step.retain ? { id: id(suffix), kind: "forget", step } : { id: id(suffix), kind: "delete", step }];
-    }
-    case "read":
-      return step.deferred ? [{ id: id("read"), kind: "read", step }] : [];
-    case "wait":
-      return step.needed ? [{ id: id("wait"), kind: "wait", step }] : [];
-    case "same":
-      return [];
-    default: {
-      const never: never = step;
-      throw new Error(`unhandled step ${JSON.stringify(never)}`);
-    }
-  }
-}
-
-/** True for actions after which the node's new value is known (its dependents may start). */
-function makesValue(a: Action): boolean {
-  return a.kind === "create" || a.kind === "update" || a.kind === "replace" || a.kind === "read" || a.kind === "wait";
-}
-
-/** The action after which a step's old object no longer references anything (it was updated or deleted). */
-function releaseOf(a: Action): boolean {
-  return a.kind === "update" || a.kind === "delete-replaced" || a.kind === "delete" || a.kind === "forget";
-}
-
-/** True for actions that delete a resource's current object, and with it its state record. */
-function removesRecord(a: Action): boolean {
-  return (a.kind === "delete" && !a.step.deposed) || (a.kind === "delete-replaced" && a.step.deleteFirst);
-}
-
-/** True for actions that delete an object from the cloud. */
-function deletesObject(a: Action): boolean {
-  return a.kind === "delete" || a.kind === "delete-replaced";
 }
 
 /**
@@ -130,14 +43,15 @@ function deletesObject(a: Action): boolean {
  * @example const { actions, deps } = buildActionGraph(plan); deps.get("urn:…::a#delete-replaced") // ["urn:…::b#update"]
  */
 export function buildActionGraph(plan: Pick<Plan, "steps">): ActionGraph {
-  const actions = plan.steps.flatMap(actionsOf);
+  const actions = plan.steps.flatMap((s) => stepKindOf(s).actions(s));
   const ready = new Map<Urn, Action>();
   const releasesOf = new Map<string, Action[]>(); // URN referenced → actions that let go of it
   const deposedOf = new Map<string, Action[]>(); // URN → deletes of its deposed objects
   for (const a of actions) {
-    if (a.kind === "delete" && a.step.deposed) push(deposedOf, a.step.urn, a);
-    if (makesValue(a)) ready.set(a.step.urn, a);
-    if (releaseOf(a) && "prior" in a.step) {
+    const spec = actionKindOf(a);
+    if (spec.deletesDeposed(a)) push(deposedOf, a.step.urn, a);
+    if (spec.makesValue) ready.set(a.step.urn, a);
+    if (spec.releases && "prior" in a.step) {
       for (const d of a.step.prior.deps) push(releasesOf, d, a);
     }
   }
@@ -147,12 +61,12 @@ export function buildActionGraph(plan: Pick<Plan, "steps">): ActionGraph {
     if (to && to !== from && !deps.get(from.id)!.includes(to.id)) deps.get(from.id)!.push(to.id);
   };
   for (const a of actions) {
-    if (makesValue(a)) for (const d of a.step.deps) edge(a, ready.get(d));
-    if (a.kind === "replace" && a.step.deleteFirst) edge(a, byId.get(`${a.step.urn}#delete-replaced`));
-    if (a.kind === "delete-replaced" && !a.step.deleteFirst) edge(a, ready.get(a.step.urn));
-    if (deletesObject(a)) for (const r of releasesOf.get(a.step.urn) ?? []) edge(a, r);
+    const spec = actionKindOf(a);
+    if (spec.makesValue) for (const d of a.step.deps) edge(a, ready.get(d));
+    for (const f of spec.follows(a)) edge(a, "id" in f ? byId.get(f.id) : ready.get(f.valueOf));
+    if (spec.deletesObject) for (const r of releasesOf.get(a.step.urn) ?? []) edge(a, r);
     // The record goes with the current object: its deposed objects are deleted (and struck off it) first.
-    if (removesRecord(a)) for (const d of deposedOf.get(a.step.urn) ?? []) edge(a, d);
+    if (spec.removesRecord(a)) for (const d of deposedOf.get(a.step.urn) ?? []) edge(a, d);
   }
   const cycle = findCycle(actions, deps);
   if (cycle) {

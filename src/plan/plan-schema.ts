@@ -1,6 +1,8 @@
 import * as z from "zod/mini";
 import { describeZodError, mutationSchema } from "../state/schema.js";
 import { PLAN_FORMAT_VERSION } from "./plan.js";
+import { stepSchema } from "./steps/index.js";
+import { planParts } from "./steps/step-parts.js";
 
 /**
  * zod schemas of a saved plan file (`preview --out`): a plan read back is checked field by field before
@@ -10,37 +12,7 @@ import { PLAN_FORMAT_VERSION } from "./plan.js";
  * @example const r = planFileSchema.safeParse(JSON.parse(text)); if (!r.success) throw …
  */
 
-const urn = z.string().check(z.minLength(1));
-const urns = z.array(urn);
-const props = z.record(z.string(), z.unknown());
-const names = z.array(z.string());
-const ms = z.optional(z.number().check(z.positive()));
-const timeouts = z.optional(z.object({ create: ms, update: ms, delete: ms }));
-const provider = z.optional(z.object({ name: z.string(), settings: z.record(z.string(), z.string()) }));
-
-const meta = z.object({ parent: z.optional(urn), deps: urns, protect: z.boolean(), retainOnDelete: z.boolean(), provider, timeouts, triggers: z.optional(z.string()), declaredIn: z.optional(z.object({ on: urns, waitsFor: z.string() })) });
-const prior = z.object({ deps: urns, provider, timeouts });
-const adopt = z.optional(z.object({ id: z.string(), inputs: props, outputs: props, secretKeys: names }));
-const base = { urn, type: z.string().check(z.minLength(1)), deps: urns };
-const changes = { id: z.string().check(z.minLength(1)), olds: props, news: props, outputs: props, changed: names, drift: names, secretKeys: names, meta, prior, movedFrom: z.optional(urn), adopt };
-
-const stepSchema = z.discriminatedUnion("kind", [
-  z.object({ ...base, kind: z.literal("create"), news: props, secretKeys: names, meta, movedFrom: z.optional(urn) }),
-  z.object({ ...base, kind: z.literal("update"), ...changes }),
-  z.object({
-    ...base, kind: z.literal("replace"), ...changes, replaceKeys: names, deleteFirst: z.boolean(), keepOld: z.optional(z.boolean()), cause: z.optional(z.string()),
-    reason: z.enum(["attributes", "tainted", "requested", "replaceOnChanges", "provider", "dependency", "triggered"]),
-  }),
-  z.object({ ...base, kind: z.literal("delete"), id: z.string().check(z.minLength(1)), olds: props, outputs: props, retain: z.boolean(), deposed: z.boolean(), secretKeys: names, prior }),
-  z.object({ ...base, kind: z.literal("read"), id: z.string(), deferred: z.boolean(), outputs: z.optional(props) }),
-  z.object({
-    ...base, kind: z.literal("wait"), name: z.string(), named: z.boolean(), target: urn, subject: z.string(), until: z.unknown(), untilText: z.string(),
-    failWhen: z.optional(z.unknown()), failWhenText: z.optional(z.string()), reasonAttribute: z.optional(z.string()),
-    timeoutMs: z.number().check(z.positive()), intervalMs: z.number().check(z.positive()), defaultTimeout: z.boolean(), needed: z.boolean(), why: z.string(),
-    readyNow: z.nullable(z.boolean()),
-  }),
-  z.object({ ...base, kind: z.literal("same"), meta, movedFrom: z.optional(urn), adopt }),
-]);
+const { urn, urns, props, names } = planParts;
 
 const planSchema = z.object({
   version: z.literal(PLAN_FORMAT_VERSION),

@@ -6,33 +6,13 @@ import type { Props } from "../state/types.js";
 import { DEFAULT_WAIT_INTERVAL, DEFAULT_WAIT_TIMEOUT, rootTarget } from "../wait/wait.js";
 import { evaluate, formatPredicate } from "../core/predicate.js";
 import { isChanging, type PlanStep } from "./plan.js";
+import { stepKindOf } from "./steps/index.js";
 import type { ResourceValue } from "../runtime/values.js";
 import type { PlanContext } from "./context.js";
 import { deferNode, dependencyDeferrals } from "./deferred.js";
 
-/** How a step reads in a wait's "runs because ..." note. */
-export function changeVerb(s: PlanStep): string {
-  switch (s.kind) {
-    case "create":
-      return "is created";
-    case "update":
-      return "is updated";
-    case "replace":
-      return "is replaced";
-    case "delete":
-      return "is deleted";
-    case "read":
-      return "is read during apply";
-    case "wait":
-      return "runs";
-    case "same":
-      return "is unchanged";
-    default: {
-      const never: never = s;
-      return String(never);
-    }
-  }
-}
+/** How a step reads in a wait's "runs because ..." note: `is replaced`. */
+const changeVerb = (s: PlanStep): string => stepKindOf(s).verb;
 
 /**
  * The value a wait that runs hands on: the snapshot of a read still to come, so every attribute is

@@ -16,7 +16,7 @@ import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import { tracedProviders, type ProviderSource } from "../program/registry.js";
 import { RunDefinitions } from "../program/run-definitions.js";
 import type { DebugLog } from "../provider/trace.js";
-import { decisionLine } from "../plan/decision-line.js";
+import { decisionLine } from "../plan/steps/index.js";
 import { openBackend } from "../state/open-backend.js";
 import type { HistoryEntry, RollbackResult, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";

@@ -5,6 +5,7 @@ import { hasChanges, type Plan, type PlanDiagnostic, type PlanStep, type Replace
 import { nameOf, type Urn } from "../core/urn.js";
 import type { Props, StackState } from "../state/types.js";
 import type { MockCall } from "./mock-table.js";
+import { stepKindOf, stepName } from "../plan/steps/index.js";
 
 /**
  * One step of a plan, flattened for assertions: `{ name: "cert", op: "create", inputs: {…} }`. Values not
@@ -119,36 +120,22 @@ export interface TestUpResult {
 }
 
 
+/** Which field of a step each optional {@link TestStep} field is, when the step has it. */
+const TEST_FIELDS = {
+  inputs: "news", before: "olds", changed: "changed", replaceKeys: "replaceKeys", reason: "reason", deleteFirst: "deleteFirst",
+  deferred: "deferred", needed: "needed", why: "why", until: "untilText", timeoutMs: "timeoutMs",
+} as const satisfies Partial<Record<keyof TestStep, string>>;
+
 function flatten(s: PlanStep): TestStep {
-  const base = { name: s.kind === "wait" ? s.name : nameOf(s.urn), op: s.kind, type: s.type, urn: s.urn, raw: s };
-  switch (s.kind) {
-    case "create":
-      return { ...base, inputs: s.news };
-    case "update":
-      return { ...base, inputs: s.news, before: s.olds, changed: s.changed };
-    case "replace":
-      return { ...base, inputs: s.news, before: s.olds, changed: s.changed, replaceKeys: s.replaceKeys, reason: s.reason, deleteFirst: s.deleteFirst };
-    case "delete":
-      return { ...base, before: s.olds };
-    case "read":
-      return { ...base, deferred: s.deferred };
-    case "wait":
-      return { ...base, needed: s.needed, why: s.why, until: s.untilText, timeoutMs: s.timeoutMs };
-    case "same":
-      return base;
-    default: {
-      const never: never = s;
-      return never;
-    }
-  }
+  const out: Record<string, unknown> = { name: stepName(s), op: s.kind, type: s.type, urn: s.urn, raw: s };
+  for (const [field, from] of Object.entries(TEST_FIELDS)) if (from in s) out[field] = (s as unknown as Record<string, unknown>)[from];
+  return out as unknown as TestStep;
 }
 
-/** Whether a step does something when applied (what `changes` lists). */
+/** Whether a step does something when applied (what `changes` lists): it changes something, or its dependents wait for it. */
 function acts(s: PlanStep): boolean {
-  if (s.kind === "same") return s.movedFrom !== undefined;
-  if (s.kind === "wait") return s.needed;
-  if (s.kind === "read") return s.deferred;
-  return true;
+  const spec = stepKindOf(s);
+  return spec.changing(s) || spec.changes(s);
 }
 
 /**
@@ -160,7 +147,7 @@ export function toTestPlan(plan: Plan): TestPlan {
   const steps = plan.steps.map(flatten);
   const out = {
     steps,
-    changes: plan.steps.filter(acts).map((s) => `${s.kind} ${s.kind === "wait" ? s.name : nameOf(s.urn)}`),
+    changes: plan.steps.filter(acts).map((s) => `${s.kind} ${stepName(s)}`),
     outputs: plan.outputs,
     hasChanges: hasChanges(plan),
     diagnostics: plan.diagnostics,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffAttributes, diffValue } from "../../src/cli/render/diff.js";
+import { diffAttributes, diffValue } from "../../src/core/attribute-diff.js";
 import { UNKNOWN } from "../../src/core/unknown.js";
 
 describe("attribute-level diff", () => {

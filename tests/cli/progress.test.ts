@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stripVTControlCharacters } from "node:util";
 import type { EngineEvent } from "../../src/apply/events.js";
 import type { Urn } from "../../src/core/urn.js";
-import { colors, noColors } from "../../src/cli/colors.js";
+import { colors, noColors } from "../../src/core/colors.js";
 import { PlainReporter } from "../../src/cli/progress/plain.js";
 import { LiveReporter, type LiveRegion } from "../../src/cli/progress/live.js";
 

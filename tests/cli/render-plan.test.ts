@@ -3,7 +3,7 @@ import { planPieces, renderPlan } from "../../src/cli/render/plan.js";
 import { whyOf } from "../../src/cli/render/why.js";
 import type { PlanStep, ReplaceReason } from "../../src/plan/plan.js";
 import { UNKNOWN } from "../../src/core/unknown.js";
-import { colors } from "../../src/cli/colors.js";
+import { colors } from "../../src/core/colors.js";
 import { planOf, step, urn } from "./plan-fixtures.js";
 
 const record = { name: "www", records: ["1.1.1.1", "2.2.2.2"], tags: { env: "dev", team: "web" } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisionLine } from "../../src/plan/decision-line.js";
+import { decisionLine } from "../../src/plan/steps/index.js";
 import { STEP_KINDS, type PlanStep } from "../../src/plan/plan.js";
 import type { Urn } from "../../src/core/urn.js";
 import type { Predicate } from "../../src/core/predicate.js";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { SECRET_MASK } from "../../apply/redact.js";
+import { SECRET_MASK } from "../../core/secret-mask.js";
 import { CairnError } from "../../stack/errors.js";
 import type { CliContext } from "../context.js";
 

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { SECRET_MASK } from "../../apply/redact.js";
+import { SECRET_MASK } from "../../core/secret-mask.js";
 import type { CliContext } from "../context.js";
 import { maskOutputs } from "../context.js";
-import { formatBlock } from "../render/value.js";
+import { formatBlock } from "../../core/value-text.js";
 
 interface OutputsOptions {
   json?: boolean;

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { StackGraph } from "../../stack/readers.js";
 import { stackText } from "../../state/read-outputs.js";
-import type { Colors } from "../colors.js";
+import type { Colors } from "../../core/colors.js";
 import type { CliContext } from "../context.js";
 
 /**

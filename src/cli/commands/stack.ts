@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { StackSummary } from "../../state/backend.js";
 import { formatAge, holderAge } from "../../state/lock-holder.js";
 import { readStackBackup } from "../../stack/stack-backup.js";
-import type { Colors } from "../colors.js";
+import type { Colors } from "../../core/colors.js";
 import type { CliContext } from "../context.js";
 import { confirmEdit, yesEditOption } from "./edit-confirm.js";
 import { registerStackGraph } from "./stack-graph.js";

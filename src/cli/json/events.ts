@@ -2,7 +2,7 @@ import type { EngineEvent } from "../../apply/events.js";
 import type { WaitOutcome } from "../../wait/outcome.js";
 import { hintFor } from "../render/hints.js";
 import { nameOf, typeOf } from "../../core/urn.js";
-import { toJsonData } from "../render/value.js";
+import { toJsonData } from "../../core/value-text.js";
 import { JSON_VERSION, type JsonEventBody, type JsonEventInput } from "./schema.js";
 
 type Outcome = JsonEventBody<"wait-ended">["outcome"];

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { ACTION_KINDS } from "../../plan/actions.js";
+import { jsonStep, stepKinds } from "../../plan/steps/index.js";
 
 /**
  * The version of the `--json` event stream. It changes only when a field is removed or changes meaning;
@@ -14,27 +15,6 @@ const observed = z.array(z.strictObject({ path: z.string(), value: z.unknown() }
 /** Any JSON value; `{ "$unknown": true }` where a value is not known yet, `"[secret]"` for secrets. */
 const value = z.unknown();
 
-const change = z.strictObject({
-  path: z.string(),
-  kind: z.enum(["changed", "added", "removed"]),
-  before: z.optional(value),
-  after: z.optional(value),
-  forces_replacement: z.boolean(),
-});
-
-const stepBase = { urn: z.string(), name: z.string(), resource_type: z.string(), why: z.optional(z.string()), deps: z.array(z.string()) };
-
-/** One step of a plan, as `--json` prints it. */
-export const jsonStep = z.discriminatedUnion("op", [
-  z.strictObject({ ...stepBase, op: z.literal("create"), inputs: z.record(z.string(), value) }),
-  z.strictObject({ ...stepBase, op: z.literal("update"), changes: z.array(change), drift: z.array(z.string()), import_id: z.optional(z.string()) }),
-  z.strictObject({ ...stepBase, op: z.literal("replace"), changes: z.array(change), drift: z.array(z.string()), replace_keys: z.array(z.string()), reason: z.string(), cause: z.optional(z.string()), delete_first: z.boolean(), import_id: z.optional(z.string()) }),
-  z.strictObject({ ...stepBase, op: z.literal("delete"), retain: z.boolean(), deposed: z.boolean() }),
-  z.strictObject({ ...stepBase, op: z.literal("read"), deferred: z.boolean() }),
-  z.strictObject({ ...stepBase, op: z.literal("wait"), target: z.string(), until: z.string(), fail_when: z.optional(z.string()), timeout_ms: z.number(), needed: z.boolean(), ready_now: z.nullable(z.boolean()) }),
-  z.strictObject({ ...stepBase, op: z.literal("same"), moved_from: z.optional(z.string()), import_id: z.optional(z.string()) }),
-]);
-
 const outcome = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("satisfied"), reads: z.number(), waited_ms: z.number(), observed }),
   z.strictObject({ kind: z.literal("timed-out"), reads: z.number(), waited_ms: z.number(), observed: z.optional(observed) }),
@@ -45,7 +25,8 @@ const outcome = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("cancelled"), reads: z.number(), waited_ms: z.number(), observed: z.optional(observed) }),
 ]);
 
-const counts = z.strictObject({ create: z.number(), update: z.number(), replace: z.number(), delete: z.number(), read: z.number(), wait: z.number() });
+/** Steps by kind (the kinds the plan's count line counts; waits only when they run). */
+const counts = z.strictObject(Object.fromEntries(stepKinds().flatMap((k) => (k.countText ? [[k.kind, z.number()]] : []))));
 
 /**
  * Every event `--json` prints, one per line (NDJSON). `preview`, `up`, `destroy` and `refresh` stream
@@ -109,7 +90,7 @@ export const jsonEvent = z.discriminatedUnion("type", [
 /** One `--json` event. */
 export type JsonEvent = z.infer<typeof jsonEvent>;
 /** One plan step in a `plan` event. */
-export type JsonStep = z.infer<typeof jsonStep>;
+export { jsonStep, type JsonStep } from "../../plan/steps/index.js";
 /** The fields of an event of type `T`, without the common `v`, `type`, `time` and `elapsed_ms`. */
 export type JsonEventBody<T extends JsonEvent["type"]> = Omit<Extract<JsonEvent, { type: T }>, "v" | "type" | "time" | "elapsed_ms">;
 /** An event as code builds it: the common `v`, `time` and `elapsed_ms` are added when it is printed. */

@@ -1,5 +1,5 @@
-import type { Colors } from "../colors.js";
-import { ING, elapsedText, shortName } from "../render/events.js";
+import type { Colors } from "../../core/colors.js";
+import { doing, elapsedText, shortName } from "../render/events.js";
 import { HumanReporter, type Sink } from "./reporter.js";
 import type { RunningStep } from "./running.js";
 
@@ -44,7 +44,7 @@ export class PlainReporter extends HumanReporter {
     for (const s of this.running.list()) {
       if (now - s.lastLineAt < KEEP_ALIVE_MS) continue;
       s.lastLineAt = now;
-      const what = s.kind === "wait" ? `waiting for ${s.name}` : `${ING[s.kind]} ${shortName(s.urn)}`;
+      const what = s.kind === "wait" ? `waiting for ${s.name}` : `${doing(s.kind)} ${shortName(s.urn)}`;
       this.print(this.c.dim(`… still ${what}… [${elapsedText(now - s.startedAt)} elapsed]${s.status ? `  (${s.status})` : ""}`));
     }
   }

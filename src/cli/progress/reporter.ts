@@ -1,5 +1,5 @@
 import type { EngineEvent } from "../../apply/events.js";
-import type { Colors } from "../colors.js";
+import type { Colors } from "../../core/colors.js";
 import { diagnosticLine, failedLines, retryingLine, skippedLine, succeededLine, summaryLine, waitEndedLine } from "../render/events.js";
 import { RunningSteps, type RunningStep } from "./running.js";
 

@@ -1,5 +1,5 @@
 import type { DeferredPart, Plan } from "../../plan/plan.js";
-import { noColors, type Colors } from "../colors.js";
+import { noColors, type Colors } from "../../core/colors.js";
 
 /** How one deferred part reads: what it is, what it waits for, and where the program declares it. */
 function partLine(p: DeferredPart): string {

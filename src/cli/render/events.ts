@@ -1,19 +1,22 @@
 import type { ApplySummary, EngineEvent } from "../../apply/events.js";
 import type { ActionKind } from "../../plan/actions.js";
+import { actionKind } from "../../plan/steps/index.js";
 import { formatDuration } from "../../core/duration.js";
 import { formatObserved } from "../../core/predicate.js";
 import type { RefreshChange } from "../../stack/stack.js";
-import { noColors, type Colors } from "../colors.js";
+import { noColors, type Colors } from "../../core/colors.js";
 import { hintFor } from "./hints.js";
 import { nameOf, typeOf } from "../../core/urn.js";
 
 type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;
 
-/** What a finished unit did, for result lines: `created`, `deleted (replaced)`. */
-export const PAST: Record<ActionKind, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", read: "read", wait: "waited for", forget: "forgot (retainOnDelete: left in the cloud)", "delete-replaced": "deleted the old object of" };
-
-/** What a running unit is doing, for progress lines: `creating`. */
-export const ING: Record<ActionKind, string> = { create: "creating", update: "updating", replace: "replacing", delete: "deleting", read: "reading", wait: "waiting for", forget: "forgetting", "delete-replaced": "deleting the old object of" };
+/**
+ * What a running unit is doing, for progress lines.
+ * @example doing("create") // "creating"
+ */
+export function doing(kind: ActionKind): string {
+  return actionKind(kind).ing;
+}
 
 /**
  * Elapsed time in whole seconds (`0s`, `42s`, `1m10s`): a running counter reads better than `412ms`.
@@ -39,7 +42,7 @@ export function shortName(urn: string): string {
  * @example succeededLine({ type: "step-succeeded", urn, kind: "create", durationMs: 12 }) // "✓ created urn:… (12ms)"
  */
 export function succeededLine(e: Ev<"step-succeeded">, c: Colors = noColors): string {
-  return `${c.green("✓")} ${PAST[e.kind]} ${e.urn} ${c.dim(`(${took(e.durationMs)})`)}`;
+  return `${c.green("✓")} ${actionKind(e.kind).past} ${e.urn} ${c.dim(`(${took(e.durationMs)})`)}`;
 }
 
 /**

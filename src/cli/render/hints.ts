@@ -1,4 +1,5 @@
 import type { ActionKind } from "../../plan/actions.js";
+import { actionKind } from "../../plan/steps/index.js";
 
 /** Error texts that point at one cause, and what to do about it (checked in order; the first match wins). */
 const BY_MESSAGE: readonly [RegExp, string][] = [
@@ -8,32 +9,6 @@ const BY_MESSAGE: readonly [RegExp, string][] = [
   [/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|getaddrinfo|socket hang up/i, "the service could not be reached: check the network, the endpoint and any proxy"],
   [/\bENOENT\b|not found|No such file/i, "something it needs does not exist: check the names, paths and ids it was given"],
 ];
-
-/** What a failed operation leaves behind, by kind: state is always valid, so say what it holds now. */
-function stateAfter(kind: ActionKind, command: string): string {
-  switch (kind) {
-    case "create":
-      return `nothing was recorded for it (an object made part-way is recorded as tainted and replaced next time); fix the cause and run \`${command} up\` again`;
-    case "update":
-      return `the object keeps its last recorded state; fix the cause and run \`${command} up\` again`;
-    case "replace":
-      return `the replacement did not finish and the current object stays in state; fix the cause and run \`${command} up\` again`;
-    case "delete":
-      return `it stays in state, so the next run tries again; if it was already removed by hand, \`${command} refresh\` forgets it`;
-    case "delete-replaced":
-      return `the new object is in use; the old one stays recorded and the next \`${command} up\` deletes it`;
-    case "read":
-      return "nothing was changed; check the id or query it is read by";
-    case "wait":
-      return `nothing after the wait ran; run \`${command} up\` again once the target is ready`;
-    case "forget":
-      return `nothing was changed; run \`${command} up\` again`;
-    default: {
-      const never: never = kind;
-      return String(never);
-    }
-  }
-}
 
 /**
  * The hint printed under a failed operation: the likely cause when the message names one, then what the
@@ -46,6 +21,7 @@ export function hintFor(kind: ActionKind, message: string, command: string): str
   if (/recorded as uncertain/.test(message)) return `The next \`${command} up\` (or preview) reads the object back before planning, then finishes the work.`;
   if (/^stuck: a dependency cycle/.test(message)) return "Nothing in the cycle ran; break the cycle in the program and run again.";
   const cause = BY_MESSAGE.find(([re]) => re.test(message))?.[1];
-  const after = stateAfter(kind, command);
+  // What the failure left in state is the action kind's to say: state is always valid.
+  const after = actionKind(kind).afterFailure(command);
   return cause ? `${cause}. Then: ${after}.` : `${after[0]!.toUpperCase()}${after.slice(1)}.`;
 }

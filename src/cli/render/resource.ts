@@ -1,8 +1,8 @@
 import type { Urn } from "../../core/urn.js";
 import type { ResourceState } from "../../state/types.js";
-import { SECRET_MASK } from "../../apply/redact.js";
-import type { Colors } from "../colors.js";
-import { formatBlock, maskProps } from "./value.js";
+import { SECRET_MASK } from "../../core/secret-mask.js";
+import type { Colors } from "../../core/colors.js";
+import { formatBlock, maskProps } from "../../core/value-text.js";
 
 /** What `state show` prints of a resource: the record, its dependents, and whether secrets show in clear. */
 export interface ShownResource {

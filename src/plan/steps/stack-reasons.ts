@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Plan, PlanStep } from "../../plan/plan.js";
+import type { Urn } from "../../core/urn.js";
 import type { Props } from "../../state/types.js";
 import { STACK_REFERENCE_TYPE } from "../../program/stack-reference.js";
 
-type Update = Extract<PlanStep, { kind: "update" }>;
+/** The fields of a stack reference's update step these reasons read. */
+type Update = { type: string; olds: Props; news: Props };
 
 /**
  * The outputs of the other stack that changed since this stack's last run, for a stack reference's update
@@ -11,8 +12,8 @@ type Update = Extract<PlanStep, { kind: "update" }>;
  *
  * @example changedStackOutputs(refStep) // ["vpcId"]
  */
-export function changedStackOutputs(step: PlanStep): string[] | undefined {
-  if (step.kind !== "update" || step.type !== STACK_REFERENCE_TYPE) return undefined;
+export function changedStackOutputs(step: Update): string[] | undefined {
+  if (step.type !== STACK_REFERENCE_TYPE) return undefined;
   const out: string[] = [];
   for (const attr of ["values", "secretValues"]) {
     const olds = (step.olds[attr] ?? {}) as Props;
@@ -39,16 +40,16 @@ export function referenceWhy(step: Update): string {
 }
 
 /**
- * The stack outputs that changed and that a step reads (through a stack reference it depends on), as
- * phrases for the reasons of its update.
+ * The stack outputs that changed and that a step reads (through the stack references among its `deps`),
+ * as phrases for the reasons of its update. `updateOf` finds a dependency's update step in the plan.
  *
- * @example stackReadReasons(serverStep, plan) // ["output vpcId of stack network/prod changed since this stack's last run"]
+ * @example stackReadReasons(serverStep.deps, (urn) => updates.get(urn)) // ["output vpcId of stack network/prod changed since this stack's last run"]
  */
-export function stackReadReasons(step: PlanStep, plan: Plan): string[] {
+export function stackReadReasons(deps: readonly Urn[], updateOf: (urn: Urn) => Update | undefined): string[] {
   const out: string[] = [];
-  for (const d of step.deps) {
-    const s = plan.steps.find((x) => x.urn === d);
-    if (s?.kind === "update" && s.type === STACK_REFERENCE_TYPE) out.push(referenceWhy(s));
+  for (const d of deps) {
+    const s = updateOf(d);
+    if (s?.type === STACK_REFERENCE_TYPE) out.push(referenceWhy(s));
   }
   return out;
 }

@@ -1,5 +1,5 @@
-import { UNKNOWN } from "../../core/unknown.js";
-import { SECRET_MASK } from "../../apply/redact.js";
+import { UNKNOWN } from "./unknown.js";
+import { SECRET_MASK } from "./secret-mask.js";
 
 /** Printed for a value not known until apply. */
 export const UNKNOWN_TEXT = "(known after apply)";

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
-import { SECRET_MASK } from "../../apply/redact.js";
-import { isUnknown } from "./value.js";
+import { SECRET_MASK } from "./secret-mask.js";
+import { isUnknown } from "./value-text.js";
 
 /** One attribute-level difference, at a path inside an attribute (`tags.env`, `records[1]`). */
 export type AttrChange =

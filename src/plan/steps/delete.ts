@@ -1,0 +1,101 @@
+import * as z from "zod/mini";
+import type { Props } from "../../state/types.js";
+import { valueLines } from "./attribute-lines.js";
+import { actionId, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
+import type { ActionSpec, PlanView, PriorObject, StepBase, StepKindSpec } from "./step-parts.js";
+
+/** An object no longer declared (or left deposed by an interrupted replace): deleted, or forgotten with `retainOnDelete`. */
+export interface DeleteStep extends StepBase {
+  kind: "delete";
+  id: string;
+  olds: Props;
+  outputs: Props;
+  /** `retainOnDelete`: forget it, leave the cloud object. */
+  retain: boolean;
+  /** An old object left by an interrupted replace, not the resource's current one. */
+  deposed: boolean;
+  secretKeys: string[];
+  prior: PriorObject;
+}
+
+/** Deleting the object. */
+export interface DeleteAction {
+  id: string;
+  kind: "delete";
+  step: DeleteStep;
+}
+
+/** Forgetting the object (`retainOnDelete`): its record goes, the cloud object stays. */
+export interface ForgetAction {
+  id: string;
+  kind: "forget";
+  step: DeleteStep;
+}
+
+/** A delete as a saved plan holds it. */
+export const deleteSchema = z.object({
+  ...planParts.base, kind: z.literal("delete"), id: planParts.id, olds: planParts.props, outputs: planParts.props, retain: z.boolean(), deposed: z.boolean(),
+  secretKeys: planParts.names, prior: planParts.prior,
+});
+
+/** A delete as `--json` prints it. */
+export const deleteJson = z.strictObject({ ...jsonParts.base, op: z.literal("delete"), retain: z.boolean(), deposed: z.boolean() });
+
+function why(step: DeleteStep, plan: PlanView): string | undefined {
+  if (step.deposed) return "an old object left by an interrupted replace";
+  if (plan.mode === "destroy") return undefined;
+  return step.retain ? "no longer in the program; retainOnDelete: the cloud object is kept, only forgotten" : "no longer in the program";
+}
+
+/** The delete step kind. */
+export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z.infer<typeof deleteJson>> = {
+  kind: "delete",
+  changing: () => true,
+  changes: () => true,
+  listed: () => true,
+  counted: () => true,
+  countText: (n) => `${n} to delete`,
+  actions: (step) => {
+    const id = actionId(step, step.deposed ? `deposed:${step.id}` : "delete");
+    return [step.retain ? { id, kind: "forget", step } : { id, kind: "delete", step }];
+  },
+  decision: (step) => (step.deposed ? "deposed object" : step.retain ? "not in the program (retainOnDelete: forgotten)" : "not in the program"),
+  verb: "is deleted",
+  label: (step) => (step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete"),
+  color: "red",
+  why,
+  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...(o.diff ? valueLines(step.olds, step.secretKeys, o) : [])],
+  toJson: (step, plan) => ({ ...jsonBase(step, why(step, plan)), op: "delete", retain: step.retain, deposed: step.deposed }),
+};
+
+/** The delete action kind. */
+export const deleteAction: ActionSpec<DeleteAction> = {
+  kind: "delete",
+  callsProvider: true,
+  slot: true,
+  makesValue: false,
+  releases: true,
+  deletesObject: true,
+  removesRecord: (a) => !a.step.deposed,
+  deletesDeposed: (a) => a.step.deposed,
+  follows: () => [],
+  past: "deleted",
+  ing: "deleting",
+  afterFailure: (command) => `it stays in state, so the next run tries again; if it was already removed by hand, \`${command} refresh\` forgets it`,
+};
+
+/** The forget action kind (`retainOnDelete`). */
+export const forgetAction: ActionSpec<ForgetAction> = {
+  kind: "forget",
+  callsProvider: false,
+  slot: true,
+  makesValue: false,
+  releases: true,
+  deletesObject: false,
+  removesRecord: () => false,
+  deletesDeposed: () => false,
+  follows: () => [],
+  past: "forgot (retainOnDelete: left in the cloud)",
+  ing: "forgetting",
+  afterFailure: (command) => `nothing was changed; run \`${command} up\` again`,
+};

@@ -1,0 +1,169 @@
+import * as z from "zod/mini";
+import type { Urn } from "../../core/urn.js";
+import { nameOf } from "../../core/urn.js";
+import type { Props, ProviderRecord } from "../../state/types.js";
+import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
+import { adopting, causes, keysText } from "./change-reasons.js";
+import { changeParts } from "./update.js";
+import { actionId, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
+import type { ActionSpec, AdoptedObject, PlanView, PriorObject, ReplaceReason, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
+
+/** A resource whose object is replaced: a new one is made and the old one deleted, in the order `deleteFirst` says. */
+export interface ReplaceStep extends StepBase {
+  kind: "replace";
+  id: string;
+  olds: Props;
+  news: Props;
+  outputs: Props;
+  changed: string[];
+  drift: string[];
+  replaceKeys: string[];
+  reason: ReplaceReason;
+  /** For `dependency`: the resource deleted first; for `triggered`: the values that changed. */
+  cause?: string;
+  deleteFirst: boolean;
+  /**
+   * The old object is kept (as deposed) rather than deleted in this plan: objects kept for a later round
+   * (see `DeferredPart`) still reference it, and the plan that plans them deletes it after they let go.
+   */
+  keepOld?: boolean;
+  secretKeys: string[];
+  meta: StepMeta;
+  /** The old object: its delete goes where it lives, after everything that references it lets go. */
+  prior: PriorObject;
+  movedFrom?: Urn;
+  /** The object is adopted (`import`) in this plan, then replaced. */
+  adopt?: AdoptedObject;
+}
+
+/** Making the replacement. */
+export interface ReplaceAction {
+  id: string;
+  kind: "replace";
+  step: ReplaceStep;
+}
+
+/** Deleting the replaced object. */
+export interface DeleteReplacedAction {
+  id: string;
+  kind: "delete-replaced";
+  step: ReplaceStep;
+}
+
+const REASONS = ["attributes", "tainted", "requested", "replaceOnChanges", "provider", "dependency", "triggered"] as const satisfies readonly ReplaceReason[];
+
+/** A replace as a saved plan holds it. */
+export const replaceSchema = z.object({
+  ...planParts.base, kind: z.literal("replace"), ...changeParts, replaceKeys: planParts.names, deleteFirst: z.boolean(), keepOld: z.optional(z.boolean()), cause: z.optional(z.string()),
+  reason: z.enum(REASONS),
+});
+
+/** A replace as `--json` prints it: the changed paths, the keys that force it, why, and the order. */
+export const replaceJson = z.strictObject({
+  ...jsonParts.base, op: z.literal("replace"), changes: z.array(jsonParts.change), drift: z.array(z.string()), replace_keys: z.array(z.string()), reason: z.string(),
+  cause: z.optional(z.string()), delete_first: z.boolean(), import_id: z.optional(z.string()),
+});
+
+function formatSettings(p: ProviderRecord | undefined): string {
+  const entries = Object.entries(p?.settings ?? {});
+  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(" ") : "default";
+}
+
+/** Why a replace happens, for each {@link ReplaceReason}. */
+function reasonText(step: ReplaceStep, plan: PlanView): string {
+  const reason: ReplaceReason = step.reason;
+  switch (reason) {
+    case "attributes": {
+      const keys = step.replaceKeys.length ? step.replaceKeys : step.changed;
+      return `${causes(step, keys, plan)}, and ${keys.length === 1 ? "it forces" : "they force"} a replacement`;
+    }
+    case "replaceOnChanges":
+      return `${causes(step, step.replaceKeys, plan)}, and replaceOnChanges lists ${step.replaceKeys.length === 1 ? "it" : "them"}`;
+    case "tainted":
+      return "the object is tainted (its create failed part-way)";
+    case "requested":
+      return "replacement requested with --replace";
+    case "provider":
+      return `provider settings changed (${formatSettings(step.prior.provider)} → ${formatSettings(step.meta.provider)}): the object moves`;
+    case "dependency":
+      return `replaced delete-first because it references ${nameOf(step.cause ?? "")}, which is deleted first: it must not be left using an object that is gone`;
+    case "triggered":
+      return `replaceTriggeredBy: ${step.cause ?? "a value changed"}`;
+    default: {
+      const never: never = reason;
+      return `replace reason: ${String(never)}`;
+    }
+  }
+}
+
+const why = (step: ReplaceStep, plan: PlanView) => adopting(step, reasonText(step, plan));
+
+/** The keys the printed plan marks as forcing the replacement (not for a reason unrelated to attributes). */
+const markedForcing = (s: ReplaceStep) => (s.reason !== "tainted" && s.reason !== "requested" && s.reason !== "provider" ? s.replaceKeys : []);
+/** The keys `--json` marks as forcing the replacement: only when attributes or `replaceOnChanges` force it. */
+const jsonForcing = (s: ReplaceStep) => (s.reason === "attributes" || s.reason === "replaceOnChanges" ? s.replaceKeys : []);
+
+function label(step: ReplaceStep): string {
+  if (step.deleteFirst) return "-/+ replace (delete first)";
+  return step.keepOld ? "+/- replace (create first; the old one is deleted in a later round)" : "+/- replace (create first)";
+}
+
+/** The replace step kind. */
+export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplacedAction, z.infer<typeof replaceJson>> = {
+  kind: "replace",
+  changing: () => true,
+  changes: () => true,
+  listed: () => true,
+  counted: () => true,
+  countText: (n) => `${n} to replace`,
+  // keepOld: the old object stays deposed, for the plan of a later round to delete.
+  actions: (step) => [
+    { id: actionId(step, "replace"), kind: "replace", step },
+    ...(step.keepOld ? [] : [{ id: actionId(step, "delete-replaced"), kind: "delete-replaced" as const, step }]),
+  ],
+  decision: (step) =>
+    `${step.reason}${step.cause && step.reason === "dependency" ? ` (${step.cause})` : ""}${keysText("replace keys", step.replaceKeys)}${keysText("changed", step.changed)}${step.deleteFirst ? "; delete first" : "; create first"}`,
+  verb: "is replaced",
+  label,
+  color: "magenta",
+  why,
+  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...changeLines(step, markedForcing(step), o)],
+  toJson: (step, plan) => ({
+    ...jsonBase(step, why(step, plan)), op: "replace", changes: jsonChanges(step, jsonForcing(step)), drift: driftedKeys(step), replace_keys: step.replaceKeys, reason: step.reason,
+    ...(step.cause ? { cause: step.cause } : {}), delete_first: step.deleteFirst, ...(step.adopt ? { import_id: step.adopt.id } : {}),
+  }),
+};
+
+/** The replacement's create. */
+export const replaceAction: ActionSpec<ReplaceAction> = {
+  kind: "replace",
+  callsProvider: true,
+  slot: true,
+  makesValue: true,
+  releases: false,
+  deletesObject: false,
+  removesRecord: () => false,
+  deletesDeposed: () => false,
+  // Delete-first: the old object goes before the replacement is made.
+  follows: (a) => (a.step.deleteFirst ? [{ id: actionId(a.step, "delete-replaced") }] : []),
+  past: "replaced",
+  ing: "replacing",
+  afterFailure: (command) => `the replacement did not finish and the current object stays in state; fix the cause and run \`${command} up\` again`,
+};
+
+/** The old object's delete, after the replacement is made (or before, delete-first). */
+export const deleteReplacedAction: ActionSpec<DeleteReplacedAction> = {
+  kind: "delete-replaced",
+  callsProvider: true,
+  slot: true,
+  makesValue: false,
+  releases: true,
+  deletesObject: true,
+  // Delete-first, the old object is the current one: its record goes with it.
+  removesRecord: (a) => a.step.deleteFirst,
+  deletesDeposed: () => false,
+  follows: (a) => (a.step.deleteFirst ? [] : [{ valueOf: a.step.urn }]),
+  past: "deleted the old object of",
+  ing: "deleting the old object of",
+  afterFailure: (command) => `the new object is in use; the old one stays recorded and the next \`${command} up\` deletes it`,
+};

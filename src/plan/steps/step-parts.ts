@@ -1,0 +1,242 @@
+import * as z from "zod/mini";
+import type { Urn } from "../../core/urn.js";
+import type { DeclaredIn, Props, ProviderRecord, RecordedTimeouts } from "../../state/types.js";
+import type { DeclarationSite } from "../../core/declaration-site.js";
+import type { Colors } from "../../core/colors.js";
+import { nameOf, typeOf } from "../../core/urn.js";
+
+/**
+ * The parts every step kind is made of: the fields all steps share, the records they carry, the zod pieces
+ * their saved-plan and `--json` schemas are built from, and {@link StepKindSpec}, what one kind's file
+ * provides. Each kind lives in one file of this folder (`create.ts`, `replace.ts`, …); `index.ts` lists them.
+ */
+
+/**
+ * What a replace happens for: the attributes that force it, a tainted object, `--replace`, `replaceOnChanges`,
+ * a move to other provider settings, a dependency that must be deleted first (`deleteBeforeReplace`), or a
+ * `replaceTriggeredBy` value that changed.
+ */
+export type ReplaceReason = "attributes" | "tainted" | "requested" | "replaceOnChanges" | "provider" | "dependency" | "triggered";
+
+/** State-only facts a step records along with its resource (they are not provider inputs). */
+export interface StepMeta {
+  parent?: Urn;
+  deps: Urn[];
+  protect: boolean;
+  retainOnDelete: boolean;
+  /** The configured provider instance (name and settings, never credentials); absent for the default. */
+  provider?: ProviderRecord;
+  /** `customTimeouts` in ms. */
+  timeouts?: RecordedTimeouts;
+  /** Hash of the `replaceTriggeredBy` values (absent when the option is not used). */
+  triggers?: string;
+  /** Set when an `apply` callback declared the resource (see `ResourceState.declaredIn`). */
+  declaredIn?: DeclaredIn;
+}
+
+/** The fields every step has. */
+export interface StepBase {
+  urn: Urn;
+  type: string;
+  /**
+   * Where the program declared the node (for messages and `preview --diff`): absent for deletes and for
+   * plans read from a file, and never written to one (see {@link DeclarationSite}).
+   */
+  site?: DeclarationSite;
+  /** URNs of the program nodes whose values this step needs (its new object depends on them). */
+  deps: Urn[];
+}
+
+/** An existing object a resource adopts (`import`): what a read of it showed, recorded before anything runs. */
+export interface AdoptedObject {
+  id: string;
+  inputs: Props;
+  outputs: Props;
+  secretKeys: string[];
+}
+
+/** What the state recorded of the object a step changes or deletes (ordering and where it lives). */
+export interface PriorObject {
+  /** What the object depended on (and may reference): those are deleted only after it lets go. */
+  deps: Urn[];
+  /** The provider instance it was applied with, from state (its delete goes there). */
+  provider?: ProviderRecord;
+  /** Its recorded `customTimeouts` (a delete after removal from the program still honours them). */
+  timeouts?: RecordedTimeouts;
+}
+
+/** What a plan is for (see `Plan.mode`). */
+export type PlanMode = "update" | "destroy" | "refresh-only";
+
+/**
+ * What a step's words need of the rest of its plan: the plan's mode and, for a step's dependencies, how
+ * the plan changes them. Built once per plan (`plan-view.ts`), so a step kind never walks the plan itself.
+ */
+export interface PlanView {
+  readonly mode: PlanMode;
+  /** The dependencies among `deps` that change in this plan, as phrases: `zone, which is replaced`. */
+  changingDeps(deps: readonly Urn[]): string[];
+  /** Why the stack references among `deps` are updated: `output vpcId of stack network/prod changed …`. */
+  stackReads(deps: readonly Urn[]): string[];
+}
+
+/** How a plan is printed: colours, and `diff` for attribute-level detail with values never cut. */
+export interface DetailOptions {
+  colors: Colors;
+  diff: boolean;
+}
+
+/** The colours a step kind may be printed in (a key of {@link Colors}). */
+export type StepColor = "green" | "yellow" | "magenta" | "red" | "cyan" | "dim" | "blue";
+
+/**
+ * Everything about one kind of plan step, in one place: when it changes anything, the actions it becomes,
+ * and its words in the debug trace, the printed plan and `--json`. The engine and the CLI never switch on
+ * a step's kind; they ask its spec. The saved-plan and `--json` zod schemas sit beside the spec in the
+ * kind's file (`index.ts` joins them into unions).
+ *
+ * @example
+ * const spec: StepKindSpec<ReadStep, ReadAction> = { kind: "read", changing: (s) => s.deferred, … };
+ */
+export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
+  readonly kind: S["kind"];
+  /** Dependents must wait for it: it does something at apply time (a deferred read, a wait that runs, any change). */
+  changing(step: S): boolean;
+  /** It changes cloud objects or state records (reads and waits never do by themselves). */
+  changes(step: S): boolean;
+  /** It has a line in the printed plan (an unchanged resource has none unless it moves or is adopted). */
+  listed(step: S): boolean;
+  /** It counts in the plan's count line and `--json` counts. */
+  counted(step: S): boolean;
+  /** Its part of the count line (`2 to create`); absent for a kind the count line leaves out. */
+  countText?: (n: number) => string;
+  /** The actions it becomes, with ids `<urn>#<suffix>` (`actionId`). */
+  actions(step: S): A[];
+  /** The debug trace's reason for it (after `plan <kind> <urn>: `). */
+  decision(step: S): string;
+  /** How a wait's "runs because …" note says what happens to it: `is replaced`. */
+  verb: string;
+  /** The glyph and word of its plan line: `+/- replace (create first)`. */
+  label(step: S): string;
+  color: StepColor;
+  /** Its plan line when it is not `<label> <urn>` in its colour. */
+  line?: (step: S, c: Colors) => string;
+  /** Its name in plans, tests and `--json` when not its resource's name (a wait's display name). */
+  displayName?: (step: S) => string;
+  /** It as a changing dependency in another step's reason (default: `<name>, which <verb>`). */
+  asDependency?: (step: S) => string;
+  /** Why it is in the plan, in words; undefined when it speaks for itself. */
+  why(step: S, plan: PlanView): string | undefined;
+  /** The lines under its plan line: why, where it was declared (`declared`), then the attributes it touches. */
+  details(step: S, plan: PlanView, declared: readonly string[], o: DetailOptions): string[];
+  /** It as `--json` prints it (names spelt out, secrets masked, unknowns as `{ "$unknown": true }`). */
+  toJson(step: S, plan: PlanView): J;
+}
+
+/**
+ * The id of one of a step's actions.
+ * @example actionId(step, "delete-replaced") // "urn:cairn:dev::app::local:File::cfg#delete-replaced"
+ */
+export function actionId(step: StepBase, suffix: string): string {
+  return `${step.urn}#${suffix}`;
+}
+
+/** `[why, ...declared]`, or just `declared` when there is no why. */
+export function whyLines(why: string | undefined, declared: readonly string[]): string[] {
+  return why ? [why, ...declared] : [...declared];
+}
+
+/**
+ * The fields every `--json` step has: `op`, `urn`, `name`, `resource_type`, `deps`, and `why` when there is one.
+ * @example jsonBase(step, "content changed in the program") // { op: "update", urn, name: "cfg", resource_type: "local:File", deps: [], why: "…" }
+ */
+export function jsonBase<K extends string>(step: StepBase & { kind: K }, why: string | undefined, name = nameOf(step.urn), type = typeOf(step.urn)) {
+  return { op: step.kind, urn: step.urn as string, name, resource_type: type, deps: [...step.deps], ...(why ? { why } : {}) };
+}
+
+// zod pieces of the saved-plan schema (checked field by field when a plan file is read back).
+const urn = z.string().check(z.minLength(1));
+const ms = z.optional(z.number().check(z.positive()));
+const provider = z.optional(z.object({ name: z.string(), settings: z.record(z.string(), z.string()) }));
+const timeouts = z.optional(z.object({ create: ms, update: ms, delete: ms }));
+
+/** zod pieces the step kinds' saved-plan schemas share. */
+export const planParts = {
+  urn,
+  urns: z.array(urn),
+  props: z.record(z.string(), z.unknown()),
+  names: z.array(z.string()),
+  id: z.string().check(z.minLength(1)),
+  meta: z.object({
+    parent: z.optional(urn), deps: z.array(urn), protect: z.boolean(), retainOnDelete: z.boolean(), provider, timeouts,
+    triggers: z.optional(z.string()), declaredIn: z.optional(z.object({ on: z.array(urn), waitsFor: z.string() })),
+  }),
+  prior: z.object({ deps: z.array(urn), provider, timeouts }),
+  adopt: z.optional(z.object({ id: z.string(), inputs: z.record(z.string(), z.unknown()), outputs: z.record(z.string(), z.unknown()), secretKeys: z.array(z.string()) })),
+  base: { urn, type: z.string().check(z.minLength(1)), deps: z.array(urn) },
+};
+
+/** Any JSON value; `{ "$unknown": true }` where a value is not known yet, `"[secret]"` for secrets. */
+const jsonValue = z.unknown();
+
+/** zod pieces the step kinds' `--json` schemas share. */
+export const jsonParts = {
+  value: jsonValue,
+  base: { urn: z.string(), name: z.string(), resource_type: z.string(), why: z.optional(z.string()), deps: z.array(z.string()) },
+  change: z.strictObject({
+    path: z.string(),
+    kind: z.enum(["changed", "added", "removed"]),
+    before: z.optional(jsonValue),
+    after: z.optional(jsonValue),
+    forces_replacement: z.boolean(),
+  }),
+};
+
+/** One action of a step: what the scheduler runs and a handler carries out. */
+export interface ActionBase {
+  id: string;
+  kind: string;
+  step: StepBase;
+}
+
+/** Another action an action follows besides its dependency edges: by id, or the one that makes a URN's value. */
+export type Follows = { id: string } | { valueOf: Urn };
+
+/**
+ * Everything about one kind of action: how the scheduler and the action graph treat it, and its words in
+ * progress, results and failure hints. Kept with the step kind it comes from.
+ *
+ * @example const spec: ActionSpec<ReadAction> = { kind: "read", callsProvider: true, slot: true, makesValue: true, … };
+ */
+export interface ActionSpec<A extends ActionBase> {
+  readonly kind: A["kind"];
+  /** Its handler calls a provider (counted as started when the call starts); waits poll on their own, `forget` only edits state. */
+  callsProvider: boolean;
+  /** It takes one of the `--parallel` slots (waits mostly sleep, so they take none). */
+  slot: boolean;
+  /** After it the node's new value is known (its dependents may start). */
+  makesValue: boolean;
+  /** After it the step's old object no longer references anything (it was updated or deleted). */
+  releases: boolean;
+  /** It deletes an object from the cloud. */
+  deletesObject: boolean;
+  /** It deletes the resource's current object, and with it its state record. */
+  removesRecord(action: A): boolean;
+  /** It deletes one of a resource's deposed objects (those go before the resource's record does). */
+  deletesDeposed(action: A): boolean;
+  /** Other actions it follows (the order inside a step, like a replace's create and delete). */
+  follows(action: A): Follows[];
+  /** `created`, `deleted the old object of`: what a finished one did. */
+  past: string;
+  /** `creating`: what a running one does. */
+  ing: string;
+  /** What a failure leaves in state and what to run next (`command` runs the program). */
+  afterFailure(command: string): string;
+}
+
+/** The defaults most action kinds share: no special order, no deposed objects, no record removed. */
+export const plainAction = {
+  removesRecord: () => false,
+  deletesDeposed: () => false,
+  follows: (): Follows[] => [],
+} as const;

@@ -1,0 +1,85 @@
+import * as z from "zod/mini";
+import type { Urn } from "../../core/urn.js";
+import type { Props } from "../../state/types.js";
+import { STACK_REFERENCE_TYPE } from "../../program/stack-reference.js";
+import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
+import { adopting, causes, keysText } from "./change-reasons.js";
+import { referenceWhy } from "./stack-reasons.js";
+import { actionId, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import type { ActionSpec, AdoptedObject, PlanView, PriorObject, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
+
+/** A resource whose object is changed in place. */
+export interface UpdateStep extends StepBase {
+  kind: "update";
+  id: string;
+  /** What the inputs are now: the last applied ones, or what a refresh observed. */
+  olds: Props;
+  news: Props;
+  /** Prior outputs, given to the provider. */
+  outputs: Props;
+  changed: string[];
+  /** Changed attributes that were changed outside Cairn (the update puts them back). */
+  drift: string[];
+  secretKeys: string[];
+  meta: StepMeta;
+  prior: PriorObject;
+  movedFrom?: Urn;
+  /** The object is adopted (`import`) in this plan, then updated. */
+  adopt?: AdoptedObject;
+}
+
+/** Changing the object in place. */
+export interface UpdateAction {
+  id: string;
+  kind: "update";
+  step: UpdateStep;
+}
+
+/** The saved-plan fields of a step that changes an object's attributes (an update, a replace). */
+export const changeParts = {
+  id: planParts.id, olds: planParts.props, news: planParts.props, outputs: planParts.props, changed: planParts.names, drift: planParts.names,
+  secretKeys: planParts.names, meta: planParts.meta, prior: planParts.prior, movedFrom: z.optional(planParts.urn), adopt: planParts.adopt,
+};
+
+/** An update as a saved plan holds it. */
+export const updateSchema = z.object({ ...planParts.base, kind: z.literal("update"), ...changeParts });
+
+/** An update as `--json` prints it: the changed paths, which of them drifted, and the adopted id. */
+export const updateJson = z.strictObject({ ...jsonParts.base, op: z.literal("update"), changes: z.array(jsonParts.change), drift: z.array(z.string()), import_id: z.optional(z.string()) });
+
+function why(step: UpdateStep, plan: PlanView): string | undefined {
+  if (step.type === STACK_REFERENCE_TYPE) return referenceWhy(step);
+  return adopting(step, causes(step, step.changed, plan)) || undefined;
+}
+
+/** The update step kind. */
+export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof updateJson>> = {
+  kind: "update",
+  changing: () => true,
+  changes: () => true,
+  listed: () => true,
+  counted: () => true,
+  countText: (n) => `${n} to update`,
+  actions: (step) => [{ id: actionId(step, "update"), kind: "update", step }],
+  decision: (step) => `changed ${step.changed.join(", ")}${keysText("drifted", step.drift)}${step.adopt ? "; adopts an existing object" : ""}`,
+  verb: "is updated",
+  label: () => "~ update",
+  color: "yellow",
+  why,
+  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...changeLines(step, [], o)],
+  toJson: (step, plan) => ({ ...jsonBase(step, why(step, plan)), op: "update", changes: jsonChanges(step, []), drift: driftedKeys(step), ...(step.adopt ? { import_id: step.adopt.id } : {}) }),
+};
+
+/** The update action kind. */
+export const updateAction: ActionSpec<UpdateAction> = {
+  ...plainAction,
+  kind: "update",
+  callsProvider: true,
+  slot: true,
+  makesValue: true,
+  releases: true,
+  deletesObject: false,
+  past: "updated",
+  ing: "updating",
+  afterFailure: (command) => `the object keeps its last recorded state; fix the cause and run \`${command} up\` again`,
+};
