@@ -33,10 +33,14 @@ export async function evaluate(parts: StackParts, config: Record<string, ConfigV
 export class Evaluations {
   /** The program's provider instances by package and name, from its latest evaluation. */
   readonly live = new Map<string, ProviderInstance>();
-  /** The latest evaluation, ready to plan. */
-  latest: Prepared | undefined;
+  private prepared: Prepared | undefined;
 
   constructor(private readonly parts: StackParts) {}
+
+  /** The latest evaluation, ready to plan: applying a plan this process just made needs no second one. */
+  get latest(): Prepared | undefined {
+    return this.prepared;
+  }
 
   /** Evaluates the program into a graph, with its fingerprint. */
   async prepare(upstream?: readonly Plan[]): Promise<Prepared> {
@@ -51,8 +55,8 @@ export class Evaluations {
     }
     if (ev.diagnostics.length) throw new CairnError(`The program "${program.name}" has ${ev.diagnostics.length} problem(s):`, ev.diagnostics.map((d) => d.message));
     this.remember(ev);
-    this.latest = preparedFrom(ev, config);
-    return this.latest;
+    this.prepared = preparedFrom(ev, config);
+    return this.prepared;
   }
 
   /**

@@ -1,5 +1,4 @@
-// State surgery: `state show/rm/mv/import/unprotect` and `migrate`. Each change is made under the lock, after
-// `confirm`, on a state whose previous version is kept in history (`state rollback` undoes it).
+// The state commands (`state show/rm/mv/import/unprotect`, `migrate`): they change records, never the cloud.
 import type { Urn } from "../core/urn.js";
 import { openBackend } from "../state/open-backend.js";
 import type { StateBackend } from "../state/backend.js";
