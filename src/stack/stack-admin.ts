@@ -1,6 +1,7 @@
 import type { StackExport, StackSummary, StateBackend } from "../state/backend.js";
 import { CairnError } from "./errors.js";
 import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
+import { openStackBackend, type StackParts } from "./stack-parts.js";
 
 /** One stack of a backend, as the stack administration commands (`stack ls/rm/restore`) see it. */
 export interface AdminTarget {
@@ -12,6 +13,21 @@ export interface AdminTarget {
   programDir: string;
   /** The backend of another stack of the same project and backend; undefined when it cannot be opened. */
   sibling(name: string): StateBackend | undefined;
+}
+
+/**
+ * A stack as the stack administration commands see it: its siblings are opened in the same backend, unless
+ * its backend was given as an object (which holds one stack).
+ *
+ * @example await stackSummaries(adminTarget(parts))
+ */
+export function adminTarget(parts: StackParts): AdminTarget {
+  const { program, options } = parts;
+  const objectBackend = typeof options.backend === "object";
+  return {
+    backend: parts.backend, project: program.name, stack: parts.name, programDir: program.location.dir,
+    sibling: (name) => (objectBackend ? undefined : openStackBackend(program, { ...options, stack: name }, name).backend),
+  };
 }
 
 /**

@@ -1,0 +1,59 @@
+import { makePlan } from "../plan/planner.js";
+import type { Plan } from "../plan/plan.js";
+import { decisionLine } from "../plan/steps/index.js";
+import type { StackState } from "../state/types.js";
+import { afterRefresh, readAll } from "./refresh.js";
+import type { RunOptions } from "./options.js";
+import { planSecrets } from "./plan-secrets.js";
+import { refreshOnlyPlan } from "./special-plans.js";
+import { readContext } from "./op-context.js";
+import { providerEnv, type RunContext } from "./run-context.js";
+import { planFor, type StackParts } from "./stack-parts.js";
+
+/**
+ * Plans the program against `state` (refreshed first with `refresh`; only refreshed with `refreshOnly`);
+ * `fingerprinted` when the plan leaves this call (preview), so it can be applied later.
+ *
+ * @example const plan = await planAgainst(ctx, state, { refresh: true }, idle, true);
+ */
+export async function planAgainst(ctx: RunContext, state: StackState, opts: RunOptions, idle: AbortSignal, fingerprinted: boolean): Promise<Plan> {
+  const refreshing = opts.refresh || opts.refreshOnly;
+  if (opts.refreshOnly) await ctx.evaluations.declareProviders();
+  const found = refreshing ? await readAll(state, providerEnv(ctx)) : { findings: [], mutations: [] };
+  if (opts.refreshOnly) {
+    return refreshOnlyPlan(planFor(ctx), state, found);
+  }
+  const { runtime, fingerprint: fp, declarations } = await ctx.evaluations.prepare(opts.upstream);
+  const plan = await makePlan(
+    {
+      project: ctx.program.name, stack: ctx.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
+      opContext: (urn, timeout, provider) => readContext(ctx, urn, timeout, provider),
+      providers: ctx.providers, stuck: idle, growth: declarations, ...(runtime.applies ? { applies: runtime.applies } : {}),
+    },
+    opts,
+  );
+  // Callbacks declared resources while planning: they are in the graph now, and none may be declared after.
+  declarations.seal();
+  if (runtime.nodeByUrn.size !== runtime.graph.order.length) {
+    ctx.evaluations.remember({ nodes: runtime.graph.order.slice(runtime.nodeByUrn.size) }); // the nodes added (appended)
+    runtime.nodeByUrn = new Map(runtime.graph.order.map((n) => [n.urn, n]));
+  }
+  // After planning: the resources callbacks declared while planning are part of what the plan was made from.
+  const fingerprint = fingerprinted ? fp() : "";
+  return traced(ctx, scrubbed(ctx, { ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings }));
+}
+
+/**
+ * The plan, its decisions written to the debug trace (when on).
+ * @example return traced(parts, destroyPlan(...));
+ */
+export function traced(parts: StackParts, plan: Plan): Plan {
+  if (parts.debug) for (const step of plan.steps) parts.debug(decisionLine(step));
+  return plan;
+}
+
+/** The plan with its secrets remembered and its diagnostics (a provider's check may quote a value) redacted. */
+function scrubbed(parts: StackParts, plan: Plan): Plan {
+  planSecrets(plan, parts.secrets);
+  return { ...plan, diagnostics: plan.diagnostics.map((d) => ({ ...d, message: parts.secrets.redact(d.message) })) };
+}
