@@ -127,3 +127,15 @@ export function taintedKeys(outputs: Props, secretValues: readonly unknown[]): s
     return forms.some((f) => text.includes(f));
   });
 }
+
+/**
+ * A redactor for just these values (one step's secrets), with the registry's masking: every encoded form
+ * too. The one way Cairn masks secrets in text; the stack's registry masks what a run has seen overall.
+ *
+ * @example redactorOf(["hunter2!"])("bad password hunter2!") // "bad password [secret]"
+ */
+export function redactorOf(values: readonly unknown[]): (text: string) => string {
+  const registry = new SecretRegistry();
+  for (const v of values) registry.add(v);
+  return (text) => registry.redact(text);
+}

@@ -4,7 +4,7 @@ import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import { beginLine, headLine } from "./journal-format.js";
 import { LockCompromisedError, LockHeldError, StackLockedError, forcedWarning, type LockHolder, type StackLock, type UnlockResult } from "./lock-holder.js";
 import { StoreBackend, type BackendOptions } from "./store-backend.js";
-import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreNames, snapshotText } from "./store.js";
+import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreContext, type StoreNames, snapshotText } from "./store.js";
 
 /** One stack as a memory store keeps it. */
 interface MemoryStack {
@@ -37,7 +37,7 @@ export class MemoryStore implements StateStore {
   private readonly space: Space;
 
   constructor(
-    private readonly ctx: { space?: string | undefined; stack: string; project: string; programHint?: string | undefined },
+    private readonly ctx: StoreContext & { space?: string | undefined },
   ) {
     const name = ctx.space ?? "";
     this.space = name ? (named.get(name) ?? named.set(name, new Map()).get(name)!) : new Map();

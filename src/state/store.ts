@@ -60,6 +60,17 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
+/**
+ * The names and options a stored stack's store is opened with (PostgreSQL, S3, memory).
+ * @example { stack: "dev", project: "site", programHint: "npx tsx infra.ts" }
+ */
+export interface StoreContext {
+  stack: string;
+  project: string;
+  /** How the program is run, for messages that say what to run next. */
+  programHint?: string | undefined;
+}
+
 /** How a store names its parts in messages (paths, object keys, table names). */
 export interface StoreNames {
   snapshot: string;

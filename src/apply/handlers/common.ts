@@ -4,10 +4,9 @@ import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
 import type { Props, StateMutation } from "../../state/types.js";
 import { secretValuesOf } from "../../state/secret-walk.js";
 import type { Urn } from "../../core/urn.js";
-import { redactSecrets } from "../redact.js";
 import type { ApplyContext } from "../context.js";
 import type { ObjectFacts } from "../record.js";
-import { taintedKeys } from "../secret-registry.js";
+import { redactorOf, taintedKeys } from "../secret-registry.js";
 
 /** The value dependents see once an object exists: its id and outputs, secrets marked. */
 export function valueOf(ctx: ApplyContext, urn: Urn, o: ObjectFacts): ResourceValue {
@@ -29,8 +28,7 @@ export function secretValues(step: PlanStep): unknown[] {
 
 /** Masks a step's secret values in a message. */
 export function redactorFor(step: PlanStep): (text: string) => string {
-  const secrets = secretValues(step);
-  return (text) => redactSecrets(text, secrets);
+  return redactorOf(secretValues(step));
 }
 
 

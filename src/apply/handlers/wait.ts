@@ -4,10 +4,10 @@ import { UNKNOWN } from "../../core/unknown.js";
 import { knownValue } from "../../runtime/values.js";
 import type { Props, StackState, StateMutation } from "../../state/types.js";
 import { secretValuesOf } from "../../state/secret-walk.js";
+import { redactorOf } from "../secret-registry.js";
 import { rootTarget } from "../../wait/wait.js";
 import type { Action } from "../../plan/actions.js";
 import type { ApplyContext, Handler } from "../context.js";
-import { redactSecrets } from "../redact.js";
 import { Cancelled } from "../scheduler.js";
 import type { WaitRun } from "../../wait/waiter.js";
 import { describeWaitOutcome, waitLabel, type WaitLabel, type WaitOutcome } from "../../wait/outcome.js";
@@ -21,14 +21,14 @@ export function labelOf(step: WaitStep): WaitLabel {
 }
 
 /** The outcome with provider-written text (errors, failure reasons) masked for secret values. */
-function redactOutcome(o: WaitOutcome, secrets: readonly unknown[]): WaitOutcome {
-  if (o.kind === "read-error") return { ...o, error: redactSecrets(o.error, secrets) };
-  if (o.kind === "failed" && o.reason !== undefined) return { ...o, reason: redactSecrets(o.reason, secrets) };
+function redactOutcome(o: WaitOutcome, redact: (text: string) => string): WaitOutcome {
+  if (o.kind === "read-error") return { ...o, error: redact(o.error) };
+  if (o.kind === "failed" && o.reason !== undefined) return { ...o, reason: redact(o.reason) };
   return o;
 }
 
 /** What the poller needs for one wait: the target as it is now (after whatever this run did to it). */
-async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: WaitRun; secrets: unknown[] }> {
+async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: WaitRun; redact: (text: string) => string }> {
   const { step } = action;
   const node = ctx.node(step.urn);
   if (node?.kind !== "wait") throw new Error("a wait needs the program that declares it");
@@ -36,7 +36,7 @@ async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: Wa
   if (tv.id === UNKNOWN) throw new Error(`${waitLabel(step.name, step.named)}: its target ${step.subject} has no id`);
   const root = rootTarget(node);
   const stateInputs = ctx.journal.state.resources[root.urn]?.inputs ?? {};
-  const secrets = secretValuesOf({ secretKeys: [...tv.secretKeys], inputs: stateInputs, outputs: tv.outputs });
+  const redact = redactorOf(secretValuesOf({ secretKeys: [...tv.secretKeys], inputs: stateInputs, outputs: tv.outputs }));
   const run: WaitRun = {
     urn: step.urn, subject: step.subject,
     target: { urn: root.urn, id: String(tv.id), inputs: root.kind === "lookup" ? {} : stateInputs, outputs: tv.outputs },
@@ -44,11 +44,11 @@ async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: Wa
     ...(root.provider ? { instance: root.provider } : {}),
     until: step.until, timeoutMs: step.timeoutMs, intervalMs: step.intervalMs, secret: tv.secretKeys,
     // A provider's error text could quote a secret attribute: mask those values as everywhere else.
-    onPoll: (p) => ctx.events.next({ type: "wait-polled", urn: step.urn, name: step.name, ...p, ...(p.note ? { note: redactSecrets(p.note, secrets) } : {}) }),
+    onPoll: (p) => ctx.events.next({ type: "wait-polled", urn: step.urn, name: step.name, ...p, ...(p.note ? { note: redact(p.note) } : {}) }),
   };
   if (step.failWhen) run.failWhen = step.failWhen;
   if (step.reasonAttribute) run.reasonAttribute = step.reasonAttribute;
-  return { run, secrets };
+  return { run, redact };
 }
 
 /**
@@ -57,9 +57,9 @@ async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: Wa
  */
 export const waitFor: Handler<WaitAction> = async (action, ctx) => {
   const { step } = action;
-  const { run, secrets } = await waitRun(action, ctx);
+  const { run, redact } = await waitRun(action, ctx);
   const { outcome: raw, snapshot } = await ctx.poller.wait(run);
-  const outcome = redactOutcome(raw, secrets);
+  const outcome = redactOutcome(raw, redact);
   const message = describeWaitOutcome(labelOf(step), outcome);
   ctx.events.next({ type: "wait-ended", urn: step.urn, name: step.name, outcome, message });
   if (outcome.kind === "cancelled") throw new Cancelled(message);

@@ -1,14 +1,7 @@
 import type { Client, ClientBase } from "pg";
 import type { LockCompromisedError, LockHolder } from "../lock-holder.js";
-import type { StoreNames } from "../store.js";
+import type { StoreContext, StoreNames } from "../store.js";
 import type { PgTarget } from "./pg-connection.js";
-
-/** The names and options a PostgreSQL store is opened with. */
-export interface PgStoreContext {
-  stack: string;
-  project: string;
-  programHint?: string | undefined;
-}
 
 /** The connection a run holds the stack lock on, and how to recognise its lock row. */
 export interface PgSession {
@@ -32,7 +25,7 @@ export interface PgSession {
  */
 export interface PgPlace {
   readonly target: PgTarget;
-  readonly ctx: PgStoreContext;
+  readonly ctx: StoreContext;
   readonly names: StoreNames;
   /** The connection holding the stack lock, while a run holds it. */
   session: PgSession | undefined;

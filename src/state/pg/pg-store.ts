@@ -4,14 +4,13 @@ import { headLine } from "../journal-format.js";
 import { recordLines } from "../remote-journal.js";
 import { LockCompromisedError, type LockHolder, type StackLock, type UnlockResult } from "../lock-holder.js";
 import { SpillConflictError } from "../spill.js";
-import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
+import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreContext, type StoreNames } from "../store.js";
 import { withRetry } from "../net/retry.js";
 import { connectPg, inTransaction, isPgTransient, pgRetry, type PgTarget } from "./pg-connection.js";
 import { PgJournalStorage } from "./pg-journal.js";
 import { lockPgStack, reacquire, readPgLockHolder, unlockPgStack } from "./pg-lock.js";
-import type { PgPlace, PgSession, PgStoreContext } from "./pg-place.js";
+import type { PgPlace, PgSession } from "./pg-place.js";
 
-export type { PgStoreContext } from "./pg-place.js";
 import { ident } from "./pg-schema.js";
 
 
@@ -34,7 +33,7 @@ export class PgStore implements StateStore, PgPlace {
 
   constructor(
     readonly target: PgTarget,
-    readonly ctx: PgStoreContext,
+    readonly ctx: StoreContext,
   ) {
     const at = `${target.display} (stack ${ctx.project}/${ctx.stack})`;
     const t = (n: string) => `${target.schema}.${n}`;

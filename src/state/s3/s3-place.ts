@@ -1,14 +1,7 @@
 import type { LockCompromisedError, LockHolder } from "../lock-holder.js";
-import type { StoreNames } from "../store.js";
+import type { StoreContext, StoreNames } from "../store.js";
 import type { S3Objects } from "./s3-objects.js";
 import type { S3Target } from "./s3-target.js";
-
-/** The names an S3 store is opened with. */
-export interface S3StoreContext {
-  stack: string;
-  project: string;
-  programHint?: string | undefined;
-}
 
 /** The lock while a run holds it. */
 export interface S3Lease {
@@ -37,7 +30,7 @@ export const versionKey = (v: number) => `history/${String(v).padStart(12, "0")}
  */
 export interface S3Place {
   readonly target: S3Target;
-  readonly ctx: S3StoreContext;
+  readonly ctx: StoreContext;
   readonly names: StoreNames;
   readonly objects: S3Objects;
   /** The lease while this store holds the stack lock. */

@@ -3,13 +3,12 @@ import { parseConfigText, serializeConfig } from "../config-store.js";
 import { headLine } from "../journal-format.js";
 import { recordLines } from "../remote-journal.js";
 import type { LockHolder, StackLock, UnlockResult } from "../lock-holder.js";
-import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreNames } from "../store.js";
+import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreContext, type StoreNames } from "../store.js";
 import { S3JournalStorage, batchKey, parseBatchKey } from "./s3-journal.js";
 import { SpillConflictError } from "../spill.js";
 import { lockS3Stack, readS3LockHolder, unlockS3Stack } from "./s3-lock.js";
-import { versionKey, type S3Lease, type S3Place, type S3StoreContext } from "./s3-place.js";
+import { versionKey, type S3Lease, type S3Place } from "./s3-place.js";
 
-export type { S3StoreContext } from "./s3-place.js";
 import { S3Objects } from "./s3-objects.js";
 import { isPreconditionFailed, s3Error, type S3Target } from "./s3-target.js";
 
@@ -41,7 +40,7 @@ export class S3Store implements StateStore, S3Place {
 
   constructor(
     readonly target: S3Target,
-    readonly ctx: S3StoreContext,
+    readonly ctx: StoreContext,
   ) {
     this.objects = new S3Objects(target);
     const at = (rel: string) => `s3://${target.bucket}/${this.objects.key(this.rel(rel))}`;
