@@ -1,6 +1,6 @@
 import type { EngineEvent } from "../../apply/events.js";
 import type { WaitOutcome } from "../../wait/outcome.js";
-import { hintFor } from "../render/hints.js";
+import { hintFor } from "../hints.js";
 import { nameOf, typeOf } from "../../core/urn.js";
 import { toJsonData } from "../../core/value-text.js";
 import { JSON_VERSION, type JsonEventBody, type JsonEventInput } from "./schema.js";

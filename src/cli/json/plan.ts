@@ -4,7 +4,7 @@ import { SECRET_MASK } from "../../core/secret-mask.js";
 import { toJsonData } from "../../core/value-text.js";
 import { typeOf } from "../../core/urn.js";
 import { stepKindOf, type JsonStep } from "../../plan/steps/index.js";
-import { countedSteps, planView } from "../../plan/steps/plan-view.js";
+import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { JsonEventBody } from "./schema.js";
 
 /**

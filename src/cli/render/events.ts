@@ -5,7 +5,7 @@ import { formatDuration } from "../../core/duration.js";
 import { formatObserved } from "../../core/predicate.js";
 import type { RefreshChange } from "../../stack/stack.js";
 import { noColors, type Colors } from "../../core/colors.js";
-import { hintFor } from "./hints.js";
+import { hintFor } from "../hints.js";
 import { nameOf, typeOf } from "../../core/urn.js";
 
 type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;

@@ -5,7 +5,7 @@ import { SECRET_MASK } from "../../core/secret-mask.js";
 import { noColors, type Colors } from "../../core/colors.js";
 import { formatBlock } from "../../core/value-text.js";
 import { stepKind, stepKindOf } from "../../plan/steps/index.js";
-import { countedSteps, planView } from "../../plan/steps/plan-view.js";
+import { countedSteps, planView } from "../../plan/plan-view.js";
 import { renderRefresh } from "./events.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */

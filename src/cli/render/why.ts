@@ -1,6 +1,6 @@
 import type { Plan, PlanStep } from "../../plan/plan.js";
 import { stepKindOf } from "../../plan/steps/index.js";
-import { planView } from "../../plan/steps/plan-view.js";
+import { planView } from "../../plan/plan-view.js";
 
 /**
  * Why a step is in the plan, in words: which inputs changed (in the program, through a dependency, or by

@@ -21,7 +21,7 @@ export type { CreateAction, UpdateAction, ReplaceAction, DeleteReplacedAction, D
 
 /**
  * One thing the engine will do, as plain data. The plan is a list of these; printing, serialising and
- * applying ask the step's kind (see {@link stepKindOf}).
+ * applying ask the step's kind (`stepKindOf`).
  */
 export type PlanStep = CreateStep | UpdateStep | ReplaceStep | DeleteStep | ReadStep | WaitStep | SameStep;
 

@@ -1,9 +1,9 @@
-import type { Urn } from "../../core/urn.js";
-import { nameOf } from "../../core/urn.js";
-import type { Plan } from "../plan.js";
-import { stepKindOf, stepKinds, type PlanStep, type StepKind } from "./index.js";
-import { stackReadReasons } from "./stack-reasons.js";
-import type { PlanView } from "./step-parts.js";
+import type { Urn } from "../core/urn.js";
+import { nameOf } from "../core/urn.js";
+import type { Plan } from "./plan.js";
+import { stepKindOf, stepKinds, type PlanStep, type StepKind } from "./steps/index.js";
+import { stackReadReasons } from "./steps/stack-reasons.js";
+import type { PlanView } from "./steps/step-parts.js";
 
 // One view per plan, built on first use: rendering asks for the "why" of every changed step, and a
 // map rebuilt per step made a 1% change to 100,000 resources quadratic (34 s). Keyed by the steps array, so

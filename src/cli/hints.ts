@@ -1,5 +1,5 @@
-import type { ActionKind } from "../../plan/actions.js";
-import { actionKind } from "../../plan/steps/index.js";
+import type { ActionKind } from "../plan/actions.js";
+import { actionKind } from "../plan/steps/index.js";
 
 /** Error texts that point at one cause, and what to do about it (checked in order; the first match wins). */
 const BY_MESSAGE: readonly [RegExp, string][] = [
