@@ -4,8 +4,7 @@ import { nameOf } from "../../core/urn.js";
 import type { Props, ProviderRecord } from "../../state/types.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
-import { changeParts } from "./update.js";
-import { actionId, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
+import { actionId, changeParts, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
 import type { ActionSpec, AdoptedObject, PlanView, PriorObject, ReplaceReason, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
 
 /** A resource whose object is replaced: a new one is made and the old one deleted, in the order `deleteFirst` says. */

@@ -176,6 +176,12 @@ export const planParts = {
   base: { urn, type: z.string().check(z.minLength(1)), deps: z.array(urn) },
 };
 
+/** The saved-plan fields of a step that changes an object's attributes (an update, a replace). */
+export const changeParts = {
+  id: planParts.id, olds: planParts.props, news: planParts.props, outputs: planParts.props, changed: planParts.names, drift: planParts.names,
+  secretKeys: planParts.names, meta: planParts.meta, prior: planParts.prior, movedFrom: z.optional(planParts.urn), adopt: planParts.adopt,
+};
+
 /** Any JSON value; `{ "$unknown": true }` where a value is not known yet, `"[secret]"` for secrets. */
 const jsonValue = z.unknown();
 

@@ -5,7 +5,7 @@ import { STACK_REFERENCE_TYPE } from "../../program/stack-reference.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
 import { referenceWhy } from "./stack-reasons.js";
-import { actionId, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import { actionId, changeParts, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionSpec, AdoptedObject, PlanView, PriorObject, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
 
 /** A resource whose object is changed in place. */
@@ -34,12 +34,6 @@ export interface UpdateAction {
   kind: "update";
   step: UpdateStep;
 }
-
-/** The saved-plan fields of a step that changes an object's attributes (an update, a replace). */
-export const changeParts = {
-  id: planParts.id, olds: planParts.props, news: planParts.props, outputs: planParts.props, changed: planParts.names, drift: planParts.names,
-  secretKeys: planParts.names, meta: planParts.meta, prior: planParts.prior, movedFrom: z.optional(planParts.urn), adopt: planParts.adopt,
-};
 
 /** An update as a saved plan holds it. */
 export const updateSchema = z.object({ ...planParts.base, kind: z.literal("update"), ...changeParts });
