@@ -135,7 +135,16 @@ export function taintedKeys(outputs: Props, secretValues: readonly unknown[]): s
  * @example redactorOf(["hunter2!"])("bad password hunter2!") // "bad password [secret]"
  */
 export function redactorOf(values: readonly unknown[]): (text: string) => string {
-  const registry = new SecretRegistry();
-  for (const v of values) registry.add(v);
-  return (text) => registry.redact(text);
+  if (values.length === 0) return unchanged;
+  // Built on first use: nearly every step's redactor is never called (it masks error and retry messages).
+  let registry: SecretRegistry | undefined;
+  return (text) => {
+    if (!registry) {
+      registry = new SecretRegistry();
+      for (const v of values) registry.add(v);
+    }
+    return registry.redact(text);
+  };
 }
+
+const unchanged = (text: string) => text;

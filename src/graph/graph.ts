@@ -32,13 +32,21 @@ function expand(deps: Iterable<ResourceNode>, self: ResourceNode): GraphNode[] {
   return out;
 }
 
-/** A node's direct dependencies: its own (components expanded), and those of the components it is inside (their children inherit a component's dependsOn). */
+/**
+ * A node's direct dependencies, each once: its own (components expanded), and those of the components it
+ * is inside (their children inherit a component's dependsOn). Its own list has no repeats; only expanding
+ * a component or adding a parent's can bring one, so only then are they removed.
+ */
 function directDeps(n: GraphNode): GraphNode[] {
   const deps = expand(n.deps, n);
+  let merged = n.deps.some((d) => d.kind === "component");
   for (let p: ResourceNode | undefined = n.parent; p; p = p.parent) {
-    if (p.kind === "component" && p.deps.size) deps.push(...expand(p.deps, n));
+    if (p.kind === "component" && p.deps.length) {
+      deps.push(...expand(p.deps, n));
+      merged = true;
+    }
   }
-  return deps;
+  return merged ? [...new Set(deps)] : deps;
 }
 
 /**

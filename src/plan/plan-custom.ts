@@ -1,4 +1,4 @@
-import type { CustomNode, GraphNode } from "../program/node.js";
+import type { CustomNode, GraphNode, ResourceNode } from "../program/node.js";
 import type { Diagnostic, Diff } from "../provider/provider.js";
 import { forceNewKeys, secretKeys as schemaSecretKeys, type ResourceSchema } from "../provider/schema.js";
 import { providerRecord } from "../provider/instance.js";
@@ -166,8 +166,7 @@ function decideFor(node: CustomNode, resolved: Checked, news: Props, providerDif
   const def = node.definition;
   const schemaSecrets = schemaSecretKeys(def.schema);
   const prior = ctx.claimed.get(node)?.prior;
-  const depNodes = new Set<GraphNode>(ctx.input.graph.deps.get(node));
-  for (const d of resolved.deps) if (d !== node && d.kind !== "component") depNodes.add(d);
+  const depNodes = withResolvedDeps(ctx.input.graph.deps.get(node) ?? [], resolved.deps, node);
   // A value that was secret stays secret (its old value must never show in a diff), as do schema secrets.
   const priorSecrets = prior?.secretKeys ?? [];
   const secretKeys = schemaSecrets.size || resolved.secretKeys.length || priorSecrets.length ? [...new Set([...resolved.secretKeys, ...schemaSecrets, ...priorSecrets])] : [];
@@ -187,8 +186,25 @@ function decideFor(node: CustomNode, resolved: Checked, news: Props, providerDif
     dependencyDeletedFirst: ctx.forced.replace.get(node.urn),
   });
   const meta = metaOf(node, depNodes, ctx.input.graph, resolved.triggers?.hash ?? prior?.triggers);
-  const facts = { news, secretKeys, meta, deps: [...depNodes].map((d) => d.urn), secrets: new Set(secretKeys), providerDiff };
+  const facts = { news, secretKeys, meta, deps: depNodes.map((d) => d.urn), secrets: secretKeys.length ? new Set(secretKeys) : NO_KEYS, providerDiff };
   recordDecision(node, decision, facts, ctx);
+}
+
+/**
+ * The graph's dependencies of a node and those its resolved inputs name (outputs of resources a callback
+ * declared), each once. Usually the graph's list as it is: no set is made per resource.
+ */
+function withResolvedDeps(graphDeps: readonly GraphNode[], resolved: Iterable<ResourceNode>, node: GraphNode): readonly GraphNode[] {
+  let out: GraphNode[] | undefined;
+  let seen: Set<GraphNode> | undefined;
+  for (const d of resolved) {
+    if (d === node || d.kind === "component") continue;
+    seen ??= new Set(graphDeps);
+    if (seen.has(d)) continue;
+    seen.add(d);
+    (out ??= [...graphDeps]).push(d);
+  }
+  return out ?? graphDeps;
 }
 
 interface Facts {

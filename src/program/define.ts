@@ -1,6 +1,6 @@
 import type { Provider } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
-import { CustomResource, NODE, attributeOutput, type ResourceOptions } from "./resource.js";
+import { CustomResource, NODE, attributeOutput, dependencyList, type ResourceOptions } from "./resource.js";
 import { collectResources, isOutput, type Input, type Inputs, type Output } from "./output.js";
 import type { LookupNode, ResourceDefinition } from "./node.js";
 import { registerDefinition } from "./registry.js";
@@ -92,7 +92,9 @@ export function defineResource<I extends object, O extends object = I, Q = never
       }
       (r[NODE] as LookupNode).lookupId = id;
       // The id (or query) is an input of the lookup: the resources it comes from are dependencies.
-      collectResources(id, r[NODE].deps);
+      const deps = new Set(r[NODE].deps);
+      collectResources(id, deps);
+      r[NODE].deps = dependencyList(deps);
       return r;
     }
   }

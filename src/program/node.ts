@@ -40,8 +40,11 @@ interface NodeBase {
   name: string;
   parent: ResourceNode | undefined;
   children: ResourceNode[];
-  /** Nodes this one needs first: from input values and `dependsOn` (components expanded by the graph). */
-  deps: Set<ResourceNode>;
+  /**
+   * Nodes this one needs first, each once: from input values and `dependsOn` (components expanded by the
+   * graph). A list, not a set: most nodes have none or a few, and a set per node costs ~190 bytes.
+   */
+  deps: readonly ResourceNode[];
   /** The configured provider instance (`opts.provider`, else the parent's); absent for the package default. */
   provider?: ProviderInstance;
   /** Where the user's program declared it (`infra.ts:12:3`), for messages; undefined when no user frame was found. */

@@ -143,8 +143,9 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
     if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources, waits or outputs of them; got ${String(d)}.`);
     deps.add((d as Dependable)[NODE]);
   }
-  const node = makeNode(extra, { urn, type, name, parent, deps, provider, site }, () => managedOptions(opts, { what, ctx, parent, type, name }));
+  const node = makeNode(extra, { urn, type, name, parent, deps: NO_DEPS, provider, site }, () => managedOptions(opts, { what, ctx, parent, type, name }));
   if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
+  node.deps = dependencyList(deps);
   if (values) node.dependsOnValues = values;
   if (frame) {
     frame.declared++;
@@ -172,6 +173,17 @@ function providerFor(kind: ResourceNode["kind"], type: string, name: string, opt
   return undefined;
 }
 
+/** The dependencies of a node that has none (most lookups and many resources): one frozen list. */
+const NO_DEPS: readonly ResourceNode[] = Object.freeze([]);
+
+/**
+ * A node's dependencies as the list it keeps (the set only dedupes them while they are collected).
+ * @example dependencyList(new Set()) === NO_DEPS // true
+ */
+export function dependencyList(deps: ReadonlySet<ResourceNode>): readonly ResourceNode[] {
+  return deps.size ? [...deps] : NO_DEPS;
+}
+
 /** The children of a node that has none yet (most): one frozen list, replaced by a node's own on its first child. */
 const NO_CHILDREN = Object.freeze([]) as unknown as ResourceNode[];
 
@@ -181,7 +193,7 @@ const NO_CHILDREN = Object.freeze([]) as unknown as ResourceNode[];
  */
 function makeNode(
   extra: NodeExtra,
-  b: { urn: Urn; type: string; name: string; parent: ResourceNode | undefined; deps: Set<ResourceNode>; provider: ProviderInstance | undefined; site: DeclarationSite | undefined },
+  b: { urn: Urn; type: string; name: string; parent: ResourceNode | undefined; deps: readonly ResourceNode[]; provider: ProviderInstance | undefined; site: DeclarationSite | undefined },
   options: () => ManagedOptions,
 ): ResourceNode {
   const children = NO_CHILDREN;

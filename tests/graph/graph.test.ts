@@ -29,7 +29,7 @@ describe("graph", () => {
       const a = new Node("a", {});
       const b = new Node("b", { v: a.v });
       const c = new Node("c", { v: b.v });
-      a[NODE].deps.add(c[NODE]); // only possible through internals: outputs cannot refer forward
+      a[NODE].deps = [...a[NODE].deps, c[NODE]]; // only possible through internals: outputs cannot refer forward
     });
     expect(() => buildGraph(nodes)).toThrow(/Dependency cycle: "a" .* → "c" .* → "b" .* → "a"/);
   });
@@ -46,6 +46,20 @@ describe("graph", () => {
     const after = g.order.find((n) => n.name === "after")!;
     expect(g.deps.get(after)!.map((n) => n.name).sort()).toEqual(["x", "y"]);
     expect(g.order.some((n) => (n.kind as string) === "component")).toBe(false);
+  });
+
+  it("lists each dependency once, whether named directly, through a component, or inherited from one", () => {
+    let nodes: ResourceNode[] = [];
+    nodes = eval_(() => {
+      const base = new Node("base", {});
+      const comp = new ComponentResource("test:graph:Group", "grp", { dependsOn: [base] });
+      const inner = new Node("inner", { v: base.v }, { parent: comp, dependsOn: [base] });
+      new Node("user", { v: inner.v }, { dependsOn: [comp, inner] });
+    });
+    const g = buildGraph(nodes);
+    const deps = (name: string) => g.deps.get(g.order.find((n) => n.name === name)!)!.map((n) => n.name);
+    expect(deps("inner")).toEqual(["base"]);
+    expect(deps("user")).toEqual(["inner"]);
   });
 
   it("handles a 10,000-long chain without overflowing the stack", () => {
