@@ -29,7 +29,7 @@ function base64Cores(bytes: Buffer): string[] {
  * The ways a secret can show up in text: as it is, JSON-escaped (inside JSON), URL-encoded, hex (either
  * case) and base64 (standard and URL-safe, at any alignment, so inside an encoded concatenation too).
  */
-function formsOf(v: unknown): string[] {
+function formsOf(v: unknown, minLength = MIN_LENGTH): string[] {
   if (v === undefined || v === null || typeof v === "boolean") return [];
   const text = typeof v === "string" ? v : JSON.stringify(v);
   if (text === undefined) return [];
@@ -38,8 +38,8 @@ function formsOf(v: unknown): string[] {
   const encoded = [bytes.toString("hex"), bytes.toString("hex").toUpperCase(), bytes.toString("base64"), bytes.toString("base64").replace(/=+$/, ""), bytes.toString("base64url"), ...base64Cores(bytes)];
   for (const e of encoded) if (e.length >= MIN_ENCODED) forms.add(e);
   // Parts of a structured secret (an object of credentials) leak one by one, too.
-  if (v !== null && typeof v === "object") for (const x of Object.values(v)) for (const f of formsOf(x)) forms.add(f);
-  return [...forms].filter((f) => f.length >= MIN_LENGTH);
+  if (v !== null && typeof v === "object") for (const x of Object.values(v)) for (const f of formsOf(x, minLength)) forms.add(f);
+  return [...forms].filter((f) => f.length >= minLength);
 }
 
 /**
@@ -55,12 +55,19 @@ function formsOf(v: unknown): string[] {
  */
 export class SecretRegistry {
   private readonly forms = new Set<string>();
+  /** The shortest text masked (a run's registry masks from 4 characters; one step's own secrets from 3). */
+  private readonly minLength: number;
+
+  constructor(opts: { minLength?: number } = {}) {
+    this.minLength = opts.minLength ?? MIN_LENGTH;
+  }
+
   private sorted: string[] | undefined;
   private readonly visit = (v: unknown) => this.add(v);
 
   /** Remembers a secret value (any JSON value). */
   add(v: unknown): void {
-    for (const f of formsOf(v)) {
+    for (const f of formsOf(v, this.minLength)) {
       if (this.forms.has(f)) continue;
       this.forms.add(f);
       this.sorted = undefined;
@@ -90,7 +97,7 @@ export class SecretRegistry {
 
   /** The text with every known secret form masked (longest first, so a secret inside another goes too). */
   redact(text: string): string {
-    if (this.forms.size === 0 || text.length < MIN_LENGTH) return text;
+    if (this.forms.size === 0 || text.length < this.minLength) return text;
     this.sorted ??= [...this.forms].sort((a, b) => b.length - a.length);
     let out = text;
     for (const f of this.sorted) if (out.includes(f)) out = out.split(f).join(SECRET_MASK);
@@ -140,7 +147,8 @@ export function redactorOf(values: readonly unknown[]): (text: string) => string
   let registry: SecretRegistry | undefined;
   return (text) => {
     if (!registry) {
-      registry = new SecretRegistry();
+      // A step's own secrets are masked from 3 characters in its messages: it knows exactly which values they are.
+      registry = new SecretRegistry({ minLength: 3 });
       for (const v of values) registry.add(v);
     }
     return registry.redact(text);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SecretRegistry, taintedKeys } from "../../src/apply/secret-registry.js";
+import { SecretRegistry, redactorOf, taintedKeys } from "../../src/apply/secret-registry.js";
 
 describe("the secret registry", () => {
   const s = new SecretRegistry();
@@ -25,6 +25,15 @@ describe("the secret registry", () => {
     const r = new SecretRegistry();
     r.add("ab");
     expect(r.redact("about a tab")).toBe("about a tab");
+  });
+});
+
+describe("a step's redactor", () => {
+  it("masks the step's own secrets from 3 characters, in every encoded form, and leaves text alone when there are none", () => {
+    const redact = redactorOf(["pin", "hunter2!"]);
+    expect(redact("bad pin for user")).toBe("bad [secret] for user");
+    expect(redact(`auth ${Buffer.from("hunter2!").toString("base64")} refused`)).toBe("auth [secret] refused");
+    expect(redactorOf([])("pin hunter2!")).toBe("pin hunter2!");
   });
 });
 
