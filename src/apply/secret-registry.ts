@@ -149,7 +149,8 @@ export function redactorOf(values: readonly unknown[]): (text: string) => string
     if (!registry) {
       // A step's own secrets are masked from 3 characters in its messages: it knows exactly which values they are.
       registry = new SecretRegistry({ minLength: 3 });
-      for (const v of values) registry.add(v);
+      // A secret boolean is masked as its text here too (the run-wide registry leaves "true" alone).
+      for (const v of values) registry.add(typeof v === "boolean" ? String(v) : v);
     }
     return registry.redact(text);
   };

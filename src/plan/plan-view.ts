@@ -1,7 +1,7 @@
 import type { Urn } from "../core/urn.js";
 import { nameOf } from "../core/urn.js";
 import type { Plan } from "./plan.js";
-import { stepKindOf, stepKinds, type PlanStep, type StepKind } from "./steps/index.js";
+import { stepKindOf, stepKinds, type PlanStep, type StepKind, type UpdateStep } from "./steps/index.js";
 import { stackReadReasons } from "./steps/stack-reasons.js";
 import type { PlanView } from "./steps/step-parts.js";
 
@@ -28,13 +28,19 @@ export function planView(plan: Pick<Plan, "steps" | "mode">): PlanView {
   const known = views.get(plan.steps);
   if (known && known.mode === plan.mode) return known;
   const byUrn = new Map<string, PlanStep>(plan.steps.map((s) => [s.urn, s]));
+  // A stack reference's update, found first: a deposed delete of the same URN comes later in the plan.
+  let updates: Map<string, UpdateStep> | undefined;
+  const updateOf = (urn: Urn) => {
+    if (!updates) {
+      updates = new Map();
+      for (const s of plan.steps) if (s.kind === "update" && !updates.has(s.urn)) updates.set(s.urn, s);
+    }
+    return updates.get(urn);
+  };
   const view: PlanView = {
     mode: plan.mode,
     changingDeps: (deps) => deps.flatMap((d) => asDependency(byUrn.get(d)) ?? []),
-    stackReads: (deps) => stackReadReasons(deps, (urn: Urn) => {
-      const s = byUrn.get(urn);
-      return s?.kind === "update" ? s : undefined;
-    }),
+    stackReads: (deps) => stackReadReasons(deps, updateOf),
   };
   views.set(plan.steps, view);
   return view;

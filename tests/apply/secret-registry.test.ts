@@ -34,6 +34,7 @@ describe("a step's redactor", () => {
     expect(redact("bad pin for user")).toBe("bad [secret] for user");
     expect(redact(`auth ${Buffer.from("hunter2!").toString("base64")} refused`)).toBe("auth [secret] refused");
     expect(redactorOf([])("pin hunter2!")).toBe("pin hunter2!");
+    expect(redactorOf([true])("flag must be false, got true")).toBe("flag must be false, got [secret]");
   });
 });
 

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { ACTION_KINDS } from "../../plan/actions.js";
-import { jsonStep, stepKinds } from "../../plan/steps/index.js";
+import { jsonStep, stepKinds, type StepKind } from "../../plan/steps/index.js";
 
 /**
  * The version of the `--json` event stream. It changes only when a field is removed or changes meaning;
@@ -26,7 +26,8 @@ const outcome = z.discriminatedUnion("kind", [
 ]);
 
 /** Steps by kind (the kinds the plan's count line counts; waits only when they run). */
-const counts = z.strictObject(Object.fromEntries(stepKinds().flatMap((k) => (k.countText ? [[k.kind, z.number()]] : []))));
+// Typed by hand in one place: the kinds the count line leaves out ("same") have no count.
+const counts = z.strictObject(Object.fromEntries(stepKinds().flatMap((k) => (k.countText ? [[k.kind, z.number()]] : []))) as Record<Exclude<StepKind, "same">, z.ZodMiniNumber>);
 
 /**
  * Every event `--json` prints, one per line (NDJSON). `preview`, `up`, `destroy` and `refresh` stream
