@@ -109,7 +109,7 @@ export async function reacquire(store: PgPlace, session: PgSession): Promise<voi
   void session.client.end().catch(() => {});
   const client = await connectPg(store.target);
   try {
-    const { rows } = await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), session.id]);
+    const rows = await retakeAdvisory(store, client, session);
     if (!rows[0]!.ok) throw loseOnce(store, session, "another run took the lock while this run's database connection was down");
     const r = await client.query(`UPDATE ${store.t("locks")} SET session_pid = $3 WHERE stack_id = $1 AND token = $2`, [session.id, session.token, rows[0]!.pid]);
     if (r.rowCount !== 1) throw loseOnce(store, session, "its lock row was removed or taken over while this run's database connection was down");
@@ -121,6 +121,20 @@ export async function reacquire(store: PgPlace, session: PgSession): Promise<voi
   session.client = client;
   session.broken = false;
   watch(session, client);
+}
+
+/**
+ * Takes the advisory lock again on a new connection. While this run's own dropped session still holds it
+ * (its backend has not exited yet), that is waited for: the lock is not another run's.
+ */
+async function retakeAdvisory(store: PgPlace, client: Client, session: PgSession): Promise<{ ok: boolean; pid: number }[]> {
+  const tryLock = async () =>
+    (await client.query<{ ok: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtext($1), $2::int) AS ok, pg_backend_pid() AS pid", [lockClass(store), session.id])).rows;
+  const rows = await tryLock();
+  if (rows[0]!.ok) return rows;
+  const holder = await lockingSession(store, client, session.id);
+  if (holder !== undefined && (holder !== session.holder.session || !(await sessionGone(store, client, session.id, holder)))) return rows;
+  return tryLock();
 }
 
 /** The held lock: its connection taken up again when it dropped, its row and advisory lock given back on release. */
@@ -148,6 +162,24 @@ function sessionLock(store: PgPlace, session: PgSession, id: number, notes: stri
   });
 }
 
+/** How long an ended session is given to let go of the advisory lock (its backend process exiting). */
+const SESSION_END_MS = 10_000;
+
+/**
+ * Waits until the ended session `pid` no longer holds the stack's advisory lock; false if it still does
+ * after {@link SESSION_END_MS}. A session ends when its backend has exited, which is after its connection
+ * dropped or `pg_terminate_backend` signalled it (that call does not wait; its `timeout` form needs
+ * PostgreSQL 14): until then the lock is still held.
+ */
+async function sessionGone(store: PgPlace, c: ClientBase, id: number, pid: number): Promise<boolean> {
+  const deadline = Date.now() + SESSION_END_MS;
+  while ((await lockingSession(store, c, id)) === pid) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}
+
 /**
  * `unlock`: removes the holder row when no session holds the advisory lock (its holder is gone). While
  * a session holds it, refuses with {@link LockHeldError}, or with `force` ends that session (its run
@@ -171,6 +203,10 @@ export async function unlockPgStack(store: PgPlace, force: boolean): Promise<Unl
     if (!force) throw new LockHeldError(store.ctx.stack, holder, why, store.ctx.programHint);
     const { rows } = await c.query<{ ok: boolean }>("SELECT pg_terminate_backend($1) AS ok", [live]);
     if (!rows[0]?.ok) throw new Error(`could not end the database session ${live} holding the lock of stack ${store.ctx.stack}: ask a database administrator to run SELECT pg_terminate_backend(${live})`);
+    // Reported free only once it is: the next run would otherwise find the lock still held.
+    if (!(await sessionGone(store, c, id, live))) {
+      throw new Error(`the database session ${live} holding the lock of stack ${store.ctx.stack} was told to end but still holds it after ${SESSION_END_MS / 1000} s: run unlock --force again, or ask a database administrator to check it`);
+    }
     await c.query(`DELETE FROM ${store.t("locks")} WHERE stack_id = $1`, [id]);
     return { removed: true, holder, warning: forcedWarning(store.ctx.stack, holder, `${why}; that session was ended`) };
   });
