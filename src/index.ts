@@ -39,7 +39,7 @@ export type { ProviderOverrides } from "./program/registry.js";
 export { CairnError } from "./stack/errors.js";
 export { hasChanges, countSteps, isChanging, isPartial, waitsReadyNow, type DeferredPart, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
 export type { CreateStep, UpdateStep, ReplaceStep, DeleteStep, ReadStep, WaitStep, SameStep } from "./plan/steps/index.js";
-export type { PlanMode } from "./plan/steps/step-parts.js";
+export type { ChangeStepFields, PlanMode } from "./plan/steps/step-parts.js";
 export type { EngineEvent, ApplySummary } from "./apply/events.js";
 export type { ActionKind } from "./plan/actions.js";
 export type { ResourceState, StackState, PendingOperation, OperationKind, DeclaredIn } from "./state/types.js";

@@ -1,5 +1,6 @@
 import type { ApplySummary } from "../apply/events.js";
 import { hasChanges, isPartial, type DeferredPart, type Plan } from "../plan/plan.js";
+import { acts } from "../plan/steps/index.js";
 import type { StackState } from "../state/types.js";
 import { CairnError } from "./errors.js";
 import type { UpResult } from "./options.js";
@@ -58,9 +59,9 @@ export async function runRounds(first: Plan, state: StackState, steps: RoundStep
   }
 }
 
-/** True when a plan does something besides waiting: a round that only defers again would loop forever. */
+/** True when a plan does something besides deferring again: a round that only defers would loop forever. */
 function hasProgress(plan: Plan): boolean {
-  return plan.steps.some((s) => s.kind !== "same" && s.kind !== "read") || plan.outputsChanged;
+  return plan.steps.some(acts) || plan.outputsChanged;
 }
 
 function stillUnknown(parts: readonly DeferredPart[]): CairnError {

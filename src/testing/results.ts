@@ -5,7 +5,7 @@ import { hasChanges, type Plan, type PlanDiagnostic, type PlanStep, type Replace
 import { nameOf, type Urn } from "../core/urn.js";
 import type { Props, StackState } from "../state/types.js";
 import type { MockCall } from "./mock-table.js";
-import { stepKindOf, stepName } from "../plan/steps/index.js";
+import { acts, stepName } from "../plan/steps/index.js";
 
 /**
  * One step of a plan, flattened for assertions: `{ name: "cert", op: "create", inputs: {…} }`. Values not
@@ -130,12 +130,6 @@ function flatten(s: PlanStep): TestStep {
   const out: Record<string, unknown> = { name: stepName(s), op: s.kind, type: s.type, urn: s.urn, raw: s };
   for (const [field, from] of Object.entries(TEST_FIELDS)) if (from in s) out[field] = (s as unknown as Record<string, unknown>)[from];
   return out as unknown as TestStep;
-}
-
-/** Whether a step does something when applied (what `changes` lists): it changes something, or its dependents wait for it. */
-function acts(s: PlanStep): boolean {
-  const spec = stepKindOf(s);
-  return spec.changing(s) || spec.changes(s);
 }
 
 /**

@@ -4,23 +4,15 @@ import { SECRET_MASK } from "../../core/secret-mask.js";
 import { childPath, diffAttributes, type AttrChange } from "../../core/attribute-diff.js";
 import { formatValue, isUnknown, toJsonData } from "../../core/value-text.js";
 import type { Props } from "../../state/types.js";
-import type { DetailOptions } from "./step-parts.js";
+import type { ChangeStepFields, DetailOptions } from "./step-parts.js";
 
 /** Values in the compact (default) plan are cut here; `--diff` shows them whole. */
 const COMPACT_MAX = 80;
 /** In `--diff`, a created value longer than this is listed path by path. */
 const INLINE_MAX = 60;
 
-/** The fields of a step that changes an object's attributes (an update or a replace). */
-export interface AttributeChange {
-  olds: Props;
-  news: Props;
-  /** Prior outputs (what a refresh read: a drifted attribute changes from there). */
-  outputs: Props;
-  changed: string[];
-  drift: string[];
-  secretKeys: string[];
-}
+/** What the attribute words read of an update or a replace. */
+export type AttributeChange = Pick<ChangeStepFields, "olds" | "news" | "outputs" | "changed" | "drift" | "secretKeys">;
 
 /**
  * Attributes the plan changes because they changed outside Cairn (drift): a refresh recorded what the

@@ -3,7 +3,7 @@ import type { Urn } from "../../core/urn.js";
 import type { Props } from "../../state/types.js";
 import { maskProps, toJsonData } from "../../core/value-text.js";
 import { valueLines } from "./attribute-lines.js";
-import { actionId, jsonBase, jsonParts, planParts, plainAction, whyLines, type ActionSpec, type StepBase, type StepKindSpec, type StepMeta } from "./step-parts.js";
+import { actionId, alwaysChanges, jsonBase, jsonParts, planParts, plainAction, whyLines, type ActionSpec, type StepBase, type StepKindSpec, type StepMeta } from "./step-parts.js";
 
 /** A resource not in state: its object is made. */
 export interface CreateStep extends StepBase {
@@ -30,11 +30,8 @@ export const createJson = z.strictObject({ ...jsonParts.base, op: z.literal("cre
 
 /** The create step kind. */
 export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof createJson>> = {
+  ...alwaysChanges,
   kind: "create",
-  changing: () => true,
-  changes: () => true,
-  listed: () => true,
-  counted: () => true,
   countText: (n) => `${n} to create`,
   actions: (step) => [{ id: actionId(step, "create"), kind: "create", step }],
   decision: (step) => `not in state${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}`,

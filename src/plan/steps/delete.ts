@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { Props } from "../../state/types.js";
 import { valueLines } from "./attribute-lines.js";
-import { actionId, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
+import { actionId, alwaysChanges, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionSpec, PlanView, PriorObject, StepBase, StepKindSpec } from "./step-parts.js";
 
 /** An object no longer declared (or left deposed by an interrupted replace): deleted, or forgotten with `retainOnDelete`. */
@@ -49,11 +49,8 @@ function why(step: DeleteStep, plan: PlanView): string | undefined {
 
 /** The delete step kind. */
 export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z.infer<typeof deleteJson>> = {
+  ...alwaysChanges,
   kind: "delete",
-  changing: () => true,
-  changes: () => true,
-  listed: () => true,
-  counted: () => true,
   countText: (n) => `${n} to delete`,
   actions: (step) => {
     const id = actionId(step, step.deposed ? `deposed:${step.id}` : "delete");
@@ -70,6 +67,7 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
 
 /** The delete action kind. */
 export const deleteAction: ActionSpec<DeleteAction> = {
+  ...plainAction,
   kind: "delete",
   callsProvider: true,
   slot: true,
@@ -78,7 +76,6 @@ export const deleteAction: ActionSpec<DeleteAction> = {
   deletesObject: true,
   removesRecord: (a) => !a.step.deposed,
   deletesDeposed: (a) => a.step.deposed,
-  follows: () => [],
   past: "deleted",
   ing: "deleting",
   afterFailure: (command) => `it stays in state, so the next run tries again; if it was already removed by hand, \`${command} refresh\` forgets it`,
@@ -86,15 +83,13 @@ export const deleteAction: ActionSpec<DeleteAction> = {
 
 /** The forget action kind (`retainOnDelete`). */
 export const forgetAction: ActionSpec<ForgetAction> = {
+  ...plainAction,
   kind: "forget",
   callsProvider: false,
   slot: true,
   makesValue: false,
   releases: true,
   deletesObject: false,
-  removesRecord: () => false,
-  deletesDeposed: () => false,
-  follows: () => [],
   past: "forgot (retainOnDelete: left in the cloud)",
   ing: "forgetting",
   afterFailure: (command) => `nothing was changed; run \`${command} up\` again`,

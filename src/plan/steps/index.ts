@@ -133,6 +133,17 @@ export function isChanging(step: PlanStep): boolean {
 }
 
 /**
+ * True when applying a step does anything: it changes cloud objects or state records, or it runs (a
+ * deferred read, a wait that is needed). False for an unchanged resource, an eager read, a wait not needed.
+ *
+ * @example acts(sameStep) // false, unless it moves or adopts its object
+ */
+export function acts(step: PlanStep): boolean {
+  const spec = stepKindOf(step);
+  return spec.changing(step) || spec.changes(step);
+}
+
+/**
  * `plan <kind> <urn>: <why>`, one plan decision as a line of the debug trace. Names and keys only, never
  * values (the trace is redacted too, but values have no place in it).
  *

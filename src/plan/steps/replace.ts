@@ -1,21 +1,14 @@
 import * as z from "zod/mini";
-import type { Urn } from "../../core/urn.js";
 import { nameOf } from "../../core/urn.js";
-import type { Props, ProviderRecord } from "../../state/types.js";
+import type { ProviderRecord } from "../../state/types.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
-import { actionId, changeParts, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
-import type { ActionSpec, AdoptedObject, PlanView, PriorObject, ReplaceReason, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
+import { actionId, alwaysChanges, changeParts, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import type { ActionSpec, ChangeStepFields, PlanView, ReplaceReason, StepKindSpec } from "./step-parts.js";
 
 /** A resource whose object is replaced: a new one is made and the old one deleted, in the order `deleteFirst` says. */
-export interface ReplaceStep extends StepBase {
+export interface ReplaceStep extends ChangeStepFields {
   kind: "replace";
-  id: string;
-  olds: Props;
-  news: Props;
-  outputs: Props;
-  changed: string[];
-  drift: string[];
   replaceKeys: string[];
   reason: ReplaceReason;
   /** For `dependency`: the resource deleted first; for `triggered`: the values that changed. */
@@ -26,13 +19,6 @@ export interface ReplaceStep extends StepBase {
    * (see `DeferredPart`) still reference it, and the plan that plans them deletes it after they let go.
    */
   keepOld?: boolean;
-  secretKeys: string[];
-  meta: StepMeta;
-  /** The old object: its delete goes where it lives, after everything that references it lets go. */
-  prior: PriorObject;
-  movedFrom?: Urn;
-  /** The object is adopted (`import`) in this plan, then replaced. */
-  adopt?: AdoptedObject;
 }
 
 /** Making the replacement. */
@@ -109,11 +95,8 @@ function label(step: ReplaceStep): string {
 
 /** The replace step kind. */
 export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplacedAction, z.infer<typeof replaceJson>> = {
+  ...alwaysChanges,
   kind: "replace",
-  changing: () => true,
-  changes: () => true,
-  listed: () => true,
-  counted: () => true,
   countText: (n) => `${n} to replace`,
   // keepOld: the old object stays deposed, for the plan of a later round to delete.
   actions: (step) => [
@@ -135,14 +118,13 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
 
 /** The replacement's create. */
 export const replaceAction: ActionSpec<ReplaceAction> = {
+  ...plainAction,
   kind: "replace",
   callsProvider: true,
   slot: true,
   makesValue: true,
   releases: false,
   deletesObject: false,
-  removesRecord: () => false,
-  deletesDeposed: () => false,
   // Delete-first: the old object goes before the replacement is made.
   follows: (a) => (a.step.deleteFirst ? [{ id: actionId(a.step, "delete-replaced") }] : []),
   past: "replaced",
@@ -152,6 +134,7 @@ export const replaceAction: ActionSpec<ReplaceAction> = {
 
 /** The old object's delete, after the replacement is made (or before, delete-first). */
 export const deleteReplacedAction: ActionSpec<DeleteReplacedAction> = {
+  ...plainAction,
   kind: "delete-replaced",
   callsProvider: true,
   slot: true,
@@ -160,7 +143,6 @@ export const deleteReplacedAction: ActionSpec<DeleteReplacedAction> = {
   deletesObject: true,
   // Delete-first, the old object is the current one: its record goes with it.
   removesRecord: (a) => a.step.deleteFirst,
-  deletesDeposed: () => false,
   follows: (a) => (a.step.deleteFirst ? [] : [{ valueOf: a.step.urn }]),
   past: "deleted the old object of",
   ing: "deleting the old object of",

@@ -65,6 +65,26 @@ export interface PriorObject {
   timeouts?: RecordedTimeouts;
 }
 
+/** The fields of a step that changes an existing object's attributes: an update or a replace. */
+export interface ChangeStepFields extends StepBase {
+  id: string;
+  /** What the inputs are now: the last applied ones, or what a refresh observed. */
+  olds: Props;
+  news: Props;
+  /** Prior outputs, given to the provider (a drifted attribute changes from there). */
+  outputs: Props;
+  changed: string[];
+  /** Changed attributes that were changed outside Cairn (the step puts them back). */
+  drift: string[];
+  secretKeys: string[];
+  meta: StepMeta;
+  /** The old object: where it lives, and what it references (it lets go of them after this step). */
+  prior: PriorObject;
+  movedFrom?: Urn;
+  /** The object is adopted (`import`) in this plan, then changed. */
+  adopt?: AdoptedObject;
+}
+
 /** What a plan is for (see `Plan.mode`). */
 export type PlanMode = "update" | "destroy" | "refresh-only";
 
@@ -133,6 +153,14 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   toJson(step: S, plan: PlanView): J;
 }
 
+/** What create, update, replace and delete share: each always changes something, is printed and counted. */
+export const alwaysChanges = {
+  changing: () => true,
+  changes: () => true,
+  listed: () => true,
+  counted: () => true,
+} as const;
+
 /**
  * The id of one of a step's actions.
  * @example actionId(step, "delete-replaced") // "urn:cairn:dev::app::local:File::cfg#delete-replaced"
@@ -176,7 +204,7 @@ export const planParts = {
   base: { urn, type: z.string().check(z.minLength(1)), deps: z.array(urn) },
 };
 
-/** The saved-plan fields of a step that changes an object's attributes (an update, a replace). */
+/** The saved-plan fields of {@link ChangeStepFields}. */
 export const changeParts = {
   id: planParts.id, olds: planParts.props, news: planParts.props, outputs: planParts.props, changed: planParts.names, drift: planParts.names,
   secretKeys: planParts.names, meta: planParts.meta, prior: planParts.prior, movedFrom: z.optional(planParts.urn), adopt: planParts.adopt,

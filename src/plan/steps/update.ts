@@ -1,31 +1,14 @@
 import * as z from "zod/mini";
-import type { Urn } from "../../core/urn.js";
-import type { Props } from "../../state/types.js";
 import { STACK_REFERENCE_TYPE } from "../../program/stack-reference.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
 import { referenceWhy } from "./stack-reasons.js";
-import { actionId, changeParts, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
-import type { ActionSpec, AdoptedObject, PlanView, PriorObject, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
+import { actionId, alwaysChanges, changeParts, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import type { ActionSpec, ChangeStepFields, PlanView, StepKindSpec } from "./step-parts.js";
 
 /** A resource whose object is changed in place. */
-export interface UpdateStep extends StepBase {
+export interface UpdateStep extends ChangeStepFields {
   kind: "update";
-  id: string;
-  /** What the inputs are now: the last applied ones, or what a refresh observed. */
-  olds: Props;
-  news: Props;
-  /** Prior outputs, given to the provider. */
-  outputs: Props;
-  changed: string[];
-  /** Changed attributes that were changed outside Cairn (the update puts them back). */
-  drift: string[];
-  secretKeys: string[];
-  meta: StepMeta;
-  prior: PriorObject;
-  movedFrom?: Urn;
-  /** The object is adopted (`import`) in this plan, then updated. */
-  adopt?: AdoptedObject;
 }
 
 /** Changing the object in place. */
@@ -48,11 +31,8 @@ function why(step: UpdateStep, plan: PlanView): string | undefined {
 
 /** The update step kind. */
 export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof updateJson>> = {
+  ...alwaysChanges,
   kind: "update",
-  changing: () => true,
-  changes: () => true,
-  listed: () => true,
-  counted: () => true,
   countText: (n) => `${n} to update`,
   actions: (step) => [{ id: actionId(step, "update"), kind: "update", step }],
   decision: (step) => `changed ${step.changed.join(", ")}${keysText("drifted", step.drift)}${step.adopt ? "; adopts an existing object" : ""}`,

@@ -133,8 +133,9 @@ async function retakeAdvisory(store: PgPlace, client: Client, session: PgSession
   const rows = await tryLock();
   if (rows[0]!.ok) return rows;
   const holder = await lockingSession(store, client, session.id);
-  if (holder !== undefined && (holder !== session.holder.session || !(await sessionGone(store, client, session.id, holder)))) return rows;
-  return tryLock();
+  if (holder === undefined) return tryLock(); // the old session ended between the two queries
+  if (holder !== session.holder.session) return rows; // another run's session: the lock is lost
+  return (await sessionGone(store, client, session.id, holder)) ? tryLock() : rows;
 }
 
 /** The held lock: its connection taken up again when it dropped, its row and advisory lock given back on release. */
