@@ -8,6 +8,7 @@ import { replaceTriggers } from "../plan/triggers.js";
 import { UNKNOWN, containsUnknown } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
 import type { ApplyContext } from "./context.js";
+import type { GraphNode } from "../program/node.js";
 
 type Making = Extract<PlanStep, { kind: "create" | "update" | "replace" }>;
 
@@ -26,16 +27,22 @@ export interface ApplyInputs {
  *
  * @example const { news, secretKeys, meta } = await inputsFor(step, action.id, ctx);
  */
-export async function inputsFor(step: Making, actionId: string, ctx: ApplyContext): Promise<ApplyInputs> {
-  const { news, secretKeys, triggers } = await resolvedFor(step, actionId, ctx);
-  ctx.secrets.addProps(news, secretKeys);
-  return { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta };
-}
-
-async function resolvedFor(step: Making, actionId: string, ctx: ApplyContext): Promise<{ news: Props; secretKeys: string[]; triggers?: string }> {
+export function inputsFor(step: Making, actionId: string, ctx: ApplyContext): ApplyInputs | Promise<ApplyInputs> {
   const node = ctx.node(step.urn);
   const triggersPending = node?.kind === "custom" && node.options.replaceTriggeredBy.length > 0 && step.meta.triggers === undefined;
-  if (!containsUnknown(step.news) && !triggersPending) return { news: step.news, secretKeys: step.secretKeys };
+  // Planned inputs that are all known are sent as planned, without an async step (most creates of a fresh up).
+  if (!containsUnknown(step.news) && !triggersPending) return registered(ctx, { news: step.news, secretKeys: step.secretKeys, meta: step.meta });
+  return resolvedFor(step, actionId, ctx, node, triggersPending).then(({ news, secretKeys, triggers }) => registered(ctx, { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta }));
+}
+
+/** The inputs, their secret values registered first so no message can show them. */
+function registered(ctx: ApplyContext, inputs: ApplyInputs): ApplyInputs {
+  ctx.secrets.addProps(inputs.news, inputs.secretKeys);
+  return inputs;
+}
+
+/** The inputs resolved now that the values they came from are real. */
+async function resolvedFor(step: Making, actionId: string, ctx: ApplyContext, node: GraphNode | undefined, triggersPending: boolean): Promise<{ news: Props; secretKeys: string[]; triggers?: string }> {
   if (node?.kind !== "custom") throw new Error("its planned inputs hold values known only after apply, and the program that declares it is not loaded: run up with the program");
   const scope = ctx.scope(actionId);
   const r = await resolveInputs(node.inputs, scope);

@@ -71,7 +71,8 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   const op = await ctx.journal.begin({ kind: c.journal.kind, urn: c.urn, type: c.type, ...(c.journal.id !== undefined ? { id: c.journal.id } : {}) });
   // The record is durable before the call waits for a slot, so records are written while other calls run
   // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
-  return inSlot(ctx, c.action, `${c.op} of "${c.name}"`, (pause) => attempt(ctx, c, op, pause), () => closeUnstarted(ctx, op));
+  const result = await inSlot(ctx, c.action, c, (pause) => attempt(ctx, c, op, pause), op);
+  return { result, op };
 }
 
 /** Closes the record of a call that never started, if the journal can still write (else the next run checks it). */
@@ -83,16 +84,23 @@ function closeUnstarted(ctx: ApplyContext, op: number): void {
   }
 }
 
+/** What a call is, for the message of one that was not started: `create of "web"`. */
+export interface CallName {
+  op: string;
+  name: string;
+}
+
 /**
- * Runs an action's provider call (`what`, for messages) in one of the `parallel` slots once it is its
+ * Runs an action's provider call (`what` it is, for messages) in one of the `parallel` slots once it is its
  * turn, reporting the action as started then. It starts only if the run is still on and still holds its
- * lock (its journal confirms): otherwise `notStarted` undoes what was prepared, and the action ends as
- * cancelled, or failed naming why.
+ * lock (its journal confirms): otherwise the journaled operation `op` (if any) is closed, and the action
+ * ends as cancelled, or failed naming why. A free slot and a journal that needs no check cost no
+ * event-loop turn: a fast provider's calls go straight through.
  *
- * @example const found = await inSlot(ctx, action, `read of "zone"`, () => provider.read(args));
+ * @example const found = await inSlot(ctx, action, { op: "read", name: "zone" }, () => provider.read(args));
  */
-export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string, call: (pause: SlotPause) => Promise<T>, notStarted: () => void = () => {}): Promise<T> {
-  let leave = await ctx.inFlight.enter();
+export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>, op?: number): Promise<T> {
+  let leave = ctx.inFlight.tryEnter() ?? (await ctx.inFlight.enter());
   // While the call waits on the cloud (not calling it), its slot serves another call.
   const pause: SlotPause = async (p) => {
     leave();
@@ -105,14 +113,13 @@ export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string,
     }
   };
   try {
-    const stopped =
-      ctx.inFlight.stopReason(ctx.cancel) ??
-      (await ctx.journal.confirm().then(
-        () => undefined,
-        (e: unknown) => new Error(`${what} was not started: ${thrownMessage(e, "the journal")}`),
-      ));
+    let stopped = ctx.inFlight.stopReason(ctx.cancel);
+    if (!stopped) {
+      const confirming = journalRefusal(ctx, what);
+      stopped = confirming instanceof Promise ? await confirming : confirming;
+    }
     if (stopped) {
-      notStarted();
+      if (op !== undefined) closeUnstarted(ctx, op);
       throw stopped;
     }
     ctx.calling(action);
@@ -122,11 +129,22 @@ export async function inSlot<T>(ctx: ApplyContext, action: Action, what: string,
   }
 }
 
+/** Why the journal will not let a call start (it failed, or the run lost its lock), answered at once when it can. */
+function journalRefusal(ctx: ApplyContext, what: CallName): Error | undefined | Promise<Error | undefined> {
+  const refused = (e: unknown) => new Error(`${what.op} of "${what.name}" was not started: ${thrownMessage(e, "the journal")}`);
+  try {
+    const check = ctx.journal.confirm();
+    return check ? check.then(() => undefined, refused) : undefined;
+  } catch (e) {
+    return refused(e);
+  }
+}
+
 /** Gives a call's slot back while it awaits `p`, and takes one again before it goes on (see `OpContext.pause`). */
 export type SlotPause = <T>(p: Promise<T>) => Promise<T>;
 
 /** The call itself, retried while its budget lasts: every way it can end, as {@link invoke} describes. */
-async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pause: SlotPause): Promise<{ result: T; op: number }> {
+async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pause: SlotPause): Promise<T> {
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
   let retryUntil: number | undefined; // set at the first transient failure: retries end then, whatever the budget
@@ -141,7 +159,7 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pau
       const result = await bound.race(call);
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
-      return { result, op };
+      return result;
     } catch (raw) {
       if (raw instanceof UncertainCall) throw raw;
       // Something that is not an Error (a string, null, a plain object) keeps what it said, and its fields for the classification.

@@ -42,15 +42,29 @@ export function asUrn(s: string): Urn {
   return s as Urn;
 }
 
-const URN_SHAPE = /^urn:cairn:[^:]*::[^:]*::(.+?)::(.*)$/s;
+/**
+ * Where the type and the name start in a URN, or undefined when the text is not one: the same reading as
+ * {@link parseUrn}'s pattern (stack and project without `:`, the type up to the next `::`), without a
+ * regular expression, since messages and journal lines ask it for every resource.
+ */
+function urnSpans(urn: string): { type: number; name: number } | undefined {
+  if (!urn.startsWith("urn:cairn:")) return undefined;
+  const stackEnd = urn.indexOf("::", 10);
+  if (stackEnd < 0 || urn.indexOf(":", 10) !== stackEnd) return undefined;
+  const projectEnd = urn.indexOf("::", stackEnd + 2);
+  if (projectEnd < 0 || urn.indexOf(":", stackEnd + 2) !== projectEnd) return undefined;
+  const typeEnd = urn.indexOf("::", projectEnd + 3); // a type has at least one character
+  if (typeEnd < 0) return undefined;
+  return { type: projectEnd + 2, name: typeEnd + 2 };
+}
 
 /**
  * The name part of a URN, for messages (the text itself when it is not a URN).
  * @example nameOf("urn:cairn:dev::app::local:File::a") // "a"
  */
 export function nameOf(urn: string): string {
-  const m = URN_SHAPE.exec(urn);
-  return m ? m[2]! : urn;
+  const at = urnSpans(urn);
+  return at ? urn.slice(at.name) : urn;
 }
 
 /**
@@ -58,6 +72,8 @@ export function nameOf(urn: string): string {
  * @example typeOf("urn:cairn:dev::p::my:Comp$local:File::cfg") // "local:File"
  */
 export function typeOf(urn: string): string {
-  const m = URN_SHAPE.exec(urn);
-  return m ? m[1]!.slice(m[1]!.lastIndexOf("$") + 1) : "";
+  const at = urnSpans(urn);
+  if (!at) return "";
+  const qualified = urn.slice(at.type, at.name - 2);
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
 }

@@ -7,10 +7,10 @@ export interface JournalWriter {
   begin(op: { kind: OperationKind; urn: Urn; type: string; id?: string }): Promise<number>;
   /**
    * Resolves when a call whose record was made durable earlier may start now: nothing has failed since,
-   * and the run still holds the stack (checked again). Rejects otherwise: a run that lost its lock makes
-   * no more calls.
+   * and the run still holds the stack (checked again). Throws or rejects otherwise: a run that lost its
+   * lock makes no more calls. Returns nothing when it can tell at once (no check of the lock was due).
    */
-  confirm(): Promise<void>;
+  confirm(): Promise<void> | void;
   /** The identity of a pending operation, the same in every run that reads its record. */
   operationId(op: number): string;
   /** Adds provider data (request tokens) to an operation's pending record; resolves once durable. */
