@@ -2,12 +2,14 @@
 // (bench/programs/infra.ts) run in-process through the built package under V8's sampling heap profiler,
 // counting objects the collector has already freed too (what the garbage collector works through, not only
 // what stays live). Bytes are sampled (one sample per ~4 KB), so small figures are estimates.
-//   npm run build && BENCH_N=10000 npx tsx bench/probe/allocations.ts     # PROBE_TOP=30 functions
+//   npm run build && BENCH_N=10000 TSX_TSCONFIG_PATH=bench/probe/tsconfig.json npx tsx bench/probe/allocations.ts     # PROBE_TOP=30 functions
 import { Session } from "node:inspector/promises";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import prog from "../programs/infra.js";
+import { builtPackage } from "./built-package.js";
+
+const prog = await builtPackage();
 
 const N = Number(process.env.BENCH_N ?? 10_000);
 const TOP = Number(process.env.PROBE_TOP ?? 30);

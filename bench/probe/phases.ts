@@ -3,12 +3,14 @@
 // sampling profiler, then each phase's span (first to last sample with its function on the stack) and the
 // functions that cost most inside it. A profile, not a benchmark: the profiler slows the run by ~10–20%, so
 // compare runs of this probe with each other, and time whole processes for figures.
-//   npm run build && BENCH_N=10000 npx tsx bench/probe/phases.ts          # PROBE_TOP=15 functions per phase
+//   npm run build && BENCH_N=10000 TSX_TSCONFIG_PATH=bench/probe/tsconfig.json npx tsx bench/probe/phases.ts          # PROBE_TOP=15 functions per phase
 import { Session } from "node:inspector/promises";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import prog from "../programs/infra.js";
+import { builtPackage } from "./built-package.js";
+
+const prog = await builtPackage();
 
 /** The phases of an `up`, by the function that runs each one, in the order they run. */
 const PHASES = ["evaluateProgram", "buildGraph", "makePlan", "execute", "compact", "snapshotChunks"] as const;
