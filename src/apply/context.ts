@@ -1,7 +1,7 @@
 import type { Plan } from "../plan/plan.js";
 import type { GraphNode } from "../program/node.js";
 import type { Urn } from "../core/urn.js";
-import type { Clock, OpContext, Provider, ProviderInstance } from "../provider/provider.js";
+import type { Clock, OpContext, OperationRecord, Provider, ProviderInstance } from "../provider/provider.js";
 import type { ProviderRecord, StackState, StateMutation, Props } from "../state/types.js";
 import type { ResourceValue, ScopedResolver, ValueResolver } from "../runtime/values.js";
 import type { Action } from "../plan/actions.js";
@@ -12,7 +12,19 @@ import type { WaitPoller } from "../wait/waiter.js";
 import type { InFlight } from "./in-flight.js";
 
 /** How to make the context of one provider call. */
-export type OpContextFactory = (urn: Urn, opts: { signal: AbortSignal | (() => AbortSignal); timeoutMs?: number; provider?: ProviderInstance }) => OpContext;
+export type OpContextFactory = (urn: Urn, opts: CallBounds) => OpContext;
+
+/** How one provider call is bounded, by which provider instance it is made, and what it may use of the run. */
+export interface CallBounds {
+  /** Aborted when the call must stop; a holder of one (a call's bound) is asked only if the provider reads it. */
+  signal?: AbortSignal | { readonly signal: AbortSignal };
+  timeoutMs?: number;
+  provider?: ProviderInstance | undefined;
+  /** The journaled operation (creates, updates, deletes). */
+  operation?: OperationRecord;
+  /** Lends the call's slot out while the call waits on the cloud. */
+  pause?: <T>(p: Promise<T>) => Promise<T>;
+}
 
 /** What every action handler may use: plain reads of the run, plus the provider and journal to call. */
 export interface ApplyContext {

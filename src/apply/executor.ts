@@ -87,7 +87,7 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
       },
       ...(input.cancel ? { signal: input.cancel } : {}),
     }),
-    node: (urn) => nodes?.get(urn),
+    node: lastLookedUp(nodes),
     provider: (type, urn, node) => {
       const p = input.providers(type, urn, node && node.kind !== "wait" ? node.definition : undefined);
       if (!p) throw new Error(`no resource type "${type}" is defined in this program, so its provider is unknown`);
@@ -109,30 +109,47 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
 }
 
 /**
+ * A node by URN, the last one found kept at hand: a handler asks for its node several times in a row (its
+ * inputs, its provider, its value), and a map of 100,000 URNs costs a cache miss or two each time.
+ */
+function lastLookedUp(nodes: ReadonlyMap<Urn, GraphNode> | undefined): (urn: Urn) => GraphNode | undefined {
+  let lastUrn: Urn | undefined;
+  let last: GraphNode | undefined;
+  return (urn) => {
+    if (urn !== lastUrn) {
+      lastUrn = urn;
+      last = nodes?.get(urn);
+    }
+    return last;
+  };
+}
+
+/**
  * When each action was reported started: an action that calls a provider when its call gets a slot (it may
- * have journaled its call and waited for the slot before), any other when the scheduler starts it.
+ * have journaled its call and waited for the slot before), any other when the scheduler starts it. Keyed by
+ * the action itself: its id is a string to hash, the object is not.
  */
 class StartReports {
-  private readonly at = new Map<string, number>();
+  private readonly at = new Map<Action, number>();
 
   constructor(private readonly events: EventSink) {}
 
   /** Reports an action as started, once; later calls do nothing. */
   report(a: Action): void {
-    if (this.at.has(a.id)) return;
-    this.at.set(a.id, Date.now());
+    if (this.at.has(a)) return;
+    this.at.set(a, Date.now());
     this.events.next({ type: "step-started", urn: a.step.urn, kind: a.kind });
   }
 
   /** True once the action was reported started. */
   reported(a: Action): boolean {
-    return this.at.has(a.id);
+    return this.at.has(a);
   }
 
   /** Milliseconds since the action was reported started (it is reported now if it was not yet). */
   elapsed(a: Action): number {
     this.report(a);
-    return Date.now() - this.at.get(a.id)!;
+    return Date.now() - this.at.get(a)!;
   }
 }
 

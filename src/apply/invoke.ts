@@ -68,11 +68,16 @@ function backoff(attempt: number): number {
  * the object back instead of guessing.
  */
 export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<{ result: T; op: number }> {
-  const op = await ctx.journal.begin({ kind: c.journal.kind, urn: c.urn, type: c.type, ...(c.journal.id !== undefined ? { id: c.journal.id } : {}) });
+  const op = await ctx.journal.begin(c.journal.id !== undefined ? { kind: c.journal.kind, urn: c.urn, type: c.type, id: c.journal.id } : { kind: c.journal.kind, urn: c.urn, type: c.type });
   // The record is durable before the call waits for a slot, so records are written while other calls run
   // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
-  const result = await inSlot(ctx, c.action, c, (pause) => attempt(ctx, c, op, pause), op);
-  return { result, op };
+  const slot = CallSlot.free(ctx, c.action) ?? (await CallSlot.next(ctx, c.action));
+  try {
+    await mayStart(ctx, c, op);
+    return { result: await attempt(ctx, c, op, slot), op };
+  } finally {
+    slot.release();
+  }
 }
 
 /** Closes the record of a call that never started, if the journal can still write (else the next run checks it). */
@@ -93,58 +98,96 @@ export interface CallName {
 /**
  * Runs an action's provider call (`what` it is, for messages) in one of the `parallel` slots once it is its
  * turn, reporting the action as started then. It starts only if the run is still on and still holds its
- * lock (its journal confirms): otherwise the journaled operation `op` (if any) is closed, and the action
- * ends as cancelled, or failed naming why. A free slot and a journal that needs no check cost no
- * event-loop turn: a fast provider's calls go straight through.
+ * lock (its journal confirms): otherwise the action ends as cancelled, or failed naming why. ({@link invoke}
+ * does the same for the calls it journals.)
  *
  * @example const found = await inSlot(ctx, action, { op: "read", name: "zone" }, () => provider.read(args));
  */
-export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>, op?: number): Promise<T> {
-  let leave = ctx.inFlight.tryEnter() ?? (await ctx.inFlight.enter());
-  // While the call waits on the cloud (not calling it), its slot serves another call.
-  const pause: SlotPause = async (p) => {
-    leave();
-    ctx.waiting(action, true);
-    try {
-      return await p;
-    } finally {
-      ctx.waiting(action, false);
-      leave = await ctx.inFlight.enter();
-    }
-  };
+export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>): Promise<T> {
+  const slot = CallSlot.free(ctx, action) ?? (await CallSlot.next(ctx, action));
   try {
-    let stopped = ctx.inFlight.stopReason(ctx.cancel);
-    if (!stopped) {
-      const confirming = journalRefusal(ctx, what);
-      stopped = confirming instanceof Promise ? await confirming : confirming;
-    }
-    if (stopped) {
-      if (op !== undefined) closeUnstarted(ctx, op);
-      throw stopped;
-    }
-    ctx.calling(action);
-    return await call(pause);
+    await mayStart(ctx, { action, ...what });
+    return await call(slot.pause);
   } finally {
-    leave();
+    slot.release();
   }
 }
 
-/** Why the journal will not let a call start (it failed, or the run lost its lock), answered at once when it can. */
-function journalRefusal(ctx: ApplyContext, what: CallName): Error | undefined | Promise<Error | undefined> {
-  const refused = (e: unknown) => new Error(`${what.op} of "${what.name}" was not started: ${thrownMessage(e, "the journal")}`);
+/**
+ * Settles at once (returns nothing) when a call that has its slot may start and no check of the lock is
+ * due, so a fast provider's calls cost no event-loop turn here; else waits for the check. Reports the
+ * action started; throws (closing the journaled operation `op`) when the run stopped or the journal refuses.
+ */
+function mayStart(ctx: ApplyContext, c: CallName & { action: Action }, op?: number): void | Promise<void> {
+  const refuse = (stopped: unknown): never => {
+    if (op !== undefined) closeUnstarted(ctx, op);
+    throw stopped;
+  };
+  const stopped = ctx.inFlight.stopReason(ctx.cancel);
+  if (stopped) return refuse(stopped);
+  let check: Promise<void> | void;
   try {
-    const check = ctx.journal.confirm();
-    return check ? check.then(() => undefined, refused) : undefined;
+    check = ctx.journal.confirm();
   } catch (e) {
-    return refused(e);
+    return refuse(notStarted(c, e));
   }
+  if (!check) return ctx.calling(c.action);
+  return check.then(
+    () => ctx.calling(c.action),
+    (e: unknown) => refuse(notStarted(c, e)),
+  );
+}
+
+/** Why the journal did not let a call start (it failed, or the run lost its lock). */
+function notStarted(c: CallName, e: unknown): Error {
+  return new Error(`${c.op} of "${c.name}" was not started: ${thrownMessage(e, "the journal")}`);
 }
 
 /** Gives a call's slot back while it awaits `p`, and takes one again before it goes on (see `OpContext.pause`). */
 export type SlotPause = <T>(p: Promise<T>) => Promise<T>;
 
+/**
+ * One of the `parallel` slots, held by an action's call: given back once by {@link CallSlot.release}, or
+ * lent to other calls while the call only waits on the cloud ({@link CallSlot.pause}).
+ */
+class CallSlot {
+  private constructor(
+    private readonly ctx: ApplyContext,
+    private readonly action: Action,
+    private leave: () => void,
+  ) {}
+
+  /** The slot, if one is free now (most calls of a fast provider find one, and go on without a turn). */
+  static free(ctx: ApplyContext, action: Action): CallSlot | undefined {
+    const leave = ctx.inFlight.tryEnter();
+    return leave && new CallSlot(ctx, action, leave);
+  }
+
+  /** The next slot given up, first come first served. */
+  static async next(ctx: ApplyContext, action: Action): Promise<CallSlot> {
+    return new CallSlot(ctx, action, await ctx.inFlight.enter());
+  }
+
+  /** Gives the slot back (once: the leave function ignores a second call). */
+  release(): void {
+    this.leave();
+  }
+
+  /** Waits for `p` with the slot lent out to another call; takes a slot again before going on. */
+  readonly pause: SlotPause = async (p) => {
+    this.leave();
+    this.ctx.waiting(this.action, true);
+    try {
+      return await p;
+    } finally {
+      this.ctx.waiting(this.action, false);
+      this.leave = await this.ctx.inFlight.enter();
+    }
+  };
+}
+
 /** The call itself, retried while its budget lasts: every way it can end, as {@link invoke} describes. */
-async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pause: SlotPause): Promise<T> {
+async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, slot: CallSlot): Promise<T> {
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
   let retryUntil: number | undefined; // set at the first transient failure: retries end then, whatever the budget
@@ -152,10 +195,7 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pau
     const bound = ctx.inFlight.open(deadline - Date.now());
     let call: Promise<T> | undefined;
     try {
-      const opCtx = ctx.opContext(c.urn, { signal: () => bound.signal, timeoutMs: budget, ...(c.instance ? { provider: c.instance } : {}) });
-      opCtx.operation = operationRecord(ctx, op);
-      opCtx.pause = pause;
-      call = c.call(opCtx);
+      call = c.call(ctx.opContext(c.urn, { signal: bound, timeoutMs: budget, provider: c.instance, operation: new JournaledOperation(ctx, op), pause: slot.pause }));
       const result = await bound.race(call);
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
@@ -188,14 +228,21 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pau
 }
 
 /** The journaled operation as a provider sees it; its id (a hash) is made only if the provider reads it. */
-function operationRecord(ctx: ApplyContext, op: number): OperationRecord {
-  let id: string | undefined;
-  return {
-    get id() {
-      return (id ??= ctx.journal.operationId(op));
-    },
-    note: (d) => ctx.journal.note(op, d),
-  };
+class JournaledOperation implements OperationRecord {
+  private hash: string | undefined;
+
+  constructor(
+    private readonly ctx: ApplyContext,
+    private readonly op: number,
+  ) {}
+
+  get id(): string {
+    return (this.hash ??= this.ctx.journal.operationId(this.op));
+  }
+
+  note(d: Readonly<Record<string, string>>): Promise<void> {
+    return this.ctx.journal.note(this.op, d);
+  }
 }
 
 /** Records the result of an abandoned call if it arrives while the journal still writes (and can be recorded). */

@@ -51,48 +51,49 @@ const STATUS_NAMES: readonly Status[] = ["waiting", "running", "done", "failed",
  * await new Scheduler(jobs, deps, { parallel: 10, hooks: { run: (j) => work(j) } }).run();
  */
 export class Scheduler<J extends Job> {
-  // Per-job state lives in arrays by the job's index (one id → index map): four maps keyed by id cost
-  // ~180 bytes a job at 100,000 jobs, and every step of the walk hashed an id string.
-  private readonly index = new Map<string, number>();
+  // Per-job state lives in arrays by the job's index: maps keyed by id cost ~180 bytes a job at 100,000
+  // jobs, and every step of the walk hashed an id string. Ids are looked up only by the calls that name a
+  // job from outside (pause, fail, statusOf), through a map made the first time one is asked.
+  private idIndex: Map<string, number> | undefined;
   private readonly status: Uint8Array;
   private readonly remaining: Int32Array;
   /** The jobs that depend on each job, by index (absent for most: nothing depends on them). */
   private readonly dependents: (number[] | undefined)[];
-  private readonly deps: ReadonlyMap<string, readonly string[]>;
+  private readonly deps: readonly (readonly number[])[];
   /**
    * Ready jobs that need a slot, by rank (see {@link Scheduler.rank}), each a FIFO queue read from its
    * head; and ready jobs that do not need one (they start at once).
    */
   private readonly ready: ReadyQueue<number>[] = [new ReadyQueue(), new ReadyQueue(), new ReadyQueue()];
   private readonly readyFree: number[] = [];
-  private readonly running = new Map<string, J>();
+  /** The indices of the running jobs. */
+  private readonly running = new Set<number>();
   private busy = 0;
-  /** Running jobs that gave their slot back while they wait on the cloud. */
-  private readonly paused = new Set<string>();
+  /** Running jobs (by index) that gave their slot back while they wait on the cloud. */
+  private readonly paused = new Set<number>();
   private finished!: () => void;
   private checkQueued = false;
 
   constructor(
     /** The jobs, as given. */
     readonly jobs: readonly J[],
-    deps: ReadonlyMap<string, readonly string[]>,
+    /** For each job (by index), the indices of the jobs it waits for. */
+    deps: readonly (readonly number[])[],
     /** `parallel`: how many jobs with a slot may run at once; a function is asked again each time jobs start. */
     private readonly opts: { parallel: number | (() => number); cancel?: AbortSignal; hooks: SchedulerHooks<J> },
   ) {
     this.deps = deps;
-    jobs.forEach((j, i) => this.index.set(j.id, i));
     this.status = new Uint8Array(jobs.length); // all WAITING
     this.remaining = new Int32Array(jobs.length);
     this.dependents = new Array<number[] | undefined>(jobs.length);
-    jobs.forEach((j, i) => {
-      const ds = deps.get(j.id) ?? [];
+    for (let i = 0; i < jobs.length; i++) {
+      const ds = deps[i] ?? [];
       this.remaining[i] = ds.length;
       for (const d of ds) {
-        const at = this.index.get(d);
-        if (at === undefined) throw new Error(`job ${j.id} depends on unknown job ${d}`);
-        (this.dependents[at] ??= []).push(i);
+        if (!(d >= 0 && d < jobs.length)) throw new Error(`job ${jobs[i]!.id} depends on job ${d}, which does not exist`);
+        (this.dependents[d] ??= []).push(i);
       }
-    });
+    }
     // Once every job's dependents are known: a job's rank depends on them.
     for (let i = 0; i < jobs.length; i++) if (this.remaining[i] === 0) this.enqueue(i);
   }
@@ -107,19 +108,25 @@ export class Scheduler<J extends Job> {
 
   /** Where a job is: waiting, running, done, failed or skipped. */
   statusOf(id: string): Status | undefined {
-    const i = this.index.get(id);
+    const i = this.indexOf(id);
     return i === undefined ? undefined : STATUS_NAMES[this.status[i]!];
   }
 
   /** The ids of the jobs a job waits for. */
   depsOf(id: string): readonly string[] {
-    return this.deps.get(id) ?? [];
+    const i = this.indexOf(id);
+    return i === undefined ? [] : (this.deps[i] ?? []).map((d) => this.jobs[d]!.id);
   }
 
   /** Ends a running job as failed (its promise is abandoned): how a stall or a hang is broken. */
   fail(id: string, error: unknown): void {
-    const job = this.running.get(id);
-    if (job) this.end(job, () => this.fault(this.index.get(id)!, error));
+    const i = this.indexOf(id);
+    if (i !== undefined && this.running.has(i)) this.end(i, () => this.fault(i, error));
+  }
+
+  private indexOf(id: string): number | undefined {
+    this.idIndex ??= new Map(this.jobs.map((j, i) => [j.id, i]));
+    return this.idIndex.get(id);
   }
 
   /**
@@ -127,17 +134,18 @@ export class Scheduler<J extends Job> {
    * next ready job until {@link Scheduler.resume}.
    */
   pause(id: string): void {
-    const job = this.running.get(id);
-    if (!job?.slot || this.paused.has(id)) return;
-    this.paused.add(id);
+    const i = this.indexOf(id);
+    if (i === undefined || !this.running.has(i) || !this.jobs[i]!.slot || this.paused.has(i)) return;
+    this.paused.add(i);
     this.busy--;
     this.pump();
   }
 
   /** A paused job goes on: it counts against `parallel` again (it may briefly exceed it). */
   resume(id: string): void {
-    if (!this.paused.delete(id)) return;
-    if (this.running.has(id)) this.busy++;
+    const i = this.indexOf(id);
+    if (i === undefined || !this.paused.delete(i)) return;
+    if (this.running.has(i)) this.busy++;
   }
 
   /** Asks for a stall check soon (a running job's blocked state changed). */
@@ -202,18 +210,18 @@ export class Scheduler<J extends Job> {
     this.status[i] = RUNNING;
     if (job.slot) this.busy++;
     const t0 = Date.now();
-    this.running.set(job.id, job);
+    this.running.add(i);
     this.opts.hooks.started?.(job);
     this.opts.hooks.run(job).then(
-      () => this.end(job, () => this.succeed(i, Date.now() - t0)),
-      (e: unknown) => this.end(job, () => this.fault(i, e)),
+      () => this.end(i, () => this.succeed(i, Date.now() - t0)),
+      (e: unknown) => this.end(i, () => this.fault(i, e)),
     );
   }
 
   /** Settles a running job once (a job failed from outside ignores its own late end). */
-  private end(job: J, settle: () => void): void {
-    if (!this.running.delete(job.id)) return;
-    if (job.slot && !this.paused.delete(job.id)) this.busy--;
+  private end(i: number, settle: () => void): void {
+    if (!this.running.delete(i)) return;
+    if (this.jobs[i]!.slot && !this.paused.delete(i)) this.busy--;
     settle();
     this.pump();
   }
@@ -230,8 +238,7 @@ export class Scheduler<J extends Job> {
 
   /** `wait` now lacks one dependency: if that one is ready, it goes to the front (it unblocks the wait). */
   private promote(wait: number): void {
-    for (const id of this.deps.get(this.jobs[wait]!.id) ?? []) {
-      const dep = this.index.get(id)!;
+    for (const dep of this.deps[wait] ?? []) {
       if (this.jobs[dep]!.slot && this.status[dep] === WAITING && this.remaining[dep] === 0) this.ready[2]!.push(dep);
     }
   }
@@ -246,7 +253,7 @@ export class Scheduler<J extends Job> {
 
   /** Marks a job skipped (with its dependents), whether it was waiting or just cancelled while running. */
   skip(job: J, reason: SkipReason): void {
-    const i = this.index.get(job.id);
+    const i = this.indexOf(job.id);
     if (i !== undefined) this.skipAt(i, reason);
   }
 
@@ -265,7 +272,7 @@ export class Scheduler<J extends Job> {
   private checkStall(): void {
     const { blocked, stalled } = this.opts.hooks;
     if (!stalled || !blocked || this.running.size === 0 || (this.hasReady() && !this.opts.cancel?.aborted)) return;
-    const running = [...this.running.values()];
+    const running = [...this.running].map((i) => this.jobs[i]!);
     if (running.every((j) => blocked(j))) stalled(running);
   }
 }

@@ -21,10 +21,13 @@ export function callsProvider(kind: ActionKind): boolean {
   return actionKind(kind).callsProvider;
 }
 
-/** The actions of a plan and, for each, the ids of the actions that must finish before it starts. */
+/**
+ * The actions of a plan and, for each (by its index in `actions`), the indices of the actions that must
+ * finish before it starts. Indices, not ids: at 100,000 actions the id-keyed maps cost ~1 KB an action.
+ */
 export interface ActionGraph {
   actions: Action[];
-  deps: Map<string, string[]>;
+  deps: number[][];
 }
 
 /**
@@ -40,43 +43,61 @@ export interface ActionGraph {
  *
  * Throws if the edges form a cycle (the planner prevents that by replacing delete-first chains whole).
  *
- * @example const { actions, deps } = buildActionGraph(plan); deps.get("urn:…::a#delete-replaced") // ["urn:…::b#update"]
+ * @example const { actions, deps } = buildActionGraph(plan); deps[1].map((i) => actions[i].id) // ["urn:…::b#update"]
  */
 export function buildActionGraph(plan: Pick<Plan, "steps">): ActionGraph {
   const actions = plan.steps.flatMap((s) => stepKindOf(s).actions(s));
-  const ready = new Map<Urn, Action>();
-  const releasesOf = new Map<string, Action[]>(); // URN referenced → actions that let go of it
-  const deposedOf = new Map<string, Action[]>(); // URN → deletes of its deposed objects
-  for (const a of actions) {
+  const ready = new Map<Urn, number>();
+  const releasesOf = new Map<string, number[]>(); // URN referenced → actions that let go of it
+  const deposedOf = new Map<string, number[]>(); // URN → deletes of its deposed objects
+  actions.forEach((a, i) => {
     const spec = actionKindOf(a);
-    if (spec.deletesDeposed(a)) push(deposedOf, a.step.urn, a);
-    if (spec.makesValue) ready.set(a.step.urn, a);
+    if (spec.deletesDeposed(a)) push(deposedOf, a.step.urn, i);
+    if (spec.makesValue) ready.set(a.step.urn, i);
     if (spec.releases && "prior" in a.step) {
-      for (const d of a.step.prior.deps) push(releasesOf, d, a);
+      for (const d of a.step.prior.deps) push(releasesOf, d, i);
     }
-  }
-  const byId = new Map(actions.map((a) => [a.id, a]));
-  const deps = new Map<string, string[]>(actions.map((a) => [a.id, []]));
-  const edge = (from: Action, to: Action | undefined) => {
-    if (to && to !== from && !deps.get(from.id)!.includes(to.id)) deps.get(from.id)!.push(to.id);
-  };
-  for (const a of actions) {
-    const spec = actionKindOf(a);
-    if (spec.makesValue) for (const d of a.step.deps) edge(a, ready.get(d));
-    for (const f of spec.follows(a)) edge(a, "id" in f ? byId.get(f.id) : ready.get(f.valueOf));
-    if (spec.deletesObject) for (const r of releasesOf.get(a.step.urn) ?? []) edge(a, r);
-    // The record goes with the current object: its deposed objects are deleted (and struck off it) first.
-    if (spec.removesRecord(a)) for (const d of deposedOf.get(a.step.urn) ?? []) edge(a, d);
-  }
-  const cycle = findCycle(actions, deps);
+  });
+  let byId: Map<string, number> | undefined; // only a step that orders its own actions by id needs it
+  const index: EdgeIndex = { ready, releasesOf, deposedOf, byId: () => (byId ??= new Map(actions.map((x, j) => [x.id, j]))) };
+  const deps = actions.map((a, i) => edgesOf(a, i, index));
+  const cycle = findCycle(deps);
   if (cycle) {
     throw new Error(
-      `The apply order has a cycle: ${cycle.join(" → ")}. The dependencies recorded in state contradict each other (a state edited by hand, or damaged): ` +
+      `The apply order has a cycle: ${cycle.map((i) => actions[i]!.id).join(" → ")}. The dependencies recorded in state contradict each other (a state edited by hand, or damaged): ` +
         `nothing was changed. Check the "deps" of these resources with \`state show\`, or \`state rollback\` to a version before the edit; if state is as Cairn wrote it, report it with the plan (preview --json).`,
     );
   }
   return { actions, deps };
 }
+
+/** Who makes, lets go of and deposes what, by URN: the indices {@link edgesOf} links an action to. */
+interface EdgeIndex {
+  ready: ReadonlyMap<Urn, number>;
+  releasesOf: ReadonlyMap<string, number[]>;
+  deposedOf: ReadonlyMap<string, number[]>;
+  byId: () => ReadonlyMap<string, number>;
+}
+
+/** The indices action `a` (at `i`) waits for, each once; most actions wait for none and share one empty list. */
+function edgesOf(a: Action, i: number, x: EdgeIndex): number[] {
+  let out: number[] | undefined;
+  const edge = (to: number | undefined) => {
+    if (to === undefined || to === i) return;
+    if (!out) out = [to];
+    else if (!out.includes(to)) out.push(to);
+  };
+  const spec = actionKindOf(a);
+  if (spec.makesValue) for (const d of a.step.deps) edge(x.ready.get(d));
+  for (const f of spec.follows(a)) edge("id" in f ? x.byId().get(f.id) : x.ready.get(f.valueOf));
+  if (spec.deletesObject) for (const r of x.releasesOf.get(a.step.urn) ?? []) edge(r);
+  // The record goes with the current object: its deposed objects are deleted (and struck off it) first.
+  if (spec.removesRecord(a)) for (const d of x.deposedOf.get(a.step.urn) ?? []) edge(d);
+  return out ?? NONE;
+}
+
+/** The dependencies of an action that has none (shared: nothing appends to a list it gets). */
+const NONE: number[] = [];
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const list = m.get(k);
@@ -84,28 +105,35 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   else m.set(k, [v]);
 }
 
-/** A cycle of action ids, or undefined (Kahn's algorithm; what remains is on or behind a cycle). */
-export function findCycle(actions: readonly { id: string }[], deps: ReadonlyMap<string, readonly string[]>): string[] | undefined {
-  const remaining = new Map(actions.map((a) => [a.id, deps.get(a.id)?.length ?? 0]));
-  const users = new Map<string, string[]>();
-  for (const [id, ds] of deps) for (const d of ds) push(users, d, id);
-  const queue = [...remaining].filter(([, n]) => n === 0).map(([id]) => id);
-  while (queue.length) {
-    const id = queue.pop()!;
-    remaining.delete(id);
-    for (const u of users.get(id) ?? []) {
-      const n = remaining.get(u)! - 1;
-      remaining.set(u, n);
-      if (n === 0) queue.push(u);
-    }
+/**
+ * A cycle among nodes `0…deps.length-1` (node `i` waits for `deps[i]`) as the indices along it, the first
+ * repeated at the end; or undefined. Kahn's algorithm; what remains is on or behind a cycle.
+ *
+ * @example findCycle([[1], [2], [0]]) // [0, 1, 2, 0]
+ */
+export function findCycle(deps: readonly (readonly number[])[]): number[] | undefined {
+  const n = deps.length;
+  const remaining = new Int32Array(n);
+  const users: (number[] | undefined)[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    remaining[i] = deps[i]!.length;
+    for (const d of deps[i]!) (users[d] ??= []).push(i);
   }
-  if (remaining.size === 0) return undefined;
+  const queue: number[] = [];
+  for (let i = 0; i < n; i++) if (remaining[i] === 0) queue.push(i);
+  let done = 0;
+  while (queue.length) {
+    const i = queue.pop()!;
+    done++;
+    for (const u of users[i] ?? []) if (--remaining[u]! === 0) queue.push(u);
+  }
+  if (done === n) return undefined;
   // Walk dependencies among what remains until one repeats: that is a cycle.
-  const path: string[] = [];
-  let at = remaining.keys().next().value as string;
+  const path: number[] = [];
+  let at = remaining.findIndex((r) => r > 0);
   while (!path.includes(at)) {
     path.push(at);
-    at = deps.get(at)!.find((d) => remaining.has(d))!;
+    at = deps[at]!.find((d) => remaining[d]! > 0)!;
   }
   return [...path.slice(path.indexOf(at)), at];
 }

@@ -1,14 +1,8 @@
 import type { Urn } from "../core/urn.js";
-import type { OpContext, ProviderInstance } from "../provider/provider.js";
+import type { Clock, Logger, OpContext, OperationRecord, ProviderInstance } from "../provider/provider.js";
+import type { Duration } from "../core/duration.js";
+import type { CallBounds } from "../apply/context.js";
 import { note, type StackParts } from "./stack-parts.js";
-
-/** How one provider call is bounded, and by which provider instance it is made. */
-export interface CallBounds {
-  /** A function is asked only if the provider reads the signal. */
-  signal?: AbortSignal | (() => AbortSignal);
-  timeoutMs?: number;
-  provider?: ProviderInstance;
-}
 
 /**
  * The context of one provider call; `bounds.signal` bounds it (a timeout, an abandoned run).
@@ -16,24 +10,44 @@ export interface CallBounds {
  * @example const ctx = opContext(parts, urn, { signal, timeoutMs: 60_000 });
  */
 export function opContext(parts: StackParts, urn: Urn, bounds: CallBounds = {}): OpContext {
-  const given = bounds.signal;
-  let signal: AbortSignal | undefined = typeof given === "function" ? undefined : given;
-  let log: OpContext["log"] | undefined;
-  // The signal and the logger are made when a provider first reads them (most calls read neither).
-  const lazy = {
-    get signal(): AbortSignal {
-      return (signal ??= typeof given === "function" ? given() : (parts.options.abortSignal ?? new AbortController().signal));
-    },
-    get log(): OpContext["log"] {
-      return (log ??= { info: (m) => note(parts, "info", m, urn), warn: (m) => note(parts, "warning", m, urn) });
-    },
-  };
-  return Object.assign(lazy, {
-    clock: parts.clock,
-    workDir: parts.program.location.dir,
-    ...(bounds.timeoutMs ? { timeout: bounds.timeoutMs as OpContext["timeout"] } : {}),
-    ...(bounds.provider ? { provider: bounds.provider } : {}),
-  });
+  return new CallContext(parts, urn, bounds);
+}
+
+/**
+ * One call's context: a small object per call. The signal is made when a provider first reads it (most
+ * calls never do, and an AbortController per call costs more than a fast provider's call), by a getter on
+ * the class; everything else is a field, so a context copied by spreading it (`{ ...ctx, signal }`, to bound a
+ * call further) keeps its logger, clock and the rest, and only a copy that names no signal has none.
+ */
+class CallContext implements OpContext {
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly workDir: string;
+  timeout?: Duration;
+  provider?: ProviderInstance;
+  operation?: OperationRecord;
+  pause?: <T>(p: Promise<T>) => Promise<T>;
+  readonly #parts: StackParts;
+  readonly #signal: CallBounds["signal"];
+  #unbounded: AbortSignal | undefined;
+
+  constructor(parts: StackParts, urn: Urn, bounds: CallBounds) {
+    this.#parts = parts;
+    this.#signal = bounds.signal;
+    this.log = { info: (m) => note(parts, "info", m, urn), warn: (m) => note(parts, "warning", m, urn) };
+    this.clock = parts.clock;
+    this.workDir = parts.program.location.dir;
+    if (bounds.timeoutMs) this.timeout = bounds.timeoutMs as Duration;
+    if (bounds.provider) this.provider = bounds.provider;
+    if (bounds.operation) this.operation = bounds.operation;
+    if (bounds.pause) this.pause = bounds.pause;
+  }
+
+  get signal(): AbortSignal {
+    const given = this.#signal;
+    if (given === undefined) return (this.#unbounded ??= this.#parts.options.abortSignal ?? new AbortController().signal);
+    return given instanceof AbortSignal ? given : given.signal;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parseUrn } from "../core/urn.js";
+import { typeOf } from "../core/urn.js";
 import { headRecordSchema, journalRecordSchema, describeZodError, type HeadRecord, type JournalRecord } from "./schema.js";
 import { encodeMutation } from "./secret-encoding.js";
 import type { Crypter } from "./secrets.js";
@@ -35,13 +35,9 @@ export function headLine(serial: number): string {
   return `{"t":"head","v":${JOURNAL_FORMAT_VERSION},"serial":${serial}}\n`;
 }
 
-/** The type a URN names, or undefined if it is not a Cairn URN. */
+/** The type a URN names, or undefined if it is not a Cairn URN (read without parsing: every begin asks). */
 function typeInUrn(urn: string): string | undefined {
-  try {
-    return parseUrn(urn).type;
-  } catch {
-    return undefined;
-  }
+  return typeOf(urn) || undefined;
 }
 
 /** The line recording that a provider call is about to start. @example beginLine(pendingOp) */

@@ -17,8 +17,8 @@ const del = (n: string, priorDeps: string[] = [], deposed = false): PlanStep => 
 /** `x#kind` → the `y#kind`s it waits for, short names. */
 function edges(steps: PlanStep[]): Record<string, string[]> {
   const short = (id: string) => id.slice(id.lastIndexOf("::") + 2);
-  const { deps } = buildActionGraph({ steps });
-  return Object.fromEntries([...deps].map(([k, v]) => [short(k), v.map(short).sort()]));
+  const { actions, deps } = buildActionGraph({ steps });
+  return Object.fromEntries(actions.map((a, i) => [short(a.id), deps[i]!.map((d) => short(actions[d]!.id)).sort()]));
 }
 
 describe("the action graph: ordering as edges", () => {
@@ -82,8 +82,15 @@ describe("the action graph: ordering as edges", () => {
     expect(() => buildActionGraph({ steps: [replace("a", true), replace("b", false, ["a"])] })).toThrow(/The apply order has a cycle: .*a#delete-replaced/);
   });
 
-  it("findCycle names a cycle in order", () => {
-    const deps = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", []]]);
-    expect(findCycle([{ id: "a" }, { id: "b" }, { id: "c" }, { id: "d" }], deps)).toEqual(["a", "b", "c", "a"]);
+  it("findCycle names a cycle in order, and finds none in a graph without one", () => {
+    // a → b → c → a, d waits for a (behind the cycle, not on it), e for nothing
+    expect(findCycle([[1], [2], [0], [0], []])).toEqual([0, 1, 2, 0]);
+    expect(findCycle([[], [0], [0, 1], []])).toBeUndefined();
+  });
+
+  it("an edge is listed once, however many reasons add it", () => {
+    // b depends on a twice over: its inputs and its recorded dependencies both name a
+    const steps = [create("a"), { ...(create("b", ["a"]) as Extract<PlanStep, { kind: "create" }>), deps: [u("a"), u("a")] } as PlanStep];
+    expect(buildActionGraph({ steps }).deps).toEqual([[], [0]]);
   });
 });

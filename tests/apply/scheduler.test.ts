@@ -3,6 +3,8 @@ import { Cancelled, Scheduler } from "../../src/apply/scheduler.js";
 
 const job = (id: string, slot = true) => ({ id, slot });
 const tick = () => new Promise((r) => setTimeout(r, 5));
+/** Dependencies named by id, as the scheduler takes them: by index in `jobs`. */
+const indexed = (jobs: readonly { id: string }[], deps: ReadonlyMap<string, string[]>) => jobs.map((j) => (deps.get(j.id) ?? []).map((d) => jobs.findIndex((x) => x.id === d)));
 
 describe("the scheduler", () => {
   it("runs jobs in dependency order, at most `parallel` with a slot at once", async () => {
@@ -11,7 +13,7 @@ describe("the scheduler", () => {
     const log: string[] = [];
     const jobs = ["a", "b", "c", "d"].map((id) => job(id));
     const deps = new Map([["d", ["a", "b", "c"]]]);
-    await new Scheduler(jobs, deps, {
+    await new Scheduler(jobs, indexed(jobs, deps), {
       parallel: 2,
       hooks: {
         run: async (j) => {
@@ -31,7 +33,7 @@ describe("the scheduler", () => {
     const peaks: number[] = [];
     let limit = 1;
     const jobs = Array.from({ length: 12 }, (_, i) => job(`j${i}`));
-    await new Scheduler(jobs, new Map(), {
+    await new Scheduler(jobs, [], {
       parallel: () => limit,
       hooks: {
         run: async () => {
@@ -49,7 +51,7 @@ describe("the scheduler", () => {
   it("a failure skips only its dependents", async () => {
     const skipped: string[] = [];
     const done: string[] = [];
-    await new Scheduler([job("a"), job("b"), job("c")], new Map([["b", ["a"]]]), {
+    await new Scheduler([job("a"), job("b"), job("c")], [[], [0], []], {
       parallel: 5,
       hooks: {
         run: async (j) => {
@@ -66,7 +68,7 @@ describe("the scheduler", () => {
   it("after cancel nothing new starts, and a job that stops because of it counts as skipped", async () => {
     const cancel = new AbortController();
     const seen: string[] = [];
-    await new Scheduler([job("a"), job("b")], new Map([["b", ["a"]]]), {
+    await new Scheduler([job("a"), job("b")], [[], [0]], {
       parallel: 1,
       cancel: cancel.signal,
       hooks: {
@@ -84,7 +86,7 @@ describe("the scheduler", () => {
   it("reports a stall when every running job is blocked, and fail() ends them", async () => {
     const blocked = new Set(["a", "b"]);
     const failed: string[] = [];
-    const s: Scheduler<{ id: string; slot: boolean }> = new Scheduler([job("a"), job("b")], new Map(), {
+    const s: Scheduler<{ id: string; slot: boolean }> = new Scheduler([job("a"), job("b")], [], {
       parallel: 5,
       hooks: {
         run: () => new Promise(() => {}),
@@ -104,7 +106,7 @@ describe("which ready job takes a free slot (no head-of-line blocking)", () => {
   /** Runs `jobs` one slot at a time, each finishing at once, and answers the order slot jobs started in. */
   async function startOrder(jobs: { id: string; slot: boolean }[], deps: Map<string, string[]>): Promise<string[]> {
     const started: string[] = [];
-    await new Scheduler(jobs, deps, { parallel: 1, hooks: { started: (j) => j.slot && started.push(j.id), run: async () => {} } }).run();
+    await new Scheduler(jobs, indexed(jobs, deps), { parallel: 1, hooks: { started: (j) => j.slot && started.push(j.id), run: async () => {} } }).run();
     return started;
   }
 

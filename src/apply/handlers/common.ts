@@ -32,6 +32,9 @@ export function redactorFor(step: PlanStep): (text: string) => string {
 }
 
 
+/** The secret keys of an object that has none (shared: nothing appends to it). */
+const NO_KEYS: string[] = [];
+
 /**
  * The object a call ended with, secrets settled: outputs that carry a secret input's value are secret too
  * (tainted), and every secret value is remembered so no message or event can show it.
@@ -39,6 +42,8 @@ export function redactorFor(step: PlanStep): (text: string) => string {
  * @example const o = objectFacts(ctx, result.id, news, result.outputs, secretKeys);
  */
 export function objectFacts(ctx: ApplyContext, id: string, inputs: Props, outputs: Props, secretKeys: readonly string[]): ObjectFacts {
+  // No secret inputs: nothing to taint or remember (most objects; four lists a create saved).
+  if (secretKeys.length === 0) return { id, inputs, outputs, secretKeys: NO_KEYS };
   const tainted = taintedKeys(outputs, secretKeys.map((k) => inputs[k])).filter((k) => !secretKeys.includes(k));
   const keys = tainted.length ? [...secretKeys, ...tainted] : [...secretKeys];
   ctx.secrets.addProps(inputs, keys);

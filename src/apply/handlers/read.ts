@@ -19,7 +19,7 @@ export const read: Handler<ReadAction> = async (action, ctx) => {
   if (containsUnknown(key) || key === undefined) throw new Error("the id to look up is still unknown after its dependencies were applied");
   const found = await inSlot(ctx, action, { op: "read", name: node.name }, () => {
     const bound = ctx.inFlight.open(DEFAULT_OPERATION_TIMEOUT_MS);
-    const opCtx = ctx.opContext(step.urn, { signal: () => bound.signal, ...(node.provider ? { provider: node.provider } : {}) });
+    const opCtx = ctx.opContext(step.urn, { signal: bound, provider: node.provider });
     return bound.race(readLookup(ctx.provider(node.type, node.urn, node), node.type, step.urn, key, opCtx)).finally(() => bound.dispose());
   });
   if (found === undefined) throw new Error(`nothing matches ${describeLookupKey(key)}`);
