@@ -12,7 +12,7 @@ import type { Clock, Provider, ProviderInstance } from "../provider/provider.js"
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import type { ProviderSource } from "../program/registry.js";
 import type { Props } from "../state/types.js";
-import { buildActionGraph, callsProvider, type Action, type ActionJob } from "../plan/actions.js";
+import { buildActionGraph, callsProvider, type Action } from "../plan/actions.js";
 import type { ApplyContext, OpContextFactory } from "./context.js";
 import type { ApplySummary, EventSink } from "./events.js";
 import { SecretRegistry } from "./secret-registry.js";
@@ -69,7 +69,7 @@ export interface ExecuteInput {
   retryDeadlineMs?: number;
 }
 
-function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduling: () => Scheduler<ActionJob>): ApplyContext {
+function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduling: () => Scheduler<Action>): ApplyContext {
   const nodes = input.program?.nodeByUrn;
   return {
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
@@ -154,7 +154,7 @@ class StartReports {
 }
 
 /** The scheduler's hooks: events, the summary, and values for dependents as actions end. */
-function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduler: () => Scheduler<ActionJob>): SchedulerHooks<ActionJob> {
+function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduler: () => Scheduler<Action>): SchedulerHooks<Action> {
   const { events, journal } = ctx;
   // Steps deferred to the next round (see `LateDeclarationError`), with what depends on them.
   const deferred = new Set<string>();
@@ -168,7 +168,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
     if (node && actionKindOf(a).makesValue) ctx.values.publish(node, unknownValue());
   };
   return {
-    run: async ({ action }) => {
+    run: async (action) => {
       const r = await runAction(action, ctx);
       const mutations = r.changes(journal.state);
       if (r.op !== undefined) journal.end(r.op, mutations);
@@ -176,17 +176,17 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       const node = ctx.node(action.step.urn);
       if (r.value && node) ctx.values.publish(node, r.value);
     },
-    started: ({ action }) => {
+    started: (action) => {
       if (!callsProvider(action.kind)) starts.report(action);
     },
-    succeeded: ({ action }) => {
+    succeeded: (action) => {
       const durationMs = starts.elapsed(action);
       scopes.delete(action.id); // only running actions are asked what they wait for
       summary.succeeded++;
       summary.done[action.kind] = (summary.done[action.kind] ?? 0) + 1;
       events.next({ type: "step-succeeded", urn: action.step.urn, kind: action.kind, durationMs });
     },
-    failed: ({ action }, e) => {
+    failed: (action, e) => {
       starts.report(action); // a failure is always reported after its start, even one before its call
       scopes.delete(action.id);
       if (isLateDeclaration(e)) return defer(action, "a value it reads declares resources no plan included"), lose(action);
@@ -194,7 +194,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: withSite(redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)), ctx.node(action.step.urn)?.site) });
       lose(action);
     },
-    skipped: ({ action }, reason) => {
+    skipped: (action, reason) => {
       if (reason.kind === "dependency-failed" && deferred.has(reason.dependency)) {
         return defer(action, `it follows ${reason.dependency.split("#")[0]}`), lose(action);
       }
@@ -243,7 +243,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   // Poll rounds and calls listen to these while they run: many at once is expected, not a leak.
   for (const s of [input.cancel, input.abort, input.stuck]) if (s) setMaxListeners(0, s);
   const scopes = new Map<string, ScopedResolver>();
-  let scheduler: Scheduler<ActionJob> | undefined;
+  let scheduler: Scheduler<Action> | undefined;
   const values = new ValueResolver(() => scheduler?.poke());
   recordPrelude(plan, journal);
   const { actions, deps } = buildActionGraph(plan);
@@ -252,9 +252,9 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const producing = new Set(actions.filter((a) => actionKindOf(a).makesValue).map((a) => a.step.urn as string));
   if (input.program) publishSettled(input.program.graph.order, plan, producing, journal, values);
   const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
-  const jobs = actions.map((a): ActionJob => ({ id: a.id, slot: actionKindOf(a).slot, action: a }));
   const window = () => input.parallel + stagedAhead(ctx.inFlight.callsPerSecond());
-  scheduler = new Scheduler(jobs, deps, { parallel: window, ...(input.cancel ? { cancel: input.cancel } : {}), hooks: hooksFor(ctx, summary, scopes, starts, () => scheduler!) });
+  const slot = (a: Action) => actionKindOf(a).slot;
+  scheduler = new Scheduler(actions, deps, { parallel: window, slot, ...(input.cancel ? { cancel: input.cancel } : {}), hooks: hooksFor(ctx, summary, scopes, starts, () => scheduler!) });
   await scheduler.run();
   await lateAnswers(ctx.lateResults);
   summary.ok = summary.failed === 0 && summary.skipped === 0;

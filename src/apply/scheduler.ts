@@ -1,8 +1,6 @@
 /** Something to run once the jobs it depends on have succeeded. */
 export interface Job {
   id: string;
-  /** Takes one of the `parallel` slots while it runs (waits mostly sleep, so they do not). */
-  slot: boolean;
 }
 
 /** Thrown by a job that stopped because the run was cancelled: it counts as skipped, not failed. */
@@ -48,7 +46,7 @@ const STATUS_NAMES: readonly Status[] = ["waiting", "running", "done", "failed",
  * failure skips only its dependents; after `cancel` nothing new starts. It knows nothing of what jobs do.
  *
  * @example
- * await new Scheduler(jobs, deps, { parallel: 10, hooks: { run: (j) => work(j) } }).run();
+ * await new Scheduler(jobs, deps, { parallel: 10, slot: () => true, hooks: { run: (j) => work(j) } }).run();
  */
 export class Scheduler<J extends Job> {
   // Per-job state lives in arrays by the job's index: maps keyed by id cost ~180 bytes a job at 100,000
@@ -60,6 +58,8 @@ export class Scheduler<J extends Job> {
   /** The jobs that depend on each job, by index (absent for most: nothing depends on them). */
   private readonly dependents: (number[] | undefined)[];
   private readonly deps: readonly (readonly number[])[];
+  /** 1 for a job that takes one of the `parallel` slots while it runs (waits mostly sleep, so they do not). */
+  private readonly slotted: Uint8Array;
   /**
    * Ready jobs that need a slot, by rank (see {@link Scheduler.rank}), each a FIFO queue read from its
    * head; and ready jobs that do not need one (they start at once).
@@ -79,13 +79,17 @@ export class Scheduler<J extends Job> {
     readonly jobs: readonly J[],
     /** For each job (by index), the indices of the jobs it waits for. */
     deps: readonly (readonly number[])[],
-    /** `parallel`: how many jobs with a slot may run at once; a function is asked again each time jobs start. */
-    private readonly opts: { parallel: number | (() => number); cancel?: AbortSignal; hooks: SchedulerHooks<J> },
+    /**
+     * `parallel`: how many jobs with a slot may run at once (a function is asked again each time jobs start);
+     * `slot`: whether a job takes one.
+     */
+    private readonly opts: { parallel: number | (() => number); slot: (job: J) => boolean; cancel?: AbortSignal; hooks: SchedulerHooks<J> },
   ) {
     this.deps = deps;
     this.status = new Uint8Array(jobs.length); // all WAITING
     this.remaining = new Int32Array(jobs.length);
     this.dependents = new Array<number[] | undefined>(jobs.length);
+    this.slotted = Uint8Array.from(jobs, (j) => (opts.slot(j) ? 1 : 0));
     for (let i = 0; i < jobs.length; i++) {
       const ds = deps[i] ?? [];
       this.remaining[i] = ds.length;
@@ -135,7 +139,7 @@ export class Scheduler<J extends Job> {
    */
   pause(id: string): void {
     const i = this.indexOf(id);
-    if (i === undefined || !this.running.has(i) || !this.jobs[i]!.slot || this.paused.has(i)) return;
+    if (i === undefined || !this.running.has(i) || !this.slotted[i] || this.paused.has(i)) return;
     this.paused.add(i);
     this.busy--;
     this.pump();
@@ -159,7 +163,7 @@ export class Scheduler<J extends Job> {
   }
 
   private enqueue(i: number): void {
-    if (this.jobs[i]!.slot) this.ready[this.rank(i)]!.push(i);
+    if (this.slotted[i]) this.ready[this.rank(i)]!.push(i);
     else this.readyFree.push(i);
   }
 
@@ -171,7 +175,7 @@ export class Scheduler<J extends Job> {
   private rank(i: number): number {
     const dependents = this.dependents[i];
     if (!dependents) return 0;
-    return dependents.some((d) => !this.jobs[d]!.slot && this.remaining[d] === 1) ? 2 : 1;
+    return dependents.some((d) => !this.slotted[d] && this.remaining[d] === 1) ? 2 : 1;
   }
 
   /** The next ready job, highest rank first (entries of jobs that already started are dropped). */
@@ -208,7 +212,7 @@ export class Scheduler<J extends Job> {
   private start(i: number): void {
     const job = this.jobs[i]!;
     this.status[i] = RUNNING;
-    if (job.slot) this.busy++;
+    if (this.slotted[i]) this.busy++;
     const t0 = Date.now();
     this.running.add(i);
     this.opts.hooks.started?.(job);
@@ -221,7 +225,7 @@ export class Scheduler<J extends Job> {
   /** Settles a running job once (a job failed from outside ignores its own late end). */
   private end(i: number, settle: () => void): void {
     if (!this.running.delete(i)) return;
-    if (this.jobs[i]!.slot && !this.paused.delete(i)) this.busy--;
+    if (this.slotted[i] && !this.paused.delete(i)) this.busy--;
     settle();
     this.pump();
   }
@@ -232,14 +236,14 @@ export class Scheduler<J extends Job> {
     for (const d of this.dependents[i] ?? []) {
       const n = --this.remaining[d]!;
       if (n === 0 && this.status[d] === WAITING) this.enqueue(d);
-      else if (n === 1 && !this.jobs[d]!.slot) this.promote(d);
+      else if (n === 1 && !this.slotted[d]) this.promote(d);
     }
   }
 
   /** `wait` now lacks one dependency: if that one is ready, it goes to the front (it unblocks the wait). */
   private promote(wait: number): void {
     for (const dep of this.deps[wait] ?? []) {
-      if (this.jobs[dep]!.slot && this.status[dep] === WAITING && this.remaining[dep] === 0) this.ready[2]!.push(dep);
+      if (this.slotted[dep] && this.status[dep] === WAITING && this.remaining[dep] === 0) this.ready[2]!.push(dep);
     }
   }
 

@@ -3,7 +3,7 @@ import { nameOf, type Urn } from "../core/urn.js";
 import { declaredAt } from "../core/declaration-site.js";
 import type { ScopedResolver } from "../runtime/values.js";
 import { waitCycle } from "../plan/stall.js";
-import type { ActionJob } from "../plan/actions.js";
+import type { Action } from "../plan/actions.js";
 import type { ApplyContext } from "./context.js";
 import type { Scheduler } from "./scheduler.js";
 
@@ -12,9 +12,9 @@ import type { Scheduler } from "./scheduler.js";
  * at run time (a value read through `apply` from a resource that itself runs after). Names the chain and
  * fails the actions in it, so the run ends with a clear error instead of hanging.
  */
-export function reportStall(running: readonly ActionJob[], scopes: ReadonlyMap<string, ScopedResolver>, scheduler: Scheduler<ActionJob>, ctx: ApplyContext): void {
+export function reportStall(running: readonly Action[], scopes: ReadonlyMap<string, ScopedResolver>, scheduler: Scheduler<Action>, ctx: ApplyContext): void {
   const producer = new Map<string, string>(); // URN → id of the running-or-waiting action making its value
-  for (const j of scheduler.jobs) if (actionKindOf(j.action).makesValue) producer.set(j.action.step.urn, j.id);
+  for (const a of scheduler.jobs) if (actionKindOf(a).makesValue) producer.set(a.step.urn, a.id);
   const byId = new Map(scheduler.jobs.map((j) => [j.id, j]));
   // A running action waits for the producer of a value it reads; a waiting one for its unfinished dependencies.
   const next = (id: string): string | undefined => {
@@ -29,7 +29,7 @@ export function reportStall(running: readonly ActionJob[], scopes: ReadonlyMap<s
   };
   const cycle = waitCycle(running[0]!.id, next);
   const named = (urn: Urn) => `"${nameOf(urn)}"${declaredAt(ctx.node(urn)?.site)}`;
-  const chain = (cycle ?? running.map((j) => j.id)).map((id) => named(byId.get(id)!.action.step.urn));
+  const chain = (cycle ?? running.map((a) => a.id)).map((id) => named(byId.get(id)!.step.urn));
   const message =
     `stuck: a dependency cycle formed at run time: ${chain.join(" → ")}. Each needs the next to finish first; ` +
     "the graph could not see it up front because a value is read inside an apply() callback. Break the cycle: pass one of the values another way, or remove the reference.";

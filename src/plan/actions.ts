@@ -5,13 +5,6 @@ import { actionKind, actionKindOf, stepKindOf, type Action, type ActionKind } fr
 export type { Action, ActionKind } from "./steps/index.js";
 export { ACTION_KINDS } from "./steps/index.js";
 
-/** An action as the scheduler runs it (waits mostly sleep, so they take no `parallel` slot). */
-export interface ActionJob {
-  id: string;
-  slot: boolean;
-  action: Action;
-}
-
 /**
  * True for the kinds whose handler calls a provider (in a `parallel` slot); waits poll on their own and
  * `forget` only edits state.

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Cancelled, Scheduler } from "../../src/apply/scheduler.js";
 
 const job = (id: string, slot = true) => ({ id, slot });
+const slot = (j: { slot: boolean }) => j.slot;
 const tick = () => new Promise((r) => setTimeout(r, 5));
 /** Dependencies named by id, as the scheduler takes them: by index in `jobs`. */
 const indexed = (jobs: readonly { id: string }[], deps: ReadonlyMap<string, string[]>) => jobs.map((j) => (deps.get(j.id) ?? []).map((d) => jobs.findIndex((x) => x.id === d)));
@@ -15,6 +16,7 @@ describe("the scheduler", () => {
     const deps = new Map([["d", ["a", "b", "c"]]]);
     await new Scheduler(jobs, indexed(jobs, deps), {
       parallel: 2,
+      slot,
       hooks: {
         run: async (j) => {
           peak = Math.max(peak, ++running);
@@ -35,6 +37,7 @@ describe("the scheduler", () => {
     const jobs = Array.from({ length: 12 }, (_, i) => job(`j${i}`));
     await new Scheduler(jobs, [], {
       parallel: () => limit,
+      slot,
       hooks: {
         run: async () => {
           peaks.push(++running);
@@ -53,6 +56,7 @@ describe("the scheduler", () => {
     const done: string[] = [];
     await new Scheduler([job("a"), job("b"), job("c")], [[], [0], []], {
       parallel: 5,
+      slot,
       hooks: {
         run: async (j) => {
           if (j.id === "a") throw new Error("boom");
@@ -70,6 +74,7 @@ describe("the scheduler", () => {
     const seen: string[] = [];
     await new Scheduler([job("a"), job("b")], [[], [0]], {
       parallel: 1,
+      slot,
       cancel: cancel.signal,
       hooks: {
         run: async () => {
@@ -88,6 +93,7 @@ describe("the scheduler", () => {
     const failed: string[] = [];
     const s: Scheduler<{ id: string; slot: boolean }> = new Scheduler([job("a"), job("b")], [], {
       parallel: 5,
+      slot,
       hooks: {
         run: () => new Promise(() => {}),
         blocked: (j) => blocked.has(j.id),
@@ -106,7 +112,7 @@ describe("which ready job takes a free slot (no head-of-line blocking)", () => {
   /** Runs `jobs` one slot at a time, each finishing at once, and answers the order slot jobs started in. */
   async function startOrder(jobs: { id: string; slot: boolean }[], deps: Map<string, string[]>): Promise<string[]> {
     const started: string[] = [];
-    await new Scheduler(jobs, indexed(jobs, deps), { parallel: 1, hooks: { started: (j) => j.slot && started.push(j.id), run: async () => {} } }).run();
+    await new Scheduler(jobs, indexed(jobs, deps), { parallel: 1, slot, hooks: { started: (j) => j.slot && started.push(j.id), run: async () => {} } }).run();
     return started;
   }
 
