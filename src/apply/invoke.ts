@@ -73,7 +73,8 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
   const slot = CallSlot.free(ctx, c.action) ?? (await CallSlot.next(ctx, c.action));
   try {
-    await mayStart(ctx, c, op);
+    const checking = mayStart(ctx, c, op);
+    if (checking) await checking; // most calls may start at once: no turn of the event loop for them
     return { result: await attempt(ctx, c, op, slot), op };
   } finally {
     slot.release();
@@ -106,7 +107,8 @@ export interface CallName {
 export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>): Promise<T> {
   const slot = CallSlot.free(ctx, action) ?? (await CallSlot.next(ctx, action));
   try {
-    await mayStart(ctx, { action, ...what });
+    const checking = mayStart(ctx, { action, ...what });
+    if (checking) await checking;
     return await call(slot.pause);
   } finally {
     slot.release();

@@ -19,7 +19,8 @@ type ReplaceAction = Extract<Action, { kind: "replace" }>;
  */
 export const create: Handler<CreateAction> = async (action, ctx) => {
   const { step } = action;
-  const inputs = await inputsFor(step, action.id, ctx);
+  const planned = inputsFor(step, action.id, ctx);
+  const inputs = planned instanceof Promise ? await planned : planned; // known as planned: no turn of the event loop
   const record = (r: { id: string; outputs: Props }) => objectFacts(ctx, r.id, inputs.news, r.outputs, inputs.secretKeys);
   const changes = (object: ObjectFacts): StateMutation[] => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, inputs.meta, object) }];
   const { result, op } = await createObject(action, ctx, inputs, "create", undefined, (r) => changes(record(r)));

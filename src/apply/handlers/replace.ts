@@ -19,7 +19,8 @@ type DeleteReplacedAction = Extract<Action, { kind: "delete-replaced" }>;
  */
 export const replace: Handler<ReplaceAction> = async (action, ctx) => {
   const { step } = action;
-  const inputs = await inputsFor(step, action.id, ctx);
+  const planned = inputsFor(step, action.id, ctx);
+  const inputs = planned instanceof Promise ? await planned : planned;
   const { news, secretKeys, meta } = inputs;
   const deposedAt = (s: StackState): DeposedObject[] => {
     const cur = (s.resources[step.movedFrom ?? step.urn]?.deposed ?? []).filter((d) => d.id !== step.id);

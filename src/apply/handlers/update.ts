@@ -16,7 +16,8 @@ type UpdateAction = Extract<Action, { kind: "update" }>;
 export const update: Handler<UpdateAction> = async (action, ctx) => {
   const { step } = action;
   const node = ctx.node(step.urn);
-  const { news, secretKeys, meta } = await inputsFor(step, action.id, ctx);
+  const planned = inputsFor(step, action.id, ctx);
+  const { news, secretKeys, meta } = planned instanceof Promise ? await planned : planned;
   const record = (o: ObjectFacts) => (s: StackState) => {
     const deposed = s.resources[step.movedFrom ?? step.urn]?.deposed;
     return [...moved(step), { kind: "upsert" as const, resource: recordFor(step.urn, step.type, meta, o, deposed ? { deposed } : {}) }];
