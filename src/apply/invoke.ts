@@ -71,14 +71,7 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   const op = await ctx.journal.begin(c.journal.id !== undefined ? { kind: c.journal.kind, urn: c.urn, type: c.type, id: c.journal.id } : { kind: c.journal.kind, urn: c.urn, type: c.type });
   // The record is durable before the call waits for a slot, so records are written while other calls run
   // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
-  const slot = CallSlot.free(ctx, c.action) ?? (await CallSlot.next(ctx, c.action));
-  try {
-    const checking = mayStart(ctx, c, op);
-    if (checking) await checking; // most calls may start at once: no turn of the event loop for them
-    return { result: await attempt(ctx, c, op, slot), op };
-  } finally {
-    slot.release();
-  }
+  return { result: await inSlot(ctx, c.action, c, (pause) => attempt(ctx, c, op, pause), op), op };
 }
 
 /** Closes the record of a call that never started, if the journal can still write (else the next run checks it). */
@@ -99,15 +92,16 @@ export interface CallName {
 /**
  * Runs an action's provider call (`what` it is, for messages) in one of the `parallel` slots once it is its
  * turn, reporting the action as started then. It starts only if the run is still on and still holds its
- * lock (its journal confirms): otherwise the action ends as cancelled, or failed naming why. ({@link invoke}
- * does the same for the calls it journals.)
+ * lock (its journal confirms): otherwise the journaled operation `op` (if any) is closed, and the action
+ * ends as cancelled, or failed naming why. A free slot and a journal that needs no check cost no turn of the
+ * event loop: a fast provider's calls go straight through.
  *
  * @example const found = await inSlot(ctx, action, { op: "read", name: "zone" }, () => provider.read(args));
  */
-export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>): Promise<T> {
+export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>, op?: number): Promise<T> {
   const slot = CallSlot.free(ctx, action) ?? (await CallSlot.next(ctx, action));
   try {
-    const checking = mayStart(ctx, { action, ...what });
+    const checking = mayStart(ctx, action, what, op);
     if (checking) await checking;
     return await call(slot.pause);
   } finally {
@@ -117,32 +111,34 @@ export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallNam
 
 /**
  * Settles at once (returns nothing) when a call that has its slot may start and no check of the lock is
- * due, so a fast provider's calls cost no event-loop turn here; else waits for the check. Reports the
- * action started; throws (closing the journaled operation `op`) when the run stopped or the journal refuses.
+ * due; else waits for the check. Reports the action started; throws (closing the journaled operation `op`)
+ * when the run stopped or the journal refuses.
  */
-function mayStart(ctx: ApplyContext, c: CallName & { action: Action }, op?: number): void | Promise<void> {
-  const refuse = (stopped: unknown): never => {
-    if (op !== undefined) closeUnstarted(ctx, op);
-    throw stopped;
-  };
+function mayStart(ctx: ApplyContext, action: Action, what: CallName, op: number | undefined): void | Promise<void> {
   const stopped = ctx.inFlight.stopReason(ctx.cancel);
-  if (stopped) return refuse(stopped);
+  if (stopped) return refuse(ctx, op, stopped);
   let check: Promise<void> | void;
   try {
     check = ctx.journal.confirm();
   } catch (e) {
-    return refuse(notStarted(c, e));
+    return refuse(ctx, op, notStarted(what, e));
   }
-  if (!check) return ctx.calling(c.action);
+  if (!check) return ctx.calling(action);
   return check.then(
-    () => ctx.calling(c.action),
-    (e: unknown) => refuse(notStarted(c, e)),
+    () => ctx.calling(action),
+    (e: unknown) => refuse(ctx, op, notStarted(what, e)),
   );
 }
 
+/** Ends a call that must not start: its journaled operation (if any) is closed, and `stopped` thrown. */
+function refuse(ctx: ApplyContext, op: number | undefined, stopped: unknown): never {
+  if (op !== undefined) closeUnstarted(ctx, op);
+  throw stopped;
+}
+
 /** Why the journal did not let a call start (it failed, or the run lost its lock). */
-function notStarted(c: CallName, e: unknown): Error {
-  return new Error(`${c.op} of "${c.name}" was not started: ${thrownMessage(e, "the journal")}`);
+function notStarted(what: CallName, e: unknown): Error {
+  return new Error(`${what.op} of "${what.name}" was not started: ${thrownMessage(e, "the journal")}`);
 }
 
 /** Gives a call's slot back while it awaits `p`, and takes one again before it goes on (see `OpContext.pause`). */
@@ -189,7 +185,7 @@ class CallSlot {
 }
 
 /** The call itself, retried while its budget lasts: every way it can end, as {@link invoke} describes. */
-async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, slot: CallSlot): Promise<T> {
+async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pause: SlotPause): Promise<T> {
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
   let retryUntil: number | undefined; // set at the first transient failure: retries end then, whatever the budget
@@ -197,7 +193,7 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, slo
     const bound = ctx.inFlight.open(deadline - Date.now());
     let call: Promise<T> | undefined;
     try {
-      call = c.call(ctx.opContext(c.urn, { signal: bound, timeoutMs: budget, provider: c.instance, operation: new JournaledOperation(ctx, op), pause: slot.pause }));
+      call = c.call(ctx.opContext(c.urn, { signal: bound, timeoutMs: budget, provider: c.instance, operation: new JournaledOperation(ctx, op), pause }));
       const result = await bound.race(call);
       const bad = c.check?.(result);
       if (bad) throw new UncertainCall(`the provider of ${c.type} ${bad}. Nothing was recorded for this ${c.op}; if it made an object, the next run ${c.journal.id ? "checks it" : "cannot find it: delete it by hand or adopt it with state import"}.`);
