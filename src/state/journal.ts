@@ -2,7 +2,7 @@ import type { Urn } from "../core/urn.js";
 import type { StateJournal } from "./journal-writer.js";
 import { DiskFullError } from "./durable-file.js";
 import { beginLine, finishLine, headLine, noteLine, operationId } from "./journal-format.js";
-import { applyMutations, workingCopy } from "./mutations.js";
+import { applyMutations } from "./mutations.js";
 import { encodeState } from "./secret-encoding.js";
 import { snapshotChunks } from "./snapshot.js";
 import type { StackSecrets } from "./stack-secrets.js";
@@ -114,6 +114,8 @@ export class Journal implements StateJournal {
   private readonly storage: JournalStorage;
   private st: StackState;
   private readonly open = new Map<number, PendingOperation>();
+  /** True while {@link Journal.state}'s map of resources is also a snapshot's (or a caller's): copied before a change. */
+  private shared = false;
   private nextOp: number;
   private base: number;
   private readonly secrets: StackSecrets;
@@ -278,14 +280,14 @@ export class Journal implements StateJournal {
    */
   mutate(mutations: readonly StateMutation[]): void {
     if (mutations.length && this.failed && this.storage.keep?.(finishLine("mutate", undefined, mutations, this.secrets.crypter))) {
-      applyMutations(this.st, mutations);
+      applyMutations(this.writable(), mutations);
       return;
     }
     this.checkWritable();
     if (mutations.length === 0) return;
     // Encode first: if a secret cannot be encrypted, nothing is applied.
     const line = finishLine("mutate", undefined, mutations, this.secrets.crypter);
-    applyMutations(this.st, mutations);
+    applyMutations(this.writable(), mutations);
     this.enqueueBuffered(line);
   }
 
@@ -321,16 +323,19 @@ export class Journal implements StateJournal {
     }
     // Everything below up to the first await happens at one instant: the snapshot covers exactly the
     // records made so far, and everything after it goes to the fresh journal.
-    // The snapshot is this copy of the state (resources are replaced, never edited, so later records do not
-    // reach it): it is serialized piece by piece as it is written, and is the value returned.
+    // The snapshot is serialized piece by piece as it is written, and is the value returned. It shares its
+    // map of resources with the journal's state until the journal next changes it (resources are replaced,
+    // never edited, and the first change copies the map: see `writable`): the last compaction of a run,
+    // which nothing changes after, copies nothing (the map of 100,000 resources was ~0.1 s and 10 MB).
     const base = state ?? this.st;
-    const snap = { ...workingCopy(base), serial: base.serial + 1 };
+    const snap = { ...base, serial: base.serial + 1 };
     const encoded = encodeState(snap, this.secrets.crypter); // throws before any change if a secret cannot be encrypted
     const carried = [...this.open.values()];
     const journalText = headLine(snap.serial) + carried.map(beginLine).join("");
     const prior = { st: this.st, serial: this.st.serial };
-    if (state) this.st = workingCopy(state);
+    if (state) this.st = { ...state };
     this.st.serial = snap.serial;
+    this.shared = true;
     const covered = this.queue;
     const coveredWaiters = this.waiters;
     this.queue = [];
@@ -414,15 +419,24 @@ export class Journal implements StateJournal {
     // A result that arrives after a network backend was given up on is kept in its local spill file, never dropped.
     if (this.failed && target && this.storage.keep?.(finishLine(t, op, mutations, this.secrets.crypter, target))) {
       this.open.delete(op);
-      applyMutations(this.st, mutations);
+      applyMutations(this.writable(), mutations);
       return;
     }
     this.checkWritable();
     if (!target) throw new Error(`journal: operation ${op} is not in progress (never begun, or already ended)`);
     const line = finishLine(t, op, mutations, this.secrets.crypter, target);
     this.open.delete(op);
-    applyMutations(this.st, mutations);
+    applyMutations(this.writable(), mutations);
     this.enqueueBuffered(line);
+  }
+
+  /** The state to apply mutations to: its map of resources copied first if a snapshot shares it. */
+  private writable(): StackState {
+    if (this.shared) {
+      this.st.resources = { ...this.st.resources };
+      this.shared = false;
+    }
+    return this.st;
   }
 
   private checkWritable(): void {

@@ -440,6 +440,26 @@ describe("compaction", () => {
     await expect(j.close()).rejects.toThrow(/disk on fire/);
   });
 
+  it("what a compaction returns, and a state it was given, stay as written when the journal records more", async () => {
+    const dir = await tempDir();
+    const b = backendAt(dir);
+    const j = b.openJournal((await b.load()).state);
+    j.mutate([{ kind: "upsert", resource: resource("a") }]);
+    const saved = await j.compact();
+    // GIVEN a state computed elsewhere, snapshotted as it is
+    const given: StackState = { ...saved, resources: { ...saved.resources, [urnOf("b")]: resource("b") } };
+    const again = await j.compact(given);
+    // WHEN the journal records changes after both
+    j.mutate([{ kind: "remove", urn: urnOf("a") }, { kind: "upsert", resource: resource("c") }]);
+    // THEN neither snapshot nor the given state changed; the journal's state did
+    expect(Object.keys(saved.resources)).toEqual([urnOf("a")]);
+    expect(Object.keys(again.resources)).toEqual([urnOf("a"), urnOf("b")]);
+    expect(Object.keys(given.resources)).toEqual([urnOf("a"), urnOf("b")]);
+    expect(Object.keys(j.state.resources)).toEqual([urnOf("b"), urnOf("c")]);
+    await j.close();
+    expect(Object.keys((await backendAt(dir).load()).state.resources)).toEqual([urnOf("b"), urnOf("c")]);
+  });
+
   it("backend.compact(state) snapshots a state computed elsewhere", async () => {
     const dir = await tempDir();
     const b = backendAt(dir);
