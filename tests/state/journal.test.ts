@@ -554,6 +554,55 @@ describe("group commit", () => {
     await j.close();
   });
 
+  it("after a quick write, writes half of a large batch of begins at a time, so calls proceed while the rest syncs", async () => {
+    const b = backendAt(await tempDir());
+    const batches: number[] = [];
+    let synced = 0;
+    // Quick writes: under 1 s counts as quick here, so a busy machine's slow sync does not change the test.
+    const j = b.openJournal((await b.load()).state, { onSync: (i) => void (batches.push(i.records), synced++), pipelineBelowMs: 1000 });
+    await j.begin({ kind: "create", urn: urnOf("first"), type: "local:File" }); // a quick write: the journal learns its speed
+    // WHEN 200 begins arrive in one turn (a fast provider's staged calls)
+    const syncedWhenResolved: number[] = [];
+    const ops = Array.from({ length: 200 }, (_, i) => j.begin({ kind: "create", urn: urnOf(`r${i}`), type: "local:File" }).then(() => syncedWhenResolved.push(synced)));
+    await Promise.all(ops);
+    // THEN each write carries half of the begins waiting when it starts (down to 64): the first half's calls
+    // may start once their write is durable, while the rest sync
+    expect(batches).toEqual([1, 100, 50, 50]);
+    expect(syncedWhenResolved.filter((n) => n === 2)).toHaveLength(100);
+    expect(syncedWhenResolved.filter((n) => n === 3)).toHaveLength(50);
+    expect(syncedWhenResolved.filter((n) => n === 4)).toHaveLength(50);
+    await j.close();
+    expect((await backendAt(b.files.dir.replace(/\/stacks\/dev$/, "")).load()).pending).toHaveLength(201);
+  });
+
+  it("a slow store's writes carry every waiting begin (halves would only make more rounds)", async () => {
+    const b = backendAt(await tempDir());
+    const batches: number[] = [];
+    const j = b.openJournal((await b.load()).state, {
+      onSync: async (i) => {
+        batches.push(i.records);
+        await new Promise((r) => setTimeout(r, 10)); // slower than the default pipelining bound (5 ms)
+      },
+    });
+    await j.begin({ kind: "create", urn: urnOf("first"), type: "local:File" });
+    const mutated = (j.mutate([{ kind: "upsert", resource: resource("kept") }]), j.flush());
+    await Promise.all([mutated, ...Array.from({ length: 200 }, (_, i) => j.begin({ kind: "create", urn: urnOf(`r${i}`), type: "local:File" }))]);
+    expect(batches).toEqual([1, 201]);
+    await j.close();
+  });
+
+  it("a flush waits for every record before it, also when they go in two writes", async () => {
+    const b = backendAt(await tempDir());
+    let synced = 0;
+    const j = b.openJournal((await b.load()).state, { onSync: () => void synced++, pipelineBelowMs: 1000 });
+    await j.begin({ kind: "create", urn: urnOf("first"), type: "local:File" });
+    const begins = Array.from({ length: 100 }, (_, i) => j.begin({ kind: "create", urn: urnOf(`r${i}`), type: "local:File" }));
+    await j.flush();
+    expect(synced).toBe(3); // 1, then 50 and 50: the flush settled only after the second half was written
+    await Promise.all(begins);
+    await j.close();
+  });
+
   it("does not resolve begin before its record is durable", async () => {
     const b = backendAt(await tempDir());
     let synced = 0;
