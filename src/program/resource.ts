@@ -6,7 +6,7 @@ import { makeUrn, type Urn } from "../core/urn.js";
 import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
 import { parseDuration, type Duration } from "../core/duration.js";
 import type { ProviderInstance } from "../provider/provider.js";
-import { captureSite, type DeclarationSite } from "../core/declaration-site.js";
+import type { DeclarationSite } from "../core/declaration-site.js";
 
 /** Where the internal node of a resource or wait lives (a symbol, so it never collides with attribute names). */
 export const NODE: unique symbol = Symbol.for("cairn.node");
@@ -109,10 +109,10 @@ function collectInputs(inputs: unknown, deps: Set<ResourceNode>, what: string): 
 
 /**
  * @internal Builds the internal node for a resource, lookup, wait or component being declared and registers it
- * with the current evaluation. Options are validated here, so a mistake is reported where it was made. `site`
- * is captured by the caller, which knows the function the user called (`new.target`, `wait`).
+ * with the current evaluation. Options are validated here, so a mistake is reported where it was made. `entry`
+ * is the function the user called (`new.target`, `wait`): the node's declaration site is the call to it.
  */
-export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, site: DeclarationSite | undefined, urnName: string = name): ResourceNode {
+export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, entry: Function, urnName: string = name): ResourceNode {
   // A name that is the unknown value itself, in a run on stand-ins (see `standIn`): it prints as "…".
   if (isStandIn(name)) name = urnName = STAND_IN_TEXT;
   if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
@@ -122,6 +122,7 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   }
   const what = extra.kind === "wait" ? `The wait ${name}` : `${extra.kind === "component" ? "Component" : "Resource"} "${name}" (${type})`;
   const { ctx, frame } = currentContext(what);
+  const site = ctx.sites.capture(entry);
   if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}).`);
   const parent = opts.parent?.[NODE];
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
@@ -327,7 +328,7 @@ export abstract class Resource implements Dependable {
 
   /** @internal */
   constructor(type: string, name: string, opts: ResourceOptions, extra: NodeExtra) {
-    this[NODE] = registerNode(type, name, opts, extra, captureSite(new.target));
+    this[NODE] = registerNode(type, name, opts, extra, new.target);
   }
 
   /** The resource's stable identity (known at once). */
