@@ -94,7 +94,7 @@ const SITE_FRAMES = 2;
  * what Cairn stores or fingerprints.
  *
  * @example
- * const site = captureSite(wait);
+ * const site = sites.siteOf(userCallSite(wait));
  * `${site}` // "infra.ts:12:3" (relative to the current directory)
  */
 export class DeclarationSite {
@@ -138,21 +138,22 @@ function callSitesOf(entry: Function): NodeJS.CallSite[] {
   return rawCallSites(TRACE);
 }
 
-/** The site of a declaration whose caller is not the user's code on disk (it prints as ""). */
-const NO_SITE = new DeclarationSite(undefined);
-
 /**
- * The site of a call to `entry` (a resource class, `wait`): V8 skips the frames up to it and keeps the
- * {@link SITE_FRAMES} after, so the user's stack below (components, helpers, the runner) is never walked.
- * `entry` is any function or class (`Function`): V8 finds its frame by identity.
+ * V8's call site of the user's call to `entry` (a resource class, `wait`), if the user's code on disk made
+ * it: V8 skips the frames up to `entry` and keeps the {@link SITE_FRAMES} after, so the user's stack below
+ * (components, helpers, the runner) is never walked. `entry` is any function or class (`Function`): V8 finds
+ * its frame by identity. Call it as near the user's call as can be (the constructor, not a helper it calls):
+ * V8 decodes every optimised frame it walks through, and a large one costs microseconds.
  *
  * @example
- * class Resource { constructor() { this.site = captureSite(new.target); } } // where `new Bucket(...)` is
+ * class Resource { constructor() { this.site = sites.siteOf(userCallSite(new.target)); } } // `new Bucket(...)`
  */
-export function captureSite(entry: Function): DeclarationSite {
-  const site = userSite(callSitesOf(entry));
-  return site ? new DeclarationSite(site) : NO_SITE;
+export function userCallSite(entry: Function): NodeJS.CallSite | undefined {
+  return userSite(callSitesOf(entry));
 }
+
+/** The site of a declaration whose caller is not the user's code on disk (it prints as ""). */
+const NO_SITE = new DeclarationSite(undefined);
 
 /**
  * The declaration sites of one evaluation, one per place in the program: the 10,000 resources a loop declares
@@ -162,23 +163,22 @@ export function captureSite(entry: Function): DeclarationSite {
  *
  * @example
  * const sites = new DeclarationSites();
- * for (const n of names) nodes.push({ site: sites.capture(Bucket) }); // one site for all of them
+ * for (const n of names) nodes.push({ site: sites.siteOf(userCallSite(Bucket)) }); // one site for all of them
  */
 export class DeclarationSites {
   /** By file, then by position in it (V8's character offset of the call). */
   private readonly byFile = new Map<string, Map<number, DeclarationSite>>();
 
-  /** The site of a call to `entry`, as {@link captureSite} finds it: the one already made for that place, if any. */
-  capture(entry: Function): DeclarationSite {
-    const site = userSite(callSitesOf(entry));
-    if (!site) return NO_SITE;
-    const file = site.getFileName()!; // a user site is a file on disk
+  /** The site of a user's call site (see {@link userCallSite}): the one already made for its place, if any. */
+  siteOf(callSite: NodeJS.CallSite | undefined): DeclarationSite {
+    if (!callSite) return NO_SITE;
+    const file = callSite.getFileName()!; // a user's call site is in a file on disk
     let byPosition = this.byFile.get(file);
     if (!byPosition) this.byFile.set(file, (byPosition = new Map()));
-    const position = site.getPosition();
-    let shared = byPosition.get(position);
-    if (!shared) byPosition.set(position, (shared = new DeclarationSite(site)));
-    return shared;
+    const position = callSite.getPosition();
+    let site = byPosition.get(position);
+    if (!site) byPosition.set(position, (site = new DeclarationSite(callSite)));
+    return site;
   }
 }
 

@@ -60,7 +60,7 @@ export class EvalContext {
     }
     this.byUrn.set(node.urn, node);
     this.nodes.push(node);
-    for (const l of this.listeners) l(node);
+    if (this.listeners.size) for (const l of this.listeners) l(node);
   }
 
   /**

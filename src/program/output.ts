@@ -327,8 +327,8 @@ function combineParts(parts: Resolution<unknown>[], build: (states: OState<unkno
   );
 }
 
-/** Static resources an input refers to, found by walking it (promises are opaque). */
-export function collectResources(v: unknown, into: Set<ResourceNode>): void {
+/** Static resources an input refers to, found by walking it (promises are opaque); each is handed to `into.add`. */
+export function collectResources(v: unknown, into: { add(n: ResourceNode): unknown }): void {
   const node = nodeOf(v);
   if (node) {
     into.add(node);
