@@ -14,10 +14,20 @@ export type { OState, Resolution, Resolver } from "./resolver.js";
 const resolverIds = new WeakMap<Resolver, number>();
 let nextResolverId = 1;
 
-/** A number naming a resolver for as long as it lives (never 0). */
+/**
+ * A new number to name a resolver by (never 0, never handed out twice): its `id`.
+ *
+ * @example class Scope implements Resolver { readonly id = newResolverId(); … }
+ */
+export function newResolverId(): number {
+  return nextResolverId++;
+}
+
+/** A number naming a resolver for as long as it lives: its own `id`, else one given on first use. */
 function resolverId(r: Resolver): number {
+  if (r.id !== undefined) return r.id;
   let id = resolverIds.get(r);
-  if (id === undefined) resolverIds.set(r, (id = nextResolverId++));
+  if (id === undefined) resolverIds.set(r, (id = newResolverId()));
   return id;
 }
 

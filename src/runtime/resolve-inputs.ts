@@ -1,5 +1,5 @@
 import { combineLatest, firstValueFrom, isObservable, map } from "rxjs";
-import { asObservable, resolveNow, type OState, type Resolver } from "../program/output.js";
+import { asObservable, resolveNow, type OState, type Resolution, type Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
 import type { Deferral } from "../program/deferral.js";
@@ -24,8 +24,15 @@ export interface ResolvedInputs {
 export function resolveInputsNow(inputs: Record<string, unknown>, r: Resolver): ResolvedInputs | Promise<ResolvedInputs> {
   const keys = Object.keys(inputs);
   if (keys.length === 0) return { values: {}, secretKeys: [], deps: [] };
-  const parts = keys.map((k) => resolveNow(inputs[k], r, "embed"));
-  if (!parts.some(isObservable)) return gather(keys, parts as OState<unknown>[]);
+  // A loop, not `keys.map`: this runs once per resource in every phase.
+  const parts: Resolution<unknown>[] = new Array(keys.length);
+  let later = false;
+  for (let i = 0; i < keys.length; i++) {
+    const part = resolveNow(inputs[keys[i]!], r, "embed");
+    if (isObservable(part)) later = true;
+    parts[i] = part;
+  }
+  if (!later) return gather(keys, parts as OState<unknown>[]);
   return firstValueFrom(combineLatest(parts.map(asObservable)).pipe(map((states) => gather(keys, states))));
 }
 
@@ -38,16 +45,17 @@ export async function resolveInputs(inputs: Record<string, unknown>, r: Resolver
 function gather(keys: readonly string[], states: readonly OState<unknown>[]): ResolvedInputs {
   const values: Props = {};
   const secretKeys: string[] = [];
-  const deps: ResourceNode[] = [];
+  let deps: ResourceNode[] | undefined;
   let deferred: Deferral[] | undefined;
-  keys.forEach((k, i) => {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     const s = states[i]!;
     if (s.known && s.value !== undefined) values[k] = s.value;
     if (s.secret) secretKeys.push(k);
-    if (s.deps.length) deps.push(...s.deps);
+    if (s.deps.length) (deps ??= []).push(...s.deps);
     if (s.deferred) (deferred ??= []).push(...s.deferred);
-  });
-  return deferred ? { values, secretKeys, deps, deferred } : { values, secretKeys, deps };
+  }
+  return deferred ? { values, secretKeys, deps: deps ?? [], deferred } : { values, secretKeys, deps: deps ?? [] };
 }
 
 /** Resolves one input strictly: undefined when any part is unknown. */
