@@ -1,4 +1,5 @@
-import { Output, collectResources, type Resolver } from "./output.js";
+import { Output, collectResources } from "./output.js";
+import { attributeOutput } from "./attribute-output.js";
 import { findCycle } from "./cycles.js";
 import { STAND_IN_TEXT, isStandIn } from "./deferral.js";
 import { currentContext, type ApplyFrame } from "./context.js";
@@ -9,6 +10,8 @@ import type { ProviderInstance } from "../provider/provider.js";
 import { userCallSite, type DeclarationSite } from "../core/declaration-site.js";
 import { DistinctNodes, NO_NODES } from "./distinct-nodes.js";
 import type { EvalContext } from "./context.js";
+
+export { attributeOutput };
 
 /** Where the internal node of a resource or wait lives (a symbol, so it never collides with attribute names). */
 export const NODE: unique symbol = Symbol.for("cairn.node");
@@ -338,17 +341,6 @@ export function positiveDuration(v: unknown, what: string): Duration {
   else throw new Error(`${what} must be a Duration such as minutes(10) or text like "10m" (got ${JSON.stringify(v)}).`);
   if (!Number.isFinite(d) || d <= 0) throw new Error(`${what} must be longer than zero (got ${typeof v === "string" ? `"${v}"` : v}): use e.g. minutes(10) or "10m".`);
   return d as Duration;
-}
-
-/** The output for one attribute of a resource, created on first use and cached on the node. */
-export function attributeOutput(node: ResourceNode, name: string): Output<unknown> {
-  const cache = ((node as { attrCache?: Map<string, Output<unknown>> }).attrCache ??= new Map());
-  let o = cache.get(name);
-  if (!o) {
-    o = new Output([node], (r: Resolver) => r.peekAttribute?.(node, name) ?? r.attribute(node, name), `${node.name}.${name}`);
-    cache.set(name, o);
-  }
-  return o;
 }
 
 /**
