@@ -85,9 +85,13 @@ export function memoized<T>(ctx: PlanContext, key: string, f: () => Promise<T>):
   return p;
 }
 
+/** The dependencies recorded of a resource that has none: one frozen list (10,000 empty arrays were kept otherwise). */
+const NO_URNS = Object.freeze([]) as unknown as Urn[];
+
 /** Dependencies as state records them: a wait is replaced by what it waits on (waits never appear in state). */
 export function stateDeps(deps: Iterable<GraphNode>, graph: Graph): Urn[] {
   const list = Array.isArray(deps) ? (deps as readonly GraphNode[]) : [...deps];
+  if (list.length === 0) return NO_URNS;
   if (!list.some((d) => d.kind === "wait")) return list.map((d) => d.urn);
   const out = new Set<Urn>();
   const visit = (d: GraphNode) => {

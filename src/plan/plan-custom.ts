@@ -14,6 +14,9 @@ import { deleteFirstChain } from "./cascade.js";
 import { checkedInputs, type CheckedInputs } from "./checked-inputs.js";
 import { foreseen, plannedForCreate, plannedForUpdate } from "./planned-value.js";
 
+/** The decision for every resource not in state. */
+const CREATE: Decision = Object.freeze({ kind: "create" });
+
 /** The secret keys of a step that has none: one frozen list (a list per resource was 10,000 empty arrays to keep). */
 const NO_NAMES = Object.freeze([]) as unknown as string[];
 
@@ -118,8 +121,9 @@ function decideFor(p: Planning, providerDiff: Diff | undefined, ctx: PlanContext
   const priorSecrets = prior?.secretKeys ?? NO_NAMES;
   const secretKeys = schemaSecrets.size || inputs.secretKeys.length || priorSecrets.length ? [...new Set([...inputs.secretKeys, ...schemaSecrets, ...priorSecrets])] : NO_NAMES;
   const o = node.options;
+  // A resource not in state is created, whatever else holds (decide's first rule): no input is made for it.
   // Plain properties (undefined when absent), not conditional spreads: this runs once per resource.
-  const decision = decide({
+  const decision: Decision = !prior ? CREATE : decide({
     prior,
     news,
     providerDiff,

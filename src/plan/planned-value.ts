@@ -11,15 +11,17 @@ import { NO_KEYS, type ResourceValue } from "../runtime/values.js";
  * @example plannedForCreate({ name: "a" }, NO_KEYS).outputs // { name: "a" }
  */
 export function plannedForCreate(news: Props, secrets: ReadonlySet<string>): ResourceValue {
+  // Inputs all known (nearly always): they are the outputs named like them, as they are (no copy is made).
+  if (!containsUnknown(news)) return { id: UNKNOWN, outputs: news, unknown: NO_KEYS, restUnknown: true, secretKeys: secrets };
   const outputs: Props = {};
-  let unknown: Set<string> | undefined;
+  const unknown = new Set<string>();
   // `for…in`, not Object.entries: no pair per input (planned inputs are plain objects).
   for (const k in news) {
     const v = news[k];
-    if (containsUnknown(v)) (unknown ??= new Set()).add(k);
+    if (containsUnknown(v)) unknown.add(k);
     else outputs[k] = v;
   }
-  return { id: UNKNOWN, outputs, unknown: unknown ?? NO_KEYS, restUnknown: true, secretKeys: secrets };
+  return { id: UNKNOWN, outputs, unknown, restUnknown: true, secretKeys: secrets };
 }
 
 /**
