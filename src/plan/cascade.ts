@@ -38,7 +38,10 @@ export function cascadeDeleteFirst(
   const add = new Map<Urn, Urn>();
   const errors: PlanDiagnostic[] = [];
   const deleteFirst: Extract<PlanStep, { kind: "replace" }>[] = [];
-  for (const s of steps.values()) if (s.kind === "replace" && s.deleteFirst) deleteFirst.push(s);
+  // forEach, not `for…of`: no iterator result per step while this code is not yet optimised.
+  steps.forEach((s) => {
+    if (s.kind === "replace" && s.deleteFirst) deleteFirst.push(s);
+  });
   if (deleteFirst.length === 0) return { add, errors };
   const byStateUrn = new Map<string, { node: GraphNode; step: PlanStep }>();
   for (const [node, step] of steps) byStateUrn.set("movedFrom" in step && step.movedFrom ? step.movedFrom : step.urn, { node, step });

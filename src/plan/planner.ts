@@ -198,7 +198,9 @@ function nameSites(diagnostics: PlanDiagnostic[], graph: Graph): void {
 async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   const { input, diagnostics } = ctx;
   const ordered: PlanStep[] = [];
-  for (const n of input.graph.order) {
+  const order = input.graph.order;
+  for (let i = 0; i < order.length; i++) {
+    const n = order[i]!;
     const s = ctx.steps.get(n);
     if (!s) continue;
     if (n.site) s.site = n.site;
@@ -211,7 +213,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   keepReferencedOld(ordered, kept);
   const deletes = planDeletes(input.state, claimedUrns, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics);
   checkDeleteProviders(deletes, (t, urn) => input.providers(t, urn) !== undefined, diagnostics);
-  const steps = [...ordered, ...deletes];
+  const steps = deletes.length ? [...ordered, ...deletes] : ordered;
   // Only deletes add edges that could close a cycle (the program graph itself has none): check those plans.
   if (steps.some((s) => s.kind === "delete" || s.kind === "replace")) {
     try {

@@ -82,7 +82,7 @@ export class StallWatch {
     this.ctx = ctx;
     const all = new Promise<void>((resolve) => (this.finished = resolve));
     // Nothing settles while this loop runs (a promise's callbacks wait for it to end), so none is done yet.
-    for (const n of nodes) this.follow(n, plan(n));
+    for (let i = 0; i < nodes.length; i++) this.follow(nodes[i]!, plan(nodes[i]!));
     if (this.pending.size === 0) this.finished();
     const names = () => [...this.pending].map((n) => `"${n.name}" (${n.urn})`).join(", ");
     const watch = whenStuck(stuck, () => `Planning is stuck: nothing is left to run, yet these never finished: ${names()}. Each waits for a promise (an input, or a provider call such as check, diff or a lookup) that never settles.`);

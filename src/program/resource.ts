@@ -348,8 +348,8 @@ export function positiveDuration(v: unknown, what: string): Duration {
  * and {@link ComponentResource} (a group of children).
  */
 export abstract class Resource implements Dependable {
-  /** @internal */
-  readonly [NODE]: ResourceNode;
+  /** @internal Assigned once by the constructor (`declare`: no field definition runs before it, per resource). */
+  declare readonly [NODE]: ResourceNode;
 
   /** @internal */
   constructor(type: string, name: string, opts: ResourceOptions, extra: NodeExtra) {
