@@ -266,8 +266,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** True when `v` holds an Output or a Promise anywhere inside it (so it needs resolving). */
-function needsResolving(v: unknown): boolean {
+/**
+ * True when `v` holds an Output, a Promise or a resource anywhere inside it (so it needs resolving); plain
+ * data resolves to itself.
+ *
+ * @example needsResolving({ a: 1 }) // false; needsResolving({ a: bucket.arn }) // true
+ */
+export function needsResolving(v: unknown): boolean {
   if (v instanceof Output || v instanceof Promise || nodeOf(v)) return true;
   if (Array.isArray(v)) return v.some(needsResolving);
   if (isPlainObject(v)) {
