@@ -49,9 +49,15 @@ function userSite(sites: readonly NodeJS.CallSite[]): NodeJS.CallSite | undefine
   for (const site of sites) {
     const name = site.getFileName();
     if (!name) continue;
-    if (name.startsWith("file://") ? !OWN_URLS.some((u) => name.startsWith(u)) : isAbsolute(name) && !OWN_ROOTS.some((root) => name.startsWith(root))) return site;
+    if (name.startsWith("file://") ? !startsWithAny(name, OWN_URLS) : isAbsolute(name) && !startsWithAny(name, OWN_ROOTS)) return site;
   }
   return undefined;
+}
+
+/** True when `text` starts with one of `prefixes` (a loop, not `some`: no closure per resource declared). */
+function startsWithAny(text: string, prefixes: readonly string[]): boolean {
+  for (const p of prefixes) if (text.startsWith(p)) return true;
+  return false;
 }
 
 /** `file:line:column` at the end of one formatted stack line, e.g. `    at main (/p/infra.ts:12:3)`. */
