@@ -2,14 +2,13 @@ import { Output, collectResources } from "./output.js";
 import { attributeOutput } from "./attribute-output.js";
 import { findCycle } from "./cycles.js";
 import { STAND_IN_TEXT, isStandIn } from "./deferral.js";
-import { currentContext, type ApplyFrame } from "./context.js";
+import { currentContext, type ApplyFrame, type EvalContext } from "./context.js";
 import { makeUrn, type Urn } from "../core/urn.js";
 import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
 import { parseDuration, type Duration } from "../core/duration.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import { userCallSite, type DeclarationSite } from "../core/declaration-site.js";
-import { DistinctNodes, NO_NODES } from "./distinct-nodes.js";
-import type { EvalContext } from "./context.js";
+import { DistinctNodes } from "./distinct-nodes.js";
 
 export { attributeOutput };
 
@@ -141,9 +140,10 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? defaultProvider(ctx, type) : undefined);
   if (extra.kind === "custom" && extra.definition.prepareInputs) extra = { ...extra, inputs: extra.definition.prepareInputs(extra.inputs, { provider, config: ctx.config }) };
   const at: Declaration = { what, ctx, parent, type, name };
+  const { deps, values } = declaredDeps(extra, opts, frame, at);
   const options = extra.kind !== "custom" ? DEFAULT_OPTIONS : hasManagedOptions(opts) ? managedOptions(opts, at) : DEFAULT_OPTIONS;
-  const { deps, values } = declaredDeps(extra, opts, options, frame, at);
-  const node = makeNode(extra, { urn, type, name, parent, deps, provider, site }, options);
+  if (options.replaceTriggeredBy.length) collectResources(options.replaceTriggeredBy, deps);
+  const node = makeNode(extra, { urn, type, name, parent, deps: deps.list(), provider, site }, options);
   if (values) node.dependsOnValues = values;
   if (frame) {
     frame.declared++;
@@ -161,10 +161,10 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
 
 /**
  * What a node being declared depends on, each once: the resources its inputs refer to, those of the value the
- * callback declaring it ran on, its `dependsOn` and `replaceTriggeredBy`. Outputs in `dependsOn` are also
- * handed back as `values`: the resources they hold are known while planning.
+ * callback declaring it ran on, and its `dependsOn` (checked here). Outputs in `dependsOn` are also handed
+ * back as `values`: the resources they hold are known while planning.
  */
-function declaredDeps(extra: NodeExtra, opts: ResourceOptions, options: ManagedOptions, frame: ApplyFrame | undefined, at: Declaration): { deps: readonly ResourceNode[]; values?: Output<unknown>[] } {
+function declaredDeps(extra: NodeExtra, opts: ResourceOptions, frame: ApplyFrame | undefined, at: Declaration): { deps: DistinctNodes; values?: Output<unknown>[] } {
   const deps = new DistinctNodes();
   if (extra.kind === "custom") collectInputs(extra.inputs, deps, at.what);
   // Made from the value a callback ran on: it follows the resources that value came from (and is
@@ -183,8 +183,7 @@ function declaredDeps(extra: NodeExtra, opts: ResourceOptions, options: ManagedO
       deps.add((d as Dependable)[NODE]);
     }
   }
-  if (options.replaceTriggeredBy.length) collectResources(options.replaceTriggeredBy, deps);
-  return values ? { deps: deps.list(), values } : { deps: deps.list() };
+  return values ? { deps, values } : { deps };
 }
 
 /** The provider instance a node uses: its own, else its parent's (refused if it serves another package). */
@@ -199,7 +198,7 @@ function providerFor(kind: ResourceNode["kind"], type: string, name: string, opt
   return undefined;
 }
 
-/** Each package's default provider instance, by type: the package is the token's first part (`aws` of `aws:s3:Bucket`). */
+/** The package of each type token seen (`aws` of `aws:s3:Bucket`): cut out once per type, not per resource. */
 const packageOfType = new Map<string, string>();
 
 /** The evaluation's provider instance for a type's package, if it has one (asked once per resource: no string is cut). */

@@ -58,6 +58,7 @@ export class ValueResolver implements Resolver {
   private readonly waiting = new Map<ResourceNode, Scope[]>();
   /** The scopes of owners (see {@link ValueResolver.scope}) waiting for a node now, by owner. */
   private readonly blocked = new Map<ResourceNode, Scope>();
+  /** Names this resolver for outputs' caches (see `Resolver.id`). */
   readonly id = newResolverId();
 
   /**
@@ -164,6 +165,7 @@ export class ValueResolver implements Resolver {
  */
 class Scope implements ScopedResolver {
   private waitingFor: Set<ResourceNode> | undefined;
+  /** Names this scope for outputs' caches (see `Resolver.id`). */
   readonly id = newResolverId();
 
   constructor(
