@@ -24,7 +24,7 @@ const schema = { inputs: { name: { forceNew: true }, size: {}, ref: {}, pass: {}
 function planned(withCheck: boolean, version: number) {
   const mem = memoryProvider({ outputs: (_i, id) => ({ arn: `arn:${id}`, ready: true }) });
   let checked = 0;
-  const provider = (withCheck ? { ...mem.provider, check: async () => (checked++, []) } : mem.provider) as unknown as Provider<Thing, Thing & { arn: string }>;
+  const provider = (withCheck ? { ...mem.provider, check: async () => (checked++, []) } : mem.provider) as unknown as Provider<Thing, Thing & { arn: string; ready: boolean }>;
   const T = defineResource<Thing, Thing & { arn: string; ready: boolean }>("test:paths:Thing", { provider, schema });
   const prog = program("paths", () => {
     const a = new T("a", { name: "a", size: version });
