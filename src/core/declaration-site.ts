@@ -49,9 +49,15 @@ function userSite(sites: readonly NodeJS.CallSite[]): NodeJS.CallSite | undefine
   for (const site of sites) {
     const name = site.getFileName();
     if (!name) continue;
-    if (name.startsWith("file://") ? !OWN_URLS.some((u) => name.startsWith(u)) : isAbsolute(name) && !OWN_ROOTS.some((root) => name.startsWith(root))) return site;
+    if (name.startsWith("file://") ? !startsWithAny(name, OWN_URLS) : isAbsolute(name) && !startsWithAny(name, OWN_ROOTS)) return site;
   }
   return undefined;
+}
+
+/** True when `text` starts with one of `prefixes` (a loop, not `some`: no closure per resource declared). */
+function startsWithAny(text: string, prefixes: readonly string[]): boolean {
+  for (const p of prefixes) if (text.startsWith(p)) return true;
+  return false;
 }
 
 /** `file:line:column` at the end of one formatted stack line, e.g. `    at main (/p/infra.ts:12:3)`. */
@@ -94,7 +100,7 @@ const SITE_FRAMES = 2;
  * what Cairn stores or fingerprints.
  *
  * @example
- * const site = captureSite(wait);
+ * const site = sites.siteOf(userCallSite(wait));
  * `${site}` // "infra.ts:12:3" (relative to the current directory)
  */
 export class DeclarationSite {
@@ -123,24 +129,63 @@ function shown(p: { file: string; line: number; column: number }): string {
   return `${rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : p.file}:${p.line}:${p.column}`;
 }
 
-/**
- * The site of a call to `entry` (a resource class, `wait`): V8 skips the frames up to it and keeps the
- * {@link SITE_FRAMES} after, so the user's stack below (components, helpers, the runner) is never walked.
- * `entry` is any function or class (`Function`): V8 finds its frame by identity.
- *
- * @example
- * class Resource { constructor() { this.site = captureSite(new.target); } } // where `new Bucket(...)` is
- */
-export function captureSite(entry: Function): DeclarationSite {
+/** The object traces are captured on: one for every capture, each read at once (a fresh object per capture was ~200 bytes of garbage). */
+const TRACE: { stack?: unknown } = {};
+
+/** V8's call sites of a call to `entry`: {@link SITE_FRAMES} frames from its caller (V8 skips the ones up to it). */
+function callSitesOf(entry: Function): NodeJS.CallSite[] {
   const limit = Error.stackTraceLimit;
-  const trace: { stack?: unknown } = {};
   try {
     Error.stackTraceLimit = SITE_FRAMES;
-    Error.captureStackTrace(trace, entry);
+    Error.captureStackTrace(TRACE, entry);
   } finally {
     Error.stackTraceLimit = limit;
   }
-  return new DeclarationSite(userSite(rawCallSites(trace)));
+  return rawCallSites(TRACE);
+}
+
+/**
+ * V8's call site of the user's call to `entry` (a resource class, `wait`), if the user's code on disk made
+ * it: V8 skips the frames up to `entry` and keeps the {@link SITE_FRAMES} after, so the user's stack below
+ * (components, helpers, the runner) is never walked. `entry` is any function or class (`Function`): V8 finds
+ * its frame by identity. Call it as near the user's call as can be (the constructor, not a helper it calls):
+ * V8 decodes every optimised frame it walks through, and a large one costs microseconds.
+ *
+ * @example
+ * class Resource { constructor() { this.site = sites.siteOf(userCallSite(new.target)); } } // `new Bucket(...)`
+ */
+export function userCallSite(entry: Function): NodeJS.CallSite | undefined {
+  return userSite(callSitesOf(entry));
+}
+
+/** The site of a declaration whose caller is not the user's code on disk (it prints as ""). */
+const NO_SITE = new DeclarationSite(undefined);
+
+/**
+ * The declaration sites of one evaluation, one per place in the program: the 10,000 resources a loop declares
+ * on one line share one site, where each kept its own (~120 bytes of live heap per resource). Capturing costs
+ * the same (V8's price); what is kept does not grow with the resources. Scoped to an evaluation, not to the
+ * process, because a site keeps V8's call site, and with it that frame's function and receiver (a component).
+ *
+ * @example
+ * const sites = new DeclarationSites();
+ * for (const n of names) nodes.push({ site: sites.siteOf(userCallSite(Bucket)) }); // one site for all of them
+ */
+export class DeclarationSites {
+  /** By file, then by position in it (V8's character offset of the call). */
+  private readonly byFile = new Map<string, Map<number, DeclarationSite>>();
+
+  /** The site of a user's call site (see {@link userCallSite}): the one already made for its place, if any. */
+  siteOf(callSite: NodeJS.CallSite | undefined): DeclarationSite {
+    if (!callSite) return NO_SITE;
+    const file = callSite.getFileName()!; // a user's call site is in a file on disk
+    let byPosition = this.byFile.get(file);
+    if (!byPosition) this.byFile.set(file, (byPosition = new Map()));
+    const position = callSite.getPosition();
+    let site = byPosition.get(position);
+    if (!site) byPosition.set(position, (site = new DeclarationSite(callSite)));
+    return site;
+  }
 }
 
 /**

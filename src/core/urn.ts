@@ -21,7 +21,7 @@ export interface UrnParts {
 
 /** Builds the URN of a resource from its parts. */
 export function makeUrn(p: UrnParts): Urn {
-  const qualified = [...p.parentTypes, p.type].join("$");
+  const qualified = p.parentTypes.length ? [...p.parentTypes, p.type].join("$") : p.type;
   return `urn:cairn:${p.stack}::${p.project}::${qualified}::${p.name}` as Urn;
 }
 

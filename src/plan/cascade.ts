@@ -37,7 +37,11 @@ export function cascadeDeleteFirst(
 ): { add: Map<Urn, Urn>; errors: PlanDiagnostic[] } {
   const add = new Map<Urn, Urn>();
   const errors: PlanDiagnostic[] = [];
-  const deleteFirst = [...steps.values()].filter((s): s is Extract<PlanStep, { kind: "replace" }> => s.kind === "replace" && s.deleteFirst);
+  const deleteFirst: Extract<PlanStep, { kind: "replace" }>[] = [];
+  // forEach, not `for…of`: no iterator result per step while this code is not yet optimised.
+  steps.forEach((s) => {
+    if (s.kind === "replace" && s.deleteFirst) deleteFirst.push(s);
+  });
   if (deleteFirst.length === 0) return { add, errors };
   const byStateUrn = new Map<string, { node: GraphNode; step: PlanStep }>();
   for (const [node, step] of steps) byStateUrn.set("movedFrom" in step && step.movedFrom ? step.movedFrom : step.urn, { node, step });

@@ -9,7 +9,7 @@ import type { ProviderSource } from "../program/registry.js";
 import type { Provider } from "../provider/provider.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import type { AdoptedObject, PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
-import type { ScopedResolver, ValueResolver, ResourceValue } from "../runtime/values.js";
+import type { ValueResolver, ResourceValue } from "../runtime/values.js";
 
 /** Single-run planning options (the CLI's `--target`, `--replace`, `--refresh`, `--refresh-only`). */
 export interface PlanOptions {
@@ -70,8 +70,6 @@ export interface PlanContext {
   forced: Forced;
   /** Provider answers (check, diff, lookups) kept across passes, so a second pass calls nothing twice. */
   memo: Map<string, Promise<unknown>>;
-  /** The resolver each node in progress reads through (what it is blocked on, for stall reports). */
-  scopes: Map<GraphNode, ScopedResolver>;
   /** What this pass leaves for a later round. */
   deferrals: Deferrals;
   publish(node: GraphNode, value: ResourceValue): void;
@@ -87,9 +85,13 @@ export function memoized<T>(ctx: PlanContext, key: string, f: () => Promise<T>):
   return p;
 }
 
+/** The dependencies recorded of a resource that has none: one frozen list (10,000 empty arrays were kept otherwise). */
+const NO_URNS = Object.freeze([]) as unknown as Urn[];
+
 /** Dependencies as state records them: a wait is replaced by what it waits on (waits never appear in state). */
 export function stateDeps(deps: Iterable<GraphNode>, graph: Graph): Urn[] {
-  const list = [...deps];
+  const list = Array.isArray(deps) ? (deps as readonly GraphNode[]) : [...deps];
+  if (list.length === 0) return NO_URNS;
   if (!list.some((d) => d.kind === "wait")) return list.map((d) => d.urn);
   const out = new Set<Urn>();
   const visit = (d: GraphNode) => {
@@ -107,10 +109,16 @@ export function metaOf(node: CustomNode, deps: Iterable<GraphNode>, graph: Graph
   if (node.parent) m.parent = node.parent.urn;
   const provider = providerRecord(node.provider);
   if (provider) m.provider = provider;
-  if (Object.keys(o.customTimeouts).length) m.timeouts = { ...o.customTimeouts };
+  if (hasKeys(o.customTimeouts)) m.timeouts = { ...o.customTimeouts };
   if (triggers !== undefined) m.triggers = triggers;
   if (node.declaredIn) m.declaredIn = node.declaredIn;
   return m;
+}
+
+/** True when `o` has an own key (without listing them: nearly every resource's timeouts are the shared empty object). */
+function hasKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
 }
 
 /** What the plan needs of a recorded object to delete it in order and where it lives. */

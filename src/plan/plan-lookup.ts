@@ -17,13 +17,11 @@ export async function planLookup(node: LookupNode, ctx: PlanContext): Promise<vo
   const deps = ctx.input.graph.deps.get(node) ?? [];
   const base = { urn: node.urn, type: node.type, deps: deps.map((d) => d.urn) };
   if (ctx.inTarget && !ctx.inTarget.has(node)) return ctx.publish(node, unknownValue(secrets));
-  const scope = ctx.resolver.scope();
-  ctx.scopes.set(node, scope);
+  const scope = ctx.resolver.scope(node);
   const idState = await firstValueFrom(resolveDeep(node.lookupId, scope, "strict"));
   const id = idState.known ? { value: idState.value, secret: idState.secret } : undefined;
   // Steps are recorded before values are published: once every dependency has a value, its step is known.
   const { deferred } = await dependencyDeferrals(node, deps, scope);
-  ctx.scopes.delete(node);
   if (idState.deferred || deferred.length) return deferNode(node, [...(idState.deferred ?? []), ...deferred], ctx);
   const upstreamChanging = deps.some((d) => {
     const s = ctx.steps.get(d);

@@ -40,14 +40,12 @@ function reasonsToRun(node: WaitNode, deps: readonly GraphNode[], ctx: PlanConte
 /** A wait's step: the target's planned value passes through, gated (unknown) when the wait runs. */
 export async function planWait(node: WaitNode, ctx: PlanContext): Promise<void> {
   const spec = node.wait;
-  const scope = ctx.resolver.scope();
-  ctx.scopes.set(node, scope);
+  const scope = ctx.resolver.scope(node);
   const targetValue = await firstValueFrom(scope.value(spec.target));
   const graphDeps = ctx.input.graph.deps.get(node) ?? [];
   // A dependency's step is recorded before its value is published: wait for all of them, or a slow
   // provider diff would make a changing dependency look unchanged (and the wait wrongly not needed).
   const { deferred, extra } = await dependencyDeferrals(node, graphDeps, scope);
-  ctx.scopes.delete(node);
   if (targetValue.deferred || deferred.length) return deferNode(node, [...(targetValue.deferred ?? []), ...deferred], ctx);
   const deps = extra.length ? [...graphDeps, ...extra] : graphDeps;
   if (ctx.inTarget && !ctx.inTarget.has(node)) return ctx.publish(node, targetValue);
@@ -78,6 +76,8 @@ export async function planWait(node: WaitNode, ctx: PlanContext): Promise<void> 
 /** The users of each wait (nodes that list it among their dependencies). */
 function waitUsers(graph: Graph): Map<GraphNode, GraphNode[]> {
   const users = new Map<GraphNode, GraphNode[]>();
+  // Most programs have no wait: then no list of dependencies is looked at.
+  if (!graph.order.some((n) => n.kind === "wait")) return users;
   for (const [n, ds] of graph.deps) {
     for (const d of ds) {
       if (d.kind !== "wait") continue;

@@ -27,17 +27,19 @@ export type { PlanInput, PlanOptions } from "./context.js";
 /** Claims state entries for program resources, directly or through an alias (a rename or move). */
 function claimResources(graph: Graph, state: StackState): Map<CustomNode, Claim> {
   const claimed = new Map<CustomNode, Claim>();
+  // A fresh stack has nothing to claim: no URN is looked up (each lookup hashes a long string).
+  if (isEmpty(state.resources)) return claimed;
   const taken = new Set<string>();
-  const custom = graph.order.filter((n): n is CustomNode => n.kind === "custom");
-  for (const n of custom) {
+  let aliased: CustomNode[] | undefined;
+  for (const n of graph.order) {
+    if (n.kind !== "custom") continue;
     const direct = state.resources[n.urn];
     if (direct) {
       claimed.set(n, { prior: direct });
       taken.add(n.urn);
-    }
+    } else if (n.options.aliases.length > 0) (aliased ??= []).push(n);
   }
-  const aliased = custom.filter((n) => n.options.aliases.length > 0 && !claimed.has(n));
-  if (aliased.length === 0) return claimed;
+  if (!aliased) return claimed;
   const inProgram = new Set<string>(graph.order.map((n) => n.urn));
   for (const n of aliased) {
     const a = n.options.aliases.find((u) => state.resources[u] && !taken.has(u) && !inProgram.has(u));
@@ -47,6 +49,12 @@ function claimResources(graph: Graph, state: StackState): Map<CustomNode, Claim>
     }
   }
   return claimed;
+}
+
+/** True when `o` has no own key. */
+function isEmpty(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
 }
 
 /** Adds a targeted node declared while planning, with everything it depends on. */
@@ -85,20 +93,23 @@ function checkNamedUrns(input: PlanInput, opts: PlanOptions, diagnostics: PlanDi
   }
 }
 
-/** Plans one node, whatever its kind (at once when it can); a failure becomes a diagnostic and an unknown value. */
-function planNode(node: GraphNode, ctx: PlanContext, watch: StallWatch): void {
-  const failed = (e: unknown) => {
-    ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Planning "${node.name}" (${node.type}) failed: ${thrownMessage(e, `the provider of ${node.type}`)}` });
-    ctx.publish(node, unknownValue());
-  };
-  let running: void | Promise<void> = undefined;
+/**
+ * Plans one node, whatever its kind: at once when it can (then nothing is returned), else a promise that
+ * settles when it is planned. A failure becomes a diagnostic and an unknown value; the promise never rejects.
+ */
+function planNode(node: GraphNode, ctx: PlanContext): Promise<void> | void {
   try {
-    running = node.kind === "custom" ? planCustom(node, ctx) : node.kind === "lookup" ? planLookup(node, ctx) : planWait(node, ctx);
+    const running = node.kind === "custom" ? planCustom(node, ctx) : node.kind === "lookup" ? planLookup(node, ctx) : planWait(node, ctx);
+    if (running) return running.catch((e: unknown) => planFailed(node, e, ctx));
   } catch (e) {
-    failed(e);
+    planFailed(node, e, ctx);
   }
-  if (running instanceof Promise) void running.catch(failed).finally(() => watch.done(node));
-  else watch.done(node);
+}
+
+/** Reports a node whose planning failed, and gives it an unknown value (what uses it is still planned). */
+function planFailed(node: GraphNode, e: unknown, ctx: PlanContext): void {
+  ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Planning "${node.name}" (${node.type}) failed: ${thrownMessage(e, `the provider of ${node.type}`)}` });
+  ctx.publish(node, unknownValue());
 }
 
 /**
@@ -117,10 +128,9 @@ async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, mem
     claimed: claimResources(input.graph, input.state),
     inTarget: targetSet(input.graph, opts.targets),
     replaceSet: new Set(opts.replace ?? []),
-    scopes: new Map(),
     publish: (node, value) => resolver.publish(node, value),
   };
-  const planOne = (n: GraphNode) => planNode(n, ctx, watch);
+  const planOne = (n: GraphNode) => planNode(n, ctx);
   const stop = input.growth?.listen((node) => {
     const added = addNode(input.graph, node);
     if (!added) return;
@@ -188,7 +198,9 @@ function nameSites(diagnostics: PlanDiagnostic[], graph: Graph): void {
 async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   const { input, diagnostics } = ctx;
   const ordered: PlanStep[] = [];
-  for (const n of input.graph.order) {
+  const order = input.graph.order;
+  for (let i = 0; i < order.length; i++) {
+    const n = order[i]!;
     const s = ctx.steps.get(n);
     if (!s) continue;
     if (n.site) s.site = n.site;
@@ -201,7 +213,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   keepReferencedOld(ordered, kept);
   const deletes = planDeletes(input.state, claimedUrns, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics);
   checkDeleteProviders(deletes, (t, urn) => input.providers(t, urn) !== undefined, diagnostics);
-  const steps = [...ordered, ...deletes];
+  const steps = deletes.length ? [...ordered, ...deletes] : ordered;
   // Only deletes add edges that could close a cycle (the program graph itself has none): check those plans.
   if (steps.some((s) => s.kind === "delete" || s.kind === "replace")) {
     try {

@@ -46,10 +46,17 @@ export function whenStuck(signal: AbortSignal | undefined, message: () => string
 }
 
 /**
+ * Plans one node: nothing when it was planned at once (most are), else a promise that settles, never
+ * rejecting, when its planning ends.
+ */
+export type PlanOne = (n: GraphNode) => Promise<void> | void;
+
+/**
  * Watches the nodes of a planning pass. When every node still being planned waits for another node's
  * value, nothing can ever move: they form a cycle the graph could not see up front (a value read through
  * `apply` from a resource declared later). The cycle is reported once, its members get unknown values,
- * and planning goes on to find any other problem.
+ * and planning goes on to find any other problem. Only nodes whose planning goes on past the call that
+ * starts it are watched: one planned at once costs the watch nothing.
  */
 export class StallWatch {
   private readonly pending = new Set<GraphNode>();
@@ -68,15 +75,15 @@ export class StallWatch {
   }
 
   /**
-   * Plans every node (`plan` must not reject, and calls {@link done} when a node is finished) and waits for
-   * all of them; rejects naming what never finished if `stuck` aborts first.
+   * Plans every node and waits for all of them (and for those {@link add} brings); rejects naming what never
+   * finished if `stuck` aborts first.
    */
-  async run(ctx: PlanContext, nodes: readonly GraphNode[], plan: (n: GraphNode) => void, stuck: AbortSignal | undefined): Promise<void> {
+  async run(ctx: PlanContext, nodes: readonly GraphNode[], plan: PlanOne, stuck: AbortSignal | undefined): Promise<void> {
     this.ctx = ctx;
     const all = new Promise<void>((resolve) => (this.finished = resolve));
-    for (const n of nodes) this.pending.add(n);
+    // Nothing settles while this loop runs (a promise's callbacks wait for it to end), so none is done yet.
+    for (let i = 0; i < nodes.length; i++) this.follow(nodes[i]!, plan(nodes[i]!));
     if (this.pending.size === 0) this.finished();
-    for (const n of nodes) plan(n);
     const names = () => [...this.pending].map((n) => `"${n.name}" (${n.urn})`).join(", ");
     const watch = whenStuck(stuck, () => `Planning is stuck: nothing is left to run, yet these never finished: ${names()}. Each waits for a promise (an input, or a provider call such as check, diff or a lookup) that never settles.`);
     try {
@@ -94,18 +101,30 @@ export class StallWatch {
    * Plans a node added on the way (declared by a callback), once the current callback has returned: it
    * counts as pending, so the {@link run} in progress (or the next, given no nodes) waits for it.
    */
-  add(n: GraphNode, plan: (n: GraphNode) => void): void {
+  add(n: GraphNode, plan: PlanOne): void {
     this.pending.add(n);
-    queueMicrotask(() => plan(n));
+    queueMicrotask(() => {
+      const running = plan(n);
+      if (running) void running.then(() => this.done(n));
+      else this.done(n);
+    });
+  }
+
+  /** Watches a node whose planning goes on (`running`), until it ends. */
+  private follow(n: GraphNode, running: Promise<void> | void): void {
+    if (!running) return;
+    this.pending.add(n);
+    void running.then(() => this.done(n));
   }
 
   /** A node's planning ended (however it ended). */
-  done(n: GraphNode): void {
+  private done(n: GraphNode): void {
     if (this.pending.delete(n) && this.pending.size === 0) this.finished();
   }
 
   private blockedOn(n: GraphNode): GraphNode | undefined {
-    for (const m of this.ctx?.scopes.get(n)?.awaiting ?? []) if (this.pending.has(m as GraphNode)) return m as GraphNode;
+    const awaited = this.ctx?.resolver.awaitedBy(n);
+    if (awaited) for (const m of awaited) if (this.pending.has(m as GraphNode)) return m as GraphNode;
     return undefined;
   }
 

@@ -6,6 +6,7 @@ import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 import type { StackAccess } from "../state/stack-access.js";
 import { LateDeclarationError, type Origin } from "./deferral.js";
+import { DeclarationSites } from "../core/declaration-site.js";
 
 /** A problem found while evaluating a program, reported with the others at the end (each once). */
 export interface EvalDiagnostic {
@@ -23,6 +24,8 @@ export class EvalContext {
   readonly diagnostics: EvalDiagnostic[] = [];
   /** Outputs made by `apply` while the program ran: planning runs those nothing used, so none is dropped unseen. */
   readonly applies: Settleable[] = [];
+  /** Where the program declared its nodes: one site per place in its code, shared by the nodes declared there. */
+  readonly sites = new DeclarationSites();
   /** Set once the run's plan is made: a callback that declares a resource after that is refused (see {@link currentContext}). */
   sealed = false;
   private readonly listeners = new Set<(node: ResourceNode) => void>();
@@ -57,7 +60,7 @@ export class EvalContext {
     }
     this.byUrn.set(node.urn, node);
     this.nodes.push(node);
-    for (const l of this.listeners) l(node);
+    if (this.listeners.size) for (const l of this.listeners) l(node);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Provider } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
-import { CustomResource, NODE, attributeOutput, dependencyList, type ResourceOptions } from "./resource.js";
+import { CustomResource, NODE, attributeOutput, type ResourceOptions } from "./resource.js";
+import { DistinctNodes } from "./distinct-nodes.js";
 import { collectResources, isOutput, type Input, type Inputs, type Output } from "./output.js";
 import type { LookupNode, ResourceDefinition } from "./node.js";
 import { registerDefinition } from "./registry.js";
@@ -92,9 +93,10 @@ export function defineResource<I extends object, O extends object = I, Q = never
       }
       (r[NODE] as LookupNode).lookupId = id;
       // The id (or query) is an input of the lookup: the resources it comes from are dependencies.
-      const deps = new Set(r[NODE].deps);
+      const deps = new DistinctNodes();
+      for (const d of r[NODE].deps) deps.add(d);
       collectResources(id, deps);
-      r[NODE].deps = dependencyList(deps);
+      r[NODE].deps = deps.list();
       return r;
     }
   }

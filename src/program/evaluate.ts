@@ -86,8 +86,23 @@ export async function evaluateProgram(spec: ProgramSpec, opts: EvaluateOptions):
   const config = new Config(opts.config ?? {}, opts.stack, spec.location.command, ctx.diagnostics);
   const returned = await evaluateInContext(ctx, () => spec.fn({ stack: opts.stack, project: spec.name, config }));
   const outputs = returned && typeof returned === "object" ? returned : {};
-  const declarations: Declarations = { listen: (l) => ctx.listen(l), seal: () => void (ctx.sealed = true) };
-  return { project: spec.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies, declarations };
+  return { project: spec.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies, declarations: declarationsOf(ctx) };
+}
+
+/**
+ * How the engine follows an evaluation's later declarations (see {@link Declarations}). Once sealed they let
+ * go of the evaluation's context: what the apply keeps of a run (its graph, its plan) then no longer keeps
+ * the context's map of nodes by URN (~50 bytes a resource). Callbacks that hold the context see it sealed.
+ */
+function declarationsOf(ctx: EvalContext): Declarations {
+  let open: EvalContext | undefined = ctx;
+  return {
+    listen: (l) => (open ? open.listen(l) : () => {}),
+    seal: () => {
+      if (open) open.sealed = true;
+      open = undefined;
+    },
+  };
 }
 
 /** Marks the programs made by this copy of Cairn (a `Program` of another copy is told apart from a stray value). */

@@ -14,10 +14,20 @@ export type { OState, Resolution, Resolver } from "./resolver.js";
 const resolverIds = new WeakMap<Resolver, number>();
 let nextResolverId = 1;
 
-/** A number naming a resolver for as long as it lives (never 0). */
+/**
+ * A new number to name a resolver by (never 0, never handed out twice): its `id`.
+ *
+ * @example class Scope implements Resolver { readonly id = newResolverId(); … }
+ */
+export function newResolverId(): number {
+  return nextResolverId++;
+}
+
+/** A number naming a resolver for as long as it lives: its own `id`, else one given on first use. */
 function resolverId(r: Resolver): number {
+  if (r.id !== undefined) return r.id;
   let id = resolverIds.get(r);
-  if (id === undefined) resolverIds.set(r, (id = nextResolverId++));
+  if (id === undefined) resolverIds.set(r, (id = newResolverId()));
   return id;
 }
 
@@ -256,8 +266,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** True when `v` holds an Output or a Promise anywhere inside it (so it needs resolving). */
-function needsResolving(v: unknown): boolean {
+/**
+ * True when `v` holds an Output, a Promise or a resource anywhere inside it (so it needs resolving); plain
+ * data resolves to itself.
+ *
+ * @example needsResolving({ a: 1 }) // false; needsResolving({ a: bucket.arn }) // true
+ */
+export function needsResolving(v: unknown): boolean {
   if (v instanceof Output || v instanceof Promise || nodeOf(v)) return true;
   if (Array.isArray(v)) return v.some(needsResolving);
   if (isPlainObject(v)) {
@@ -327,8 +342,8 @@ function combineParts(parts: Resolution<unknown>[], build: (states: OState<unkno
   );
 }
 
-/** Static resources an input refers to, found by walking it (promises are opaque). */
-export function collectResources(v: unknown, into: Set<ResourceNode>): void {
+/** Static resources an input refers to, found by walking it (promises are opaque); each is handed to `into.add`. */
+export function collectResources(v: unknown, into: { add(n: ResourceNode): unknown }): void {
   const node = nodeOf(v);
   if (node) {
     into.add(node);

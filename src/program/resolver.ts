@@ -53,6 +53,11 @@ export interface Resolver {
   peekWhole?(node: ResourceNode): OState<Record<string, unknown>> | undefined;
   /** Present while planning: callbacks on unknown values are run on stand-ins and reported here. */
   readonly planning?: PlanningHooks;
+  /**
+   * A number naming this resolver for outputs' caches (see `newResolverId`): a resolver made per node gives
+   * one, or each output it settles would number it in a weak map (an ephemeron per node for the collector).
+   */
+  readonly id?: number;
 }
 
 /**

@@ -1,12 +1,16 @@
-import { Output, collectResources, type Resolver } from "./output.js";
+import { Output, collectResources } from "./output.js";
+import { attributeOutput } from "./attribute-output.js";
 import { findCycle } from "./cycles.js";
 import { STAND_IN_TEXT, isStandIn } from "./deferral.js";
-import { currentContext } from "./context.js";
+import { currentContext, type ApplyFrame, type EvalContext } from "./context.js";
 import { makeUrn, type Urn } from "../core/urn.js";
 import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";
 import { parseDuration, type Duration } from "../core/duration.js";
 import type { ProviderInstance } from "../provider/provider.js";
-import { captureSite, type DeclarationSite } from "../core/declaration-site.js";
+import { userCallSite, type DeclarationSite } from "../core/declaration-site.js";
+import { DistinctNodes } from "./distinct-nodes.js";
+
+export { attributeOutput };
 
 /** Where the internal node of a resource or wait lives (a symbol, so it never collides with attribute names). */
 export const NODE: unique symbol = Symbol.for("cairn.node");
@@ -75,14 +79,20 @@ export interface ResourceOptions {
  */
 export type DependsOn = Dependable | Output<Dependable | readonly Dependable[]>;
 
+const NO_DEPENDS_ON: readonly DependsOn[] = Object.freeze([]);
+
 /** `dependsOn` as a list (it may be given as one item). */
 export function dependsOnList(d: ResourceOptions["dependsOn"]): readonly DependsOn[] {
-  return d === undefined ? [] : Array.isArray(d) ? d : [d as DependsOn];
+  return d === undefined ? NO_DEPENDS_ON : Array.isArray(d) ? d : [d as DependsOn];
 }
 
-function parentTypes(n: ResourceNode | undefined): string[] {
+const NO_TYPES: readonly string[] = Object.freeze([]);
+
+/** The types of the components a node is inside, outermost first (a URN names them). */
+function parentTypes(n: ResourceNode | undefined): readonly string[] {
+  if (!n) return NO_TYPES;
   const out: string[] = [];
-  for (let p = n; p; p = p.parent) out.unshift(p.type);
+  for (let p: ResourceNode | undefined = n; p; p = p.parent) out.unshift(p.type);
   return out;
 }
 
@@ -94,7 +104,7 @@ export type NodeExtra =
   | { kind: "component" };
 
 /** Collects the resources inputs refer to; a cyclic input is refused naming its path (walking it would overflow the stack). */
-function collectInputs(inputs: unknown, deps: Set<ResourceNode>, what: string): void {
+function collectInputs(inputs: unknown, deps: DistinctNodes, what: string): void {
   try {
     collectResources(inputs, deps);
   } catch (e) {
@@ -109,10 +119,11 @@ function collectInputs(inputs: unknown, deps: Set<ResourceNode>, what: string): 
 
 /**
  * @internal Builds the internal node for a resource, lookup, wait or component being declared and registers it
- * with the current evaluation. Options are validated here, so a mistake is reported where it was made. `site`
- * is captured by the caller, which knows the function the user called (`new.target`, `wait`).
+ * with the current evaluation. Options are validated here, so a mistake is reported where it was made. `called`
+ * is where the user called into Cairn (see `userCallSite`), found by the caller, which knows the function the
+ * user called (`new.target`, `wait`).
  */
-export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, site: DeclarationSite | undefined, urnName: string = name): ResourceNode {
+export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, called: NodeJS.CallSite | undefined, urnName: string = name): ResourceNode {
   // A name that is the unknown value itself, in a run on stand-ins (see `standIn`): it prints as "…".
   if (isStandIn(name)) name = urnName = STAND_IN_TEXT;
   if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
@@ -122,30 +133,17 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   }
   const what = extra.kind === "wait" ? `The wait ${name}` : `${extra.kind === "component" ? "Component" : "Resource"} "${name}" (${type})`;
   const { ctx, frame } = currentContext(what);
+  const site = ctx.sites.siteOf(called);
   if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}).`);
   const parent = opts.parent?.[NODE];
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
-  const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? ctx.defaultProviders[type.split(":")[0]!] : undefined);
+  const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? defaultProvider(ctx, type) : undefined);
   if (extra.kind === "custom" && extra.definition.prepareInputs) extra = { ...extra, inputs: extra.definition.prepareInputs(extra.inputs, { provider, config: ctx.config }) };
-  const deps = new Set<ResourceNode>();
-  if (extra.kind === "custom") collectInputs(extra.inputs, deps, what);
-  // Made from the value a callback ran on: it follows the resources that value came from (and is
-  // deleted before them), as it would had the value been passed as an input.
-  if (frame && !frame.probe) for (const n of frame.origin.on) deps.add(n);
-  let values: Output<unknown>[] | undefined; // rare: not allocated per resource
-  for (const d of dependsOnList(opts.dependsOn)) {
-    if (d instanceof Output) {
-      // An output of resources (made by a callback that declares them): its resources are known while planning.
-      (values ??= []).push(d);
-      for (const r of d.resources) deps.add(r);
-      continue;
-    }
-    if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${name}" (${type}) must list resources, waits or outputs of them; got ${String(d)}.`);
-    deps.add((d as Dependable)[NODE]);
-  }
-  const node = makeNode(extra, { urn, type, name, parent, deps: NO_DEPS, provider, site }, () => managedOptions(opts, { what, ctx, parent, type, name }));
-  if (node.kind === "custom") collectResources(node.options.replaceTriggeredBy, deps);
-  node.deps = dependencyList(deps);
+  const at: Declaration = { what, ctx, parent, type, name };
+  const { deps, values } = declaredDeps(extra, opts, frame, at);
+  const options = extra.kind !== "custom" ? DEFAULT_OPTIONS : hasManagedOptions(opts) ? managedOptions(opts, at) : DEFAULT_OPTIONS;
+  if (options.replaceTriggeredBy.length) collectResources(options.replaceTriggeredBy, deps);
+  const node = makeNode(extra, { urn, type, name, parent, deps: deps.list(), provider, site }, options);
   if (values) node.dependsOnValues = values;
   if (frame) {
     frame.declared++;
@@ -161,6 +159,33 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   return node;
 }
 
+/**
+ * What a node being declared depends on, each once: the resources its inputs refer to, those of the value the
+ * callback declaring it ran on, and its `dependsOn` (checked here). Outputs in `dependsOn` are also handed
+ * back as `values`: the resources they hold are known while planning.
+ */
+function declaredDeps(extra: NodeExtra, opts: ResourceOptions, frame: ApplyFrame | undefined, at: Declaration): { deps: DistinctNodes; values?: Output<unknown>[] } {
+  const deps = new DistinctNodes();
+  if (extra.kind === "custom") collectInputs(extra.inputs, deps, at.what);
+  // Made from the value a callback ran on: it follows the resources that value came from (and is
+  // deleted before them), as it would had the value been passed as an input.
+  if (frame && !frame.probe) for (const n of frame.origin.on) deps.add(n);
+  let values: Output<unknown>[] | undefined; // rare: not allocated per resource
+  if (opts.dependsOn !== undefined) {
+    for (const d of dependsOnList(opts.dependsOn)) {
+      if (d instanceof Output) {
+        // An output of resources (made by a callback that declares them): its resources are known while planning.
+        (values ??= []).push(d);
+        for (const r of d.resources) deps.add(r);
+        continue;
+      }
+      if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${at.name}" (${at.type}) must list resources, waits or outputs of them; got ${String(d)}.`);
+      deps.add((d as Dependable)[NODE]);
+    }
+  }
+  return values ? { deps, values } : { deps };
+}
+
 /** The provider instance a node uses: its own, else its parent's (refused if it serves another package). */
 function providerFor(kind: ResourceNode["kind"], type: string, name: string, opts: ResourceOptions, parent: ResourceNode | undefined): ProviderInstance | undefined {
   const provider = opts.provider ?? parent?.provider;
@@ -173,15 +198,14 @@ function providerFor(kind: ResourceNode["kind"], type: string, name: string, opt
   return undefined;
 }
 
-/** The dependencies of a node that has none (most lookups and many resources): one frozen list. */
-const NO_DEPS: readonly ResourceNode[] = Object.freeze([]);
+/** The package of each type token seen (`aws` of `aws:s3:Bucket`): cut out once per type, not per resource. */
+const packageOfType = new Map<string, string>();
 
-/**
- * A node's dependencies as the list it keeps (the set only dedupes them while they are collected).
- * @example dependencyList(new Set()) === NO_DEPS // true
- */
-export function dependencyList(deps: ReadonlySet<ResourceNode>): readonly ResourceNode[] {
-  return deps.size ? [...deps] : NO_DEPS;
+/** The evaluation's provider instance for a type's package, if it has one (asked once per resource: no string is cut). */
+function defaultProvider(ctx: EvalContext, type: string): ProviderInstance | undefined {
+  let pkg = packageOfType.get(type);
+  if (pkg === undefined) packageOfType.set(type, (pkg = type.split(":")[0]!));
+  return ctx.defaultProviders[pkg];
 }
 
 /** The children of a node that has none yet (most): one frozen list, replaced by a node's own on its first child. */
@@ -194,12 +218,12 @@ const NO_CHILDREN = Object.freeze([]) as unknown as ResourceNode[];
 function makeNode(
   extra: NodeExtra,
   b: { urn: Urn; type: string; name: string; parent: ResourceNode | undefined; deps: readonly ResourceNode[]; provider: ProviderInstance | undefined; site: DeclarationSite | undefined },
-  options: () => ManagedOptions,
+  options: ManagedOptions,
 ): ResourceNode {
   const children = NO_CHILDREN;
   switch (extra.kind) {
     case "custom":
-      return { kind: "custom", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, inputs: extra.inputs, options: options() };
+      return { kind: "custom", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, inputs: extra.inputs, options };
     case "lookup":
       return { kind: "lookup", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, lookupId: extra.lookupId };
     case "wait":
@@ -229,12 +253,24 @@ const DEFAULT_OPTIONS: ManagedOptions = Object.freeze({
 /** Every option {@link managedOptions} reads: when none is given, the resource gets {@link DEFAULT_OPTIONS}. */
 const OPTION_KEYS = ["protect", "retainOnDelete", "deleteBeforeReplace", "ignoreChanges", "replaceOnChanges", "replaceTriggeredBy", "aliases", "customTimeouts", "import"] as const;
 
+/** True when `opts` gives any option {@link managedOptions} reads (nearly every resource gives none). */
+function hasManagedOptions(opts: ResourceOptions): boolean {
+  for (let i = 0; i < OPTION_KEYS.length; i++) if (opts[OPTION_KEYS[i]!] !== undefined) return true;
+  return false;
+}
+
+/** A node being declared, for messages and for the URNs of its aliases. */
+interface Declaration {
+  /** How messages name it: `Resource "cfg" (local:File)`. */
+  what: string;
+  ctx: { stack: string; project: string };
+  parent: ResourceNode | undefined;
+  type: string;
+  name: string;
+}
+
 /** Validates and normalises a managed resource's options (durations parsed, lists checked). */
-function managedOptions(
-  opts: ResourceOptions,
-  at: { what: string; ctx: { stack: string; project: string }; parent: ResourceNode | undefined; type: string; name: string },
-): ManagedOptions {
-  if (OPTION_KEYS.every((k) => opts[k] === undefined)) return DEFAULT_OPTIONS;
+function managedOptions(opts: ResourceOptions, at: Declaration): ManagedOptions {
   const { what } = at;
   const aliases = (opts.aliases ?? []).map((a): Urn => {
     if (typeof a === "string") return a as Urn;
@@ -306,28 +342,17 @@ export function positiveDuration(v: unknown, what: string): Duration {
   return d as Duration;
 }
 
-/** The output for one attribute of a resource, created on first use and cached on the node. */
-export function attributeOutput(node: ResourceNode, name: string): Output<unknown> {
-  const cache = ((node as { attrCache?: Map<string, Output<unknown>> }).attrCache ??= new Map());
-  let o = cache.get(name);
-  if (!o) {
-    o = new Output([node], (r: Resolver) => r.peekAttribute?.(node, name) ?? r.attribute(node, name), `${node.name}.${name}`);
-    cache.set(name, o);
-  }
-  return o;
-}
-
 /**
  * The base of everything a program declares. Subclasses: {@link CustomResource} (a cloud object with an id)
  * and {@link ComponentResource} (a group of children).
  */
 export abstract class Resource implements Dependable {
-  /** @internal */
-  readonly [NODE]: ResourceNode;
+  /** @internal Assigned once by the constructor (`declare`: no field definition runs before it, per resource). */
+  declare readonly [NODE]: ResourceNode;
 
   /** @internal */
   constructor(type: string, name: string, opts: ResourceOptions, extra: NodeExtra) {
-    this[NODE] = registerNode(type, name, opts, extra, captureSite(new.target));
+    this[NODE] = registerNode(type, name, opts, extra, userCallSite(new.target));
   }
 
   /** The resource's stable identity (known at once). */

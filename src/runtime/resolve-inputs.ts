@@ -1,5 +1,5 @@
 import { combineLatest, firstValueFrom, isObservable, map } from "rxjs";
-import { asObservable, resolveNow, type OState, type Resolver } from "../program/output.js";
+import { asObservable, needsResolving, resolveNow, type OState, type Resolution, type Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import type { Props } from "../state/types.js";
 import type { Deferral } from "../program/deferral.js";
@@ -23,10 +23,21 @@ export interface ResolvedInputs {
  */
 export function resolveInputsNow(inputs: Record<string, unknown>, r: Resolver): ResolvedInputs | Promise<ResolvedInputs> {
   const keys = Object.keys(inputs);
-  if (keys.length === 0) return { values: {}, secretKeys: [], deps: [] };
-  const parts = keys.map((k) => resolveNow(inputs[k], r, "embed"));
-  if (!parts.some(isObservable)) return gather(keys, parts as OState<unknown>[]);
-  return firstValueFrom(combineLatest(parts.map(asObservable)).pipe(map((states) => gather(keys, states))));
+  // Only inputs holding outputs, promises or resources are resolved (plain data is itself): `parts` has a
+  // state for those, and nothing at all when every input is plain (a loop, not `keys.map`: once per resource).
+  let parts: (Resolution<unknown> | undefined)[] | undefined;
+  let later = false;
+  for (let i = 0; i < keys.length; i++) {
+    const v = inputs[keys[i]!];
+    if (!needsResolving(v)) continue;
+    const part = resolveNow(v, r, "embed");
+    if (isObservable(part)) later = true;
+    (parts ??= new Array<Resolution<unknown> | undefined>(keys.length))[i] = part;
+  }
+  if (!later) return gather(keys, inputs, parts as (OState<unknown> | undefined)[] | undefined);
+  // The plain inputs as they are now, not once the rest is known.
+  const states = keys.map((k, i) => asObservable(parts![i] ?? resolveNow(inputs[k], r, "embed")));
+  return firstValueFrom(combineLatest(states).pipe(map((s) => gather(keys, inputs, s))));
 }
 
 /** {@link resolveInputsNow}, always as a promise. */
@@ -34,20 +45,29 @@ export async function resolveInputs(inputs: Record<string, unknown>, r: Resolver
   return resolveInputsNow(inputs, r);
 }
 
-/** Builds the result from one state per input ("embed" mode always yields known states with unknowns inside). */
-function gather(keys: readonly string[], states: readonly OState<unknown>[]): ResolvedInputs {
+/**
+ * Builds the result from a state per input ("embed" mode always yields known states with unknowns inside);
+ * an input without one (`states` absent, or a hole) is plain data, taken from `inputs` as it is.
+ */
+function gather(keys: readonly string[], inputs: Record<string, unknown>, states: readonly (OState<unknown> | undefined)[] | undefined): ResolvedInputs {
   const values: Props = {};
   const secretKeys: string[] = [];
-  const deps: ResourceNode[] = [];
+  let deps: ResourceNode[] | undefined;
   let deferred: Deferral[] | undefined;
-  keys.forEach((k, i) => {
-    const s = states[i]!;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const s = states?.[i];
+    if (!s) {
+      const v = inputs[k];
+      if (v !== undefined) values[k] = v;
+      continue;
+    }
     if (s.known && s.value !== undefined) values[k] = s.value;
     if (s.secret) secretKeys.push(k);
-    if (s.deps.length) deps.push(...s.deps);
+    if (s.deps.length) (deps ??= []).push(...s.deps);
     if (s.deferred) (deferred ??= []).push(...s.deferred);
-  });
-  return deferred ? { values, secretKeys, deps, deferred } : { values, secretKeys, deps };
+  }
+  return deferred ? { values, secretKeys, deps: deps ?? [], deferred } : { values, secretKeys, deps: deps ?? [] };
 }
 
 /** Resolves one input strictly: undefined when any part is unknown. */

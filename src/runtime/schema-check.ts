@@ -35,7 +35,12 @@ function attributeProblem(v: unknown, a: AttributeSchema, secret: boolean): stri
  */
 export function inputSchemaProblems(inputs: Props, schema: ResourceSchema | undefined, secret: ReadonlySet<string>): string[] {
   const out: string[] = [];
-  for (const [k, a] of Object.entries(schema?.inputs ?? {})) {
+  const attributes = schema?.inputs;
+  // `for…in` over the schema's own attributes, not Object.entries: no pair per attribute per resource.
+  for (const k in attributes) {
+    if (!Object.hasOwn(attributes, k)) continue;
+    const a = attributes[k]!;
+    if (!a.type && !a.enum) continue; // nothing to check
     const p = attributeProblem(inputs[k], a, secret.has(k));
     if (p) out.push(`input "${k}": ${p}`);
   }

@@ -1,5 +1,5 @@
 import { ReplaySubject, map, of, type Observable } from "rxjs";
-import type { OState, Resolver } from "../program/output.js";
+import { newResolverId, type OState, type Resolver } from "../program/output.js";
 import type { PlanningHooks } from "../program/resolver.js";
 import type { Deferral } from "../program/deferral.js";
 import type { ResourceNode } from "../program/node.js";
@@ -56,6 +56,10 @@ export class ValueResolver implements Resolver {
   private readonly published = new Map<ResourceNode, ResourceValue>();
   /** The scopes waiting for each unpublished node (told when it publishes). */
   private readonly waiting = new Map<ResourceNode, Scope[]>();
+  /** The scopes of owners (see {@link ValueResolver.scope}) waiting for a node now, by owner. */
+  private readonly blocked = new Map<ResourceNode, Scope>();
+  /** Names this resolver for outputs' caches (see `Resolver.id`). */
+  readonly id = newResolverId();
 
   /**
    * @param onAwait called when a scoped consumer starts or stops waiting for an unpublished node.
@@ -81,8 +85,11 @@ export class ValueResolver implements Resolver {
   publish(node: ResourceNode, value: ResourceValue): void {
     if (this.published.has(node)) return;
     this.published.set(node, value);
-    for (const scope of this.waiting.get(node) ?? []) scope.awaiting.delete(node);
-    this.waiting.delete(node);
+    const waiting = this.waiting.get(node);
+    if (waiting) {
+      for (const scope of waiting) this.unblock(scope, node);
+      this.waiting.delete(node);
+    }
     // A subject exists only if something subscribed before the value was known (most values are read
     // after, with peekAttribute): 10,000 unused ReplaySubjects were a fifth of what a run keeps.
     const s = this.subjects.get(node);
@@ -120,9 +127,17 @@ export class ValueResolver implements Resolver {
     return v && attributeOf(node, v, name);
   }
 
-  /** A resolver for one consumer that records which unpublished nodes it waits for. */
-  scope(): ScopedResolver {
-    return new Scope(this);
+  /**
+   * A resolver for one consumer that records which unpublished nodes it waits for. Given an `owner` (the
+   * node being planned), what it waits for can be asked by owner ({@link ValueResolver.awaitedBy}).
+   */
+  scope(owner?: ResourceNode): ScopedResolver {
+    return new Scope(this, owner);
+  }
+
+  /** The unpublished nodes the scope of `owner` waits for now; undefined when it waits for none. */
+  awaitedBy(owner: ResourceNode): ReadonlySet<ResourceNode> | undefined {
+    return this.blocked.get(owner)?.awaiting;
   }
 
   /** @internal A scope starts waiting for `node` (until it publishes); false if it already has. */
@@ -131,20 +146,33 @@ export class ValueResolver implements Resolver {
     const list = this.waiting.get(node);
     if (list) list.push(scope);
     else this.waiting.set(node, [scope]);
+    if (scope.owner) this.blocked.set(scope.owner, scope);
     this.onAwait?.();
     return true;
+  }
+
+  /** `node` published: the scope no longer waits for it (nor, when that was the last, is its owner blocked). */
+  private unblock(scope: Scope, node: ResourceNode): void {
+    scope.awaiting.delete(node);
+    if (scope.owner && scope.awaiting.size === 0 && this.blocked.get(scope.owner) === scope) this.blocked.delete(scope.owner);
   }
 }
 
 /**
  * One consumer's view of a {@link ValueResolver} (a class, not closures: there is one per node per phase).
  * Asking for an unpublished node's value notes it as awaited, until the resolver publishes it: no extra
- * operators in the value's pipeline.
+ * operators in the value's pipeline. Its own `id` names it for outputs' caches, as a resolver of its own.
  */
 class Scope implements ScopedResolver {
   private waitingFor: Set<ResourceNode> | undefined;
+  /** Names this scope for outputs' caches (see `Resolver.id`). */
+  readonly id = newResolverId();
 
-  constructor(private readonly values: ValueResolver) {}
+  constructor(
+    private readonly values: ValueResolver,
+    /** The node this scope resolves for, if the caller named one. */
+    readonly owner: ResourceNode | undefined,
+  ) {}
 
   get planning(): PlanningHooks | undefined {
     return this.values.planning;

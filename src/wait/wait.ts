@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Output } from "../program/output.js";
-import { captureSite } from "../core/declaration-site.js";
+import { userCallSite } from "../core/declaration-site.js";
 import { NODE, attributeOutput, dependsOnList, positiveDuration, registerNode, type Dependable, type DependsOn, type Resource } from "../program/resource.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode, WaitNodeSpec } from "../program/node.js";
 import { milliseconds, minutes, seconds, type Duration } from "../core/duration.js";
@@ -145,6 +145,6 @@ export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): Wai
   const urnName = opts.name ?? `${display}@${createHash("sha256").update(`${targetNode.urn}\n${formatPredicate(until, subject)}`).digest("hex").slice(0, 8)}`;
   const parent = opts.parent ?? (targetNode.parent ? ({ [NODE]: targetNode.parent } as unknown as Resource) : undefined);
   const dependsOn = dependsOnList(opts.dependsOn);
-  const node = registerNode(WAIT_TYPE, display, { dependsOn: [target, ...dependsOn], ...(parent ? { parent } : {}) }, { kind: "wait", definition: root.definition, wait: spec }, captureSite(wait), urnName);
+  const node = registerNode(WAIT_TYPE, display, { dependsOn: [target, ...dependsOn], ...(parent ? { parent } : {}) }, { kind: "wait", definition: root.definition, wait: spec }, userCallSite(wait), urnName);
   return handleFor(node) as WaitHandle<R>;
 }

@@ -62,6 +62,22 @@ describe("graph", () => {
     expect(deps("user")).toEqual(["inner"]);
   });
 
+  it("keeps the order nodes were declared in when each comes after what it uses; a component's later children still come first", () => {
+    const plain = eval_(() => {
+      const a = new Node("a", {});
+      new Node("b", {});
+      new Node("c", { v: a.v });
+    });
+    expect(buildGraph(plain).order.map((n) => n.name)).toEqual(["a", "b", "c"]);
+    const late = eval_(() => {
+      const comp = new ComponentResource("test:graph:Group", "grp");
+      new Node("user", {}, { dependsOn: comp });
+      new Node("first", {});
+      new Node("child", {}, { parent: comp });
+    });
+    expect(buildGraph(late).order.map((n) => n.name)).toEqual(["child", "user", "first"]);
+  });
+
   it("handles a 10,000-long chain without overflowing the stack", () => {
     const nodes = eval_(() => {
       let prev = new Node("n0", {});

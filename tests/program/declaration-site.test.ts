@@ -7,7 +7,7 @@ import type { ProgramFn } from "../../src/program/evaluate.js";
 import type { EngineEvent } from "../../src/apply/events.js";
 import { renderPlan } from "../../src/cli/render/plan.js";
 import { writePlanFile } from "../../src/plan/saved-plan.js";
-import { everyKind, failingCheck, failingCreate, Thing } from "./site-fixture/infra.js";
+import { everyKind, failingCheck, failingCreate, loop, Thing } from "./site-fixture/infra.js";
 
 const FIXTURE = "tests/program/site-fixture/infra.ts";
 const dirs: string[] = [];
@@ -42,6 +42,19 @@ describe("declaration sites", () => {
     expect(site("fine")).toBe(`${FIXTURE}:32:13`);
     expect(site("wait(fine)")).toBe(`${FIXTURE}:33:3`);
     expect(site("found")).toBe(`${FIXTURE}:34:9`);
+  });
+
+  it("resources declared on one line (a loop) share one site; the next line has its own", async () => {
+    const ev = await new Program("sites", loop).evaluate({ stack: "dev" });
+    const [a, b, c, after] = ev.nodes.map((n) => n.site);
+    expect(String(a)).toBe(`${FIXTURE}:39:31`);
+    expect(b).toBe(a);
+    expect(c).toBe(a);
+    expect(String(after)).toBe(`${FIXTURE}:40:3`);
+    // Another evaluation keeps sites of its own (a site holds V8's call site, and what that frame holds).
+    const again = await new Program("sites", loop).evaluate({ stack: "dev" });
+    expect(again.nodes[0]!.site).not.toBe(a);
+    expect(String(again.nodes[0]!.site)).toBe(String(a));
   });
 
   it("an error from a failing provider create names the line that declared the resource", async () => {

@@ -33,3 +33,9 @@ export function everyKind(): void {
   wait(t, { until: (a) => a.v.eq(1) }); // line 33
   Thing.get("found", "id-1"); // line 34
 }
+
+/** Three resources from one line (a loop), then one from the next line. */
+export function loop(): void {
+  for (let i = 0; i < 3; i++) new Thing(`many-${i}`, { v: i }); // line 39
+  new Thing("after", { v: 9 }); // line 40
+}
