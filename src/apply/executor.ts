@@ -146,10 +146,16 @@ class StartReports {
     return this.at.has(a);
   }
 
-  /** Milliseconds since the action was reported started (it is reported now if it was not yet). */
-  elapsed(a: Action): number {
+  /**
+   * Milliseconds since a succeeded action was reported started (it is reported now if it was not yet). Its
+   * entry goes: nothing reports it again once its handler is done, so the map holds the actions under way,
+   * not every one of the run.
+   */
+  finished(a: Action): number {
     this.report(a);
-    return Date.now() - this.at.get(a)!;
+    const ms = Date.now() - this.at.get(a)!;
+    this.at.delete(a);
+    return ms;
   }
 }
 
@@ -180,7 +186,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       if (!callsProvider(action.kind)) starts.report(action);
     },
     succeeded: (action) => {
-      const durationMs = starts.elapsed(action);
+      const durationMs = starts.finished(action);
       scopes.delete(action.id); // only running actions are asked what they wait for
       summary.succeeded++;
       summary.done[action.kind] = (summary.done[action.kind] ?? 0) + 1;
