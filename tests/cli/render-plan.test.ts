@@ -3,6 +3,7 @@ import { planPieces, renderPlan } from "../../src/cli/render/plan.js";
 import { whyOf } from "../../src/cli/render/why.js";
 import type { PlanStep, ReplaceReason } from "../../src/plan/plan.js";
 import { UNKNOWN } from "../../src/core/unknown.js";
+import { formatValue } from "../../src/core/value-text.js";
 import { colors } from "../../src/core/colors.js";
 import { planOf, step, urn } from "./plan-fixtures.js";
 
@@ -22,6 +23,14 @@ describe("plan text", () => {
         "Plan: 1 to update.",
       ].join("\n"),
     );
+  });
+
+  it("prints a create's inputs as JSON, strings escaped and cut at 80 characters like any value", () => {
+    const inputs = { quoted: 'say "hi"\n\ttab ☃', long: "z".repeat(100), count: 3, list: ["a", 1], none: null };
+    const text = renderPlan(planOf([step.create("thing", inputs)]));
+    for (const [k, v] of Object.entries(inputs)) expect(text).toContain(`\n      ${k}: ${formatValue(v, { max: 80 })}\n`);
+    expect(text).toContain('      quoted: "say \\"hi\\"\\n\\ttab ☃"\n');
+    expect(text).toContain(`      long: "${"z".repeat(78)}…\n`);
   });
 
   it("with --diff shows nested paths and array elements compactly, and never cuts a value", () => {

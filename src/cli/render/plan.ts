@@ -6,6 +6,7 @@ import { noColors, type Colors } from "../../core/colors.js";
 import { formatBlock } from "../../core/value-text.js";
 import { stepKind, stepKindOf } from "../../plan/steps/index.js";
 import { countedSteps, planView } from "../../plan/plan-view.js";
+import type { DetailOptions, PlanView } from "../../plan/steps/step-parts.js";
 import { renderRefresh } from "./events.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */
@@ -37,10 +38,16 @@ export function stepLine(step: PlanStep, c: Colors = noColors): string {
  * @example stepDetails(step, plan, { diff: true }) // ["content changed in the program", "content: \"a\" → \"b\""]
  */
 export function stepDetails(step: PlanStep, plan: Plan, o: PlanRenderOptions = {}): string[] {
+  return detailsOf(step, planView(plan), { colors: o.colors ?? noColors, diff: o.diff ?? false });
+}
+
+const NOT_DECLARED: readonly string[] = [];
+
+/** {@link stepDetails} with the plan's view and the options made once per plan, not once per step. */
+function detailsOf(step: PlanStep, view: PlanView, o: DetailOptions): string[] {
   // `--diff` names where each step's resource was declared, so a reason leads back to the user's line.
   const site = o.diff ? step.site?.toString() : undefined;
-  const declared = site ? [`declared at ${site}`] : [];
-  return stepKindOf(step).details(step, planView(plan), declared, { colors: o.colors ?? noColors, diff: o.diff ?? false });
+  return stepKindOf(step).details(step, view, site ? [`declared at ${site}`] : NOT_DECLARED, o);
 }
 
 /**
@@ -95,6 +102,14 @@ export function outputsBlock(values: Record<string, unknown>, secretKeys: readon
   return ["", "Outputs:", ...lines].join("\n");
 }
 
+/** A step's head line and, indented under it, its details. */
+function stepBlock(step: PlanStep, details: readonly string[], c: Colors): string {
+  // Added up rather than mapped and joined: a plan of 100,000 steps makes no array per step for it.
+  let text = stepLine(step, c);
+  for (const d of details) text += `\n      ${d}`;
+  return text;
+}
+
 /** The plan's text as blocks of lines: the header, each step with its details, the outputs, problems, the count. */
 function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
   const c = o.colors ?? noColors;
@@ -103,11 +118,9 @@ function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
   // A plan with errors is not "up to date": what it would change is not known until they are fixed.
   if (!changes && !errors) yield c.green(`No changes. Stack "${plan.stack}" is up to date.`);
   if (plan.drift.length) yield [c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n");
-  for (const s of plan.steps) {
-    if (!stepKindOf(s).listed(s)) continue;
-    const details = stepDetails(s, plan, o);
-    yield details.length ? [stepLine(s, c), ...details.map((d) => `      ${d}`)].join("\n") : stepLine(s, c);
-  }
+  const view = planView(plan);
+  const detail: DetailOptions = { colors: c, diff: o.diff ?? false };
+  for (const s of plan.steps) if (stepKindOf(s).listed(s)) yield stepBlock(s, detailsOf(s, view, detail), c);
   const deferred = deferredBlock(plan, c);
   if (deferred) yield deferred;
   if (Object.keys(plan.outputs).length && plan.mode !== "destroy") yield outputsBlock(plan.outputs, plan.secretOutputs);

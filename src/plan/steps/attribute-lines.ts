@@ -47,12 +47,26 @@ function changeText(ch: AttrChange, max: number | undefined): string {
  * @example valueLines({ content: "hi" }, [], { colors: noColors, diff: false }) // ['content: "hi"']
  */
 export function valueLines(props: Props, secretKeys: readonly string[], o: DetailOptions): string[] {
-  return Object.entries(props).flatMap(([k, v]) => {
+  // A loop filling one array: a plan prints this for every create, 100,000 of them in a big stack.
+  const out: string[] = [];
+  for (const k of Object.keys(props)) {
     const secret = secretKeys.includes(k);
-    if (!o.diff) return [`${k}: ${formatValue(v, { secret, max: COMPACT_MAX })}`];
+    if (!o.diff) out.push(o.colors.dim(`${k}: ${compact(props[k], secret)}`));
     // Long nested values are listed path by path; secrets and short values on one line.
-    return secret ? [`${k}: ${SECRET_MASK}`] : leafLines(k, v);
-  }).map(o.colors.dim);
+    else if (secret) out.push(o.colors.dim(`${k}: ${SECRET_MASK}`));
+    else for (const line of leafLines(k, props[k])) out.push(o.colors.dim(line));
+  }
+  return out;
+}
+
+/**
+ * `formatValue(v, { secret, max: COMPACT_MAX })`. A string, most attributes, is its JSON text: it holds no
+ * unknown, so JSON.stringify needs no replacer (with one it takes its slow path, 2–4 times as long).
+ */
+function compact(v: unknown, secret: boolean): string {
+  if (secret || typeof v !== "string") return formatValue(v, { secret, max: COMPACT_MAX });
+  const text = JSON.stringify(v);
+  return text.length > COMPACT_MAX ? `${text.slice(0, COMPACT_MAX - 1)}…` : text;
 }
 
 function leafLines(path: string, v: unknown): string[] {
