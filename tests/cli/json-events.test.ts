@@ -64,6 +64,22 @@ describe("--json events (schema v1)", () => {
     expect(second!.elapsed_ms).toBe(500);
   });
 
+  it("writes the header fields first, then the body's in its order, and the same time for events of one millisecond", () => {
+    const lines: string[] = [];
+    let t = Date.parse("2026-01-01T00:00:00Z");
+    const json = new JsonEmitter((l) => lines.push(l), () => t);
+    t += 7;
+    json.emit(engineEventToJson({ type: "step-succeeded", urn: u, kind: "create", durationMs: 3 }, "x"));
+    json.emit(engineEventToJson({ type: "step-started", urn: u, kind: "update" }, "x"));
+    t += 1;
+    json.emit({ type: "error", message: "m", exit_code: 1 });
+    expect(lines).toEqual([
+      `{"v":1,"type":"step-succeeded","time":"2026-01-01T00:00:00.007Z","elapsed_ms":7,"urn":"${u}","name":"a","resource_type":"t:Thing","op":"create","duration_ms":3}`,
+      `{"v":1,"type":"step-started","time":"2026-01-01T00:00:00.007Z","elapsed_ms":7,"urn":"${u}","name":"a","resource_type":"t:Thing","op":"update"}`,
+      '{"v":1,"type":"error","time":"2026-01-01T00:00:00.008Z","elapsed_ms":8,"message":"m","exit_code":1}',
+    ]);
+  });
+
   it("a failed step carries the provider's message and a hint", () => {
     expect(printed(engineEventToJson(samples["step-failed"], "npx tsx infra.ts"))[0]).toMatchObject({ error: "boom", hint: expect.stringContaining("npx tsx infra.ts up") });
   });
