@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { EVENT_TYPES, type EngineEvent } from "../../src/apply/events.js";
 import { WAIT_OUTCOME_KINDS, type WaitOutcome } from "../../src/wait/outcome.js";
 import { JsonEmitter, engineEventToJson } from "../../src/cli/json/events.js";
-import { planToJson } from "../../src/cli/json/plan.js";
+import { planToJson, stepToJson } from "../../src/cli/json/plan.js";
+import { maskProps, toJsonData } from "../../src/core/value-text.js";
 import { JSON_VERSION, jsonEvent, jsonStep } from "../../src/cli/json/schema.js";
 import { STEP_KINDS, type PlanStep } from "../../src/plan/plan.js";
 import type { Urn } from "../../src/core/urn.js";
@@ -78,6 +79,20 @@ describe("--json events (schema v1)", () => {
       `{"v":1,"type":"step-started","time":"2026-01-01T00:00:00.007Z","elapsed_ms":7,"urn":"${u}","name":"a","resource_type":"t:Thing","op":"update"}`,
       '{"v":1,"type":"error","time":"2026-01-01T00:00:00.008Z","elapsed_ms":8,"message":"m","exit_code":1}',
     ]);
+  });
+
+  it("a create's inputs are what the JSON round trip makes of them, flat ones or not", () => {
+    const inputs: Record<string, unknown>[] = [
+      { name: "www", n: 3, on: true, none: null, later: UNKNOWN, pw: "hunter2", 2: "an index key first" },
+      { zero: -0, nan: Number.NaN, gone: undefined, when: new Date(0), nested: { a: [1, UNKNOWN] }, unknownJson: { $unknown: true } },
+      JSON.parse('{"__proto__": "a field", "toJSON": "not a function"}') as Record<string, unknown>,
+    ];
+    for (const news of inputs) {
+      const printed = (stepToJson(step.create("a", news, { secretKeys: ["pw"] }), planOf([])) as { inputs: unknown }).inputs;
+      const expected = toJsonData(maskProps(news, ["pw"]));
+      expect(printed).toEqual(expected);
+      expect(JSON.stringify(printed)).toBe(JSON.stringify(expected));
+    }
   });
 
   it("a failed step carries the provider's message and a hint", () => {

@@ -7,6 +7,7 @@ import { formatBlock } from "../../core/value-text.js";
 import { stepKind, stepKindOf } from "../../plan/steps/index.js";
 import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { DetailOptions, PlanView } from "../../plan/steps/step-parts.js";
+import { planViewOnDemand } from "./view-on-demand.js";
 import { renderRefresh } from "./events.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */
@@ -118,7 +119,7 @@ function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
   // A plan with errors is not "up to date": what it would change is not known until they are fixed.
   if (!changes && !errors) yield c.green(`No changes. Stack "${plan.stack}" is up to date.`);
   if (plan.drift.length) yield [c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n");
-  const view = planView(plan);
+  const view = planViewOnDemand(plan);
   const detail: DetailOptions = { colors: c, diff: o.diff ?? false };
   for (const s of plan.steps) if (stepKindOf(s).listed(s)) yield stepBlock(s, detailsOf(s, view, detail), c);
   const deferred = deferredBlock(plan, c);

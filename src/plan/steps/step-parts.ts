@@ -4,6 +4,9 @@ import type { DeclaredIn, Props, ProviderRecord, RecordedTimeouts } from "../../
 import type { DeclarationSite } from "../../core/declaration-site.js";
 import type { Colors } from "../../core/colors.js";
 import { nameOf, typeOf } from "../../core/urn.js";
+import { SECRET_MASK } from "../../core/secret-mask.js";
+import { UNKNOWN } from "../../core/unknown.js";
+import { maskProps, toJsonData } from "../../core/value-text.js";
 
 /**
  * The parts every step kind is made of: the fields all steps share, the records they carry, the zod pieces
@@ -181,6 +184,29 @@ export function whyLines(why: string | undefined, declared: readonly string[]): 
 export function jsonBase<K extends string>(step: StepBase & { kind: K }, why: string | undefined, name = nameOf(step.urn), type = typeOf(step.urn)) {
   return { op: step.kind, urn: step.urn as string, name, resource_type: type, deps: [...step.deps], ...(why ? { why } : {}) };
 }
+
+/**
+ * `toJsonData(maskProps(props, secretKeys))`: attribute values as `--json` prints them, secrets masked,
+ * unknowns `{ "$unknown": true }`. Flat values (strings, booleans, null, finite numbers, unknowns), nearly
+ * every input, are taken as they are; anything else sends the whole record through the JSON round trip
+ * (which drops `undefined`, calls `toJSON`, turns -0 into 0 and NaN into null).
+ *
+ * @example jsonProps({ pw: "x", host: UNKNOWN, n: 1 }, ["pw"]) // { pw: "[secret]", host: { $unknown: true }, n: 1 }
+ */
+export function jsonProps(props: Props, secretKeys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(props)) {
+    const v = secretKeys.includes(k) ? SECRET_MASK : props[k];
+    // `__proto__` as a key would set `out`'s prototype here; JSON.parse makes it a field.
+    if (k === "__proto__" || !isFlat(v)) return toJsonData(maskProps(props, secretKeys)) as Record<string, unknown>;
+    out[k] = v === UNKNOWN ? { $unknown: true } : v;
+  }
+  return out;
+}
+
+/** A value the JSON round trip gives back as it is (an unknown, as its fixed JSON form). */
+const isFlat = (v: unknown) =>
+  typeof v === "string" || typeof v === "boolean" || v === null || v === UNKNOWN || (typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0));
 
 // zod pieces of the saved-plan schema (checked field by field when a plan file is read back).
 const urn = z.string().check(z.minLength(1));
