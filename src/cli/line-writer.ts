@@ -19,6 +19,9 @@ export interface LineWriter {
   flush(): void;
 }
 
+/** Characters gathered before they are written, whatever the turn. */
+const BATCH = 65_536;
+
 /** One per stream, so a process that runs the CLI many times registers one exit hook. */
 const writers = new WeakMap<NodeJS.WriteStream, LineWriter>();
 
@@ -30,17 +33,29 @@ function makeWriter(stream: NodeJS.WriteStream): LineWriter {
   const flush = () => {
     scheduled = false;
     if (waiting.length === 0) return;
-    const text = `${waiting.join("\n")}\n`;
+    // A last empty line ends the text with a newline: one flat string (appending one would make a pair that
+    // the write copies whole to flatten).
+    waiting.push("");
+    const text = waiting.join("\n");
     waiting = [];
     size = 0;
     if (open()) stream.write(text);
   };
   process.once("exit", flush); // writes to files, pipes and terminals are synchronous: nothing is lost on exit
+  // A block as large as a batch (a piece of a plan, a --json plan) goes as it is, after what waits: joined
+  // with it, it would be copied whole into one string.
+  const writeLarge = (text: string) => {
+    flush();
+    if (!open()) return;
+    stream.write(text);
+    stream.write("\n");
+  };
   return {
     line(text) {
+      if (text.length >= BATCH) return writeLarge(text);
       waiting.push(text);
       size += text.length + 1;
-      if (size >= 65_536) return flush();
+      if (size >= BATCH) return flush();
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);

@@ -34,6 +34,15 @@ describe("lineWriter", () => {
     expect(writes[0]!.length).toBeGreaterThanOrEqual(65_536);
   });
 
+  it("writes a block as large as a batch as it is, after the lines waiting before it", () => {
+    const { writes, s } = stream(false);
+    const out = lineWriter(s);
+    const block = "p".repeat(70_000);
+    out.line("before");
+    out.line(block);
+    expect(writes).toEqual(["before\n", block, "\n"]);
+  });
+
   it("to a terminal too, writes the lines of one event-loop turn in one call", async () => {
     const { writes, s } = stream(true);
     const out = lineWriter(s);
