@@ -181,8 +181,20 @@ export function whyLines(why: string | undefined, declared: readonly string[]): 
  * The fields every `--json` step has: `op`, `urn`, `name`, `resource_type`, `deps`, and `why` when there is one.
  * @example jsonBase(step, "content changed in the program") // { op: "update", urn, name: "cfg", resource_type: "local:File", deps: [], why: "…" }
  */
-export function jsonBase<K extends string>(step: StepBase & { kind: K }, why: string | undefined, name = nameOf(step.urn), type = typeOf(step.urn)) {
-  return { op: step.kind, urn: step.urn as string, name, resource_type: type, deps: [...step.deps], ...(why ? { why } : {}) };
+export function jsonBase<K extends string>(step: StepBase & { kind: K }, why: string | undefined, name = nameOf(step.urn), type = typeOf(step.urn)): JsonBase<K> {
+  const base: JsonBase<K> = { op: step.kind, urn: step.urn, name, resource_type: type, deps: [...step.deps] };
+  if (why) base.why = why;
+  return base;
+}
+
+/** What {@link jsonBase} returns. */
+export interface JsonBase<K extends string> {
+  op: K;
+  urn: string;
+  name: string;
+  resource_type: string;
+  deps: string[];
+  why?: string;
 }
 
 /**
