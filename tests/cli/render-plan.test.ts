@@ -31,6 +31,8 @@ describe("plan text", () => {
     for (const [k, v] of Object.entries(inputs)) expect(text).toContain(`\n      ${k}: ${formatValue(v, { max: 80 })}\n`);
     expect(text).toContain('      quoted: "say \\"hi\\"\\n\\ttab ☃"\n');
     expect(text).toContain(`      long: "${"z".repeat(78)}…\n`);
+    const diff = renderPlan(planOf([step.create("thing", inputs)]), { diff: true });
+    for (const [k, v] of Object.entries(inputs)) expect(diff).toContain(`\n      ${k}: ${formatValue(v)}\n`);
   });
 
   it("with --diff shows nested paths and array elements compactly, and never cuts a value", () => {

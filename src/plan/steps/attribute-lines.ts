@@ -70,7 +70,8 @@ function compact(v: unknown, secret: boolean): string {
 }
 
 function leafLines(path: string, v: unknown): string[] {
-  if (v === null || typeof v !== "object" || isUnknown(v) || formatValue(v).length <= INLINE_MAX) return [`${path}: ${formatValue(v)}`];
+  const text = typeof v === "string" ? JSON.stringify(v) : formatValue(v); // as in compact()
+  if (v === null || typeof v !== "object" || isUnknown(v) || text.length <= INLINE_MAX) return [`${path}: ${text}`];
   if (Array.isArray(v)) return v.flatMap((x, i) => leafLines(childPath(path, i), x));
   return Object.entries(v).flatMap(([k, x]) => leafLines(childPath(path, k), x));
 }
