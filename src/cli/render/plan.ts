@@ -107,7 +107,7 @@ export function outputsBlock(values: Record<string, unknown>, secretKeys: readon
 function stepBlock(step: PlanStep, details: readonly string[], c: Colors): string {
   // Added up rather than mapped and joined: a plan of 100,000 steps makes no array per step for it.
   let text = stepLine(step, c);
-  for (const d of details) text += `\n      ${d}`;
+  for (let i = 0; i < details.length; i++) text += `\n      ${details[i]}`;
   return text;
 }
 
@@ -121,7 +121,11 @@ function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
   if (plan.drift.length) yield [c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n");
   const view = planViewOnDemand(plan);
   const detail: DetailOptions = { colors: c, diff: o.diff ?? false };
-  for (const s of plan.steps) if (stepKindOf(s).listed(s)) yield stepBlock(s, detailsOf(s, view, detail), c);
+  // Indexed loops over every step: `for…of` makes an iterator result per element until the loop is optimised.
+  for (let i = 0; i < plan.steps.length; i++) {
+    const s = plan.steps[i]!;
+    if (stepKindOf(s).listed(s)) yield stepBlock(s, detailsOf(s, view, detail), c);
+  }
   const deferred = deferredBlock(plan, c);
   if (deferred) yield deferred;
   if (Object.keys(plan.outputs).length && plan.mode !== "destroy") yield outputsBlock(plan.outputs, plan.secretOutputs);

@@ -47,16 +47,11 @@ function changeText(ch: AttrChange, max: number | undefined): string {
  * @example valueLines({ content: "hi" }, [], { colors: noColors, diff: false }) // ['content: "hi"']
  */
 export function valueLines(props: Props, secretKeys: readonly string[], o: DetailOptions): string[] {
-  // A loop filling one array: a plan prints this for every create, 100,000 of them in a big stack.
-  const out: string[] = [];
-  for (const k of Object.keys(props)) {
-    const secret = secretKeys.includes(k);
-    if (!o.diff) out.push(o.colors.dim(`${k}: ${compact(props[k], secret)}`));
-    // Long nested values are listed path by path; secrets and short values on one line.
-    else if (secret) out.push(o.colors.dim(`${k}: ${SECRET_MASK}`));
-    else for (const line of leafLines(k, props[k])) out.push(o.colors.dim(line));
-  }
-  return out;
+  const keys = Object.keys(props);
+  // A line per attribute, mapped into one array of that size: a plan prints this for every create.
+  if (!o.diff) return keys.map((k) => o.colors.dim(`${k}: ${compact(props[k], secretKeys.includes(k))}`));
+  // Long nested values are listed path by path; secrets and short values on one line.
+  return keys.flatMap((k) => (secretKeys.includes(k) ? [`${k}: ${SECRET_MASK}`] : leafLines(k, props[k]))).map(o.colors.dim);
 }
 
 /**

@@ -38,7 +38,7 @@ export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof c
   label: () => "+ create",
   color: "green",
   why: () => undefined,
-  details: (step, _plan, declared, o) => [...whyLines(undefined, declared), ...valueLines(step.news, step.secretKeys, o)],
+  details: (step, _plan, declared, o) => whyLines(undefined, declared, valueLines(step.news, step.secretKeys, o)),
   toJson: (step) => ({ ...jsonBase(step, undefined), op: "create", inputs: jsonProps(step.news, step.secretKeys) }),
 };
 

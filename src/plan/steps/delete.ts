@@ -61,7 +61,7 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
   label: (step) => (step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete"),
   color: "red",
   why,
-  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...(o.diff ? valueLines(step.olds, step.secretKeys, o) : [])],
+  details: (step, plan, declared, o) => whyLines(why(step, plan), declared, o.diff ? valueLines(step.olds, step.secretKeys, o) : []),
   toJson: (step, plan) => ({ ...jsonBase(step, why(step, plan)), op: "delete", retain: step.retain, deposed: step.deposed }),
 };
 

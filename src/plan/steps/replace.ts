@@ -109,7 +109,7 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
   label,
   color: "magenta",
   why,
-  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...changeLines(step, markedForcing(step), o)],
+  details: (step, plan, declared, o) => whyLines(why(step, plan), declared, changeLines(step, markedForcing(step), o)),
   toJson: (step, plan) => ({
     ...jsonBase(step, why(step, plan)), op: "replace", changes: jsonChanges(step, jsonForcing(step)), drift: driftedKeys(step), replace_keys: step.replaceKeys, reason: step.reason,
     ...(step.cause ? { cause: step.cause } : {}), delete_first: step.deleteFirst, ...(step.adopt ? { import_id: step.adopt.id } : {}),

@@ -172,9 +172,14 @@ export function actionId(step: StepBase, suffix: string): string {
   return `${step.urn}#${suffix}`;
 }
 
-/** `[why, ...declared]`, or just `declared` when there is no why. */
-export function whyLines(why: string | undefined, declared: readonly string[]): string[] {
-  return why ? [why, ...declared] : [...declared];
+/**
+ * `[why, ...declared, ...then]` (no why when there is none): the lines under a step, why it is there before
+ * the attributes it touches. `then` itself when there is nothing before it (a create, by default).
+ * @example whyLines("content changed in the program", [], ['content: "a" → "b"'])
+ */
+export function whyLines(why: string | undefined, declared: readonly string[], then: string[] = []): string[] {
+  if (!why && declared.length === 0) return then;
+  return why ? [why, ...declared, ...then] : [...declared, ...then];
 }
 
 /**

@@ -40,7 +40,7 @@ export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof u
   label: () => "~ update",
   color: "yellow",
   why,
-  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...changeLines(step, [], o)],
+  details: (step, plan, declared, o) => whyLines(why(step, plan), declared, changeLines(step, [], o)),
   toJson: (step, plan) => ({ ...jsonBase(step, why(step, plan)), op: "update", changes: jsonChanges(step, []), drift: driftedKeys(step), ...(step.adopt ? { import_id: step.adopt.id } : {}) }),
 };
 
