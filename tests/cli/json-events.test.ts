@@ -95,6 +95,22 @@ describe("--json events (schema v1)", () => {
     }
   });
 
+  it("a step's fields come in their documented order, optional ones only when they apply", () => {
+    const keys = (s: PlanStep) => Object.keys(stepToJson(s, planOf([s])));
+    const replace = (o: Partial<Extract<PlanStep, { kind: "replace" }>>) => step.replace("c", { k: "x" }, { k: "y" }, { changed: ["k"], replaceKeys: ["k"], ...o });
+    const base = ["op", "urn", "name", "resource_type", "deps", "why"];
+    expect(keys(replace({}))).toEqual([...base, "changes", "drift", "replace_keys", "reason", "delete_first"]);
+    expect(keys(replace({ reason: "dependency", cause: "urn:cairn:dev::app::t:Thing::z", adopt: { id: "i-1", inputs: {}, outputs: {}, secretKeys: [] } }))).toEqual([
+      ...base, "changes", "drift", "replace_keys", "reason", "cause", "delete_first", "import_id",
+    ]);
+    expect(keys(replace({ cause: "" }))).not.toContain("cause");
+    expect(keys(step.update("b", { n: 1 }, { n: 2 }, ["n"]))).toEqual([...base, "changes", "drift"]);
+    expect(keys(step.create("a", { n: 1 }))).toEqual(["op", "urn", "name", "resource_type", "deps", "inputs"]);
+    const same: PlanStep = { kind: "same", urn: urn("t:Thing", "f"), type: "t:Thing", deps: [], meta: { deps: [], protect: false, retainOnDelete: false } };
+    expect(keys(same)).toEqual(["op", "urn", "name", "resource_type", "deps"]);
+    expect(keys({ ...same, movedFrom: urn("t:Thing", "old-f") })).toEqual([...base, "moved_from"]);
+  });
+
   it("a failed step carries the provider's message and a hint", () => {
     expect(printed(engineEventToJson(samples["step-failed"], "npx tsx infra.ts"))[0]).toMatchObject({ error: "boom", hint: expect.stringContaining("npx tsx infra.ts up") });
   });

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import type { Urn } from "../../core/urn.js";
 import type { Props } from "../../state/types.js";
 import { valueLines } from "./attribute-lines.js";
-import { actionId, alwaysChanges, jsonBase, jsonParts, jsonProps, planParts, plainAction, whyLines, type ActionSpec, type StepBase, type StepKindSpec, type StepMeta } from "./step-parts.js";
+import { actionId, alwaysChanges, addFields, jsonBase, jsonParts, jsonProps, planParts, plainAction, whyLines, type ActionSpec, type StepBase, type StepKindSpec, type StepMeta } from "./step-parts.js";
 
 /** A resource not in state: its object is made. */
 export interface CreateStep extends StepBase {
@@ -39,7 +39,7 @@ export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof c
   color: "green",
   why: () => undefined,
   details: (step, _plan, declared, o) => whyLines(undefined, declared, valueLines(step.news, step.secretKeys, o)),
-  toJson: (step) => ({ ...jsonBase(step, undefined), op: "create", inputs: jsonProps(step.news, step.secretKeys) }),
+  toJson: (step) => addFields(jsonBase(step, undefined), { inputs: jsonProps(step.news, step.secretKeys) }),
 };
 
 /** The create action kind. */
