@@ -30,7 +30,8 @@ function stepsToJson(plan: Plan): JsonStep[] {
  */
 export function planToJson(plan: Plan): JsonEventBody<"plan"> {
   const outputs: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(plan.outputs)) outputs[k] = plan.secretOutputs.includes(k) ? SECRET_MASK : toJsonData(v);
+  const secret = new Set(plan.secretOutputs); // a stack may output one value per resource
+  for (const [k, v] of Object.entries(plan.outputs)) outputs[k] = secret.has(k) ? SECRET_MASK : toJsonData(v);
   return {
     stack: plan.stack,
     project: plan.project,

@@ -99,7 +99,8 @@ export function* planPieces(plan: Plan, o: PlanRenderOptions = {}, size = 64 * 1
  * @example reporter.print(outputsBlock(result.outputs, result.secretOutputs));
  */
 export function outputsBlock(values: Record<string, unknown>, secretKeys: readonly string[]): string {
-  const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secretKeys.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
+  const secret = new Set(secretKeys); // a stack may output one value per resource
+  const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secret.has(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
   return ["", "Outputs:", ...lines].join("\n");
 }
 
