@@ -50,6 +50,14 @@ describe("event redaction with a secret per resource", () => {
     }
   });
 
+  it("tells apart secrets whose first characters hash alike", () => {
+    const r = many(100);
+    r.add("xai-first-secret");
+    r.add("x`é-second-secret"); // (a << 14) ^ (b << 7) ^ c: "xai" and "x`é" share it
+    const e = r.redactEvent({ type: "diagnostic", severity: "info", message: "xai-first-secret and x`é-second-secret, not xai-other" });
+    expect(e).toMatchObject({ message: "[secret] and [secret], not xai-other" });
+  });
+
   it("masks a secret learned after earlier events were redacted", () => {
     const r = many(100);
     r.redactEvent(polled("pw-1-s3cr3t"));
