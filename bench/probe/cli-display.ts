@@ -4,6 +4,8 @@
 // is measured: CPU time (all threads: what compiling the display's code costs counts too), main-thread
 // time, and (PROBE_HEAP=1) bytes allocated, freed objects included. The display's code runs cold, as in a
 // real run. CPU time is not what other processes on the machine take, so it is steadier than a wall clock.
+// It runs from src/ (the CLI's parts are not exports of the built package), program and engine included, so
+// the plan's unknowns are the CLI's own: run it with the root tsconfig, not bench/probe/tsconfig.json.
 //   BENCH_N=10000 PROBE_MODE=plain|json|tty npx tsx bench/probe/cli-display.ts
 import { Session } from "node:inspector/promises";
 import { mkdtemp, rm } from "node:fs/promises";
