@@ -229,6 +229,7 @@ export function refuseForgetfulBackend(url: string, where: string, cmd: Command)
  */
 export function maskOutputs(values: Props, secretKeys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(values)) out[k] = secretKeys.includes(k) ? SECRET_MASK : v;
+  const secret = new Set(secretKeys); // a stack may output one value per resource
+  for (const [k, v] of Object.entries(values)) out[k] = secret.has(k) ? SECRET_MASK : v;
   return out;
 }

@@ -1,4 +1,4 @@
-import { keepRunningWhenClosed, lineWriter } from "./line-writer.js";
+import { keepRunningWhenClosed, lineWriter, type LineWriter } from "./line-writer.js";
 import { deferredRegion } from "./progress/deferred-region.js";
 import type { LiveRegion } from "./progress/live.js";
 
@@ -41,12 +41,35 @@ export function processIo(): Io {
       stdout.flush();
       live ??= import("./progress/terminal.js");
       const region = live.then((m) => m.terminalRegion(process.stdout));
-      return deferredRegion(region, (e) => process.stderr.write(`cairn: live progress is off (${e instanceof Error ? e.message : String(e)})\n`));
+      return afterLines(deferredRegion(region, (e) => process.stderr.write(`cairn: live progress is off (${e instanceof Error ? e.message : String(e)})\n`)), stdout);
     },
     confirm: async (message) => {
       stdout.flush(); // the plan above the question
       const { default: confirm } = await import("@inquirer/confirm");
       return confirm({ message, default: false });
+    },
+  };
+}
+
+/**
+ * The region, writing only after the lines waiting in `lines`: it writes to the terminal itself, and erases
+ * and redraws relative to where the cursor is.
+ *
+ * @example const region = afterLines(terminalRegion(), lineWriter(process.stdout));
+ */
+export function afterLines(region: LiveRegion, lines: LineWriter): LiveRegion {
+  return {
+    update: (text) => {
+      lines.flush();
+      region.update(text);
+    },
+    clear: () => {
+      lines.flush();
+      region.clear();
+    },
+    done: () => {
+      lines.flush();
+      region.done();
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Writes lines to a stream. To a terminal, each at once (live progress redraws it). To a file or pipe, where
- * every write is a system call, lines are gathered and written together at the end of the event-loop turn
- * (or when 64 KB are waiting, or when the process exits): 10,000 resources print 20,000 lines.
+ * Writes lines to a stream, where every write is a system call: lines are gathered and written together at
+ * the end of the event-loop turn (or when 64 KB are waiting, or when the process exits, or on `flush`):
+ * 10,000 resources print 20,000 lines. A terminal too (a write to one cost ~10 µs a line): whatever else
+ * writes to it, such as the live progress region, flushes first.
  *
  * @example const out = lineWriter(process.stdout); out.line("✓ created a"); out.flush();
  */
@@ -18,29 +19,43 @@ export interface LineWriter {
   flush(): void;
 }
 
+/** Characters gathered before they are written, whatever the turn. */
+const BATCH = 65_536;
+
 /** One per stream, so a process that runs the CLI many times registers one exit hook. */
 const writers = new WeakMap<NodeJS.WriteStream, LineWriter>();
 
 function makeWriter(stream: NodeJS.WriteStream): LineWriter {
   const open = keepRunningWhenClosed(stream);
-  if (stream.isTTY) return { line: (text) => void (open() && stream.write(`${text}\n`)), flush: () => {} };
   let waiting: string[] = [];
   let size = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
     if (waiting.length === 0) return;
-    const text = waiting.join("");
+    // A last empty line ends the text with a newline: one flat string (appending one would make a pair that
+    // the write copies whole to flatten).
+    waiting.push("");
+    const text = waiting.join("\n");
     waiting = [];
     size = 0;
     if (open()) stream.write(text);
   };
-  process.once("exit", flush); // writes to files and pipes are synchronous: nothing is lost on exit
+  process.once("exit", flush); // writes to files, pipes and terminals are synchronous: nothing is lost on exit
+  // A block as large as a batch (a piece of a plan, a --json plan) goes as it is, after what waits: joined
+  // with it, it would be copied whole into one string.
+  const writeLarge = (text: string) => {
+    flush();
+    if (!open()) return;
+    stream.write(text);
+    stream.write("\n");
+  };
   return {
     line(text) {
-      waiting.push(`${text}\n`);
+      if (text.length >= BATCH) return writeLarge(text);
+      waiting.push(text);
       size += text.length + 1;
-      if (size >= 65_536) return flush();
+      if (size >= BATCH) return flush();
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);

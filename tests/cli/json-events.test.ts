@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { EVENT_TYPES, type EngineEvent } from "../../src/apply/events.js";
 import { WAIT_OUTCOME_KINDS, type WaitOutcome } from "../../src/wait/outcome.js";
 import { JsonEmitter, engineEventToJson } from "../../src/cli/json/events.js";
-import { planToJson } from "../../src/cli/json/plan.js";
+import { planToJson, stepToJson } from "../../src/cli/json/plan.js";
+import { maskProps, toJsonData } from "../../src/core/value-text.js";
 import { JSON_VERSION, jsonEvent, jsonStep } from "../../src/cli/json/schema.js";
 import { STEP_KINDS, type PlanStep } from "../../src/plan/plan.js";
 import type { Urn } from "../../src/core/urn.js";
@@ -62,6 +63,52 @@ describe("--json events (schema v1)", () => {
     const [first, second] = printed({ type: "outputs", outputs: {} }, { type: "error", message: "x", exit_code: 1 }) as { elapsed_ms: number; time: string; v: number }[];
     expect(first).toMatchObject({ v: 1, type: "outputs", elapsed_ms: 250, time: "2026-01-01T00:00:00.500Z" });
     expect(second!.elapsed_ms).toBe(500);
+  });
+
+  it("writes the header fields first, then the body's in its order, and the same time for events of one millisecond", () => {
+    const lines: string[] = [];
+    let t = Date.parse("2026-01-01T00:00:00Z");
+    const json = new JsonEmitter((l) => lines.push(l), () => t);
+    t += 7;
+    json.emit(engineEventToJson({ type: "step-succeeded", urn: u, kind: "create", durationMs: 3 }, "x"));
+    json.emit(engineEventToJson({ type: "step-started", urn: u, kind: "update" }, "x"));
+    t += 1;
+    json.emit({ type: "error", message: "m", exit_code: 1 });
+    expect(lines).toEqual([
+      `{"v":1,"type":"step-succeeded","time":"2026-01-01T00:00:00.007Z","elapsed_ms":7,"urn":"${u}","name":"a","resource_type":"t:Thing","op":"create","duration_ms":3}`,
+      `{"v":1,"type":"step-started","time":"2026-01-01T00:00:00.007Z","elapsed_ms":7,"urn":"${u}","name":"a","resource_type":"t:Thing","op":"update"}`,
+      '{"v":1,"type":"error","time":"2026-01-01T00:00:00.008Z","elapsed_ms":8,"message":"m","exit_code":1}',
+    ]);
+  });
+
+  it("a create's inputs are what the JSON round trip makes of them, flat ones or not", () => {
+    const inputs: Record<string, unknown>[] = [
+      { name: "www", n: 3, on: true, none: null, later: UNKNOWN, pw: "hunter2", 2: "an index key first" },
+      { zero: -0, nan: Number.NaN, gone: undefined, when: new Date(0), nested: { a: [1, UNKNOWN] }, unknownJson: { $unknown: true } },
+      JSON.parse('{"__proto__": "a field", "toJSON": "not a function"}') as Record<string, unknown>,
+    ];
+    for (const news of inputs) {
+      const printed = (stepToJson(step.create("a", news, { secretKeys: ["pw"] }), planOf([])) as { inputs: unknown }).inputs;
+      const expected = toJsonData(maskProps(news, ["pw"]));
+      expect(printed).toEqual(expected);
+      expect(JSON.stringify(printed)).toBe(JSON.stringify(expected));
+    }
+  });
+
+  it("a step's fields come in their documented order, optional ones only when they apply", () => {
+    const keys = (s: PlanStep) => Object.keys(stepToJson(s, planOf([s])));
+    const replace = (o: Partial<Extract<PlanStep, { kind: "replace" }>>) => step.replace("c", { k: "x" }, { k: "y" }, { changed: ["k"], replaceKeys: ["k"], ...o });
+    const base = ["op", "urn", "name", "resource_type", "deps", "why"];
+    expect(keys(replace({}))).toEqual([...base, "changes", "drift", "replace_keys", "reason", "delete_first"]);
+    expect(keys(replace({ reason: "dependency", cause: "urn:cairn:dev::app::t:Thing::z", adopt: { id: "i-1", inputs: {}, outputs: {}, secretKeys: [] } }))).toEqual([
+      ...base, "changes", "drift", "replace_keys", "reason", "cause", "delete_first", "import_id",
+    ]);
+    expect(keys(replace({ cause: "" }))).not.toContain("cause");
+    expect(keys(step.update("b", { n: 1 }, { n: 2 }, ["n"]))).toEqual([...base, "changes", "drift"]);
+    expect(keys(step.create("a", { n: 1 }))).toEqual(["op", "urn", "name", "resource_type", "deps", "inputs"]);
+    const same: PlanStep = { kind: "same", urn: urn("t:Thing", "f"), type: "t:Thing", deps: [], meta: { deps: [], protect: false, retainOnDelete: false } };
+    expect(keys(same)).toEqual(["op", "urn", "name", "resource_type", "deps"]);
+    expect(keys({ ...same, movedFrom: urn("t:Thing", "old-f") })).toEqual([...base, "moved_from"]);
   });
 
   it("a failed step carries the provider's message and a hint", () => {

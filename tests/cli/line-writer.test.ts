@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { lineWriter } from "../../src/cli/line-writer.js";
+import { afterLines } from "../../src/cli/io.js";
 
 /** A stand-in for process.stdout that records each write call. */
 function stream(isTTY: boolean) {
@@ -33,10 +34,36 @@ describe("lineWriter", () => {
     expect(writes[0]!.length).toBeGreaterThanOrEqual(65_536);
   });
 
-  it("to a terminal, writes each line at once", () => {
+  it("writes a block as large as a batch as it is, after the lines waiting before it", () => {
+    const { writes, s } = stream(false);
+    const out = lineWriter(s);
+    const block = "p".repeat(70_000);
+    out.line("before");
+    out.line(block);
+    expect(writes).toEqual(["before\n", block, "\n"]);
+  });
+
+  it("to a terminal too, writes the lines of one event-loop turn in one call", async () => {
     const { writes, s } = stream(true);
-    lineWriter(s).line("live");
-    expect(writes).toEqual(["live\n"]);
+    const out = lineWriter(s);
+    out.line("live");
+    out.line("lines");
+    expect(writes).toEqual([]);
+    await turn();
+    expect(writes).toEqual(["live\nlines\n"]);
+  });
+
+  it("a live region drawn on the same terminal writes after the lines waiting before it", () => {
+    const { writes, s } = stream(true);
+    const out = lineWriter(s);
+    const region = afterLines({ update: (t) => void writes.push(`[update ${t}]`), clear: () => void writes.push("[clear]"), done: () => void writes.push("[done]") }, out);
+    out.line("before the frame");
+    region.update("frame");
+    region.clear();
+    out.line("between frames");
+    region.update("next frame");
+    region.done();
+    expect(writes).toEqual(["before the frame\n", "[update frame]", "[clear]", "between frames\n", "[update next frame]", "[done]"]);
   });
 
   it("is one writer per stream", () => {

@@ -1,15 +1,16 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { stripVTControlCharacters } from "node:util";
 import type { EngineEvent } from "../../src/apply/events.js";
 import type { Urn } from "../../src/core/urn.js";
 import { colors, noColors } from "../../src/core/colors.js";
 import { PlainReporter } from "../../src/cli/progress/plain.js";
 import { LiveReporter, type LiveRegion } from "../../src/cli/progress/live.js";
+import { RunningSteps } from "../../src/cli/progress/running.js";
 
 const cert = "urn:cairn:dev::app::aws:acm:Certificate::cert" as Urn;
 const rec = "urn:cairn:dev::app::aws:route53:RecordSet::rec" as Urn;
 const waitUrn = "urn:cairn:dev::app::cairn:wait::issued" as Urn;
-const polled = (elapsedMs: number, status: string): EngineEvent => ({ type: "wait-polled", urn: waitUrn, name: "issued", reads: 1, elapsedMs, observed: [{ path: "status", value: status }] });
+const polled = (elapsedMs: number, status: string): Extract<EngineEvent, { type: "wait-polled" }> => ({ type: "wait-polled", urn: waitUrn, name: "issued", reads: 1, elapsedMs, observed: [{ path: "status", value: status }] });
 
 /** A clock tests move by hand, and the lines a reporter printed. */
 function harness() {
@@ -84,13 +85,15 @@ describe("progress in logs and CI (plain lines)", () => {
 });
 
 describe("live progress in a terminal", () => {
-  function live(columns = 100) {
+  function live(columns = 100, timers = false) {
     const h = harness();
     const frames: string[] = [];
     const region: LiveRegion = { update: (t) => frames.push(stripVTControlCharacters(t)), clear: () => frames.push("<clear>"), done: () => frames.push("<done>") };
-    const r = new LiveReporter(h.sink, colors(true), "npx tsx infra.ts", region, () => ({ columns, rows: 20 }), { now: h.now, timers: false });
+    const r = new LiveReporter(h.sink, colors(true), "npx tsx infra.ts", region, () => ({ columns, rows: 20 }), { now: h.now, timers });
     return { ...h, frames, r };
   }
+
+  const record = (i: number) => `urn:cairn:dev::app::aws:route53:RecordSet::rec-${i}` as Urn;
 
   it("draws one line per running step with a spinner and elapsed time, and waits with what they observe", () => {
     const l = live();
@@ -115,11 +118,68 @@ describe("live progress in a terminal", () => {
     expect(l.frames.slice(-2)).toEqual(["<clear>", "<done>"]);
   });
 
+  it("with thousands running, draws the first that fit the terminal and a count of the rest", () => {
+    const l = live();
+    for (let i = 0; i < 5000; i++) l.r.event({ type: "step-started", urn: record(i), kind: "create" });
+    l.r.event({ type: "step-succeeded", urn: record(0), kind: "create", durationMs: 5 });
+    const lines = l.frames.at(-1)!.split("\n");
+    expect(lines).toHaveLength(18); // 20 rows: 17 steps, the count, and room for the cursor
+    expect(lines[0]).toBe("⠋ creating rec-1 (aws:route53:RecordSet)  0s");
+    expect(lines.at(-1)).toBe("  … and 4982 more running");
+  });
+
+  it("redraws the running lines at most once a spinner frame, however many steps start and finish in it", async () => {
+    vi.useFakeTimers();
+    try {
+      const l = live(100, true);
+      for (let i = 0; i < 1000; i++) l.r.event({ type: "step-started", urn: record(i), kind: "create" });
+      await Promise.resolve(); // drawn once the events at hand are handled
+      expect(l.frames).toHaveLength(1);
+      for (let i = 0; i < 500; i++) l.r.event({ type: "step-succeeded", urn: record(i), kind: "create", durationMs: 5 });
+      await Promise.resolve();
+      // Every result line is printed at once; the running lines, erased by the first, wait for the next frame.
+      expect(l.out).toHaveLength(500);
+      expect(l.frames).toHaveLength(2);
+      expect(l.frames.at(-1)).toBe("<clear>");
+      l.t.now += 80;
+      vi.advanceTimersByTime(80);
+      expect(l.frames).toHaveLength(3);
+      expect(l.frames.at(-1)!.split("\n")[0]).toBe("⠙ creating rec-500 (aws:route53:RecordSet)  0s");
+      l.r.close();
+      expect(l.frames.slice(-2)).toEqual(["<clear>", "<done>"]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("cuts a wait's observed values to the terminal width, so lines never wrap", () => {
     const l = live(40);
     l.r.event({ type: "wait-polled", urn: waitUrn, name: "issued", reads: 1, elapsedMs: 0, observed: [{ path: "status", value: "PENDING_VALIDATION_FOR_A_VERY_LONG_TIME" }] });
     const line = l.frames.at(-1)!;
     expect(line.length).toBeLessThan(40);
     expect(line).toMatch(/^⠋ > issued {2}waiting 0s {2}status = .*…$/);
+  });
+});
+
+describe("the running steps progress displays track", () => {
+  it("lists steps in start order, a step started again in its first place, and two kinds of one URN as two steps", () => {
+    const running = new RunningSteps();
+    running.started({ type: "step-started", urn: cert, kind: "replace" }, 1);
+    running.started({ type: "step-started", urn: rec, kind: "create" }, 2);
+    running.started({ type: "step-started", urn: cert, kind: "delete-replaced" }, 3);
+    running.started({ type: "step-started", urn: cert, kind: "replace" }, 4);
+    expect(running.list().map((s) => [s.name, s.kind, s.startedAt])).toEqual([["cert", "replace", 4], ["rec", "create", 2], ["cert", "delete-replaced", 3]]);
+    running.finished(cert, "replace");
+    running.finished(cert, "create"); // not running: nothing to do
+    expect(running.first(1).map((s) => s.kind)).toEqual(["create"]);
+    expect(running.size).toBe(2);
+  });
+
+  it("names a wait as its polls do", () => {
+    const running = new RunningSteps();
+    running.started({ type: "step-started", urn: waitUrn, kind: "wait" }, 1);
+    expect(running.polled(polled(0, "PENDING"), 2)).toMatchObject({ step: { name: "issued", status: 'status = "PENDING"' }, changed: true });
+    expect(running.polled(polled(1000, "PENDING"), 3).changed).toBe(false);
+    expect(running.list()).toHaveLength(1);
   });
 });

@@ -1,14 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { planPieces, renderPlan } from "../../src/cli/render/plan.js";
+import { outputsBlock, planPieces, renderPlan } from "../../src/cli/render/plan.js";
+import { planToJson } from "../../src/cli/json/plan.js";
+import { maskOutputs } from "../../src/cli/context.js";
 import { whyOf } from "../../src/cli/render/why.js";
 import type { PlanStep, ReplaceReason } from "../../src/plan/plan.js";
 import { UNKNOWN } from "../../src/core/unknown.js";
+import { formatValue } from "../../src/core/value-text.js";
 import { colors } from "../../src/core/colors.js";
 import { planOf, step, urn } from "./plan-fixtures.js";
 
 const record = { name: "www", records: ["1.1.1.1", "2.2.2.2"], tags: { env: "dev", team: "web" } };
 
 describe("plan text", () => {
+  it("masks the secret ones among many stack outputs, in the plan text, its --json and the outputs event", () => {
+    const outputs = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`out${i}`, `value-${i}`]));
+    const secretOutputs = Object.keys(outputs).filter((_, i) => i % 2 === 1);
+    const plan = planOf([step.create("a", {})], { outputs, secretOutputs, outputsChanged: true });
+    const text = renderPlan(plan);
+    expect(text).toContain(`  out0: "value-0"\n  out1: [secret]\n`);
+    expect(text).not.toContain("value-1999");
+    expect(planToJson(plan).outputs).toMatchObject({ out1998: "value-1998", out1999: "[secret]" });
+    expect(maskOutputs(outputs, secretOutputs)).toMatchObject({ out0: "value-0", out1: "[secret]" });
+    expect(outputsBlock(outputs, secretOutputs).split("\n").filter((l) => l.endsWith("[secret]"))).toHaveLength(1000);
+  });
+
   it("by default lists each changed attribute on one line, values cut at 80 characters", () => {
     const long = "x".repeat(200);
     const text = renderPlan(planOf([step.update("rec", record, { ...record, tags: { env: "prod", team: "web" }, note: long }, ["tags", "note"])]));
@@ -22,6 +37,16 @@ describe("plan text", () => {
         "Plan: 1 to update.",
       ].join("\n"),
     );
+  });
+
+  it("prints a create's inputs as JSON, strings escaped and cut at 80 characters like any value", () => {
+    const inputs = { quoted: 'say "hi"\n\ttab ☃', long: "z".repeat(100), count: 3, list: ["a", 1], none: null };
+    const text = renderPlan(planOf([step.create("thing", inputs)]));
+    for (const [k, v] of Object.entries(inputs)) expect(text).toContain(`\n      ${k}: ${formatValue(v, { max: 80 })}\n`);
+    expect(text).toContain('      quoted: "say \\"hi\\"\\n\\ttab ☃"\n');
+    expect(text).toContain(`      long: "${"z".repeat(78)}…\n`);
+    const diff = renderPlan(planOf([step.create("thing", inputs)]), { diff: true });
+    for (const [k, v] of Object.entries(inputs)) expect(diff).toContain(`\n      ${k}: ${formatValue(v)}\n`);
   });
 
   it("with --diff shows nested paths and array elements compactly, and never cuts a value", () => {

@@ -76,6 +76,8 @@ export function engineEventToJson(e: EngineEvent, command: string): JsonEventInp
  */
 export class JsonEmitter {
   private readonly started: number;
+  /** The time of the last event and its text: a run emits many events a millisecond. */
+  private last = { at: NaN, text: "" };
 
   constructor(
     private readonly write: (line: string) => void,
@@ -87,7 +89,14 @@ export class JsonEmitter {
   /** Prints one event. */
   emit(body: JsonEventInput): void {
     const t = this.now();
-    const { type, ...rest } = body;
-    this.write(JSON.stringify({ v: JSON_VERSION, type, time: new Date(t).toISOString(), elapsed_ms: Math.max(0, t - this.started), ...rest }));
+    // The body's fields follow the header's; its `type` keeps its place at the front. Assigned rather than
+    // spread into a copy without `type`: half the cost of an event.
+    const head = { v: JSON_VERSION, type: body.type, time: this.timeText(t), elapsed_ms: Math.max(0, t - this.started) };
+    this.write(JSON.stringify(Object.assign(head, body)));
+  }
+
+  private timeText(t: number): string {
+    if (this.last.at !== t) this.last = { at: t, text: new Date(t).toISOString() };
+    return this.last.text;
   }
 }

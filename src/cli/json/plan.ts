@@ -6,6 +6,7 @@ import { typeOf } from "../../core/urn.js";
 import { stepKindOf, type JsonStep } from "../../plan/steps/index.js";
 import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { JsonEventBody } from "./schema.js";
+import { planViewOnDemand } from "../render/view-on-demand.js";
 
 /**
  * One plan step as `--json` prints it: names spelt out, secrets masked, unknowns as `{ "$unknown": true }`.
@@ -13,6 +14,12 @@ import type { JsonEventBody } from "./schema.js";
  */
 export function stepToJson(step: PlanStep, plan: Plan): JsonStep {
   return stepKindOf(step).toJson(step, planView(plan)) as JsonStep;
+}
+
+/** Every step as `--json` prints it, the plan's view made once for all of them. */
+function stepsToJson(plan: Plan): JsonStep[] {
+  const view = planViewOnDemand(plan);
+  return plan.steps.map((s) => stepKindOf(s).toJson(s, view) as JsonStep);
 }
 
 /**
@@ -23,7 +30,8 @@ export function stepToJson(step: PlanStep, plan: Plan): JsonStep {
  */
 export function planToJson(plan: Plan): JsonEventBody<"plan"> {
   const outputs: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(plan.outputs)) outputs[k] = plan.secretOutputs.includes(k) ? SECRET_MASK : toJsonData(v);
+  const secret = new Set(plan.secretOutputs); // a stack may output one value per resource
+  for (const [k, v] of Object.entries(plan.outputs)) outputs[k] = secret.has(k) ? SECRET_MASK : toJsonData(v);
   return {
     stack: plan.stack,
     project: plan.project,
@@ -32,7 +40,7 @@ export function planToJson(plan: Plan): JsonEventBody<"plan"> {
     has_changes: hasChanges(plan),
     drift: plan.drift.map((d) => ({ kind: d.kind, urn: d.urn, resource_type: typeOf(d.urn), ...(d.kind === "drift" ? { changed: d.changed } : {}) })),
     counts: Object.fromEntries(countedSteps(plan.steps)) as JsonEventBody<"plan">["counts"],
-    steps: plan.steps.map((s) => stepToJson(s, plan)),
+    steps: stepsToJson(plan),
     outputs,
     diagnostics: plan.diagnostics.map((d) => ({ severity: d.severity, message: d.message, ...(d.urn ? { urn: d.urn } : {}) })),
     partial: isPartial(plan),

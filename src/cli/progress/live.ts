@@ -20,12 +20,20 @@ const FRAME_MS = 80;
  * they last observed (`> issued  waiting 42s  status = "PENDING_VALIDATION"`) — redrawn in place below
  * the output; finished steps collapse into result lines printed above it.
  *
+ * The running lines are redrawn at most once a spinner frame: a run of thousands of quick steps prints
+ * its result lines at once, and the lines below come back at the next frame (redrawing them for every
+ * event cost a terminal-wide erase and rewrite each time — 40 s for 10,000 steps).
+ *
  * @example const r = new LiveReporter(sink, colors(true), "npx tsx infra.ts", terminalRegion(), () => process.stdout.columns);
  */
 export class LiveReporter extends HumanReporter {
   private timer: NodeJS.Timeout | undefined;
   private frame = 0;
   private readonly timers: boolean;
+  /** The running lines are on the screen (a print erases them first). */
+  private shown = false;
+  private drawnAt = -Infinity;
+  private drawSoon = false;
 
   constructor(
     sink: Sink,
@@ -40,10 +48,9 @@ export class LiveReporter extends HumanReporter {
   }
 
   print(text: string, to: "out" | "err" = "out"): void {
-    if (this.running.size === 0) return this.sink[to](text);
-    this.region.clear();
+    if (this.shown) this.erase();
     this.sink[to](text);
-    this.draw();
+    if (this.running.size > 0) this.redraw();
   }
 
   protected onRunning(): void {
@@ -53,31 +60,54 @@ export class LiveReporter extends HumanReporter {
         this.draw();
       }, FRAME_MS).unref();
     }
-    this.draw();
+    this.redraw();
   }
 
   protected onFinished(): void {
-    if (this.running.size > 0) return this.draw();
+    if (this.running.size > 0) return this.redraw();
     this.stopTimer();
-    this.region.clear();
+    if (this.shown) this.erase();
   }
 
   close(): void {
     this.stopTimer();
-    this.region.clear();
+    this.drawSoon = false;
+    this.erase();
     this.region.done();
   }
 
   /** Redraws the running lines (at most as many as fit the terminal, then a count of the rest). */
   draw(): void {
-    const steps = this.running.list();
-    if (steps.length === 0) return this.region.clear();
+    this.drawnAt = this.now();
+    const running = this.running.size;
+    if (running === 0) return this.erase();
     const { columns, rows } = this.size();
     const room = Math.max(1, rows - 2);
-    const shown = steps.length > room ? steps.slice(0, room - 1) : steps;
+    const shown = this.running.first(running > room ? room - 1 : running);
     const lines = shown.map((s) => this.line(s, columns));
-    if (shown.length < steps.length) lines.push(this.c.dim(`  … and ${steps.length - shown.length} more running`));
+    if (shown.length < running) lines.push(this.c.dim(`  … and ${running - shown.length} more running`));
     this.region.update(lines.join("\n"));
+    this.shown = true;
+  }
+
+  /**
+   * Draws once the event at hand is handled (a finished step is taken off, then its line printed) when the
+   * last frame is older than a frame; otherwise the spinner's next frame will. Without timers (tests), now.
+   */
+  private redraw(): void {
+    if (!this.timers) return this.draw();
+    if (this.drawSoon || this.now() - this.drawnAt < FRAME_MS) return;
+    this.drawSoon = true;
+    queueMicrotask(() => {
+      if (!this.drawSoon) return; // closed meanwhile
+      this.drawSoon = false;
+      this.draw();
+    });
+  }
+
+  private erase(): void {
+    this.region.clear();
+    this.shown = false;
   }
 
   private line(s: RunningStep, columns: number): string {

@@ -6,6 +6,8 @@ import { noColors, type Colors } from "../../core/colors.js";
 import { formatBlock } from "../../core/value-text.js";
 import { stepKind, stepKindOf } from "../../plan/steps/index.js";
 import { countedSteps, planView } from "../../plan/plan-view.js";
+import type { DetailOptions, PlanView } from "../../plan/steps/step-parts.js";
+import { planViewOnDemand } from "./view-on-demand.js";
 import { renderRefresh } from "./events.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */
@@ -37,10 +39,16 @@ export function stepLine(step: PlanStep, c: Colors = noColors): string {
  * @example stepDetails(step, plan, { diff: true }) // ["content changed in the program", "content: \"a\" → \"b\""]
  */
 export function stepDetails(step: PlanStep, plan: Plan, o: PlanRenderOptions = {}): string[] {
+  return detailsOf(step, planView(plan), { colors: o.colors ?? noColors, diff: o.diff ?? false });
+}
+
+const NOT_DECLARED: readonly string[] = [];
+
+/** {@link stepDetails} with the plan's view and the options made once per plan, not once per step. */
+function detailsOf(step: PlanStep, view: PlanView, o: DetailOptions): string[] {
   // `--diff` names where each step's resource was declared, so a reason leads back to the user's line.
   const site = o.diff ? step.site?.toString() : undefined;
-  const declared = site ? [`declared at ${site}`] : [];
-  return stepKindOf(step).details(step, planView(plan), declared, { colors: o.colors ?? noColors, diff: o.diff ?? false });
+  return stepKindOf(step).details(step, view, site ? [`declared at ${site}`] : NOT_DECLARED, o);
 }
 
 /**
@@ -61,7 +69,7 @@ export function planCountLine(plan: Plan): string {
  * @example console.log(renderPlan(await stack.preview(), { diff: true }))
  */
 export function renderPlan(plan: Plan, o: PlanRenderOptions = {}): string {
-  return [...planBlocks(plan, o)].join("\n");
+  return [...planPieces(plan, o, Infinity)].join("\n");
 }
 
 /**
@@ -72,17 +80,55 @@ export function renderPlan(plan: Plan, o: PlanRenderOptions = {}): string {
  * @example for (const piece of planPieces(plan, { diff: true })) console.log(piece);
  */
 export function* planPieces(plan: Plan, o: PlanRenderOptions = {}, size = 64 * 1024): Generator<string> {
-  let piece: string[] = [];
-  let length = 0;
-  for (const block of planBlocks(plan, o)) {
-    piece.push(block);
-    length += block.length + 1;
-    if (length < size) continue;
-    yield piece.join("\n");
-    piece = [];
-    length = 0;
+  const c = o.colors ?? noColors;
+  const { head, tail } = framing(plan, c);
+  const pieces = new Pieces(size);
+  yield* pieces.addAll(head);
+  // The steps' blocks go straight into pieces (a generator of blocks cost a resumption per step); the loop
+  // is indexed, as `for…of` makes an iterator result per element until it is optimised.
+  const view = planViewOnDemand(plan);
+  const detail: DetailOptions = { colors: c, diff: o.diff ?? false };
+  for (let i = 0; i < plan.steps.length; i++) {
+    const s = plan.steps[i]!;
+    if (!stepKindOf(s).listed(s)) continue;
+    const full = pieces.add(stepBlock(s, detailsOf(s, view, detail), c));
+    if (full !== undefined) yield full;
   }
-  if (piece.length) yield piece.join("\n");
+  yield* pieces.addAll(tail);
+  const rest = pieces.rest();
+  if (rest !== undefined) yield rest;
+}
+
+/** Blocks gathered into pieces of about `size` characters: whole blocks, joined by newlines. */
+class Pieces {
+  private blocks: string[] = [];
+  private length = 0;
+
+  constructor(private readonly size: number) {}
+
+  /** Adds a block; returns the piece it fills, if it fills one. */
+  add(block: string): string | undefined {
+    this.blocks.push(block);
+    this.length += block.length + 1;
+    return this.length < this.size ? undefined : this.rest();
+  }
+
+  /** Adds a few blocks; yields the pieces they fill. */
+  *addAll(blocks: readonly string[]): Generator<string> {
+    for (const block of blocks) {
+      const full = this.add(block);
+      if (full !== undefined) yield full;
+    }
+  }
+
+  /** What is gathered, as a piece (undefined when nothing is). */
+  rest(): string | undefined {
+    if (this.blocks.length === 0) return undefined;
+    const piece = this.blocks.join("\n");
+    this.blocks = [];
+    this.length = 0;
+    return piece;
+  }
 }
 
 /**
@@ -91,27 +137,36 @@ export function* planPieces(plan: Plan, o: PlanRenderOptions = {}, size = 64 * 1
  * @example reporter.print(outputsBlock(result.outputs, result.secretOutputs));
  */
 export function outputsBlock(values: Record<string, unknown>, secretKeys: readonly string[]): string {
-  const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secretKeys.includes(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
+  const secret = new Set(secretKeys); // a stack may output one value per resource
+  const lines = Object.entries(values).map(([k, v]) => `  ${k}: ${secret.has(k) ? SECRET_MASK : formatBlock(v, "    ")}`);
   return ["", "Outputs:", ...lines].join("\n");
 }
 
-/** The plan's text as blocks of lines: the header, each step with its details, the outputs, problems, the count. */
-function* planBlocks(plan: Plan, o: PlanRenderOptions): Generator<string> {
-  const c = o.colors ?? noColors;
+/** A step's head line and, indented under it, its details. */
+function stepBlock(step: PlanStep, details: readonly string[], c: Colors): string {
+  // Added up rather than mapped and joined: a plan of 100,000 steps makes no array per step for it.
+  let text = stepLine(step, c);
+  for (let i = 0; i < details.length; i++) text += `\n      ${details[i]}`;
+  return text;
+}
+
+/**
+ * The plan's blocks around its steps: before them whether anything changes and the drift a refresh found;
+ * after them the deferred parts, the outputs, problems, and the count.
+ */
+function framing(plan: Plan, c: Colors): { head: string[]; tail: string[] } {
   const changes = hasChanges(plan);
   const errors = plan.diagnostics.filter((d) => d.severity === "error").length;
+  const head: string[] = [];
   // A plan with errors is not "up to date": what it would change is not known until they are fixed.
-  if (!changes && !errors) yield c.green(`No changes. Stack "${plan.stack}" is up to date.`);
-  if (plan.drift.length) yield [c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n");
-  for (const s of plan.steps) {
-    if (!stepKindOf(s).listed(s)) continue;
-    const details = stepDetails(s, plan, o);
-    yield details.length ? [stepLine(s, c), ...details.map((d) => `      ${d}`)].join("\n") : stepLine(s, c);
-  }
+  if (!changes && !errors) head.push(c.green(`No changes. Stack "${plan.stack}" is up to date.`));
+  if (plan.drift.length) head.push([c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n"));
+  const tail: string[] = [];
   const deferred = deferredBlock(plan, c);
-  if (deferred) yield deferred;
-  if (Object.keys(plan.outputs).length && plan.mode !== "destroy") yield outputsBlock(plan.outputs, plan.secretOutputs);
-  for (const d of plan.diagnostics) yield `${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`;
-  if (errors) yield c.red(`\nThe plan has ${errors} error(s): nothing can be applied until ${errors === 1 ? "it is" : "they are"} fixed.`);
-  else if (changes) yield `\n${planCountLine(plan)}`;
+  if (deferred) tail.push(deferred);
+  if (Object.keys(plan.outputs).length && plan.mode !== "destroy") tail.push(outputsBlock(plan.outputs, plan.secretOutputs));
+  for (const d of plan.diagnostics) tail.push(`${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`);
+  if (errors) tail.push(c.red(`\nThe plan has ${errors} error(s): nothing can be applied until ${errors === 1 ? "it is" : "they are"} fixed.`));
+  else if (changes) tail.push(`\n${planCountLine(plan)}`);
+  return { head, tail };
 }

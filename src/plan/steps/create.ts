@@ -1,9 +1,8 @@
 import * as z from "zod/mini";
 import type { Urn } from "../../core/urn.js";
 import type { Props } from "../../state/types.js";
-import { maskProps, toJsonData } from "../../core/value-text.js";
 import { valueLines } from "./attribute-lines.js";
-import { actionId, alwaysChanges, jsonBase, jsonParts, planParts, plainAction, whyLines, type ActionSpec, type StepBase, type StepKindSpec, type StepMeta } from "./step-parts.js";
+import { actionId, alwaysChanges, addFields, jsonBase, jsonParts, jsonProps, planParts, plainAction, whyLines, type ActionSpec, type StepBase, type StepKindSpec, type StepMeta } from "./step-parts.js";
 
 /** A resource not in state: its object is made. */
 export interface CreateStep extends StepBase {
@@ -39,8 +38,8 @@ export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof c
   label: () => "+ create",
   color: "green",
   why: () => undefined,
-  details: (step, _plan, declared, o) => [...whyLines(undefined, declared), ...valueLines(step.news, step.secretKeys, o)],
-  toJson: (step) => ({ ...jsonBase(step, undefined), op: "create", inputs: toJsonData(maskProps(step.news, step.secretKeys)) as Record<string, unknown> }),
+  details: (step, _plan, declared, o) => whyLines(undefined, declared, valueLines(step.news, step.secretKeys, o)),
+  toJson: (step) => addFields(jsonBase(step, undefined), { inputs: jsonProps(step.news, step.secretKeys) }),
 };
 
 /** The create action kind. */

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { Props } from "../../state/types.js";
 import { valueLines } from "./attribute-lines.js";
-import { actionId, alwaysChanges, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import { actionId, alwaysChanges, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionSpec, PlanView, PriorObject, StepBase, StepKindSpec } from "./step-parts.js";
 
 /** An object no longer declared (or left deposed by an interrupted replace): deleted, or forgotten with `retainOnDelete`. */
@@ -61,8 +61,8 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
   label: (step) => (step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete"),
   color: "red",
   why,
-  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...(o.diff ? valueLines(step.olds, step.secretKeys, o) : [])],
-  toJson: (step, plan) => ({ ...jsonBase(step, why(step, plan)), op: "delete", retain: step.retain, deposed: step.deposed }),
+  details: (step, plan, declared, o) => whyLines(why(step, plan), declared, o.diff ? valueLines(step.olds, step.secretKeys, o) : []),
+  toJson: (step, plan) => addFields(jsonBase(step, why(step, plan)), { retain: step.retain, deposed: step.deposed }),
 };
 
 /** The delete action kind. */

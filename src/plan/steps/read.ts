@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import type { Props } from "../../state/types.js";
-import { actionId, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import { actionId, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
 
 /** A lookup (`Type.get(…)`): read while planning, or during apply when its id or query waits for changes. */
@@ -44,7 +44,7 @@ export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJso
   color: "cyan",
   why,
   details: (step, _plan, declared) => whyLines(why(step), declared),
-  toJson: (step) => ({ ...jsonBase(step, why(step)), op: "read", deferred: step.deferred }),
+  toJson: (step) => addFields(jsonBase(step, why(step)), { deferred: step.deferred }),
 };
 
 /** The read action kind. */

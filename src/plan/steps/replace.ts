@@ -3,7 +3,7 @@ import { nameOf } from "../../core/urn.js";
 import type { ProviderRecord } from "../../state/types.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
-import { actionId, alwaysChanges, changeParts, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import { actionId, alwaysChanges, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionSpec, ChangeStepFields, PlanView, ReplaceReason, StepKindSpec } from "./step-parts.js";
 
 /** A resource whose object is replaced: a new one is made and the old one deleted, in the order `deleteFirst` says. */
@@ -109,11 +109,12 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
   label,
   color: "magenta",
   why,
-  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...changeLines(step, markedForcing(step), o)],
-  toJson: (step, plan) => ({
-    ...jsonBase(step, why(step, plan)), op: "replace", changes: jsonChanges(step, jsonForcing(step)), drift: driftedKeys(step), replace_keys: step.replaceKeys, reason: step.reason,
-    ...(step.cause ? { cause: step.cause } : {}), delete_first: step.deleteFirst, ...(step.adopt ? { import_id: step.adopt.id } : {}),
-  }),
+  details: (step, plan, declared, o) => whyLines(why(step, plan), declared, changeLines(step, markedForcing(step), o)),
+  toJson: (step, plan) =>
+    addFields(jsonBase(step, why(step, plan)), {
+      changes: jsonChanges(step, jsonForcing(step)), drift: driftedKeys(step), replace_keys: step.replaceKeys, reason: step.reason,
+      cause: step.cause || undefined, delete_first: step.deleteFirst, import_id: step.adopt?.id,
+    }),
 };
 
 /** The replacement's create. */

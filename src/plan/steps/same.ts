@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import type { Urn } from "../../core/urn.js";
-import { jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
+import { addFields, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
 import type { AdoptedObject, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
 
 /** A resource that does not change (its record may still move to a new URN, or adopt an object). */
@@ -40,5 +40,5 @@ export const sameStep: StepKindSpec<SameStep, never, z.infer<typeof sameJson>> =
   color: "dim",
   why,
   details: (step, _plan, declared) => whyLines(why(step), declared),
-  toJson: (step) => ({ ...jsonBase(step, why(step)), op: "same", ...(step.movedFrom ? { moved_from: step.movedFrom } : {}), ...(step.adopt ? { import_id: step.adopt.id } : {}) }),
+  toJson: (step) => addFields(jsonBase(step, why(step)), { moved_from: step.movedFrom || undefined, import_id: step.adopt?.id }),
 };

@@ -3,7 +3,7 @@ import { STACK_REFERENCE_TYPE } from "../../program/stack-reference.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
 import { referenceWhy } from "./stack-reasons.js";
-import { actionId, alwaysChanges, changeParts, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import { actionId, alwaysChanges, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionSpec, ChangeStepFields, PlanView, StepKindSpec } from "./step-parts.js";
 
 /** A resource whose object is changed in place. */
@@ -40,8 +40,8 @@ export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof u
   label: () => "~ update",
   color: "yellow",
   why,
-  details: (step, plan, declared, o) => [...whyLines(why(step, plan), declared), ...changeLines(step, [], o)],
-  toJson: (step, plan) => ({ ...jsonBase(step, why(step, plan)), op: "update", changes: jsonChanges(step, []), drift: driftedKeys(step), ...(step.adopt ? { import_id: step.adopt.id } : {}) }),
+  details: (step, plan, declared, o) => whyLines(why(step, plan), declared, changeLines(step, [], o)),
+  toJson: (step, plan) => addFields(jsonBase(step, why(step, plan)), { changes: jsonChanges(step, []), drift: driftedKeys(step), import_id: step.adopt?.id }),
 };
 
 /** The update action kind. */

@@ -3,7 +3,7 @@ import type { Urn } from "../../core/urn.js";
 import { nameOf } from "../../core/urn.js";
 import type { Predicate } from "../../core/predicate.js";
 import { formatDuration } from "../../core/duration.js";
-import { actionId, jsonBase, jsonParts, planParts, plainAction } from "./step-parts.js";
+import { actionId, addFields, jsonBase, jsonParts, planParts, plainAction } from "./step-parts.js";
 import type { ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
 
 /** A `wait(…)`: it polls its target until `until` holds, and gates what reads it. Never written to state. */
@@ -86,10 +86,10 @@ export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJso
   asDependency: (step) => `${step.name} (a wait that runs)`,
   why: (step) => (step.needed ? step.why : undefined),
   details: (step, _plan, declared, o) => (step.needed ? [...lines(step), ...declared].map(o.colors.dim) : []),
-  toJson: (step) => ({
-    ...jsonBase(step, step.needed ? step.why : undefined, step.name, "cairn:wait"), op: "wait", target: step.target, until: step.untilText,
-    ...(step.failWhenText ? { fail_when: step.failWhenText } : {}), timeout_ms: step.timeoutMs, needed: step.needed, ready_now: step.readyNow,
-  }),
+  toJson: (step) =>
+    addFields(jsonBase(step, step.needed ? step.why : undefined, step.name, "cairn:wait"), {
+      target: step.target, until: step.untilText, fail_when: step.failWhenText || undefined, timeout_ms: step.timeoutMs, needed: step.needed, ready_now: step.readyNow,
+    }),
 };
 
 /** The wait action kind. */
