@@ -95,9 +95,18 @@ export class SecretRegistry {
     this.addProps(s.outputs, s.secretOutputs ?? []);
   }
 
-  /** The text with every known secret form masked (longest first, so a secret inside another goes too). */
+  /**
+   * The text with every known secret form masked (longest first, so a secret inside another goes too). Text
+   * that holds none is found so through the index of forms, not by trying each: every line the CLI prints
+   * comes here, and a secret per resource made printing a run quadratic.
+   */
   redact(text: string): string {
-    if (this.forms.size === 0 || text.length < this.minLength) return text;
+    if (this.forms.size === 0 || !this.mayHold(text)) return text;
+    return this.mask(text);
+  }
+
+  /** Masks every known form in `text`, trying each (the text itself when none occurs). */
+  private mask(text: string): string {
     this.sorted ??= [...this.forms].sort((a, b) => b.length - a.length);
     let out = text;
     for (const f of this.sorted) if (out.includes(f)) out = out.split(f).join(SECRET_MASK);
@@ -115,7 +124,7 @@ export class SecretRegistry {
   }
 
   private walk(v: unknown): unknown {
-    if (typeof v === "string") return this.mayHold(v) ? this.redact(v) : v;
+    if (typeof v === "string") return this.mayHold(v) ? this.mask(v) : v;
     if (v === null || typeof v !== "object") return v;
     if (Array.isArray(v)) {
       const out = v.map((x) => this.walk(x));
@@ -141,10 +150,18 @@ export class SecretRegistry {
   }
 
   /**
-   * Any other object (a Date, a Map, a class instance) becomes a plain copy of its own fields, as it always
-   * did: what else it holds is not looked into.
+   * Any other object: one with a JSON form (a Date) is walked as that form, and stays itself when nothing in
+   * it is masked, so it prints the same whether or not the run knows a secret (a Date became `{}` once one
+   * was known). The rest (a Map, a class instance) becomes a plain copy of its own fields, as it always did:
+   * what else it holds is not looked into.
    */
-  private copy(v: object): Record<string, unknown> {
+  private copy(v: object): unknown {
+    const toJSON = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") {
+      const json: unknown = toJSON.call(v);
+      const masked = this.walk(json);
+      return masked === json ? v : masked;
+    }
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) out[k] = this.walk(x);
     return out;

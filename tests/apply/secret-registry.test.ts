@@ -77,13 +77,32 @@ describe("event redaction with a secret per resource", () => {
     expect((dirty.observed![0]!.value as { pw: string }).pw).toBe("pw-5-s3cr3t"); // the engine's own event is left alone
   });
 
+  it("passes on a Date as it is whether or not secrets are known, and masks one in its JSON form", () => {
+    const at = new Date("2026-11-27T23:00:00.000Z");
+    const r = many(100);
+    const e = r.redactEvent(polled({ issuedAt: at })) as Extract<EngineEvent, { type: "wait-polled" }>;
+    expect((e.observed![0]!.value as { issuedAt: unknown }).issuedAt).toBe(at);
+    r.add("2026-11-27T23:00:00.000Z");
+    const masked = r.redactEvent(polled({ issuedAt: at })) as Extract<EngineEvent, { type: "wait-polled" }>;
+    expect(masked.observed![0]!.value).toEqual({ issuedAt: "[secret]" });
+  });
+
   it("does not scan every known form for strings that hold none of them", () => {
     const r = many(20_000);
-    const scan = vi.spyOn(r, "redact");
+    const scan = vi.spyOn(r as unknown as { mask(text: string): string }, "mask");
     r.redactEvent(polled("PENDING_VALIDATION", "no read yet"));
     expect(scan).not.toHaveBeenCalled();
     r.redactEvent(polled("pw-42-s3cr3t"));
     expect(scan).toHaveBeenCalledOnce();
+  });
+
+  it("redacts a printed line without trying every known form when it holds none of them", () => {
+    const r = many(20_000);
+    const tries = vi.spyOn(r as unknown as { mask(text: string): string }, "mask");
+    expect(r.redact("✓ created urn:cairn:dev::p::t:T::web (3ms)")).toBe("✓ created urn:cairn:dev::p::t:T::web (3ms)");
+    expect(tries).not.toHaveBeenCalled();
+    expect(r.redact("auth pw-42-s3cr3t refused")).toBe("auth [secret] refused");
+    expect(tries).toHaveBeenCalledOnce();
   });
 });
 
