@@ -60,8 +60,8 @@ export interface ApplyContext {
   node(urn: Urn): GraphNode | undefined;
   /** The provider of a type: the node's definition, else a definition loaded in this process. */
   provider(type: string, urn: Urn, node?: GraphNode): Provider<Props, Props>;
-  /** The instance to reach an object with: the node's own, or the one recorded with the object. */
-  instance(urn: Urn, recorded?: { type: string; provider: ProviderRecord | undefined }): ProviderInstance | undefined;
+  /** The instance to reach an object with: the one recorded with the object, else the node's own. */
+  instance(node: GraphNode | undefined, recorded?: { type: string; provider: ProviderRecord | undefined }): ProviderInstance | undefined;
   /** The resolver an action reads values through (remembered, to report what a stalled action waits for). */
   scope(actionId: string): ScopedResolver;
 }
@@ -77,8 +77,11 @@ export interface ActionResult {
   value?: ResourceValue;
 }
 
-/** Carries out one kind of action. */
-export type Handler<A extends Action> = (action: A, ctx: ApplyContext) => Promise<ActionResult>;
+/**
+ * Carries out one kind of action. `node` is the program's node of the action's resource (absent for
+ * destroy, and for resources the program no longer declares), looked up once per action by the executor.
+ */
+export type Handler<A extends Action> = (action: A, ctx: ApplyContext, node: GraphNode | undefined) => Promise<ActionResult>;
 
 /** No state change. */
 export const NO_CHANGES = (): StateMutation[] => [];

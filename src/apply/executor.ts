@@ -87,7 +87,7 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
       },
       ...(input.cancel ? { signal: input.cancel } : {}),
     }),
-    node: lastLookedUp(nodes),
+    node: (urn) => nodes?.get(urn),
     provider: (type, urn, node) => {
       const p = input.providers(type, urn, node && node.kind !== "wait" ? node.definition : undefined);
       if (!p) throw new Error(`no resource type "${type}" is defined in this program, so its provider is unknown`);
@@ -95,8 +95,8 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
     },
     // An object recorded under other settings (the old half of a replace, a resource removed from the program)
     // is reached where state says it lives, with the credentials of the program's instance of that name.
-    instance: (urn, recorded) => {
-      if (!recorded) return nodes?.get(urn)?.provider;
+    instance: (node, recorded) => {
+      if (!recorded) return node?.provider;
       const live = recorded.provider ? input.instances?.get(instanceKey(recorded.type, recorded.provider.name)) : undefined;
       return providerInstanceFor(recorded.type, recorded.provider, live);
     },
@@ -105,22 +105,6 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
       scopes.set(id, s);
       return s;
     },
-  };
-}
-
-/**
- * A node by URN, the last one found kept at hand: a handler asks for its node several times in a row (its
- * inputs, its provider, its value), and a map of 100,000 URNs costs a cache miss or two each time.
- */
-function lastLookedUp(nodes: ReadonlyMap<Urn, GraphNode> | undefined): (urn: Urn) => GraphNode | undefined {
-  let lastUrn: Urn | undefined;
-  let last: GraphNode | undefined;
-  return (urn) => {
-    if (urn !== lastUrn) {
-      lastUrn = urn;
-      last = nodes?.get(urn);
-    }
-    return last;
   };
 }
 
@@ -160,7 +144,7 @@ class StartReports {
 }
 
 /** The scheduler's hooks: events, the summary, and values for dependents as actions end. */
-function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduler: () => Scheduler<Action>): SchedulerHooks<Action> {
+function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, ScopedResolver>, starts: StartReports, nodeAt: readonly (GraphNode | undefined)[], scheduler: () => Scheduler<Action>): SchedulerHooks<Action> {
   const { events, journal } = ctx;
   // Steps deferred to the next round (see `LateDeclarationError`), with what depends on them.
   const deferred = new Set<string>();
@@ -174,12 +158,12 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
     if (node && actionKindOf(a).makesValue) ctx.values.publish(node, unknownValue());
   };
   return {
-    run: async (action) => {
-      const r = await runAction(action, ctx);
+    run: async (action, i) => {
+      const node = nodeAt[i];
+      const r = await runAction(action, ctx, node);
       const mutations = r.changes(journal.state);
       if (r.op !== undefined) journal.end(r.op, mutations);
       else if (mutations.length) journal.mutate(mutations);
-      const node = ctx.node(action.step.urn);
       if (r.value && node) ctx.values.publish(node, r.value);
     },
     started: (action) => {
@@ -260,7 +244,11 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
   const window = () => input.parallel + stagedAhead(ctx.inFlight.callsPerSecond());
   const slot = (a: Action) => actionKindOf(a).slot;
-  scheduler = new Scheduler(actions, deps, { parallel: window, slot, ...(input.cancel ? { cancel: input.cancel } : {}), hooks: hooksFor(ctx, summary, scopes, starts, () => scheduler!) });
+  // Each action's node, found once (a handler used to ask for it four or five times; at 100,000 resources
+  // each lookup in the map by URN is a cache miss or two).
+  const nodeAt = actions.map((a) => ctx.node(a.step.urn));
+  const hooks = hooksFor(ctx, summary, scopes, starts, nodeAt, () => scheduler!);
+  scheduler = new Scheduler(actions, deps, { parallel: window, slot, ...(input.cancel ? { cancel: input.cancel } : {}), hooks });
   await scheduler.run();
   await lateAnswers(ctx.lateResults);
   summary.ok = summary.failed === 0 && summary.skipped === 0;

@@ -25,10 +25,9 @@ export interface ApplyInputs {
  * came from are real (outputs of resources created in this run, snapshots of waits that ran). Their secret
  * values are registered, so no message can show them.
  *
- * @example const { news, secretKeys, meta } = await inputsFor(step, action.id, ctx);
+ * @example const { news, secretKeys, meta } = await inputsFor(step, action.id, ctx, node);
  */
-export function inputsFor(step: Making, actionId: string, ctx: ApplyContext): ApplyInputs | Promise<ApplyInputs> {
-  const node = ctx.node(step.urn);
+export function inputsFor(step: Making, actionId: string, ctx: ApplyContext, node: GraphNode | undefined): ApplyInputs | Promise<ApplyInputs> {
   const triggersPending = node?.kind === "custom" && node.options.replaceTriggeredBy.length > 0 && step.meta.triggers === undefined;
   // Planned inputs that are all known are sent as planned, without an async step (most creates of a fresh up).
   if (!containsUnknown(step.news) && !triggersPending) return registered(ctx, { news: step.news, secretKeys: step.secretKeys, meta: step.meta });

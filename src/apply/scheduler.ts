@@ -16,7 +16,8 @@ export type SkipReason = { kind: "dependency-failed"; dependency: string } | { k
 
 /** What the scheduler reports, and asks, as it walks. */
 export interface SchedulerHooks<J extends Job> {
-  run(job: J): Promise<void>;
+  /** Runs a job; `index` is its place in the jobs given (callers may keep per-job data in arrays by it). */
+  run(job: J, index: number): Promise<void>;
   started?(job: J): void;
   succeeded?(job: J, durationMs: number): void;
   failed?(job: J, error: unknown): void;
@@ -216,7 +217,7 @@ export class Scheduler<J extends Job> {
     const t0 = Date.now();
     this.running.add(i);
     this.opts.hooks.started?.(job);
-    this.opts.hooks.run(job).then(
+    this.opts.hooks.run(job, i).then(
       () => this.end(i, () => this.succeed(i, Date.now() - t0)),
       (e: unknown) => this.end(i, () => this.fault(i, e)),
     );

@@ -1,3 +1,4 @@
+import type { GraphNode } from "../../program/node.js";
 import type { PlanStep } from "../../plan/plan.js";
 import { knownValue, type ResourceValue } from "../../runtime/values.js";
 import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
@@ -9,8 +10,7 @@ import type { ObjectFacts } from "../record.js";
 import { redactorOf, taintedKeys } from "../secret-registry.js";
 
 /** The value dependents see once an object exists: its id and outputs, secrets marked. */
-export function valueOf(ctx: ApplyContext, urn: Urn, o: ObjectFacts): ResourceValue {
-  const node = ctx.node(urn);
+export function valueOf(node: GraphNode | undefined, o: ObjectFacts): ResourceValue {
   const schema = node && node.kind !== "wait" ? node.definition.schema : undefined;
   const declared = schemaSecretKeys(schema);
   return knownValue(o.id, o.outputs, o.secretKeys.length ? new Set([...o.secretKeys, ...declared]) : declared);

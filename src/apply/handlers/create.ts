@@ -1,3 +1,4 @@
+import type { GraphNode } from "../../program/node.js";
 import { IncompleteCreateError } from "../../core/errors.js";
 import { resultProblem } from "../../runtime/json-values.js";
 import type { Action } from "../../plan/actions.js";
@@ -17,26 +18,27 @@ type ReplaceAction = Extract<Action, { kind: "replace" }>;
  * Creates a new object. A create that made the object but could not finish it (`IncompleteCreateError`)
  * is recorded tainted, so it is never lost and the next plan replaces it.
  */
-export const create: Handler<CreateAction> = async (action, ctx) => {
+export const create: Handler<CreateAction> = async (action, ctx, node) => {
   const { step } = action;
-  const planned = inputsFor(step, action.id, ctx);
+  const planned = inputsFor(step, action.id, ctx, node);
   const inputs = planned instanceof Promise ? await planned : planned; // known as planned: no turn of the event loop
   const record = (r: { id: string; outputs: Props }) => objectFacts(ctx, r.id, inputs.news, r.outputs, inputs.secretKeys);
   const changes = (object: ObjectFacts): StateMutation[] => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, inputs.meta, object) }];
-  const { result, op } = await createObject(action, ctx, inputs, "create", undefined, (r) => changes(record(r)));
+  const { result, op } = await createObject(action, ctx, node, inputs, "create", undefined, (r) => changes(record(r)));
   const object = record(result);
-  return { op, changes: () => changes(object), value: valueOf(ctx, step.urn, object) };
+  return { op, changes: () => changes(object), value: valueOf(node, object) };
 };
 
 /**
  * Asks the provider for a new object: a create, or the new half of a replace. An object made but not
  * finished is recorded tainted, with what `kept` says the record holds besides (a replace's deposed objects).
  *
- * @example const { result, op } = await createObject(action, ctx, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
+ * @example const { result, op } = await createObject(action, ctx, node, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
  */
 export function createObject(
   action: CreateAction | ReplaceAction,
   ctx: ApplyContext,
+  node: GraphNode | undefined,
   inputs: ApplyInputs,
   journal: "create" | "replace-create",
   kept: (s: StackState) => { deposed?: DeposedObject[] } = () => ({}),
@@ -44,14 +46,13 @@ export function createObject(
 ) {
   const { step } = action;
   const { news, secretKeys, meta } = inputs;
-  const node = ctx.node(step.urn);
   const custom = node?.kind === "custom" ? node : undefined;
   const provider = ctx.provider(step.type, step.urn, node);
   return invoke(ctx, {
     action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: journal }, op: "create",
     timeoutMs: meta.timeouts?.create,
-    instance: ctx.instance(step.urn),
+    instance: ctx.instance(node),
     call: (c) => provider.create({ urn: step.urn, inputs: news, ctx: c }),
     check: (r) => checkCreated(r) ?? resultProblem(r.outputs, custom?.definition.schema),
     ...(lateChanges ? { lateChanges } : {}),

@@ -10,14 +10,14 @@ type DeleteAction = Extract<Action, { kind: "delete" }>;
 type ForgetAction = Extract<Action, { kind: "forget" }>;
 
 /** Deletes an object the program no longer declares, or a deposed object an interrupted replace left. */
-export const deleteObject: Handler<DeleteAction> = async (action, ctx) => {
+export const deleteObject: Handler<DeleteAction> = async (action, ctx, node) => {
   const { step } = action;
   const provider = ctx.provider(step.type, step.urn);
   const { op } = await invoke(ctx, {
     action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: step.deposed ? "delete-deposed" : "delete", id: step.id }, op: "delete",
     timeoutMs: step.prior.timeouts?.delete,
-    instance: ctx.instance(step.urn, { type: step.type, provider: step.prior.provider }),
+    instance: ctx.instance(node, { type: step.type, provider: step.prior.provider }),
     call: (c) => provider.delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: c }),
     redact: redactorFor(step),
   });

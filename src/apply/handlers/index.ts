@@ -1,5 +1,6 @@
 import type { Action, ActionKind, ActionOf } from "../../plan/steps/index.js";
 import type { ActionResult, ApplyContext, Handler } from "../context.js";
+import type { GraphNode } from "../../program/node.js";
 import { create } from "./create.js";
 import { update } from "./update.js";
 import { deleteReplaced, replace } from "./replace.js";
@@ -14,9 +15,9 @@ const HANDLERS: { [K in ActionKind]: Handler<ActionOf<K>> } = {
 
 /**
  * Carries out one action with the handler of its kind.
- * @example await runAction(action, ctx) // { changes, … }
+ * @example await runAction(action, ctx, node) // { changes, … }
  */
-export function runAction(action: Action, ctx: ApplyContext): Promise<ActionResult> {
+export function runAction(action: Action, ctx: ApplyContext, node: GraphNode | undefined): Promise<ActionResult> {
   // The one place an action meets its handler: TypeScript cannot relate `HANDLERS[action.kind]` to `action`.
-  return (HANDLERS[action.kind] as Handler<Action>)(action, ctx);
+  return (HANDLERS[action.kind] as Handler<Action>)(action, ctx, node);
 }

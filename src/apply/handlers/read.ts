@@ -10,9 +10,8 @@ import { DEFAULT_OPERATION_TIMEOUT_MS, inSlot } from "../invoke.js";
 type ReadAction = Extract<Action, { kind: "read" }>;
 
 /** A lookup read during apply (its id or query depended on changes in this plan). Lookups are never in state. */
-export const read: Handler<ReadAction> = async (action, ctx) => {
+export const read: Handler<ReadAction> = async (action, ctx, node) => {
   const { step } = action;
-  const node = ctx.node(step.urn);
   if (node?.kind !== "lookup") throw new Error("a read during apply needs the program that declares the lookup");
   const r = await resolveInputs({ key: node.lookupId }, ctx.scope(action.id));
   const key = r.values.key;

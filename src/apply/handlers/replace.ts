@@ -17,16 +17,16 @@ type DeleteReplacedAction = Extract<Action, { kind: "delete-replaced" }>;
  * is refused as a provider error (its record would hold inputs the object was never given, and deleting the
  * "old" half would delete it): nothing is recorded and nothing deleted.
  */
-export const replace: Handler<ReplaceAction> = async (action, ctx) => {
+export const replace: Handler<ReplaceAction> = async (action, ctx, node) => {
   const { step } = action;
-  const planned = inputsFor(step, action.id, ctx);
+  const planned = inputsFor(step, action.id, ctx, node);
   const inputs = planned instanceof Promise ? await planned : planned;
   const { news, secretKeys, meta } = inputs;
   const deposedAt = (s: StackState): DeposedObject[] => {
     const cur = (s.resources[step.movedFrom ?? step.urn]?.deposed ?? []).filter((d) => d.id !== step.id);
     return step.deleteFirst ? cur : [...cur, deposedFrom(step)];
   };
-  const { result, op } = await createObject(action, ctx, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
+  const { result, op } = await createObject(action, ctx, node, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
   if (result.id === step.id && !step.deleteFirst) {
     ctx.journal.abort(op, []);
     throw new Error(
@@ -36,11 +36,11 @@ export const replace: Handler<ReplaceAction> = async (action, ctx) => {
   }
   const object = objectFacts(ctx, result.id, news, result.outputs, secretKeys);
   const changes = (s: StackState): StateMutation[] => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, meta, object, { deposed: deposedAt(s) }) }];
-  return { op, changes, value: valueOf(ctx, step.urn, object) };
+  return { op, changes, value: valueOf(node, object) };
 };
 
 /** Deletes the object a replace replaced (or forgets it, for `retainOnDelete`). */
-export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx) => {
+export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx, node) => {
   const { step } = action;
   const recordUrn = step.movedFrom ?? step.urn;
   const gone = (s: StackState): StateMutation[] => {
@@ -51,13 +51,12 @@ export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx)
   if (step.meta.retainOnDelete) return { changes: gone };
   // The replacement turned out to be this very object: there is nothing old to delete.
   if (!step.deleteFirst && ctx.journal.state.resources[step.urn]?.id === step.id) return { changes: NO_CHANGES };
-  const node = ctx.node(step.urn);
   const provider = ctx.provider(step.type, step.urn, node);
   const { op } = await invoke(ctx, {
     action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: "replace-delete", id: step.id }, op: "delete",
     timeoutMs: step.meta.timeouts?.delete ?? step.prior.timeouts?.delete,
-    instance: ctx.instance(step.urn, { type: step.type, provider: step.prior.provider }),
+    instance: ctx.instance(node, { type: step.type, provider: step.prior.provider }),
     call: (c) => provider.delete({ urn: step.urn, id: step.id, inputs: step.olds, outputs: step.outputs, ctx: c }),
     redact: redactorFor(step),
   });

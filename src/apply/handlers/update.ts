@@ -13,10 +13,9 @@ import { nameOf } from "../../core/urn.js";
 type UpdateAction = Extract<Action, { kind: "update" }>;
 
 /** Changes an object in place; its deposed objects (if any) stay recorded with it. */
-export const update: Handler<UpdateAction> = async (action, ctx) => {
+export const update: Handler<UpdateAction> = async (action, ctx, node) => {
   const { step } = action;
-  const node = ctx.node(step.urn);
-  const planned = inputsFor(step, action.id, ctx);
+  const planned = inputsFor(step, action.id, ctx, node);
   const { news, secretKeys, meta } = planned instanceof Promise ? await planned : planned;
   const record = (o: ObjectFacts) => (s: StackState) => {
     const deposed = s.resources[step.movedFrom ?? step.urn]?.deposed;
@@ -25,7 +24,7 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
   if (containsUnknown(step.news) && changedKeys(step.olds, news).length === 0) {
     // Inputs that were unknown while planning turned out unchanged: nothing to send to the provider.
     const same = objectFacts(ctx, step.id, news, step.outputs, secretKeys);
-    return { changes: record(same), value: valueOf(ctx, step.urn, same) };
+    return { changes: record(same), value: valueOf(node, same) };
   }
   const provider = ctx.provider(step.type, step.urn, node);
   if (!provider.update) throw new Error(`the provider of ${step.type} cannot update in place (it has no update)`);
@@ -33,11 +32,11 @@ export const update: Handler<UpdateAction> = async (action, ctx) => {
     action, urn: step.urn, type: step.type, name: nameOf(step.urn),
     journal: { kind: "update", id: step.id }, op: "update",
     timeoutMs: meta.timeouts?.update,
-    instance: ctx.instance(step.urn),
+    instance: ctx.instance(node),
     call: (c) => provider.update!({ urn: step.urn, id: step.id, olds: step.olds, news, outputs: step.outputs, ctx: c }),
     check: (r) => resultProblem(r, node?.kind === "custom" ? node.definition.schema : undefined),
     redact: redactorFor(step),
   });
   const object = objectFacts(ctx, step.id, news, result, secretKeys);
-  return { op, changes: record(object), value: valueOf(ctx, step.urn, object) };
+  return { op, changes: record(object), value: valueOf(node, object) };
 };

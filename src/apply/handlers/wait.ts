@@ -1,3 +1,4 @@
+import type { GraphNode } from "../../program/node.js";
 import { firstValueFrom } from "rxjs";
 import { isDeepStrictEqual } from "node:util";
 import { UNKNOWN } from "../../core/unknown.js";
@@ -28,9 +29,8 @@ function redactOutcome(o: WaitOutcome, redact: (text: string) => string): WaitOu
 }
 
 /** What the poller needs for one wait: the target as it is now (after whatever this run did to it). */
-async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: WaitRun; redact: (text: string) => string }> {
+async function waitRun(action: WaitAction, ctx: ApplyContext, node: GraphNode | undefined): Promise<{ run: WaitRun; redact: (text: string) => string }> {
   const { step } = action;
-  const node = ctx.node(step.urn);
   if (node?.kind !== "wait") throw new Error("a wait needs the program that declares it");
   const tv = await firstValueFrom(ctx.scope(action.id).value(node.wait.target));
   if (tv.id === UNKNOWN) throw new Error(`${waitLabel(step.name, step.named)}: its target ${step.subject} has no id`);
@@ -55,9 +55,9 @@ async function waitRun(action: WaitAction, ctx: ApplyContext): Promise<{ run: Wa
  * Polls the target until `until` holds. Its value — what every user of the wait receives — is the snapshot
  * of the read that satisfied it, and that read is recorded as the target's outputs, as a refresh would.
  */
-export const waitFor: Handler<WaitAction> = async (action, ctx) => {
+export const waitFor: Handler<WaitAction> = async (action, ctx, node) => {
   const { step } = action;
-  const { run, redact } = await waitRun(action, ctx);
+  const { run, redact } = await waitRun(action, ctx, node);
   const { outcome: raw, snapshot } = await ctx.poller.wait(run);
   const outcome = redactOutcome(raw, redact);
   const message = describeWaitOutcome(labelOf(step), outcome);

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { IncompleteCreateError } from "../../../src/core/errors.js";
-import { create } from "../../../src/apply/handlers/create.js";
+import { create as createHandler } from "../../../src/apply/handlers/create.js";
 import { UncertainCall } from "../../../src/apply/invoke.js";
 import type { Action } from "../../../src/plan/actions.js";
 import type { Props } from "../../../src/state/types.js";
-import { changesFrom, fakeContext, META, urnOf } from "./fake-context.js";
+import { changesFrom, fakeContext, META, urnOf, asRun } from "./fake-context.js";
+
+const create = asRun(createHandler);
 
 type CreateAction = Extract<Action, { kind: "create" }>;
 

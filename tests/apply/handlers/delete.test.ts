@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { TransientError } from "../../../src/core/errors.js";
-import { deleteObject, forget } from "../../../src/apply/handlers/delete.js";
+import { deleteObject as deleteObjectHandler, forget as forgetHandler } from "../../../src/apply/handlers/delete.js";
 import type { Action } from "../../../src/plan/actions.js";
 import type { DeposedObject } from "../../../src/state/types.js";
-import { changesFrom, fakeContext, recorded, stateWith, urnOf } from "./fake-context.js";
+import { changesFrom, fakeContext, recorded, stateWith, urnOf, asRun } from "./fake-context.js";
+
+const deleteObject = asRun(deleteObjectHandler);
+const forget = asRun(forgetHandler);
 
 type DeleteStep = Extract<Action, { kind: "delete" }>["step"];
 

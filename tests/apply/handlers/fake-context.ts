@@ -2,7 +2,7 @@
 // provider for every type, the program's nodes when a test has any, and a real value resolver, secret
 // registry and call slots.
 import type { Urn } from "../../../src/core/urn.js";
-import type { ApplyContext } from "../../../src/apply/context.js";
+import type { ActionResult, ApplyContext, Handler } from "../../../src/apply/context.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
 import { InFlight } from "../../../src/apply/in-flight.js";
 import { SecretRegistry } from "../../../src/apply/secret-registry.js";
@@ -119,4 +119,14 @@ export function fakeContext(opts: { provider?: Partial<Provider<Props, Props>>; 
 /** The state changes a handler's result makes from `state`. */
 export function changesFrom(result: { changes: (s: StackState) => StateMutation[] }, state: StackState = stateWith()): StateMutation[] {
   return result.changes(state);
+}
+
+/**
+ * A handler as the executor calls it: given the action's node, which the executor looks up once per action
+ * (here, the test context's own lookup).
+ *
+ * @example const create = asRun(createHandler); await create(action, run.ctx);
+ */
+export function asRun<A extends Action>(handler: Handler<A>): (action: A, ctx: ApplyContext) => Promise<ActionResult> {
+  return (action, ctx) => handler(action, ctx, ctx.node(action.step.urn));
 }

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { read } from "../../../src/apply/handlers/read.js";
+import { read as readHandler } from "../../../src/apply/handlers/read.js";
 import { Program } from "../../../src/entry/program.js";
 import type { Action } from "../../../src/plan/actions.js";
 import { defineResource } from "../../../src/program/define.js";
 import type { GraphNode } from "../../../src/program/node.js";
 import type { Props } from "../../../src/state/types.js";
-import { fakeContext } from "./fake-context.js";
+import { fakeContext, asRun } from "./fake-context.js";
+
+const read = asRun(readHandler);
 
 const Zone = defineResource<{ name: string }, { name: string; token: string }>("test:read:Zone", {
   // Never called here: the handler asks the context's provider.

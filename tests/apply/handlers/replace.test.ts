@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { IncompleteCreateError, TransientError } from "../../../src/core/errors.js";
-import { deleteReplaced, replace } from "../../../src/apply/handlers/replace.js";
+import { deleteReplaced as deleteReplacedHandler, replace as replaceHandler } from "../../../src/apply/handlers/replace.js";
 import type { Action } from "../../../src/plan/actions.js";
 import type { DeposedObject } from "../../../src/state/types.js";
-import { changesFrom, fakeContext, META, recorded, stateWith, urnOf } from "./fake-context.js";
+import { changesFrom, fakeContext, META, recorded, stateWith, urnOf, asRun } from "./fake-context.js";
+
+const deleteReplaced = asRun(deleteReplacedHandler);
+const replace = asRun(replaceHandler);
 
 type ReplaceStep = Extract<Action, { kind: "replace" }>["step"];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TransientError } from "../../../src/core/errors.js";
-import { update } from "../../../src/apply/handlers/update.js";
+import { update as updateHandler } from "../../../src/apply/handlers/update.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
 import type { Action } from "../../../src/plan/actions.js";
 import type { Props } from "../../../src/state/types.js";
@@ -9,7 +9,9 @@ import { Program } from "../../../src/entry/program.js";
 import { defineResource } from "../../../src/program/define.js";
 import type { GraphNode } from "../../../src/program/node.js";
 import { knownValue } from "../../../src/runtime/values.js";
-import { changesFrom, fakeContext, META, recorded, stateWith, urnOf } from "./fake-context.js";
+import { changesFrom, fakeContext, META, recorded, stateWith, urnOf, asRun } from "./fake-context.js";
+
+const update = asRun(updateHandler);
 
 const Net = defineResource<{ cidr: string }, { cidr: string }>("test:update:Net", {
   provider: { create: async ({ inputs }) => ({ id: "net-1", outputs: inputs }), read: async ({ outputs }) => outputs, delete: async () => {} },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelOf, waitFor } from "../../../src/apply/handlers/wait.js";
+import { labelOf, waitFor as waitForHandler } from "../../../src/apply/handlers/wait.js";
 import { Cancelled } from "../../../src/apply/scheduler.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
 import { Program } from "../../../src/entry/program.js";
@@ -10,7 +10,9 @@ import { knownValue } from "../../../src/runtime/values.js";
 import type { Props } from "../../../src/state/types.js";
 import { wait } from "../../../src/wait/wait.js";
 import type { WaitResult, WaitRun } from "../../../src/wait/waiter.js";
-import { fakeContext, recorded, stateWith } from "./fake-context.js";
+import { fakeContext, recorded, stateWith, asRun } from "./fake-context.js";
+
+const waitFor = asRun(waitForHandler);
 
 type Db = { status: string; password: string };
 const Database = defineResource<{ password: string }, Db>("test:wait:Database", {
