@@ -63,7 +63,7 @@ export interface ApplyContext {
   /** The instance to reach an object with: the one recorded with the object, else the node's own. */
   instance(node: GraphNode | undefined, recorded?: { type: string; provider: ProviderRecord | undefined }): ProviderInstance | undefined;
   /** The resolver an action reads values through (remembered, to report what a stalled action waits for). */
-  scope(actionId: string): ScopedResolver;
+  scope(action: Action): ScopedResolver;
 }
 
 /**

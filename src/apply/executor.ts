@@ -69,7 +69,7 @@ export interface ExecuteInput {
   retryDeadlineMs?: number;
 }
 
-function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<string, ScopedResolver>, starts: StartReports, scheduling: () => Scheduler<Action>): ApplyContext {
+function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<Action, ScopedResolver>, starts: StartReports, scheduling: () => Scheduler<Action>): ApplyContext {
   const nodes = input.program?.nodeByUrn;
   return {
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
@@ -100,9 +100,9 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<stri
       const live = recorded.provider ? input.instances?.get(instanceKey(recorded.type, recorded.provider.name)) : undefined;
       return providerInstanceFor(recorded.type, recorded.provider, live);
     },
-    scope: (id) => {
+    scope: (action) => {
       const s = values.scope();
-      scopes.set(id, s);
+      scopes.set(action, s);
       return s;
     },
   };
@@ -144,7 +144,7 @@ class StartReports {
 }
 
 /** The scheduler's hooks: events, the summary, and values for dependents as actions end. */
-function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, ScopedResolver>, starts: StartReports, nodeAt: readonly (GraphNode | undefined)[], scheduler: () => Scheduler<Action>): SchedulerHooks<Action> {
+function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<Action, ScopedResolver>, starts: StartReports, nodeAt: readonly (GraphNode | undefined)[], scheduler: () => Scheduler<Action>): SchedulerHooks<Action> {
   const { events, journal } = ctx;
   // Steps deferred to the next round (see `LateDeclarationError`), with what depends on them.
   const deferred = new Set<string>();
@@ -171,14 +171,14 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
     },
     succeeded: (action) => {
       const durationMs = starts.finished(action);
-      scopes.delete(action.id); // only running actions are asked what they wait for
+      scopes.delete(action); // only running actions are asked what they wait for
       summary.succeeded++;
       summary.done[action.kind] = (summary.done[action.kind] ?? 0) + 1;
       events.next({ type: "step-succeeded", urn: action.step.urn, kind: action.kind, durationMs });
     },
     failed: (action, e) => {
       starts.report(action); // a failure is always reported after its start, even one before its call
-      scopes.delete(action.id);
+      scopes.delete(action);
       if (isLateDeclaration(e)) return defer(action, "a value it reads declares resources no plan included"), lose(action);
       summary.failed++;
       events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: withSite(redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)), ctx.node(action.step.urn)?.site) });
@@ -198,7 +198,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<string, 
       }
       lose(action);
     },
-    blocked: (job) => (scopes.get(job.id)?.awaiting.size ?? 0) > 0,
+    blocked: (action) => (scopes.get(action)?.awaiting.size ?? 0) > 0,
     stalled: (running) => reportStall(running, scopes, scheduler(), ctx),
   };
 }
@@ -232,7 +232,8 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const started = Date.now();
   // Poll rounds and calls listen to these while they run: many at once is expected, not a leak.
   for (const s of [input.cancel, input.abort, input.stuck]) if (s) setMaxListeners(0, s);
-  const scopes = new Map<string, ScopedResolver>();
+  // Keyed by the action: its id is a string to hash (and flatten), the object is not.
+  const scopes = new Map<Action, ScopedResolver>();
   let scheduler: Scheduler<Action> | undefined;
   const values = new ValueResolver(() => scheduler?.poke());
   recordPrelude(plan, journal);

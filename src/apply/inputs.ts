@@ -1,4 +1,4 @@
-import type { PlanStep, StepMeta } from "../plan/plan.js";
+import type { StepMeta } from "../plan/plan.js";
 import { resolveInputs } from "../runtime/resolve-inputs.js";
 import { withIgnoredChanges } from "../plan/decide.js";
 import { jsonInputs } from "../runtime/json-values.js";
@@ -8,9 +8,11 @@ import { replaceTriggers } from "../plan/triggers.js";
 import { UNKNOWN, containsUnknown } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
 import type { ApplyContext } from "./context.js";
+import type { Action } from "../plan/actions.js";
 import type { GraphNode } from "../program/node.js";
 
-type Making = Extract<PlanStep, { kind: "create" | "update" | "replace" }>;
+/** An action that makes or changes an object from the program's inputs. */
+type MakingAction = Extract<Action, { kind: "create" | "update" | "replace" }>;
 
 /** What a create or update sends: the inputs, which are secret, and the meta its record gets. */
 export interface ApplyInputs {
@@ -25,13 +27,14 @@ export interface ApplyInputs {
  * came from are real (outputs of resources created in this run, snapshots of waits that ran). Their secret
  * values are registered, so no message can show them.
  *
- * @example const { news, secretKeys, meta } = await inputsFor(step, action.id, ctx, node);
+ * @example const { news, secretKeys, meta } = await inputsFor(action, ctx, node);
  */
-export function inputsFor(step: Making, actionId: string, ctx: ApplyContext, node: GraphNode | undefined): ApplyInputs | Promise<ApplyInputs> {
+export function inputsFor(action: MakingAction, ctx: ApplyContext, node: GraphNode | undefined): ApplyInputs | Promise<ApplyInputs> {
+  const { step } = action;
   const triggersPending = node?.kind === "custom" && node.options.replaceTriggeredBy.length > 0 && step.meta.triggers === undefined;
   // Planned inputs that are all known are sent as planned, without an async step (most creates of a fresh up).
   if (!containsUnknown(step.news) && !triggersPending) return registered(ctx, { news: step.news, secretKeys: step.secretKeys, meta: step.meta });
-  return resolvedFor(step, actionId, ctx, node, triggersPending).then(({ news, secretKeys, triggers }) => registered(ctx, { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta }));
+  return resolvedFor(action, ctx, node, triggersPending).then(({ news, secretKeys, triggers }) => registered(ctx, { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta }));
 }
 
 /** The inputs, their secret values registered first so no message can show them. */
@@ -41,9 +44,10 @@ function registered(ctx: ApplyContext, inputs: ApplyInputs): ApplyInputs {
 }
 
 /** The inputs resolved now that the values they came from are real. */
-async function resolvedFor(step: Making, actionId: string, ctx: ApplyContext, node: GraphNode | undefined, triggersPending: boolean): Promise<{ news: Props; secretKeys: string[]; triggers?: string }> {
+async function resolvedFor(action: MakingAction, ctx: ApplyContext, node: GraphNode | undefined, triggersPending: boolean): Promise<{ news: Props; secretKeys: string[]; triggers?: string }> {
+  const { step } = action;
   if (node?.kind !== "custom") throw new Error("its planned inputs hold values known only after apply, and the program that declares it is not loaded: run up with the program");
-  const scope = ctx.scope(actionId);
+  const scope = ctx.scope(action);
   const r = await resolveInputs(node.inputs, scope);
   const { values, problems } = jsonInputs(r.values);
   if (problems.length) throw new Error(`${problems.join("; ")}: state holds plain JSON data`);

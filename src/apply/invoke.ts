@@ -1,4 +1,4 @@
-import type { Urn } from "../core/urn.js";
+import { nameOf, type Urn } from "../core/urn.js";
 import type { OpContext, OperationRecord, ProviderInstance } from "../provider/provider.js";
 import { isTransientError } from "../core/errors.js";
 import { formatDuration } from "../core/duration.js";
@@ -26,8 +26,6 @@ export interface ProviderCall<T> {
   action: Action;
   urn: Urn;
   type: string;
-  /** Resource name, for messages. */
-  name: string;
   journal: { kind: OperationKind; id?: string };
   /** The operation, for messages and its time budget. */
   op: "create" | "update" | "delete";
@@ -83,10 +81,19 @@ function closeUnstarted(ctx: ApplyContext, op: number): void {
   }
 }
 
-/** What a call is, for the message of one that was not started: `create of "web"`. */
+/**
+ * What a call is, for messages: `create of "web"`. The name is the URN's unless given (read only when a
+ * message is made: most calls never need it).
+ */
 export interface CallName {
   op: string;
-  name: string;
+  urn: Urn;
+  name?: string;
+}
+
+/** `create of "web"`: a call as messages name it. */
+function called(what: CallName): string {
+  return `${what.op} of "${what.name ?? nameOf(what.urn)}"`;
 }
 
 /**
@@ -96,7 +103,7 @@ export interface CallName {
  * ends as cancelled, or failed naming why. A free slot and a journal that needs no check cost no turn of the
  * event loop: a fast provider's calls go straight through.
  *
- * @example const found = await inSlot(ctx, action, { op: "read", name: "zone" }, () => provider.read(args));
+ * @example const found = await inSlot(ctx, action, { op: "read", urn, name: "zone" }, () => provider.read(args));
  */
 export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>, op?: number): Promise<T> {
   const slot = CallSlot.free(ctx, action) ?? (await CallSlot.next(ctx, action));
@@ -138,7 +145,7 @@ function refuse(ctx: ApplyContext, op: number | undefined, stopped: unknown): ne
 
 /** Why the journal did not let a call start (it failed, or the run lost its lock). */
 function notStarted(what: CallName, e: unknown): Error {
-  return new Error(`${what.op} of "${what.name}" was not started: ${thrownMessage(e, "the journal")}`);
+  return new Error(`${called(what)} was not started: ${thrownMessage(e, "the journal")}`);
 }
 
 /** Gives a call's slot back while it awaits `p`, and takes one again before it goes on (see `OpContext.pause`). */
@@ -202,11 +209,11 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pau
       if (raw instanceof UncertainCall) throw raw;
       // Something that is not an Error (a string, null, a plain object) keeps what it said, and its fields for the classification.
       const e = raw instanceof Error ? raw : Object.assign(new Error(thrownMessage(raw, `the provider of ${c.type}`)), { cause: raw });
-      if (bound.timedOut) throw new UncertainCall(`${c.op} of "${c.name}" did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
-      if (ctx.stuck?.aborted) throw new UncertainCall(`${c.op} of "${c.name}": its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
+      if (bound.timedOut) throw new UncertainCall(`${called(c)} did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
+      if (ctx.stuck?.aborted) throw new UncertainCall(`${called(c)}: its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
       if (ctx.abort?.aborted) {
         if (call) recordLate(ctx, c, op, call);
-        throw new UncertainCall(`${c.op} of "${c.name}" was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
+        throw new UncertainCall(`${called(c)} was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
       }
       const delay = backoff(attempt);
       const transient = isTransientError(e); // classified once, here: every later decision uses this answer

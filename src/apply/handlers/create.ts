@@ -9,7 +9,6 @@ import { recordFor } from "../record.js";
 import type { DeposedObject, Props, StackState, StateMutation } from "../../state/types.js";
 import type { ObjectFacts } from "../record.js";
 import { moved, objectFacts, redactorFor, valueOf } from "./common.js";
-import { nameOf } from "../../core/urn.js";
 
 type CreateAction = Extract<Action, { kind: "create" }>;
 type ReplaceAction = Extract<Action, { kind: "replace" }>;
@@ -20,7 +19,7 @@ type ReplaceAction = Extract<Action, { kind: "replace" }>;
  */
 export const create: Handler<CreateAction> = async (action, ctx, node) => {
   const { step } = action;
-  const planned = inputsFor(step, action.id, ctx, node);
+  const planned = inputsFor(action, ctx, node);
   const inputs = planned instanceof Promise ? await planned : planned; // known as planned: no turn of the event loop
   const record = (r: { id: string; outputs: Props }) => objectFacts(ctx, r.id, inputs.news, r.outputs, inputs.secretKeys);
   const changes = (object: ObjectFacts): StateMutation[] => [...moved(step), { kind: "upsert", resource: recordFor(step.urn, step.type, inputs.meta, object) }];
@@ -49,7 +48,7 @@ export function createObject(
   const custom = node?.kind === "custom" ? node : undefined;
   const provider = ctx.provider(step.type, step.urn, node);
   return invoke(ctx, {
-    action, urn: step.urn, type: step.type, name: nameOf(step.urn),
+    action, urn: step.urn, type: step.type,
     journal: { kind: journal }, op: "create",
     timeoutMs: meta.timeouts?.create,
     instance: ctx.instance(node),

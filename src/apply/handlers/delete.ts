@@ -4,7 +4,6 @@ import type { Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { withoutDeposed } from "../record.js";
 import { redactorFor } from "./common.js";
-import { nameOf } from "../../core/urn.js";
 
 type DeleteAction = Extract<Action, { kind: "delete" }>;
 type ForgetAction = Extract<Action, { kind: "forget" }>;
@@ -14,7 +13,7 @@ export const deleteObject: Handler<DeleteAction> = async (action, ctx, node) => 
   const { step } = action;
   const provider = ctx.provider(step.type, step.urn);
   const { op } = await invoke(ctx, {
-    action, urn: step.urn, type: step.type, name: nameOf(step.urn),
+    action, urn: step.urn, type: step.type,
     journal: { kind: step.deposed ? "delete-deposed" : "delete", id: step.id }, op: "delete",
     timeoutMs: step.prior.timeouts?.delete,
     instance: ctx.instance(node, { type: step.type, provider: step.prior.provider }),

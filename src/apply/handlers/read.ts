@@ -13,10 +13,10 @@ type ReadAction = Extract<Action, { kind: "read" }>;
 export const read: Handler<ReadAction> = async (action, ctx, node) => {
   const { step } = action;
   if (node?.kind !== "lookup") throw new Error("a read during apply needs the program that declares the lookup");
-  const r = await resolveInputs({ key: node.lookupId }, ctx.scope(action.id));
+  const r = await resolveInputs({ key: node.lookupId }, ctx.scope(action));
   const key = r.values.key;
   if (containsUnknown(key) || key === undefined) throw new Error("the id to look up is still unknown after its dependencies were applied");
-  const found = await inSlot(ctx, action, { op: "read", name: node.name }, () => {
+  const found = await inSlot(ctx, action, { op: "read", urn: step.urn, name: node.name }, () => {
     const bound = ctx.inFlight.open(DEFAULT_OPERATION_TIMEOUT_MS);
     const opCtx = ctx.opContext(step.urn, { signal: bound, provider: node.provider });
     return bound.race(readLookup(ctx.provider(node.type, node.urn, node), node.type, step.urn, key, opCtx)).finally(() => bound.dispose());

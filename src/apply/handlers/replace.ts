@@ -5,7 +5,6 @@ import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
 import { deposedFrom, recordFor, withoutDeposed } from "../record.js";
 import { moved, objectFacts, redactorFor, valueOf } from "./common.js";
-import { nameOf } from "../../core/urn.js";
 import { createObject } from "./create.js";
 
 type ReplaceAction = Extract<Action, { kind: "replace" }>;
@@ -19,7 +18,7 @@ type DeleteReplacedAction = Extract<Action, { kind: "delete-replaced" }>;
  */
 export const replace: Handler<ReplaceAction> = async (action, ctx, node) => {
   const { step } = action;
-  const planned = inputsFor(step, action.id, ctx, node);
+  const planned = inputsFor(action, ctx, node);
   const inputs = planned instanceof Promise ? await planned : planned;
   const { news, secretKeys, meta } = inputs;
   const deposedAt = (s: StackState): DeposedObject[] => {
@@ -53,7 +52,7 @@ export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx,
   if (!step.deleteFirst && ctx.journal.state.resources[step.urn]?.id === step.id) return { changes: NO_CHANGES };
   const provider = ctx.provider(step.type, step.urn, node);
   const { op } = await invoke(ctx, {
-    action, urn: step.urn, type: step.type, name: nameOf(step.urn),
+    action, urn: step.urn, type: step.type,
     journal: { kind: "replace-delete", id: step.id }, op: "delete",
     timeoutMs: step.meta.timeouts?.delete ?? step.prior.timeouts?.delete,
     instance: ctx.instance(node, { type: step.type, provider: step.prior.provider }),

@@ -8,14 +8,13 @@ import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
 import { recordFor, type ObjectFacts } from "../record.js";
 import { moved, objectFacts, redactorFor, valueOf } from "./common.js";
-import { nameOf } from "../../core/urn.js";
 
 type UpdateAction = Extract<Action, { kind: "update" }>;
 
 /** Changes an object in place; its deposed objects (if any) stay recorded with it. */
 export const update: Handler<UpdateAction> = async (action, ctx, node) => {
   const { step } = action;
-  const planned = inputsFor(step, action.id, ctx, node);
+  const planned = inputsFor(action, ctx, node);
   const { news, secretKeys, meta } = planned instanceof Promise ? await planned : planned;
   const record = (o: ObjectFacts) => (s: StackState) => {
     const deposed = s.resources[step.movedFrom ?? step.urn]?.deposed;
@@ -29,7 +28,7 @@ export const update: Handler<UpdateAction> = async (action, ctx, node) => {
   const provider = ctx.provider(step.type, step.urn, node);
   if (!provider.update) throw new Error(`the provider of ${step.type} cannot update in place (it has no update)`);
   const { result, op } = await invoke<Props>(ctx, {
-    action, urn: step.urn, type: step.type, name: nameOf(step.urn),
+    action, urn: step.urn, type: step.type,
     journal: { kind: "update", id: step.id }, op: "update",
     timeoutMs: meta.timeouts?.update,
     instance: ctx.instance(node),

@@ -32,7 +32,7 @@ function redactOutcome(o: WaitOutcome, redact: (text: string) => string): WaitOu
 async function waitRun(action: WaitAction, ctx: ApplyContext, node: GraphNode | undefined): Promise<{ run: WaitRun; redact: (text: string) => string }> {
   const { step } = action;
   if (node?.kind !== "wait") throw new Error("a wait needs the program that declares it");
-  const tv = await firstValueFrom(ctx.scope(action.id).value(node.wait.target));
+  const tv = await firstValueFrom(ctx.scope(action).value(node.wait.target));
   if (tv.id === UNKNOWN) throw new Error(`${waitLabel(step.name, step.named)}: its target ${step.subject} has no id`);
   const root = rootTarget(node);
   const stateInputs = ctx.journal.state.resources[root.urn]?.inputs ?? {};
