@@ -18,12 +18,13 @@ import type { EngineEvent } from "../../src/apply/events.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { SecretRegistry } from "../../src/apply/secret-registry.js";
 import { colors } from "../../src/core/colors.js";
-import { lineWriter, type LineWriter } from "../../src/cli/line-writer.js";
+import { lineWriter } from "../../src/cli/line-writer.js";
+import { afterLines } from "../../src/cli/io.js";
 import { planPieces } from "../../src/cli/render/plan.js";
 import { planToJson } from "../../src/cli/json/plan.js";
 import { JsonEmitter } from "../../src/cli/json/events.js";
 import { JsonReporter } from "../../src/cli/progress/json.js";
-import { LiveReporter, type LiveRegion } from "../../src/cli/progress/live.js";
+import { LiveReporter } from "../../src/cli/progress/live.js";
 import { PlainReporter } from "../../src/cli/progress/plain.js";
 import type { Reporter } from "../../src/cli/progress/reporter.js";
 import { terminalRegion } from "../../src/cli/progress/terminal.js";
@@ -75,24 +76,6 @@ function show(plan: Plan, events: readonly EngineEvent[]): void {
   for (const e of events) subject.next(secrets.redactEvent(e));
   reporter.close();
   out.flush();
-}
-
-/** The region, writing after the lines waiting (as io.ts wires it; written out so the probe runs on older code too). */
-function afterLines(region: LiveRegion, lines: LineWriter): LiveRegion {
-  return {
-    update: (text) => {
-      lines.flush();
-      region.update(text);
-    },
-    clear: () => {
-      lines.flush();
-      region.clear();
-    },
-    done: () => {
-      lines.flush();
-      region.done();
-    },
-  };
 }
 
 const { plan, events } = await record();
