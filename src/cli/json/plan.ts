@@ -6,7 +6,7 @@ import { typeOf } from "../../core/urn.js";
 import { stepKindOf, type JsonStep } from "../../plan/steps/index.js";
 import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { JsonEventBody } from "./schema.js";
-import { planViewOnDemand } from "../render/view-on-demand.js";
+import { planViewOnDemand } from "../../plan/plan-view.js";
 
 /**
  * One plan step as `--json` prints it: names spelt out, secrets masked, unknowns as `{ "$unknown": true }`.

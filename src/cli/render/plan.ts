@@ -7,7 +7,7 @@ import { formatBlock } from "../../core/value-text.js";
 import { stepKind, stepKindOf } from "../../plan/steps/index.js";
 import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { DetailOptions, PlanView } from "../../plan/steps/step-parts.js";
-import { planViewOnDemand } from "./view-on-demand.js";
+import { planViewOnDemand } from "../../plan/plan-view.js";
 import { renderRefresh } from "./events.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */
