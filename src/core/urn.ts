@@ -31,10 +31,10 @@ export function makeUrn(p: UrnParts): Urn {
  * @example parseUrn("urn:cairn:dev::hello::local:File::config").name // "config"
  */
 export function parseUrn(urn: string): UrnParts {
-  const m = /^urn:cairn:([^:]*)::([^:]*)::(.+?)::(.*)$/s.exec(urn);
-  if (!m) throw new Error(`"${urn}" is not a Cairn URN (expected urn:cairn:<stack>::<project>::<type>::<name>)`);
-  const types = m[3]!.split("$");
-  return { stack: m[1]!, project: m[2]!, parentTypes: types.slice(0, -1), type: types[types.length - 1]!, name: m[4]! };
+  const at = urnSpans(urn);
+  if (!at) throw new Error(`"${urn}" is not a Cairn URN (expected urn:cairn:<stack>::<project>::<type>::<name>)`);
+  const types = urn.slice(at.type, at.name - 2).split("$");
+  return { stack: urn.slice(STACK_AT, at.project - 2), project: urn.slice(at.project, at.type - 2), parentTypes: types.slice(0, -1), type: types[types.length - 1]!, name: urn.slice(at.name) };
 }
 
 /** Casts a string already known to be a URN (e.g. read from state). */
@@ -42,20 +42,23 @@ export function asUrn(s: string): Urn {
   return s as Urn;
 }
 
+/** Where a URN's stack starts, after `urn:cairn:`. */
+const STACK_AT = 10;
+
 /**
- * Where the type and the name start in a URN, or undefined when the text is not one: the same reading as
- * {@link parseUrn}'s pattern (stack and project without `:`, the type up to the next `::`), without a
- * regular expression, since messages and journal lines ask it for every resource.
+ * Where the project, the type and the name start in a URN, or undefined when the text is not one: stack
+ * and project without `:`, the type (at least one character) up to the next `::`, the name the rest.
+ * Without a regular expression: messages and journal lines ask it for every resource.
  */
-function urnSpans(urn: string): { type: number; name: number } | undefined {
+function urnSpans(urn: string): { project: number; type: number; name: number } | undefined {
   if (!urn.startsWith("urn:cairn:")) return undefined;
-  const stackEnd = urn.indexOf("::", 10);
-  if (stackEnd < 0 || urn.indexOf(":", 10) !== stackEnd) return undefined;
+  const stackEnd = urn.indexOf("::", STACK_AT);
+  if (stackEnd < 0 || urn.indexOf(":", STACK_AT) !== stackEnd) return undefined;
   const projectEnd = urn.indexOf("::", stackEnd + 2);
   if (projectEnd < 0 || urn.indexOf(":", stackEnd + 2) !== projectEnd) return undefined;
   const typeEnd = urn.indexOf("::", projectEnd + 3); // a type has at least one character
   if (typeEnd < 0) return undefined;
-  return { type: projectEnd + 2, name: typeEnd + 2 };
+  return { project: stackEnd + 2, type: projectEnd + 2, name: typeEnd + 2 };
 }
 
 /**

@@ -89,8 +89,8 @@ function edgesOf(a: Action, i: number, x: EdgeIndex): number[] {
   return out ?? NONE;
 }
 
-/** The dependencies of an action that has none (shared: nothing appends to a list it gets). */
-const NONE: number[] = [];
+/** The dependencies of an action that has none: one frozen list, shared. */
+const NONE = Object.freeze([]) as unknown as number[];
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const list = m.get(k);

@@ -1,6 +1,7 @@
 import type { Urn } from "../core/urn.js";
 import type { StateJournal } from "./journal-writer.js";
 import { DiskFullError } from "./durable-file.js";
+import { isoTime } from "../core/iso-time.js";
 import { beginLine, finishLine, headLine, noteLine, operationId } from "./journal-format.js";
 import { applyMutations } from "./mutations.js";
 import { encodeState } from "./secret-encoding.js";
@@ -14,20 +15,6 @@ import type { OperationKind, PendingOperation, StackState, StateMutation } from 
  * a second of CPU at 100,000 calls. A forced unlock in the last 100 ms is not seen by the calls it allows.
  */
 const REVERIFY_MS = 100;
-
-/**
- * The time now as ISO text, made once per millisecond: a run begins many operations in the same one
- * (10,000 creates of a fast provider begin in a few hundred), and each made a Date and its text.
- */
-function isoNow(): string {
-  const now = Date.now();
-  if (now !== iso.at) {
-    iso.at = now;
-    iso.text = new Date(now).toISOString();
-  }
-  return iso.text;
-}
-const iso = { at: Number.NaN, text: "" };
 
 /**
  * Writes quicker than this (ms) are pipelined (see `Journal.nextWrite`): half a window of calls staged
@@ -85,7 +72,7 @@ export interface JournalOptions {
 export interface JournalInit {
   /** Where records go (a file, table rows, numbered objects). */
   storage: JournalStorage;
-  /** Owned by the journal from now on. */
+  /** Left as it is: the journal's state starts as a copy sharing its map of resources, copied on the first change. */
   state: StackState;
   pending: readonly PendingOperation[];
   nextOp: number;
@@ -140,7 +127,7 @@ export class Journal implements StateJournal {
   private readonly storage: JournalStorage;
   private st: StackState;
   private readonly open = new Map<number, PendingOperation>();
-  /** True while {@link Journal.state}'s map of resources is also a snapshot's (or a caller's): copied before a change. */
+  /** True while {@link Journal.state}'s map of resources is also a snapshot's or a caller's: copied before a change. */
   private shared = false;
   private nextOp: number;
   private base: number;
@@ -157,7 +144,7 @@ export class Journal implements StateJournal {
   /** Records ever queued, and ever taken into a write (the queue holds the difference). */
   private queued = 0;
   private taken = 0;
-  /** How long the last write took (checks, write and sync), in ms: whether writes are worth pipelining. */
+  /** How long the last write and sync took, in ms: whether writes are worth pipelining. */
   private lastWriteMs = Number.POSITIVE_INFINITY;
   private writing = false;
   private kickScheduled = false;
@@ -182,7 +169,8 @@ export class Journal implements StateJournal {
       (bytes) => void (this.bytes += bytes),
       () => {}, // reported by the first write instead
     );
-    this.st = init.state;
+    this.st = { ...init.state };
+    this.shared = true;
     for (const p of init.pending) this.open.set(p.op, p);
     this.nextOp = init.nextOp;
     this.base = init.baseSerial;
@@ -232,7 +220,7 @@ export class Journal implements StateJournal {
     } catch (e) {
       return Promise.reject(e as Error);
     }
-    const p: PendingOperation = { op: this.nextOp++, kind: args.kind, urn: args.urn, type: args.type, since: isoNow() };
+    const p: PendingOperation = { op: this.nextOp++, kind: args.kind, urn: args.urn, type: args.type, since: isoTime(Date.now()) };
     if (args.id !== undefined) p.id = args.id;
     this.open.set(p.op, p);
     this.enqueue({ line: beginLine(p), begin: p.op });

@@ -29,13 +29,3 @@ export function applyMutations(state: StackState, mutations: readonly StateMutat
   }
   state.serial++;
 }
-
-/**
- * A copy of `state` that mutations can be applied to without touching the original
- * (resources are replaced, never edited, so copying the map is enough).
- *
- * @example const working = workingCopy(loaded); applyMutations(working, m);
- */
-export function workingCopy(state: StackState): StackState {
-  return { ...state, resources: { ...state.resources }, outputs: state.outputs };
-}

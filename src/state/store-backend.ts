@@ -3,7 +3,7 @@ import { ConfigStore, type ConfigValue } from "./config-store.js";
 import { Journal, type JournalOptions } from "./journal.js";
 import { beginLine, headLine } from "./journal-format.js";
 import type { StackLock, UnlockResult } from "./lock-holder.js";
-import { applyMutations, workingCopy } from "./mutations.js";
+import { applyMutations } from "./mutations.js";
 import { normalizedJournal, scanJournal, type JournalScan } from "./replay.js";
 import { decodeMutation, decodeState } from "./secret-encoding.js";
 import { DecryptError } from "./secrets.js";
@@ -178,7 +178,7 @@ export class StoreBackend implements StateBackend {
     this.journal = new Journal({
       ...init,
       storage,
-      state: workingCopy(state),
+      state,
       secrets,
       guard: () => this.heldLock?.assertHeld(),
       verify: async () => this.heldLock?.verify?.(),

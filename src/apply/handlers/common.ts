@@ -32,8 +32,8 @@ export function redactorFor(step: PlanStep): (text: string) => string {
 }
 
 
-/** The secret keys of an object that has none (shared: nothing appends to it). */
-const NO_KEYS: string[] = [];
+/** The secret keys of an object that has none: one frozen list, as planning shares for steps. */
+const NO_KEYS = Object.freeze([]) as unknown as string[];
 
 /**
  * The object a call ended with, secrets settled: outputs that carry a secret input's value are secret too

@@ -4,6 +4,7 @@ import { hintFor } from "../hints.js";
 import { nameOf, typeOf } from "../../core/urn.js";
 import { toJsonData } from "../../core/value-text.js";
 import { JSON_VERSION, type JsonEventBody, type JsonEventInput } from "./schema.js";
+import { isoTime } from "../../core/iso-time.js";
 
 type Outcome = JsonEventBody<"wait-ended">["outcome"];
 type Observed = JsonEventBody<"wait-polled">["observed"];
@@ -76,8 +77,6 @@ export function engineEventToJson(e: EngineEvent, command: string): JsonEventInp
  */
 export class JsonEmitter {
   private readonly started: number;
-  /** The time of the last event and its text: a run emits many events a millisecond. */
-  private last = { at: NaN, text: "" };
 
   constructor(
     private readonly write: (line: string) => void,
@@ -91,12 +90,7 @@ export class JsonEmitter {
     const t = this.now();
     // The body's fields follow the header's; its `type` keeps its place at the front. Assigned rather than
     // spread into a copy without `type`: half the cost of an event.
-    const head = { v: JSON_VERSION, type: body.type, time: this.timeText(t), elapsed_ms: Math.max(0, t - this.started) };
+    const head = { v: JSON_VERSION, type: body.type, time: isoTime(t), elapsed_ms: Math.max(0, t - this.started) };
     this.write(JSON.stringify(Object.assign(head, body)));
-  }
-
-  private timeText(t: number): string {
-    if (this.last.at !== t) this.last = { at: t, text: new Date(t).toISOString() };
-    return this.last.text;
   }
 }
