@@ -3,7 +3,7 @@
 // sampling profiler, then each phase's span (first to last sample with its function on the stack) and the
 // functions that cost most inside it. A profile, not a benchmark: the profiler slows the run by ~10–20%, so
 // compare runs of this probe with each other, and time whole processes for figures.
-//   npm run build && BENCH_N=10000 TSX_TSCONFIG_PATH=bench/probe/tsconfig.json npx tsx bench/probe/phases.ts          # PROBE_TOP=15 functions per phase
+//   npm run build && BENCH_N=10000 TSX_TSCONFIG_PATH=bench/probe/tsconfig.json npx tsx bench/probe/phases.ts          # PROBE_TOP=15 functions per phase, PROBE_LINES=1 with lines
 import { Session } from "node:inspector/promises";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +15,8 @@ const prog = await builtPackage();
 /** The phases of an `up`, by the function that runs each one, in the order they run. */
 const PHASES = ["evaluateProgram", "buildGraph", "makePlan", "execute", "compact", "snapshotChunks"] as const;
 const TOP = Number(process.env.PROBE_TOP ?? 12);
+/** PROBE_LINES=1 keys functions by their line too (tells apart the closures a chunk holds). */
+const LINES = process.env.PROBE_LINES === "1";
 
 interface ProfileNode {
   id: number;
@@ -72,7 +74,8 @@ function report(p: Profile, wall: number): void {
     const w = windows.findLast((x) => x.from <= at[i]! && at[i]! <= x.to);
     if (!w) return;
     const f = byId.get(id)!.callFrame;
-    const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(dist|src)\//, "$1/")}`;
+    const line = LINES && f.url ? `:${f.lineNumber + 1}` : "";
+    const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(dist|src)\//, "$1/")}${line}`;
     w.self.set(key, (w.self.get(key) ?? 0) + (p.timeDeltas[i + 1] ?? 0) / 1000);
   });
   console.log(`up of ${process.env.BENCH_N ?? 10_000} resources: ${wall.toFixed(0)} ms (profiled)`);

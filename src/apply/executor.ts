@@ -28,6 +28,7 @@ import { reportStall } from "./stall-report.js";
 import { WaitPoller } from "../wait/waiter.js";
 import { DEFAULT_RETRY_DEADLINE_MS } from "./invoke.js";
 import { InFlight } from "./in-flight.js";
+import { ActionRuns } from "./action-runs.js";
 import { describeWaitOutcome, type WaitOutcome } from "../wait/outcome.js";
 import { thrownMessage } from "../core/thrown.js";
 import { isLateDeclaration } from "../program/deferral.js";
@@ -69,7 +70,7 @@ export interface ExecuteInput {
   retryDeadlineMs?: number;
 }
 
-function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<Action, ScopedResolver>, starts: StartReports, scheduling: () => Scheduler<Action>): ApplyContext {
+function contextFor(input: ExecuteInput, values: ValueResolver, runs: ActionRuns, scheduling: () => Scheduler<Action>): ApplyContext {
   const nodes = input.program?.nodeByUrn;
   return {
     plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
@@ -77,7 +78,7 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<Acti
     retryDeadlineMs: input.retryDeadlineMs ?? DEFAULT_RETRY_DEADLINE_MS,
     lateResults: [],
     inFlight: new InFlight([input.abort, input.stuck], input.parallel),
-    calling: (action) => starts.report(action),
+    calling: (action) => runs.report(action),
     waiting: (action, paused) => (paused ? scheduling().pause(action.id) : scheduling().resume(action.id)),
     poller: new WaitPoller({
       clock: input.clock,
@@ -102,49 +103,14 @@ function contextFor(input: ExecuteInput, values: ValueResolver, scopes: Map<Acti
     },
     scope: (action) => {
       const s = values.scope();
-      scopes.set(action, s);
+      runs.setScope(action, s);
       return s;
     },
   };
 }
 
-/**
- * When each action was reported started: an action that calls a provider when its call gets a slot (it may
- * have journaled its call and waited for the slot before), any other when the scheduler starts it. Keyed by
- * the action itself: its id is a string to hash, the object is not.
- */
-class StartReports {
-  private readonly at = new Map<Action, number>();
-
-  constructor(private readonly events: EventSink) {}
-
-  /** Reports an action as started, once; later calls do nothing. */
-  report(a: Action): void {
-    if (this.at.has(a)) return;
-    this.at.set(a, Date.now());
-    this.events.next({ type: "step-started", urn: a.step.urn, kind: a.kind });
-  }
-
-  /** True once the action was reported started. */
-  reported(a: Action): boolean {
-    return this.at.has(a);
-  }
-
-  /**
-   * Milliseconds since a succeeded action was reported started (it is reported now if it was not yet). Its
-   * entry goes: nothing reports it again once its handler is done, so the map holds the actions under way,
-   * not every one of the run.
-   */
-  finished(a: Action): number {
-    this.report(a);
-    const ms = Date.now() - this.at.get(a)!;
-    this.at.delete(a);
-    return ms;
-  }
-}
-
 /** The scheduler's hooks: events, the summary, and values for dependents as actions end. */
-function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<Action, ScopedResolver>, starts: StartReports, nodeAt: readonly (GraphNode | undefined)[], scheduler: () => Scheduler<Action>): SchedulerHooks<Action> {
+function hooksFor(ctx: ApplyContext, summary: ApplySummary, runs: ActionRuns, nodeAt: readonly (GraphNode | undefined)[], scheduler: () => Scheduler<Action>): SchedulerHooks<Action> {
   const { events, journal } = ctx;
   // Steps deferred to the next round (see `LateDeclarationError`), with what depends on them.
   const deferred = new Set<string>();
@@ -167,18 +133,17 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<Action, 
       if (r.value && node) ctx.values.publish(node, r.value);
     },
     started: (action) => {
-      if (!callsProvider(action.kind)) starts.report(action);
+      if (!callsProvider(action.kind)) runs.report(action);
     },
     succeeded: (action) => {
-      const durationMs = starts.finished(action);
-      scopes.delete(action); // only running actions are asked what they wait for
+      const durationMs = runs.finished(action); // only running actions are asked what they wait for
       summary.succeeded++;
       summary.done[action.kind] = (summary.done[action.kind] ?? 0) + 1;
       events.next({ type: "step-succeeded", urn: action.step.urn, kind: action.kind, durationMs });
     },
     failed: (action, e) => {
-      starts.report(action); // a failure is always reported after its start, even one before its call
-      scopes.delete(action);
+      runs.report(action); // a failure is always reported after its start, even one before its call
+      runs.drop(action);
       if (isLateDeclaration(e)) return defer(action, "a value it reads declares resources no plan included"), lose(action);
       summary.failed++;
       events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: withSite(redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)), ctx.node(action.step.urn)?.site) });
@@ -194,12 +159,12 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, scopes: Map<Action, 
       if (action.kind === "wait") {
         const outcome: WaitOutcome = reason.kind === "dependency-failed" ? { kind: "dependency-failed", dependency: reason.dependency.split("#")[0] as Urn } : { kind: "cancelled", reads: 0, elapsedMs: 0, observed: undefined };
         // A wait cancelled while polling has already reported how it ended.
-        if (!starts.reported(action)) events.next({ type: "wait-ended", urn: action.step.urn, name: action.step.name, outcome, message: describeWaitOutcome(labelOf(action.step), outcome) });
+        if (!runs.reported(action)) events.next({ type: "wait-ended", urn: action.step.urn, name: action.step.name, outcome, message: describeWaitOutcome(labelOf(action.step), outcome) });
       }
       lose(action);
     },
-    blocked: (action) => (scopes.get(action)?.awaiting.size ?? 0) > 0,
-    stalled: (running) => reportStall(running, scopes, scheduler(), ctx),
+    blocked: (action) => (runs.scopeOf(action)?.awaiting.size ?? 0) > 0,
+    stalled: (running) => reportStall(running, (a) => runs.scopeOf(a), scheduler(), ctx),
   };
 }
 
@@ -232,14 +197,12 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const started = Date.now();
   // Poll rounds and calls listen to these while they run: many at once is expected, not a leak.
   for (const s of [input.cancel, input.abort, input.stuck]) if (s) setMaxListeners(0, s);
-  // Keyed by the action: its id is a string to hash (and flatten), the object is not.
-  const scopes = new Map<Action, ScopedResolver>();
   let scheduler: Scheduler<Action> | undefined;
-  const values = new ValueResolver(() => scheduler?.poke());
+  const values = new ValueResolver(() => scheduler?.poke(), undefined, input.program?.graph.order.length);
   recordPrelude(plan, journal);
   const { actions, deps } = buildActionGraph(plan);
-  const starts = new StartReports(input.events);
-  const ctx = contextFor(input, values, scopes, starts, () => scheduler!);
+  const runs = new ActionRuns(actions.length, input.events);
+  const ctx = contextFor(input, values, runs, () => scheduler!);
   const producing = new Set(actions.filter((a) => actionKindOf(a).makesValue).map((a) => a.step.urn as string));
   if (input.program) publishSettled(input.program.graph.order, plan, producing, journal, values);
   const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
@@ -248,7 +211,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   // Each action's node, found once (a handler used to ask for it four or five times; at 100,000 resources
   // each lookup in the map by URN is a cache miss or two).
   const nodeAt = actions.map((a) => ctx.node(a.step.urn));
-  const hooks = hooksFor(ctx, summary, scopes, starts, nodeAt, () => scheduler!);
+  const hooks = hooksFor(ctx, summary, runs, nodeAt, () => scheduler!);
   scheduler = new Scheduler(actions, deps, { parallel: window, slot, ...(input.cancel ? { cancel: input.cancel } : {}), hooks });
   await scheduler.run();
   await lateAnswers(ctx.lateResults);

@@ -14,7 +14,7 @@ const RATE_SAMPLES = 64;
  * spent two thirds of their time waiting on the journal; staged ahead, one write covers many rounds.
  */
 export class InFlight {
-  private readonly calls = new Set<Bounded>();
+  private readonly calls = new OpenBounds();
   private reason: unknown;
   private free: number;
   private readonly queue: (() => void)[] = [];
@@ -42,7 +42,7 @@ export class InFlight {
 
   private abortAll(reason: unknown): void {
     this.reason = reason;
-    for (const c of this.calls) c.abort(reason);
+    for (const c of this.calls.list()) c.abort(reason);
   }
 
   /**
@@ -124,7 +124,7 @@ export class InFlight {
   /** Sets the one timer for the earliest deadline of the calls in flight (at most `parallel`: a short scan). */
   private arm(): void {
     let next = Number.POSITIVE_INFINITY;
-    for (const c of this.calls) next = Math.min(next, c.deadline);
+    for (const c of this.calls.list()) next = Math.min(next, c.deadline);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = next;
@@ -136,8 +136,38 @@ export class InFlight {
   private expireDue(): void {
     this.timer = undefined;
     const now = Date.now();
-    for (const c of [...this.calls]) if (c.deadline <= now) c.expire();
+    for (const c of [...this.calls.list()]) if (c.deadline <= now) c.expire();
     this.arm();
+  }
+}
+
+/**
+ * The bounds of the calls in flight, in a list each knows its place in: added and removed once per call,
+ * which in a `Set` rehashed every few hundred calls (each new table outliving the young generation).
+ */
+class OpenBounds {
+  private readonly items: Bounded[] = [];
+
+  /** The calls in flight (a live view: copy it before ending any). */
+  list(): readonly Bounded[] {
+    return this.items;
+  }
+
+  add(b: Bounded): void {
+    b.slot = this.items.length;
+    this.items.push(b);
+  }
+
+  /** Removes `b` (if it is in), moving the last call into its place. */
+  delete(b: Bounded): void {
+    const i = b.slot;
+    if (i < 0 || this.items[i] !== b) return;
+    const last = this.items.pop()!;
+    if (last !== b) {
+      this.items[i] = last;
+      last.slot = i;
+    }
+    b.slot = -1;
   }
 }
 
@@ -148,6 +178,8 @@ export class InFlight {
  */
 export class Bounded {
   timedOut = false;
+  /** @internal Its place in the calls in flight, -1 when it is not among them. */
+  slot = -1;
   private ctl: AbortController | undefined;
   private reason: unknown;
   private ended: boolean;
@@ -157,7 +189,7 @@ export class Bounded {
   constructor(
     /** When the call's time is up (ms since the epoch): {@link InFlight} then ends it. */
     readonly deadline: number,
-    private readonly calls: Set<Bounded>,
+    private readonly calls: OpenBounds,
     abandoned: unknown,
   ) {
     this.ended = abandoned !== undefined;

@@ -12,14 +12,14 @@ import type { Scheduler } from "./scheduler.js";
  * at run time (a value read through `apply` from a resource that itself runs after). Names the chain and
  * fails the actions in it, so the run ends with a clear error instead of hanging.
  */
-export function reportStall(running: readonly Action[], scopes: ReadonlyMap<Action, ScopedResolver>, scheduler: Scheduler<Action>, ctx: ApplyContext): void {
+export function reportStall(running: readonly Action[], scopeOf: (a: Action) => ScopedResolver | undefined, scheduler: Scheduler<Action>, ctx: ApplyContext): void {
   const producer = new Map<string, string>(); // URN → id of the running-or-waiting action making its value
   for (const a of scheduler.jobs) if (actionKindOf(a).makesValue) producer.set(a.step.urn, a.id);
   const byId = new Map(scheduler.jobs.map((j) => [j.id, j]));
   // A running action waits for the producer of a value it reads; a waiting one for its unfinished dependencies.
   const next = (id: string): string | undefined => {
     if (scheduler.statusOf(id) === "running") {
-      for (const n of scopes.get(byId.get(id)!)?.awaiting ?? []) {
+      for (const n of scopeOf(byId.get(id)!)?.awaiting ?? []) {
         const p = producer.get(n.urn);
         if (p) return p;
       }

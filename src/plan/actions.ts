@@ -15,8 +15,9 @@ export function callsProvider(kind: ActionKind): boolean {
 }
 
 /**
- * The actions of a plan and, for each (by its index in `actions`), the indices of the actions that must
- * finish before it starts. Indices, not ids: at 100,000 actions the id-keyed maps cost ~1 KB an action.
+ * The actions of a plan and, for each (by its index in `actions`, which each action also holds), the indices
+ * of the actions that must finish before it starts. Indices, not ids: at 100,000 actions the id-keyed maps
+ * cost ~1 KB an action.
  */
 export interface ActionGraph {
   actions: Action[];
@@ -44,6 +45,7 @@ export function buildActionGraph(plan: Pick<Plan, "steps">): ActionGraph {
   const releasesOf = new Map<string, number[]>(); // URN referenced → actions that let go of it
   const deposedOf = new Map<string, number[]>(); // URN → deletes of its deposed objects
   actions.forEach((a, i) => {
+    a.index = i;
     const spec = actionKindOf(a);
     if (spec.deletesDeposed(a)) push(deposedOf, a.step.urn, i);
     if (spec.makesValue) ready.set(a.step.urn, i);

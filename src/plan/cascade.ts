@@ -1,4 +1,5 @@
 import type { GraphNode } from "../program/node.js";
+import type { NodeValues } from "../program/node-table.js";
 import { nameOf, type Urn } from "../core/urn.js";
 import type { StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep } from "./plan.js";
@@ -30,7 +31,7 @@ function holdsOn(step: PlanStep): boolean {
  * @returns new entries (URN → the dependency deleted first), and errors for those that cannot be replaced
  */
 export function cascadeDeleteFirst(
-  steps: ReadonlyMap<GraphNode, PlanStep>,
+  steps: NodeValues<GraphNode, PlanStep>,
   state: StackState,
   forced: ReadonlyMap<Urn, Urn>,
   inTarget: ReadonlySet<GraphNode> | undefined,

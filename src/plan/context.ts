@@ -1,6 +1,7 @@
 import type { Settleable } from "../program/resolver.js";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode } from "../program/node.js";
+import type { NodeTable } from "../program/node-table.js";
 import type { Deferrals } from "./deferrals.js";
 import type { Urn } from "../core/urn.js";
 import type { OpContext, ProviderInstance } from "../provider/provider.js";
@@ -61,7 +62,7 @@ export interface Forced {
 export interface PlanContext {
   input: PlanInput;
   resolver: ValueResolver;
-  steps: Map<GraphNode, PlanStep>;
+  steps: NodeTable<PlanStep, GraphNode>;
   diagnostics: PlanDiagnostic[];
   claimed: Map<CustomNode, Claim>;
   /** Nodes inside `--target` (undefined: no targeting). */

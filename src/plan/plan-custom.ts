@@ -192,20 +192,23 @@ function recordDecision(p: Planning, decision: Decision, f: Facts, ctx: PlanCont
   const prior = claim?.prior;
   const { urn, type } = node;
   const deps = f.deps;
+  // Made with its declaration site (assemble would add it): a field added later gives each step a second
+  // array for its properties (~40 bytes).
+  const site = node.site;
   let step: PlanStep;
   let value: ResourceValue;
   switch (decision.kind) {
     case "create":
-      step = { kind: "create", urn, type, deps, news: f.news, secretKeys: f.secretKeys, meta: f.meta };
+      step = { kind: "create", urn, type, deps, news: f.news, secretKeys: f.secretKeys, meta: f.meta, site };
       value = foreseen(p.provider, plannedForCreate(f.news, f.secrets), f.news);
       break;
     case "same":
-      step = { kind: "same", urn, type, deps, meta: f.meta };
+      step = { kind: "same", urn, type, deps, meta: f.meta, site };
       value = knownValue(prior!.id, prior!.outputs, f.secrets);
       break;
     case "update": {
       const o = prior!;
-      step = { kind: "update", urn, type, deps, id: o.id, olds: o.inputs, news: f.news, outputs: o.outputs, changed: decision.changed, drift: drifted(o, decision.changed), secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(o) };
+      step = { kind: "update", urn, type, deps, id: o.id, olds: o.inputs, news: f.news, outputs: o.outputs, changed: decision.changed, drift: drifted(o, decision.changed), secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(o), site };
       value = plannedForUpdate(o, f.news, node.definition.schema, f.providerDiff, f.secrets);
       break;
     }
@@ -214,7 +217,7 @@ function recordDecision(p: Planning, decision: Decision, f: Facts, ctx: PlanCont
       if (o.protect || node.options.protect) ctx.diagnostics.push(protectedReplace(node, decision, ctx));
       step = {
         kind: "replace", urn, type, deps, id: o.id, olds: o.inputs, news: f.news, outputs: o.outputs, changed: decision.changed, drift: drifted(o, decision.changed),
-        replaceKeys: decision.replaceKeys, reason: decision.reason, deleteFirst: decision.deleteFirst, secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(o),
+        replaceKeys: decision.replaceKeys, reason: decision.reason, deleteFirst: decision.deleteFirst, secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(o), site,
       };
       if (decision.cause !== undefined) step.cause = decision.cause;
       value = foreseen(p.provider, plannedForCreate(f.news, f.secrets), f.news);

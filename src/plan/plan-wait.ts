@@ -1,6 +1,7 @@
 import { firstValueFrom } from "rxjs";
 import type { Graph } from "../graph/graph.js";
 import type { GraphNode, WaitNode } from "../program/node.js";
+import type { NodeValues } from "../program/node-table.js";
 import { UNKNOWN } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
 import { DEFAULT_WAIT_INTERVAL, DEFAULT_WAIT_TIMEOUT, rootTarget } from "../wait/wait.js";
@@ -94,7 +95,7 @@ function waitUsers(graph: Graph): Map<GraphNode, GraphNode[]> {
  * planner plans again with these forced to run: their values become "known after apply", so what uses
  * them is planned against the read still to come rather than the last recorded state.
  */
-export function waitsNeededByUsers(graph: Graph, steps: ReadonlyMap<GraphNode, PlanStep>): Map<GraphNode, string> {
+export function waitsNeededByUsers(graph: Graph, steps: NodeValues<GraphNode, PlanStep>): Map<GraphNode, string> {
   const out = new Map<GraphNode, string>();
   for (const [wait, users] of waitUsers(graph)) {
     const step = steps.get(wait);

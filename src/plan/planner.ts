@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
+import { NodeTable } from "../program/node-table.js";
 import type { Urn } from "../core/urn.js";
 import type { StackState } from "../state/types.js";
 import { runUnusedApplies } from "./unused-applies.js";
@@ -120,10 +121,10 @@ function planFailed(node: GraphNode, e: unknown, ctx: PlanContext): void {
 async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, memo: Map<string, Promise<unknown>>): Promise<PlanContext> {
   const watch = new StallWatch();
   const deferrals = new Deferrals();
-  const resolver = new ValueResolver(() => watch.poke(), deferrals.hooks());
+  const resolver = new ValueResolver(() => watch.poke(), deferrals.hooks(), input.graph.order.length);
   const ctx: PlanContext = {
     input, resolver, memo, forced, deferrals,
-    steps: new Map(),
+    steps: new NodeTable(input.graph.order.length),
     diagnostics: [],
     claimed: claimResources(input.graph, input.state),
     inTarget: targetSet(input.graph, opts.targets),

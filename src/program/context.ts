@@ -59,6 +59,7 @@ export class EvalContext {
       );
     }
     this.byUrn.set(node.urn, node);
+    node.index = this.nodes.length;
     this.nodes.push(node);
     if (this.listeners.size) for (const l of this.listeners) l(node);
   }

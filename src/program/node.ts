@@ -35,6 +35,16 @@ export interface CustomTimeouts {
 
 /** What every recorded node has: identity, place in the tree, and what it needs first. */
 interface NodeBase {
+  /**
+   * @internal Its place in its evaluation's list of nodes (`EvalContext.nodes`), -1 until it is registered:
+   * tables of a value per node (`NodeTable`) are arrays by it.
+   */
+  index: number;
+  /**
+   * @internal The attribute outputs made so far (`cert.arn`; see attribute-output.ts), made with the node so
+   * setting it later adds no second array for the node's properties.
+   */
+  attributes: object | undefined;
   urn: Urn;
   type: string;
   name: string;

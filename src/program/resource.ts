@@ -223,13 +223,13 @@ function makeNode(
   const children = NO_CHILDREN;
   switch (extra.kind) {
     case "custom":
-      return { kind: "custom", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, inputs: extra.inputs, options };
+      return { kind: "custom", index: -1, urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, inputs: extra.inputs, options, attributes: undefined };
     case "lookup":
-      return { kind: "lookup", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, lookupId: extra.lookupId };
+      return { kind: "lookup", index: -1, urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, lookupId: extra.lookupId, attributes: undefined };
     case "wait":
-      return { kind: "wait", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, wait: extra.wait };
+      return { kind: "wait", index: -1, urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, definition: extra.definition, wait: extra.wait, attributes: undefined };
     case "component":
-      return { kind: "component", urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site };
+      return { kind: "component", index: -1, urn: b.urn, type: b.type, name: b.name, parent: b.parent, children, deps: b.deps, provider: b.provider, site: b.site, attributes: undefined };
     default: {
       const never: never = extra;
       throw new Error(`unknown node kind ${JSON.stringify(never)}`);

@@ -50,8 +50,10 @@ export async function resolveInputs(inputs: Record<string, unknown>, r: Resolver
  * an input without one (`states` absent, or a hole) is plain data, taken from `inputs` as it is.
  */
 function gather(keys: readonly string[], inputs: Record<string, unknown>, states: readonly (OState<unknown> | undefined)[] | undefined): ResolvedInputs {
+  // Plain data only (a resource taking no other's values): the inputs are their own values, kept as they are.
+  if (!states && allDefined(keys, inputs)) return { values: inputs, secretKeys: NO_NAMES, deps: NO_DEPS };
   const values: Props = {};
-  const secretKeys: string[] = [];
+  let secretKeys: string[] | undefined;
   let deps: ResourceNode[] | undefined;
   let deferred: Deferral[] | undefined;
   for (let i = 0; i < keys.length; i++) {
@@ -63,12 +65,23 @@ function gather(keys: readonly string[], inputs: Record<string, unknown>, states
       continue;
     }
     if (s.known && s.value !== undefined) values[k] = s.value;
-    if (s.secret) secretKeys.push(k);
+    if (s.secret) (secretKeys ??= []).push(k);
     if (s.deps.length) (deps ??= []).push(...s.deps);
     if (s.deferred) (deferred ??= []).push(...s.deferred);
   }
-  return deferred ? { values, secretKeys, deps: deps ?? [], deferred } : { values, secretKeys, deps: deps ?? [] };
+  return deferred ? { values, secretKeys: secretKeys ?? NO_NAMES, deps: deps ?? NO_DEPS, deferred } : { values, secretKeys: secretKeys ?? NO_NAMES, deps: deps ?? NO_DEPS };
 }
+
+/** True when no input is `undefined` (a loop: this runs once per resource). */
+function allDefined(keys: readonly string[], inputs: Record<string, unknown>): boolean {
+  for (let i = 0; i < keys.length; i++) if (inputs[keys[i]!] === undefined) return false;
+  return true;
+}
+
+// Shared by the results that have none (most): a list per resource was ~60 bytes kept by its step. Frozen,
+// so a caller that would add to one fails at once instead of changing every result.
+const NO_NAMES = Object.freeze([]) as unknown as string[];
+const NO_DEPS = Object.freeze([]) as unknown as ResourceNode[];
 
 /** Resolves one input strictly: undefined when any part is unknown. */
 export async function resolveKnown(v: unknown, r: Resolver): Promise<{ value: unknown; secret: boolean } | undefined> {

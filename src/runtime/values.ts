@@ -3,6 +3,7 @@ import { newResolverId, type OState, type Resolver } from "../program/output.js"
 import type { PlanningHooks } from "../program/resolver.js";
 import type { Deferral } from "../program/deferral.js";
 import type { ResourceNode } from "../program/node.js";
+import { NodeTable } from "../program/node-table.js";
 import type { Props } from "../state/types.js";
 import { UNKNOWN } from "../core/unknown.js";
 
@@ -53,7 +54,7 @@ export interface ScopedResolver extends Resolver {
  */
 export class ValueResolver implements Resolver {
   private readonly subjects = new Map<ResourceNode, ReplaySubject<ResourceValue>>();
-  private readonly published = new Map<ResourceNode, ResourceValue>();
+  private readonly published: NodeTable<ResourceValue>;
   /** The scopes waiting for each unpublished node (told when it publishes). */
   private readonly waiting = new Map<ResourceNode, Scope[]>();
   /** The scopes of owners (see {@link ValueResolver.scope}) waiting for a node now, by owner. */
@@ -68,7 +69,11 @@ export class ValueResolver implements Resolver {
   constructor(
     private readonly onAwait?: () => void,
     readonly planning?: PlanningHooks,
-  ) {}
+    /** How many nodes the program has, when known: room for their values is made at once. */
+    nodes = 0,
+  ) {
+    this.published = new NodeTable(nodes);
+  }
 
   private subject(node: ResourceNode): Observable<ResourceValue> {
     const known = this.published.get(node);

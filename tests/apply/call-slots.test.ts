@@ -191,6 +191,23 @@ describe("InFlight slots", () => {
     short.dispose();
   });
 
+  it("abandons exactly the calls still in flight, however many ended before, in whatever order", async () => {
+    const abandon = new AbortController();
+    const f = new InFlight([abandon.signal], 100);
+    const bounds = Array.from({ length: 20 }, () => f.open(60_000));
+    // End every third call, first and last included: each end moves the last call into its place.
+    const ended = bounds.filter((_, i) => i % 3 === 0 || i === 19);
+    for (const b of ended) b.dispose();
+    ended[0]!.dispose(); // a second dispose changes nothing
+    const pending = new Promise<never>(() => {});
+    const races = bounds.map((b) => (ended.includes(b) ? undefined : b.race(pending).catch((e: Error) => e.message)));
+    abandon.abort(new Error("abandoned"));
+    for (const [i, r] of races.entries()) {
+      if (r) expect(await r, `call ${i}`).toBe("abandoned");
+    }
+    expect(bounds.filter((b) => ended.includes(b)).map((b) => b.signal.aborted)).toEqual(ended.map(() => false));
+  });
+
   it("measures how fast calls come back, over the last 64", async () => {
     const f = new InFlight([], 4);
     for (let i = 0; i < 63; i++) (await f.enter())();

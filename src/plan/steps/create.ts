@@ -19,6 +19,8 @@ export interface CreateAction {
   id: string;
   kind: "create";
   step: CreateStep;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
+  index: number;
 }
 
 /** A create as a saved plan holds it. */
@@ -32,7 +34,7 @@ export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof c
   ...alwaysChanges,
   kind: "create",
   countText: (n) => `${n} to create`,
-  actions: (step) => [{ id: actionId(step, "create"), kind: "create", step }],
+  actions: (step) => [{ id: actionId(step, "create"), kind: "create", step, index: -1 }],
   decision: (step) => `not in state${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}`,
   verb: "is created",
   label: () => "+ create",

@@ -23,6 +23,8 @@ export interface DeleteAction {
   id: string;
   kind: "delete";
   step: DeleteStep;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
+  index: number;
 }
 
 /** Forgetting the object (`retainOnDelete`): its record goes, the cloud object stays. */
@@ -30,6 +32,8 @@ export interface ForgetAction {
   id: string;
   kind: "forget";
   step: DeleteStep;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
+  index: number;
 }
 
 /** A delete as a saved plan holds it. */
@@ -54,7 +58,7 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
   countText: (n) => `${n} to delete`,
   actions: (step) => {
     const id = actionId(step, step.deposed ? `deposed:${step.id}` : "delete");
-    return [step.retain ? { id, kind: "forget", step } : { id, kind: "delete", step }];
+    return [step.retain ? { id, kind: "forget", step, index: -1 } : { id, kind: "delete", step, index: -1 }];
   },
   decision: (step) => (step.deposed ? "deposed object" : step.retain ? "not in the program (retainOnDelete: forgotten)" : "not in the program"),
   verb: "is deleted",

@@ -18,6 +18,8 @@ export interface ReadAction {
   id: string;
   kind: "read";
   step: ReadStep;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
+  index: number;
 }
 
 /** A read as a saved plan holds it. */
@@ -37,7 +39,7 @@ export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJso
   listed: () => true,
   counted: () => true,
   countText: (n) => `${n} to read`,
-  actions: (step) => (step.deferred ? [{ id: actionId(step, "read"), kind: "read", step }] : []),
+  actions: (step) => (step.deferred ? [{ id: actionId(step, "read"), kind: "read", step, index: -1 }] : []),
   decision: (step) => (step.deferred ? "deferred to apply" : "read now"),
   verb: "is read during apply",
   label: () => "<= read",

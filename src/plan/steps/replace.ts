@@ -26,6 +26,8 @@ export interface ReplaceAction {
   id: string;
   kind: "replace";
   step: ReplaceStep;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
+  index: number;
 }
 
 /** Deleting the replaced object. */
@@ -33,6 +35,8 @@ export interface DeleteReplacedAction {
   id: string;
   kind: "delete-replaced";
   step: ReplaceStep;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
+  index: number;
 }
 
 const REASONS = ["attributes", "tainted", "requested", "replaceOnChanges", "provider", "dependency", "triggered"] as const satisfies readonly ReplaceReason[];
@@ -100,8 +104,8 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
   countText: (n) => `${n} to replace`,
   // keepOld: the old object stays deposed, for the plan of a later round to delete.
   actions: (step) => [
-    { id: actionId(step, "replace"), kind: "replace", step },
-    ...(step.keepOld ? [] : [{ id: actionId(step, "delete-replaced"), kind: "delete-replaced" as const, step }]),
+    { id: actionId(step, "replace"), kind: "replace", step, index: -1 },
+    ...(step.keepOld ? [] : [{ id: actionId(step, "delete-replaced"), kind: "delete-replaced" as const, step, index: -1 }]),
   ],
   decision: (step) =>
     `${step.reason}${step.cause && step.reason === "dependency" ? ` (${step.cause})` : ""}${keysText("replace keys", step.replaceKeys)}${keysText("changed", step.changed)}${step.deleteFirst ? "; delete first" : "; create first"}`,

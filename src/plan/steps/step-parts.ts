@@ -289,6 +289,7 @@ export interface ActionBase {
   id: string;
   kind: string;
   step: StepBase;
+  index: number;
 }
 
 /** Another action an action follows besides its dependency edges: by id, or the one that makes a URN's value. */

@@ -16,6 +16,8 @@ export interface UpdateAction {
   id: string;
   kind: "update";
   step: UpdateStep;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
+  index: number;
 }
 
 /** An update as a saved plan holds it. */
@@ -34,7 +36,7 @@ export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof u
   ...alwaysChanges,
   kind: "update",
   countText: (n) => `${n} to update`,
-  actions: (step) => [{ id: actionId(step, "update"), kind: "update", step }],
+  actions: (step) => [{ id: actionId(step, "update"), kind: "update", step, index: -1 }],
   decision: (step) => `changed ${step.changed.join(", ")}${keysText("drifted", step.drift)}${step.adopt ? "; adopts an existing object" : ""}`,
   verb: "is updated",
   label: () => "~ update",

@@ -38,6 +38,8 @@ export interface WaitAction {
   id: string;
   kind: "wait";
   step: WaitStep;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
+  index: number;
 }
 
 /** A wait as a saved plan holds it. */
@@ -73,7 +75,7 @@ export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJso
   listed: () => true,
   counted: (step) => step.needed,
   countText: (n) => `${n} wait${n === 1 ? "" : "s"}`,
-  actions: (step) => (step.needed ? [{ id: actionId(step, "wait"), kind: "wait", step }] : []),
+  actions: (step) => (step.needed ? [{ id: actionId(step, "wait"), kind: "wait", step, index: -1 }] : []),
   decision: (step) => `${step.needed ? "runs" : "not needed"} (${step.why})`,
   verb: "runs",
   label: () => ">",

@@ -11,7 +11,7 @@ const create = asRun(createHandler);
 type CreateAction = Extract<Action, { kind: "create" }>;
 
 function createAction(news: Props, over: Partial<CreateAction["step"]> = {}): CreateAction {
-  return { id: "a1", kind: "create", step: { kind: "create", urn: urnOf("db"), type: "test:Db", deps: [], news, secretKeys: [], meta: { ...META, deps: [urnOf("net", "test:Net")] }, ...over } };
+  return { id: "a1", kind: "create", index: 0, step: { kind: "create", urn: urnOf("db"), type: "test:Db", deps: [], news, secretKeys: [], meta: { ...META, deps: [urnOf("net", "test:Net")] }, ...over } };
 }
 
 describe("the create handler", () => {

@@ -23,7 +23,7 @@ describe("the delete handler", () => {
   it("deletes the object with its recorded inputs and outputs, then removes its record", async () => {
     const deleted: unknown[] = [];
     const run = fakeContext({ provider: { delete: async ({ urn, id, inputs, outputs }) => void deleted.push({ urn, id, inputs, outputs }) } });
-    const result = await deleteObject({ id: "d1", kind: "delete", step: deleteStep() }, run.ctx);
+    const result = await deleteObject({ id: "d1", kind: "delete", index: 0, step: deleteStep() }, run.ctx);
 
     expect(deleted).toEqual([{ urn: urnOf("db"), id: "db-1", inputs: { name: "a", password: "pw-old-1" }, outputs: { host: "h1" } }]);
     expect(run.journal.entries).toEqual([{ t: "begin", op: 1, kind: "delete", urn: urnOf("db"), id: "db-1" }]);
@@ -33,7 +33,7 @@ describe("the delete handler", () => {
 
   it("a deposed object: deleted as such, and only it leaves the resource's record", async () => {
     const run = fakeContext();
-    const result = await deleteObject({ id: "d1", kind: "delete", step: deleteStep({ id: "db-0", deposed: true }) }, run.ctx);
+    const result = await deleteObject({ id: "d1", kind: "delete", index: 0, step: deleteStep({ id: "db-0", deposed: true }) }, run.ctx);
     expect(run.journal.entries[0]).toEqual({ t: "begin", op: 1, kind: "delete-deposed", urn: urnOf("db"), id: "db-0" });
     const other: DeposedObject = { id: "db-00", inputs: {}, outputs: {}, deps: [] };
     const gone: DeposedObject = { id: "db-0", inputs: {}, outputs: {}, deps: [] };
@@ -44,7 +44,7 @@ describe("the delete handler", () => {
 
   it("gives the call the delete time budget the state recorded (the program may no longer declare it)", async () => {
     const run = fakeContext();
-    await deleteObject({ id: "d1", kind: "delete", step: deleteStep() }, run.ctx);
+    await deleteObject({ id: "d1", kind: "delete", index: 0, step: deleteStep() }, run.ctx);
     expect(run.calling).toEqual(["d1"]);
     expect(run.budgets).toEqual([5_000]);
   });
@@ -52,7 +52,7 @@ describe("the delete handler", () => {
   it("a failed delete changes nothing in state, and its retry messages mask the secrets it was given", async () => {
     let n = 0;
     const run = fakeContext({ provider: { delete: async () => Promise.reject(++n === 1 ? new TransientError("slow down (pw-old-1)") : new Error("access denied")) } });
-    await expect(deleteObject({ id: "d1", kind: "delete", step: deleteStep() }, run.ctx)).rejects.toThrow("access denied");
+    await expect(deleteObject({ id: "d1", kind: "delete", index: 0, step: deleteStep() }, run.ctx)).rejects.toThrow("access denied");
     expect(run.journal.entries.at(-1)).toEqual({ t: "abort", op: 1, m: [] });
     expect(run.events).toContainEqual(expect.objectContaining({ type: "step-retrying", kind: "delete", error: "slow down ([secret])" }));
   });
@@ -61,7 +61,7 @@ describe("the delete handler", () => {
 describe("the forget handler (retainOnDelete)", () => {
   it("removes the record and leaves the object in the cloud: no provider call, no journaled operation", async () => {
     const run = fakeContext({ provider: { delete: async () => Promise.reject(new Error("must not be called")) } });
-    const result = await forget({ id: "f1", kind: "forget", step: deleteStep({ retain: true }) }, run.ctx);
+    const result = await forget({ id: "f1", kind: "forget", index: 0, step: deleteStep({ retain: true }) }, run.ctx);
     expect(result.op).toBeUndefined();
     expect(run.journal.entries).toEqual([]);
     expect(run.calling).toEqual([]);

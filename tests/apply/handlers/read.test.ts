@@ -19,7 +19,7 @@ const Zone = defineResource<{ name: string }, { name: string; token: string }>("
 async function lookupOf(key: string | { name: string }): Promise<{ node: GraphNode; action: Extract<Action, { kind: "read" }> }> {
   const ev = await new Program("web", () => void Zone.get("zone", key as string)).evaluate({ stack: "dev" });
   const node = ev.nodes.find((n) => n.kind === "lookup") as GraphNode;
-  return { node, action: { id: "l1", kind: "read", step: { kind: "read", urn: node.urn, type: node.type, deps: [], id: "", deferred: true } } };
+  return { node, action: { id: "l1", kind: "read", index: 0, step: { kind: "read", urn: node.urn, type: node.type, deps: [], id: "", deferred: true } } };
 }
 
 describe("the read handler (a lookup read during apply)", () => {

@@ -19,8 +19,8 @@ function replaceStep(over: Partial<ReplaceStep> = {}): ReplaceStep {
     ...over,
   };
 }
-const replaceAction = (over: Partial<ReplaceStep> = {}) => ({ id: "r1", kind: "replace" as const, step: replaceStep(over) });
-const deleteAction = (over: Partial<ReplaceStep> = {}) => ({ id: "r2", kind: "delete-replaced" as const, step: replaceStep(over) });
+const replaceAction = (over: Partial<ReplaceStep> = {}) => ({ id: "r1", kind: "replace" as const, index: 0, step: replaceStep(over) });
+const deleteAction = (over: Partial<ReplaceStep> = {}) => ({ id: "r2", kind: "delete-replaced" as const, index: 0, step: replaceStep(over) });
 
 /** The old object as a create-first replace keeps it until its delete. */
 const OLD: DeposedObject = { id: "db-1", inputs: { name: "a", password: "old-pw" }, outputs: { host: "h1" }, deps: [urnOf("net", "test:Net")], secretKeys: ["password"] };

@@ -26,7 +26,7 @@ type UpdateAction = Extract<Action, { kind: "update" }>;
 
 function updateAction(over: Partial<UpdateAction["step"]> = {}): UpdateAction {
   return {
-    id: "u1", kind: "update",
+    id: "u1", kind: "update", index: 0,
     step: {
       kind: "update", urn: urnOf("db"), type: "test:Db", deps: [], id: "db-1",
       olds: { size: 1 }, news: { size: 2 }, outputs: { host: "h1" },

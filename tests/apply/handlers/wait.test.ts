@@ -28,7 +28,7 @@ async function setup(poll: (run: WaitRun) => Promise<WaitResult>, outputs: Props
   const db = ev.nodes.find((n) => n.kind === "custom") as GraphNode;
   const node = ev.nodes.find((n) => n.kind === "wait") as GraphNode & { kind: "wait" };
   const action: WaitAction = {
-    id: "w1", kind: "wait",
+    id: "w1", kind: "wait", index: 0,
     step: {
       kind: "wait", urn: node.urn, type: node.type, deps: [db.urn], name: "ready", named: true, target: db.urn, subject: "db",
       until: node.wait.until, untilText: "db.status == \"ready\"", timeoutMs: 60_000, intervalMs: 1_000, defaultTimeout: true, needed: true, why: "db is created", readyNow: null,
