@@ -13,7 +13,12 @@ class AttributeOutput extends Output<unknown> {
     /** The output of the attribute read before this one, if any. */
     readonly next: AttributeOutput | undefined,
   ) {
-    super([node], readAttribute, `${node.name}.${attribute}`);
+    super([node], readAttribute);
+  }
+
+  // Made when a message needs it: a label per output was a string kept for each one read.
+  override get label(): string {
+    return `${this.node.name}.${this.attribute}`;
   }
 }
 

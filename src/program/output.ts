@@ -79,14 +79,18 @@ export class Output<T> {
   private now?: OState<T>;
   private later?: Observable<OState<T>>;
 
-  /** @internal How the program names this value, for messages: `cert.domainValidationOptions`. */
-  readonly label: string | undefined;
+  private readonly labelText: string | undefined;
 
   /** @internal Use `output()`, `all()`, `secret()` or resource attributes to make outputs. */
   constructor(resources: readonly ResourceNode[], source: (r: Resolver) => Resolution<T>, label?: string) {
     this.resources = resources;
     this.source = source;
-    this.label = label;
+    this.labelText = label;
+  }
+
+  /** @internal How the program names this value, for messages: `cert.domainValidationOptions`. */
+  get label(): string | undefined {
+    return this.labelText;
   }
 
   /** @internal The output's state in a phase, at once if it is known already; computed once per resolver. */
