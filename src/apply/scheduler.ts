@@ -1,3 +1,5 @@
+import { IndexList } from "./index-list.js";
+import { reverseEdges } from "../core/reverse-edges.js";
 /** Something to run once the jobs it depends on have succeeded. */
 export interface Job {
   id: string;
@@ -56,8 +58,12 @@ export class Scheduler<J extends Job> {
   private idIndex: Map<string, number> | undefined;
   private readonly status: Uint8Array;
   private readonly remaining: Int32Array;
-  /** The jobs that depend on each job, by index (absent for most: nothing depends on them). */
-  private readonly dependents: (number[] | undefined)[];
+  /**
+   * The jobs that depend on each job: those of job `i` are `dependents[dependentsAt[i]…dependentsAt[i+1]-1]`
+   * (two flat arrays: a list per job that has dependents cost ~60 bytes each).
+   */
+  private readonly dependentsAt: Int32Array;
+  private readonly dependents: Int32Array;
   private readonly deps: readonly (readonly number[])[];
   /** 1 for a job that takes one of the `parallel` slots while it runs (waits mostly sleep, so they do not). */
   private readonly slotted: Uint8Array;
@@ -67,8 +73,8 @@ export class Scheduler<J extends Job> {
    */
   private readonly ready: ReadyQueue<number>[] = [new ReadyQueue(), new ReadyQueue(), new ReadyQueue()];
   private readonly readyFree: number[] = [];
-  /** The indices of the running jobs. */
-  private readonly running = new Set<number>();
+  /** The indices of the running jobs, in the order they started. */
+  private readonly running: IndexList;
   private busy = 0;
   /** Running jobs (by index) that gave their slot back while they wait on the cloud. */
   private readonly paused = new Set<number>();
@@ -89,16 +95,16 @@ export class Scheduler<J extends Job> {
     this.deps = deps;
     this.status = new Uint8Array(jobs.length); // all WAITING
     this.remaining = new Int32Array(jobs.length);
-    this.dependents = new Array<number[] | undefined>(jobs.length);
+    this.running = new IndexList(jobs.length);
     this.slotted = Uint8Array.from(jobs, (j) => (opts.slot(j) ? 1 : 0));
     for (let i = 0; i < jobs.length; i++) {
       const ds = deps[i] ?? [];
       this.remaining[i] = ds.length;
-      for (const d of ds) {
-        if (!(d >= 0 && d < jobs.length)) throw new Error(`job ${jobs[i]!.id} depends on job ${d}, which does not exist`);
-        (this.dependents[d] ??= []).push(i);
-      }
+      for (const d of ds) if (!(d >= 0 && d < jobs.length)) throw new Error(`job ${jobs[i]!.id} depends on job ${d}, which does not exist`);
     }
+    const reversed = reverseEdges(deps);
+    this.dependentsAt = reversed.at;
+    this.dependents = reversed.users;
     // Once every job's dependents are known: a job's rank depends on them.
     for (let i = 0; i < jobs.length; i++) if (this.remaining[i] === 0) this.enqueue(i);
   }
@@ -174,9 +180,14 @@ export class Scheduler<J extends Job> {
    * background), 1 when other jobs depend on it, 0 when none does. Ties keep the order jobs became ready.
    */
   private rank(i: number): number {
-    const dependents = this.dependents[i];
-    if (!dependents) return 0;
-    return dependents.some((d) => !this.slotted[d] && this.remaining[d] === 1) ? 2 : 1;
+    const from = this.dependentsAt[i]!;
+    const to = this.dependentsAt[i + 1]!;
+    if (from === to) return 0;
+    for (let k = from; k < to; k++) {
+      const d = this.dependents[k]!;
+      if (!this.slotted[d] && this.remaining[d] === 1) return 2;
+    }
+    return 1;
   }
 
   /** The next ready job, highest rank first (entries of jobs that already started are dropped). */
@@ -234,7 +245,8 @@ export class Scheduler<J extends Job> {
   private succeed(i: number, ms: number): void {
     this.status[i] = DONE;
     this.opts.hooks.succeeded?.(this.jobs[i]!, ms);
-    for (const d of this.dependents[i] ?? []) {
+    for (let k = this.dependentsAt[i]!, to = this.dependentsAt[i + 1]!; k < to; k++) {
+      const d = this.dependents[k]!;
       const n = --this.remaining[d]!;
       if (n === 0 && this.status[d] === WAITING) this.enqueue(d);
       else if (n === 1 && !this.slotted[d]) this.promote(d);
@@ -271,13 +283,16 @@ export class Scheduler<J extends Job> {
   }
 
   private skipDependents(i: number, reason: SkipReason): void {
-    for (const d of this.dependents[i] ?? []) if (this.status[d] === WAITING) this.skipAt(d, reason);
+    for (let k = this.dependentsAt[i]!, to = this.dependentsAt[i + 1]!; k < to; k++) {
+      const d = this.dependents[k]!;
+      if (this.status[d] === WAITING) this.skipAt(d, reason);
+    }
   }
 
   private checkStall(): void {
     const { blocked, stalled } = this.opts.hooks;
     if (!stalled || !blocked || this.running.size === 0 || (this.hasReady() && !this.opts.cancel?.aborted)) return;
-    const running = [...this.running].map((i) => this.jobs[i]!);
+    const running = this.running.toArray().map((i) => this.jobs[i]!);
     if (running.every((j) => blocked(j))) stalled(running);
   }
 }

@@ -1,5 +1,6 @@
 import type { Plan } from "./plan.js";
 import type { Urn } from "../core/urn.js";
+import { reverseEdges } from "../core/reverse-edges.js";
 import { actionKind, actionKindOf, stepKindOf, type Action, type ActionKind } from "./steps/index.js";
 
 export type { Action, ActionKind } from "./steps/index.js";
@@ -109,18 +110,15 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 export function findCycle(deps: readonly (readonly number[])[]): number[] | undefined {
   const n = deps.length;
   const remaining = new Int32Array(n);
-  const users: (number[] | undefined)[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    remaining[i] = deps[i]!.length;
-    for (const d of deps[i]!) (users[d] ??= []).push(i);
-  }
+  for (let i = 0; i < n; i++) remaining[i] = deps[i]!.length;
+  const { at: usersAt, users } = reverseEdges(deps);
   const queue: number[] = [];
   for (let i = 0; i < n; i++) if (remaining[i] === 0) queue.push(i);
   let done = 0;
   while (queue.length) {
     const i = queue.pop()!;
     done++;
-    for (const u of users[i] ?? []) if (--remaining[u]! === 0) queue.push(u);
+    for (let k = usersAt[i]!; k < usersAt[i + 1]!; k++) if (--remaining[users[k]!]! === 0) queue.push(users[k]!);
   }
   if (done === n) return undefined;
   // Walk dependencies among what remains until one repeats: that is a cycle.
