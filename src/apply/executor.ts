@@ -29,6 +29,7 @@ import { WaitPoller } from "../wait/waiter.js";
 import { DEFAULT_RETRY_DEADLINE_MS } from "./invoke.js";
 import { InFlight } from "./in-flight.js";
 import { ActionRuns } from "./action-runs.js";
+import { NodeTable } from "../program/node-table.js";
 import { describeWaitOutcome, type WaitOutcome } from "../wait/outcome.js";
 import { thrownMessage } from "../core/thrown.js";
 import { isLateDeclaration } from "../program/deferral.js";
@@ -168,6 +169,16 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, runs: ActionRuns, no
   };
 }
 
+/** The program nodes whose value an action makes (the rest are published before the walk starts). */
+function producedBy(actions: readonly Action[], nodeAt: readonly (GraphNode | undefined)[], nodes: number): NodeTable<true, GraphNode> {
+  const out = new NodeTable<true, GraphNode>(nodes);
+  for (let i = 0; i < actions.length; i++) {
+    const node = nodeAt[i];
+    if (node && actionKindOf(actions[i]!).makesValue) out.set(node, true);
+  }
+  return out;
+}
+
 /**
  * How many more actions than `parallel` may run: they journal their call and wait for a slot while the
  * calls before them run, so one durable write covers several rounds of fast calls (10,000 zero-latency
@@ -203,14 +214,13 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const { actions, deps } = buildActionGraph(plan);
   const runs = new ActionRuns(actions.length, input.events);
   const ctx = contextFor(input, values, runs, () => scheduler!);
-  const producing = new Set(actions.filter((a) => actionKindOf(a).makesValue).map((a) => a.step.urn as string));
-  if (input.program) publishSettled(input.program.graph.order, plan, producing, journal, values);
-  const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
-  const window = () => input.parallel + stagedAhead(ctx.inFlight.callsPerSecond());
-  const slot = (a: Action) => actionKindOf(a).slot;
   // Each action's node, found once (a handler used to ask for it four or five times; at 100,000 resources
   // each lookup in the map by URN is a cache miss or two).
   const nodeAt = actions.map((a) => ctx.node(a.step.urn));
+  if (input.program) publishSettled(input.program.graph.order, plan, producedBy(actions, nodeAt, input.program.graph.order.length), journal, values);
+  const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
+  const window = () => input.parallel + stagedAhead(ctx.inFlight.callsPerSecond());
+  const slot = (a: Action) => actionKindOf(a).slot;
   const hooks = hooksFor(ctx, summary, runs, nodeAt, () => scheduler!);
   scheduler = new Scheduler(actions, deps, { parallel: window, slot, ...(input.cancel ? { cancel: input.cancel } : {}), hooks });
   await scheduler.run();

@@ -3,6 +3,7 @@ import { firstValueFrom } from "rxjs";
 import type { Plan, PlanStep } from "../plan/plan.js";
 import { knownValue, unknownValue, type ValueResolver } from "../runtime/values.js";
 import type { GraphNode } from "../program/node.js";
+import type { NodeValues } from "../program/node-table.js";
 import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import type { StateMutation } from "../state/types.js";
 import type { JournalWriter } from "../state/journal-writer.js";
@@ -51,8 +52,14 @@ function settledValue(node: GraphNode, step: PlanStep | undefined, journal: Jour
  * Publishes the values of every program node no action will produce (unchanged resources, reads done while
  * planning, waits that are not needed, nodes outside `--target`), so the actions that read them can resolve.
  */
-export function publishSettled(order: readonly GraphNode[], plan: Plan, producing: ReadonlySet<string>, journal: JournalWriter, values: ValueResolver): void {
-  const stepOf = new Map<string, PlanStep>();
-  for (const s of plan.steps) if (s.kind !== "delete") stepOf.set(s.urn, s);
-  for (const n of order) if (!producing.has(n.urn)) settledValue(n, stepOf.get(n.urn), journal, values);
+export function publishSettled(order: readonly GraphNode[], plan: Plan, producing: NodeValues<GraphNode, true>, journal: JournalWriter, values: ValueResolver): void {
+  let stepOf: Map<string, PlanStep> | undefined; // made only if a node is settled (none in a fresh up)
+  for (const n of order) {
+    if (producing.has(n)) continue;
+    if (!stepOf) {
+      stepOf = new Map();
+      for (const s of plan.steps) if (s.kind !== "delete") stepOf.set(s.urn, s);
+    }
+    settledValue(n, stepOf.get(n.urn), journal, values);
+  }
 }

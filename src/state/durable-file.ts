@@ -93,6 +93,9 @@ export async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
   }
 }
 
+/** How many bytes {@link writeTemp} gathers from pieces before each write. */
+const WRITE_BYTES = 1024 * 1024;
+
 /**
  * Writes `data` (or its pieces, one after another: a large text need never be one string) to a new temporary
  * file beside `file` and fsyncs it, checking that every byte landed. Returns the temporary path and the bytes
@@ -107,11 +110,22 @@ export async function writeTemp(file: string, data: string | Buffer | Iterable<s
   try {
     fh = await fs.promises.open(tmp, "wx", mode);
     let bytes = 0;
+    // Pieces are small (a large string would live until a full collection); the writes are not: up to
+    // WRITE_BYTES at a time.
+    let batch: Buffer[] = [];
+    let batched = 0;
     for (const piece of pieces) {
       const buf = typeof piece === "string" ? Buffer.from(piece, "utf8") : piece;
-      await writeAll(fh, buf);
+      batch.push(buf);
+      batched += buf.length;
       bytes += buf.length;
+      if (batched >= WRITE_BYTES) {
+        await writeAll(fh, batch.length === 1 ? buf : Buffer.concat(batch, batched));
+        batch = [];
+        batched = 0;
+      }
     }
+    if (batch.length) await writeAll(fh, batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched));
     await fh.sync();
     const { size } = await fh.stat();
     if (size !== bytes) throw Object.assign(new Error(`the file holds ${size} of ${bytes} bytes after writing`), { code: "EIO" });

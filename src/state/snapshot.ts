@@ -81,11 +81,16 @@ function asWritten(text: string, json: unknown): StackState | undefined {
 
 const KNOWN = new Set(["version", "project", "stack", "serial", "outputs", "secretOutputs", "resources", "digest"]);
 
-/** About how many characters each piece of {@link snapshotChunks} holds: large enough for few writes, small enough to stay cheap. */
-const CHUNK_CHARS = 256 * 1024;
+/**
+ * About how many characters each piece of {@link snapshotChunks} holds: large enough for few writes, and
+ * under V8's large-object size (128 KB, even for a two-byte string): a larger string is made in the
+ * large-object space, which only a full collection frees, so the pieces of a 100,000-resource state
+ * (~30 MB) stayed in memory at the run's peak.
+ */
+const CHUNK_CHARS = 60_000;
 
 /**
- * A snapshot's text (secrets already encrypted) in pieces of about 256 KB, to write one after another: JSON
+ * A snapshot's text (secrets already encrypted) in pieces of about 60 KB, to write one after another: JSON
  * with one resource per line, compact enough for 100,000 resources and still readable and diffable. The
  * last field, `digest`, is a hash of everything before it, computed as the pieces go: a file read back
  * unchanged needs no second validation. The whole text is never one string (at 100,000 resources that
@@ -110,15 +115,20 @@ export function* snapshotChunks(s: StackState): Generator<string> {
   // Fields a newer engine added are kept as they are.
   for (const [k, v] of Object.entries(s)) if (!KNOWN.has(k) && v !== undefined) head.push(`${JSON.stringify(k)}: ${JSON.stringify(v)}`);
   const urns = Object.keys(s.resources);
-  let text = `{\n ${head.join(",\n ")},\n "resources": {${urns.length ? "\n" : "}"}`;
+  // Parts joined once a piece is full: `join` makes one flat string, where `+=` made a rope of every part.
+  let parts: string[] = [`{\n ${head.join(",\n ")},\n "resources": {${urns.length ? "\n" : "}"}`];
+  let chars = parts[0]!.length;
   for (let i = 0; i < urns.length; i++) {
-    text += `${i ? ",\n" : ""}  ${JSON.stringify(urns[i])}: ${JSON.stringify(s.resources[urns[i]!])}`;
-    if (text.length >= CHUNK_CHARS) {
-      yield piece(text);
-      text = "";
+    const line = JSON.stringify(s.resources[urns[i]!]);
+    parts.push(i ? ",\n  " : "  ", JSON.stringify(urns[i]), ": ", line);
+    chars += line.length + urns[i]!.length + 7;
+    if (chars >= CHUNK_CHARS) {
+      yield piece(parts.join(""));
+      parts = [];
+      chars = 0;
     }
   }
-  if (urns.length) text += "\n }";
-  yield piece(text);
+  if (urns.length) parts.push("\n }");
+  yield piece(parts.join(""));
   yield `${DIGEST_FIELD}${digestOf(hash)}"\n}\n`;
 }
