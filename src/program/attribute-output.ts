@@ -1,5 +1,6 @@
 import { Output, type Resolution, type Resolver } from "./output.js";
 import type { ResourceNode } from "./node.js";
+import { NO_NODES } from "./distinct-nodes.js";
 
 /**
  * The output of one attribute of a resource (`cert.arn`), made on its first use. Its node keeps the ones made
@@ -13,7 +14,12 @@ class AttributeOutput extends Output<unknown> {
     /** The output of the attribute read before this one, if any. */
     readonly next: AttributeOutput | undefined,
   ) {
-    super([node], readAttribute);
+    super(NO_NODES, readAttribute);
+  }
+
+  // Made when asked (while declaring what reads it): a list per output was kept for each one read.
+  override get resources(): readonly ResourceNode[] {
+    return [this.node];
   }
 
   // Made when a message needs it: a label per output was a string kept for each one read.

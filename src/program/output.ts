@@ -69,8 +69,7 @@ const NO_DEPS: readonly ResourceNode[] = [];
  * const both = all([file.path, file.size]).apply(([p, n]) => `${p}: ${n} bytes`);
  */
 export class Output<T> {
-  /** @internal Resources this output statically depends on: they become graph edges. */
-  readonly resources: readonly ResourceNode[];
+  private readonly dependsOn: readonly ResourceNode[];
   /** @internal */
   readonly source: (r: Resolver) => Resolution<T>;
   /** Which resolver the cached state is for (by number: holding the resolver would keep its phase's values alive). */
@@ -83,9 +82,14 @@ export class Output<T> {
 
   /** @internal Use `output()`, `all()`, `secret()` or resource attributes to make outputs. */
   constructor(resources: readonly ResourceNode[], source: (r: Resolver) => Resolution<T>, label?: string) {
-    this.resources = resources;
+    this.dependsOn = resources;
     this.source = source;
     this.labelText = label;
+  }
+
+  /** @internal Resources this output statically depends on: they become graph edges. */
+  get resources(): readonly ResourceNode[] {
+    return this.dependsOn;
   }
 
   /** @internal How the program names this value, for messages: `cert.domainValidationOptions`. */

@@ -6,6 +6,7 @@ import { beginLine, finishLine, headLine, noteLine, operationId } from "./journa
 import { applyMutations } from "./mutations.js";
 import { encodeState } from "./secret-encoding.js";
 import { snapshotChunks } from "./snapshot.js";
+import { OpenOperations } from "./open-operations.js";
 import type { StackSecrets } from "./stack-secrets.js";
 import type { JournalStorage } from "./store.js";
 import type { OperationKind, PendingOperation, StackState, StateMutation } from "./types.js";
@@ -126,7 +127,7 @@ interface Entry {
 export class Journal implements StateJournal {
   private readonly storage: JournalStorage;
   private st: StackState;
-  private readonly open = new Map<number, PendingOperation>();
+  private readonly open: OpenOperations;
   /** True while {@link Journal.state}'s map of resources is also a snapshot's or a caller's: copied before a change. */
   private shared = false;
   private nextOp: number;
@@ -171,7 +172,7 @@ export class Journal implements StateJournal {
     );
     this.st = { ...init.state };
     this.shared = true;
-    for (const p of init.pending) this.open.set(p.op, p);
+    this.open = new OpenOperations(init.nextOp, init.pending);
     this.nextOp = init.nextOp;
     this.base = init.baseSerial;
     this.secrets = init.secrets;
@@ -189,7 +190,7 @@ export class Journal implements StateJournal {
 
   /** Operations begun and not yet ended or aborted, including those recovered from a crashed run. */
   get pending(): PendingOperation[] {
-    return [...this.open.values()];
+    return this.open.values();
   }
 
   /** Bytes written so far: journal records and snapshots written by {@link Journal.compact}. */
@@ -222,7 +223,7 @@ export class Journal implements StateJournal {
     }
     const p: PendingOperation = { op: this.nextOp++, kind: args.kind, urn: args.urn, type: args.type, since: isoTime(Date.now()) };
     if (args.id !== undefined) p.id = args.id;
-    this.open.set(p.op, p);
+    this.open.set(p);
     this.enqueue({ line: beginLine(p), begin: p.op });
     return this.durable(p.op);
   }
@@ -352,7 +353,7 @@ export class Journal implements StateJournal {
     const base = state ?? this.st;
     const snap = { ...base, serial: base.serial + 1 };
     const encoded = encodeState(snap, this.secrets.crypter); // throws before any change if a secret cannot be encrypted
-    const carried = [...this.open.values()];
+    const carried = this.open.values();
     const journalText = headLine(snap.serial) + carried.map(beginLine).join("");
     const prior = { st: this.st, serial: this.st.serial };
     if (state) this.st = { ...state };
