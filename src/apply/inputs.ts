@@ -1,5 +1,5 @@
 import type { StepMeta } from "../plan/plan.js";
-import { resolveInputs } from "../runtime/resolve-inputs.js";
+import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs.js";
 import { withIgnoredChanges } from "../plan/decide.js";
 import { jsonInputs } from "../runtime/json-values.js";
 import { inputSchemaProblems } from "../runtime/schema-check.js";
@@ -9,7 +9,7 @@ import { UNKNOWN, containsUnknown } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
 import type { ApplyContext } from "./context.js";
 import type { Action } from "../plan/actions.js";
-import type { GraphNode } from "../program/node.js";
+import type { CustomNode, GraphNode } from "../program/node.js";
 
 /** An action that makes or changes an object from the program's inputs. */
 type MakingAction = Extract<Action, { kind: "create" | "update" | "replace" }>;
@@ -34,7 +34,9 @@ export function inputsFor(action: MakingAction, ctx: ApplyContext, node: GraphNo
   const triggersPending = node?.kind === "custom" && node.options.replaceTriggeredBy.length > 0 && step.meta.triggers === undefined;
   // Planned inputs that are all known are sent as planned, without an async step (most creates of a fresh up).
   if (!containsUnknown(step.news) && !triggersPending) return registered(ctx, { news: step.news, secretKeys: step.secretKeys, meta: step.meta });
-  return resolvedFor(action, ctx, node, triggersPending).then(({ news, secretKeys, triggers }) => registered(ctx, { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta }));
+  const done = ({ news, secretKeys, triggers }: Resolved) => registered(ctx, { news, secretKeys, meta: triggers ? { ...step.meta, triggers } : step.meta });
+  const r = resolvedFor(action, ctx, node, triggersPending);
+  return r instanceof Promise ? r.then(done) : done(r);
 }
 
 /** The inputs, their secret values registered first so no message can show them. */
@@ -43,24 +45,41 @@ function registered(ctx: ApplyContext, inputs: ApplyInputs): ApplyInputs {
   return inputs;
 }
 
-/** The inputs resolved now that the values they came from are real. */
-async function resolvedFor(action: MakingAction, ctx: ApplyContext, node: GraphNode | undefined, triggersPending: boolean): Promise<{ news: Props; secretKeys: string[]; triggers?: string }> {
-  const { step } = action;
+/** The inputs resolved now that the values they came from are real: at once when every value is known already (the usual case). */
+function resolvedFor(action: MakingAction, ctx: ApplyContext, node: GraphNode | undefined, triggersPending: boolean): Resolved | Promise<Resolved> {
   if (node?.kind !== "custom") throw new Error("its planned inputs hold values known only after apply, and the program that declares it is not loaded: run up with the program");
   const scope = ctx.scope(action);
-  const r = await resolveInputs(node.inputs, scope);
+  const r = resolveInputsNow(node.inputs, scope);
+  if (!(r instanceof Promise) && !triggersPending) return checkedNews(action, node, r);
+  return (async () => {
+    const out = checkedNews(action, node, await r);
+    if (triggersPending) {
+      const t = await replaceTriggers(node, scope, undefined);
+      if (t?.hash) out.triggers = t.hash;
+    }
+    return out;
+  })();
+}
+
+/** Resolved inputs. */
+interface Resolved {
+  news: Props;
+  secretKeys: string[];
+  triggers?: string;
+}
+
+/** The inputs to send from values resolved now, checked as the plan checked the rest; throws naming what is wrong. */
+function checkedNews(action: MakingAction, node: CustomNode, r: ResolvedInputs): Resolved {
+  const { step } = action;
   const { values, problems } = jsonInputs(r.values);
   if (problems.length) throw new Error(`${problems.join("; ")}: state holds plain JSON data`);
   const news = containsUnknown(step.news) ? withIgnoredChanges(values, "olds" in step ? step.olds : undefined, node.options.ignoreChanges) : step.news;
   const still = Object.keys(news).filter((k) => containsUnknown(news[k]) || news[k] === UNKNOWN);
   if (still.length) throw new Error(`inputs ${still.join(", ")} are still unknown after their dependencies were applied`);
-  const out: { news: Props; secretKeys: string[]; triggers?: string } = { news, secretKeys: [...new Set([...r.secretKeys, ...step.secretKeys])] };
+  const secretKeys = r.secretKeys.length === 0 ? step.secretKeys : [...new Set([...r.secretKeys, ...step.secretKeys])];
   // Values that became known only now are checked against the schema as the plan checked the rest.
-  const wrong = inputSchemaProblems(news, node.definition.schema, new Set([...out.secretKeys, ...schemaSecretKeys(node.definition.schema)]));
+  const schemaSecrets = schemaSecretKeys(node.definition.schema);
+  const wrong = inputSchemaProblems(news, node.definition.schema, secretKeys.length ? new Set([...secretKeys, ...schemaSecrets]) : schemaSecrets);
   if (wrong.length) throw new Error(`${wrong.join("; ")}: nothing was sent to the provider`);
-  if (triggersPending) {
-    const t = await replaceTriggers(node, scope, undefined);
-    if (t?.hash) out.triggers = t.hash;
-  }
-  return out;
+  return { news, secretKeys };
 }
