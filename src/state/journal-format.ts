@@ -78,22 +78,28 @@ export function finishLine(t: "end" | "abort" | "mutate", op: number | undefined
   const enc = m.map((x) => encodeMutation(x, crypter));
   if (t === "mutate") return JSON.stringify({ t, m: enc }) + "\n";
   const short = t === "end" && target && enc.length === 1 ? shortUpsert(enc[0]!, target) : undefined;
-  if (short) return JSON.stringify({ t, op, ...short }) + "\n";
+  if (short) return JSON.stringify(short.same ? { t, op, r: short.r, same: short.same } : { t, op, r: short.r }) + "\n";
   return JSON.stringify(enc.length ? { t, op, m: enc } : { t, op }) + "\n";
 }
 
 /** The short form of an upsert of the operation's own resource, or undefined when it is another's. */
 function shortUpsert(m: StateMutation, target: OperationTarget): { r: Omit<ResourceState, "urn" | "type">; same?: string[] } | undefined {
   if (m.kind !== "upsert" || m.resource.urn !== target.urn || m.resource.type !== target.type) return undefined;
-  const { urn: _urn, type: _type, ...r } = m.resource;
-  const keys = Object.keys(r.outputs);
+  const rec = m.resource;
+  const keys = Object.keys(rec.outputs);
   let n = 0;
-  while (n < keys.length && Object.hasOwn(r.inputs, keys[n]!) && sameValue(r.outputs[keys[n]!], r.inputs[keys[n]!])) n++;
-  if (n === 0) return { r };
+  while (n < keys.length && Object.hasOwn(rec.inputs, keys[n]!) && sameValue(rec.outputs[keys[n]!], rec.inputs[keys[n]!])) n++;
   // Only a leading run is left out, so reading puts every output back in its place.
-  const outputs: Props = {};
-  for (const k of keys.slice(n)) outputs[k] = r.outputs[k];
-  return { r: { ...r, outputs }, same: keys.slice(0, n) };
+  let outputs = rec.outputs;
+  if (n > 0) {
+    outputs = {};
+    for (let i = n; i < keys.length; i++) outputs[keys[i]!] = rec.outputs[keys[i]!];
+  }
+  // One copy, in the record's own order (a rest, a spread and a spread again were three per create).
+  const r: Record<string, unknown> = {};
+  for (const k in rec) if (k !== "urn" && k !== "type") r[k] = k === "outputs" ? outputs : rec[k as keyof ResourceState];
+  const short = r as Omit<ResourceState, "urn" | "type">;
+  return n === 0 ? { r: short } : { r: short, same: keys.slice(0, n) };
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
