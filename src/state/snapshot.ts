@@ -1,4 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
+import { shareStrings } from "./shared-strings.js";
 import { describeZodError, stackStateSchema } from "./schema.js";
 import { STATE_FORMAT_VERSION, type StackState } from "./types.js";
 
@@ -41,6 +42,7 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
   }
   const s = asWritten(text, json) ?? validated(json, file);
   delete (s as { digest?: unknown }).digest;
+  shareStrings(s);
   if (s.project !== expected.project || s.stack !== expected.stack) {
     throw new SnapshotError(
       file,
