@@ -63,11 +63,13 @@ function walk(v: unknown, path: string[], out: Record<string, number>, inCalls: 
 
 /**
  * The cost figures of a report, by path: medians of timed runs, memory, bytes and provider calls.
- * @example figuresOf(report)["engine.n=10000.applyWallMs"] // 1234
+ * @example figuresOf(report)["engine.n=10000.applyWallMs"] // 1234; figuresOf(report)["change.n=100000.changes.pct=1.wallMs"] // 3030
  */
 export function figuresOf(report: BenchReport): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const g of GROUPS) if (report[g] !== undefined) walk(report[g], [g], out, false);
+  // The change rows are named by the size of their stack, as the other groups' rows are: a run at 100,000
+  // is not compared with a baseline at 10,000.
+  for (const g of GROUPS) if (report[g] !== undefined) walk(report[g], g === "change" && report.change ? [g, `n=${report.change.n}`] : [g], out, false);
   return out;
 }
 

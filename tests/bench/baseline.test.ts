@@ -7,6 +7,7 @@ const summary = (median: number) => ({ median, min: median - 1, runs: [median - 
 const report = {
   engine: [{ n: 10_000, applyWallMs: summary(900), noopPlanMs: summary(300), peakRssMb: summary(170), target: { bytesWrittenOverFinal: 2 } }],
   acm: { certificates: 50, parallel: 10, up: { calls: 103, floor: 103, byCommand: { RequestCertificate: 50 }, changesPerRequest: [50] }, target: { upCallsAtMost: 136 } },
+  change: { n: 100_000, command: "up", freshUp: { wallMs: summary(3900), peakRssMb: summary(316) }, changes: [{ pct: 1, changedResources: 1000, wallMs: summary(3000), peakRssMb: summary(320) }], target: { onePctWallMsAtMost: 3900, onePctPeakRssMbAtMost: 316 } },
 } as unknown as BenchReport;
 
 describe("bench baseline: a figure that grows more than 25% fails the run", () => {
@@ -17,7 +18,17 @@ describe("bench baseline: a figure that grows more than 25% fails the run", () =
       "engine.n=10000.peakRssMb": 170,
       "acm.up.calls": 103,
       "acm.up.byCommand.RequestCertificate": 50,
+      "change.n=100000.freshUp.wallMs": 3900,
+      "change.n=100000.freshUp.peakRssMb": 316,
+      "change.n=100000.changes.pct=1.wallMs": 3000,
+      "change.n=100000.changes.pct=1.peakRssMb": 320,
     });
+  });
+
+  it("does not compare change rows of a stack of another size (a 100k run against a 10k baseline)", () => {
+    const base = { "change.n=10000.changes.pct=1.wallMs": 818 };
+    expect(regressions(base, figuresOf(report))).toEqual([]);
+    expect(regressions({ "change.n=100000.changes.pct=1.wallMs": 2000 }, figuresOf(report))).toEqual([{ figure: "change.n=100000.changes.pct=1.wallMs", baseline: 2000, now: 3000 }]);
   });
 
   it("reports figures that grew past 25% and past noise; figures only one side has are not compared", () => {
