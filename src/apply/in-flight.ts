@@ -154,20 +154,20 @@ class OpenBounds {
   }
 
   add(b: Bounded): void {
-    b.slot = this.items.length;
+    b.listedAt = this.items.length;
     this.items.push(b);
   }
 
   /** Removes `b` (if it is in), moving the last call into its place. */
   delete(b: Bounded): void {
-    const i = b.slot;
+    const i = b.listedAt;
     if (i < 0 || this.items[i] !== b) return;
     const last = this.items.pop()!;
     if (last !== b) {
       this.items[i] = last;
-      last.slot = i;
+      last.listedAt = i;
     }
-    b.slot = -1;
+    b.listedAt = -1;
   }
 }
 
@@ -179,7 +179,7 @@ class OpenBounds {
 export class Bounded {
   timedOut = false;
   /** @internal Its place in the calls in flight, -1 when it is not among them. */
-  slot = -1;
+  listedAt = -1;
   private ctl: AbortController | undefined;
   private reason: unknown;
   private ended: boolean;

@@ -38,6 +38,30 @@ export function sameRecord(step: Extract<PlanStep, { kind: "same" }>, prior: Res
   return recordFor(step.urn, step.type, step.meta, o, prior.deposed ? { deposed: prior.deposed } : {});
 }
 
+/** The fields of a record that holds no option: {@link sameRecordIsPrior} answers for those alone. */
+const PLAIN_RECORD = new Set(["urn", "type", "id", "inputs", "outputs", "deps", "secretKeys"]);
+/** The fields of a step's meta that sets no option. */
+const PLAIN_META = new Set(["deps", "protect", "retainOnDelete"]);
+
+/**
+ * True when `sameRecord(step, prior)` would be `prior` as it is, told without making it (building and
+ * comparing 100,000 records was ~0.15 s of a 1% change): a record holding no option, nothing tainted or
+ * deposed, of the same type and dependencies, for a step whose meta sets no option either. False whenever
+ * it cannot tell so cheaply (any other field, on either side): then compare the whole record.
+ *
+ * @example if (!sameRecordIsPrior(step, prior) && !isDeepStrictEqual(sameRecord(step, prior), prior)) rewrite();
+ */
+export function sameRecordIsPrior(step: Extract<PlanStep, { kind: "same" }>, prior: ResourceState): boolean {
+  const m = step.meta;
+  if (m.protect || m.retainOnDelete) return false;
+  for (const k in m) if (!PLAIN_META.has(k)) return false;
+  for (const k in prior) if (!PLAIN_RECORD.has(k)) return false;
+  if (prior.secretKeys !== undefined && prior.secretKeys.length === 0) return false; // recordFor leaves an empty list out
+  if (prior.type !== step.type || prior.deps.length !== m.deps.length) return false;
+  for (let i = 0; i < m.deps.length; i++) if (prior.deps[i] !== m.deps[i]) return false;
+  return true;
+}
+
 /** The old object of a create-first replace, kept as deposed until its delete succeeds. */
 export function deposedFrom(step: Extract<PlanStep, { kind: "replace" }>): DeposedObject {
   const d: DeposedObject = { id: step.id, inputs: step.olds, outputs: step.outputs, deps: step.prior.deps };

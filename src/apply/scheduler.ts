@@ -97,12 +97,8 @@ export class Scheduler<J extends Job> {
     this.remaining = new Int32Array(jobs.length);
     this.running = new IndexList(jobs.length);
     this.slotted = Uint8Array.from(jobs, (j) => (opts.slot(j) ? 1 : 0));
-    for (let i = 0; i < jobs.length; i++) {
-      const ds = deps[i] ?? [];
-      this.remaining[i] = ds.length;
-      for (const d of ds) if (!(d >= 0 && d < jobs.length)) throw new Error(`job ${jobs[i]!.id} depends on job ${d}, which does not exist`);
-    }
-    const reversed = reverseEdges(deps);
+    for (let i = 0; i < jobs.length; i++) this.remaining[i] = deps[i]?.length ?? 0;
+    const reversed = reverseEdges(deps, { kind: "job", name: (i) => jobs[i]!.id }); // refuses an edge to no job
     this.dependentsAt = reversed.at;
     this.dependents = reversed.users;
     // Once every job's dependents are known: a job's rank depends on them.

@@ -1,6 +1,7 @@
 import { combineLatest, firstValueFrom, isObservable, map } from "rxjs";
 import { asObservable, needsResolving, resolveNow, type OState, type Resolution, type Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
+import { NO_NODES } from "../program/distinct-nodes.js";
 import type { Props } from "../state/types.js";
 import type { Deferral } from "../program/deferral.js";
 
@@ -81,7 +82,7 @@ function allDefined(keys: readonly string[], inputs: Record<string, unknown>): b
 // Shared by the results that have none (most): a list per resource was ~60 bytes kept by its step. Frozen,
 // so a caller that would add to one fails at once instead of changing every result.
 const NO_NAMES = Object.freeze([]) as unknown as string[];
-const NO_DEPS = Object.freeze([]) as unknown as ResourceNode[];
+const NO_DEPS = NO_NODES as ResourceNode[];
 
 /** Resolves one input strictly: undefined when any part is unknown. */
 export async function resolveKnown(v: unknown, r: Resolver): Promise<{ value: unknown; secret: boolean } | undefined> {

@@ -121,9 +121,11 @@ export function* snapshotChunks(s: StackState): Generator<string> {
   let parts: string[] = [`{\n ${head.join(",\n ")},\n "resources": {${urns.length ? "\n" : "}"}`];
   let chars = parts[0]!.length;
   for (let i = 0; i < urns.length; i++) {
+    const lead = i ? ",\n  " : "  ";
+    const key = JSON.stringify(urns[i]);
     const line = JSON.stringify(s.resources[urns[i]!]);
-    parts.push(i ? ",\n  " : "  ", JSON.stringify(urns[i]), ": ", line);
-    chars += line.length + urns[i]!.length + 7;
+    parts.push(lead, key, ": ", line);
+    chars += lead.length + key.length + 2 + line.length;
     if (chars >= CHUNK_CHARS) {
       yield piece(parts.join(""));
       parts = [];

@@ -8,6 +8,10 @@ const tick = () => new Promise((r) => setTimeout(r, 5));
 const indexed = (jobs: readonly { id: string }[], deps: ReadonlyMap<string, string[]>) => jobs.map((j) => (deps.get(j.id) ?? []).map((d) => jobs.findIndex((x) => x.id === d)));
 
 describe("the scheduler", () => {
+  it("refuses a dependency on a job that does not exist, naming the job", () => {
+    expect(() => new Scheduler([job("a"), job("b")], [[], [5]], { parallel: 1, slot, hooks: { run: async () => {} } })).toThrow("job b depends on job 5, which does not exist");
+  });
+
   it("runs jobs in dependency order, at most `parallel` with a slot at once", async () => {
     let running = 0;
     let peak = 0;
