@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { recordPrelude } from "../../src/apply/prelude.js";
+import { publishSettled, recordPrelude } from "../../src/apply/prelude.js";
+import { defineResource } from "../../src/program/define.js";
+import { evaluateProgram } from "../../src/program/evaluate.js";
+import { buildGraph } from "../../src/graph/graph.js";
+import { ValueResolver } from "../../src/runtime/values.js";
+import { NodeTable } from "../../src/program/node-table.js";
+import type { Provider } from "../../src/provider/provider.js";
 import type { Plan, PlanStep } from "../../src/plan/plan.js";
 import type { JournalWriter } from "../../src/state/journal-writer.js";
 import type { ResourceState, StateMutation } from "../../src/state/types.js";
@@ -42,5 +48,49 @@ describe("recordPrelude", () => {
   it("moves a renamed resource's record to its new URN", () => {
     const written = prelude([record("old")], [same("new", {}, { movedFrom: urn("old") } as never)]);
     expect(written.map((m) => m.kind)).toEqual(["remove", "upsert"]);
+  });
+});
+
+describe("publishSettled", () => {
+  const provider: Provider<{ name: string; password?: string }, { name: string; token: string }> = {
+    async create({ inputs }) {
+      return { id: inputs.name, outputs: { name: inputs.name, token: "t" } };
+    },
+    async read({ outputs }) {
+      return outputs;
+    },
+    async delete() {},
+  };
+  const Vault = defineResource<{ name: string; password?: string }, { name: string; token: string }>("prelude:test:Vault", {
+    provider,
+    schema: { inputs: { name: {}, password: {} }, outputs: { name: {}, token: { secret: true } } },
+  });
+
+  /** The secret attributes of the value publishSettled gives each resource of a program whose resources are all recorded and unchanged. */
+  async function settledSecrets(records: (urnOf: (name: string) => Urn) => ResourceState[]): Promise<(name: string) => ReadonlySet<string>> {
+    const spec = { name: "p", fn: () => void ["a", "b", "c"].map((n) => new Vault(n, { name: n })), location: { dir: ".", command: "npx tsx infra.ts" } };
+    const graph = buildGraph((await evaluateProgram(spec, { stack: "s", config: {} })).nodes);
+    const nodeOf = (name: string) => graph.order.find((n) => n.name === name)!;
+    const journal = { state: { resources: Object.fromEntries(records((n) => nodeOf(n).urn).map((r) => [r.urn, r])) } } as unknown as JournalWriter;
+    const values = new ValueResolver(undefined, undefined, graph.order.length);
+    const plan = { steps: graph.order.map((n) => ({ kind: "same", urn: n.urn, type: n.type })) } as unknown as Plan;
+    publishSettled(graph.order, plan, new NodeTable(0), journal, values);
+    return (name) => {
+      let keys: ReadonlySet<string> | undefined;
+      values.value(nodeOf(name)).subscribe((v) => (keys = v.secretKeys)); // published: delivered at once
+      return keys!;
+    };
+  }
+
+  it("gives unchanged resources their type's secret attributes, sharing one set, and a set of their own only for secrets they recorded", async () => {
+    const set = await settledSecrets((urnOf) => [
+      { urn: urnOf("a"), type: "prelude:test:Vault", id: "a", inputs: { name: "a" }, outputs: { name: "a", token: "t" }, deps: [] },
+      { urn: urnOf("b"), type: "prelude:test:Vault", id: "b", inputs: { name: "b" }, outputs: { name: "b", token: "t" }, deps: [] },
+      { urn: urnOf("c"), type: "prelude:test:Vault", id: "c", inputs: { name: "c", password: "pw" }, outputs: { name: "c", token: "t" }, deps: [], secretKeys: ["password"] },
+    ]);
+    expect([...set("a")]).toEqual(["token"]);
+    expect(set("b")).toBe(set("a")); // the type's one set: not one per resource
+    expect([...set("c")].sort()).toEqual(["password", "token"]);
+    expect(set("c")).not.toBe(set("a"));
   });
 });
