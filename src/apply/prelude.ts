@@ -62,13 +62,20 @@ function settledValue(node: GraphNode, step: PlanStep | undefined, journal: Jour
  * planning, waits that are not needed, nodes outside `--target`), so the actions that read them can resolve.
  */
 export function publishSettled(order: readonly GraphNode[], plan: Plan, producing: NodeValues<GraphNode, true>, journal: JournalWriter, values: ValueResolver): void {
-  let stepOf: Map<string, PlanStep> | undefined; // made only if a node is settled (none in a fresh up)
+  let told: Map<string, PlanStep> | undefined; // made only if a node is settled (none in a fresh up)
   for (const n of order) {
     if (producing.has(n)) continue;
-    if (!stepOf) {
-      stepOf = new Map();
-      for (const s of plan.steps) if (s.kind !== "delete") stepOf.set(s.urn, s);
-    }
-    settledValue(n, stepOf.get(n.urn), journal, values);
+    told ??= stepsThatTell(plan);
+    settledValue(n, told.get(n.urn), journal, values);
   }
+}
+
+/**
+ * The steps a settled node's value comes from rather than from its record: waits not needed and reads done
+ * while planning (few). A map of every step cost ~70 ms at 100,000 unchanged resources, for nothing.
+ */
+function stepsThatTell(plan: Plan): Map<string, PlanStep> {
+  const out = new Map<string, PlanStep>();
+  for (const s of plan.steps) if (s.kind === "wait" || s.kind === "read") out.set(s.urn, s);
+  return out;
 }

@@ -4,6 +4,7 @@ import type { OpContext, ProviderInstance } from "../provider/provider.js";
 import type { ProviderSource } from "../program/registry.js";
 import type { Props, ResourceState, StackState, StateMutation } from "../state/types.js";
 import type { Urn } from "../core/urn.js";
+import { copyOfResources } from "../state/mutations.js";
 
 /**
  * The record after a refresh read `read`: outputs as read, and each input the read reports under the same
@@ -62,7 +63,7 @@ export async function readAll(state: StackState, env: RefreshEnv): Promise<{ fin
 /** The state as a refresh's mutations leave it (a copy; the original is untouched). */
 export function afterRefresh(state: StackState, mutations: readonly StateMutation[]): StackState {
   if (mutations.length === 0) return state;
-  const resources = { ...state.resources };
+  const resources = copyOfResources(state.resources);
   for (const m of mutations) {
     if (m.kind === "remove") delete resources[m.urn];
     else if (m.kind === "upsert") resources[m.resource.urn] = m.resource;

@@ -3,7 +3,7 @@ import type { StateJournal } from "./journal-writer.js";
 import { DiskFullError } from "./durable-file.js";
 import { isoTime } from "../core/iso-time.js";
 import { beginLine, finishLine, headLine, noteLine, operationId } from "./journal-format.js";
-import { applyMutations } from "./mutations.js";
+import { applyMutations, copyOfResources } from "./mutations.js";
 import { encodeState } from "./secret-encoding.js";
 import { snapshotChunks } from "./snapshot.js";
 import { OpenOperations } from "./open-operations.js";
@@ -457,7 +457,7 @@ export class Journal implements StateJournal {
   /** The state to apply mutations to: its map of resources copied first if a snapshot shares it. */
   private writable(): StackState {
     if (this.shared) {
-      this.st.resources = { ...this.st.resources };
+      this.st.resources = copyOfResources(this.st.resources);
       this.shared = false;
     }
     return this.st;

@@ -1,5 +1,5 @@
 import { JournalCorruptError, parseJournal, type ParsedJournal } from "./journal-format.js";
-import { applyMutations } from "./mutations.js";
+import { applyMutations, copyOfResources } from "./mutations.js";
 import { parseSnapshot, SnapshotError } from "./snapshot.js";
 import type { StateStore } from "./store.js";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
@@ -141,7 +141,7 @@ export async function planRecovery(store: StateStore, expected: { project: strin
   }
 
   const base = (head !== undefined ? found.find((c) => c.serial === head) : undefined) ?? found[0];
-  const state: StackState = base ? { ...base.state, resources: { ...base.state.resources } } : emptyState(expected.project, expected.stack);
+  const state: StackState = base ? { ...base.state, resources: copyOfResources(base.state.resources) } : emptyState(expected.project, expected.stack);
   const replays = head !== undefined && (base === undefined || head >= base.serial);
   if (!base) notes.push("no stored version could be read: the journal's records were replayed on an empty state");
   else if (head !== undefined && head > base.serial) notes.push(`the journal continues version ${head}, which is lost: resources changed only in versions ${base.serial + 1}–${head} may be stale or missing; run refresh after recovering`);

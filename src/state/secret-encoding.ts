@@ -1,6 +1,7 @@
 import type { DeposedObject, Props, ResourceState, StackState, StateMutation } from "./types.js";
 import { MissingPassphraseError, type Crypter } from "./secrets.js";
 import { visitResourceSecrets, visitSecretProps } from "./secret-walk.js";
+import { copyOfResources } from "./mutations.js";
 
 /**
  * How a secret value is written in files: this object in place of the value.
@@ -109,7 +110,7 @@ function mapState(state: StackState, f: (v: unknown) => unknown): StackState {
   for (const urn in state.resources) {
     const r = state.resources[urn]!;
     const mapped = mapResource(r, f);
-    if (mapped !== r) (resources ??= { ...state.resources })[urn] = mapped;
+    if (mapped !== r) (resources ??= copyOfResources(state.resources))[urn] = mapped;
   }
   const outputs = state.secretOutputs?.length ? mapSecrets(state.outputs, state.secretOutputs, f) : state.outputs;
   return { ...state, resources: resources ?? state.resources, outputs };
