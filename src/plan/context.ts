@@ -3,13 +3,14 @@ import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode } from "../program/node.js";
 import type { NodeTable } from "../program/node-table.js";
 import type { Deferrals } from "./deferrals.js";
+import type { Claims } from "./claims.js";
 import type { Urn } from "../core/urn.js";
 import type { OpContext, ProviderInstance } from "../provider/provider.js";
 import { providerRecord } from "../provider/instance.js";
 import type { ProviderSource } from "../program/registry.js";
 import type { Provider } from "../provider/provider.js";
 import type { ResourceState, StackState } from "../state/types.js";
-import type { AdoptedObject, PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
+import type { PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
 import type { ValueResolver, ResourceValue } from "../runtime/values.js";
 
 /** Single-run planning options (the CLI's `--target`, `--replace`, `--refresh`, `--refresh-only`). */
@@ -42,14 +43,6 @@ export interface PlanInput {
   growth?: { listen(listener: (node: ResourceNode) => void): () => void };
 }
 
-/** A state entry claimed by a program resource, directly or through an alias. */
-export interface Claim {
-  prior: ResourceState;
-  movedFrom?: Urn;
-  /** Set when the prior is an existing object adopted by `import` (not yet in state). */
-  adopted?: AdoptedObject;
-}
-
 /** Decisions carried from one planning pass to the next (see {@link makePlan}). */
 export interface Forced {
   /** Resources to replace delete-first, each with the URN of the dependency deleted first. */
@@ -64,7 +57,8 @@ export interface PlanContext {
   resolver: ValueResolver;
   steps: NodeTable<PlanStep, GraphNode>;
   diagnostics: PlanDiagnostic[];
-  claimed: Map<CustomNode, Claim>;
+  /** The records program resources take over (see `claimResources`). */
+  claimed: Claims;
   /** Nodes inside `--target` (undefined: no targeting). */
   inTarget: Set<GraphNode> | undefined;
   replaceSet: ReadonlySet<string>;

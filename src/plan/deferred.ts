@@ -27,11 +27,11 @@ export function deferNode(node: GraphNode, deferrals: readonly Deferral[], ctx: 
  * this plan could not run it on: the callback may declare them again once the value is known, so they are
  * kept for that round rather than deleted now.
  *
- * @example const kept = keptForLater(state, claimedUrns, ctx.deferrals.unknownOn);
+ * @example const kept = keptForLater(state, (urn) => claims.hasUrn(urn), ctx.deferrals.unknownOn);
  */
-export function keptForLater(state: StackState, claimed: ReadonlySet<string>, unknownOn: ReadonlySet<Urn>): ResourceState[] {
+export function keptForLater(state: StackState, claimed: (urn: string) => boolean, unknownOn: ReadonlySet<Urn>): ResourceState[] {
   if (unknownOn.size === 0) return [];
-  return Object.values(state.resources).filter((r) => !claimed.has(r.urn) && r.declaredIn?.on.some((u) => unknownOn.has(u)));
+  return Object.values(state.resources).filter((r) => !claimed(r.urn) && r.declaredIn?.on.some((u) => unknownOn.has(u)));
 }
 
 /**

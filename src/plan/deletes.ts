@@ -53,7 +53,8 @@ function deleteStep(r: ResourceState, deposed?: NonNullable<ResourceState["depos
  */
 export function planDeletes(
   state: StackState,
-  claimedUrns: ReadonlySet<string>,
+  /** True for the records the program (or a later round) keeps. */
+  claimed: (urn: string) => boolean,
   inScope: ReadonlySet<string> | undefined,
   diagnostics: PlanDiagnostic[],
 ): PlanStep[] {
@@ -63,7 +64,7 @@ export function planDeletes(
     const r = state.resources[urn]!;
     if (inScope && !inScope.has(r.urn)) continue;
     if (r.deposed) for (const d of r.deposed) out.push(deleteStep(r, d));
-    if (claimedUrns.has(r.urn)) continue;
+    if (claimed(r.urn)) continue;
     if (r.protect && !r.retainOnDelete) {
       diagnostics.push({
         severity: "error",

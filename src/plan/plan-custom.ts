@@ -9,7 +9,8 @@ import { DistinctNodes } from "../program/distinct-nodes.js";
 import { decide, withIgnoredChanges, type Decision } from "./decide.js";
 import type { PlanStep, StepMeta } from "./plan.js";
 import { NO_KEYS, knownValue, unknownValue, type ResourceValue } from "../runtime/values.js";
-import { memoized, metaOf, priorOf, providerOf, type Claim, type PlanContext } from "./context.js";
+import { memoized, metaOf, priorOf, providerOf, type PlanContext } from "./context.js";
+import type { Claim } from "./claims.js";
 import { deleteFirstChain } from "./cascade.js";
 import { checkedInputs, type CheckedInputs } from "./checked-inputs.js";
 import { foreseen, plannedForCreate, plannedForUpdate } from "./planned-value.js";
@@ -88,7 +89,7 @@ function withInputs(node: CustomNode, inputs: CheckedInputs | undefined, ctx: Pl
   const secrets = [...new Set([...inputs.secretKeys, ...schemaSecretKeys(node.definition.schema)])];
   return adopt(node, node.options.import, inputs.values, secrets, ctx).then((adopted) => {
     if (!adopted) return ctx.publish(node, unknownValue(schemaSecretKeys(node.definition.schema)));
-    ctx.claimed.set(node, adopted);
+    ctx.claimed.claim(node, adopted);
     return withPrior(node, inputs, adopted, ctx);
   });
 }

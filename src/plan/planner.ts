@@ -1,16 +1,16 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Graph } from "../graph/graph.js";
-import type { CustomNode, GraphNode } from "../program/node.js";
+import type { GraphNode } from "../program/node.js";
 import { NodeTable } from "../program/node-table.js";
 import type { Urn } from "../core/urn.js";
-import type { StackState } from "../state/types.js";
 import { runUnusedApplies } from "./unused-applies.js";
 import { outputProblems } from "../runtime/json-values.js";
 import { buildActionGraph } from "./actions.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
 import { resolveInputs } from "../runtime/resolve-inputs.js";
 import { ValueResolver, unknownValue } from "../runtime/values.js";
-import type { Claim, Forced, PlanContext, PlanInput, PlanOptions } from "./context.js";
+import type { Forced, PlanContext, PlanInput, PlanOptions } from "./context.js";
+import { claimResources } from "./claims.js";
 import { planCustom } from "./plan-custom.js";
 import { planLookup } from "./plan-lookup.js";
 import { planWait, waitsNeededByUsers } from "./plan-wait.js";
@@ -26,38 +26,6 @@ import { Deferrals } from "./deferrals.js";
 export type { PlanInput, PlanOptions } from "./context.js";
 
 /** Claims state entries for program resources, directly or through an alias (a rename or move). */
-function claimResources(graph: Graph, state: StackState): Map<CustomNode, Claim> {
-  const claimed = new Map<CustomNode, Claim>();
-  // A fresh stack has nothing to claim: no URN is looked up (each lookup hashes a long string).
-  if (isEmpty(state.resources)) return claimed;
-  const taken = new Set<string>();
-  let aliased: CustomNode[] | undefined;
-  for (const n of graph.order) {
-    if (n.kind !== "custom") continue;
-    const direct = state.resources[n.urn];
-    if (direct) {
-      claimed.set(n, { prior: direct });
-      taken.add(n.urn);
-    } else if (n.options.aliases.length > 0) (aliased ??= []).push(n);
-  }
-  if (!aliased) return claimed;
-  const inProgram = new Set<string>(graph.order.map((n) => n.urn));
-  for (const n of aliased) {
-    const a = n.options.aliases.find((u) => state.resources[u] && !taken.has(u) && !inProgram.has(u));
-    if (a) {
-      claimed.set(n, { prior: state.resources[a]!, movedFrom: a });
-      taken.add(a);
-    }
-  }
-  return claimed;
-}
-
-/** True when `o` has no own key. */
-function isEmpty(o: object): boolean {
-  for (const k in o) if (Object.hasOwn(o, k)) return false;
-  return true;
-}
-
 /** Adds a targeted node declared while planning, with everything it depends on. */
 function addTargeted(into: Set<GraphNode>, graph: Graph, node: GraphNode): void {
   if (into.has(node)) return;
@@ -136,7 +104,7 @@ async function planPass(input: PlanInput, opts: PlanOptions, forced: Forced, mem
     const added = addNode(input.graph, node);
     if (!added) return;
     if (ctx.inTarget && opts.targets?.includes(added.urn)) addTargeted(ctx.inTarget, input.graph, added);
-    if (node.kind === "custom" && input.state.resources[node.urn]) ctx.claimed.set(node, { prior: input.state.resources[node.urn]! });
+    if (node.kind === "custom" && input.state.resources[node.urn]) ctx.claimed.claim(node, { prior: input.state.resources[node.urn]! });
     watch.add(added, planOne);
   });
   try {
@@ -207,12 +175,11 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
     if (n.site) s.site = n.site;
     ordered.push(s);
   }
-  const claimedUrns = new Set<string>();
-  for (const [n, c] of ctx.claimed) claimedUrns.add(c.movedFrom ?? n.urn);
-  const kept = keptForLater(input.state, claimedUrns, ctx.deferrals.unknownOn);
-  for (const r of kept) claimedUrns.add(r.urn);
+  const claimed = (urn: string) => ctx.claimed.hasUrn(urn);
+  const kept = keptForLater(input.state, claimed, ctx.deferrals.unknownOn);
+  const keptUrns = new Set<string>(kept.map((r) => r.urn));
   keepReferencedOld(ordered, kept);
-  const deletes = planDeletes(input.state, claimedUrns, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics);
+  const deletes = planDeletes(input.state, keptUrns.size ? (urn: string) => claimed(urn) || keptUrns.has(urn) : claimed, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics);
   checkDeleteProviders(deletes, (t, urn) => input.providers(t, urn) !== undefined, diagnostics);
   const steps = deletes.length ? [...ordered, ...deletes] : ordered;
   // Only deletes add edges that could close a cycle (the program graph itself has none): check those plans.

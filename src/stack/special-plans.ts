@@ -35,7 +35,7 @@ export function destroyPlan(of: PlanFor, state: StackState, targets: readonly Ur
   for (const t of targets) {
     if (!state.resources[t]) plan.diagnostics.push({ severity: "error", message: `--target ${t}: no resource with this URN in state. Run \`state list\` to see the URNs.` });
   }
-  plan.steps = planDeletes(state, new Set(), scope, plan.diagnostics);
+  plan.steps = planDeletes(state, () => false, scope, plan.diagnostics);
   checkDeleteProviders(plan.steps, hasProvider, plan.diagnostics);
   // A targeted destroy keeps the stack outputs: the rest of the stack still stands.
   plan.outputsChanged = !scope && Object.keys(state.outputs).length > 0;
