@@ -1,4 +1,4 @@
-import type { Props, ResourceState, StackState } from "../state/types.js";
+import type { Props, ResourceState } from "../state/types.js";
 import { visitResourceSecrets, visitSecretProps, visitSecrets, type SecretHolder } from "../state/secret-walk.js";
 import type { EngineEvent } from "./events.js";
 import { SECRET_MASK } from "../core/secret-mask.js";
@@ -87,12 +87,6 @@ export class SecretRegistry {
   /** Remembers every secret a resource record holds (current and deposed objects). */
   addResource(r: ResourceState): void {
     visitResourceSecrets(r, this.visit);
-  }
-
-  /** Remembers every secret of a state: resources and stack outputs. */
-  addState(s: StackState): void {
-    for (const r of Object.values(s.resources)) this.addResource(r);
-    this.addProps(s.outputs, s.secretOutputs ?? []);
   }
 
   /**

@@ -18,9 +18,10 @@ export async function locked<T>(ctx: RunContext, command: string, fn: (state: St
     for (const n of lock.notes) note(ctx, "warning", n);
     const loaded = await ctx.backend.load();
     for (const n of loaded.notes) note(ctx, "warning", n);
-    await learnSecrets(ctx, loaded.state);
+    const types = learnRecords(ctx, loaded.state);
+    await learnConfigSecrets(ctx);
     let state = loaded.state;
-    await loadTypeModules([...Object.values(state.resources).map((r) => r.type), ...loaded.pending.map((p) => p.type)]);
+    await loadTypeModules([...types, ...loaded.pending.map((p) => p.type)]);
     if (loaded.pending.length) {
       const journal = await ctx.backend.openJournal(state);
       await reconcile(journal, forgotten(ctx, journal, loaded.pending), providerEnv(ctx));
@@ -53,9 +54,23 @@ function forgotten(parts: StackParts, journal: { end(op: number, m: StateMutatio
   return rest;
 }
 
-/** Remembers the secrets of the loaded state and of the stack's config, so no event or error shows them. */
-async function learnSecrets(parts: StackParts, state: StackState): Promise<void> {
-  parts.secrets.addState(state);
+/**
+ * Remembers the secrets of the loaded state, so no event or error shows them, and returns the types its
+ * records are of (their modules are loaded): one walk of the records (each cost ~20 ms at 100,000).
+ */
+function learnRecords(parts: StackParts, state: StackState): Set<string> {
+  const types = new Set<string>();
+  for (const urn in state.resources) {
+    const r = state.resources[urn]!;
+    parts.secrets.addResource(r);
+    types.add(r.type);
+  }
+  parts.secrets.addProps(state.outputs, state.secretOutputs ?? []);
+  return types;
+}
+
+/** Remembers the secrets of the stack's config, so no event or error shows them. */
+async function learnConfigSecrets(parts: StackParts): Promise<void> {
   try {
     for (const v of Object.values(await parts.backend.readConfig())) if (v.secret) parts.secrets.add(v.value);
   } catch {

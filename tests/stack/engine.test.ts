@@ -281,3 +281,17 @@ describe("the engine, through the Stack API", () => {
     expect(peak).toBe(4);
   });
 });
+
+describe("secrets a stack recorded earlier", () => {
+  it("are masked in a later run's messages, though the program no longer holds them", async () => {
+    const r = memoryType<{ v: string }>("test:eng:Quoter", { inputs: { v: {} }, outputs: { v: {} } }, { fail: (op, urn) => (op === "create" && urn.endsWith("quoter") ? "the password hunter2 was refused" : undefined) });
+    const first = stackOf(() => ({ pw: secret("hunter2") }));
+    expect((await first.stack.up()).summary?.ok).toBe(true);
+    const later = stackOf(() => void new r.Type("quoter", { v: "x" }));
+    const res = await later.stack.up();
+    expect(res.summary?.ok).toBe(false);
+    const failed = later.events.find((e) => e.type === "step-failed");
+    expect(failed).toMatchObject({ type: "step-failed", error: expect.stringContaining("[secret]") });
+    expect(JSON.stringify(later.events)).not.toContain("hunter2");
+  });
+});
