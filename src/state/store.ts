@@ -107,7 +107,8 @@ export interface SnapshotWrite {
   /** The text in pieces, to write one after another (`snapshotChunks`); each call starts over. */
   chunks: () => Iterable<string>;
   serial: number;
-  resources: number;
+  /** How many resources it holds (counted when read: only some stores keep it). */
+  readonly resources: number;
 }
 
 /**
