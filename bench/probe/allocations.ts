@@ -2,7 +2,7 @@
 // (bench/programs/infra.ts) run in-process through the built package under V8's sampling heap profiler,
 // counting objects the collector has already freed too (what the garbage collector works through, not only
 // what stays live). Bytes are sampled (one sample per ~4 KB), so small figures are estimates.
-//   npm run build && BENCH_N=10000 TSX_TSCONFIG_PATH=bench/probe/tsconfig.json npx tsx bench/probe/allocations.ts     # PROBE_TOP=30 functions; PROBE_PROMOTED=1 only what outlived the young generation
+//   npm run build && BENCH_N=10000 TSX_TSCONFIG_PATH=bench/probe/tsconfig.json npx tsx bench/probe/allocations.ts     # PROBE_TOP=30 functions; PROBE_PROMOTED=1 only what outlived the young generation; PROBE_AT=1 with line:column
 import { Session } from "node:inspector/promises";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,6 +19,8 @@ const TOP = Number(process.env.PROBE_TOP ?? 30);
  * the peak memory is made of.
  */
 const PROMOTED = process.env.PROBE_PROMOTED === "1";
+/** PROBE_AT=1 keys functions by line and column too (a bundled chunk is one line: the column tells its closures apart). */
+const AT = process.env.PROBE_AT === "1";
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -47,7 +49,8 @@ try {
 /** Adds each function's own allocations to `self` (by name and place); returns the subtree's total. */
 function walk(n: SamplingNode, self: Map<string, number>): number {
   const f = n.callFrame;
-  const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(dist|src)\//, "$1/")}`;
+  const at = AT ? `:${f.lineNumber + 1}:${(f as { columnNumber?: number }).columnNumber ?? 0}` : "";
+  const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(dist|src)\//, "$1/")}${at}`;
   self.set(key, (self.get(key) ?? 0) + n.selfSize);
   return n.children.reduce((sum, c) => sum + walk(c, self), n.selfSize);
 }
