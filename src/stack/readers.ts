@@ -29,15 +29,21 @@ export interface StackGraph {
 
 /**
  * Finds every stack of `backend` and the stacks each one reads, from the references recorded in their
- * states (read as stored: no passphrase, no lock).
+ * states (read as stored: no passphrase, no lock). `readOwn: false` leaves out what the backend's own stack
+ * reads (its state is not read): enough to know who reads it, and `destroy` then reads its state once, not
+ * twice (at 100,000 resources a second parse cost ~0.5 s and ~180 MB).
  *
  * @example const g = await stackGraph(backend, access); g.reads // [{ reader: app/prod, target: network/prod, … }]
  */
-export async function stackGraph(backend: StateBackend, access: StackAccess): Promise<StackGraph> {
+export async function stackGraph(backend: StateBackend, access: StackAccess, opts: { readOwn?: boolean } = {}): Promise<StackGraph> {
   const listed = backend.listAllStacks ? await backend.listAllStacks() : (await backend.listStacks()).map((stack) => ({ project: backend.project, stack }));
   const graph: StackGraph = { backend: backend.url, stacks: [], reads: [], unreadable: [] };
   for (const s of listed) {
     const own = s.project === backend.project && s.stack === backend.stack;
+    if (own && opts.readOwn === false) {
+      graph.stacks.push({ project: backend.project, stack: s.stack });
+      continue;
+    }
     let state: StackState;
     try {
       const b = own ? backend : access.open(s.project, s.stack);

@@ -53,7 +53,7 @@ export async function apply(ctx: RunContext, plan: Plan, opts: { confirm?: Confi
  */
 export async function destroy(ctx: RunContext, opts: { targets?: readonly Urn[]; confirm?: Confirm; force?: boolean } & CallSignals): Promise<UpResult> {
   if (!opts.targets?.length) {
-    const verdict = destroyVerdict(await stackGraph(ctx.backend, ctx.access), planFor(ctx), ctx.backend.url, opts.force ?? false);
+    const verdict = destroyVerdict(await stackGraph(ctx.backend, ctx.access, { readOwn: false }), planFor(ctx), ctx.backend.url, opts.force ?? false);
     for (const w of verdict.warnings) note(ctx, "warning", w);
     if (verdict.error) throw new CairnError(verdict.error);
   }
