@@ -35,7 +35,8 @@ export function recordPrelude(plan: Plan, journal: JournalWriter): void {
 /**
  * A settled node's secret attributes: those its type declares (the type's one shared set), with `recorded`
  * (the record's own secret keys) added in a set of its own only when there are some. A new set for each
- * unchanged resource was ~250 bytes each kept through the apply (25 MB for a change to 100,000 resources).
+ * unchanged resource, made from two spread lists, was kept through the apply: 14 MB of live heap in a change
+ * to 100,000 resources.
  */
 function settledSecrets(node: GraphNode, recorded: readonly string[] | undefined): ReadonlySet<string> {
   const declared = node.kind === "wait" ? NO_KEYS : schemaSecretKeys(node.definition.schema);

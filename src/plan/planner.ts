@@ -25,7 +25,6 @@ import { Deferrals } from "./deferrals.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
 
-/** Claims state entries for program resources, directly or through an alias (a rename or move). */
 /** Adds a targeted node declared while planning, with everything it depends on. */
 function addTargeted(into: Set<GraphNode>, graph: Graph, node: GraphNode): void {
   if (into.has(node)) return;
