@@ -6,6 +6,7 @@ import { beginLine, finishLine, headLine, noteLine, operationId } from "./journa
 import { applyMutations, copyOfResources } from "./mutations.js";
 import { encodeState } from "./secret-encoding.js";
 import { snapshotChunks } from "./snapshot.js";
+import type { RecordLines } from "./record-lines.js";
 import { OpenOperations } from "./open-operations.js";
 import type { StackSecrets } from "./stack-secrets.js";
 import type { JournalStorage } from "./store.js";
@@ -85,6 +86,8 @@ export interface JournalInit {
   /** Asks the lock's store, before each write, whether the lock is still held. */
   verify?: () => Promise<void>;
   options?: JournalOptions;
+  /** The records of the snapshot file the state was loaded from, for the first compaction to copy those unchanged. */
+  lines?: RecordLines;
 }
 
 interface Waiter {
@@ -138,6 +141,8 @@ export class Journal implements StateJournal {
   private readonly flushDelayMs: number;
   private readonly onSync: JournalOptions["onSync"];
   private readonly pipelineBelowMs: number;
+  /** The loaded snapshot's record lines, until the first compaction (after it, that file is no longer the one). */
+  private lines: RecordLines | undefined;
 
   private queue: Entry[] = [];
   /** Waiting for records to be durable, in the order they came (so by `upTo`). */
@@ -181,6 +186,7 @@ export class Journal implements StateJournal {
     this.flushDelayMs = init.options?.flushDelayMs ?? 50;
     this.onSync = init.options?.onSync;
     this.pipelineBelowMs = init.options?.pipelineBelowMs ?? PIPELINE_BELOW_MS;
+    this.lines = init.lines;
   }
 
   /** The state with every recorded mutation applied, in call order. Read it; do not modify it. */
@@ -383,7 +389,10 @@ export class Journal implements StateJournal {
       await this.verify?.(); // a run whose lock was taken over must not install a snapshot
       await this.secrets.persist();
       // The count only for stores that keep it beside the snapshot (listing 100,000 keys costs ~20 ms).
-      const write = { chunks: () => snapshotChunks(encoded), serial: snap.serial, get resources() { return Object.keys(snap.resources).length; } };
+      // Records still the very objects read from the loaded snapshot are copied from its file (see `recordLines`).
+      const lines = this.lines;
+      this.lines = undefined;
+      const write = { chunks: () => snapshotChunks(encoded, lines), serial: snap.serial, get resources() { return Object.keys(snap.resources).length; } };
       this.bytes += await this.storage.replace(write, journalText);
       this.base = snap.serial;
     } catch (e) {

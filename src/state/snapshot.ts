@@ -1,5 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import { shareStrings } from "./shared-strings.js";
+import { ReusableLines, recordLines, type RecordLines, type SnapshotFile } from "./record-lines.js";
 import { describeZodError, stackStateSchema } from "./schema.js";
 import { STATE_FORMAT_VERSION, type StackState } from "./types.js";
 
@@ -29,6 +30,23 @@ export class SnapshotError extends Error {
  * const state = parseSnapshot(await readFile(file, "utf8"), file, { project: "hello", stack: "dev" });
  */
 export function parseSnapshot(text: string, file: string, expected: { project: string; stack: string }): StackState {
+  return parsed(text, file, expected).state;
+}
+
+/**
+ * {@link parseSnapshot}, with the lines of its records when the text is exactly as written (its digest
+ * matches) in this format version and `read` says which file it came from: the next snapshot may copy
+ * the records that did not change (see `recordLines`).
+ *
+ * @example const { state, lines } = parseSnapshotLines(snap.text, snap.name, expected, snap.file);
+ */
+export function parseSnapshotLines(text: string, file: string, expected: { project: string; stack: string }, read: SnapshotFile | undefined): { state: StackState; lines?: RecordLines } {
+  const { state, asWritten } = parsed(text, file, expected);
+  const lines = read && asWritten && state.version === STATE_FORMAT_VERSION ? recordLines(text, state.resources, read) : undefined;
+  return lines ? { state, lines } : { state };
+}
+
+function parsed(text: string, file: string, expected: { project: string; stack: string }): { state: StackState; asWritten: boolean } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -40,7 +58,8 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
   if (typeof version === "number" && version > STATE_FORMAT_VERSION) {
     throw new SnapshotError(file, `was written by a newer Cairn (format v${version}, this build reads v${STATE_FORMAT_VERSION}): upgrade cairn`);
   }
-  const s = asWritten(text, json) ?? validated(json, file);
+  const written = asWritten(text, json);
+  const s = written ?? validated(json, file);
   delete (s as { digest?: unknown }).digest;
   shareStrings(s);
   if (s.project !== expected.project || s.stack !== expected.stack) {
@@ -50,7 +69,7 @@ export function parseSnapshot(text: string, file: string, expected: { project: s
         `stack "${expected.stack}": use another state directory, or fix the project/stack name, so one stack's state is not applied to another`,
     );
   }
-  return s;
+  return { state: s, asWritten: written !== undefined };
 }
 
 function validated(json: unknown, file: string): StackState {
@@ -121,13 +140,15 @@ const CHUNK_CHARS = 60_000;
  * string, its bytes and the copies on the way were ~200 MB at the end of every run).
  *
  * The resources are read as the pieces are taken: pass a state no one changes meanwhile (a compaction
- * passes its own copy, whose resources are replaced, never edited).
+ * passes its own copy, whose resources are replaced, never edited). Given the `lines` of the snapshot file
+ * the state was loaded from (see `recordLines`), a record that is still the very object read from it is
+ * copied from that file's bytes instead of stringified, as long as the file is unchanged: the same bytes,
+ * for a fraction of the time.
  *
  * @example for (const piece of snapshotChunks(encodeState(state, crypter))) await write(piece);
  */
-export function* snapshotChunks(s: StackState): Generator<string> {
+export function* snapshotChunks(s: StackState, lines?: RecordLines): Generator<string> {
   const hash = createHash("sha256");
-  const piece = (text: string) => (hash.update(text), text);
   const head: string[] = [
     `"version": ${JSON.stringify(s.version)}`,
     `"project": ${JSON.stringify(s.project)}`,
@@ -139,22 +160,76 @@ export function* snapshotChunks(s: StackState): Generator<string> {
   // Fields a newer engine added are kept as they are.
   for (const [k, v] of Object.entries(s)) if (!KNOWN.has(k) && v !== undefined) head.push(`${JSON.stringify(k)}: ${JSON.stringify(v)}`);
   const urns = Object.keys(s.resources);
-  // Parts joined once a piece is full: `join` makes one flat string, where `+=` made a rope of every part.
-  let parts: string[] = [`{\n ${head.join(",\n ")},\n "resources": {${urns.length ? "\n" : "}"}`];
-  let chars = parts[0]!.length;
-  for (let i = 0; i < urns.length; i++) {
-    const lead = i ? ",\n  " : "  ";
-    const key = JSON.stringify(urns[i]);
-    const line = JSON.stringify(s.resources[urns[i]!]);
-    parts.push(lead, key, ": ", line);
-    chars += lead.length + key.length + 2 + line.length;
-    if (chars >= CHUNK_CHARS) {
-      yield piece(parts.join(""));
-      parts = [];
-      chars = 0;
+  const out = new Pieces(hash);
+  out.push(`{\n ${head.join(",\n ")},\n "resources": {${urns.length ? "\n" : "}"}`);
+  const old = ReusableLines.open(lines);
+  try {
+    // A run of records unchanged since the old file was read, and in the same order there: its bytes
+    // (separators included, which are the same) are copied as they are, not stringified again.
+    let run: { start: number; end: number; last: number } | undefined;
+    for (let i = 0; i < urns.length; i++) {
+      const record = s.resources[urns[i]!]!;
+      const j = old ? old.match(urns[i]!, record) : -1;
+      if (j >= 0 && run && j === run.last + 1) {
+        run.end = old!.span(j).end;
+        run.last = j;
+        continue;
+      }
+      if (run) yield* copied(old!, run, out, hash);
+      run = undefined;
+      out.push(i ? ",\n  " : "  ");
+      if (j >= 0) run = { ...old!.span(j), last: j };
+      else out.push(JSON.stringify(urns[i]), ": ", JSON.stringify(record));
+      if (out.full) yield out.take();
+    }
+    if (run) yield* copied(old!, run, out, hash);
+  } finally {
+    old?.close();
+  }
+  if (urns.length) out.push("\n }");
+  yield out.take();
+  yield `${DIGEST_FIELD}${digestOf(hash)}"\n}\n`;
+}
+
+/** The old file's text of a run of unchanged records, after what `out` holds (each piece goes into the digest). */
+function* copied(old: ReusableLines, run: { start: number; end: number }, out: Pieces, hash: Hash): Generator<string> {
+  if (!out.empty) yield out.take();
+  for (const text of old.read(run.start, run.end)) {
+    hash.update(text);
+    yield text;
+  }
+}
+
+/**
+ * The parts of the next piece of a snapshot, joined once it is full: `join` makes one flat string, where
+ * `+=` made a rope of every part. Each piece taken is added to the digest.
+ */
+class Pieces {
+  private parts: string[] = [];
+  private chars = 0;
+
+  constructor(private readonly hash: Hash) {}
+
+  push(...texts: string[]): void {
+    for (const t of texts) {
+      this.parts.push(t);
+      this.chars += t.length;
     }
   }
-  if (urns.length) parts.push("\n }");
-  yield piece(parts.join(""));
-  yield `${DIGEST_FIELD}${digestOf(hash)}"\n}\n`;
+
+  get full(): boolean {
+    return this.chars >= CHUNK_CHARS;
+  }
+
+  get empty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  take(): string {
+    const piece = this.parts.join("");
+    this.parts = [];
+    this.chars = 0;
+    this.hash.update(piece);
+    return piece;
+  }
 }

@@ -7,7 +7,8 @@ import { applyMutations } from "./mutations.js";
 import { normalizedJournal, scanJournal, type JournalScan } from "./replay.js";
 import { decodeMutation, decodeState } from "./secret-encoding.js";
 import { DecryptError } from "./secrets.js";
-import { parseSnapshot, snapshotChunks, SnapshotError } from "./snapshot.js";
+import { parseSnapshot, parseSnapshotLines, snapshotChunks, SnapshotError } from "./snapshot.js";
+import type { RecordLines } from "./record-lines.js";
 import { DamagedStateError, planRecovery, type RecoveryPlan, type RecoveryResult } from "./recover.js";
 import { validateStackName } from "./stack-name.js";
 import { StackSecrets } from "./stack-secrets.js";
@@ -41,6 +42,8 @@ export interface BackendOptions {
 /** The snapshot as read, still encoded, and how it was found. */
 interface SnapshotFound {
   state: StackState | undefined;
+  /** Where its records sit in the file it was read from (see `recordLines`). */
+  lines?: RecordLines;
   /** The text it was parsed from (kept as it is by exports). */
   text?: string;
   name: string;
@@ -67,6 +70,8 @@ export class StoreBackend implements StateBackend {
   private secretsP: Promise<StackSecrets> | undefined;
   private secretsLoaded: StackSecrets | undefined;
   private scanned: Scan | undefined;
+  /** The lines of the snapshot the last load read, for the journal opened next to copy unchanged records from. */
+  private loadedLines: RecordLines | undefined;
   private heldLock: StackLock | undefined;
   private journal: Journal | undefined;
   /** Where journal records wait until a network store acknowledges them (none for local stores). */
@@ -117,6 +122,7 @@ export class StoreBackend implements StateBackend {
     }
     this.secretsLoaded = secrets;
     this.scanned = { madeWhileOpen, scan };
+    this.loadedLines = found.lines;
     return { state, pending: [...scan.prep.pending], notes: [...replayed, ...found.notes, ...scan.notes] };
   }
 
@@ -174,6 +180,8 @@ export class StoreBackend implements StateBackend {
       init = { pending: prep.pending, nextOp, baseSerial: prep.snapshotSerial, storage: this.store.openJournal(prep) };
     }
     this.scanned = undefined; // the journal is about to change: the next open must not trust this scan
+    const lines = this.loadedLines;
+    this.loadedLines = undefined;
     const storage = this.spill ? new SpilledJournalStorage(init.storage as RemoteJournalStorage, this.spill) : init.storage;
     this.journal = new Journal({
       ...init,
@@ -183,6 +191,7 @@ export class StoreBackend implements StateBackend {
       guard: () => this.heldLock?.assertHeld(),
       verify: async () => this.heldLock?.verify?.(),
       ...(options ? { options } : {}),
+      ...(lines ? { lines } : {}),
     });
     return this.journal;
   }
@@ -474,7 +483,8 @@ export class StoreBackend implements StateBackend {
     const snap = await this.store.readSnapshot();
     if (!snap) return { state: undefined, name: this.store.names.snapshot, fromBackup: false, notes: [] };
     try {
-      return { state: parseSnapshot(snap.text, snap.name, this.opts), text: snap.text, name: snap.name, fromBackup: false, notes: [] };
+      const { state, lines } = parseSnapshotLines(snap.text, snap.name, this.opts, snap.file);
+      return { state, ...(lines ? { lines } : {}), text: snap.text, name: snap.name, fromBackup: false, notes: [] };
     } catch (e) {
       if (!(e instanceof SnapshotError) || !e.damaged) throw e;
       // Never guess: the previous version is used only when the user asked for it.

@@ -1,6 +1,7 @@
 import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
 import type { PendingOperation } from "./types.js";
+import type { SnapshotFile } from "./record-lines.js";
 
 /**
  * The storage side of a backend: where snapshot, journal, config, secrets salt, lock and history
@@ -84,6 +85,8 @@ export interface StoreNames {
 export interface SnapshotText {
   text: string;
   name: string;
+  /** The file the text was read from, as it was then (file stores): a later snapshot may copy its bytes. */
+  file?: SnapshotFile;
   backup?: () => Promise<{ text: string; name: string } | undefined>;
   /** Called when `text` was unreadable and the backup was used: the next snapshot write must keep the damaged one. */
   damaged?: () => void;

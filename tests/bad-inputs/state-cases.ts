@@ -142,13 +142,22 @@ export const stateCases: Case[] = [
 ];
 
 const realReadFile = fs.promises.readFile;
-/** Makes reads of files named `name` fail with `code`, as a full file table or a permission problem would. */
+const realOpen = fs.promises.open;
+/** Makes reads of files named `name` fail with `code` (reading it whole, or opening it), as a full file table or a permission problem would. */
 function failReads(name: string, code: string): void {
-  fs.promises.readFile = (async (file: fs.PathLike | fs.promises.FileHandle, ...rest: unknown[]) => {
+  const fail = (file: unknown) => {
     if (typeof file === "string" && file.endsWith(name)) throw Object.assign(new Error(`${code}: simulated, open '${file}'`), { code });
+  };
+  fs.promises.readFile = (async (file: fs.PathLike | fs.promises.FileHandle, ...rest: unknown[]) => {
+    fail(file);
     return (realReadFile as (...a: unknown[]) => Promise<unknown>)(file, ...rest);
   }) as typeof fs.promises.readFile;
+  fs.promises.open = (async (file: fs.PathLike, ...rest: unknown[]) => {
+    fail(file);
+    return (realOpen as (...a: unknown[]) => Promise<unknown>)(file, ...rest);
+  }) as typeof fs.promises.open;
 }
 function restoreReads(): void {
   fs.promises.readFile = realReadFile;
+  fs.promises.open = realOpen;
 }
