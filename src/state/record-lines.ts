@@ -104,15 +104,17 @@ export class ReusableLines {
   /** The old index of `record` under `urn` when it is unchanged since the file was read, else -1. */
   match(urn: string, record: ResourceState): number {
     const { urns, records } = this.lines;
-    // Records keep their order from one snapshot to the next (new ones go last): the next one is the usual answer.
+    // Records keep their order from one snapshot to the next (new ones go last): the next one is the usual
+    // answer, also for a record that changed (the one after it is next then). Only a record found elsewhere
+    // (after some were removed) needs the index by URN, made then.
     let j = this.next < urns.length && urns[this.next] === urn ? this.next : -1;
     if (j < 0) {
       this.byUrn ??= new Map(urns.map((u, i) => [u, i]));
       j = this.byUrn.get(urn) ?? -1;
     }
-    if (j < 0 || records[j] !== record) return -1;
+    if (j < 0) return -1;
     this.next = j + 1;
-    return j;
+    return records[j] === record ? j : -1;
   }
 
   /** Where record `j`'s text starts and ends in the old file (bytes). */
