@@ -3,7 +3,7 @@ import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs
 import { withIgnoredChanges } from "../plan/decide.js";
 import { jsonInputs } from "../runtime/json-values.js";
 import { inputSchemaProblems } from "../runtime/schema-check.js";
-import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import { secretKeysWith } from "../provider/schema.js";
 import { replaceTriggers } from "../plan/triggers.js";
 import { UNKNOWN, containsUnknown } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
@@ -78,8 +78,7 @@ function checkedNews(action: MakingAction, node: CustomNode, r: ResolvedInputs):
   if (still.length) throw new Error(`inputs ${still.join(", ")} are still unknown after their dependencies were applied`);
   const secretKeys = r.secretKeys.length === 0 ? step.secretKeys : [...new Set([...r.secretKeys, ...step.secretKeys])];
   // Values that became known only now are checked against the schema as the plan checked the rest.
-  const schemaSecrets = schemaSecretKeys(node.definition.schema);
-  const wrong = inputSchemaProblems(news, node.definition.schema, secretKeys.length ? new Set([...secretKeys, ...schemaSecrets]) : schemaSecrets);
+  const wrong = inputSchemaProblems(news, node.definition.schema, secretKeysWith(node.definition.schema, secretKeys));
   if (wrong.length) throw new Error(`${wrong.join("; ")}: nothing was sent to the provider`);
   return { news, secretKeys };
 }

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { firstValueFrom } from "rxjs";
 import type { Plan, PlanStep } from "../plan/plan.js";
-import { NO_KEYS, knownValue, unknownValue, type ValueResolver } from "../runtime/values.js";
+import { knownValue, unknownValue, type ValueResolver } from "../runtime/values.js";
 import type { GraphNode } from "../program/node.js";
 import type { NodeValues } from "../program/node-table.js";
-import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import type { StateMutation } from "../state/types.js";
 import type { JournalWriter } from "../state/journal-writer.js";
 import { recordFor, sameRecord, sameRecordIsPrior } from "./record.js";
+import { secretsOf } from "./handlers/common.js";
 
 /**
  * Records what needs no provider call before anything runs: what a refresh found, renames (`aliases`) and
@@ -32,17 +32,6 @@ export function recordPrelude(plan: Plan, journal: JournalWriter): void {
   if (mutations.length) journal.mutate(mutations);
 }
 
-/**
- * A settled node's secret attributes: those its type declares (the type's one shared set), with `recorded`
- * (the record's own secret keys) added in a set of its own only when there are some. A new set for each
- * unchanged resource, made from two spread lists, was kept through the apply: 14 MB of live heap in a change
- * to 100,000 resources.
- */
-function settledSecrets(node: GraphNode, recorded: readonly string[] | undefined): ReadonlySet<string> {
-  const declared = node.kind === "wait" ? NO_KEYS : schemaSecretKeys(node.definition.schema);
-  return recorded?.length ? new Set([...recorded, ...declared]) : declared;
-}
-
 /** The value of a node whose step makes no value at apply: from state, from the plan, or passed through. */
 function settledValue(node: GraphNode, step: PlanStep | undefined, journal: JournalWriter, values: ValueResolver): void {
   const record = journal.state.resources[node.urn];
@@ -50,11 +39,11 @@ function settledValue(node: GraphNode, step: PlanStep | undefined, journal: Jour
     // Not needed: nothing it guards changes, so it hands on its target's value unread.
     void firstValueFrom(values.value(node.wait.target)).then((v) => values.publish(node, v));
   } else if (step?.kind === "read" && step.outputs) {
-    values.publish(node, knownValue(step.id, step.outputs, settledSecrets(node, undefined)));
+    values.publish(node, knownValue(step.id, step.outputs, secretsOf(node, undefined)));
   } else if (record) {
-    values.publish(node, knownValue(record.id, record.outputs, settledSecrets(node, record.secretKeys)));
+    values.publish(node, knownValue(record.id, record.outputs, secretsOf(node, record.secretKeys)));
   } else {
-    values.publish(node, unknownValue(settledSecrets(node, undefined)));
+    values.publish(node, unknownValue(secretsOf(node, undefined)));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { CustomNode } from "../program/node.js";
 import type { Resolver } from "../program/output.js";
-import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import { secretKeysWith } from "../provider/schema.js";
 import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs.js";
 import { inputSchemaProblems } from "../runtime/schema-check.js";
 import { jsonInputs } from "../runtime/json-values.js";
@@ -41,9 +41,7 @@ function checked(node: CustomNode, resolved: ResolvedInputs, triggers: Triggers 
   if (problems.length) return undefined;
   // Checked against the type's schema here, at preview: a wrong input must not create an object first.
   const schema = node.definition.schema;
-  const schemaSecrets = schemaSecretKeys(schema);
-  const secret = resolved.secretKeys.length ? new Set([...resolved.secretKeys, ...schemaSecrets]) : schemaSecrets;
-  const wrong = inputSchemaProblems(values, schema, secret);
+  const wrong = inputSchemaProblems(values, schema, secretKeysWith(schema, resolved.secretKeys));
   for (const p of wrong) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}), ${p}` });
   // A literal, not a spread of `resolved`: this runs once per resource.
   return wrong.length ? undefined : { values, secretKeys: resolved.secretKeys, deps: resolved.deps, triggers };

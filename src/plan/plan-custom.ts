@@ -1,6 +1,6 @@
 import type { CustomNode, GraphNode, ResourceNode } from "../program/node.js";
 import type { Diagnostic, Diff, Provider } from "../provider/provider.js";
-import { forceNewKeys, secretKeys as schemaSecretKeys } from "../provider/schema.js";
+import { forceNewKeys, secretKeys as schemaSecretKeys, secretKeysWith } from "../provider/schema.js";
 import { providerRecord } from "../provider/instance.js";
 import type { Props, ProviderRecord, ResourceState } from "../state/types.js";
 import type { Urn } from "../core/urn.js";
@@ -72,9 +72,9 @@ async function providerAnswers(node: CustomNode, provider: Provider<any, any, an
  */
 export function planCustom(node: CustomNode, ctx: PlanContext): void | Promise<void> {
   if (ctx.inTarget && !ctx.inTarget.has(node)) {
-    const schemaSecrets = schemaSecretKeys(node.definition.schema);
     const p = ctx.claimed.get(node)?.prior;
-    return ctx.publish(node, p ? knownValue(p.id, p.outputs, new Set([...(p.secretKeys ?? []), ...schemaSecrets])) : unknownValue(schemaSecrets));
+    const secrets = secretKeysWith(node.definition.schema, p?.secretKeys);
+    return ctx.publish(node, p ? knownValue(p.id, p.outputs, secrets) : unknownValue(secrets));
   }
   const inputs = checkedInputs(node, ctx);
   if (inputs instanceof Promise) return inputs.then((r) => withInputs(node, r, ctx));

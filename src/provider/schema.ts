@@ -85,3 +85,15 @@ export function secretKeys(schema: ResourceSchema | undefined): ReadonlySet<stri
   }
   return out;
 }
+
+/**
+ * The schema's secret attributes with `extra` ones (an object's recorded or resolved secret keys): the
+ * schema's one shared set when there are none, else a set of their own. A new set for each object, made
+ * from two spread lists, was kept by every published value (14 MB in a change to 100,000 resources).
+ *
+ * @example secretKeysWith(schema, []) === secretKeys(schema) // true: no set per object
+ */
+export function secretKeysWith(schema: ResourceSchema | undefined, extra: readonly string[] | undefined): ReadonlySet<string> {
+  const declared = secretKeys(schema);
+  return extra?.length ? new Set([...extra, ...declared]) : declared;
+}

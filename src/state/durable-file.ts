@@ -233,3 +233,40 @@ export async function readIfExists(file: string): Promise<string | undefined> {
     throw new StateReadError(file, e);
   }
 }
+
+/** A file as it was when read: enough to tell, later, whether it is still that file (no one replaced or wrote it). */
+export interface FileIdentity {
+  path: string;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * {@link readIfExists}, with the file's identity from the same open file: the identity is the text's own,
+ * whatever replaces the file later.
+ *
+ * @example const read = await readWithIdentity("state.json"); read?.file.ino
+ */
+export async function readWithIdentity(path: string): Promise<{ text: string; file: FileIdentity } | undefined> {
+  let fh: FileHandle;
+  try {
+    fh = await fs.promises.open(path, "r");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new StateReadError(path, e);
+  }
+  try {
+    const st = await fh.stat();
+    return { text: await fh.readFile("utf8"), file: { path, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } };
+  } catch (e) {
+    throw new StateReadError(path, e);
+  } finally {
+    await fh.close().catch(() => {});
+  }
+}
+
+/** True while `st` (a fresh stat) is the file `file` was read as. */
+export function isSameFile(st: { ino: number; size: number; mtimeMs: number }, file: FileIdentity): boolean {
+  return st.ino === file.ino && st.size === file.size && st.mtimeMs === file.mtimeMs;
+}

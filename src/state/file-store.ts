@@ -4,13 +4,12 @@ import { fileBackendUrl } from "./backend-url.js";
 import { properLockfile } from "./lockfile.js";
 import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import { parseConfigText, serializeConfig } from "./config-store.js";
-import { DiskFullError, durableCopy, durableCreate, durableWrite, fsyncDir, makeDirs, readIfExists, writeError, writeTemp } from "./durable-file.js";
+import { DiskFullError, durableCopy, durableCreate, durableWrite, fsyncDir, makeDirs, readIfExists, readWithIdentity, writeError, writeTemp } from "./durable-file.js";
 import { StateReadError } from "./fs-errors.js";
 import { FileJournalStorage } from "./file-journal.js";
 import { forceUnlock, lockStack, readLiveLockHolder } from "./lock.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
 import { stackFiles, type StackFiles } from "./stack-files.js";
-import type { SnapshotFile } from "./record-lines.js";
 import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreNames } from "./store.js";
 
 /** Snapshot versions a file backend keeps in `history/` (older ones are removed as new ones are written). */
@@ -323,27 +322,4 @@ export async function listStackDirs(stateDir: string): Promise<string[]> {
     throw new StateReadError(join(stateDir, "stacks"), e);
   });
   return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
-}
-
-/**
- * A file's text and what it was when read (inode, size, time), from one open file: the identity is the
- * text's own, whatever replaces the file later. Undefined when there is no file.
- */
-async function readWithIdentity(path: string): Promise<{ text: string; file: SnapshotFile } | undefined> {
-  let fh: fs.promises.FileHandle;
-  try {
-    fh = await fs.promises.open(path, "r");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new StateReadError(path, e);
-  }
-  try {
-    const st = await fh.stat();
-    const text = await fh.readFile("utf8");
-    return { text, file: { path, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } };
-  } catch (e) {
-    throw new StateReadError(path, e);
-  } finally {
-    await fh.close().catch(() => {});
-  }
 }

@@ -388,10 +388,10 @@ export class Journal implements StateJournal {
       this.guard?.();
       await this.verify?.(); // a run whose lock was taken over must not install a snapshot
       await this.secrets.persist();
-      // The count only for stores that keep it beside the snapshot (listing 100,000 keys costs ~20 ms).
       // Records still the very objects read from the loaded snapshot are copied from its file (see `recordLines`).
       const lines = this.lines;
       this.lines = undefined;
+      // The count is counted only by the stores that keep it beside the snapshot (listing 100,000 keys costs ~20 ms).
       const write = { chunks: () => snapshotChunks(encoded, lines), serial: snap.serial, get resources() { return Object.keys(snap.resources).length; } };
       this.bytes += await this.storage.replace(write, journalText);
       this.base = snap.serial;

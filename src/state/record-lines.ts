@@ -1,13 +1,9 @@
 import fs from "node:fs";
 import type { ResourceState, StackState } from "./types.js";
+import { isSameFile, type FileIdentity } from "./durable-file.js";
 
 /** A snapshot file as it was when read: its bytes are reused only while it still is that file. */
-export interface SnapshotFile {
-  path: string;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
+export type SnapshotFile = FileIdentity;
 
 /**
  * Where each record of a snapshot file sits, for the next snapshot to copy the bytes of records that did
@@ -69,6 +65,9 @@ export function recordLines(text: string, resources: StackState["resources"], fi
  */
 const READ_BYTES = 60_000;
 
+/** Records looked at ahead of the last one found before an index by URN is made (see `ReusableLines.find`). */
+const LOOK_AHEAD = 256;
+
 /**
  * The records of an old snapshot file that a new snapshot can copy: `match` finds a record there that is
  * the very object (under the same URN) the new snapshot writes, and `read` hands its bytes back. Opened
@@ -93,7 +92,7 @@ export class ReusableLines {
     try {
       fd = fs.openSync(lines.path, "r");
       const st = fs.fstatSync(fd);
-      if (st.ino === lines.ino && st.size === lines.size && st.mtimeMs === lines.mtimeMs) return new ReusableLines(lines, fd);
+      if (isSameFile(st, lines)) return new ReusableLines(lines, fd);
     } catch {
       // Gone or unreadable: every record is written afresh.
     }
@@ -103,30 +102,48 @@ export class ReusableLines {
 
   /** The old index of `record` under `urn` when it is unchanged since the file was read, else -1. */
   match(urn: string, record: ResourceState): number {
-    const { urns, records } = this.lines;
-    // Records keep their order from one snapshot to the next (new ones go last): the next one is the usual
-    // answer, also for a record that changed (the one after it is next then). Only a record found elsewhere
-    // (after some were removed) needs the index by URN, made then.
-    let j = this.next < urns.length && urns[this.next] === urn ? this.next : -1;
-    if (j < 0) {
-      this.byUrn ??= new Map(urns.map((u, i) => [u, i]));
-      j = this.byUrn.get(urn) ?? -1;
-    }
+    const j = this.find(urn);
     if (j < 0) return -1;
-    this.next = j + 1;
-    return records[j] === record ? j : -1;
+    this.next = j + 1; // also past a record that changed: the one after it comes next
+    return this.lines.records[j] === record ? j : -1;
   }
 
-  /** Where record `j`'s text starts and ends in the old file (bytes). */
-  span(j: number): { start: number; end: number } {
-    return { start: this.lines.starts[j]!, end: this.lines.ends[j]! };
+  /**
+   * Where `urn` is in the old file, at or after the last one found: records keep their order from one
+   * snapshot to the next (removed ones leave gaps, new ones go last), so a short look ahead finds it, or
+   * reaches the end (a new resource). Only a gap longer than that needs an index of every URN, made then
+   * (~20 MB at 100,000: made for every change, it was a run's peak).
+   */
+  private find(urn: string): number {
+    const { urns } = this.lines;
+    const to = Math.min(urns.length, this.next + LOOK_AHEAD);
+    for (let j = this.next; j < to; j++) if (urns[j] === urn) return j;
+    if (to === urns.length) return -1;
+    this.byUrn ??= new Map(urns.map((u, i) => [u, i]));
+    const j = this.byUrn.get(urn) ?? -1;
+    return j >= this.next ? j : -1;
+  }
+
+  /** Where record `j`'s text starts in the old file (bytes). */
+  start(j: number): number {
+    return this.lines.starts[j]!;
+  }
+
+  /** Where record `j`'s text ends in the old file (bytes). */
+  end(j: number): number {
+    return this.lines.ends[j]!;
   }
 
   /** The old file's bytes from `start` to `end`, a piece at a time (ASCII: each byte is one character). */
   *read(start: number, end: number): Generator<string> {
     for (let at = start; at < end; ) {
       const got = fs.readSync(this.fd, this.buf, 0, Math.min(READ_BYTES, end - at), at);
-      if (got <= 0) throw new Error(`${this.lines.path} ended at byte ${at}, before ${end}: it changed while the next snapshot was written`);
+      if (got <= 0) {
+        throw new Error(
+          `${this.lines.path} changed while the next snapshot was being written from it (it ends at byte ${at}, not ${end}): another process wrote to it. ` +
+            "Nothing recorded is lost (the journal holds it): run the command again.",
+        );
+      }
       yield this.buf.toString("latin1", 0, got);
       at += got;
     }

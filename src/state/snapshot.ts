@@ -171,18 +171,18 @@ export function* snapshotChunks(s: StackState, lines?: RecordLines): Generator<s
       const record = s.resources[urns[i]!]!;
       const j = old ? old.match(urns[i]!, record) : -1;
       if (j >= 0 && run && j === run.last + 1) {
-        run.end = old!.span(j).end;
+        run.end = old!.end(j);
         run.last = j;
         continue;
       }
-      if (run) yield* copied(old!, run, out, hash);
+      if (run) yield* copied(old!, run, out);
       run = undefined;
       out.push(i ? ",\n  " : "  ");
-      if (j >= 0) run = { ...old!.span(j), last: j };
+      if (j >= 0) run = { start: old!.start(j), end: old!.end(j), last: j };
       else out.push(JSON.stringify(urns[i]), ": ", JSON.stringify(record));
       if (out.full) yield out.take();
     }
-    if (run) yield* copied(old!, run, out, hash);
+    if (run) yield* copied(old!, run, out);
   } finally {
     old?.close();
   }
@@ -191,18 +191,15 @@ export function* snapshotChunks(s: StackState, lines?: RecordLines): Generator<s
   yield `${DIGEST_FIELD}${digestOf(hash)}"\n}\n`;
 }
 
-/** The old file's text of a run of unchanged records, after what `out` holds (each piece goes into the digest). */
-function* copied(old: ReusableLines, run: { start: number; end: number }, out: Pieces, hash: Hash): Generator<string> {
+/** The old file's text of a run of unchanged records, after what `out` holds. */
+function* copied(old: ReusableLines, run: { start: number; end: number }, out: Pieces): Generator<string> {
   if (!out.empty) yield out.take();
-  for (const text of old.read(run.start, run.end)) {
-    hash.update(text);
-    yield text;
-  }
+  for (const text of old.read(run.start, run.end)) yield out.passed(text);
 }
 
 /**
  * The parts of the next piece of a snapshot, joined once it is full: `join` makes one flat string, where
- * `+=` made a rope of every part. Each piece taken is added to the digest.
+ * `+=` made a rope of every part. Each piece taken, or passed on as it is, is added to the digest.
  */
 class Pieces {
   private parts: string[] = [];
@@ -223,6 +220,12 @@ class Pieces {
 
   get empty(): boolean {
     return this.parts.length === 0;
+  }
+
+  /** A piece that goes out as it is (copied text), after whatever was taken before it. */
+  passed(text: string): string {
+    this.hash.update(text);
+    return text;
   }
 
   take(): string {

@@ -66,6 +66,16 @@ describe("a snapshot written from the lines of the one it was read from", () => 
     expect(text(next, lines)).toBe(expected);
   });
 
+  it("still copies the records after a gap longer than it looks ahead (300 removed in a row)", async () => {
+    const { state, lines } = await written(stateOf(1000));
+    const next: StackState = { ...state, serial: 4, resources: { ...state.resources } };
+    for (let i = 200; i < 500; i++) delete next.resources[urn(`r${i}`)];
+    next.resources[urn("added")] = record("added", 7000);
+    const expected = text(copy(next));
+    trap(Object.values(next.resources).filter((r) => r.urn !== urn("added")));
+    expect(text(next, lines)).toBe(expected);
+  });
+
   it("stringifies everything again once the file changed since it was read (another inode, size or time)", async () => {
     const { path, state, lines } = await written(stateOf(50));
     const expected = text(copy(state));

@@ -1,7 +1,7 @@
 import type { GraphNode } from "../../program/node.js";
 import type { PlanStep } from "../../plan/plan.js";
 import { knownValue, type ResourceValue } from "../../runtime/values.js";
-import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
+import { secretKeysWith } from "../../provider/schema.js";
 import type { Props, StateMutation } from "../../state/types.js";
 import { secretValuesOf } from "../../state/secret-walk.js";
 import type { Urn } from "../../core/urn.js";
@@ -11,9 +11,17 @@ import { redactorOf, taintedKeys } from "../secret-registry.js";
 
 /** The value dependents see once an object exists: its id and outputs, secrets marked. */
 export function valueOf(node: GraphNode | undefined, o: ObjectFacts): ResourceValue {
-  const schema = node && node.kind !== "wait" ? node.definition.schema : undefined;
-  const declared = schemaSecretKeys(schema);
-  return knownValue(o.id, o.outputs, o.secretKeys.length ? new Set([...o.secretKeys, ...declared]) : declared);
+  return knownValue(o.id, o.outputs, secretsOf(node, o.secretKeys));
+}
+
+/**
+ * A node's secret attributes: those its type declares, with `recorded` (the object's own secret keys)
+ * added only when there are some (see `secretKeysWith`).
+ *
+ * @example secretsOf(node, []) === secretsOf(otherNodeOfTheSameType, []) // true: one set per type
+ */
+export function secretsOf(node: GraphNode | undefined, recorded: readonly string[] | undefined): ReadonlySet<string> {
+  return secretKeysWith(node && node.kind !== "wait" ? node.definition.schema : undefined, recorded);
 }
 
 /** Removes the record a renamed resource had under its old URN. */
