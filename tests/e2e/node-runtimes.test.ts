@@ -4,7 +4,7 @@
 // missing: these tests fail, never skip, when one cannot be had.
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, finish, tempProject, type Run } from "./cli-harness.js";
@@ -17,6 +17,7 @@ const BIN = join(REPO, "dist/cli/bin.js");
 function run(node: string, dir: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   const clean = { ...process.env };
   delete clean.NODE_OPTIONS;
+  delete clean.NODE_COMPILE_CACHE; // the bin's own choice of cache folder is what is tested
   return finish(spawn(node, args, { cwd: dir, env: { ...clean, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] }));
 }
 
@@ -39,6 +40,25 @@ describe("a Node that strips TypeScript types itself (22.18+, 24)", () => {
     expect(r.stderr).toMatch(/^debug: infra\.ts loaded by Node's own type stripping on Node 2\d\./m);
     expect(r.stderr).not.toContain("note:");
     expect(r.stdout).toContain("Done: 1 created in");
+  });
+
+  it("npx cairn keeps compiled code in Node's compile cache (in the temporary folder), unless NODE_DISABLE_COMPILE_CACHE is set", async () => {
+    const dir = await tempProject({ "infra.ts": PROGRAM() });
+    const tmp = await mkdtemp(join(tmpdir(), "cairn-ccache-"));
+    const off = await mkdtemp(join(tmpdir(), "cairn-ccache-off-"));
+    try {
+      const r = await run(strippingNode(), dir, [BIN, "infra.ts", "preview"], { TMPDIR: tmp });
+      expect(r.code, r.stderr).toBe(0);
+      const cached = await readdir(join(tmp, "node-compile-cache"), { recursive: true });
+      expect(cached.length).toBeGreaterThan(0);
+
+      const r2 = await run(strippingNode(), dir, [BIN, "infra.ts", "preview"], { TMPDIR: off, NODE_DISABLE_COMPILE_CACHE: "1" });
+      expect(r2.code, r2.stderr).toBe(0);
+      expect(await readdir(off)).toEqual([]);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+      await rm(off, { recursive: true, force: true });
+    }
   });
 
   it("npx cairn hands a program with an enum in a module it imports to tsx, with one note naming file and line", async () => {
