@@ -68,12 +68,13 @@ export interface ApplyContext {
 
 /**
  * What a handler did: the journaled operation (if it called a provider), the state changes to record
- * with it (computed from the state at the moment they are recorded, so concurrent actions never undo each
- * other), and the node's new value for its dependents.
+ * with it (those that depend on the state computed from it at the moment they are recorded, so concurrent
+ * actions never undo each other), and the node's new value for its dependents.
  */
 export interface ActionResult {
   op?: number;
-  changes: (state: StackState) => StateMutation[];
+  /** The changes, or how to compute them from the state when they depend on it (a replace's deposed objects). */
+  changes: StateMutation[] | ((state: StackState) => StateMutation[]);
   value?: ResourceValue;
 }
 

@@ -128,7 +128,7 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, runs: ActionRuns, no
     run: async (action, i) => {
       const node = nodeAt[i];
       const r = await runAction(action, ctx, node);
-      const mutations = r.changes(journal.state);
+      const mutations = typeof r.changes === "function" ? r.changes(journal.state) : r.changes;
       if (r.op !== undefined) journal.end(r.op, mutations);
       else if (mutations.length) journal.mutate(mutations);
       if (r.value && node) ctx.values.publish(node, r.value);

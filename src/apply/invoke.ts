@@ -69,7 +69,13 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
   const op = await ctx.journal.begin(c.journal.id !== undefined ? { kind: c.journal.kind, urn: c.urn, type: c.type, id: c.journal.id } : { kind: c.journal.kind, urn: c.urn, type: c.type });
   // The record is durable before the call waits for a slot, so records are written while other calls run
   // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
-  return { result: await inSlot(ctx, c.action, c, (pause) => attempt(ctx, c, op, pause), op), op };
+  const taking = slotFor(ctx, c.action, c, op);
+  const slot = taking instanceof CallSlot ? taking : await taking;
+  try {
+    return { result: await attempt(ctx, c, op, slot.pause), op };
+  } finally {
+    slot.release();
+  }
 }
 
 /** Closes the record of a call that never started, if the journal can still write (else the next run checks it). */
@@ -97,23 +103,51 @@ function called(what: CallName): string {
 }
 
 /**
- * Runs an action's provider call (`what` it is, for messages) in one of the `parallel` slots once it is its
- * turn, reporting the action as started then. It starts only if the run is still on and still holds its
- * lock (its journal confirms): otherwise the journaled operation `op` (if any) is closed, and the action
- * ends as cancelled, or failed naming why. A free slot and a journal that needs no check cost no turn of the
- * event loop: a fast provider's calls go straight through.
+ * Runs an action's provider call that is not journaled (a lookup's read; `what` it is, for messages) in
+ * one of the `parallel` slots once it is its turn, reporting the action as started then. It starts only if
+ * the run is still on and still holds its lock (its journal confirms): otherwise the action ends as
+ * cancelled, or failed naming why. A free slot and a journal that needs no check cost no turn of the event
+ * loop: a fast provider's calls go straight through. ({@link invoke} takes its slot the same way.)
  *
  * @example const found = await inSlot(ctx, action, { op: "read", urn, name: "zone" }, () => provider.read(args));
  */
-export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>, op?: number): Promise<T> {
-  const slot = CallSlot.free(ctx, action) ?? (await CallSlot.next(ctx, action));
+export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>): Promise<T> {
+  const taking = slotFor(ctx, action, what, undefined);
+  const slot = taking instanceof CallSlot ? taking : await taking;
   try {
-    const checking = mayStart(ctx, action, what, op);
-    if (checking) await checking;
     return await call(slot.pause);
   } finally {
     slot.release();
   }
+}
+
+/**
+ * A slot for an action's call, taken once the call may start (see {@link mayStart}): at once (no promise)
+ * when one is free and no check of the lock is due, as for nearly every call of a fast provider. A call
+ * refused its start gives its slot back and throws, closing the journaled operation `op` (if any).
+ */
+function slotFor(ctx: ApplyContext, action: Action, what: CallName, op: number | undefined): CallSlot | Promise<CallSlot> {
+  const free = CallSlot.free(ctx, action);
+  return free ? started(ctx, free, action, what, op) : CallSlot.next(ctx, action).then((slot) => started(ctx, slot, action, what, op));
+}
+
+/** `slot`, once {@link mayStart} lets its call start; given back if it does not. */
+function started(ctx: ApplyContext, slot: CallSlot, action: Action, what: CallName, op: number | undefined): CallSlot | Promise<CallSlot> {
+  let checking: Promise<void> | void;
+  try {
+    checking = mayStart(ctx, action, what, op);
+  } catch (e) {
+    slot.release();
+    throw e;
+  }
+  if (!checking) return slot;
+  return checking.then(
+    () => slot,
+    (e: unknown) => {
+      slot.release();
+      throw e;
+    },
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { beginLine } from "../../src/state/journal-format.js";
-import type { PendingOperation } from "../../src/state/types.js";
+import { beginLine, finishLine } from "../../src/state/journal-format.js";
+import { encodeResource } from "../../src/state/secret-encoding.js";
+import type { PendingOperation, ResourceState } from "../../src/state/types.js";
 import { typeOf, type Urn } from "../../src/core/urn.js";
 
 /** The begin line as one object stringified: what every begin line must equal byte for byte. */
@@ -29,5 +30,51 @@ describe("beginLine", () => {
       expect(line, `op ${p.op}`).toBe(generic(p));
       expect(JSON.parse(line)).toMatchObject({ t: "begin", op: p.op, kind: p.kind, urn: p.urn, since });
     }
+  });
+});
+
+/** The short end line as one object stringified (the form before it was written out field by field). */
+function genericEnd(op: number, rec: ResourceState): string {
+  const keys = Object.keys(rec.outputs);
+  let n = 0;
+  while (n < keys.length && Object.hasOwn(rec.inputs, keys[n]!) && JSON.stringify(rec.outputs[keys[n]!]) === JSON.stringify(rec.inputs[keys[n]!]) && rec.outputs[keys[n]!] !== undefined) n++;
+  const rest = Object.fromEntries(keys.slice(n).map((k) => [k, rec.outputs[k]]));
+  const r = Object.fromEntries(Object.entries(rec).filter(([k]) => k !== "urn" && k !== "type").map(([k, v]) => [k, k === "outputs" && n ? rest : v]));
+  return JSON.stringify(n ? { t: "end", op, r, same: keys.slice(0, n) } : { t: "end", op, r }) + "\n";
+}
+
+describe("finishLine", () => {
+  const base = (name: string): ResourceState => ({ urn: urn("local:File", name), type: "local:File", id: `${name}.txt`, inputs: {}, outputs: {}, deps: [] });
+  const cases: ResourceState[] = [
+    { ...base("plain"), inputs: { path: "a", content: "hi" }, outputs: { path: "a", content: "hi", size: 2 } },
+    { ...base("all-same"), inputs: { name: "x", value: "y" }, outputs: { name: "x", value: "y" } },
+    { ...base("none-same"), inputs: { a: 1 }, outputs: { size: 2, a: 1 } },
+    { ...base("objects"), inputs: { tags: { a: "1" }, list: [1, 2] }, outputs: { tags: { a: "1" }, list: [1, 3], more: null } },
+    { ...base('quo"te\\back'), id: 'a "quoted"\nid — ünïcödé 🪨', inputs: { "odd key\"": "\u0001" }, outputs: { "odd key\"": "\u0001" } },
+    { ...base("options"), deps: [urn("local:File", "plain")], secretKeys: ["content"], inputs: { content: { $secret: "v1:abc" } }, outputs: { content: { $secret: "v1:abc" } }, protect: true, retainOnDelete: true, timeouts: { create: 1000 }, triggers: "h1", parent: urn("my:Comp", "c"), provider: { name: "eu", settings: { region: "eu-west-1" } }, tainted: true, declaredIn: { on: [], waitsFor: "value" } },
+    { ...base("deposed"), deposed: [{ id: "old", inputs: { a: 1 }, outputs: {}, deps: [] }] },
+    { ...base("undefined-field"), outputs: { a: undefined, b: 1 } as never, protect: undefined as never },
+  ];
+
+  // Encrypts as `secret:<JSON>`: what matters here is that the line holds the encrypted record.
+  const crypter = { encrypt: (v: unknown) => `secret:${JSON.stringify(v)}`, decrypt: () => undefined };
+
+  it("writes a short end record with the same bytes as the record's object stringified, whatever it holds", () => {
+    for (const [op, rec] of cases.entries()) {
+      const line = finishLine("end", op, [{ kind: "upsert", resource: rec }], crypter, { urn: rec.urn, type: rec.type });
+      expect(line, rec.urn).toBe(genericEnd(op, encodeResource(rec, crypter)));
+    }
+    const secret = finishLine("end", 9, [{ kind: "upsert", resource: cases[5]! }], crypter, cases[5]!);
+    expect(JSON.parse(secret).r.inputs).toEqual({ content: { $secret: 'secret:{"$secret":"v1:abc"}' } });
+  });
+
+  it("writes the long form for another resource's record, a removal, or several changes", () => {
+    const a = cases[0]!;
+    const other = finishLine("end", 1, [{ kind: "upsert", resource: a }], undefined, { urn: urn("local:File", "b"), type: "local:File" });
+    expect(JSON.parse(other)).toEqual({ t: "end", op: 1, m: [{ kind: "upsert", resource: a }] });
+    expect(JSON.parse(finishLine("end", 2, [{ kind: "remove", urn: a.urn }], undefined, a))).toEqual({ t: "end", op: 2, m: [{ kind: "remove", urn: a.urn }] });
+    const two = finishLine("end", 3, [{ kind: "remove", urn: urn("local:File", "old") }, { kind: "upsert", resource: a }], undefined, a);
+    expect(JSON.parse(two).m).toHaveLength(2);
+    expect(finishLine("abort", 4, [], undefined, a)).toBe('{"t":"abort","op":4}\n');
   });
 });

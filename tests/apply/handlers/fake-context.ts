@@ -117,8 +117,8 @@ export function fakeContext(opts: { provider?: Partial<Provider<Props, Props>>; 
 }
 
 /** The state changes a handler's result makes from `state`. */
-export function changesFrom(result: { changes: (s: StackState) => StateMutation[] }, state: StackState = stateWith()): StateMutation[] {
-  return result.changes(state);
+export function changesFrom(result: { changes: StateMutation[] | ((s: StackState) => StateMutation[]) }, state: StackState = stateWith()): StateMutation[] {
+  return typeof result.changes === "function" ? result.changes(state) : result.changes;
 }
 
 /**

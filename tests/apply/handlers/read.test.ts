@@ -5,7 +5,7 @@ import type { Action } from "../../../src/plan/actions.js";
 import { defineResource } from "../../../src/program/define.js";
 import type { GraphNode } from "../../../src/program/node.js";
 import type { Props } from "../../../src/state/types.js";
-import { fakeContext, asRun } from "./fake-context.js";
+import { changesFrom, fakeContext, asRun } from "./fake-context.js";
 
 const read = asRun(readHandler);
 
@@ -33,7 +33,7 @@ describe("the read handler (a lookup read during apply)", () => {
     expect(result.value).toMatchObject({ id: "Z123", outputs: { name: "example.dev", token: "tok-1" } });
     expect([...result.value!.secretKeys]).toEqual(["token"]);
     expect(result.op).toBeUndefined();
-    expect(result.changes({ version: 1, project: "web", stack: "dev", serial: 1, resources: {}, outputs: {} })).toEqual([]);
+    expect(changesFrom(result, { version: 1, project: "web", stack: "dev", serial: 1, resources: {}, outputs: {} })).toEqual([]);
     expect(run.journal.entries).toEqual([]);
     expect(run.calling).toEqual(["l1"]);
   });

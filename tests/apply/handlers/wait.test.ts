@@ -10,7 +10,7 @@ import { knownValue } from "../../../src/runtime/values.js";
 import type { Props } from "../../../src/state/types.js";
 import { wait } from "../../../src/wait/wait.js";
 import type { WaitResult, WaitRun } from "../../../src/wait/waiter.js";
-import { fakeContext, recorded, stateWith, asRun } from "./fake-context.js";
+import { changesFrom, fakeContext, recorded, stateWith, asRun } from "./fake-context.js";
 
 const waitFor = asRun(waitForHandler);
 
@@ -51,16 +51,16 @@ describe("the wait handler", () => {
     expect(result.value).toMatchObject({ id: "db-1", outputs: { status: "ready" } });
     expect([...result.value!.secretKeys]).toEqual(["password"]);
     const current = stateWith(recorded("db", { urn: db.urn, id: "db-1", outputs: { status: "creating" } }));
-    expect(result.changes(current)).toEqual([{ kind: "upsert", resource: { ...current.resources[db.urn], outputs: { status: "ready", password: "pw-secret-9" } } }]);
+    expect(changesFrom(result, current)).toEqual([{ kind: "upsert", resource: { ...current.resources[db.urn], outputs: { status: "ready", password: "pw-secret-9" } } }]);
     expect(run.events).toContainEqual(expect.objectContaining({ type: "wait-ended", urn: action.step.urn, name: "ready", outcome: expect.objectContaining({ kind: "satisfied" }) }));
   });
 
   it("changes nothing in state when the read shows what is recorded, or the target was replaced meanwhile", async () => {
     const { run, action, db } = await setup(async () => satisfied({ status: "ready" }));
     const result = await waitFor(action, run.ctx);
-    expect(result.changes(stateWith(recorded("db", { urn: db.urn, id: "db-1", outputs: { status: "ready" } })))).toEqual([]);
-    expect(result.changes(stateWith(recorded("db", { urn: db.urn, id: "db-2", outputs: {} })))).toEqual([]);
-    expect(result.changes(stateWith())).toEqual([]);
+    expect(changesFrom(result, stateWith(recorded("db", { urn: db.urn, id: "db-1", outputs: { status: "ready" } })))).toEqual([]);
+    expect(changesFrom(result, stateWith(recorded("db", { urn: db.urn, id: "db-2", outputs: {} })))).toEqual([]);
+    expect(changesFrom(result, stateWith())).toEqual([]);
   });
 
   it("fails with the outcome's message, the provider's reason masked for the target's secret values", async () => {
