@@ -1,6 +1,7 @@
 import type { Provider } from "../provider/provider.js";
 import type { ResourceSchema } from "../provider/schema.js";
 import { CustomResource, NODE, attributeOutput, type ResourceOptions } from "./resource.js";
+import { userCallSite } from "../core/declaration-site.js";
 import { DistinctNodes } from "./distinct-nodes.js";
 import { collectResources, isOutput, type Input, type Inputs, type Output } from "./output.js";
 import type { LookupNode, ResourceDefinition } from "./node.js";
@@ -73,7 +74,9 @@ export function defineResource<I extends object, O extends object = I, Q = never
     static readonly definition = definition;
 
     constructor(name: string, inputs: Record<string, unknown>, opts: ResourceOptions = {}, kind: "custom" | "lookup" = "custom") {
-      super(type, name, inputs ?? {}, opts, definition, kind);
+      // The user's call site is found here, before `super`: from the base constructor V8 walks two more
+      // (derived-constructor) frames to reach it, ~1 µs a resource (10 ms of 10,000).
+      super(type, name, inputs ?? {}, opts, definition, kind, userCallSite(new.target) ?? null);
       if (!hasSchema) {
         // Without a schema the attribute names are only known to the type checker: answer any of them.
         return new Proxy(this, {

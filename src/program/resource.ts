@@ -350,9 +350,12 @@ export abstract class Resource implements Dependable {
   /** @internal Assigned once by the constructor (`declare`: no field definition runs before it, per resource). */
   declare readonly [NODE]: ResourceNode;
 
-  /** @internal */
-  constructor(type: string, name: string, opts: ResourceOptions, extra: NodeExtra) {
-    this[NODE] = registerNode(type, name, opts, extra, userCallSite(new.target));
+  /**
+   * @internal `called` is the user's call site when a subclass found it already (null: none is the user's);
+   * else it is found here.
+   */
+  constructor(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, called?: NodeJS.CallSite | null) {
+    this[NODE] = registerNode(type, name, opts, extra, called === undefined ? userCallSite(new.target) : (called ?? undefined));
   }
 
   /** The resource's stable identity (known at once). */
@@ -370,9 +373,9 @@ export abstract class Resource implements Dependable {
  * const c = new Counter("c", { start: 1 }); // c.value: Output<number>, c.id: Output<string>
  */
 export class CustomResource extends Resource {
-  /** @internal */
-  constructor(type: string, name: string, inputs: Record<string, unknown>, opts: ResourceOptions, definition: ResourceDefinition, kind: "custom" | "lookup" = "custom") {
-    super(type, name, opts, kind === "custom" ? { kind, definition, inputs: checkedInputs(inputs, name, type) } : { kind, definition, lookupId: undefined });
+  /** @internal `called`: see {@link Resource}'s constructor. */
+  constructor(type: string, name: string, inputs: Record<string, unknown>, opts: ResourceOptions, definition: ResourceDefinition, kind: "custom" | "lookup" = "custom", called?: NodeJS.CallSite | null) {
+    super(type, name, opts, kind === "custom" ? { kind, definition, inputs: checkedInputs(inputs, name, type) } : { kind, definition, lookupId: undefined }, called);
   }
 
   /** The provider's id for the object (unknown until created). */

@@ -7,7 +7,7 @@ import type { ProgramFn } from "../../src/program/evaluate.js";
 import type { EngineEvent } from "../../src/apply/events.js";
 import { renderPlan } from "../../src/cli/render/plan.js";
 import { writePlanFile } from "../../src/plan/saved-plan.js";
-import { everyKind, failingCheck, failingCreate, loop, Thing } from "./site-fixture/infra.js";
+import { everyKind, failingCheck, failingCreate, loop, subclasses, Thing } from "./site-fixture/infra.js";
 
 const FIXTURE = "tests/program/site-fixture/infra.ts";
 const dirs: string[] = [];
@@ -42,6 +42,14 @@ describe("declaration sites", () => {
     expect(site("fine")).toBe(`${FIXTURE}:32:13`);
     expect(site("wait(fine)")).toBe(`${FIXTURE}:33:3`);
     expect(site("found")).toBe(`${FIXTURE}:34:9`);
+  });
+
+  it("a user's subclass of a defined type, a component and its child each remember the user's line", async () => {
+    const ev = await new Program("sites", subclasses).evaluate({ stack: "dev" });
+    const site = (name: string) => String(ev.nodes.find((n) => n.name === name)?.site);
+    expect(site("big")).toBe(`${FIXTURE}:56:3`);
+    expect(site("pair")).toBe(`${FIXTURE}:57:3`);
+    expect(site("pair-child")).toBe(`${FIXTURE}:52:5`);
   });
 
   it("resources declared on one line (a loop) share one site; the next line has its own", async () => {

@@ -1,7 +1,7 @@
 // Declarations at known lines: tests/program/declaration-site.test.ts checks that messages name them.
 // Keep every declaration on the line its comment says.
 import { defineResource } from "../../../src/program/define.js";
-import { wait } from "../../../src/wait/wait.js";
+import { wait } from "../../../src/wait/wait.js"; import { ComponentResource } from "../../../src/program/resource.js"; // one line: the lines below are checked
 import type { Provider } from "../../../src/provider/provider.js";
 
 const provider: Provider<{ v: number }, { v: number }> = {
@@ -38,4 +38,21 @@ export function everyKind(): void {
 export function loop(): void {
   for (let i = 0; i < 3; i++) new Thing(`many-${i}`, { v: i }); // line 39
   new Thing("after", { v: 9 }); // line 40
+}
+
+/** A user's subclass of a defined type, and a component declaring a child: each site is the user's line. */
+class BigThing extends Thing {
+  constructor(name: string) {
+    super(name, { v: 100 });
+  }
+}
+class Pair extends ComponentResource {
+  constructor(name: string) {
+    super("sites:test:Pair", name);
+    new Thing(`${name}-child`, { v: 2 }, { parent: this }); // line 52
+  }
+}
+export function subclasses(): void {
+  new BigThing("big"); // line 56: the user's `new`, not the subclass's `super`
+  new Pair("pair"); // line 57
 }
