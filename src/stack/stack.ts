@@ -82,10 +82,10 @@ export class Stack {
     return { changes: result.plan.drift, applied: result.summary !== undefined };
   }
 
-  /** The stack outputs from the last apply. */
+  /** The stack outputs from the last apply (read without the resources: as quick for 100,000 as for 10). */
   async outputs(): Promise<{ values: Props; secretKeys: string[] }> {
-    const { state } = await this.run.backend.load();
-    return { values: state.outputs, secretKeys: state.secretOutputs ?? [] };
+    const read = await this.run.backend.readOutputs();
+    return { values: read.outputs, secretKeys: read.secretOutputs };
   }
 
   /** Every resource in state. */

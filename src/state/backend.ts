@@ -3,7 +3,7 @@ import type { ConfigValue, HistoryEntry, StackExport, StackSummary } from "./sto
 import type { JournalOptions } from "./journal.js";
 import type { StackLock, UnlockResult } from "./lock-holder.js";
 import type { RecoveryPlan, RecoveryResult } from "./recover.js";
-import type { PendingOperation, StackState } from "./types.js";
+import type { PendingOperation, Props, StackState } from "./types.js";
 
 export type { StateJournal } from "./journal-writer.js";
 export type { ConfigValue, HistoryEntry, RawConfigValue, StackExport, StackSummary } from "./stored.js";
@@ -38,7 +38,20 @@ export interface RemoveStackOptions {
   keep?: (data: StackExport) => Promise<void>;
 }
 
-
+/**
+ * A stack's outputs as last committed (see {@link StateBackend.readOutputs}).
+ *
+ * @example const { exists, outputs, secretOutputs } = await backend.readOutputs();
+ */
+export interface StoredOutputs {
+  /** False when the backend holds nothing of the stack (its outputs are then empty). */
+  exists: boolean;
+  /** The project the stack's state names. */
+  project: string;
+  outputs: Props;
+  /** Which outputs are secret (their values are decrypted in `outputs`). */
+  secretOutputs: string[];
+}
 
 /**
  * Where a stack's state lives. The engine uses only this; the file, PostgreSQL, S3 and memory
@@ -112,6 +125,8 @@ export interface StateBackend {
   importStack(data: StackExport): Promise<void>;
   /** The stack at a glance: resources, last update, lock holder (reads no secret). */
   summary(): Promise<StackSummary>;
+  /** The stack outputs as last committed, secrets decrypted, without the lock and without reading the resources. */
+  readOutputs(): Promise<StoredOutputs>;
   /**
    * Deletes everything of the stack (state, journal, history, config, secrets salt) under its lock, after
    * `decide` agreed and `keep` got a copy; resolves to whether it was removed. Changes nothing in the cloud.

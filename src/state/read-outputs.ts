@@ -1,4 +1,4 @@
-import type { StateBackend } from "./backend.js";
+import type { StateBackend, StoredOutputs } from "./backend.js";
 import type { Props } from "./types.js";
 import { thrownMessage } from "../core/thrown.js";
 
@@ -31,13 +31,9 @@ export async function readStackOutputs(backend: StateBackend, reader: StackName,
   const where = `stack ${stackText(reader)} reads the outputs of stack ${stackText(target)}`;
   const call = `stackOutputs("${target.project}", { stack: "${target.stack}" })`;
   try {
-    const summary = await backend.summary();
-    if (!summary.exists) {
-      throw new Error(`${where}, which does not exist in ${backend.url}. Run up on ${stackText(target)} first, or fix the project, stack or backend given to ${call}.`);
-    }
-    let state;
+    let read: StoredOutputs;
     try {
-      ({ state } = await backend.load());
+      read = await backend.readOutputs(); // the outputs alone: a reader never parses the other stack's resources
     } catch (e) {
       const msg = thrownMessage(e, "the state backend");
       const hint = /passphrase/i.test(msg)
@@ -45,12 +41,15 @@ export async function readStackOutputs(backend: StateBackend, reader: StackName,
         : "";
       throw new Error(`${where}, whose state in ${backend.url} cannot be read: ${msg}.${hint}`);
     }
-    if (state.project !== target.project) {
-      throw new Error(`${where}, but ${backend.url} holds stack "${target.stack}" of project "${state.project}". Give ${call} the backend where ${stackText(target)} lives (backend: "…").`);
+    if (!read.exists) {
+      throw new Error(`${where}, which does not exist in ${backend.url}. Run up on ${stackText(target)} first, or fix the project, stack or backend given to ${call}.`);
     }
-    const secret = new Set(state.secretOutputs ?? []);
+    if (read.project !== target.project) {
+      throw new Error(`${where}, but ${backend.url} holds stack "${target.stack}" of project "${read.project}". Give ${call} the backend where ${stackText(target)} lives (backend: "…").`);
+    }
+    const secret = new Set(read.secretOutputs);
     const out: ReadOutputs = { values: {}, secretValues: {} };
-    for (const [k, v] of Object.entries(state.outputs)) (secret.has(k) ? out.secretValues : out.values)[k] = v;
+    for (const [k, v] of Object.entries(read.outputs)) (secret.has(k) ? out.secretValues : out.values)[k] = v;
     return out;
   } finally {
     await backend.close();

@@ -1,4 +1,4 @@
-import type { HistoryEntry, LoadResult, RemoveStackOptions, RollbackResult, StackExport, StackSummary, StateBackend } from "./backend.js";
+import type { HistoryEntry, LoadResult, RemoveStackOptions, RollbackResult, StackExport, StackSummary, StateBackend, StoredOutputs } from "./backend.js";
 import { ConfigStore, type ConfigValue } from "./config-store.js";
 import { Journal, type JournalOptions } from "./journal.js";
 import { beginLine, headLine } from "./journal-format.js";
@@ -7,7 +7,7 @@ import { applyMutations } from "./mutations.js";
 import { normalizedJournal, scanJournal, type JournalScan } from "./replay.js";
 import { decodeMutation, decodeState } from "./secret-encoding.js";
 import { DecryptError } from "./secrets.js";
-import { parseSnapshot, parseSnapshotLines, snapshotChunks, SnapshotError } from "./snapshot.js";
+import { parseSnapshot, parseSnapshotLines, snapshotChunks, snapshotHead, SnapshotError } from "./snapshot.js";
 import type { RecordLines } from "./record-lines.js";
 import { DamagedStateError, planRecovery, type RecoveryPlan, type RecoveryResult } from "./recover.js";
 import { validateStackName } from "./stack-name.js";
@@ -293,6 +293,28 @@ export class StoreBackend implements StateBackend {
   async listAllStacks(): Promise<{ project: string; stack: string }[]> {
     if (this.store.listAllStacks) return this.store.listAllStacks();
     return (await this.store.listStacks()).map((stack) => ({ project: this.project, stack }));
+  }
+
+  /**
+   * The stack outputs as last committed (the snapshot's, then the journal's finished records), secrets
+   * decrypted, read without the lock and without the resources: a snapshot as written is parsed up to its
+   * resources only (see `snapshotHead`); one edited by hand or damaged is read whole, as `load` reads it.
+   *
+   * @example const { exists, outputs } = await backend.readOutputs();
+   */
+  async readOutputs(): Promise<StoredOutputs> {
+    const exists = !(await this.store.isEmpty());
+    const crypter = (await this.secrets()).crypter;
+    const snap = await this.store.readSnapshot();
+    const head = snap && snapshotHead(snap.text, this.opts);
+    const found: SnapshotFound = head && snap ? { state: { ...head, resources: {} }, name: snap.name, fromBackup: false, notes: [] } : await this.findSnapshot();
+    const scan = await this.scanJournalOf(found);
+    const state = found.state ? decoded(found.name, () => decodeState(found.state!, crypter)) : emptyState(this.opts.project, this.opts.stack);
+    for (const { line, m: recorded } of scan.replay) {
+      const outputs = recorded.filter((m) => m.kind === "outputs");
+      if (outputs.length) applyMutations(state, decoded(`${this.store.names.journal} line ${line}`, () => outputs.map((m) => decodeMutation(m, crypter))));
+    }
+    return { exists, project: state.project, outputs: state.outputs, secretOutputs: state.secretOutputs ?? [] };
   }
 
   /** The state as stored (journal replayed, secrets still encrypted), without a lock. @example (await backend.readStored()).resources */

@@ -86,6 +86,31 @@ describe.each(kinds)("the %s backend", (kind) => {
     expect(await open().listStacks()).toEqual(["dev"]);
   });
 
+  it("reads the committed outputs alone: the snapshot's, then the journal's, secret ones decrypted", async (ctx) => {
+    const open = await place(kind, ctx);
+    expect(await open().readOutputs()).toEqual({ exists: false, project: open.project, outputs: {}, secretOutputs: [] });
+    const first = open({ passphrase: "pw" });
+    const lock = await first.lock({ command: "up" });
+    try {
+      const { state } = await first.load();
+      const j = first.openJournal(state);
+      const op = await j.begin({ kind: "create", urn: urnOf("a"), type: "local:File" });
+      j.end(op, [{ kind: "upsert", resource: resource("a") }]);
+      j.mutate([{ kind: "outputs", outputs: { url: "https://a", token: "s3cret" }, secretOutputs: ["token"] }]);
+      await j.compact();
+      // A later change to the outputs, in the journal only (as a crashed run leaves it).
+      j.mutate([{ kind: "outputs", outputs: { url: "https://b", token: "n3w" }, secretOutputs: ["token"] }]);
+      await j.close();
+    } finally {
+      await lock.release();
+    }
+    const read = await open({ passphrase: "pw" }).readOutputs();
+    expect(read).toEqual({ exists: true, project: open.project, outputs: { url: "https://b", token: "n3w" }, secretOutputs: ["token"] });
+    const loaded = (await open({ passphrase: "pw" }).load()).state;
+    expect([loaded.outputs, loaded.secretOutputs]).toEqual([read.outputs, read.secretOutputs]);
+    await expect(open().readOutputs()).rejects.toThrow(/passphrase/i);
+  });
+
   it("refuses a second run naming the holder; unlock refuses a live holder, --force warns, and the first run can then write nothing", async (ctx) => {
     const open = await place(kind, ctx);
     const first = open();

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { hashText, snapshotChunks } from "../../src/state/snapshot.js";
+import { hashText, snapshotChunks, snapshotHead } from "../../src/state/snapshot.js";
 import { emptyState } from "../../src/state/types.js";
 import { resource } from "./helpers.js";
 
@@ -23,5 +23,43 @@ describe("hashText: a snapshot's digest, fed a piece at a time", () => {
     const text = [...snapshotChunks(state)].join("");
     const at = text.lastIndexOf(',\n "digest": "');
     expect(text).toContain(`"digest": "sha256-${hashText(text, at, 1000).digest("base64")}"`);
+  });
+});
+
+describe("snapshotHead: a snapshot's outputs without its resources", () => {
+  const expected = { project: "proj", stack: "dev" };
+  const state = {
+    ...emptyState("proj", "dev"),
+    serial: 7,
+    outputs: { url: "https://x", nested: { "resources": { a: 1 }, text: 'a\n "resources": {' }, token: { $secret: "v1:abc" } },
+    secretOutputs: ["token"],
+    resources: { [resource("a").urn]: resource("a"), [resource("b").urn]: resource("b") },
+  };
+  const text = [...snapshotChunks(state)].join("");
+  /** `text` with its digest made again over what comes before it (a file "as written" whatever it holds). */
+  const redigested = (t: string) => {
+    const at = t.lastIndexOf(',\n "digest": "');
+    return `${t.slice(0, at)},\n "digest": "sha256-${whole(t.slice(0, at))}"\n}\n`;
+  };
+
+  it("reads everything before the resources of a snapshot as written, outputs that look like the resources field included", () => {
+    const { resources: _r, ...head } = state;
+    expect(snapshotHead(text, expected)).toEqual(head);
+    const none = [...snapshotChunks({ ...state, resources: {} })].join("");
+    expect(snapshotHead(none, expected)?.outputs).toEqual(state.outputs);
+  });
+
+  it("never parses the resources: a text whose resources are not JSON, but whose digest matches, still gives its head", () => {
+    const broken = redigested(text.replace('"inputs":', '"inputs" BROKEN'));
+    expect(() => JSON.parse(broken)).toThrow();
+    expect(snapshotHead(broken, expected)?.serial).toBe(7);
+  });
+
+  it("gives nothing (the caller parses the whole file) for a text edited or damaged, another stack's, or another format version", () => {
+    expect(snapshotHead(text.replace("https://x", "https://y"), expected)).toBeUndefined();
+    expect(snapshotHead(text.slice(0, text.length / 2), expected)).toBeUndefined();
+    expect(snapshotHead(text, { project: "proj", stack: "prod" })).toBeUndefined();
+    expect(snapshotHead(redigested(text.replace('"version": 1', '"version": 0')), expected)).toBeUndefined();
+    expect(snapshotHead(JSON.stringify(state), expected)).toBeUndefined();
   });
 });
