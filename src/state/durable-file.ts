@@ -234,6 +234,27 @@ export async function readIfExists(file: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * The first `bytes` bytes of a file as text (fewer when it is shorter), or undefined if it does not exist:
+ * what a file's head says, without reading a large file whole.
+ *
+ * @example await readStart(files.snapshot, 4096) // '{\n "version": 1,\n "project": …'
+ */
+export async function readStart(file: string, bytes: number): Promise<string | undefined> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(file, "r");
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.toString("utf8", 0, bytesRead);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new StateReadError(file, e);
+  } finally {
+    await fh?.close();
+  }
+}
+
 /** A file as it was when read: enough to tell, later, whether it is still that file (no one replaced or wrote it). */
 export interface FileIdentity {
   path: string;

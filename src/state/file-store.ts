@@ -4,7 +4,8 @@ import { fileBackendUrl } from "./backend-url.js";
 import { properLockfile } from "./lockfile.js";
 import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import { parseConfigText, serializeConfig } from "./config-store.js";
-import { DiskFullError, durableCopy, durableCreate, durableWrite, fsyncDir, makeDirs, readIfExists, readWithIdentity, writeError, writeTemp } from "./durable-file.js";
+import { DiskFullError, durableCopy, durableCreate, durableWrite, fsyncDir, makeDirs, readIfExists, readStart, readWithIdentity, writeError, writeTemp } from "./durable-file.js";
+import { serialAtHead } from "./snapshot.js";
 import { StateReadError } from "./fs-errors.js";
 import { FileJournalStorage } from "./file-journal.js";
 import { forceUnlock, lockStack, readLiveLockHolder } from "./lock.js";
@@ -17,6 +18,9 @@ export const FILE_HISTORY_KEEP = 100;
 
 /** Bytes kept free in `disk-reserve`, released when the disk fills up so results can still be journaled. */
 export const DISK_RESERVE_BYTES = 256 * 1024;
+
+/** Bytes read from the start of `state.json` for its serial (its project and stack names come before it). */
+const HEAD_BYTES = 4096;
 
 const versionFile = (files: StackFiles, v: number) => join(files.history, `${String(v).padStart(12, "0")}.json`);
 
@@ -286,7 +290,12 @@ export class FileStore implements StateStore {
     }
   }
 
+  /** The serial of `state.json`: from its first lines when they are as written, else from the whole file. */
   private async currentSerial(): Promise<number | undefined> {
+    const head = await readStart(this.files.snapshot, HEAD_BYTES);
+    if (head === undefined) return undefined;
+    const atHead = serialAtHead(head);
+    if (atHead !== undefined) return atHead;
     const text = await readIfExists(this.files.snapshot);
     if (text === undefined) return undefined;
     try {

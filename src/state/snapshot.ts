@@ -79,6 +79,35 @@ export function snapshotHead(text: string, expected: { project: string; stack: s
   return head;
 }
 
+/** The first lines of a snapshot as {@link snapshotChunks} writes it, up to its serial. */
+const SERIAL_AT_HEAD = /^\{\n "version": \d+,\n "project": "(?:[^"\\\n]|\\.)*",\n "stack": "(?:[^"\\\n]|\\.)*",\n "serial": (\d+),\n/;
+
+/**
+ * The serial a snapshot's first lines name, when they are as {@link snapshotChunks} writes them (version,
+ * project, stack and serial, one a line); else undefined, and the caller reads the file whole. Enough for
+ * listing versions (which one is current) without parsing the resources.
+ *
+ * @example serialAtHead(await readStart(files.snapshot, 4096)) // 12
+ */
+export function serialAtHead(head: string): number | undefined {
+  const m = SERIAL_AT_HEAD.exec(head);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * How many resources a snapshot as written holds, counted without parsing them: each record is one line,
+ * starting with two spaces and its URN's quote (no value holds a raw line break). Only for a text
+ * {@link snapshotHead} read.
+ *
+ * @example if (snapshotHead(text, expected)) snapshotRecordCount(text) // 100000
+ */
+export function snapshotRecordCount(text: string): number {
+  let n = 0;
+  const end = text.lastIndexOf(DIGEST_FIELD);
+  for (let at = text.indexOf('\n  "', text.indexOf(RESOURCES_FIELD)); at >= 0 && at < end; at = text.indexOf('\n  "', at + 4)) n++;
+  return n;
+}
+
 function parsed(text: string, file: string, expected: { project: string; stack: string }): { state: StackState; asWritten: boolean } {
   let json: unknown;
   try {

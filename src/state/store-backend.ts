@@ -7,7 +7,7 @@ import { applyMutations } from "./mutations.js";
 import { normalizedJournal, scanJournal, type JournalScan } from "./replay.js";
 import { decodeMutation, decodeState } from "./secret-encoding.js";
 import { DecryptError } from "./secrets.js";
-import { parseSnapshot, parseSnapshotLines, snapshotChunks, snapshotHead, SnapshotError } from "./snapshot.js";
+import { parseSnapshot, parseSnapshotLines, snapshotChunks, snapshotHead, snapshotRecordCount, SnapshotError } from "./snapshot.js";
 import type { RecordLines } from "./record-lines.js";
 import { DamagedStateError, planRecovery, type RecoveryPlan, type RecoveryResult } from "./recover.js";
 import { validateStackName } from "./stack-name.js";
@@ -451,22 +451,38 @@ export class StoreBackend implements StateBackend {
    * @example const { resources, lockHolder } = await backend.summary();
    */
   async summary(): Promise<StackSummary> {
-    const found = await this.findSnapshot();
-    const scan = await this.scanJournalOf(found);
-    const state = found.state ?? emptyState(this.opts.project, this.opts.stack);
-    // Only the set of URNs matters here, so the records are replayed as stored (secrets stay encrypted).
-    for (const { m } of scan.replay) applyMutations(state, m);
+    const { resources, pending } = await this.counted();
     const history = await this.store.history();
     const lastUpdate = (history.find((h) => h.current) ?? history.at(-1))?.writtenAt;
     const lockHolder = await this.store.lockHolder();
     return {
       stack: this.stack,
       exists: !(await this.store.isEmpty()),
-      resources: Object.keys(state.resources).length,
-      pending: scan.prep.pending.length,
+      resources,
+      pending,
       ...(lastUpdate ? { lastUpdate } : {}),
       ...(lockHolder ? { lockHolder } : {}),
     };
+  }
+
+  /**
+   * How many resources the stack holds, and operations it has pending. A snapshot as written whose journal
+   * changed no resource since is counted by its lines (see `snapshotRecordCount`): `stack ls` read and
+   * parsed every stack whole (1 s and 380 MB for one of 100,000 resources).
+   */
+  private async counted(): Promise<{ resources: number; pending: number }> {
+    const snap = await this.store.readSnapshot();
+    const head = snap && snapshotHead(snap.text, this.opts);
+    if (head && snap) {
+      const scan = await this.scanJournalOf({ state: { ...head, resources: {} }, name: snap.name, fromBackup: false, notes: [] });
+      if (scan.replay.every(({ m }) => m.every((x) => x.kind === "outputs"))) return { resources: snapshotRecordCount(snap.text), pending: scan.prep.pending.length };
+    }
+    const found = await this.findSnapshot();
+    const scan = await this.scanJournalOf(found);
+    const state = found.state ?? emptyState(this.opts.project, this.opts.stack);
+    // Only the set of URNs matters here, so the records are replayed as stored (secrets stay encrypted).
+    for (const { m } of scan.replay) applyMutations(state, m);
+    return { resources: Object.keys(state.resources).length, pending: scan.prep.pending.length };
   }
 
   /**

@@ -111,6 +111,25 @@ describe.each(kinds)("the %s backend", (kind) => {
     await expect(open().readOutputs()).rejects.toThrow(/passphrase/i);
   });
 
+  it("counts a stack's resources in its summary, from the snapshot's lines or, after changes only journaled, from every record", async (ctx) => {
+    const open = await place(kind, ctx);
+    expect((await open().summary()).resources).toBe(0);
+    await apply(open(), ["a", "b"]);
+    expect(await open().summary()).toMatchObject({ exists: true, resources: 2, pending: 0 });
+    // A run that journaled a create and a removal, then crashed before compacting, with one call still open.
+    const b = open();
+    const lock = await b.lock({ command: "up" });
+    const { state } = await b.load();
+    const j = b.openJournal(state);
+    const op = await j.begin({ kind: "create", urn: urnOf("c"), type: "local:File" });
+    j.end(op, [{ kind: "upsert", resource: resource("c") }]);
+    j.mutate([{ kind: "remove", urn: urnOf("a") }]);
+    await j.begin({ kind: "create", urn: urnOf("d"), type: "local:File" });
+    await j.flush();
+    await lock.release();
+    expect(await open().summary()).toMatchObject({ resources: 2, pending: 1 });
+  });
+
   it("refuses a second run naming the holder; unlock refuses a live holder, --force warns, and the first run can then write nothing", async (ctx) => {
     const open = await place(kind, ctx);
     const first = open();

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { hashText, snapshotChunks, snapshotHead } from "../../src/state/snapshot.js";
+import { hashText, serialAtHead, snapshotChunks, snapshotHead, snapshotRecordCount } from "../../src/state/snapshot.js";
 import { emptyState } from "../../src/state/types.js";
 import { resource } from "./helpers.js";
 
@@ -49,6 +49,15 @@ describe("snapshotHead: a snapshot's outputs without its resources", () => {
     expect(snapshotHead(none, expected)?.outputs).toEqual(state.outputs);
   });
 
+  it("counts the records by their lines, whatever their values hold", () => {
+    expect(snapshotRecordCount(text)).toBe(2);
+    expect(snapshotRecordCount([...snapshotChunks({ ...state, resources: {} })].join(""))).toBe(0);
+    const odd = { ...resource("c"), inputs: { text: 'x\n  "y": {', key: "\n  \"" } };
+    const three = [...snapshotChunks({ ...state, resources: { ...state.resources, [odd.urn]: odd } })].join("");
+    expect(snapshotHead(three, expected)).toBeDefined();
+    expect(snapshotRecordCount(three)).toBe(3);
+  });
+
   it("never parses the resources: a text whose resources are not JSON, but whose digest matches, still gives its head", () => {
     const broken = redigested(text.replace('"inputs":', '"inputs" BROKEN'));
     expect(() => JSON.parse(broken)).toThrow();
@@ -61,5 +70,22 @@ describe("snapshotHead: a snapshot's outputs without its resources", () => {
     expect(snapshotHead(text, { project: "proj", stack: "prod" })).toBeUndefined();
     expect(snapshotHead(redigested(text.replace('"version": 1', '"version": 0')), expected)).toBeUndefined();
     expect(snapshotHead(JSON.stringify(state), expected)).toBeUndefined();
+  });
+});
+
+describe("serialAtHead: which version a snapshot is, from its first lines", () => {
+  it("reads the serial of a snapshot as written, whatever its project and stack are called", () => {
+    for (const [project, stack] of [["proj", "dev"], ['we"ird\\name', "prod-eu.1"], ["ünï", "dev"]]) {
+      const text = [...snapshotChunks({ ...emptyState(project!, stack!), serial: 42 })].join("");
+      expect(serialAtHead(text.slice(0, 200)), project).toBe(42);
+    }
+  });
+
+  it("gives nothing (the caller reads the file whole) for first lines written otherwise", () => {
+    const state = { ...emptyState("proj", "dev"), serial: 42 };
+    expect(serialAtHead(JSON.stringify(state, null, 2))).toBeUndefined();
+    expect(serialAtHead(JSON.stringify(state))).toBeUndefined();
+    expect(serialAtHead([...snapshotChunks(state)].join("").replace('"serial": 42', '"serial": "42"'))).toBeUndefined();
+    expect(serialAtHead("")).toBeUndefined();
   });
 });
