@@ -47,7 +47,7 @@ export { MemoryBackend, type MemoryBackendOptions } from "./state/memory-backend
 export { openBackend, type OpenBackendOptions } from "./state/open-backend.js";
 export type { StateBackend, HistoryEntry, RollbackResult, RemoveStackOptions } from "./state/backend.js";
 export type { LockHolder } from "./state/lock-holder.js";
-export type { StackSummary } from "./state/backend.js";
+export type { StackSummary, StoredOutputs } from "./state/backend.js";
 export type { StateEdit, ForgetPlan, RenamePlan, Move, ImportPlan, UnprotectPlan } from "./stack/state-edit.js";
 export type { StackRemoval, RestoredStack } from "./stack/stack-backup.js";
 export type { MigrateResult } from "./state/migrate.js";

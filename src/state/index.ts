@@ -8,7 +8,7 @@
  * const { state } = await backend.load();
  */
 export * from "./types.js";
-export type { StateBackend, StateJournal, LoadResult, HistoryEntry, RollbackResult, StackExport, RawConfigValue } from "./backend.js";
+export type { StateBackend, StateJournal, LoadResult, HistoryEntry, RollbackResult, StackExport, RawConfigValue, StoredOutputs } from "./backend.js";
 export { StoreBackend, type BackendOptions } from "./store-backend.js";
 export { FileBackend, listStacks, type FileBackendOptions } from "./file-backend.js";
 export { DiskFullError, StateWriteError } from "./durable-file.js";

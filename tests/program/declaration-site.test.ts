@@ -35,21 +35,19 @@ async function filesUnder(dir: string): Promise<Map<string, Buffer>> {
   return out;
 }
 
+/** The sites (as printed) of the nodes named `names` that `fn` declares. */
+async function sitesOf(fn: ProgramFn, names: string[]): Promise<string[]> {
+  const ev = await new Program("sites", fn).evaluate({ stack: "dev" });
+  return names.map((name) => String(ev.nodes.find((n) => n.name === name)?.site));
+}
+
 describe("declaration sites", () => {
   it("each resource, wait and lookup remembers the line of the program that declared it", async () => {
-    const ev = await new Program("sites", everyKind).evaluate({ stack: "dev" });
-    const site = (name: string) => String(ev.nodes.find((n) => n.name === name)?.site);
-    expect(site("fine")).toBe(`${FIXTURE}:32:13`);
-    expect(site("wait(fine)")).toBe(`${FIXTURE}:33:3`);
-    expect(site("found")).toBe(`${FIXTURE}:34:9`);
+    expect(await sitesOf(everyKind, ["fine", "wait(fine)", "found"])).toEqual([`${FIXTURE}:32:13`, `${FIXTURE}:33:3`, `${FIXTURE}:34:9`]);
   });
 
   it("a user's subclass of a defined type, a component and its child each remember the user's line", async () => {
-    const ev = await new Program("sites", subclasses).evaluate({ stack: "dev" });
-    const site = (name: string) => String(ev.nodes.find((n) => n.name === name)?.site);
-    expect(site("big")).toBe(`${FIXTURE}:56:3`);
-    expect(site("pair")).toBe(`${FIXTURE}:57:3`);
-    expect(site("pair-child")).toBe(`${FIXTURE}:52:5`);
+    expect(await sitesOf(subclasses, ["big", "pair", "pair-child"])).toEqual([`${FIXTURE}:56:3`, `${FIXTURE}:57:3`, `${FIXTURE}:52:5`]);
   });
 
   it("resources declared on one line (a loop) share one site; the next line has its own", async () => {
