@@ -305,9 +305,7 @@ export class StoreBackend implements StateBackend {
   async readOutputs(): Promise<StoredOutputs> {
     const exists = !(await this.store.isEmpty());
     const crypter = (await this.secrets()).crypter;
-    const snap = await this.store.readSnapshot();
-    const head = snap && snapshotHead(snap.text, this.opts);
-    const found: SnapshotFound = head && snap ? { state: { ...head, resources: {} }, name: snap.name, fromBackup: false, notes: [] } : await this.findSnapshot();
+    const found = this.headOnly(await this.store.readSnapshot()) ?? (await this.findSnapshot());
     const scan = await this.scanJournalOf(found);
     const state = found.state ? decoded(found.name, () => decodeState(found.state!, crypter)) : emptyState(this.opts.project, this.opts.stack);
     for (const { line, m: recorded } of scan.replay) {
@@ -472,10 +470,10 @@ export class StoreBackend implements StateBackend {
    */
   private async counted(): Promise<{ resources: number; pending: number }> {
     const snap = await this.store.readSnapshot();
-    const head = snap && snapshotHead(snap.text, this.opts);
-    if (head && snap) {
-      const scan = await this.scanJournalOf({ state: { ...head, resources: {} }, name: snap.name, fromBackup: false, notes: [] });
-      if (scan.replay.every(({ m }) => m.every((x) => x.kind === "outputs"))) return { resources: snapshotRecordCount(snap.text), pending: scan.prep.pending.length };
+    const head = this.headOnly(snap);
+    if (head) {
+      const scan = await this.scanJournalOf(head);
+      if (scan.replay.every(({ m }) => m.every((x) => x.kind === "outputs"))) return { resources: snapshotRecordCount(snap!.text), pending: scan.prep.pending.length };
     }
     const found = await this.findSnapshot();
     const scan = await this.scanJournalOf(found);
@@ -549,6 +547,12 @@ export class StoreBackend implements StateBackend {
       }
     }
     return undefined;
+  }
+
+  /** A snapshot as written, found with its head alone (no resources; see `snapshotHead`); else undefined. */
+  private headOnly(snap: SnapshotText | undefined): SnapshotFound | undefined {
+    const head = snap && snapshotHead(snap.text, this.opts);
+    return head ? { state: { ...head, resources: {} }, name: snap!.name, fromBackup: false, notes: [] } : undefined;
   }
 
   private async scanJournalOf(found: SnapshotFound, read?: Buffer): Promise<JournalScan> {

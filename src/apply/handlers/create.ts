@@ -7,8 +7,7 @@ import type { ResourceSchema } from "../../provider/schema.js";
 import type { OpContext, Provider, ProviderInstance } from "../../provider/provider.js";
 import type { ApplyContext, Handler } from "../context.js";
 import { checkCreated, invoke, type ProviderCall } from "../invoke.js";
-import type { ApplyInputs } from "../inputs.js";
-import { inputsFor } from "../inputs.js";
+import { inputsFor, type ApplyInputs } from "../inputs.js";
 import { recordFor } from "../record.js";
 import type { DeposedObject, Props, StackState, StateMutation } from "../../state/types.js";
 import type { ObjectFacts } from "../record.js";
@@ -42,20 +41,19 @@ function createdChanges(step: CreateAction["step"], meta: StepMeta, object: Obje
 }
 
 /**
- * Asks the provider for a new object: a create, or the new half of a replace. An object made but not
- * finished is recorded tainted, with what `kept` says the record holds besides (a replace's deposed objects).
+ * Asks the provider for the new object of a replace. An object made but not finished is recorded tainted,
+ * with what `kept` says the record holds besides (the replace's deposed objects).
  *
- * @example const { result, op } = await createObject(action, ctx, node, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
+ * @example const { result, op } = await createObject(action, ctx, node, inputs, (s) => ({ deposed: deposedAt(s) }));
  */
 export function createObject(
   action: ReplaceAction,
   ctx: ApplyContext,
   node: GraphNode | undefined,
   inputs: ApplyInputs,
-  journal: "replace-create",
   kept: (s: StackState) => { deposed?: DeposedObject[] },
 ): Promise<{ result: Created; op: number }> {
-  return invoke(ctx, new CreateCall(action, ctx, node, inputs, journal, kept));
+  return invoke(ctx, new CreateCall(action, ctx, node, inputs, "replace-create", kept));
 }
 
 /**

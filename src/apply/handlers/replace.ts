@@ -25,7 +25,7 @@ export const replace: Handler<ReplaceAction> = async (action, ctx, node) => {
     const cur = (s.resources[step.movedFrom ?? step.urn]?.deposed ?? []).filter((d) => d.id !== step.id);
     return step.deleteFirst ? cur : [...cur, deposedFrom(step)];
   };
-  const { result, op } = await createObject(action, ctx, node, inputs, "replace-create", (s) => ({ deposed: deposedAt(s) }));
+  const { result, op } = await createObject(action, ctx, node, inputs, (s) => ({ deposed: deposedAt(s) }));
   if (result.id === step.id && !step.deleteFirst) {
     ctx.journal.abort(op, []);
     throw new Error(
