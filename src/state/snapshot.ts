@@ -46,7 +46,10 @@ export function parseSnapshotLines(text: string, file: string, expected: { proje
   return lines ? { state, lines } : { state };
 }
 
-/** What a snapshot holds before its resources. */
+/**
+ * What a snapshot holds before its resources.
+ * @example const head: SnapshotHead = { version: 1, project: "net", stack: "prod", serial: 7, outputs: { vpcId: "vpc-1" } };
+ */
 export type SnapshotHead = Omit<StackState, "resources">;
 
 /** Where a snapshot as written ends its head: the resources come last but for the digest. */
