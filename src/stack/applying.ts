@@ -10,6 +10,7 @@ import { opContext } from "./op-context.js";
 import { planAgainst } from "./planning.js";
 import type { RunContext } from "./run-context.js";
 import { note, planFor } from "./stack-parts.js";
+import { DEFAULT_PARALLEL } from "./options.js";
 
 /** The evaluated program a plan was made from: this process's, or a fresh evaluation that must match. */
 async function runtimeFor(ctx: RunContext, plan: Plan, state: StackState, idle: AbortSignal): Promise<ProgramRuntime | undefined> {
@@ -50,7 +51,7 @@ export async function confirmAndApply(ctx: RunContext, plan: Plan, state: StackS
   const journal = await ctx.backend.openJournal(state);
   const { summary, outputs } = await execute({
     plan, journal, clock: ctx.clock, events: ctx.sink, secrets: ctx.secrets, opContext: (urn, bounds) => opContext(ctx, urn, bounds), instances: ctx.evaluations.live,
-    parallel: ctx.options.parallel ?? 10, stuck: idle, providers: ctx.providers,
+    parallel: ctx.options.parallel ?? DEFAULT_PARALLEL, stuck: idle, providers: ctx.providers,
     ...(ctx.options.retryDeadline !== undefined ? { retryDeadlineMs: ctx.options.retryDeadline } : {}),
     ...(program ? { program } : {}),
     ...(cancel ? { cancel } : {}),

@@ -8,6 +8,11 @@ import type { DebugLog } from "../provider/trace.js";
 import type { StateBackend } from "../state/backend.js";
 import type { Props } from "../state/types.js";
 
+/**
+ * How many provider calls run at once when `parallel` is not given (`--parallel`).
+ * @example const limit = options.parallel ?? DEFAULT_PARALLEL; // 10
+ */
+export const DEFAULT_PARALLEL = 10;
 /** How to reach a stack's state and run its operations. */
 export interface StackOptions {
   /** Stack name (default `dev`). */
@@ -32,7 +37,7 @@ export interface StackOptions {
    * of it. Nothing is recorded for it; adopt an object it made with the `import` option.
    */
   forgetInterrupted?: readonly string[];
-  /** Provider operations at once (default 10). */
+  /** Provider operations at once, refresh reads included (default {@link DEFAULT_PARALLEL}). */
   parallel?: number;
   /**
    * How long a provider call keeps retrying transient failures (throttling, 5xx, dropped connections),

@@ -5,6 +5,7 @@ import type { ProviderSource } from "../program/registry.js";
 import type { Props, ResourceState, StackState, StateMutation } from "../state/types.js";
 import type { Urn } from "../core/urn.js";
 import { copyOfResources } from "../state/mutations.js";
+import { limitedMap } from "../core/limited-map.js";
 
 /**
  * The record after a refresh read `read`: outputs as read, and each input the read reports under the same
@@ -30,6 +31,8 @@ export interface RefreshEnv {
   instanceFor: (type: string, r: ResourceState["provider"]) => ProviderInstance | undefined;
   warn: (message: string, urn: Urn) => void;
   providers: ProviderSource;
+  /** How many objects are read at once (`--parallel`). */
+  parallel: number;
 }
 
 /** Reads one recorded object: its finding (if it changed) and the mutation recording it. */
@@ -55,7 +58,9 @@ async function refreshOne(r: ResourceState, env: RefreshEnv): Promise<{ finding:
  * @example const { findings, mutations } = await readAll(state, env);
  */
 export async function readAll(state: StackState, env: RefreshEnv): Promise<{ findings: DriftFinding[]; mutations: StateMutation[] }> {
-  const results = await Promise.all(Object.values(state.resources).map((r) => refreshOne(r, env)));
+  // `--parallel` at a time, as the apply's calls: every read at once was 10,000 requests in flight against
+  // a cloud's rate limits (and ~1.6 KB of memory each at 100,000, all held until the last answered).
+  const results = await limitedMap(Object.values(state.resources), env.parallel, (r) => refreshOne(r, env));
   const found = results.filter((x) => x !== undefined);
   return { findings: found.map((x) => x.finding), mutations: found.map((x) => x.mutation) };
 }

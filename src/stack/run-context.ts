@@ -3,7 +3,7 @@ import type { Urn } from "../core/urn.js";
 import type { EngineEvent } from "../apply/events.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ProviderRecord } from "../state/types.js";
-import type { StackOptions } from "./options.js";
+import { DEFAULT_PARALLEL, type StackOptions } from "./options.js";
 import type { RefreshEnv } from "./refresh.js";
 import type { ReconcileEnv } from "./reconcile.js";
 import { Evaluations } from "./evaluations.js";
@@ -36,6 +36,7 @@ export function providerEnv(ctx: RunContext): RefreshEnv & ReconcileEnv {
     instanceFor: (type: string, r: ProviderRecord | undefined) => ctx.evaluations.instanceFor(type, r),
     warn: (m: string, urn: Urn) => note(ctx, "warning", m, urn),
     providers: ctx.providers,
+    parallel: ctx.options.parallel ?? DEFAULT_PARALLEL,
     definitionOf: (type: string) => ctx.definitions.find(type),
   };
 }

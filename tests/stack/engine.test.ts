@@ -282,6 +282,38 @@ describe("the engine, through the Stack API", () => {
   });
 });
 
+describe("refresh", () => {
+  it("reads the recorded objects --parallel at a time, not all at once", async () => {
+    let running = 0;
+    let peak = 0;
+    let reads = 0;
+    const { defineResource } = await import("../../src/program/define.js");
+    const Watched = defineResource<{ i: number }>("test:eng:Watched", {
+      provider: {
+        async create({ inputs }) {
+          return { id: String(inputs.i), outputs: inputs };
+        },
+        async read({ outputs }) {
+          reads++;
+          peak = Math.max(peak, ++running);
+          await new Promise((r) => setTimeout(r, 5));
+          running--;
+          return outputs;
+        },
+        async delete() {},
+      },
+      schema: { inputs: { i: {} }, outputs: { i: {} } },
+    });
+    const { stack } = stackOf(() => {
+      for (let i = 0; i < 30; i++) new Watched(`w${i}`, { i });
+    }, { parallel: 3 });
+    await stack.up();
+    const r = await stack.refresh({ confirm: async () => true });
+    expect(r.changes).toEqual([]);
+    expect([reads, peak]).toEqual([30, 3]);
+  });
+});
+
 describe("secrets a stack recorded earlier", () => {
   it("are masked in a later run's messages, though the program no longer holds them", async () => {
     const r = memoryType<{ v: string }>("test:eng:Quoter", { inputs: { v: {} }, outputs: { v: {} } }, { fail: (op, urn) => (op === "create" && urn.endsWith("quoter") ? "the password hunter2 was refused" : undefined) });
