@@ -37,7 +37,7 @@ export interface StackOptions {
    * of it. Nothing is recorded for it; adopt an object it made with the `import` option.
    */
   forgetInterrupted?: readonly string[];
-  /** Provider operations at once, refresh reads included (default {@link DEFAULT_PARALLEL}). */
+  /** Provider operations at once, refresh reads included (default 10). */
   parallel?: number;
   /**
    * How long a provider call keeps retrying transient failures (throttling, 5xx, dropped connections),
