@@ -258,59 +258,57 @@ describe("the engine, through the Stack API", () => {
   });
 
   it("runs independent steps concurrently up to --parallel", async () => {
-    let running = 0;
-    let peak = 0;
-    const { defineResource } = await import("../../src/program/define.js");
-    const Slow = defineResource<{ i: number }>("test:eng:Slow", {
-      provider: {
-        async create({ inputs }) {
-          peak = Math.max(peak, ++running);
-          await new Promise((r) => setTimeout(r, 20));
-          running--;
-          return { id: String(inputs.i), outputs: inputs };
-        },
-        async read({ outputs }) { return outputs; },
-        async delete() {},
-      },
-      schema: { inputs: { i: {} }, outputs: { i: {} } },
-    });
-    const { stack } = stackOf(() => {
-      for (let i = 0; i < 12; i++) new Slow(`s${i}`, { i });
-    }, { parallel: 4 });
-    await stack.up();
-    expect(peak).toBe(4);
+    const slow = await timedType("test:eng:Slow", "create", 20);
+    await appliedMany(slow.Type, 12, 4);
+    expect(slow.peak()).toBe(4);
   });
 });
 
+/** A type whose `op` takes `ms`, counting how many of its calls ran at once at most, and in all. */
+async function timedType(type: string, op: "create" | "read", ms: number) {
+  let running = 0;
+  let peak = 0;
+  let calls = 0;
+  const timed = async <T>(value: T): Promise<T> => {
+    calls++;
+    peak = Math.max(peak, ++running);
+    await new Promise((r) => setTimeout(r, ms));
+    running--;
+    return value;
+  };
+  const { defineResource } = await import("../../src/program/define.js");
+  const Type = defineResource<{ i: number }>(type, {
+    provider: {
+      async create({ inputs }) {
+        const made = { id: String(inputs.i), outputs: inputs };
+        return op === "create" ? timed(made) : made;
+      },
+      async read({ outputs }) {
+        return op === "read" ? timed(outputs) : outputs;
+      },
+      async delete() {},
+    },
+    schema: { inputs: { i: {} }, outputs: { i: {} } },
+  });
+  return { Type, peak: () => peak, calls: () => calls };
+}
+
+/** A stack of `n` resources of `Type`, applied with `parallel` calls at once. */
+async function appliedMany(Type: new (name: string, inputs: { i: number }) => unknown, n: number, parallel: number) {
+  const { stack } = stackOf(() => {
+    for (let i = 0; i < n; i++) new Type(`r${i}`, { i });
+  }, { parallel });
+  await stack.up();
+  return stack;
+}
+
 describe("refresh", () => {
   it("reads the recorded objects --parallel at a time, not all at once", async () => {
-    let running = 0;
-    let peak = 0;
-    let reads = 0;
-    const { defineResource } = await import("../../src/program/define.js");
-    const Watched = defineResource<{ i: number }>("test:eng:Watched", {
-      provider: {
-        async create({ inputs }) {
-          return { id: String(inputs.i), outputs: inputs };
-        },
-        async read({ outputs }) {
-          reads++;
-          peak = Math.max(peak, ++running);
-          await new Promise((r) => setTimeout(r, 5));
-          running--;
-          return outputs;
-        },
-        async delete() {},
-      },
-      schema: { inputs: { i: {} }, outputs: { i: {} } },
-    });
-    const { stack } = stackOf(() => {
-      for (let i = 0; i < 30; i++) new Watched(`w${i}`, { i });
-    }, { parallel: 3 });
-    await stack.up();
+    const watched = await timedType("test:eng:Watched", "read", 5);
+    const stack = await appliedMany(watched.Type, 30, 3);
     const r = await stack.refresh({ confirm: async () => true });
     expect(r.changes).toEqual([]);
-    expect([reads, peak]).toEqual([30, 3]);
+    expect([watched.calls(), watched.peak()]).toEqual([30, 3]);
   });
 });
 
