@@ -39,6 +39,21 @@ export function start(dir: string, args: string[], env: Record<string, string> =
   });
 }
 
+/**
+ * Starts `npx cairn infra.ts <args>` as the bin runs it, in one process (Node's own type stripping, or tsx's
+ * loader in the same process on Node 20), in its own process group: for tests that send the run signals.
+ * Through `npx tsx` a signal reaches the program by tsx's relay, which kills the program when it does not
+ * answer within 30 ms, and a machine busy with other tests misses that (the program then never says a word).
+ */
+export function startBin(dir: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [join(REPO, "dist", "cli", "bin.js"), "infra.ts", ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", CAIRN_PASSPHRASE: "e2e-pass", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+}
+
 /** Runs the CLI to completion. */
 export function cli(dir: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   const child = start(dir, args, env);

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { readdir, readFile, access } from "node:fs/promises";
 import { join } from "node:path";
-import { cli, finish, start, tempProject } from "./cli-harness.js";
+import { cli, finish, startBin, tempProject } from "./cli-harness.js";
 import { slowProgram } from "./programs.js";
 
 const SLOW = slowProgram(6);
@@ -13,7 +13,7 @@ const stateOf = async (dir: string) => {
   return Object.keys(JSON.parse(text).resources).sort();
 };
 
-async function started(child: ReturnType<typeof start>, what: RegExp): Promise<void> {
+async function started(child: ReturnType<typeof startBin>, what: RegExp): Promise<void> {
   let seen = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`never saw ${what}: ${seen}`)), 20_000);
@@ -37,10 +37,10 @@ async function createsInFlight(dir: string, count: number): Promise<void> {
   throw new Error(`${count} creates never started`);
 }
 
-/** `up --yes --parallel 2` of the slow program, once its plan is printed (creates about to start). */
+/** `up --yes --parallel 2` of the slow program through the bin, once its plan is printed (creates about to start). */
 async function upUnderway(slowMs: string) {
   const dir = await tempProject({ "infra.ts": SLOW });
-  const child = start(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: slowMs, CI: "true" });
+  const child = startBin(dir, ["up", "--yes", "--parallel", "2"], { SLOW_MS: slowMs, CI: "true" });
   const done = finish(child);
   await started(child, /Plan: 6 to create/);
   return { dir, child, done };
