@@ -13,6 +13,7 @@ import type { Props } from "../state/types.js";
  * @example const limit = options.parallel ?? DEFAULT_PARALLEL; // 10
  */
 export const DEFAULT_PARALLEL = 10;
+
 /** How to reach a stack's state and run its operations. */
 export interface StackOptions {
   /** Stack name (default `dev`). */

@@ -241,17 +241,26 @@ export async function readIfExists(file: string): Promise<string | undefined> {
  * @example await readStart(files.snapshot, 4096) // '{\n "version": 1,\n "project": …'
  */
 export async function readStart(file: string, bytes: number): Promise<string | undefined> {
-  let fh: FileHandle | undefined;
+  const fh = await openIfExists(file);
+  if (!fh) return undefined;
   try {
-    fh = await fs.promises.open(file, "r");
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await fh.read(buf, 0, bytes, 0);
     return buf.toString("utf8", 0, bytesRead);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new StateReadError(file, e);
   } finally {
-    await fh?.close();
+    await fh.close().catch(() => {});
+  }
+}
+
+/** `path` opened for reading, or undefined if it does not exist (any other failure names the file). */
+async function openIfExists(path: string): Promise<FileHandle | undefined> {
+  try {
+    return await fs.promises.open(path, "r");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new StateReadError(path, e);
   }
 }
 
@@ -270,13 +279,8 @@ export interface FileIdentity {
  * @example const read = await readWithIdentity("state.json"); read?.file.ino
  */
 export async function readWithIdentity(path: string): Promise<{ text: string; file: FileIdentity } | undefined> {
-  let fh: FileHandle;
-  try {
-    fh = await fs.promises.open(path, "r");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new StateReadError(path, e);
-  }
+  const fh = await openIfExists(path);
+  if (!fh) return undefined;
   try {
     const st = await fh.stat();
     return { text: await fh.readFile("utf8"), file: { path, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } };

@@ -65,11 +65,8 @@ const RESOURCES_FIELD = ',\n "resources": {';
  * @example snapshotHead(snap.text, { project: "net", stack: "prod" })?.outputs // { vpcId: "vpc-1" }
  */
 export function snapshotHead(text: string, expected: { project: string; stack: string }): SnapshotHead | undefined {
-  const at = text.lastIndexOf(DIGEST_FIELD);
   const cut = text.indexOf(RESOURCES_FIELD);
-  if (at < 0 || cut < 0 || cut > at) return undefined;
-  const from = at + DIGEST_FIELD.length;
-  if (text.slice(from, text.indexOf('"', from)) !== digestOf(hashText(text, at))) return undefined;
+  if (cut < 0 || cut > text.lastIndexOf(DIGEST_FIELD) || !digestHolds(text)) return undefined;
   // As written, no value before the resources holds a raw line break (JSON escapes them): the first
   // `"resources"` at the start of a line is the field itself.
   let head: SnapshotHead;
@@ -159,10 +156,18 @@ function digestOf(hash: Hash): string {
  * resources). A file edited by hand, or damaged, no longer matches and is checked in full.
  */
 function asWritten(text: string, json: unknown): StackState | undefined {
+  return digestHolds(text) ? (json as StackState) : undefined;
+}
+
+/**
+ * True when `text` ends with the digest field {@link snapshotChunks} writes and it is the hash of every
+ * byte before it: the text is as written. (The digest is base64: it holds no quote.)
+ */
+function digestHolds(text: string): boolean {
   const at = text.lastIndexOf(DIGEST_FIELD);
-  const digest = (json as { digest?: unknown } | null)?.digest;
-  if (at < 0 || typeof digest !== "string" || digestOf(hashText(text, at)) !== digest) return undefined;
-  return json as StackState;
+  if (at < 0) return false;
+  const from = at + DIGEST_FIELD.length;
+  return text.slice(from, text.indexOf('"', from)) === digestOf(hashText(text, at));
 }
 
 /** Characters hashed at a time by {@link hashText}. */

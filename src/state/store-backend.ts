@@ -305,7 +305,8 @@ export class StoreBackend implements StateBackend {
   async readOutputs(): Promise<StoredOutputs> {
     const exists = !(await this.store.isEmpty());
     const crypter = (await this.secrets()).crypter;
-    const found = this.headOnly(await this.store.readSnapshot()) ?? (await this.findSnapshot());
+    const snap = await this.store.readSnapshot();
+    const found = this.headOnly(snap) ?? (await this.findSnapshot({ snap }));
     const scan = await this.scanJournalOf(found);
     const state = found.state ? decoded(found.name, () => decodeState(found.state!, crypter)) : emptyState(this.opts.project, this.opts.stack);
     for (const { line, m: recorded } of scan.replay) {
@@ -475,7 +476,7 @@ export class StoreBackend implements StateBackend {
       const scan = await this.scanJournalOf(head);
       if (scan.replay.every(({ m }) => m.every((x) => x.kind === "outputs"))) return { resources: snapshotRecordCount(snap!.text), pending: scan.prep.pending.length };
     }
-    const found = await this.findSnapshot();
+    const found = await this.findSnapshot({ snap });
     const scan = await this.scanJournalOf(found);
     const state = found.state ?? emptyState(this.opts.project, this.opts.stack);
     // Only the set of URNs matters here, so the records are replayed as stored (secrets stay encrypted).
@@ -515,8 +516,9 @@ export class StoreBackend implements StateBackend {
     return this.store.close();
   }
 
-  private async findSnapshot(): Promise<SnapshotFound> {
-    const snap = await this.store.readSnapshot();
+  /** The snapshot, parsed whole (`read`: the text already read from the store, so it is not read twice). */
+  private async findSnapshot(read?: { snap: SnapshotText | undefined }): Promise<SnapshotFound> {
+    const snap = read ? read.snap : await this.store.readSnapshot();
     if (!snap) return { state: undefined, name: this.store.names.snapshot, fromBackup: false, notes: [] };
     try {
       const { state, lines } = parseSnapshotLines(snap.text, snap.name, this.opts, snap.file);
