@@ -26,7 +26,7 @@ import { publishSettled, recordPrelude } from "./prelude.js";
 import { Scheduler, type SchedulerHooks } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
 import { WaitPoller } from "../wait/waiter.js";
-import { DEFAULT_RETRY_DEADLINE_MS } from "./invoke.js";
+import { DEFAULT_RETRY_DEADLINE_MS } from "../core/retry-policy.js";
 import { InFlight } from "./in-flight.js";
 import { ActionRuns } from "./action-runs.js";
 import { NodeTable } from "../program/node-table.js";

@@ -6,19 +6,12 @@ import type { OperationKind, StackState, StateMutation } from "../state/types.js
 import type { ApplyContext } from "./context.js";
 import type { Action } from "../plan/actions.js";
 import { thrownMessage } from "../core/thrown.js";
+import { backoff, gaveUp, mayRetry } from "../core/retry-policy.js";
 
 /** How long a provider call may take when neither `customTimeouts` nor state say: a safety net against hangs. */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 30 * 60_000;
 
 
-/** Transient failures are retried at most this many times (within the call's time budget). */
-export const MAX_RETRIES = 8;
-
-/**
- * How long a provider call keeps retrying transient failures, from its first failure, unless the user says (`--retry-deadline`).
- * @example prog.stack({ retryDeadline: milliseconds(DEFAULT_RETRY_DEADLINE_MS / 5) })
- */
-export const DEFAULT_RETRY_DEADLINE_MS = 5 * 60_000;
 
 /** One provider call of an action, described as data plus the call itself. */
 export interface ProviderCall<T> {
@@ -51,11 +44,6 @@ export class UncertainCall extends Error {
     super(message);
     this.name = "UncertainCall";
   }
-}
-
-/** Full-jitter exponential backoff: up to 1 s, 2 s, 4 s … capped at 30 s. */
-function backoff(attempt: number): number {
-  return Math.round(Math.random() * Math.min(30_000, 1000 * 2 ** (attempt - 1)));
 }
 
 /**
@@ -252,7 +240,7 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pau
       const delay = backoff(attempt);
       const transient = isTransientError(e); // classified once, here: every later decision uses this answer
       retryUntil ??= Date.now() + ctx.retryDeadlineMs;
-      if (transient && attempt <= MAX_RETRIES && Date.now() + delay < Math.min(deadline, retryUntil)) {
+      if (transient && mayRetry(attempt, delay, Date.now(), deadline, retryUntil)) {
         ctx.events.next({ type: "step-retrying", urn: c.urn, kind: c.action.kind, attempt, error: c.redact(e.message), delayMs: delay });
         await ctx.clock.sleep(delay as never);
         continue;
@@ -301,12 +289,6 @@ function recordLate<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, call: 
       () => {},
     ),
   );
-}
-
-/** A transient failure that outlasted its retries: the last error, with how long it was retried. */
-function gaveUp(err: Error, attempts: number, deadlineMs: number): Error {
-  err.message = `${err.message} (a transient failure, tried ${attempts} time(s): retries stop ${formatDuration(deadlineMs as never)} after the first failure, or at the call's time limit; --retry-deadline sets it)`;
-  return err;
 }
 
 /** A create's result must name the object and describe it. */

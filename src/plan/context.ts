@@ -5,13 +5,13 @@ import type { NodeTable } from "../program/node-table.js";
 import type { Deferrals } from "./deferrals.js";
 import type { Claims } from "./claims.js";
 import type { Urn } from "../core/urn.js";
-import type { OpContext, ProviderInstance } from "../provider/provider.js";
 import { providerRecord } from "../provider/instance.js";
 import type { ProviderSource } from "../program/registry.js";
 import type { Provider } from "../provider/provider.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js";
 import type { ValueResolver, ResourceValue } from "../runtime/values.js";
+import type { ReadRunner } from "../runtime/bounded-read.js";
 
 /** Single-run planning options (the CLI's `--target`, `--replace`, `--refresh`, `--refresh-only`). */
 export interface PlanOptions {
@@ -29,7 +29,8 @@ export interface PlanInput {
   /** The program's returned stack outputs (raw inputs). */
   programOutputs: Record<string, unknown>;
   state: StackState;
-  opContext: (urn: Urn, timeout?: number, provider?: ProviderInstance) => OpContext;
+  /** Makes a provider read (a lookup, an import), bounded and retried. */
+  read: ReadRunner;
   /** Where providers come from (definitions, or a test's mocks). */
   providers: ProviderSource;
   /** Aborted when nothing is left to run yet planning has not finished (the process would go idle). */

@@ -39,7 +39,7 @@ function providerMoved(prior: ProviderRecord | undefined, next: ProviderRecord |
 async function adopt(node: CustomNode, id: string, news: Props, secretKeys: string[], ctx: PlanContext): Promise<Claim | undefined> {
   const provider = providerOf(ctx, node);
   const read = (await memoized(ctx, `import|${node.urn}|${id}`, () =>
-    provider.read({ urn: node.urn, id, inputs: news, outputs: {}, ctx: ctx.input.opContext(node.urn, undefined, node.provider) }),
+    ctx.input.read(node.urn, node.provider, (c) => provider.read({ urn: node.urn, id, inputs: news, outputs: {}, ctx: c })),
   )) as Props | undefined;
   if (read === undefined) {
     ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): import: no object with id "${id}" was found. Check the id, and the region and credentials in use.` });

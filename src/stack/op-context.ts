@@ -3,6 +3,10 @@ import type { Clock, Logger, OpContext, OperationRecord, ProviderInstance } from
 import type { Duration } from "../core/duration.js";
 import type { CallBounds } from "../apply/context.js";
 import { note, type StackParts } from "./stack-parts.js";
+import { boundedRead, DEFAULT_READ_TIMEOUT_MS, type ReadRunner } from "../runtime/bounded-read.js";
+import { DEFAULT_RETRY_DEADLINE_MS } from "../core/retry-policy.js";
+import { formatDuration } from "../core/duration.js";
+import { nameOf } from "../core/urn.js";
 
 /**
  * The context of one provider call; `bounds.signal` bounds it (a timeout, an abandoned run).
@@ -58,4 +62,21 @@ class CallContext implements OpContext {
 export function readContext(parts: StackParts, urn: Urn, timeout?: number, provider?: ProviderInstance): OpContext {
   const signals = [parts.options.abortSignal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined].filter((s): s is AbortSignal => !!s);
   return opContext(parts, urn, { ...(signals.length ? { signal: AbortSignal.any(signals) } : {}), ...(timeout ? { timeoutMs: timeout } : {}), ...(provider ? { provider } : {}) });
+}
+
+/**
+ * Reads outside an apply as the stack makes them (see `boundedRead`): each within
+ * {@link DEFAULT_READ_TIMEOUT_MS} (and a second Ctrl-C), transient failures retried until the stack's retry
+ * deadline, each retry said as an info diagnostic naming the resource.
+ *
+ * @example const outputs = await readRunner(parts)(urn, instance, (ctx) => provider.read({ urn, id, inputs, outputs, ctx }));
+ */
+export function readRunner(parts: StackParts): ReadRunner {
+  const retryDeadlineMs = parts.options.retryDeadline ?? DEFAULT_RETRY_DEADLINE_MS;
+  return (urn, provider, read) => {
+    const ctx = readContext(parts, urn, DEFAULT_READ_TIMEOUT_MS, provider);
+    const retrying = (attempt: number, error: string, delayMs: number) =>
+      note(parts, "info", `Reading "${nameOf(urn)}" failed (${error}), a transient failure: trying again in ${formatDuration(delayMs)} (retry ${attempt}).`, urn);
+    return boundedRead(ctx, { retryDeadlineMs, retrying }, () => read(ctx));
+  };
 }

@@ -6,7 +6,7 @@ import { afterRefresh, readAll } from "./refresh.js";
 import type { RunOptions } from "./options.js";
 import { planSecrets } from "./plan-secrets.js";
 import { refreshOnlyPlan } from "./special-plans.js";
-import { readContext } from "./op-context.js";
+import { readRunner } from "./op-context.js";
 import { providerEnv, type RunContext } from "./run-context.js";
 import { planFor, type StackParts } from "./stack-parts.js";
 
@@ -27,7 +27,7 @@ export async function planAgainst(ctx: RunContext, state: StackState, opts: RunO
   const plan = await makePlan(
     {
       project: ctx.program.name, stack: ctx.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
-      opContext: (urn, timeout, provider) => readContext(ctx, urn, timeout, provider),
+      read: readRunner(ctx),
       providers: ctx.providers, stuck: idle, growth: declarations, ...(runtime.applies ? { applies: runtime.applies } : {}),
     },
     opts,

@@ -9,10 +9,13 @@ import type { Urn } from "../core/urn.js";
 import { withoutDeposed } from "../apply/record.js";
 import { CairnError } from "./errors.js";
 import { thrownMessage } from "../core/thrown.js";
+import type { ReadRunner } from "../runtime/bounded-read.js";
 
 /** How to reach recorded objects, and where to tell the user what was found. */
 export interface ReconcileEnv {
   opContext: (urn: Urn, provider?: ProviderInstance) => OpContext;
+  /** Makes a provider read, bounded and retried. */
+  read: ReadRunner;
   instanceFor: (type: string, r: ResourceState["provider"]) => ProviderInstance | undefined;
   warn: (message: string, urn: Urn) => void;
   providers: ProviderSource;
@@ -56,7 +59,8 @@ export async function reconcile(journal: JournalWriter & { end(op: number, m: St
     const o = objectOf(current, p.id);
     let read: Props | undefined;
     try {
-      read = (await provider.read({ urn: p.urn, id: p.id, inputs: o.inputs, outputs: o.outputs, ctx: env.opContext(p.urn, env.instanceFor(p.type, o.provider)) })) as Props | undefined;
+      const id = p.id;
+      read = (await env.read(p.urn, env.instanceFor(p.type, o.provider), (ctx) => provider.read({ urn: p.urn, id, inputs: o.inputs, outputs: o.outputs, ctx }))) as Props | undefined;
     } catch (e) {
       throw new CairnError(`An interrupted ${what} could not be checked: ${thrownMessage(e, `the provider of ${p.type}`)}. Nothing was changed; run again when the provider is reachable.`);
     }

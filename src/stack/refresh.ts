@@ -1,9 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DriftFinding } from "../plan/plan.js";
-import type { OpContext, ProviderInstance } from "../provider/provider.js";
+import type { ProviderInstance } from "../provider/provider.js";
 import type { ProviderSource } from "../program/registry.js";
 import type { Props, ResourceState, StackState, StateMutation } from "../state/types.js";
-import type { Urn } from "../core/urn.js";
+import { nameOf, type Urn } from "../core/urn.js";
+import { thrownMessage } from "../core/thrown.js";
+import type { ReadRunner } from "../runtime/bounded-read.js";
+import { CairnError } from "./errors.js";
 import { copyOfResources } from "../state/mutations.js";
 import { limitedMap } from "../core/limited-map.js";
 
@@ -27,7 +30,8 @@ export function refreshedRecord(r: ResourceState, read: Props): { record: Resour
 
 /** How to reach each recorded object, and where to report what cannot be read. */
 export interface RefreshEnv {
-  opContext: (urn: Urn, provider?: ProviderInstance) => OpContext;
+  /** Makes a provider read, bounded and retried. */
+  read: ReadRunner;
   instanceFor: (type: string, r: ResourceState["provider"]) => ProviderInstance | undefined;
   warn: (message: string, urn: Urn) => void;
   providers: ProviderSource;
@@ -42,7 +46,12 @@ async function refreshOne(r: ResourceState, env: RefreshEnv): Promise<{ finding:
     env.warn(`Cannot refresh ${r.urn}: no provider for type ${r.type} is loaded.`, r.urn);
     return undefined;
   }
-  const read = (await provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx: env.opContext(r.urn, env.instanceFor(r.type, r.provider)) })) as Props | undefined;
+  let read: Props | undefined;
+  try {
+    read = (await env.read(r.urn, env.instanceFor(r.type, r.provider), (ctx) => provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx }))) as Props | undefined;
+  } catch (e) {
+    throw new CairnError(`Could not refresh "${nameOf(r.urn)}" (${r.urn}): ${thrownMessage(e, `the provider of ${r.type}`)}. Nothing was changed; run again when its provider answers.`);
+  }
   if (read === undefined) return { finding: { kind: "gone", urn: r.urn, type: r.type }, mutation: { kind: "remove", urn: r.urn } };
   if (isDeepStrictEqual(read, r.outputs) && !Object.keys(r.inputs).some((k) => k in read && !isDeepStrictEqual(read[k], r.inputs[k]))) return undefined;
   const { record } = refreshedRecord(r, read);

@@ -9,7 +9,7 @@ import { dependentsOf, findResource, planForget, planRename, type ForgetPlan, ty
 import { declaredResource, planImport } from "./import.js";
 import { evaluate } from "./evaluations.js";
 import { locked } from "./locked.js";
-import { readContext } from "./op-context.js";
+import { readRunner } from "./op-context.js";
 import type { RunContext } from "./run-context.js";
 import type { StackParts } from "./stack-parts.js";
 
@@ -61,7 +61,8 @@ export async function importResource(ctx: RunContext, type: string, name: string
   const { runtime } = await ctx.evaluations.prepare();
   const node = declaredResource(runtime.graph.order, type, name, ctx.program.name);
   const provider = ctx.providers(type, node.urn, node.definition);
-  const read = provider && (() => provider.read({ urn: node.urn, id, inputs: {}, outputs: {}, ctx: readContext(ctx, node.urn, undefined, node.provider) }) as Promise<Props | undefined>);
+  const reads = readRunner(ctx);
+  const read = provider && (() => reads(node.urn, node.provider, (c) => provider.read({ urn: node.urn, id, inputs: {}, outputs: {}, ctx: c }) as Promise<Props | undefined>));
   return editState<ImportPlan>(ctx, "state import", (state) => planImport(state, { node, graph: runtime.graph, type, id, read }), opts.confirm, { create: true });
 }
 

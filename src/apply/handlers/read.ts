@@ -5,7 +5,9 @@ import { containsUnknown } from "../../core/unknown.js";
 import { secretKeys as schemaSecretKeys } from "../../provider/schema.js";
 import type { Action } from "../../plan/actions.js";
 import { NO_CHANGES, type Handler } from "../context.js";
-import { DEFAULT_OPERATION_TIMEOUT_MS, inSlot } from "../invoke.js";
+import { inSlot } from "../invoke.js";
+import { boundedRead, DEFAULT_READ_TIMEOUT_MS } from "../../runtime/bounded-read.js";
+import { redactorFor } from "./common.js";
 
 type ReadAction = Extract<Action, { kind: "read" }>;
 
@@ -16,10 +18,13 @@ export const read: Handler<ReadAction> = async (action, ctx, node) => {
   const r = await resolveInputs({ key: node.lookupId }, ctx.scope(action));
   const key = r.values.key;
   if (containsUnknown(key) || key === undefined) throw new Error("the id to look up is still unknown after its dependencies were applied");
+  const redact = redactorFor(step);
+  const retrying = (attempt: number, error: string, delayMs: number) => ctx.events.next({ type: "step-retrying", urn: step.urn, kind: "read", attempt, error: redact(error), delayMs });
   const found = await inSlot(ctx, action, { op: "read", urn: step.urn, name: node.name }, () => {
-    const bound = ctx.inFlight.open(DEFAULT_OPERATION_TIMEOUT_MS);
-    const opCtx = ctx.opContext(step.urn, { signal: bound, provider: node.provider });
-    return bound.race(readLookup(ctx.provider(node.type, node.urn, node), node.type, step.urn, key, opCtx)).finally(() => bound.dispose());
+    const bound = ctx.inFlight.open(DEFAULT_READ_TIMEOUT_MS);
+    const opCtx = ctx.opContext(step.urn, { signal: bound, timeoutMs: DEFAULT_READ_TIMEOUT_MS, provider: node.provider });
+    const provider = ctx.provider(node.type, node.urn, node);
+    return boundedRead(opCtx, { retryDeadlineMs: ctx.retryDeadlineMs, retrying }, () => readLookup(provider, node.type, step.urn, key, opCtx)).finally(() => bound.dispose());
   });
   if (found === undefined) throw new Error(`nothing matches ${describeLookupKey(key)}`);
   return { changes: NO_CHANGES, value: knownValue(found.id, found.outputs, schemaSecretKeys(node.definition.schema)) };
