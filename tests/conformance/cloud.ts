@@ -142,10 +142,12 @@ export class StrictCloud {
       }),
       read: async ({ id }) => {
         const o = this.objects.get(id);
-        this.calls.push({ op: "read", kind, name: o?.attrs.name ?? "?", id });
-        const script = o && this.scripts.get(o.attrs.name);
-        if (o && script?.length) o.attrs.status = script.length > 1 ? script.shift()! : script[0]!;
-        return o ? structuredClone(o.attrs) : undefined;
+        this.calls.push({ op: "read", kind, name: o?.attrs.name ?? "?", id }); // a refused read is a call too
+        return this.misbehave("read", o?.attrs.name ?? "?", () => {
+          const script = o && this.scripts.get(o.attrs.name);
+          if (o && script?.length) o.attrs.status = script.length > 1 ? script.shift()! : script[0]!;
+          return o ? structuredClone(o.attrs) : undefined;
+        });
       },
       update: ({ id, news }) => this.misbehave("update", news.name, () => {
         this.calls.push({ op: "update", kind, name: news.name, id });

@@ -105,4 +105,35 @@ describe("conformance: never silent, never stuck", () => {
     expect(cloud.changes()).toEqual(["create a", "delete a", "create a"]);
     expect(cloud.contents()).toEqual(["box:a"]);
   });
+
+  it("the check of an interrupted call retries a throttled read, then settles it: nothing guessed, nothing lost", async () => {
+    let value = "v1";
+    const { cloud, stack, events } = await world((Box) => {
+      new Box("slow", { name: "slow", value }, { customTimeouts: { update: milliseconds(250) } });
+    });
+    await stack.up();
+    cloud.inject("update", "slow", "hang");
+    value = "v2";
+    await stack.up(); // abandoned: recorded as uncertain
+    cloud.inject("read", "slow", "transient", 2);
+    const reads = cloud.calls.filter((c) => c.op === "read").length;
+    const next = await stack.up();
+    expect(next.summary?.ok).toBe(true);
+    expect(cloud.calls.filter((c) => c.op === "read").length - reads).toBe(3); // two throttled, then the answer
+    const said = events.flatMap((e) => (e.type === "diagnostic" ? [e.message] : []));
+    expect(said.filter((m) => m.startsWith('Reading "slow" failed (Throttling: rate exceeded for read of slow), a transient failure: trying again in'))).toHaveLength(2);
+    expect(said.some((m) => /An interrupted update of .*slow.* exists; its current attributes were adopted/.test(m))).toBe(true);
+    expect(cloud.contents()).toEqual(["box:slow=v2"]);
+  });
+
+  it("refresh meets a read that fails for good: it stops naming the resource, and state and cloud are as they were", async () => {
+    const { cloud, stack } = await world((Box) => void new Box("a", { name: "a", value: "v1" }));
+    await stack.up();
+    const before = await stack.resources();
+    cloud.tamper("a", { value: "changed" });
+    cloud.inject("read", "a", "fail");
+    await expect(stack.refresh({ confirm: async () => true })).rejects.toThrow(/^Could not refresh "a" \(urn:cairn:dev::conf::strict:c\d+:Box::a\): InternalFailure: read of a failed\. Nothing was changed; run again when its provider answers\.$/);
+    expect(await stack.resources()).toEqual(before);
+    expect(cloud.contents()).toEqual(["box:a=changed"]);
+  });
 });
