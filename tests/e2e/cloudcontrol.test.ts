@@ -62,7 +62,11 @@ async function project(): Promise<string> {
 const run = (dir: string, args: string[], env: Record<string, string> = {}) => cli(dir, args, { ...fake.env, ...env });
 const setConfig = (dir: string, key: string, value: string) => run(dir, ["config", "set", key, value]);
 
-describe("a serverless app and a VM on the fake Cloud Control, through the CLI", () => {
+// Each test runs the CLI several times against servers with real delays (Cloud Control's asynchronous
+// requests, waits polling every second): 25 s for the longest on a 2-core machine running the whole suite.
+const E2E_TIMEOUT_MS = 90_000;
+
+describe("a serverless app and a VM on the fake Cloud Control, through the CLI", { timeout: E2E_TIMEOUT_MS }, () => {
   it("up creates one object per resource, waits for RDS available and EC2 running, and keeps write-only values secret", async () => {
     const dir = await project();
     const r = await run(dir, ["up", "--yes"]);
@@ -88,7 +92,7 @@ describe("a serverless app and a VM on the fake Cloud Control, through the CLI",
   });
 });
 
-describe("changes to the app on the fake Cloud Control", () => {
+describe("changes to the app on the fake Cloud Control", { timeout: E2E_TIMEOUT_MS }, () => {
   it("a mutable change is one patch of that path; a create-only change replaces in order with its dependents", async () => {
     const dir = await project();
     expect((await run(dir, ["up", "--yes"])).code).toBe(0);
@@ -154,7 +158,7 @@ export default program("small", () => {
 });
 `;
 
-describe("adoption and recovery on the fake Cloud Control", () => {
+describe("adoption and recovery on the fake Cloud Control", { timeout: E2E_TIMEOUT_MS }, () => {
   it("imports an existing object by its identifier, shows the difference, and then manages it", async () => {
     const made = (await fake.cloud.handle("CreateResource", { TypeName: "AWS::SQS::Queue", DesiredState: JSON.stringify({ QueueName: "small-q", VisibilityTimeout: 30 }) })) as { ProgressEvent: { RequestToken: string; Identifier: string } };
     await fake.cloud.handle("GetResourceRequestStatus", { RequestToken: made.ProgressEvent.RequestToken });
@@ -199,7 +203,7 @@ describe("adoption and recovery on the fake Cloud Control", () => {
   });
 });
 
-describe("objects whose module the program no longer imports", () => {
+describe("objects whose module the program no longer imports", { timeout: E2E_TIMEOUT_MS }, () => {
   it("are still deleted: their type's module is loaded from the token in state", async () => {
     const dir = await tempProject({ "infra.ts": SMALL() });
     expect((await run(dir, ["up", "--yes"])).code).toBe(0);
