@@ -11,8 +11,6 @@ import { backoff, gaveUp, mayRetry } from "../core/retry-policy.js";
 /** How long a provider call may take when neither `customTimeouts` nor state say: a safety net against hangs. */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 30 * 60_000;
 
-
-
 /** One provider call of an action, described as data plus the call itself. */
 export interface ProviderCall<T> {
   /** The action making the call: reported as started once the call gets its slot; its kind names events. */

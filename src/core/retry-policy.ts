@@ -1,10 +1,8 @@
 import { formatDuration, type Duration } from "./duration.js";
 
-/**
- * How every provider call Cairn makes retries a transient failure (see `isTransientError`): writes in an
- * apply, and reads outside one (refresh, lookups, imports, the check of an interrupted operation). One
- * policy, so a throttled cloud is met the same way whatever the call.
- */
+// How every provider call Cairn makes retries a transient failure (see `isTransientError`): writes in an
+// apply, and reads outside one (refresh, lookups, imports, the check of an interrupted operation). One
+// policy, so a throttled cloud is met the same way whatever the call.
 
 /** Transient failures are retried at most this many times (within the call's time budget). */
 export const MAX_RETRIES = 8;

@@ -15,12 +15,12 @@ export const DEFAULT_READ_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Makes one provider read outside an apply, handing `read` the context to make it with: refresh, a lookup
- * or import while planning, the check of an interrupted operation, `state import`. The stack's runs it
- * with {@link boundedRead}.
+ * or import while planning, the check of an interrupted operation, `state import`; `stop` ends it early (a
+ * refresh whose other read failed). The stack makes it with {@link boundedRead}.
  *
  * @example const outputs = await reads(urn, instance, (ctx) => provider.read({ urn, id, inputs, outputs, ctx }));
  */
-export type ReadRunner = <T>(urn: Urn, provider: ProviderInstance | undefined, read: (ctx: OpContext) => Promise<T>) => Promise<T>;
+export type ReadRunner = <T>(urn: Urn, provider: ProviderInstance | undefined, read: (ctx: OpContext) => Promise<T>, stop?: AbortSignal) => Promise<T>;
 
 /** How {@link boundedRead} retries. */
 export interface ReadRetries {

@@ -55,12 +55,12 @@ class CallContext implements OpContext {
 }
 
 /**
- * The context of a read or lookup outside an apply: bounded by `timeout` (and a second Ctrl-C).
+ * The context of a read or lookup outside an apply: bounded by `timeout` (and a second Ctrl-C, and `stop`).
  *
  * @example provider.read({ urn, id, inputs, outputs, ctx: readContext(parts, urn) })
  */
-export function readContext(parts: StackParts, urn: Urn, timeout?: number, provider?: ProviderInstance): OpContext {
-  const signals = [parts.options.abortSignal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined].filter((s): s is AbortSignal => !!s);
+export function readContext(parts: StackParts, urn: Urn, timeout?: number, provider?: ProviderInstance, stop?: AbortSignal): OpContext {
+  const signals = [parts.options.abortSignal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined, stop].filter((s): s is AbortSignal => !!s);
   return opContext(parts, urn, { ...(signals.length ? { signal: AbortSignal.any(signals) } : {}), ...(timeout ? { timeoutMs: timeout } : {}), ...(provider ? { provider } : {}) });
 }
 
@@ -73,8 +73,8 @@ export function readContext(parts: StackParts, urn: Urn, timeout?: number, provi
  */
 export function readRunner(parts: StackParts): ReadRunner {
   const retryDeadlineMs = parts.options.retryDeadline ?? DEFAULT_RETRY_DEADLINE_MS;
-  return (urn, provider, read) => {
-    const ctx = readContext(parts, urn, DEFAULT_READ_TIMEOUT_MS, provider);
+  return (urn, provider, read, stop) => {
+    const ctx = readContext(parts, urn, DEFAULT_READ_TIMEOUT_MS, provider, stop);
     const retrying = (attempt: number, error: string, delayMs: number) =>
       note(parts, "info", `Reading "${nameOf(urn)}" failed (${error}), a transient failure: trying again in ${formatDuration(delayMs)} (retry ${attempt}).`, urn);
     return boundedRead(ctx, { retryDeadlineMs, retrying }, () => read(ctx));

@@ -40,7 +40,7 @@ export interface RefreshEnv {
 }
 
 /** Reads one recorded object: its finding (if it changed) and the mutation recording it. */
-async function refreshOne(r: ResourceState, env: RefreshEnv): Promise<{ finding: DriftFinding; mutation: StateMutation } | undefined> {
+async function refreshOne(r: ResourceState, env: RefreshEnv, stop: AbortSignal): Promise<{ finding: DriftFinding; mutation: StateMutation } | undefined> {
   const provider = env.providers(r.type, r.urn);
   if (!provider) {
     env.warn(`Cannot refresh ${r.urn}: no provider for type ${r.type} is loaded.`, r.urn);
@@ -48,7 +48,7 @@ async function refreshOne(r: ResourceState, env: RefreshEnv): Promise<{ finding:
   }
   let read: Props | undefined;
   try {
-    read = (await env.read(r.urn, env.instanceFor(r.type, r.provider), (ctx) => provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx }))) as Props | undefined;
+    read = (await env.read(r.urn, env.instanceFor(r.type, r.provider), (ctx) => provider.read({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: r.outputs, ctx }), stop)) as Props | undefined;
   } catch (e) {
     throw new CairnError(`Could not refresh "${nameOf(r.urn)}" (${r.urn}): ${thrownMessage(e, `the provider of ${r.type}`)}. Nothing was changed; run again when its provider answers.`);
   }
@@ -69,7 +69,13 @@ async function refreshOne(r: ResourceState, env: RefreshEnv): Promise<{ finding:
 export async function readAll(state: StackState, env: RefreshEnv): Promise<{ findings: DriftFinding[]; mutations: StateMutation[] }> {
   // `--parallel` at a time, as the apply's calls: every read at once was 10,000 requests in flight against
   // a cloud's rate limits (and ~1.6 KB of memory each at 100,000, all held until the last answered).
-  const results = await limitedMap(Object.values(state.resources), env.parallel, (r) => refreshOne(r, env));
+  // Once a read fails the refresh has failed: the reads still running (or waiting to retry) stop too, rather
+  // than keep calling the cloud, and the process, going after the command has ended.
+  const stop = new AbortController();
+  const results = await limitedMap(Object.values(state.resources), env.parallel, (r) => refreshOne(r, env, stop.signal)).catch((e: unknown) => {
+    stop.abort(e);
+    throw e;
+  });
   const found = results.filter((x) => x !== undefined);
   return { findings: found.map((x) => x.finding), mutations: found.map((x) => x.mutation) };
 }

@@ -136,4 +136,20 @@ describe("conformance: never silent, never stuck", () => {
     expect(await stack.resources()).toEqual(before);
     expect(cloud.contents()).toEqual(["box:a=changed"]);
   });
+
+  it("once a refresh read fails for good, the reads still retrying stop: no call after the command has failed", async () => {
+    const { realClock } = await import("../../src/stack/clock.js"); // (imported here: the tests above assert their own line numbers)
+    const { cloud, stack } = await world((Box) => {
+      new Box("a", { name: "a" });
+      new Box("b", { name: "b" });
+    }, { clock: realClock }); // real time: a retry left running would read again within a second
+    await stack.up();
+    cloud.inject("read", "a", "fail");
+    cloud.inject("read", "b", "transient", 5);
+    const readsOf = (name: string) => cloud.calls.filter((c) => c.op === "read" && c.name === name).length;
+    await expect(stack.refresh({ confirm: async () => true })).rejects.toThrow(/^Could not refresh "a"/);
+    await new Promise((r) => setTimeout(r, 1_500)); // past the first retry's longest pause (1 s)
+    expect(readsOf("a")).toBe(1);
+    expect(readsOf("b")).toBe(1);
+  });
 });
