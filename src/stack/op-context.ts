@@ -4,6 +4,7 @@ import type { Duration } from "../core/duration.js";
 import type { CallBounds } from "../apply/context.js";
 import { note, type StackParts } from "./stack-parts.js";
 import { boundedRead, DEFAULT_READ_TIMEOUT_MS, type ReadRunner } from "../runtime/bounded-read.js";
+import { InFlight } from "../apply/in-flight.js";
 import { DEFAULT_RETRY_DEADLINE_MS } from "../core/retry-policy.js";
 import { formatDuration } from "../core/duration.js";
 import { nameOf } from "../core/urn.js";
@@ -55,28 +56,31 @@ class CallContext implements OpContext {
 }
 
 /**
- * The context of a read or lookup outside an apply: bounded by `timeout` (and a second Ctrl-C, and `stop`).
+ * The context of a read or lookup outside an apply: bounded by `timeout` (and a second Ctrl-C).
  *
  * @example provider.read({ urn, id, inputs, outputs, ctx: readContext(parts, urn) })
  */
-export function readContext(parts: StackParts, urn: Urn, timeout?: number, provider?: ProviderInstance, stop?: AbortSignal): OpContext {
-  const signals = [parts.options.abortSignal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined, stop].filter((s): s is AbortSignal => !!s);
+export function readContext(parts: StackParts, urn: Urn, timeout?: number, provider?: ProviderInstance): OpContext {
+  const signals = [parts.options.abortSignal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined].filter((s): s is AbortSignal => !!s);
   return opContext(parts, urn, { ...(signals.length ? { signal: AbortSignal.any(signals) } : {}), ...(timeout ? { timeoutMs: timeout } : {}), ...(provider ? { provider } : {}) });
 }
 
 /**
  * Reads outside an apply as the stack makes them (see `boundedRead`): each within
  * {@link DEFAULT_READ_TIMEOUT_MS} (and a second Ctrl-C), transient failures retried until the stack's retry
- * deadline, each retry said as an info diagnostic naming the resource.
+ * deadline, each retry said as an info diagnostic naming the resource. One `InFlight` bounds them all (one
+ * timer; a read's signal made only if its provider asks), as the apply bounds its calls.
  *
  * @example const outputs = await readRunner(parts)(urn, instance, (ctx) => provider.read({ urn, id, inputs, outputs, ctx }));
  */
 export function readRunner(parts: StackParts): ReadRunner {
   const retryDeadlineMs = parts.options.retryDeadline ?? DEFAULT_RETRY_DEADLINE_MS;
+  const reads = new InFlight([parts.options.abortSignal]);
   return (urn, provider, read, stop) => {
-    const ctx = readContext(parts, urn, DEFAULT_READ_TIMEOUT_MS, provider, stop);
+    const bound = reads.open(DEFAULT_READ_TIMEOUT_MS);
+    const ctx = opContext(parts, urn, { signal: bound, timeoutMs: DEFAULT_READ_TIMEOUT_MS, ...(provider ? { provider } : {}) });
     const retrying = (attempt: number, error: string, delayMs: number) =>
       note(parts, "info", `Reading "${nameOf(urn)}" failed (${error}), a transient failure: trying again in ${formatDuration(delayMs)} (retry ${attempt}).`, urn);
-    return boundedRead(ctx, { retryDeadlineMs, retrying }, () => read(ctx));
+    return boundedRead(ctx, bound, { retryDeadlineMs, retrying, ...(stop ? { stop } : {}) }, () => read(ctx)).finally(() => bound.dispose());
   };
 }

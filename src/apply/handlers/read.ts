@@ -24,7 +24,7 @@ export const read: Handler<ReadAction> = async (action, ctx, node) => {
     const bound = ctx.inFlight.open(DEFAULT_READ_TIMEOUT_MS);
     const opCtx = ctx.opContext(step.urn, { signal: bound, timeoutMs: DEFAULT_READ_TIMEOUT_MS, provider: node.provider });
     const provider = ctx.provider(node.type, node.urn, node);
-    return boundedRead(opCtx, { retryDeadlineMs: ctx.retryDeadlineMs, retrying }, () => readLookup(provider, node.type, step.urn, key, opCtx)).finally(() => bound.dispose());
+    return boundedRead(opCtx, bound, { retryDeadlineMs: ctx.retryDeadlineMs, retrying }, () => readLookup(provider, node.type, step.urn, key, opCtx)).finally(() => bound.dispose());
   });
   if (found === undefined) throw new Error(`nothing matches ${describeLookupKey(key)}`);
   return { changes: NO_CHANGES, value: knownValue(found.id, found.outputs, schemaSecretKeys(node.definition.schema)) };
