@@ -26,6 +26,7 @@ export class InFlight {
   /** When the last calls ended (a ring of {@link RATE_SAMPLES}), for {@link InFlight.callsPerSecond}. */
   private readonly ended: number[] = [];
   private endedAt = 0;
+  private readonly unlisten: (() => void)[] = [];
 
   constructor(
     signals: readonly (AbortSignal | undefined)[],
@@ -36,8 +37,24 @@ export class InFlight {
     for (const s of signals) {
       if (!s) continue;
       if (s.aborted) this.reason = s.reason;
-      else s.addEventListener("abort", () => this.abortAll(s.reason), { once: true });
+      else {
+        const onAbort = () => this.abortAll(s.reason);
+        s.addEventListener("abort", onAbort, { once: true });
+        this.unlisten.push(() => s.removeEventListener("abort", onAbort));
+      }
     }
+  }
+
+  /**
+   * Stops listening to the signals it was given and drops its timer, for one made for a while on a signal
+   * that outlives it (a run's reads on the stack's abort signal, which a program may reuse for many runs).
+   * @example const reads = new InFlight([signal]); try { … } finally { reads.close(); }
+   */
+  close(): void {
+    for (const f of this.unlisten.splice(0)) f();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
   }
 
   private abortAll(reason: unknown): void {

@@ -75,12 +75,24 @@ export function readContext(parts: StackParts, urn: Urn, timeout?: number, provi
  */
 export function readRunner(parts: StackParts): ReadRunner {
   const retryDeadlineMs = parts.options.retryDeadline ?? DEFAULT_RETRY_DEADLINE_MS;
-  const reads = new InFlight([parts.options.abortSignal]);
+  // Made while reads run and closed when none does: it listens to the stack's abort signal, which a program
+  // may pass to many runs.
+  let reads: InFlight | undefined;
+  let running = 0;
+  const done = () => {
+    if (--running > 0) return;
+    reads?.close();
+    reads = undefined;
+  };
   return (urn, provider, read, stop) => {
-    const bound = reads.open(DEFAULT_READ_TIMEOUT_MS);
+    const bound = (reads ??= new InFlight([parts.options.abortSignal])).open(DEFAULT_READ_TIMEOUT_MS);
+    running++;
     const ctx = opContext(parts, urn, { signal: bound, timeoutMs: DEFAULT_READ_TIMEOUT_MS, ...(provider ? { provider } : {}) });
     const retrying = (attempt: number, error: string, delayMs: number) =>
       note(parts, "info", `Reading "${nameOf(urn)}" failed (${error}), a transient failure: trying again in ${formatDuration(delayMs)} (retry ${attempt}).`, urn);
-    return boundedRead(ctx, bound, { retryDeadlineMs, retrying, ...(stop ? { stop } : {}) }, () => read(ctx)).finally(() => bound.dispose());
+    return boundedRead(ctx, bound, { retryDeadlineMs, retrying, ...(stop ? { stop } : {}) }, () => read(ctx)).finally(() => {
+      bound.dispose();
+      done();
+    });
   };
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getEventListeners } from "node:events";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { defineResource } from "../../src/program/define.js";
 import { Program, type ProgramFn } from "../../src/entry/program.js";
@@ -46,10 +47,10 @@ const provider: Provider<{ v: number }, { v: number }> = {
 const Thing = defineResource<{ v: number }, { v: number }>("readretry:test:Thing", { provider, schema: { inputs: { v: {} }, outputs: { v: {} } } });
 
 /** A stack of `fn` on a clock that jumps over retry pauses, with the events it sends. */
-async function stackOf(fn: ProgramFn) {
+async function stackOf(fn: ProgramFn, opts: { abortSignal?: AbortSignal } = {}) {
   const dir = await mkdtemp(join(tmpdir(), "cairn-read-retry-"));
   dirs.push(dir);
-  const stack = new Program("read-retries", fn, { dir, command: "npx tsx infra.ts" }).stack({ clock: new FakeClock({ auto: true }) });
+  const stack = new Program("read-retries", fn, { dir, command: "npx tsx infra.ts" }).stack({ clock: new FakeClock({ auto: true }), ...opts });
   const events: EngineEvent[] = [];
   stack.events.subscribe((e) => events.push(e));
   return { stack, events };
@@ -111,5 +112,15 @@ describe("provider reads outside an apply are retried and bounded, as its calls 
     expect(events.filter((e) => e.type === "step-retrying")).toEqual([
       expect.objectContaining({ kind: "read", urn: "urn:cairn:dev::read-retries::readretry:test:Thing::found", attempt: 1, error: "Rate exceeded" }),
     ]);
+  });
+
+  it("reads leave no listener behind on the stack's abort signal, which a program may pass to many runs", async () => {
+    const { stack } = await stackOf(() => void new Thing("t", { v: 1 }));
+    await stack.up();
+    const abort = new AbortController();
+    const { stack: reader } = await stackOf(() => ({ v: Thing.get("found", "id-1").v }), { abortSignal: abort.signal });
+    for (let i = 0; i < 12; i++) await reader.preview();
+    for (let i = 0; i < 3; i++) await reader.refresh({ confirm: async () => true });
+    expect(getEventListeners(abort.signal, "abort")).toHaveLength(0);
   });
 });
