@@ -14,15 +14,15 @@ export const DEFAULT_READ_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Makes one provider read outside an apply, handing `read` the context to make it with: refresh, a lookup
- * or import while planning, the check of an interrupted operation, `state import`; `stop` ends it early (a
- * refresh whose other read failed). The stack makes it with {@link boundedRead}.
+ * or import while planning, the check of an interrupted operation, `state import`; once `stop` aborts (a
+ * refresh whose other read failed) it is not retried. The stack makes it with {@link boundedRead}.
  *
  * @example const outputs = await reads(urn, instance, (ctx) => provider.read({ urn, id, inputs, outputs, ctx }));
  */
 export type ReadRunner = <T>(urn: Urn, provider: ProviderInstance | undefined, read: (ctx: OpContext) => Promise<T>, stop?: AbortSignal) => Promise<T>;
 
 /**
- * The time bound of one read: the apply's call bounds (`Bounded`) are ones. One timer serves every bound
+ * The time bound of one read, as the apply's call bounds (`Bounded`) are: one timer serves every bound
  * of a run, and a read's AbortSignal is made only if its provider asks for it: a timer and a signal per
  * read made a refresh of 100,000 objects 1.8× slower and 235 MB larger.
  */

@@ -56,13 +56,14 @@ class CallContext implements OpContext {
 }
 
 /**
- * The context of a read or lookup outside an apply: bounded by `timeout` (and a second Ctrl-C).
+ * The context of a provider call outside an apply that bounds itself (a provider's `resume` of an
+ * interrupted operation): ended by a second Ctrl-C only. Reads go through {@link readRunner}.
  *
- * @example provider.read({ urn, id, inputs, outputs, ctx: readContext(parts, urn) })
+ * @example await provider.resume({ urn, kind, note, ctx: unboundedContext(parts, urn) })
  */
-export function readContext(parts: StackParts, urn: Urn, timeout?: number, provider?: ProviderInstance): OpContext {
-  const signals = [parts.options.abortSignal, timeout ? AbortSignal.timeout(Math.ceil(timeout)) : undefined].filter((s): s is AbortSignal => !!s);
-  return opContext(parts, urn, { ...(signals.length ? { signal: AbortSignal.any(signals) } : {}), ...(timeout ? { timeoutMs: timeout } : {}), ...(provider ? { provider } : {}) });
+export function unboundedContext(parts: StackParts, urn: Urn, provider?: ProviderInstance): OpContext {
+  const stop = parts.options.abortSignal;
+  return opContext(parts, urn, { ...(stop ? { signal: stop } : {}), ...(provider ? { provider } : {}) });
 }
 
 /**

@@ -13,6 +13,7 @@ import type { ReadRunner } from "../runtime/bounded-read.js";
 
 /** How to reach recorded objects, and where to tell the user what was found. */
 export interface ReconcileEnv {
+  /** The context of a provider's `resume`, which bounds its own polling. */
   opContext: (urn: Urn, provider?: ProviderInstance) => OpContext;
   /** Makes a provider read, bounded and retried. */
   read: ReadRunner;

@@ -69,8 +69,8 @@ async function refreshOne(r: ResourceState, env: RefreshEnv, stop: AbortSignal):
 export async function readAll(state: StackState, env: RefreshEnv): Promise<{ findings: DriftFinding[]; mutations: StateMutation[] }> {
   // `--parallel` at a time, as the apply's calls: every read at once was 10,000 requests in flight against
   // a cloud's rate limits (and ~1.6 KB of memory each at 100,000, all held until the last answered).
-  // Once a read fails the refresh has failed: the reads still running (or waiting to retry) stop too, rather
-  // than keep calling the cloud, and the process, going after the command has ended.
+  // Once a read fails the refresh has failed: no other read retries (reads in flight finish), rather than
+  // keep calling the cloud, and the process, going after the command has ended.
   const stop = new AbortController();
   const results = await limitedMap(Object.values(state.resources), env.parallel, (r) => refreshOne(r, env, stop.signal)).catch((e: unknown) => {
     stop.abort(e);

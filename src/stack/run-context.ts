@@ -7,7 +7,7 @@ import { DEFAULT_PARALLEL, type StackOptions } from "./options.js";
 import type { RefreshEnv } from "./refresh.js";
 import type { ReconcileEnv } from "./reconcile.js";
 import { Evaluations } from "./evaluations.js";
-import { readContext, readRunner } from "./op-context.js";
+import { readRunner, unboundedContext } from "./op-context.js";
 import { note, stackParts, type StackParts } from "./stack-parts.js";
 
 /** A stack's parts with its program's evaluations: what running and editing the stack works with. */
@@ -32,7 +32,7 @@ export function runContext(program: ProgramSpec, options: StackOptions, emit: (e
  */
 export function providerEnv(ctx: RunContext): RefreshEnv & ReconcileEnv {
   return {
-    opContext: (urn: Urn, provider?: ProviderInstance) => readContext(ctx, urn, undefined, provider),
+    opContext: (urn: Urn, provider?: ProviderInstance) => unboundedContext(ctx, urn, provider),
     read: readRunner(ctx),
     instanceFor: (type: string, r: ProviderRecord | undefined) => ctx.evaluations.instanceFor(type, r),
     warn: (m: string, urn: Urn) => note(ctx, "warning", m, urn),

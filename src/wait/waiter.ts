@@ -5,7 +5,6 @@ import type { Props } from "../state/types.js";
 import { evaluate, formatPredicate, observe, type Predicate } from "../core/predicate.js";
 import type { Observation, WaitOutcome } from "./outcome.js";
 import { thrownMessage } from "../core/thrown.js";
-import { untilAborted } from "../core/until-aborted.js";
 
 /** The object a wait reads: the arguments of its provider's `read`. */
 export interface WaitTarget {
@@ -327,6 +326,25 @@ function observeAll(run: WaitRun, value: Props): Observation[] {
   const seen = new Set(obs.map((o) => o.path));
   for (const o of observe(run.failWhen, value, run.secret)) if (!seen.has(o.path)) obs.push(o);
   return obs;
+}
+
+/** Settles with `p`, or rejects as soon as `signal` aborts (a provider may ignore its signal). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 function errorText(e: unknown): string {
