@@ -7,12 +7,12 @@ const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url))
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^cairn$/, replacement: src("index.ts") },
-      { find: /^cairn\/local$/, replacement: src("providers/local/index.ts") },
-      { find: /^cairn\/testing$/, replacement: src("testing/index.ts") },
-      { find: /^cairn\/testing\/vitest$/, replacement: src("testing/vitest.ts") },
-      { find: /^cairn\/aws$/, replacement: src("providers/aws/index.ts") },
-      { find: /^cairn\/aws\/([a-z0-9.-]+)$/, replacement: src("providers/aws/services/$1.ts") },
+      { find: /^cairn-iac$/, replacement: src("index.ts") },
+      { find: /^cairn-iac\/local$/, replacement: src("providers/local/index.ts") },
+      { find: /^cairn-iac\/testing$/, replacement: src("testing/index.ts") },
+      { find: /^cairn-iac\/testing\/vitest$/, replacement: src("testing/vitest.ts") },
+      { find: /^cairn-iac\/aws$/, replacement: src("providers/aws/index.ts") },
+      { find: /^cairn-iac\/aws\/([a-z0-9.-]+)$/, replacement: src("providers/aws/services/$1.ts") },
     ],
   },
   test: {

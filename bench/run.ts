@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   if (runs("runtimes", `whole-process rows per runtime (${config.runtimes.join(", ")}) and entry point (${config.entries.join(", ")}); sizes ${config.sizes.join(", ")}; ${config.runs} runs`)) {
     report.runtimes = await runtimeRows(config);
   }
-  if (runs("import", `import "cairn" from dist/ (${config.runs} runs)`)) report.import = await importRow(config);
+  if (runs("import", `import "cairn-iac" from dist/ (${config.runs} runs)`)) report.import = await importRow(config);
   if (runs("engine", `in-process engine rows (${config.runs} runs)`)) report.engine = await engineRows(config);
   if (runs("waits", `${config.waits} concurrent waits (one run, real clock)`)) report.waits = await waitsRow(config);
   if (runs("cloudcontrol", "1,000 Cloud Control resources against the fake (one run)")) report.cloudcontrol = await cloudControlRow();

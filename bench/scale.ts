@@ -1,5 +1,5 @@
 // `npm run bench:scale`: time and peak memory of a fresh `up` and of a no-op `preview` against the number of
-// resources (1k to 300k), each a whole process through the `cairn` bin (`node …/cairn/dist/cli/bin.js
+// resources (1k to 300k), each a whole process through the `cairn` bin (`node …/cairn-iac/dist/cli/bin.js
 // infra.ts up --yes`) in a throw-away project on the built package, beside an empty program. Prints JSON on
 // stdout and a Markdown table on stderr, and draws docs/design/scale.svg (log-log: a straight line of slope
 // 1 is linear growth). Knobs: BENCH_SCALE_SIZES (default 1000,3000,10000,30000,100000,300000), BENCH_RUNS

@@ -23,7 +23,7 @@ const rxjsAsEsm = {
   },
 };
 
-// One entry per AWS service module (`cairn/aws/s3`, …): importing one loads only its own file and the shared
+// One entry per AWS service module (`cairn-iac/aws/s3`, …): importing one loads only its own file and the shared
 // Cloud Control runtime chunk.
 const services = readdirSync("src/providers/aws/services").filter((f) => f.endsWith(".ts")).map((f) => `src/providers/aws/services/${f}`);
 
@@ -50,7 +50,7 @@ const result = await build({
   // The metafile lists each output's dynamic imports, for moveDynamicImports below.
   metafile: true,
 });
-// The metafile lists dynamic imports it resolved; one of a computed specifier (`cairn/aws/${module}`) it does
+// The metafile lists dynamic imports it resolved; one of a computed specifier (`cairn-iac/aws/${module}`) it does
 // not, so every chunk is looked at (files without one are left as they are).
 const withDynamicImports = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js") && !file.includes("/services/"));
 await moveDynamicImports(withDynamicImports);

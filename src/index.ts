@@ -2,8 +2,8 @@
  * Cairn: embedded TypeScript infrastructure as code.
  *
  * @example
- * import { program, secret } from "cairn";
- * import { local } from "cairn/local";
+ * import { program, secret } from "cairn-iac";
+ * import { local } from "cairn-iac/local";
  * export default program("hello", () => {
  *   const f = new local.File("config", { path: "out/config.json", content: "{}" });
  *   return { path: f.path };

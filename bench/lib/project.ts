@@ -1,5 +1,5 @@
-// A throw-away user project outside the repository, so `import "cairn"` resolves as it does for a user:
-// node_modules/cairn is an installed copy of the package (package.json and the built dist/), not the
+// A throw-away user project outside the repository, so `import "cairn-iac"` resolves as it does for a user:
+// node_modules/cairn-iac is an installed copy of the package (package.json and the built dist/), not the
 // tsconfig `paths` to src/ that apply inside the repository, nor a symlink back into the repository (tsx
 // treats files outside node_modules as the user's own code). Its dependencies are the repository's.
 import { cp, copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
@@ -25,11 +25,11 @@ export interface Project {
 /** node_modules as an install makes it: cairn copied in, every other package linked from the repository. */
 async function install(dir: string): Promise<void> {
   const modules = join(dir, "node_modules");
-  await mkdir(join(modules, "cairn"), { recursive: true });
-  await copyFile(join(REPO, "package.json"), join(modules, "cairn", "package.json"));
-  await cp(join(REPO, "dist"), join(modules, "cairn", "dist"), { recursive: true });
+  await mkdir(join(modules, "cairn-iac"), { recursive: true });
+  await copyFile(join(REPO, "package.json"), join(modules, "cairn-iac", "package.json"));
+  await cp(join(REPO, "dist"), join(modules, "cairn-iac", "dist"), { recursive: true });
   for (const name of await readdir(join(REPO, "node_modules"))) {
-    if (name !== "cairn") await symlink(join(REPO, "node_modules", name), join(modules, name), "dir");
+    if (name !== "cairn-iac") await symlink(join(REPO, "node_modules", name), join(modules, name), "dir");
   }
 }
 
@@ -47,7 +47,7 @@ export async function createProject(): Promise<Project> {
     dir,
     stateDir,
     tsx: join(REPO, "node_modules", ".bin", "tsx"),
-    bin: join(dir, "node_modules", "cairn", "dist", "cli", "bin.js"),
+    bin: join(dir, "node_modules", "cairn-iac", "dist", "cli", "bin.js"),
     env: (n) => ({ BENCH_N: String(n), CAIRN_BACKEND: `file://${stateDir}` }),
     resetState: () => rm(stateDir, { recursive: true, force: true }),
     remove: () => rm(dir, { recursive: true, force: true }),

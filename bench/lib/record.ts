@@ -71,7 +71,7 @@ function importLines(r: BenchReport): string[] {
   if (!r.import) return [];
   const i = r.import;
   const processes = `process ${secs(i.wallMs.median)} vs ${secs(i.baselineWallMs.median)}`;
-  return [`| \`import "cairn"\` cold, built dist | ${i.importMs} ms over \`node -e 0\` (${processes}); ${timed(i.inProcessMs)} timed in-process | | ≤ ${limit(i.target.importMs)} |`];
+  return [`| \`import "cairn-iac"\` cold, built dist | ${i.importMs} ms over \`node -e 0\` (${processes}); ${timed(i.inProcessMs)} timed in-process | | ≤ ${limit(i.target.importMs)} |`];
 }
 
 function engineLines(r: BenchReport): string[] {

@@ -1,7 +1,7 @@
 // The program the whole-process bench rows run as a user would (`npx tsx infra.ts up --yes`): N resources,
 // N/2 "certificates" and N/2 "records" each taking one certificate's ARN, on a zero-latency in-process
-// provider. It imports the built package ("cairn" resolves to this repository's dist/ by self-reference).
-import { program, defineResource, type Provider } from "cairn";
+// provider. It imports the built package ("cairn-iac" resolves to this repository's dist/ by self-reference).
+import { program, defineResource, type Provider } from "cairn-iac";
 
 const N = Number(process.env.BENCH_N ?? 10_000);
 // BENCH_CHANGE_PCT: the percentage of resources a run changes against a stack applied without it (every

@@ -77,7 +77,7 @@ export async function cliRows(config: BenchConfig): Promise<CliRows> {
     slopes: slopes([emptyProgram, ...up]),
     noopPreview: row(config.previewN, "preview", PREVIEW_TARGETS[config.previewN] ?? null),
     viaBin: {
-      command: "node node_modules/cairn/dist/cli/bin.js infra.ts up --yes (the cairn bin, as npx cairn runs it)",
+      command: "node node_modules/cairn-iac/dist/cli/bin.js infra.ts up --yes (the cairn bin, as npx cairn runs it)",
       emptyProgram: row(0, "bin up 0", null),
       up: row(config.previewN, `bin up ${config.previewN}`, UP_TARGETS[config.previewN] ?? null),
       noopPreview: row(config.previewN, "bin preview", PREVIEW_TARGETS[config.previewN] ?? null),

@@ -1,4 +1,4 @@
-// `import "cairn"` cold (a fresh node process) from the built dist/, as a user's project resolves it:
+// `import "cairn-iac"` cold (a fresh node process) from the built dist/, as a user's project resolves it:
 // the whole process minus a `node -e 0` baseline, and the import alone timed inside the child.
 import { measure } from "../lib/measure.js";
 import { createProject } from "../lib/project.js";
@@ -12,12 +12,12 @@ export interface ImportRow {
   baselineWallMs: Summary;
   /** median(wallMs) − median(baselineWallMs): what importing adds to a process. */
   importMs: number;
-  /** performance.now() around `await import("cairn")` inside the child. */
+  /** performance.now() around `await import("cairn-iac")` inside the child. */
   inProcessMs: Summary;
   target: { importMs: number };
 }
 
-const IMPORT = 'const t = performance.now(); await import("cairn"); process.stdout.write(String(performance.now() - t));';
+const IMPORT = 'const t = performance.now(); await import("cairn-iac"); process.stdout.write(String(performance.now() - t));';
 
 /**
  * Runs the import and the baseline `config.runs` times each, alternating.
@@ -43,7 +43,7 @@ export async function importRow(config: BenchConfig): Promise<ImportRow> {
   const wallMs = summarize(wall);
   const baselineWallMs = summarize(base);
   return {
-    command: `node --input-type=module -e 'await import("cairn")' minus node -e 0`,
+    command: `node --input-type=module -e 'await import("cairn-iac")' minus node -e 0`,
     wallMs,
     baselineWallMs,
     importMs: Math.round(wallMs.median - baselineWallMs.median),

@@ -48,7 +48,7 @@ function catalog(services: ServiceModel[], source: string): string {
   const tokens = services.flatMap((s) => s.types.filter((t) => t.token !== `aws:${s.module}:${t.name}`).map((t) => `  ${JSON.stringify(t.token)}: ${JSON.stringify(t.cfnType)},`));
   return [
     HEADER(source),
-    `/** The CloudFormation namespace of each service module (\`cairn/aws/<module>\`). */`,
+    `/** The CloudFormation namespace of each service module (\`cairn-iac/aws/<module>\`). */`,
     `export const SERVICE_NAMESPACES: Readonly<Record<string, string>> = {`,
     ...entries,
     `};`,

@@ -42,7 +42,7 @@ export interface TypeModel {
 
 /** One generated module: one AWS service. */
 export interface ServiceModel {
-  /** The module name, e.g. `s3` (`cairn/aws/s3`). */
+  /** The module name, e.g. `s3` (`cairn-iac/aws/s3`). */
   module: string;
   /** The CloudFormation namespace, e.g. `AWS::S3`. */
   namespace: string;

@@ -1,5 +1,5 @@
 /**
- * Which types go in which module: one module per AWS service (`cairn/aws/s3`, `cairn/aws/rds`), named by the
+ * Which types go in which module: one module per AWS service (`cairn-iac/aws/s3`, `cairn-iac/aws/rds`), named by the
  * service's short name, holding every type of that CloudFormation namespace.
  */
 import type { SpecDatabase } from "@aws-cdk/service-spec-types";

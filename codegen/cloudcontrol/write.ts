@@ -37,7 +37,7 @@ export function writeService(project: Project, svc: ServiceModel, source: string
   const names = svc.types.map((t) => t.name);
   const statements: (string | StatementStructures)[] = [
     HEADER(source),
-    `/**\n * \`${svc.namespace}\`: ${svc.types.length} resource type${svc.types.length === 1 ? "" : "s"} (${names.join(", ")}), applied through the Cloud Control API.\n *\n * @example\n * import { ${names[0]} } from "cairn/aws/${svc.module}";\n *\n * @module cairn/aws/${svc.module}\n */`,
+    `/**\n * \`${svc.namespace}\`: ${svc.types.length} resource type${svc.types.length === 1 ? "" : "s"} (${names.join(", ")}), applied through the Cloud Control API.\n *\n * @example\n * import { ${names[0]} } from "cairn-iac/aws/${svc.module}";\n *\n * @module cairn-iac/aws/${svc.module}\n */`,
     `import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";`,
   ];
   for (const t of svc.types) statements.push(...typeStatements(t));

@@ -1,9 +1,9 @@
 // Unit tests of the acm-certificate program: the real engine against mocked AWS, in milliseconds.
 // Run them with the rest: npm test (or: npx vitest run examples/acm-certificate)
 import { describe, expect, it } from "vitest";
-import { minutes } from "cairn";
-import type { acm } from "cairn/aws";
-import { expectFailure, expectWaitFailed, expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
+import { minutes } from "cairn-iac";
+import type { acm } from "cairn-iac/aws";
+import { expectFailure, expectWaitFailed, expectWaitTimedOut, mocks, testProgram } from "cairn-iac/testing";
 import app from "./infra.ts";
 
 const ARN = "arn:aws:acm:us-east-1:1:certificate/abc";

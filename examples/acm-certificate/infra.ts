@@ -5,8 +5,8 @@
 // Run it against AWS:  npx tsx examples/acm-certificate/infra.ts config set zone example.dev
 //                      npx tsx examples/acm-certificate/infra.ts up
 // Against an AWS-compatible local endpoint: AWS_ENDPOINT_URL=http://127.0.0.1:4566 npx tsx … up
-import { minutes, program, wait } from "cairn";
-import { acm, route53 } from "cairn/aws";
+import { minutes, program, wait } from "cairn-iac";
+import { acm, route53 } from "cairn-iac/aws";
 
 export default program("acm-certificate", ({ config }) => {
   const zoneName = config.get("zone") ?? "example.dev";

@@ -1,8 +1,8 @@
 // examples/acm-certificate/readme.test.ts: the README's Testing section shows this file, whole.
 import { describe, expect, it } from "vitest";
-import { minutes } from "cairn";
-import type { acm } from "cairn/aws";
-import { expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
+import { minutes } from "cairn-iac";
+import type { acm } from "cairn-iac/aws";
+import { expectWaitTimedOut, mocks, testProgram } from "cairn-iac/testing";
 import app from "./infra.ts";
 
 const ARN = "arn:aws:acm:us-east-1:111122223333:certificate/abc";

@@ -1,7 +1,7 @@
 // A small site as a Cairn program: one page whose title comes from config. The service beside it (service.ts)
 // embeds this program's stack in an HTTP server through the library API: no CLI, no child process.
-import { program } from "cairn";
-import { local } from "cairn/local";
+import { program } from "cairn-iac";
+import { local } from "cairn-iac/local";
 
 export default program("site", ({ stack, config }) => {
   const title = config.get("title") ?? "Hello";

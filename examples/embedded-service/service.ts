@@ -4,7 +4,7 @@
 //   POST /up             applies, streaming the engine's events as NDJSON; closing the request cancels the run
 //   GET  /outputs        the stack outputs
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { countSteps, hasChanges, type Plan, type Program, type StackOptions } from "cairn";
+import { countSteps, hasChanges, type Plan, type Program, type StackOptions } from "cairn-iac";
 
 /** What /preview answers: the steps that change something, as `<op> <name>`, and the counts by kind. */
 function planSummary(plan: Plan) {

@@ -1,8 +1,8 @@
 // Unit tests of the quickstart: the real engine against a mocked server and file, so nothing is started
 // or written. Run them with the rest: npm test (or: npx vitest run examples/quickstart)
 import { describe, expect, it } from "vitest";
-import { seconds, UNKNOWN } from "cairn";
-import { expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
+import { seconds, UNKNOWN } from "cairn-iac";
+import { expectWaitTimedOut, mocks, testProgram } from "cairn-iac/testing";
 import app from "./infra.ts";
 
 const URL = "http://127.0.0.1:35645/";

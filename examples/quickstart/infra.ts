@@ -1,8 +1,8 @@
 // The offline quickstart: start a small web server, wait until its health check says it is ready,
 // then write a file from what the ready server reported. `destroy` stops the server.
 // Run it: npx tsx examples/quickstart/infra.ts up --yes
-import { program, seconds, wait } from "cairn";
-import { local } from "cairn/local";
+import { program, seconds, wait } from "cairn-iac";
+import { local } from "cairn-iac/local";
 
 /** What server/health.mjs prints: the Command's `attributes`. */
 interface Health {

@@ -1,8 +1,8 @@
-// Tests of the serverless program against Cairn's strict fake Cloud Control (cairn/testing): schema-checked
+// Tests of the serverless program against Cairn's strict fake Cloud Control (cairn-iac/testing): schema-checked
 // AWS types, asynchronous requests, create-only properties, deletes refused while in use. No AWS call is made.
 // Run them with the rest: npm test (or: npx vitest run examples/serverless)
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { serveFakeCloudControl, type ServedFakeCloudControl } from "cairn/testing";
+import { serveFakeCloudControl, type ServedFakeCloudControl } from "cairn-iac/testing";
 import app from "./infra.ts";
 
 let fake: ServedFakeCloudControl;

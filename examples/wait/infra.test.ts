@@ -1,8 +1,8 @@
 // Unit tests of the wait example: the Job type's own provider (it only reads the clock) runs on the fake
 // clock, so a job of minutes finishes at once; the report file is mocked. Run: npx vitest run examples/wait
 import { describe, expect, it } from "vitest";
-import { minutes, seconds } from "cairn";
-import { expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
+import { minutes, seconds } from "cairn-iac";
+import { expectWaitTimedOut, mocks, testProgram } from "cairn-iac/testing";
 import app from "./infra.ts";
 
 const mocked = { "demo:Job": mocks.real(), "local:File": mocks.resource() };

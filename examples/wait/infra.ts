@@ -1,8 +1,8 @@
 // A wait, offline: a user-defined "job" resource that runs for a few seconds, a wait until it has
 // succeeded, and a file that is written only from the job's gated result.
 // Run it: npx tsx examples/wait/infra.ts up --yes   (config: `config set runFor 5`)
-import { defineResource, minutes, program, seconds, wait } from "cairn";
-import { local } from "cairn/local";
+import { defineResource, minutes, program, seconds, wait } from "cairn-iac";
+import { local } from "cairn-iac/local";
 
 type JobStatus = "RUNNING" | "SUCCEEDED" | "FAILED";
 interface JobInputs {

@@ -7,7 +7,7 @@ function isCairnRoot(dir: string): boolean {
   const file = join(dir, "package.json");
   if (!existsSync(file)) return false;
   try {
-    return (JSON.parse(readFileSync(file, "utf8")) as { name?: string }).name === "cairn";
+    return (JSON.parse(readFileSync(file, "utf8")) as { name?: string }).name === "cairn-iac";
   } catch {
     return false;
   }

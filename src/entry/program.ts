@@ -75,8 +75,8 @@ function entryCommand(shown: string): string {
  * `process.argv` after the module has loaded; when imported, nothing runs until asked.
  *
  * @example
- * import { program } from "cairn";
- * import { local } from "cairn/local";
+ * import { program } from "cairn-iac";
+ * import { local } from "cairn-iac/local";
  * export default program("hello", () => {
  *   const cfg = new local.File("config", { path: "out/config.json", content: "{}" });
  *   return { configPath: cfg.path };

@@ -1,7 +1,7 @@
 /**
  * Type definitions for objects in state whose program no longer imports their module: a token
  * `pkg:module:Name` is defined by Cairn's own module `cairn/<pkg>/<module>` (e.g. `aws:sqs:Queue` by
- * `cairn/aws/sqs`), loaded on demand so such objects can still be read, resumed and deleted.
+ * `cairn-iac/aws/sqs`), loaded on demand so such objects can still be read, resumed and deleted.
  */
 import { findDefinition } from "./registry.js";
 
@@ -19,7 +19,7 @@ export async function loadTypeModules(types: Iterable<string>): Promise<void> {
   for (const t of new Set(types)) {
     if (findDefinition(t)) continue;
     const m = /^([a-z0-9-]+):([a-z0-9.-]+):[A-Za-z0-9]+$/.exec(t);
-    if (m) wanted.add(`cairn/${m[1]}/${m[2]}`);
+    if (m) wanted.add(`cairn-iac/${m[1]}/${m[2]}`);
   }
   await Promise.all(
     [...wanted].map((spec) => {

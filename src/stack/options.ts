@@ -47,7 +47,7 @@ export interface StackOptions {
    * @example prog.stack({ retryDeadline: minutes(2) })
    */
   retryDeadline?: Duration;
-  /** The clock waits poll by; tests pass a `FakeClock` from `cairn/testing`. */
+  /** The clock waits poll by; tests pass a `FakeClock` from `cairn-iac/testing`. */
   clock?: Clock;
   /** Cancels the run (like a first Ctrl-C): nothing new starts; running provider calls finish and are saved. */
   signal?: AbortSignal;
@@ -55,7 +55,7 @@ export interface StackOptions {
   abortSignal?: AbortSignal;
   /**
    * Providers to use instead of the types' own, per type token and URN (return undefined to keep the
-   * type's): how tests mock a cloud without touching the program. `cairn/testing` builds on it.
+   * type's): how tests mock a cloud without touching the program. `cairn-iac/testing` builds on it.
    *
    * `own` is the type's own provider for this stack (from its program), for an override that wraps it.
    *

@@ -9,7 +9,7 @@ let loaded: Promise<ProperLockfile> | undefined;
 
 /**
  * proper-lockfile, loaded when a file lock is first taken: with graceful-fs (which it loads, and which
- * patches `fs`) it was a quarter of `import "cairn"`, and only the file backend takes such locks.
+ * patches `fs`) it was a quarter of `import "cairn-iac"`, and only the file backend takes such locks.
  *
  * @example const lockfile = await properLockfile(); const release = await lockfile.lock(dir, options);
  */

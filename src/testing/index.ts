@@ -5,7 +5,7 @@
  *
  * @example
  * import { expect, it } from "vitest";
- * import { testProgram, mocks, expectWaitTimedOut } from "cairn/testing";
+ * import { testProgram, mocks, expectWaitTimedOut } from "cairn-iac/testing";
  * import app from "./infra.js";
  *
  * it("gives up on a certificate that is never issued", async () => {
@@ -19,7 +19,7 @@
  *   expectWaitTimedOut(await run.up(), "issued"); // 75 minutes of polling, in milliseconds
  * });
  *
- * @module cairn/testing
+ * @module cairn-iac/testing
  */
 export { FakeClock } from "./fake-clock.js";
 export { testProgram, TestRun, type TestProgramOptions, type TestOpOptions, type TestConfigValue } from "./test-program.js";

@@ -10,7 +10,7 @@ export interface MatcherResult {
   message: () => string;
 }
 
-/** The typed matchers `cairn/testing/vitest` adds to `expect(...)`. */
+/** The typed matchers `cairn-iac/testing/vitest` adds to `expect(...)`. */
 export interface CairnMatchers<R = unknown> {
   /** The plan (or a run's plan) has a step for resource or wait `name`, of kind `op` when given. */
   toHaveStep(name: string, op?: StepKind): R;
@@ -36,7 +36,7 @@ function resultOf(received: unknown, matcher: string): TestUpResult {
 
 /**
  * The matchers as plain functions, for `expect.extend(cairnMatchers)` in vitest or Jest; `import
- * "cairn/testing/vitest"` does that for vitest, with types. Plain objects and `toMatchObject` work without them.
+ * "cairn-iac/testing/vitest"` does that for vitest, with types. Plain objects and `toMatchObject` work without them.
  *
  * @example
  * import { expect } from "vitest";

@@ -218,7 +218,7 @@ export class TestRun {
  *
  * @example
  * import { expect, it } from "vitest";
- * import { testProgram, mocks } from "cairn/testing";
+ * import { testProgram, mocks } from "cairn-iac/testing";
  * import app from "./infra.js";
  *
  * it("waits for the certificate before publishing its ARN", async () => {

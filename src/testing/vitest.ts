@@ -1,14 +1,14 @@
 /**
- * Cairn's matchers for vitest: `import "cairn/testing/vitest"` (in a test file or a `setupFiles` entry)
+ * Cairn's matchers for vitest: `import "cairn-iac/testing/vitest"` (in a test file or a `setupFiles` entry)
  * adds `toHaveStep`, `toHaveWaitOutcome` and `toHaveFailed` to `expect`, with their types. Optional: plain
  * objects and `toMatchObject` work without it.
  *
  * @example
- * import "cairn/testing/vitest";
+ * import "cairn-iac/testing/vitest";
  * expect(await run.preview()).toHaveStep("cert", "create");
  * expect(await run.up()).toHaveWaitOutcome("issued", "satisfied");
  *
- * @module cairn/testing/vitest
+ * @module cairn-iac/testing/vitest
  */
 import { expect } from "vitest";
 import { cairnMatchers, type CairnMatchers } from "./matchers.js";

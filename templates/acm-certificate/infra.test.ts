@@ -1,9 +1,9 @@
 // Unit tests of infra.ts: Cairn's real engine (plan, apply, waits) against mocked AWS, with state in memory
 // and a fake clock, so no AWS call is made and the 75-minute wait takes milliseconds.
 import { describe, expect, it } from "vitest";
-import { minutes } from "cairn";
-import type { acm } from "cairn/aws";
-import { expectFailure, expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
+import { minutes } from "cairn-iac";
+import type { acm } from "cairn-iac/aws";
+import { expectFailure, expectWaitTimedOut, mocks, testProgram } from "cairn-iac/testing";
 import app from "./infra.ts";
 
 const ARN = "arn:aws:acm:us-east-1:111122223333:certificate/abc";

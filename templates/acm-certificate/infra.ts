@@ -4,8 +4,8 @@
 //   node infra.ts config set zone <your zone>       then: preview, up (AWS credentials from AWS_PROFILE, …)
 //   npm test                                         the unit tests in infra.test.ts (no AWS needed)
 // Node 22.18+ and 24 run TypeScript themselves; on Node 20 use `npx tsx infra.ts …` (or `npm run preview`).
-import { minutes, program, wait } from "cairn";
-import { acm, route53 } from "cairn/aws";
+import { minutes, program, wait } from "cairn-iac";
+import { acm, route53 } from "cairn-iac/aws";
 
 export default program("{{name}}", ({ config }) => {
   const zoneName = config.get("zone") ?? "example.dev";

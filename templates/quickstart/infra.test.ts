@@ -1,8 +1,8 @@
 // Unit tests of infra.ts: Cairn's real engine (plan, apply, waits) against mocked resources, with state in
 // memory and a fake clock, so nothing is started or written and a 30 s timeout takes milliseconds.
 import { describe, expect, it } from "vitest";
-import { seconds, UNKNOWN } from "cairn";
-import { expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
+import { seconds, UNKNOWN } from "cairn-iac";
+import { expectWaitTimedOut, mocks, testProgram } from "cairn-iac/testing";
 import app from "./infra.ts";
 
 const URL = "http://127.0.0.1:8080/";

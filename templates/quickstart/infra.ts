@@ -3,8 +3,8 @@
 //   node infra.ts preview         what up would do (Node 22.18+ runs TypeScript; on Node 20: npx tsx infra.ts …)
 //   node infra.ts up --yes        start it; `destroy --yes` stops it
 //   npm test                      the unit tests in infra.test.ts
-import { program, seconds, wait } from "cairn";
-import { local } from "cairn/local";
+import { program, seconds, wait } from "cairn-iac";
+import { local } from "cairn-iac/local";
 
 /** What server/health.mjs prints: the Command's `attributes`. */
 export interface Health {

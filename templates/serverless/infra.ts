@@ -1,10 +1,10 @@
 // A small serverless app on every-AWS-type Cairn: a bucket for uploads, a queue for jobs, and a function
 // (with its role) that reads the bucket and is fed by the queue. Each service is its own module.
-import { program } from "cairn";
-import { Role } from "cairn/aws/iam";
-import { Function as LambdaFunction, EventSourceMapping } from "cairn/aws/lambda";
-import { Bucket } from "cairn/aws/s3";
-import { Queue } from "cairn/aws/sqs";
+import { program } from "cairn-iac";
+import { Role } from "cairn-iac/aws/iam";
+import { Function as LambdaFunction, EventSourceMapping } from "cairn-iac/aws/lambda";
+import { Bucket } from "cairn-iac/aws/s3";
+import { Queue } from "cairn-iac/aws/sqs";
 
 export default program("{{name}}", ({ config, stack }) => {
   const uploads = new Bucket("uploads", { bucketName: `${config.get("prefix") ?? "{{name}}"}-${stack}-uploads`, versioningConfiguration: { status: "Enabled" } });

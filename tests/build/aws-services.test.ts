@@ -30,7 +30,7 @@ async function staticClosure(entry: string): Promise<{ files: Set<string>; packa
   return { files, packages };
 }
 
-describe("the AWS service modules (cairn/aws/<service>)", () => {
+describe("the AWS service modules (cairn-iac/aws/<service>)", () => {
   it("importing one service loads only its own module and the shared runtime: no other service, no ACM or Route 53 client", async () => {
     const { files, packages } = await staticClosure("providers/aws/services/sqs.js");
     expect([...files].filter((f) => f.startsWith("providers/"))).toEqual(["providers/aws/services/sqs.js"]);
@@ -39,7 +39,7 @@ describe("the AWS service modules (cairn/aws/<service>)", () => {
     expect(services.length).toBeGreaterThan(300);
   });
 
-  it('import "cairn" loads none of them', async () => {
+  it('import "cairn-iac" loads none of them', async () => {
     const { files } = await staticClosure("index.js");
     expect([...files].filter((f) => f.includes("services/"))).toEqual([]);
   });
@@ -50,13 +50,13 @@ describe("the AWS service modules (cairn/aws/<service>)", () => {
     const program = (body: string) =>
       project.createSourceFile(
         join(REPO, `tests/build/six-services-${Math.random().toString(36).slice(2)}.ts`),
-        `import { program, wait } from "cairn";
-import { Bucket } from "cairn/aws/s3";
-import { Role } from "cairn/aws/iam";
-import { Function as LambdaFunction } from "cairn/aws/lambda";
-import { Queue } from "cairn/aws/sqs";
-import { DBInstance } from "cairn/aws/rds";
-import { Instance } from "cairn/aws/ec2";
+        `import { program, wait } from "cairn-iac";
+import { Bucket } from "cairn-iac/aws/s3";
+import { Role } from "cairn-iac/aws/iam";
+import { Function as LambdaFunction } from "cairn-iac/aws/lambda";
+import { Queue } from "cairn-iac/aws/sqs";
+import { DBInstance } from "cairn-iac/aws/rds";
+import { Instance } from "cairn-iac/aws/ec2";
 export default program("six", () => {
   const role = new Role("r", { assumeRolePolicyDocument: { Version: "2012-10-17", Statement: [] } });
   const bucket = new Bucket("b", { versioningConfiguration: { status: "Enabled" } });

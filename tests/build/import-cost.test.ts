@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 // `npm test` builds dist before vitest runs.
 const ENTRY = pathToFileURL(fileURLToPath(new URL("../../dist/index.js", import.meta.url))).href;
 
-describe('import "cairn" (the built package)', () => {
+describe('import "cairn-iac" (the built package)', () => {
   // Dependencies load when first used: proper-lockfile (and graceful-fs) when a file lock is taken, pg and
   // the AWS SDK with their backends, log-update on a terminal. Loading them at import was ~20 ms of ~70.
   it("loads no CommonJS module", () => {

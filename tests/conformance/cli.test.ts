@@ -5,7 +5,7 @@ import { cli, tempProject } from "../e2e/cli-harness.js";
 
 // Objects are files in ./cloud; a provider can be told to hang (a promise that never settles, no timer).
 const program = (body: string) => `
-import { program, defineResource, output } from "cairn";
+import { program, defineResource, output } from "cairn-iac";
 import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 const Obj = defineResource<{ name: string; value?: string }, { name: string; value?: string }>("cli:conf:Obj", {

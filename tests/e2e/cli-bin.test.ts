@@ -10,7 +10,7 @@ const BIN = join(REPO, "dist/cli/bin.js");
 async function withBin(dir: string): Promise<string> {
   await chmod(BIN, 0o755);
   await mkdir(join(dir, "node_modules/.bin"), { recursive: true });
-  await symlink("../cairn/dist/cli/bin.js", join(dir, "node_modules/.bin/cairn"));
+  await symlink("../cairn-iac/dist/cli/bin.js", join(dir, "node_modules/.bin/cairn"));
   return dir;
 }
 
@@ -22,8 +22,8 @@ function npx(dir: string, args: string[], env: Record<string, string> = {}): Pro
 }
 
 const program = `
-import { program } from "cairn";
-import { local } from "cairn/local";
+import { program } from "cairn-iac";
+import { local } from "cairn-iac/local";
 export default program("bin", () => {
   const f = new local.File("f", { path: "out/f.txt", content: "from the bin" });
   return { size: f.size };

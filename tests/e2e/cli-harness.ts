@@ -17,7 +17,7 @@ export async function tempProject(files: Record<string, string>): Promise<string
   const dir = await mkdtemp(join(tmpdir(), "cairn-e2e-"));
   made.push(dir); // removed after the test file's tests
   await mkdir(join(dir, "node_modules"), { recursive: true });
-  await symlink(REPO, join(dir, "node_modules", "cairn"), "dir");
+  await symlink(REPO, join(dir, "node_modules", "cairn-iac"), "dir");
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "e2e-project", type: "module", private: true }));
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   return dir;

@@ -10,13 +10,13 @@ import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../src/te
  * waited on until running. Config values drive the changes each test makes.
  */
 const APP = `
-import { program, seconds, secret, wait } from "cairn";
-import { Bucket } from "cairn/aws/s3";
-import { Role } from "cairn/aws/iam";
-import { Function as LambdaFunction } from "cairn/aws/lambda";
-import { Queue } from "cairn/aws/sqs";
-import { DBInstance } from "cairn/aws/rds";
-import { Instance, Subnet, VPC } from "cairn/aws/ec2";
+import { program, seconds, secret, wait } from "cairn-iac";
+import { Bucket } from "cairn-iac/aws/s3";
+import { Role } from "cairn-iac/aws/iam";
+import { Function as LambdaFunction } from "cairn-iac/aws/lambda";
+import { Queue } from "cairn-iac/aws/sqs";
+import { DBInstance } from "cairn-iac/aws/rds";
+import { Instance, Subnet, VPC } from "cairn-iac/aws/ec2";
 
 export default program("app", ({ config }) => {
   const bucket = new Bucket("assets", { bucketName: "app-assets", versioningConfiguration: { status: "Enabled" } });
@@ -148,9 +148,9 @@ describe("changes to the app on the fake Cloud Control", { timeout: E2E_TIMEOUT_
 });
 
 const SMALL = (extra = "") => `
-import { program } from "cairn";
-import { Queue } from "cairn/aws/sqs";
-import { Role } from "cairn/aws/iam";
+import { program } from "cairn-iac";
+import { Queue } from "cairn-iac/aws/sqs";
+import { Role } from "cairn-iac/aws/iam";
 export default program("small", () => {
   const q = new Queue("q", { queueName: "small-q", visibilityTimeout: 45 }${extra});
   const role = new Role("r", { roleName: "small-role", assumeRolePolicyDocument: { Version: "2012-10-17", Statement: [] } });
@@ -208,8 +208,8 @@ describe("objects whose module the program no longer imports", { timeout: E2E_TI
     const dir = await tempProject({ "infra.ts": SMALL() });
     expect((await run(dir, ["up", "--yes"])).code).toBe(0);
     await writeFile(join(dir, "infra.ts"), `
-import { program } from "cairn";
-import { Role } from "cairn/aws/iam";
+import { program } from "cairn-iac";
+import { Role } from "cairn-iac/aws/iam";
 export default program("small", () => {
   new Role("r", { roleName: "small-role", assumeRolePolicyDocument: { Version: "2012-10-17", Statement: [] } });
 });

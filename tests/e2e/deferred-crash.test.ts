@@ -8,7 +8,7 @@ import { cli, finish, start, tempProject, waitFor } from "./cli-harness.js";
  * apply(): `up` needs two rounds. Each create writes a file, and the source counts how often it was made.
  */
 const PROGRAM = `
-import { program, defineResource } from "cairn";
+import { program, defineResource } from "cairn-iac";
 import { writeFile, rm, readFile, mkdir, appendFile } from "node:fs/promises";
 import { join } from "node:path";
 const Source = defineResource<{ count: number }, { count: number; items: string[] }>("e2e:Source", {

@@ -15,7 +15,7 @@ const PRELOAD = pathToFileURL(fileURLToPath(new URL("../state/fixtures/tiny-disk
 // Eight objects whose ids are random, as in a real cloud: a create repeated after a lost record would
 // leave a duplicate (two files for one n), and a lost object would be missing from objs/.
 const PROGRAM = `
-import { program, defineResource } from "cairn";
+import { program, defineResource } from "cairn-iac";
 import { randomBytes } from "node:crypto";
 import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";

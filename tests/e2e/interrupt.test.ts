@@ -89,8 +89,8 @@ describe("Ctrl-C, end to end", () => {
 describe("Ctrl-C in the first moments", () => {
   it("is not fatal before the command line has loaded: the command is cancelled cleanly, exit 130, nothing made, no lock left", async () => {
     // The program file interrupts itself right after declaring its program, before the CLI has loaded.
-    const early = `import { program } from "cairn";
-import { local } from "cairn/local";
+    const early = `import { program } from "cairn-iac";
+import { local } from "cairn-iac/local";
 export default program("early", () => { new local.File("a", { path: "out/a.txt", content: "x" }); });
 process.kill(process.pid, "SIGINT");
 `;

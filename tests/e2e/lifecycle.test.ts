@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { cli, planEvent, tempProject } from "./cli-harness.js";
 
 const program = (body: string) => `
-import { program } from "cairn";
-import { local } from "cairn/local";
+import { program } from "cairn-iac";
+import { local } from "cairn-iac/local";
 export default program("hello", () => {
 ${body}
 });

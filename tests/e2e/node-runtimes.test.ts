@@ -21,8 +21,8 @@ function run(node: string, dir: string, args: string[], env: Record<string, stri
   return finish(spawn(node, args, { cwd: dir, env: { ...clean, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] }));
 }
 
-const PROGRAM = (extra = "", content = '"hello"') => `import { program } from "cairn";
-import { local } from "cairn/local";
+const PROGRAM = (extra = "", content = '"hello"') => `import { program } from "cairn-iac";
+import { local } from "cairn-iac/local";
 ${extra}
 export default program("runtimes", () => {
   const f = new local.File("f", { path: "out/f.txt", content: ${content} });
@@ -113,7 +113,7 @@ describe("the examples, run by Node itself (they use only erasable TypeScript)",
 describe(`the oldest supported Node (${MINIMUM_NODE})`, () => {
   it("npx cairn loads TypeScript with tsx's loader, with no note, and import \"cairn\" works", async () => {
     const node = pinnedNode(PINS.minimum);
-    const dir = await tempProject({ "infra.ts": PROGRAM(), "use.mjs": 'import { program } from "cairn"; console.log(typeof program);\n' });
+    const dir = await tempProject({ "infra.ts": PROGRAM(), "use.mjs": 'import { program } from "cairn-iac"; console.log(typeof program);\n' });
 
     const r = await run(node, dir, [BIN, "infra.ts", "preview"], { CAIRN_DEBUG: "1" });
     const imported = await run(node, dir, ["use.mjs"]);
@@ -130,7 +130,7 @@ describe("a Node older than Cairn supports", () => {
   it("the bin and import \"cairn\" each print one line saying what to install, and exit 1 with no stack trace", async () => {
     const node = pinnedNode(PINS.unsupported);
     const version = PINS.versions[PINS.unsupported]!;
-    const dir = await tempProject({ "infra.ts": PROGRAM(), "use.mjs": 'import "cairn";\nconsole.log("ran on");\n' });
+    const dir = await tempProject({ "infra.ts": PROGRAM(), "use.mjs": 'import "cairn-iac";\nconsole.log("ran on");\n' });
 
     const bin = await run(node, dir, [BIN, "infra.ts", "preview"]);
     const imported = await run(node, dir, ["use.mjs"]);

@@ -5,7 +5,7 @@
  */
 export function slowProgram(defaultCount: number): string {
   return `
-import { program, defineResource } from "cairn";
+import { program, defineResource } from "cairn-iac";
 import { writeFile, rm, readFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 const Slow = defineResource<{ n: number }, { n: number }>("e2e:Slow", {

@@ -7,7 +7,7 @@ import { cli, tempProject, type Run } from "./cli-harness.js";
 // raw and base64-encoded, builds an output from it (which it does not call secret), and fails an update
 // with the secret JSON-escaped in its message.
 const LEAKY = `
-import { program, defineResource } from "cairn";
+import { program, defineResource } from "cairn-iac";
 const Db = defineResource<{ name: string; password: string; size?: number }, { name: string; password: string; connectionString: string; size?: number }>("leak:Db", {
   provider: {
     check({ inputs }) { return inputs.size === 13 ? [{ severity: "warning", message: "size 13 is unlucky for " + inputs.password }] : []; },

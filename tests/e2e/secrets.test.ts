@@ -8,8 +8,8 @@ describe("secrets, end to end", () => {
   it("secret config is encrypted at rest and never printed; no passphrase means a clear refusal", async () => {
     const dir = await tempProject({
       "infra.ts": `
-import { program } from "cairn";
-import { local } from "cairn/local";
+import { program } from "cairn-iac";
+import { local } from "cairn-iac/local";
 export default program("sec", ({ config }) => {
   const token = config.requireSecret("token");
   const f = new local.File("f", { path: "out/token.txt", content: token });

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cli, tempProject } from "./cli-harness.js";
 
 const NETWORK = `
-import { program, secret } from "cairn";
-import { local } from "cairn/local";
+import { program, secret } from "cairn-iac";
+import { local } from "cairn-iac/local";
 export default program("network", () => {
   const f = new local.File("vpc", { path: "out/vpc.txt", content: process.env.VPC ?? "vpc-1" });
   return { vpcId: f.content, dbPassword: secret("s3cret-pw") };
@@ -14,8 +14,8 @@ export default program("network", () => {
 `;
 
 const APP = `
-import { program, stackOutputs } from "cairn";
-import { local } from "cairn/local";
+import { program, stackOutputs } from "cairn-iac";
+import { local } from "cairn-iac/local";
 interface NetworkOutputs { vpcId: string; dbPassword: string }
 export default program("app", () => {
   const net = stackOutputs<NetworkOutputs>("network", { stack: "net" });

@@ -44,8 +44,8 @@ describe("state commands on local files, end to end", () => {
   it("adopts an existing file with state import, renames it with state mv, and preview shows no changes after each", async () => {
     const dir = await tempProject({
       "infra.ts": `
-import { program } from "cairn";
-import { local } from "cairn/local";
+import { program } from "cairn-iac";
+import { local } from "cairn-iac/local";
 export default program("legacy", () => {
   new local.File(process.env.NAME ?? "motd", { path: "legacy/motd.txt", content: "welcome" });
 });

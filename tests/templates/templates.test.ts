@@ -50,11 +50,11 @@ async function scaffold(template: string): Promise<{ dir: string; created: Resul
   const created = await node([join(REPO, "dist/cli/bin.js"), "new", template, "my-app"], parent);
   const dir = join(parent, "my-app");
   await mkdir(join(dir, "node_modules", "@types"), { recursive: true });
-  await symlink(REPO, join(dir, "node_modules", "cairn"), "dir");
+  await symlink(REPO, join(dir, "node_modules", "cairn-iac"), "dir");
   // The bin, as npm links it: `npm run preview` runs `cairn infra.ts preview`.
   await mkdir(join(dir, "node_modules", ".bin"));
   await chmod(join(REPO, "dist/cli/bin.js"), 0o755);
-  await symlink("../cairn/dist/cli/bin.js", join(dir, "node_modules", ".bin", "cairn"));
+  await symlink("../cairn-iac/dist/cli/bin.js", join(dir, "node_modules", ".bin", "cairn"));
   for (const pkg of ["vitest", "tsx", "typescript", "@types/node"]) await symlink(join(REPO, "node_modules", pkg), join(dir, "node_modules", pkg), "dir");
   return { dir, created };
 }
@@ -131,7 +131,7 @@ describe("templates, scaffolded with cairn new", () => {
     expect(created.code, created.out).toBe(0);
     expect(created.out).toContain("Created my-app in my-app from the quickstart template");
     expect(created.out).toMatch(new RegExp(`Next:\n {2}cd my-app\n {2}npm install\n {2}npm test +# its unit tests.*\n {2}${RUNNER} infra.ts preview +# what up would do`));
-    expect(JSON.parse(await readFile(join(dir, "package.json"), "utf8"))).toMatchObject({ name: "my-app", dependencies: { cairn: expect.stringMatching(/^\^\d+\.\d+\.\d+/) } });
+    expect(JSON.parse(await readFile(join(dir, "package.json"), "utf8"))).toMatchObject({ name: "my-app", dependencies: { "cairn-iac": expect.stringMatching(/^\^\d+\.\d+\.\d+/) } });
     expect(await readFile(join(dir, ".gitignore"), "utf8")).toContain(".cairn/");
     expect(await allText(dir)).not.toContain("{{");
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import "cairn/testing/vitest";
-import { expectFailure, expectWaitFailed, expectWaitTimedOut, mocks, testProgram, TestExpectationError } from "cairn/testing";
+import "cairn-iac/testing/vitest";
+import { expectFailure, expectWaitFailed, expectWaitTimedOut, mocks, testProgram, TestExpectationError } from "cairn-iac/testing";
 import { app, appMocks } from "./fixtures.js";
 
 describe("expect helpers", () => {
@@ -45,7 +45,7 @@ describe("expect helpers", () => {
   });
 });
 
-describe("vitest matchers (import \"cairn/testing/vitest\")", () => {
+describe("vitest matchers (import \"cairn-iac/testing/vitest\")", () => {
   it("toHaveStep finds a step by name and kind, on a plan or a run's result", async () => {
     const run = await testProgram(app, { mocks: appMocks() });
     const plan = await run.preview();

@@ -1,5 +1,5 @@
-import { program, defineResource, wait, minutes, seconds, type Provider } from "cairn";
-import { mocks } from "cairn/testing";
+import { program, defineResource, wait, minutes, seconds, type Provider } from "cairn-iac";
+import { mocks } from "cairn-iac/testing";
 
 /** A real provider a test must never reach: every call throws. */
 function unreachable<I, O, Q = never>(type: string): Provider<I, O, Q> {

@@ -35,7 +35,7 @@ describe("the library API is the way in; the CLI is a layer on top", () => {
     expect(offenders).toEqual(["entry/program.ts → cli/run.js"]);
   });
 
-  it("importing cairn, cairn/local and cairn/testing loads no CLI code (commander stays unloaded)", async () => {
+  it("importing cairn, cairn-iac/local and cairn-iac/testing loads no CLI code (commander stays unloaded)", async () => {
     const script = `
       for (const m of ["index.js", "providers/local/index.js", "testing/index.js"]) await import(${JSON.stringify(join(REPO, "dist"))} + "/" + m);
       const { createRequire } = await import("node:module");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { program } from "cairn";
-import { local } from "cairn/local";
-import { expectFailure, mocks, testProgram, type Mock } from "cairn/testing";
+import { program } from "cairn-iac";
+import { local } from "cairn-iac/local";
+import { expectFailure, mocks, testProgram, type Mock } from "cairn-iac/testing";
 import { app, appMocks, Bucket } from "./fixtures.js";
 
 /** Two buckets of one type, to tell per-type from per-name mocks. */

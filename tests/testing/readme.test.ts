@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const readme = readFileSync(join(REPO, "README.md"), "utf8");
-const section = readme.slice(readme.indexOf("## Testing: `cairn/testing`"), readme.indexOf("\n## ", readme.indexOf("## Testing: `cairn/testing`") + 1));
+const section = readme.slice(readme.indexOf("## Testing: `cairn-iac/testing`"), readme.indexOf("\n## ", readme.indexOf("## Testing: `cairn-iac/testing`") + 1));
 
 describe("the README's Testing section", () => {
   it("shows examples/acm-certificate/readme.test.ts whole, so the test a reader pastes is one that passes", () => {

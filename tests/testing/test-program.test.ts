@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { minutes, seconds, UNKNOWN } from "cairn";
-import { FakeClock, MissingMockError, expectWaitTimedOut, mocks, testProgram } from "cairn/testing";
+import { minutes, seconds, UNKNOWN } from "cairn-iac";
+import { FakeClock, MissingMockError, expectWaitTimedOut, mocks, testProgram } from "cairn-iac/testing";
 import { app, appMocks } from "./fixtures.js";
 
 describe("testProgram: the real engine against mocks", () => {

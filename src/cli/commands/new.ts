@@ -8,7 +8,7 @@ import { typeScriptRunner } from "../type-stripping.js";
  * `new <template> [dir]`: copies a project template (infra.ts, its unit tests, package.json, tsconfig.json,
  * a README), fills in the project's name, and prints the next commands. Needs no program file.
  *
- * @example registerNew(root, ctx); // npx cairn new quickstart my-app
+ * @example registerNew(root, ctx); // npx cairn-iac new quickstart my-app
  */
 export function registerNew(root: Command, ctx: CliContext): void {
   root
@@ -19,7 +19,7 @@ export function registerNew(root: Command, ctx: CliContext): void {
     .option("--name <name>", "the project's name (default: the folder's name)")
     .action(async (template: string | undefined, dir: string | undefined, o: { name?: string }) => {
       if (template === undefined) {
-        ctx.io.out("Templates (npx cairn new <template> [dir]):");
+        ctx.io.out("Templates (npx cairn-iac new <template> [dir]):");
         for (const t of await listTemplates()) ctx.io.out(`  ${t.name.padEnd(16)} ${t.description}`);
         return;
       }

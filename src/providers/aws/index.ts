@@ -3,11 +3,11 @@
  * `route53.RecordSet`, and `aws.Provider` to choose a region, profile, endpoint or credentials.
  *
  * @example
- * import { acm, route53, aws } from "cairn/aws";
+ * import { acm, route53, aws } from "cairn-iac/aws";
  * const zone = route53.HostedZone.get("zone", { name: "example.dev" });
  * const cert = new acm.Certificate("cert", { domainName: "registry.example.dev" });
  *
- * @module cairn/aws
+ * @module cairn-iac/aws
  */
 export * from "./generated/index.js";
 export * as aws from "./aws.js";

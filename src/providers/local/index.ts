@@ -2,11 +2,11 @@
  * Offline resource types: `local.File`, `local.Command`, `local.RandomId`, `local.RandomPassword`.
  *
  * @example
- * import { local } from "cairn/local";
+ * import { local } from "cairn-iac/local";
  * new local.File("readme", { path: "out/README.txt", content: "hello" });
  * const server = new local.Command("server", { create: "node start.mjs", delete: "node stop.mjs" });
  *
- * @module cairn/local
+ * @module cairn-iac/local
  */
 import * as local from "./local.js";
 export { local };

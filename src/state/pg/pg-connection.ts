@@ -54,7 +54,7 @@ function redact(url: string): string {
 type PgModule = { Client: typeof Client };
 let driver: Promise<PgModule> | undefined;
 
-/** Loads the `pg` driver on first use, so `import "cairn"` stays light. */
+/** Loads the `pg` driver on first use, so `import "cairn-iac"` stays light. */
 async function loadPg(): Promise<PgModule> {
   driver ??= import("pg").then((m) => ((m as unknown as { default?: PgModule }).default ?? (m as unknown as PgModule)));
   return driver;

@@ -59,7 +59,7 @@ export function parseS3Url(url: string): S3Target {
 type S3Module = typeof import("@aws-sdk/client-s3");
 let sdk: Promise<S3Module> | undefined;
 
-/** Loads the S3 SDK on first use, so `import "cairn"` stays light. @example const { PutObjectCommand } = await loadS3(); */
+/** Loads the S3 SDK on first use, so `import "cairn-iac"` stays light. @example const { PutObjectCommand } = await loadS3(); */
 export function loadS3(): Promise<S3Module> {
   sdk ??= import("@aws-sdk/client-s3");
   return sdk;

@@ -50,7 +50,7 @@ export async function loadType(name: string): Promise<TypeInfo | undefined> {
   if (known) return known;
   const mod = moduleOf(name);
   if (mod === undefined) return undefined;
-  // The package's own export (`cairn/aws/<module>`): the same path from the sources and from the build.
-  await import(`cairn/aws/${mod}`);
+  // The package's own export (`cairn-iac/aws/<module>`): the same path from the sources and from the build.
+  await import(`cairn-iac/aws/${mod}`);
   return knownType(name);
 }

@@ -3,9 +3,9 @@
  * `AWS::AccessAnalyzer`: 2 resource types (Analyzer, ArchiveRule), applied through the Cloud Control API.
  *
  * @example
- * import { Analyzer } from "cairn/aws/accessanalyzer";
+ * import { Analyzer } from "cairn-iac/aws/accessanalyzer";
  *
- * @module cairn/aws/accessanalyzer
+ * @module cairn-iac/aws/accessanalyzer
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AccountAccess`: 2 resource types (Application, Entitlement), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/accountaccess";
+ * import { Application } from "cairn-iac/aws/accountaccess";
  *
- * @module cairn/aws/accountaccess
+ * @module cairn-iac/aws/accountaccess
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

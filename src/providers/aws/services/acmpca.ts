@@ -3,9 +3,9 @@
  * `AWS::ACMPCA`: 4 resource types (Certificate, CertificateAuthority, CertificateAuthorityActivation, Permission), applied through the Cloud Control API.
  *
  * @example
- * import { Certificate } from "cairn/aws/acmpca";
+ * import { Certificate } from "cairn-iac/aws/acmpca";
  *
- * @module cairn/aws/acmpca
+ * @module cairn-iac/aws/acmpca
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AgentRegistry`: 2 resource types (Registry, RegistryRecord), applied through the Cloud Control API.
  *
  * @example
- * import { Registry } from "cairn/aws/agentregistry";
+ * import { Registry } from "cairn-iac/aws/agentregistry";
  *
- * @module cairn/aws/agentregistry
+ * @module cairn-iac/aws/agentregistry
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AIOps`: 1 resource type (InvestigationGroup), applied through the Cloud Control API.
  *
  * @example
- * import { InvestigationGroup } from "cairn/aws/aiops";
+ * import { InvestigationGroup } from "cairn-iac/aws/aiops";
  *
- * @module cairn/aws/aiops
+ * @module cairn-iac/aws/aiops
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

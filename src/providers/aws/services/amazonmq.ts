@@ -3,9 +3,9 @@
  * `AWS::AmazonMQ`: 3 resource types (Broker, Configuration, ConfigurationAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { Broker } from "cairn/aws/amazonmq";
+ * import { Broker } from "cairn-iac/aws/amazonmq";
  *
- * @module cairn/aws/amazonmq
+ * @module cairn-iac/aws/amazonmq
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

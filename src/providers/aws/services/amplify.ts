@@ -3,9 +3,9 @@
  * `AWS::Amplify`: 4 resource types (App, Branch, Domain, Webhook), applied through the Cloud Control API.
  *
  * @example
- * import { App } from "cairn/aws/amplify";
+ * import { App } from "cairn-iac/aws/amplify";
  *
- * @module cairn/aws/amplify
+ * @module cairn-iac/aws/amplify
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

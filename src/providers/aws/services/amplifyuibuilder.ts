@@ -3,9 +3,9 @@
  * `AWS::AmplifyUIBuilder`: 3 resource types (Component, Form, Theme), applied through the Cloud Control API.
  *
  * @example
- * import { Component } from "cairn/aws/amplifyuibuilder";
+ * import { Component } from "cairn-iac/aws/amplifyuibuilder";
  *
- * @module cairn/aws/amplifyuibuilder
+ * @module cairn-iac/aws/amplifyuibuilder
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ApiGateway`: 22 resource types (Account, ApiKey, Authorizer, BasePathMapping, BasePathMappingV2, ClientCertificate, Deployment, DocumentationPart, DocumentationVersion, DomainName, DomainNameAccessAssociation, DomainNameV2, GatewayResponse, Method, Model, RequestValidator, Resource, RestApi, Stage, UsagePlan, UsagePlanKey, VpcLink), applied through the Cloud Control API.
  *
  * @example
- * import { Account } from "cairn/aws/apigateway";
+ * import { Account } from "cairn-iac/aws/apigateway";
  *
- * @module cairn/aws/apigateway
+ * @module cairn-iac/aws/apigateway
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ApiGatewayV2`: 15 resource types (Api, ApiGatewayManagedOverrides, ApiMapping, Authorizer, Deployment, DomainName, Integration, IntegrationResponse, Model, PortalProduct, Route, RouteResponse, RoutingRule, Stage, VpcLink), applied through the Cloud Control API.
  *
  * @example
- * import { Api } from "cairn/aws/apigatewayv2";
+ * import { Api } from "cairn-iac/aws/apigatewayv2";
  *
- * @module cairn/aws/apigatewayv2
+ * @module cairn-iac/aws/apigatewayv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AppConfig`: 10 resource types (Application, ConfigurationProfile, Deployment, DeploymentStrategy, Environment, ExperimentDefinition, ExperimentRun, Extension, ExtensionAssociation, HostedConfigurationVersion), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/appconfig";
+ * import { Application } from "cairn-iac/aws/appconfig";
  *
- * @module cairn/aws/appconfig
+ * @module cairn-iac/aws/appconfig
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AppFlow`: 3 resource types (Connector, ConnectorProfile, Flow), applied through the Cloud Control API.
  *
  * @example
- * import { Connector } from "cairn/aws/appflow";
+ * import { Connector } from "cairn-iac/aws/appflow";
  *
- * @module cairn/aws/appflow
+ * @module cairn-iac/aws/appflow
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AppIntegrations`: 3 resource types (Application, DataIntegration, EventIntegration), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/appintegrations";
+ * import { Application } from "cairn-iac/aws/appintegrations";
  *
- * @module cairn/aws/appintegrations
+ * @module cairn-iac/aws/appintegrations
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

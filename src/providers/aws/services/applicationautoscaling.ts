@@ -3,9 +3,9 @@
  * `AWS::ApplicationAutoScaling`: 2 resource types (ScalableTarget, ScalingPolicy), applied through the Cloud Control API.
  *
  * @example
- * import { ScalableTarget } from "cairn/aws/applicationautoscaling";
+ * import { ScalableTarget } from "cairn-iac/aws/applicationautoscaling";
  *
- * @module cairn/aws/applicationautoscaling
+ * @module cairn-iac/aws/applicationautoscaling
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ApplicationInsights`: 1 resource type (Application), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/applicationinsights";
+ * import { Application } from "cairn-iac/aws/applicationinsights";
  *
- * @module cairn/aws/applicationinsights
+ * @module cairn-iac/aws/applicationinsights
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ApplicationSignals`: 3 resource types (Discovery, GroupingConfiguration, ServiceLevelObjective), applied through the Cloud Control API.
  *
  * @example
- * import { Discovery } from "cairn/aws/applicationsignals";
+ * import { Discovery } from "cairn-iac/aws/applicationsignals";
  *
- * @module cairn/aws/applicationsignals
+ * @module cairn-iac/aws/applicationsignals
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

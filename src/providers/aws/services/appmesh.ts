@@ -3,9 +3,9 @@
  * `AWS::AppMesh`: 7 resource types (GatewayRoute, Mesh, Route, VirtualGateway, VirtualNode, VirtualRouter, VirtualService), applied through the Cloud Control API.
  *
  * @example
- * import { GatewayRoute } from "cairn/aws/appmesh";
+ * import { GatewayRoute } from "cairn-iac/aws/appmesh";
  *
- * @module cairn/aws/appmesh
+ * @module cairn-iac/aws/appmesh
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

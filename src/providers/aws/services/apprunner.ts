@@ -3,9 +3,9 @@
  * `AWS::AppRunner`: 5 resource types (AutoScalingConfiguration, ObservabilityConfiguration, Service, VpcConnector, VpcIngressConnection), applied through the Cloud Control API.
  *
  * @example
- * import { AutoScalingConfiguration } from "cairn/aws/apprunner";
+ * import { AutoScalingConfiguration } from "cairn-iac/aws/apprunner";
  *
- * @module cairn/aws/apprunner
+ * @module cairn-iac/aws/apprunner
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

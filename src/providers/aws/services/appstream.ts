@@ -3,9 +3,9 @@
  * `AWS::AppStream`: 13 resource types (AppBlock, AppBlockBuilder, Application, ApplicationEntitlementAssociation, ApplicationFleetAssociation, DirectoryConfig, Entitlement, Fleet, ImageBuilder, Stack, StackFleetAssociation, StackUserAssociation, User), applied through the Cloud Control API.
  *
  * @example
- * import { AppBlock } from "cairn/aws/appstream";
+ * import { AppBlock } from "cairn-iac/aws/appstream";
  *
- * @module cairn/aws/appstream
+ * @module cairn-iac/aws/appstream
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

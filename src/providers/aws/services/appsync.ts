@@ -3,9 +3,9 @@
  * `AWS::AppSync`: 13 resource types (Api, ApiCache, ApiKey, ChannelNamespace, DataSource, DomainName, DomainNameApiAssociation, FunctionConfiguration, GraphQLApi, GraphQLSchema, Resolver, SourceApiAssociation, Type), applied through the Cloud Control API.
  *
  * @example
- * import { Api } from "cairn/aws/appsync";
+ * import { Api } from "cairn-iac/aws/appsync";
  *
- * @module cairn/aws/appsync
+ * @module cairn-iac/aws/appsync
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

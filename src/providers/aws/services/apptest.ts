@@ -3,9 +3,9 @@
  * `AWS::AppTest`: 1 resource type (TestCase), applied through the Cloud Control API.
  *
  * @example
- * import { TestCase } from "cairn/aws/apptest";
+ * import { TestCase } from "cairn-iac/aws/apptest";
  *
- * @module cairn/aws/apptest
+ * @module cairn-iac/aws/apptest
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::APS`: 5 resource types (AnomalyDetector, ResourcePolicy, RuleGroupsNamespace, Scraper, Workspace), applied through the Cloud Control API.
  *
  * @example
- * import { AnomalyDetector } from "cairn/aws/aps";
+ * import { AnomalyDetector } from "cairn-iac/aws/aps";
  *
- * @module cairn/aws/aps
+ * @module cairn-iac/aws/aps
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ARCRegionSwitch`: 1 resource type (Plan), applied through the Cloud Control API.
  *
  * @example
- * import { Plan } from "cairn/aws/arcregionswitch";
+ * import { Plan } from "cairn-iac/aws/arcregionswitch";
  *
- * @module cairn/aws/arcregionswitch
+ * @module cairn-iac/aws/arcregionswitch
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

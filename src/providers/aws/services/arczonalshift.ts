@@ -3,9 +3,9 @@
  * `AWS::ARCZonalShift`: 2 resource types (AutoshiftObserverNotificationStatus, ZonalAutoshiftConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { AutoshiftObserverNotificationStatus } from "cairn/aws/arczonalshift";
+ * import { AutoshiftObserverNotificationStatus } from "cairn-iac/aws/arczonalshift";
  *
- * @module cairn/aws/arczonalshift
+ * @module cairn-iac/aws/arczonalshift
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

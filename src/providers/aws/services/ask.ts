@@ -3,9 +3,9 @@
  * `Alexa::ASK`: 1 resource type (Skill), applied through the Cloud Control API.
  *
  * @example
- * import { Skill } from "cairn/aws/ask";
+ * import { Skill } from "cairn-iac/aws/ask";
  *
- * @module cairn/aws/ask
+ * @module cairn-iac/aws/ask
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

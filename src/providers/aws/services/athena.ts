@@ -3,9 +3,9 @@
  * `AWS::Athena`: 5 resource types (CapacityReservation, DataCatalog, NamedQuery, PreparedStatement, WorkGroup), applied through the Cloud Control API.
  *
  * @example
- * import { CapacityReservation } from "cairn/aws/athena";
+ * import { CapacityReservation } from "cairn-iac/aws/athena";
  *
- * @module cairn/aws/athena
+ * @module cairn-iac/aws/athena
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

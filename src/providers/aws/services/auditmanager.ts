@@ -3,9 +3,9 @@
  * `AWS::AuditManager`: 2 resource types (Assessment, AssessmentFramework), applied through the Cloud Control API.
  *
  * @example
- * import { Assessment } from "cairn/aws/auditmanager";
+ * import { Assessment } from "cairn-iac/aws/auditmanager";
  *
- * @module cairn/aws/auditmanager
+ * @module cairn-iac/aws/auditmanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AutoScaling`: 6 resource types (AutoScalingGroup, LaunchConfiguration, LifecycleHook, ScalingPolicy, ScheduledAction, WarmPool), applied through the Cloud Control API.
  *
  * @example
- * import { AutoScalingGroup } from "cairn/aws/autoscaling";
+ * import { AutoScalingGroup } from "cairn-iac/aws/autoscaling";
  *
- * @module cairn/aws/autoscaling
+ * @module cairn-iac/aws/autoscaling
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AutoScalingPlans`: 1 resource type (ScalingPlan), applied through the Cloud Control API.
  *
  * @example
- * import { ScalingPlan } from "cairn/aws/autoscalingplans";
+ * import { ScalingPlan } from "cairn-iac/aws/autoscalingplans";
  *
- * @module cairn/aws/autoscalingplans
+ * @module cairn-iac/aws/autoscalingplans
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::AWSExternalAnthropic`: 1 resource type (Workspace), applied through the Cloud Control API.
  *
  * @example
- * import { Workspace } from "cairn/aws/awsexternalanthropic";
+ * import { Workspace } from "cairn-iac/aws/awsexternalanthropic";
  *
- * @module cairn/aws/awsexternalanthropic
+ * @module cairn-iac/aws/awsexternalanthropic
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::B2BI`: 4 resource types (Capability, Partnership, Profile, Transformer), applied through the Cloud Control API.
  *
  * @example
- * import { Capability } from "cairn/aws/b2bi";
+ * import { Capability } from "cairn-iac/aws/b2bi";
  *
- * @module cairn/aws/b2bi
+ * @module cairn-iac/aws/b2bi
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Backup`: 10 resource types (BackupPlan, BackupSelection, BackupVault, Framework, LegalHold, LogicallyAirGappedBackupVault, ReportPlan, RestoreTestingPlan, RestoreTestingSelection, TieringConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { BackupPlan } from "cairn/aws/backup";
+ * import { BackupPlan } from "cairn-iac/aws/backup";
  *
- * @module cairn/aws/backup
+ * @module cairn-iac/aws/backup
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

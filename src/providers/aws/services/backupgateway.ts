@@ -3,9 +3,9 @@
  * `AWS::BackupGateway`: 1 resource type (Hypervisor), applied through the Cloud Control API.
  *
  * @example
- * import { Hypervisor } from "cairn/aws/backupgateway";
+ * import { Hypervisor } from "cairn-iac/aws/backupgateway";
  *
- * @module cairn/aws/backupgateway
+ * @module cairn-iac/aws/backupgateway
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Batch`: 7 resource types (ComputeEnvironment, ConsumableResource, JobDefinition, JobQueue, QuotaShare, SchedulingPolicy, ServiceEnvironment), applied through the Cloud Control API.
  *
  * @example
- * import { ComputeEnvironment } from "cairn/aws/batch";
+ * import { ComputeEnvironment } from "cairn-iac/aws/batch";
  *
- * @module cairn/aws/batch
+ * @module cairn-iac/aws/batch
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

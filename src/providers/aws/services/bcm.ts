@@ -3,9 +3,9 @@
  * `AWS::BCM`: 2 resource types (Dashboard, ScheduledReport), applied through the Cloud Control API.
  *
  * @example
- * import { Dashboard } from "cairn/aws/bcm";
+ * import { Dashboard } from "cairn-iac/aws/bcm";
  *
- * @module cairn/aws/bcm
+ * @module cairn-iac/aws/bcm
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::BCMDataExports`: 1 resource type (Export), applied through the Cloud Control API.
  *
  * @example
- * import { Export } from "cairn/aws/bcmdataexports";
+ * import { Export } from "cairn-iac/aws/bcmdataexports";
  *
- * @module cairn/aws/bcmdataexports
+ * @module cairn-iac/aws/bcmdataexports
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::BcmPricingCalculator`: 2 resource types (BillScenario, WorkloadEstimate), applied through the Cloud Control API.
  *
  * @example
- * import { BillScenario } from "cairn/aws/bcmpricingcalculator";
+ * import { BillScenario } from "cairn-iac/aws/bcmpricingcalculator";
  *
- * @module cairn/aws/bcmpricingcalculator
+ * @module cairn-iac/aws/bcmpricingcalculator
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Bedrock`: 22 resource types (Agent, AgentAlias, ApplicationInferenceProfile, AutomatedReasoningPolicy, AutomatedReasoningPolicyVersion, Blueprint, DataAutomationLibrary, DataAutomationProject, DataSource, EnforcedGuardrailConfiguration, Flow, FlowAlias, FlowVersion, Guardrail, GuardrailVersion, IntelligentPromptRouter, KnowledgeBase, KnowledgeBasePolicy, Prompt, PromptVersion, ResourcePolicy, Session), applied through the Cloud Control API.
  *
  * @example
- * import { Agent } from "cairn/aws/bedrock";
+ * import { Agent } from "cairn-iac/aws/bedrock";
  *
- * @module cairn/aws/bedrock
+ * @module cairn-iac/aws/bedrock
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::BedrockAgentCore`: 26 resource types (ApiKeyCredentialProvider, BrowserCustom, BrowserProfile, CapacityProvider, CodeInterpreterCustom, ConfigurationBundle, Dataset, Evaluator, Gateway, GatewayRateLimit, GatewayRule, GatewayTarget, Harness, HarnessEndpoint, Memory, OAuth2CredentialProvider, OnlineEvaluationConfig, PaymentConnector, PaymentCredentialProvider, PaymentManager, Policy, PolicyEngine, ResourcePolicy, Runtime, RuntimeEndpoint, WorkloadIdentity), applied through the Cloud Control API.
  *
  * @example
- * import { ApiKeyCredentialProvider } from "cairn/aws/bedrockagentcore";
+ * import { ApiKeyCredentialProvider } from "cairn-iac/aws/bedrockagentcore";
  *
- * @module cairn/aws/bedrockagentcore
+ * @module cairn-iac/aws/bedrockagentcore
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::BedrockMantle`: 1 resource type (Project), applied through the Cloud Control API.
  *
  * @example
- * import { Project } from "cairn/aws/bedrockmantle";
+ * import { Project } from "cairn-iac/aws/bedrockmantle";
  *
- * @module cairn/aws/bedrockmantle
+ * @module cairn-iac/aws/bedrockmantle
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Billing`: 1 resource type (BillingView), applied through the Cloud Control API.
  *
  * @example
- * import { BillingView } from "cairn/aws/billing";
+ * import { BillingView } from "cairn-iac/aws/billing";
  *
- * @module cairn/aws/billing
+ * @module cairn-iac/aws/billing
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::BillingConductor`: 4 resource types (BillingGroup, CustomLineItem, PricingPlan, PricingRule), applied through the Cloud Control API.
  *
  * @example
- * import { BillingGroup } from "cairn/aws/billingconductor";
+ * import { BillingGroup } from "cairn-iac/aws/billingconductor";
  *
- * @module cairn/aws/billingconductor
+ * @module cairn-iac/aws/billingconductor
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Braket`: 1 resource type (SpendingLimit), applied through the Cloud Control API.
  *
  * @example
- * import { SpendingLimit } from "cairn/aws/braket";
+ * import { SpendingLimit } from "cairn-iac/aws/braket";
  *
- * @module cairn/aws/braket
+ * @module cairn-iac/aws/braket
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Budgets`: 2 resource types (Budget, BudgetsAction), applied through the Cloud Control API.
  *
  * @example
- * import { Budget } from "cairn/aws/budgets";
+ * import { Budget } from "cairn-iac/aws/budgets";
  *
- * @module cairn/aws/budgets
+ * @module cairn-iac/aws/budgets
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Cases`: 7 resource types (Case, CaseRule, Domain, Field, Layout, RelatedItem, Template), applied through the Cloud Control API.
  *
  * @example
- * import { Case } from "cairn/aws/cases";
+ * import { Case } from "cairn-iac/aws/cases";
  *
- * @module cairn/aws/cases
+ * @module cairn-iac/aws/cases
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Cassandra`: 3 resource types (Keyspace, Table, Type), applied through the Cloud Control API.
  *
  * @example
- * import { Keyspace } from "cairn/aws/cassandra";
+ * import { Keyspace } from "cairn-iac/aws/cassandra";
  *
- * @module cairn/aws/cassandra
+ * @module cairn-iac/aws/cassandra
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

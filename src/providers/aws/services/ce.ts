@@ -3,9 +3,9 @@
  * `AWS::CE`: 3 resource types (AnomalyMonitor, AnomalySubscription, CostCategory), applied through the Cloud Control API.
  *
  * @example
- * import { AnomalyMonitor } from "cairn/aws/ce";
+ * import { AnomalyMonitor } from "cairn-iac/aws/ce";
  *
- * @module cairn/aws/ce
+ * @module cairn-iac/aws/ce
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CertificateManager`: 5 resource types (Account, AcmeDomainValidation, AcmeEndpoint, AcmeExternalAccountBinding, Certificate), applied through the Cloud Control API.
  *
  * @example
- * import { Account } from "cairn/aws/certificatemanager";
+ * import { Account } from "cairn-iac/aws/certificatemanager";
  *
- * @module cairn/aws/certificatemanager
+ * @module cairn-iac/aws/certificatemanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

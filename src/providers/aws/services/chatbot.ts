@@ -3,9 +3,9 @@
  * `AWS::Chatbot`: 3 resource types (CustomAction, MicrosoftTeamsChannelConfiguration, SlackChannelConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { CustomAction } from "cairn/aws/chatbot";
+ * import { CustomAction } from "cairn-iac/aws/chatbot";
  *
- * @module cairn/aws/chatbot
+ * @module cairn-iac/aws/chatbot
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Chime`: 9 resource types (AppInstance, AppInstanceBot, AppInstanceUser, Channel, ChannelFlow, MediaInsightsPipelineConfiguration, MediaPipelineKinesisVideoStreamPool, SipMediaApplication, VoiceConnector), applied through the Cloud Control API.
  *
  * @example
- * import { AppInstance } from "cairn/aws/chime";
+ * import { AppInstance } from "cairn-iac/aws/chime";
  *
- * @module cairn/aws/chime
+ * @module cairn-iac/aws/chime
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CleanRooms`: 9 resource types (AnalysisTemplate, Collaboration, ConfiguredTable, ConfiguredTableAssociation, IdMappingTable, IdNamespaceAssociation, IntermediateTable, Membership, PrivacyBudgetTemplate), applied through the Cloud Control API.
  *
  * @example
- * import { AnalysisTemplate } from "cairn/aws/cleanrooms";
+ * import { AnalysisTemplate } from "cairn-iac/aws/cleanrooms";
  *
- * @module cairn/aws/cleanrooms
+ * @module cairn-iac/aws/cleanrooms
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CleanRoomsML`: 3 resource types (ConfiguredModelAlgorithm, ConfiguredModelAlgorithmAssociation, TrainingDataset), applied through the Cloud Control API.
  *
  * @example
- * import { ConfiguredModelAlgorithm } from "cairn/aws/cleanroomsml";
+ * import { ConfiguredModelAlgorithm } from "cairn-iac/aws/cleanroomsml";
  *
- * @module cairn/aws/cleanroomsml
+ * @module cairn-iac/aws/cleanroomsml
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Cloud9`: 1 resource type (EnvironmentEC2), applied through the Cloud Control API.
  *
  * @example
- * import { EnvironmentEC2 } from "cairn/aws/cloud9";
+ * import { EnvironmentEC2 } from "cairn-iac/aws/cloud9";
  *
- * @module cairn/aws/cloud9
+ * @module cairn-iac/aws/cloud9
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CloudFormation`: 20 resource types (ChangeSet, CustomResource, GeneratedTemplate, GuardHook, HookDefaultVersion, HookTypeConfig, HookVersion, LambdaHook, Macro, ModuleDefaultVersion, ModuleVersion, PublicTypeVersion, Publisher, ResourceDefaultVersion, ResourceVersion, Stack, StackSet, TypeActivation, WaitCondition, WaitConditionHandle), applied through the Cloud Control API.
  *
  * @example
- * import { ChangeSet } from "cairn/aws/cloudformation";
+ * import { ChangeSet } from "cairn-iac/aws/cloudformation";
  *
- * @module cairn/aws/cloudformation
+ * @module cairn-iac/aws/cloudformation
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CloudFront`: 21 resource types (AnycastIpList, CachePolicy, CloudFrontOriginAccessIdentity, ConnectionFunction, ConnectionGroup, ContinuousDeploymentPolicy, Distribution, DistributionTenant, FieldLevelEncryptionProfile, Function, KeyGroup, KeyValueStore, MonitoringSubscription, OriginAccessControl, OriginRequestPolicy, PublicKey, RealtimeLogConfig, ResponseHeadersPolicy, StreamingDistribution, TrustStore, VpcOrigin), applied through the Cloud Control API.
  *
  * @example
- * import { AnycastIpList } from "cairn/aws/cloudfront";
+ * import { AnycastIpList } from "cairn-iac/aws/cloudfront";
  *
- * @module cairn/aws/cloudfront
+ * @module cairn-iac/aws/cloudfront
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CloudHSM`: 1 resource type (Cluster), applied through the Cloud Control API.
  *
  * @example
- * import { Cluster } from "cairn/aws/cloudhsm";
+ * import { Cluster } from "cairn-iac/aws/cloudhsm";
  *
- * @module cairn/aws/cloudhsm
+ * @module cairn-iac/aws/cloudhsm
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CloudTrail`: 5 resource types (Channel, Dashboard, EventDataStore, ResourcePolicy, Trail), applied through the Cloud Control API.
  *
  * @example
- * import { Channel } from "cairn/aws/cloudtrail";
+ * import { Channel } from "cairn-iac/aws/cloudtrail";
  *
- * @module cairn/aws/cloudtrail
+ * @module cairn-iac/aws/cloudtrail
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

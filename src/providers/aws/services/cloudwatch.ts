@@ -3,9 +3,9 @@
  * `AWS::CloudWatch`: 9 resource types (Alarm, AlarmMuteRule, AnomalyDetector, CompositeAlarm, Dashboard, InsightRule, LogAlarm, MetricStream, OTelEnrichment), applied through the Cloud Control API.
  *
  * @example
- * import { Alarm } from "cairn/aws/cloudwatch";
+ * import { Alarm } from "cairn-iac/aws/cloudwatch";
  *
- * @module cairn/aws/cloudwatch
+ * @module cairn-iac/aws/cloudwatch
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CodeArtifact`: 3 resource types (Domain, PackageGroup, Repository), applied through the Cloud Control API.
  *
  * @example
- * import { Domain } from "cairn/aws/codeartifact";
+ * import { Domain } from "cairn-iac/aws/codeartifact";
  *
- * @module cairn/aws/codeartifact
+ * @module cairn-iac/aws/codeartifact
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CodeBuild`: 4 resource types (Fleet, Project, ReportGroup, SourceCredential), applied through the Cloud Control API.
  *
  * @example
- * import { Fleet } from "cairn/aws/codebuild";
+ * import { Fleet } from "cairn-iac/aws/codebuild";
  *
- * @module cairn/aws/codebuild
+ * @module cairn-iac/aws/codebuild
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

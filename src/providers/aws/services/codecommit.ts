@@ -3,9 +3,9 @@
  * `AWS::CodeCommit`: 1 resource type (Repository), applied through the Cloud Control API.
  *
  * @example
- * import { Repository } from "cairn/aws/codecommit";
+ * import { Repository } from "cairn-iac/aws/codecommit";
  *
- * @module cairn/aws/codecommit
+ * @module cairn-iac/aws/codecommit
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CodeConnections`: 2 resource types (Connection, Host), applied through the Cloud Control API.
  *
  * @example
- * import { Connection } from "cairn/aws/codeconnections";
+ * import { Connection } from "cairn-iac/aws/codeconnections";
  *
- * @module cairn/aws/codeconnections
+ * @module cairn-iac/aws/codeconnections
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

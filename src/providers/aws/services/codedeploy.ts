@@ -3,9 +3,9 @@
  * `AWS::CodeDeploy`: 3 resource types (Application, DeploymentConfig, DeploymentGroup), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/codedeploy";
+ * import { Application } from "cairn-iac/aws/codedeploy";
  *
- * @module cairn/aws/codedeploy
+ * @module cairn-iac/aws/codedeploy
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

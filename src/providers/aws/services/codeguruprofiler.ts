@@ -3,9 +3,9 @@
  * `AWS::CodeGuruProfiler`: 1 resource type (ProfilingGroup), applied through the Cloud Control API.
  *
  * @example
- * import { ProfilingGroup } from "cairn/aws/codeguruprofiler";
+ * import { ProfilingGroup } from "cairn-iac/aws/codeguruprofiler";
  *
- * @module cairn/aws/codeguruprofiler
+ * @module cairn-iac/aws/codeguruprofiler
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CodeGuruReviewer`: 1 resource type (RepositoryAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { RepositoryAssociation } from "cairn/aws/codegurureviewer";
+ * import { RepositoryAssociation } from "cairn-iac/aws/codegurureviewer";
  *
- * @module cairn/aws/codegurureviewer
+ * @module cairn-iac/aws/codegurureviewer
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CodePipeline`: 3 resource types (CustomActionType, Pipeline, Webhook), applied through the Cloud Control API.
  *
  * @example
- * import { CustomActionType } from "cairn/aws/codepipeline";
+ * import { CustomActionType } from "cairn-iac/aws/codepipeline";
  *
- * @module cairn/aws/codepipeline
+ * @module cairn-iac/aws/codepipeline
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CodeStar`: 1 resource type (GitHubRepository), applied through the Cloud Control API.
  *
  * @example
- * import { GitHubRepository } from "cairn/aws/codestar";
+ * import { GitHubRepository } from "cairn-iac/aws/codestar";
  *
- * @module cairn/aws/codestar
+ * @module cairn-iac/aws/codestar
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CodeStarConnections`: 3 resource types (Connection, RepositoryLink, SyncConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { Connection } from "cairn/aws/codestarconnections";
+ * import { Connection } from "cairn-iac/aws/codestarconnections";
  *
- * @module cairn/aws/codestarconnections
+ * @module cairn-iac/aws/codestarconnections
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

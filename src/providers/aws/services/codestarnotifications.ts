@@ -3,9 +3,9 @@
  * `AWS::CodeStarNotifications`: 1 resource type (NotificationRule), applied through the Cloud Control API.
  *
  * @example
- * import { NotificationRule } from "cairn/aws/codestarnotifications";
+ * import { NotificationRule } from "cairn-iac/aws/codestarnotifications";
  *
- * @module cairn/aws/codestarnotifications
+ * @module cairn-iac/aws/codestarnotifications
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

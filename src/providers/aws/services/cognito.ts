@@ -3,9 +3,9 @@
  * `AWS::Cognito`: 18 resource types (IdentityPool, IdentityPoolPrincipalTag, IdentityPoolRoleAttachment, LogDeliveryConfiguration, ManagedLoginBranding, Terms, UserPool, UserPoolClient, UserPoolDomain, UserPoolGroup, UserPoolIdentityProvider, UserPoolRegionalConfigurationAttachment, UserPoolReplica, UserPoolResourceServer, UserPoolRiskConfigurationAttachment, UserPoolUICustomizationAttachment, UserPoolUser, UserPoolUserToGroupAttachment), applied through the Cloud Control API.
  *
  * @example
- * import { IdentityPool } from "cairn/aws/cognito";
+ * import { IdentityPool } from "cairn-iac/aws/cognito";
  *
- * @module cairn/aws/cognito
+ * @module cairn-iac/aws/cognito
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Comprehend`: 4 resource types (DocumentClassifier, DocumentClassifierEndpoint, EntityRecognizer, Flywheel), applied through the Cloud Control API.
  *
  * @example
- * import { DocumentClassifier } from "cairn/aws/comprehend";
+ * import { DocumentClassifier } from "cairn-iac/aws/comprehend";
  *
- * @module cairn/aws/comprehend
+ * @module cairn-iac/aws/comprehend
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

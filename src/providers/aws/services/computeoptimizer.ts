@@ -3,9 +3,9 @@
  * `AWS::ComputeOptimizer`: 1 resource type (AutomationRule), applied through the Cloud Control API.
  *
  * @example
- * import { AutomationRule } from "cairn/aws/computeoptimizer";
+ * import { AutomationRule } from "cairn-iac/aws/computeoptimizer";
  *
- * @module cairn/aws/computeoptimizer
+ * @module cairn-iac/aws/computeoptimizer
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

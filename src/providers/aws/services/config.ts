@@ -3,9 +3,9 @@
  * `AWS::Config`: 11 resource types (AggregationAuthorization, ConfigRule, ConfigurationAggregator, ConfigurationRecorder, ConformancePack, Connector, DeliveryChannel, OrganizationConfigRule, OrganizationConformancePack, RemediationConfiguration, StoredQuery), applied through the Cloud Control API.
  *
  * @example
- * import { AggregationAuthorization } from "cairn/aws/config";
+ * import { AggregationAuthorization } from "cairn-iac/aws/config";
  *
- * @module cairn/aws/config
+ * @module cairn-iac/aws/config
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Connect`: 38 resource types (AgentStatus, ApprovedOrigin, ContactFlow, ContactFlowModule, ContactFlowModuleAlias, ContactFlowModuleVersion, ContactFlowVersion, DataLakeAssociation, DataTable, DataTableAttribute, DataTableRecord, EmailAddress, EvaluationForm, HoursOfOperation, Instance, InstanceStorageConfig, IntegrationAssociation, Metric, Notification, PhoneNumber, PredefinedAttribute, Prompt, Queue, QuickConnect, RoutingProfile, Rule, SecurityKey, SecurityProfile, TaskTemplate, TestCase, TrafficDistributionGroup, User, UserHierarchyGroup, UserHierarchyStructure, View, ViewVersion, Vocabulary, Workspace), applied through the Cloud Control API.
  *
  * @example
- * import { AgentStatus } from "cairn/aws/connect";
+ * import { AgentStatus } from "cairn-iac/aws/connect";
  *
- * @module cairn/aws/connect
+ * @module cairn-iac/aws/connect
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

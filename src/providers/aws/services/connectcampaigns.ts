@@ -3,9 +3,9 @@
  * `AWS::ConnectCampaigns`: 1 resource type (Campaign), applied through the Cloud Control API.
  *
  * @example
- * import { Campaign } from "cairn/aws/connectcampaigns";
+ * import { Campaign } from "cairn-iac/aws/connectcampaigns";
  *
- * @module cairn/aws/connectcampaigns
+ * @module cairn-iac/aws/connectcampaigns
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

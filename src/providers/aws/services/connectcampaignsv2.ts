@@ -3,9 +3,9 @@
  * `AWS::ConnectCampaignsV2`: 1 resource type (Campaign), applied through the Cloud Control API.
  *
  * @example
- * import { Campaign } from "cairn/aws/connectcampaignsv2";
+ * import { Campaign } from "cairn-iac/aws/connectcampaignsv2";
  *
- * @module cairn/aws/connectcampaignsv2
+ * @module cairn-iac/aws/connectcampaignsv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ControlTower`: 3 resource types (EnabledBaseline, EnabledControl, LandingZone), applied through the Cloud Control API.
  *
  * @example
- * import { EnabledBaseline } from "cairn/aws/controltower";
+ * import { EnabledBaseline } from "cairn-iac/aws/controltower";
  *
- * @module cairn/aws/controltower
+ * @module cairn-iac/aws/controltower
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::CUR`: 1 resource type (ReportDefinition), applied through the Cloud Control API.
  *
  * @example
- * import { ReportDefinition } from "cairn/aws/cur";
+ * import { ReportDefinition } from "cairn-iac/aws/cur";
  *
- * @module cairn/aws/cur
+ * @module cairn-iac/aws/cur
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

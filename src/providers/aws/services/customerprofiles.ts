@@ -3,9 +3,9 @@
  * `AWS::CustomerProfiles`: 10 resource types (CalculatedAttributeDefinition, Domain, DomainObjectType, EventStream, EventTrigger, Integration, ObjectType, Recommender, RecommenderSchema, SegmentDefinition), applied through the Cloud Control API.
  *
  * @example
- * import { CalculatedAttributeDefinition } from "cairn/aws/customerprofiles";
+ * import { CalculatedAttributeDefinition } from "cairn-iac/aws/customerprofiles";
  *
- * @module cairn/aws/customerprofiles
+ * @module cairn-iac/aws/customerprofiles
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

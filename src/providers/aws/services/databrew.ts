@@ -3,9 +3,9 @@
  * `AWS::DataBrew`: 6 resource types (Dataset, Job, Project, Recipe, Ruleset, Schedule), applied through the Cloud Control API.
  *
  * @example
- * import { Dataset } from "cairn/aws/databrew";
+ * import { Dataset } from "cairn-iac/aws/databrew";
  *
- * @module cairn/aws/databrew
+ * @module cairn-iac/aws/databrew
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

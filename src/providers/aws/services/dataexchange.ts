@@ -3,9 +3,9 @@
  * `AWS::DataExchange`: 2 resource types (DataSet, EventAction), applied through the Cloud Control API.
  *
  * @example
- * import { DataSet } from "cairn/aws/dataexchange";
+ * import { DataSet } from "cairn-iac/aws/dataexchange";
  *
- * @module cairn/aws/dataexchange
+ * @module cairn-iac/aws/dataexchange
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

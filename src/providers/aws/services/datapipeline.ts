@@ -3,9 +3,9 @@
  * `AWS::DataPipeline`: 1 resource type (Pipeline), applied through the Cloud Control API.
  *
  * @example
- * import { Pipeline } from "cairn/aws/datapipeline";
+ * import { Pipeline } from "cairn-iac/aws/datapipeline";
  *
- * @module cairn/aws/datapipeline
+ * @module cairn-iac/aws/datapipeline
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

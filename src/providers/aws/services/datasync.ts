@@ -3,9 +3,9 @@
  * `AWS::DataSync`: 13 resource types (Agent, LocationAzureBlob, LocationEFS, LocationFSxLustre, LocationFSxONTAP, LocationFSxOpenZFS, LocationFSxWindows, LocationHDFS, LocationNFS, LocationObjectStorage, LocationS3, LocationSMB, Task), applied through the Cloud Control API.
  *
  * @example
- * import { Agent } from "cairn/aws/datasync";
+ * import { Agent } from "cairn-iac/aws/datasync";
  *
- * @module cairn/aws/datasync
+ * @module cairn-iac/aws/datasync
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

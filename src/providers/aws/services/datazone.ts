@@ -3,9 +3,9 @@
  * `AWS::DataZone`: 17 resource types (Connection, DataSource, Domain, DomainUnit, Environment, EnvironmentActions, EnvironmentBlueprintConfiguration, EnvironmentProfile, FormType, GroupProfile, Owner, PolicyGrant, Project, ProjectMembership, ProjectProfile, SubscriptionTarget, UserProfile), applied through the Cloud Control API.
  *
  * @example
- * import { Connection } from "cairn/aws/datazone";
+ * import { Connection } from "cairn-iac/aws/datazone";
  *
- * @module cairn/aws/datazone
+ * @module cairn-iac/aws/datazone
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::DAX`: 3 resource types (Cluster, ParameterGroup, SubnetGroup), applied through the Cloud Control API.
  *
  * @example
- * import { Cluster } from "cairn/aws/dax";
+ * import { Cluster } from "cairn-iac/aws/dax";
  *
- * @module cairn/aws/dax
+ * @module cairn-iac/aws/dax
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

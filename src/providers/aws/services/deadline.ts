@@ -3,9 +3,9 @@
  * `AWS::Deadline`: 13 resource types (Budget, Farm, Fleet, LicenseEndpoint, Limit, MeteredProduct, Monitor, Queue, QueueEnvironment, QueueFleetAssociation, QueueLimitAssociation, StorageProfile, Worker), applied through the Cloud Control API.
  *
  * @example
- * import { Budget } from "cairn/aws/deadline";
+ * import { Budget } from "cairn-iac/aws/deadline";
  *
- * @module cairn/aws/deadline
+ * @module cairn-iac/aws/deadline
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Detective`: 3 resource types (Graph, MemberInvitation, OrganizationAdmin), applied through the Cloud Control API.
  *
  * @example
- * import { Graph } from "cairn/aws/detective";
+ * import { Graph } from "cairn-iac/aws/detective";
  *
- * @module cairn/aws/detective
+ * @module cairn-iac/aws/detective
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::DeviceFarm`: 7 resource types (DevicePool, InstanceProfile, NetworkProfile, Project, TestGridProject, Upload, VPCEConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { DevicePool } from "cairn/aws/devicefarm";
+ * import { DevicePool } from "cairn-iac/aws/devicefarm";
  *
- * @module cairn/aws/devicefarm
+ * @module cairn-iac/aws/devicefarm
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

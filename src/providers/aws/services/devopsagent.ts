@@ -3,9 +3,9 @@
  * `AWS::DevOpsAgent`: 6 resource types (AgentSpace, Asset, Association, PrivateConnection, Service, Trigger), applied through the Cloud Control API.
  *
  * @example
- * import { AgentSpace } from "cairn/aws/devopsagent";
+ * import { AgentSpace } from "cairn-iac/aws/devopsagent";
  *
- * @module cairn/aws/devopsagent
+ * @module cairn-iac/aws/devopsagent
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

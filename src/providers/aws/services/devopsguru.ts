@@ -3,9 +3,9 @@
  * `AWS::DevOpsGuru`: 3 resource types (LogAnomalyDetectionIntegration, NotificationChannel, ResourceCollection), applied through the Cloud Control API.
  *
  * @example
- * import { LogAnomalyDetectionIntegration } from "cairn/aws/devopsguru";
+ * import { LogAnomalyDetectionIntegration } from "cairn-iac/aws/devopsguru";
  *
- * @module cairn/aws/devopsguru
+ * @module cairn-iac/aws/devopsguru
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

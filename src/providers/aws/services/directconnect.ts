@@ -3,9 +3,9 @@
  * `AWS::DirectConnect`: 7 resource types (Connection, DirectConnectGateway, DirectConnectGatewayAssociation, Lag, PrivateVirtualInterface, PublicVirtualInterface, TransitVirtualInterface), applied through the Cloud Control API.
  *
  * @example
- * import { Connection } from "cairn/aws/directconnect";
+ * import { Connection } from "cairn-iac/aws/directconnect";
  *
- * @module cairn/aws/directconnect
+ * @module cairn-iac/aws/directconnect
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

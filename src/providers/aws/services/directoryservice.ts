@@ -3,9 +3,9 @@
  * `AWS::DirectoryService`: 2 resource types (MicrosoftAD, SimpleAD), applied through the Cloud Control API.
  *
  * @example
- * import { MicrosoftAD } from "cairn/aws/directoryservice";
+ * import { MicrosoftAD } from "cairn-iac/aws/directoryservice";
  *
- * @module cairn/aws/directoryservice
+ * @module cairn-iac/aws/directoryservice
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::DLM`: 1 resource type (LifecyclePolicy), applied through the Cloud Control API.
  *
  * @example
- * import { LifecyclePolicy } from "cairn/aws/dlm";
+ * import { LifecyclePolicy } from "cairn-iac/aws/dlm";
  *
- * @module cairn/aws/dlm
+ * @module cairn-iac/aws/dlm
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

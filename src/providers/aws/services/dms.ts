@@ -3,9 +3,9 @@
  * `AWS::DMS`: 11 resource types (Certificate, DataMigration, DataProvider, Endpoint, EventSubscription, InstanceProfile, MigrationProject, ReplicationConfig, ReplicationInstance, ReplicationSubnetGroup, ReplicationTask), applied through the Cloud Control API.
  *
  * @example
- * import { Certificate } from "cairn/aws/dms";
+ * import { Certificate } from "cairn-iac/aws/dms";
  *
- * @module cairn/aws/dms
+ * @module cairn-iac/aws/dms
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

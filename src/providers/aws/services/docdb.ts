@@ -3,9 +3,9 @@
  * `AWS::DocDB`: 6 resource types (DBCluster, DBClusterParameterGroup, DBInstance, DBSubnetGroup, EventSubscription, GlobalCluster), applied through the Cloud Control API.
  *
  * @example
- * import { DBCluster } from "cairn/aws/docdb";
+ * import { DBCluster } from "cairn-iac/aws/docdb";
  *
- * @module cairn/aws/docdb
+ * @module cairn-iac/aws/docdb
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::DocDBElastic`: 2 resource types (Cluster, ClusterSnapshot), applied through the Cloud Control API.
  *
  * @example
- * import { Cluster } from "cairn/aws/docdbelastic";
+ * import { Cluster } from "cairn-iac/aws/docdbelastic";
  *
- * @module cairn/aws/docdbelastic
+ * @module cairn-iac/aws/docdbelastic
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::DRS`: 3 resource types (LaunchConfigurationTemplate, ReplicationConfigurationTemplate, SourceNetwork), applied through the Cloud Control API.
  *
  * @example
- * import { LaunchConfigurationTemplate } from "cairn/aws/drs";
+ * import { LaunchConfigurationTemplate } from "cairn-iac/aws/drs";
  *
- * @module cairn/aws/drs
+ * @module cairn-iac/aws/drs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::DSQL`: 1 resource type (Cluster), applied through the Cloud Control API.
  *
  * @example
- * import { Cluster } from "cairn/aws/dsql";
+ * import { Cluster } from "cairn-iac/aws/dsql";
  *
- * @module cairn/aws/dsql
+ * @module cairn-iac/aws/dsql
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

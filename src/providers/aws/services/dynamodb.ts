@@ -3,9 +3,9 @@
  * `AWS::DynamoDB`: 2 resource types (GlobalTable, Table), applied through the Cloud Control API.
  *
  * @example
- * import { GlobalTable } from "cairn/aws/dynamodb";
+ * import { GlobalTable } from "cairn-iac/aws/dynamodb";
  *
- * @module cairn/aws/dynamodb
+ * @module cairn-iac/aws/dynamodb
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ECR`: 9 resource types (PublicRepository, PullThroughCacheRule, PullTimeUpdateExclusion, RegistryPolicy, RegistryScanningConfiguration, ReplicationConfiguration, Repository, RepositoryCreationTemplate, SigningConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { PublicRepository } from "cairn/aws/ecr";
+ * import { PublicRepository } from "cairn-iac/aws/ecr";
  *
- * @module cairn/aws/ecr
+ * @module cairn-iac/aws/ecr
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ECS`: 10 resource types (CapacityProvider, Cluster, ClusterCapacityProviderAssociations, Daemon, DaemonTaskDefinition, ExpressGatewayService, PrimaryTaskSet, Service, TaskDefinition, TaskSet), applied through the Cloud Control API.
  *
  * @example
- * import { CapacityProvider } from "cairn/aws/ecs";
+ * import { CapacityProvider } from "cairn-iac/aws/ecs";
  *
- * @module cairn/aws/ecs
+ * @module cairn-iac/aws/ecs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

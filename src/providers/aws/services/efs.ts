@@ -3,9 +3,9 @@
  * `AWS::EFS`: 3 resource types (AccessPoint, FileSystem, MountTarget), applied through the Cloud Control API.
  *
  * @example
- * import { AccessPoint } from "cairn/aws/efs";
+ * import { AccessPoint } from "cairn-iac/aws/efs";
  *
- * @module cairn/aws/efs
+ * @module cairn-iac/aws/efs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::EKS`: 9 resource types (AccessEntry, Addon, Capability, CertificateAuthority, Cluster, FargateProfile, IdentityProviderConfig, Nodegroup, PodIdentityAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { AccessEntry } from "cairn/aws/eks";
+ * import { AccessEntry } from "cairn-iac/aws/eks";
  *
- * @module cairn/aws/eks
+ * @module cairn-iac/aws/eks
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ElastiCache`: 11 resource types (CacheCluster, GlobalReplicationGroup, ParameterGroup, ReplicationGroup, SecurityGroup, SecurityGroupIngress, ServerlessCache, ServerlessCacheSnapshot, SubnetGroup, User, UserGroup), applied through the Cloud Control API.
  *
  * @example
- * import { CacheCluster } from "cairn/aws/elasticache";
+ * import { CacheCluster } from "cairn-iac/aws/elasticache";
  *
- * @module cairn/aws/elasticache
+ * @module cairn-iac/aws/elasticache
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ElasticBeanstalk`: 4 resource types (Application, ApplicationVersion, ConfigurationTemplate, Environment), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/elasticbeanstalk";
+ * import { Application } from "cairn-iac/aws/elasticbeanstalk";
  *
- * @module cairn/aws/elasticbeanstalk
+ * @module cairn-iac/aws/elasticbeanstalk
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

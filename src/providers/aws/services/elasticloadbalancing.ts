@@ -3,9 +3,9 @@
  * `AWS::ElasticLoadBalancing`: 1 resource type (LoadBalancer), applied through the Cloud Control API.
  *
  * @example
- * import { LoadBalancer } from "cairn/aws/elasticloadbalancing";
+ * import { LoadBalancer } from "cairn-iac/aws/elasticloadbalancing";
  *
- * @module cairn/aws/elasticloadbalancing
+ * @module cairn-iac/aws/elasticloadbalancing
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ElasticLoadBalancingV2`: 7 resource types (Listener, ListenerCertificate, ListenerRule, LoadBalancer, TargetGroup, TrustStore, TrustStoreRevocation), applied through the Cloud Control API.
  *
  * @example
- * import { Listener } from "cairn/aws/elasticloadbalancingv2";
+ * import { Listener } from "cairn-iac/aws/elasticloadbalancingv2";
  *
- * @module cairn/aws/elasticloadbalancingv2
+ * @module cairn-iac/aws/elasticloadbalancingv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

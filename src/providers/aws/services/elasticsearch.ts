@@ -3,9 +3,9 @@
  * `AWS::Elasticsearch`: 1 resource type (Domain), applied through the Cloud Control API.
  *
  * @example
- * import { Domain } from "cairn/aws/elasticsearch";
+ * import { Domain } from "cairn-iac/aws/elasticsearch";
  *
- * @module cairn/aws/elasticsearch
+ * @module cairn-iac/aws/elasticsearch
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

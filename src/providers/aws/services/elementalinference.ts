@@ -3,9 +3,9 @@
  * `AWS::ElementalInference`: 2 resource types (Dictionary, Feed), applied through the Cloud Control API.
  *
  * @example
- * import { Dictionary } from "cairn/aws/elementalinference";
+ * import { Dictionary } from "cairn-iac/aws/elementalinference";
  *
- * @module cairn/aws/elementalinference
+ * @module cairn-iac/aws/elementalinference
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::EMR`: 8 resource types (Cluster, InstanceFleetConfig, InstanceGroupConfig, SecurityConfiguration, Step, Studio, StudioSessionMapping, WALWorkspace), applied through the Cloud Control API.
  *
  * @example
- * import { Cluster } from "cairn/aws/emr";
+ * import { Cluster } from "cairn-iac/aws/emr";
  *
- * @module cairn/aws/emr
+ * @module cairn-iac/aws/emr
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::EMRContainers`: 4 resource types (Endpoint, JobTemplate, SecurityConfiguration, VirtualCluster), applied through the Cloud Control API.
  *
  * @example
- * import { Endpoint } from "cairn/aws/emrcontainers";
+ * import { Endpoint } from "cairn-iac/aws/emrcontainers";
  *
- * @module cairn/aws/emrcontainers
+ * @module cairn-iac/aws/emrcontainers
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

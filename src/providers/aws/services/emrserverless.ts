@@ -3,9 +3,9 @@
  * `AWS::EMRServerless`: 1 resource type (Application), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/emrserverless";
+ * import { Application } from "cairn-iac/aws/emrserverless";
  *
- * @module cairn/aws/emrserverless
+ * @module cairn-iac/aws/emrserverless
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::EntityResolution`: 5 resource types (IdMappingWorkflow, IdNamespace, MatchingWorkflow, PolicyStatement, SchemaMapping), applied through the Cloud Control API.
  *
  * @example
- * import { IdMappingWorkflow } from "cairn/aws/entityresolution";
+ * import { IdMappingWorkflow } from "cairn-iac/aws/entityresolution";
  *
- * @module cairn/aws/entityresolution
+ * @module cairn-iac/aws/entityresolution
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Events`: 7 resource types (ApiDestination, Archive, Connection, Endpoint, EventBus, EventBusPolicy, Rule), applied through the Cloud Control API.
  *
  * @example
- * import { ApiDestination } from "cairn/aws/events";
+ * import { ApiDestination } from "cairn-iac/aws/events";
  *
- * @module cairn/aws/events
+ * @module cairn-iac/aws/events
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

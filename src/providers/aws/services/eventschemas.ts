@@ -3,9 +3,9 @@
  * `AWS::EventSchemas`: 4 resource types (Discoverer, Registry, RegistryPolicy, Schema), applied through the Cloud Control API.
  *
  * @example
- * import { Discoverer } from "cairn/aws/eventschemas";
+ * import { Discoverer } from "cairn-iac/aws/eventschemas";
  *
- * @module cairn/aws/eventschemas
+ * @module cairn-iac/aws/eventschemas
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

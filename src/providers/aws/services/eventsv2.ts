@@ -3,9 +3,9 @@
  * `AWS::EventsV2`: 4 resource types (EventBus, EventSource, ResourcePolicy, Subscriber), applied through the Cloud Control API.
  *
  * @example
- * import { EventBus } from "cairn/aws/eventsv2";
+ * import { EventBus } from "cairn-iac/aws/eventsv2";
  *
- * @module cairn/aws/eventsv2
+ * @module cairn-iac/aws/eventsv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Evidently`: 5 resource types (Experiment, Feature, Launch, Project, Segment), applied through the Cloud Control API.
  *
  * @example
- * import { Experiment } from "cairn/aws/evidently";
+ * import { Experiment } from "cairn-iac/aws/evidently";
  *
- * @module cairn/aws/evidently
+ * @module cairn-iac/aws/evidently
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

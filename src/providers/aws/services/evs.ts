@@ -3,9 +3,9 @@
  * `AWS::EVS`: 1 resource type (Environment), applied through the Cloud Control API.
  *
  * @example
- * import { Environment } from "cairn/aws/evs";
+ * import { Environment } from "cairn-iac/aws/evs";
  *
- * @module cairn/aws/evs
+ * @module cairn-iac/aws/evs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::FinSpace`: 1 resource type (Environment), applied through the Cloud Control API.
  *
  * @example
- * import { Environment } from "cairn/aws/finspace";
+ * import { Environment } from "cairn-iac/aws/finspace";
  *
- * @module cairn/aws/finspace
+ * @module cairn-iac/aws/finspace
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

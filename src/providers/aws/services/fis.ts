@@ -3,9 +3,9 @@
  * `AWS::FIS`: 2 resource types (ExperimentTemplate, TargetAccountConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { ExperimentTemplate } from "cairn/aws/fis";
+ * import { ExperimentTemplate } from "cairn-iac/aws/fis";
  *
- * @module cairn/aws/fis
+ * @module cairn-iac/aws/fis
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

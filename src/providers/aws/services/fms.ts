@@ -3,9 +3,9 @@
  * `AWS::FMS`: 5 resource types (ApplicationsList, NotificationChannel, Policy, ProtocolsList, ResourceSet), applied through the Cloud Control API.
  *
  * @example
- * import { ApplicationsList } from "cairn/aws/fms";
+ * import { ApplicationsList } from "cairn-iac/aws/fms";
  *
- * @module cairn/aws/fms
+ * @module cairn-iac/aws/fms
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

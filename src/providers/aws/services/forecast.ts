@@ -3,9 +3,9 @@
  * `AWS::Forecast`: 2 resource types (Dataset, DatasetGroup), applied through the Cloud Control API.
  *
  * @example
- * import { Dataset } from "cairn/aws/forecast";
+ * import { Dataset } from "cairn-iac/aws/forecast";
  *
- * @module cairn/aws/forecast
+ * @module cairn-iac/aws/forecast
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::FraudDetector`: 7 resource types (Detector, EntityType, EventType, Label, List, Outcome, Variable), applied through the Cloud Control API.
  *
  * @example
- * import { Detector } from "cairn/aws/frauddetector";
+ * import { Detector } from "cairn-iac/aws/frauddetector";
  *
- * @module cairn/aws/frauddetector
+ * @module cairn-iac/aws/frauddetector
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

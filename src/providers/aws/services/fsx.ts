@@ -3,9 +3,9 @@
  * `AWS::FSx`: 8 resource types (Backup, DataRepositoryAssociation, FileCache, FileSystem, S3AccessPointAttachment, Snapshot, StorageVirtualMachine, Volume), applied through the Cloud Control API.
  *
  * @example
- * import { Backup } from "cairn/aws/fsx";
+ * import { Backup } from "cairn-iac/aws/fsx";
  *
- * @module cairn/aws/fsx
+ * @module cairn-iac/aws/fsx
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

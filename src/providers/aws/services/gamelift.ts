@@ -3,9 +3,9 @@
  * `AWS::GameLift`: 11 resource types (Alias, Build, ContainerFleet, ContainerGroupDefinition, Fleet, GameServerGroup, GameSessionQueue, Location, MatchmakingConfiguration, MatchmakingRuleSet, Script), applied through the Cloud Control API.
  *
  * @example
- * import { Alias } from "cairn/aws/gamelift";
+ * import { Alias } from "cairn-iac/aws/gamelift";
  *
- * @module cairn/aws/gamelift
+ * @module cairn-iac/aws/gamelift
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::GameLiftStreams`: 2 resource types (Application, StreamGroup), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/gameliftstreams";
+ * import { Application } from "cairn-iac/aws/gameliftstreams";
  *
- * @module cairn/aws/gameliftstreams
+ * @module cairn-iac/aws/gameliftstreams
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::GlobalAccelerator`: 4 resource types (Accelerator, CrossAccountAttachment, EndpointGroup, Listener), applied through the Cloud Control API.
  *
  * @example
- * import { Accelerator } from "cairn/aws/globalaccelerator";
+ * import { Accelerator } from "cairn-iac/aws/globalaccelerator";
  *
- * @module cairn/aws/globalaccelerator
+ * @module cairn-iac/aws/globalaccelerator
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Glue`: 29 resource types (Blueprint, Catalog, Classifier, Connection, ConnectionType, Crawler, CustomEntityType, DataCatalogEncryptionSettings, DataQualityRuleset, Database, DevEndpoint, IdentityCenterConfiguration, Integration, IntegrationResourceProperty, Job, MLTransform, Partition, Registry, Schema, SchemaVersion, SchemaVersionMetadata, SecurityConfiguration, Session, Table, TableOptimizer, Trigger, UsageProfile, UserDefinedFunction, Workflow), applied through the Cloud Control API.
  *
  * @example
- * import { Blueprint } from "cairn/aws/glue";
+ * import { Blueprint } from "cairn-iac/aws/glue";
  *
- * @module cairn/aws/glue
+ * @module cairn-iac/aws/glue
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

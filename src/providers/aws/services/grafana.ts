@@ -3,9 +3,9 @@
  * `AWS::Grafana`: 1 resource type (Workspace), applied through the Cloud Control API.
  *
  * @example
- * import { Workspace } from "cairn/aws/grafana";
+ * import { Workspace } from "cairn-iac/aws/grafana";
  *
- * @module cairn/aws/grafana
+ * @module cairn-iac/aws/grafana
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

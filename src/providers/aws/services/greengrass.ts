@@ -3,9 +3,9 @@
  * `AWS::Greengrass`: 16 resource types (ConnectorDefinition, ConnectorDefinitionVersion, CoreDefinition, CoreDefinitionVersion, DeviceDefinition, DeviceDefinitionVersion, FunctionDefinition, FunctionDefinitionVersion, Group, GroupVersion, LoggerDefinition, LoggerDefinitionVersion, ResourceDefinition, ResourceDefinitionVersion, SubscriptionDefinition, SubscriptionDefinitionVersion), applied through the Cloud Control API.
  *
  * @example
- * import { ConnectorDefinition } from "cairn/aws/greengrass";
+ * import { ConnectorDefinition } from "cairn-iac/aws/greengrass";
  *
- * @module cairn/aws/greengrass
+ * @module cairn-iac/aws/greengrass
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

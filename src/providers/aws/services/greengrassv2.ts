@@ -3,9 +3,9 @@
  * `AWS::GreengrassV2`: 2 resource types (ComponentVersion, Deployment), applied through the Cloud Control API.
  *
  * @example
- * import { ComponentVersion } from "cairn/aws/greengrassv2";
+ * import { ComponentVersion } from "cairn-iac/aws/greengrassv2";
  *
- * @module cairn/aws/greengrassv2
+ * @module cairn-iac/aws/greengrassv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

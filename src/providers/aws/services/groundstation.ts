@@ -3,9 +3,9 @@
  * `AWS::GroundStation`: 4 resource types (Config, DataflowEndpointGroup, DataflowEndpointGroupV2, MissionProfile), applied through the Cloud Control API.
  *
  * @example
- * import { Config } from "cairn/aws/groundstation";
+ * import { Config } from "cairn-iac/aws/groundstation";
  *
- * @module cairn/aws/groundstation
+ * @module cairn-iac/aws/groundstation
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

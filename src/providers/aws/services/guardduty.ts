@@ -3,9 +3,9 @@
  * `AWS::GuardDuty`: 11 resource types (CustomDetectionRuleAssociation, Detector, Filter, IPSet, MalwareProtectionPlan, Master, Member, PublishingDestination, ThreatEntitySet, ThreatIntelSet, TrustedEntitySet), applied through the Cloud Control API.
  *
  * @example
- * import { CustomDetectionRuleAssociation } from "cairn/aws/guardduty";
+ * import { CustomDetectionRuleAssociation } from "cairn-iac/aws/guardduty";
  *
- * @module cairn/aws/guardduty
+ * @module cairn-iac/aws/guardduty
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

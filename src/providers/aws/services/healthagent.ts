@@ -3,9 +3,9 @@
  * `AWS::HealthAgent`: 1 resource type (Domain), applied through the Cloud Control API.
  *
  * @example
- * import { Domain } from "cairn/aws/healthagent";
+ * import { Domain } from "cairn-iac/aws/healthagent";
  *
- * @module cairn/aws/healthagent
+ * @module cairn-iac/aws/healthagent
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

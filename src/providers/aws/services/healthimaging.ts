@@ -3,9 +3,9 @@
  * `AWS::HealthImaging`: 1 resource type (Datastore), applied through the Cloud Control API.
  *
  * @example
- * import { Datastore } from "cairn/aws/healthimaging";
+ * import { Datastore } from "cairn-iac/aws/healthimaging";
  *
- * @module cairn/aws/healthimaging
+ * @module cairn-iac/aws/healthimaging
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

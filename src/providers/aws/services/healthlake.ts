@@ -3,9 +3,9 @@
  * `AWS::HealthLake`: 2 resource types (DataTransformationProfile, FHIRDatastore), applied through the Cloud Control API.
  *
  * @example
- * import { DataTransformationProfile } from "cairn/aws/healthlake";
+ * import { DataTransformationProfile } from "cairn-iac/aws/healthlake";
  *
- * @module cairn/aws/healthlake
+ * @module cairn-iac/aws/healthlake
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IAM`: 16 resource types (AccessKey, Group, GroupPolicy, InstanceProfile, ManagedPolicy, OIDCProvider, Policy, Role, RolePolicy, SAMLProvider, ServerCertificate, ServiceLinkedRole, User, UserPolicy, UserToGroupAddition, VirtualMFADevice), applied through the Cloud Control API.
  *
  * @example
- * import { AccessKey } from "cairn/aws/iam";
+ * import { AccessKey } from "cairn-iac/aws/iam";
  *
- * @module cairn/aws/iam
+ * @module cairn-iac/aws/iam
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IdentityStore`: 3 resource types (Group, GroupMembership, User), applied through the Cloud Control API.
  *
  * @example
- * import { Group } from "cairn/aws/identitystore";
+ * import { Group } from "cairn-iac/aws/identitystore";
  *
- * @module cairn/aws/identitystore
+ * @module cairn-iac/aws/identitystore
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ImageBuilder`: 9 resource types (Component, ContainerRecipe, DistributionConfiguration, Image, ImagePipeline, ImageRecipe, InfrastructureConfiguration, LifecyclePolicy, Workflow), applied through the Cloud Control API.
  *
  * @example
- * import { Component } from "cairn/aws/imagebuilder";
+ * import { Component } from "cairn-iac/aws/imagebuilder";
  *
- * @module cairn/aws/imagebuilder
+ * @module cairn-iac/aws/imagebuilder
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Inspector`: 3 resource types (AssessmentTarget, AssessmentTemplate, ResourceGroup), applied through the Cloud Control API.
  *
  * @example
- * import { AssessmentTarget } from "cairn/aws/inspector";
+ * import { AssessmentTarget } from "cairn-iac/aws/inspector";
  *
- * @module cairn/aws/inspector
+ * @module cairn-iac/aws/inspector
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

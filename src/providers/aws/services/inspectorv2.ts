@@ -3,9 +3,9 @@
  * `AWS::InspectorV2`: 5 resource types (CisScanConfiguration, CodeSecurityIntegration, CodeSecurityScanConfiguration, Connector, Filter), applied through the Cloud Control API.
  *
  * @example
- * import { CisScanConfiguration } from "cairn/aws/inspectorv2";
+ * import { CisScanConfiguration } from "cairn-iac/aws/inspectorv2";
  *
- * @module cairn/aws/inspectorv2
+ * @module cairn-iac/aws/inspectorv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Interconnect`: 1 resource type (Connection), applied through the Cloud Control API.
  *
  * @example
- * import { Connection } from "cairn/aws/interconnect";
+ * import { Connection } from "cairn-iac/aws/interconnect";
  *
- * @module cairn/aws/interconnect
+ * @module cairn-iac/aws/interconnect
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

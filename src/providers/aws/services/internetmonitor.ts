@@ -3,9 +3,9 @@
  * `AWS::InternetMonitor`: 1 resource type (Monitor), applied through the Cloud Control API.
  *
  * @example
- * import { Monitor } from "cairn/aws/internetmonitor";
+ * import { Monitor } from "cairn-iac/aws/internetmonitor";
  *
- * @module cairn/aws/internetmonitor
+ * @module cairn-iac/aws/internetmonitor
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Invoicing`: 2 resource types (InvoiceUnit, ProcurementPortalPreference), applied through the Cloud Control API.
  *
  * @example
- * import { InvoiceUnit } from "cairn/aws/invoicing";
+ * import { InvoiceUnit } from "cairn-iac/aws/invoicing";
  *
- * @module cairn/aws/invoicing
+ * @module cairn-iac/aws/invoicing
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IoT`: 32 resource types (AccountAuditConfiguration, Authorizer, BillingGroup, CACertificate, Certificate, CertificateProvider, Command, CustomMetric, Dimension, DomainConfiguration, EncryptionConfiguration, FleetMetric, Job, JobTemplate, Logging, MitigationAction, Policy, PolicyPrincipalAttachment, ProvisioningTemplate, ResourceSpecificLogging, RoleAlias, ScheduledAudit, SecurityProfile, SoftwarePackage, SoftwarePackageVersion, Stream, Thing, ThingGroup, ThingPrincipalAttachment, ThingType, TopicRule, TopicRuleDestination), applied through the Cloud Control API.
  *
  * @example
- * import { AccountAuditConfiguration } from "cairn/aws/iot";
+ * import { AccountAuditConfiguration } from "cairn-iac/aws/iot";
  *
- * @module cairn/aws/iot
+ * @module cairn-iac/aws/iot
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IoTAnalytics`: 4 resource types (Channel, Dataset, Datastore, Pipeline), applied through the Cloud Control API.
  *
  * @example
- * import { Channel } from "cairn/aws/iotanalytics";
+ * import { Channel } from "cairn-iac/aws/iotanalytics";
  *
- * @module cairn/aws/iotanalytics
+ * @module cairn-iac/aws/iotanalytics
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IoTCoreDeviceAdvisor`: 1 resource type (SuiteDefinition), applied through the Cloud Control API.
  *
  * @example
- * import { SuiteDefinition } from "cairn/aws/iotcoredeviceadvisor";
+ * import { SuiteDefinition } from "cairn-iac/aws/iotcoredeviceadvisor";
  *
- * @module cairn/aws/iotcoredeviceadvisor
+ * @module cairn-iac/aws/iotcoredeviceadvisor
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IoTEvents`: 3 resource types (AlarmModel, DetectorModel, Input), applied through the Cloud Control API.
  *
  * @example
- * import { AlarmModel } from "cairn/aws/iotevents";
+ * import { AlarmModel } from "cairn-iac/aws/iotevents";
  *
- * @module cairn/aws/iotevents
+ * @module cairn-iac/aws/iotevents
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IoTFleetHub`: 1 resource type (Application), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/iotfleethub";
+ * import { Application } from "cairn-iac/aws/iotfleethub";
  *
- * @module cairn/aws/iotfleethub
+ * @module cairn-iac/aws/iotfleethub
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IoTFleetWise`: 7 resource types (Campaign, DecoderManifest, Fleet, ModelManifest, SignalCatalog, StateTemplate, Vehicle), applied through the Cloud Control API.
  *
  * @example
- * import { Campaign } from "cairn/aws/iotfleetwise";
+ * import { Campaign } from "cairn-iac/aws/iotfleetwise";
  *
- * @module cairn/aws/iotfleetwise
+ * @module cairn-iac/aws/iotfleetwise
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IoTSecureTunneling`: 1 resource type (Tunnel), applied through the Cloud Control API.
  *
  * @example
- * import { Tunnel } from "cairn/aws/iotsecuretunneling";
+ * import { Tunnel } from "cairn-iac/aws/iotsecuretunneling";
  *
- * @module cairn/aws/iotsecuretunneling
+ * @module cairn-iac/aws/iotsecuretunneling
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

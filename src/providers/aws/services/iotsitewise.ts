@@ -3,9 +3,9 @@
  * `AWS::IoTSiteWise`: 13 resource types (AccessPolicy, Application, Asset, AssetModel, ComputationModel, Dashboard, Dataset, Gateway, Pipeline, Portal, Project, Task, Workspace), applied through the Cloud Control API.
  *
  * @example
- * import { AccessPolicy } from "cairn/aws/iotsitewise";
+ * import { AccessPolicy } from "cairn-iac/aws/iotsitewise";
  *
- * @module cairn/aws/iotsitewise
+ * @module cairn-iac/aws/iotsitewise
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

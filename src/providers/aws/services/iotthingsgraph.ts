@@ -3,9 +3,9 @@
  * `AWS::IoTThingsGraph`: 1 resource type (FlowTemplate), applied through the Cloud Control API.
  *
  * @example
- * import { FlowTemplate } from "cairn/aws/iotthingsgraph";
+ * import { FlowTemplate } from "cairn-iac/aws/iotthingsgraph";
  *
- * @module cairn/aws/iotthingsgraph
+ * @module cairn-iac/aws/iotthingsgraph
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

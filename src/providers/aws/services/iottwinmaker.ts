@@ -3,9 +3,9 @@
  * `AWS::IoTTwinMaker`: 5 resource types (ComponentType, Entity, Scene, SyncJob, Workspace), applied through the Cloud Control API.
  *
  * @example
- * import { ComponentType } from "cairn/aws/iottwinmaker";
+ * import { ComponentType } from "cairn-iac/aws/iottwinmaker";
  *
- * @module cairn/aws/iottwinmaker
+ * @module cairn-iac/aws/iottwinmaker
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::IoTWireless`: 11 resource types (Destination, DeviceProfile, FuotaTask, MulticastGroup, NetworkAnalyzerConfiguration, PartnerAccount, ServiceProfile, TaskDefinition, WirelessDevice, WirelessDeviceImportTask, WirelessGateway), applied through the Cloud Control API.
  *
  * @example
- * import { Destination } from "cairn/aws/iotwireless";
+ * import { Destination } from "cairn-iac/aws/iotwireless";
  *
- * @module cairn/aws/iotwireless
+ * @module cairn-iac/aws/iotwireless
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

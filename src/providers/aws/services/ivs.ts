@@ -3,9 +3,9 @@
  * `AWS::IVS`: 10 resource types (Channel, EncoderConfiguration, IngestConfiguration, PlaybackKeyPair, PlaybackRestrictionPolicy, PublicKey, RecordingConfiguration, Stage, StorageConfiguration, StreamKey), applied through the Cloud Control API.
  *
  * @example
- * import { Channel } from "cairn/aws/ivs";
+ * import { Channel } from "cairn-iac/aws/ivs";
  *
- * @module cairn/aws/ivs
+ * @module cairn-iac/aws/ivs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

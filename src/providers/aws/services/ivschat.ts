@@ -3,9 +3,9 @@
  * `AWS::IVSChat`: 2 resource types (LoggingConfiguration, Room), applied through the Cloud Control API.
  *
  * @example
- * import { LoggingConfiguration } from "cairn/aws/ivschat";
+ * import { LoggingConfiguration } from "cairn-iac/aws/ivschat";
  *
- * @module cairn/aws/ivschat
+ * @module cairn-iac/aws/ivschat
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::KafkaConnect`: 3 resource types (Connector, CustomPlugin, WorkerConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { Connector } from "cairn/aws/kafkaconnect";
+ * import { Connector } from "cairn-iac/aws/kafkaconnect";
  *
- * @module cairn/aws/kafkaconnect
+ * @module cairn-iac/aws/kafkaconnect
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

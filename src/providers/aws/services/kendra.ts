@@ -3,9 +3,9 @@
  * `AWS::Kendra`: 6 resource types (DataSource, Faq, FeaturedResultsSet, Index, QuerySuggestionsBlockList, Thesaurus), applied through the Cloud Control API.
  *
  * @example
- * import { DataSource } from "cairn/aws/kendra";
+ * import { DataSource } from "cairn-iac/aws/kendra";
  *
- * @module cairn/aws/kendra
+ * @module cairn-iac/aws/kendra
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

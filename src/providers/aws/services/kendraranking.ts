@@ -3,9 +3,9 @@
  * `AWS::KendraRanking`: 1 resource type (ExecutionPlan), applied through the Cloud Control API.
  *
  * @example
- * import { ExecutionPlan } from "cairn/aws/kendraranking";
+ * import { ExecutionPlan } from "cairn-iac/aws/kendraranking";
  *
- * @module cairn/aws/kendraranking
+ * @module cairn-iac/aws/kendraranking
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Kinesis`: 4 resource types (Channel, ResourcePolicy, Stream, StreamConsumer), applied through the Cloud Control API.
  *
  * @example
- * import { Channel } from "cairn/aws/kinesis";
+ * import { Channel } from "cairn-iac/aws/kinesis";
  *
- * @module cairn/aws/kinesis
+ * @module cairn-iac/aws/kinesis
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

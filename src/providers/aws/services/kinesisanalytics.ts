@@ -3,9 +3,9 @@
  * `AWS::KinesisAnalytics`: 3 resource types (Application, ApplicationOutput, ApplicationReferenceDataSource), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/kinesisanalytics";
+ * import { Application } from "cairn-iac/aws/kinesisanalytics";
  *
- * @module cairn/aws/kinesisanalytics
+ * @module cairn-iac/aws/kinesisanalytics
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

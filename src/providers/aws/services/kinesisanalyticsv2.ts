@@ -3,9 +3,9 @@
  * `AWS::KinesisAnalyticsV2`: 4 resource types (Application, ApplicationCloudWatchLoggingOption, ApplicationOutput, ApplicationReferenceDataSource), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/kinesisanalyticsv2";
+ * import { Application } from "cairn-iac/aws/kinesisanalyticsv2";
  *
- * @module cairn/aws/kinesisanalyticsv2
+ * @module cairn-iac/aws/kinesisanalyticsv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::KinesisFirehose`: 1 resource type (DeliveryStream), applied through the Cloud Control API.
  *
  * @example
- * import { DeliveryStream } from "cairn/aws/kinesisfirehose";
+ * import { DeliveryStream } from "cairn-iac/aws/kinesisfirehose";
  *
- * @module cairn/aws/kinesisfirehose
+ * @module cairn-iac/aws/kinesisfirehose
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

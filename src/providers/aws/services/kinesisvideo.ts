@@ -3,9 +3,9 @@
  * `AWS::KinesisVideo`: 2 resource types (SignalingChannel, Stream), applied through the Cloud Control API.
  *
  * @example
- * import { SignalingChannel } from "cairn/aws/kinesisvideo";
+ * import { SignalingChannel } from "cairn-iac/aws/kinesisvideo";
  *
- * @module cairn/aws/kinesisvideo
+ * @module cairn-iac/aws/kinesisvideo
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::KMS`: 3 resource types (Alias, Key, ReplicaKey), applied through the Cloud Control API.
  *
  * @example
- * import { Alias } from "cairn/aws/kms";
+ * import { Alias } from "cairn-iac/aws/kms";
  *
- * @module cairn/aws/kms
+ * @module cairn-iac/aws/kms
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

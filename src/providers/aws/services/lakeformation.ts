@@ -3,9 +3,9 @@
  * `AWS::LakeFormation`: 7 resource types (DataCellsFilter, DataLakeSettings, Permissions, PrincipalPermissions, Resource, Tag, TagAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { DataCellsFilter } from "cairn/aws/lakeformation";
+ * import { DataCellsFilter } from "cairn-iac/aws/lakeformation";
  *
- * @module cairn/aws/lakeformation
+ * @module cairn-iac/aws/lakeformation
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

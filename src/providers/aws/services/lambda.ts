@@ -3,9 +3,9 @@
  * `AWS::Lambda`: 14 resource types (Alias, CapacityProvider, CodeSigningConfig, EventInvokeConfig, EventSourceMapping, Function, LayerVersion, LayerVersionPermission, MicrovmImage, NetworkConnector, Permission, ResourcePolicy, Url, Version), applied through the Cloud Control API.
  *
  * @example
- * import { Alias } from "cairn/aws/lambda";
+ * import { Alias } from "cairn-iac/aws/lambda";
  *
- * @module cairn/aws/lambda
+ * @module cairn-iac/aws/lambda
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::LaunchWizard`: 1 resource type (Deployment), applied through the Cloud Control API.
  *
  * @example
- * import { Deployment } from "cairn/aws/launchwizard";
+ * import { Deployment } from "cairn-iac/aws/launchwizard";
  *
- * @module cairn/aws/launchwizard
+ * @module cairn-iac/aws/launchwizard
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

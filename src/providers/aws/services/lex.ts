@@ -3,9 +3,9 @@
  * `AWS::Lex`: 4 resource types (Bot, BotAlias, BotVersion, ResourcePolicy), applied through the Cloud Control API.
  *
  * @example
- * import { Bot } from "cairn/aws/lex";
+ * import { Bot } from "cairn-iac/aws/lex";
  *
- * @module cairn/aws/lex
+ * @module cairn-iac/aws/lex
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::LicenseManager`: 4 resource types (Grant, License, LicenseAssetGroup, LicenseAssetRuleSet), applied through the Cloud Control API.
  *
  * @example
- * import { Grant } from "cairn/aws/licensemanager";
+ * import { Grant } from "cairn-iac/aws/licensemanager";
  *
- * @module cairn/aws/licensemanager
+ * @module cairn-iac/aws/licensemanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

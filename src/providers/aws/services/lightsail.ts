@@ -3,9 +3,9 @@
  * `AWS::Lightsail`: 17 resource types (Alarm, Bucket, Certificate, ContactMethod, Container, Database, DatabaseSnapshot, Disk, DiskSnapshot, Distribution, Domain, Instance, InstanceSnapshot, KeyPair, LoadBalancer, LoadBalancerTlsCertificate, StaticIp), applied through the Cloud Control API.
  *
  * @example
- * import { Alarm } from "cairn/aws/lightsail";
+ * import { Alarm } from "cairn-iac/aws/lightsail";
  *
- * @module cairn/aws/lightsail
+ * @module cairn-iac/aws/lightsail
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Location`: 7 resource types (APIKey, GeofenceCollection, Map, PlaceIndex, RouteCalculator, Tracker, TrackerConsumer), applied through the Cloud Control API.
  *
  * @example
- * import { APIKey } from "cairn/aws/location";
+ * import { APIKey } from "cairn-iac/aws/location";
  *
- * @module cairn/aws/location
+ * @module cairn-iac/aws/location
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Logs`: 16 resource types (AccountPolicy, Delivery, DeliveryDestination, DeliverySource, Destination, Integration, LogAnomalyDetector, LogGroup, LogStream, MetricFilter, QueryDefinition, ResourcePolicy, ScheduledQuery, StorageTierPolicy, SubscriptionFilter, Transformer), applied through the Cloud Control API.
  *
  * @example
- * import { AccountPolicy } from "cairn/aws/logs";
+ * import { AccountPolicy } from "cairn-iac/aws/logs";
  *
- * @module cairn/aws/logs
+ * @module cairn-iac/aws/logs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

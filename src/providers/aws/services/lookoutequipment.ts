@@ -3,9 +3,9 @@
  * `AWS::LookoutEquipment`: 1 resource type (InferenceScheduler), applied through the Cloud Control API.
  *
  * @example
- * import { InferenceScheduler } from "cairn/aws/lookoutequipment";
+ * import { InferenceScheduler } from "cairn-iac/aws/lookoutequipment";
  *
- * @module cairn/aws/lookoutequipment
+ * @module cairn-iac/aws/lookoutequipment
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::LookoutMetrics`: 2 resource types (Alert, AnomalyDetector), applied through the Cloud Control API.
  *
  * @example
- * import { Alert } from "cairn/aws/lookoutmetrics";
+ * import { Alert } from "cairn-iac/aws/lookoutmetrics";
  *
- * @module cairn/aws/lookoutmetrics
+ * @module cairn-iac/aws/lookoutmetrics
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

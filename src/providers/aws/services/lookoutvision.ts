@@ -3,9 +3,9 @@
  * `AWS::LookoutVision`: 1 resource type (Project), applied through the Cloud Control API.
  *
  * @example
- * import { Project } from "cairn/aws/lookoutvision";
+ * import { Project } from "cairn-iac/aws/lookoutvision";
  *
- * @module cairn/aws/lookoutvision
+ * @module cairn-iac/aws/lookoutvision
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::M2`: 3 resource types (Application, Deployment, Environment), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/m2";
+ * import { Application } from "cairn-iac/aws/m2";
  *
- * @module cairn/aws/m2
+ * @module cairn-iac/aws/m2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

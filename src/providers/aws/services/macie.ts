@@ -3,9 +3,9 @@
  * `AWS::Macie`: 5 resource types (AllowList, CustomDataIdentifier, FindingsFilter, Member, Session), applied through the Cloud Control API.
  *
  * @example
- * import { AllowList } from "cairn/aws/macie";
+ * import { AllowList } from "cairn-iac/aws/macie";
  *
- * @module cairn/aws/macie
+ * @module cairn-iac/aws/macie
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

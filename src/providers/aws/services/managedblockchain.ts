@@ -3,9 +3,9 @@
  * `AWS::ManagedBlockchain`: 3 resource types (Accessor, Member, Node), applied through the Cloud Control API.
  *
  * @example
- * import { Accessor } from "cairn/aws/managedblockchain";
+ * import { Accessor } from "cairn-iac/aws/managedblockchain";
  *
- * @module cairn/aws/managedblockchain
+ * @module cairn-iac/aws/managedblockchain
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MediaConnect`: 13 resource types (Bridge, BridgeOutput, BridgeSource, Flow, FlowEntitlement, FlowMediaStream, FlowOutput, FlowSource, FlowVpcInterface, Gateway, RouterInput, RouterNetworkInterface, RouterOutput), applied through the Cloud Control API.
  *
  * @example
- * import { Bridge } from "cairn/aws/mediaconnect";
+ * import { Bridge } from "cairn-iac/aws/mediaconnect";
  *
- * @module cairn/aws/mediaconnect
+ * @module cairn-iac/aws/mediaconnect
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

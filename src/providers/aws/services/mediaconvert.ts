@@ -3,9 +3,9 @@
  * `AWS::MediaConvert`: 3 resource types (JobTemplate, Preset, Queue), applied through the Cloud Control API.
  *
  * @example
- * import { JobTemplate } from "cairn/aws/mediaconvert";
+ * import { JobTemplate } from "cairn-iac/aws/mediaconvert";
  *
- * @module cairn/aws/mediaconvert
+ * @module cairn-iac/aws/mediaconvert
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MediaLive`: 15 resource types (Channel, ChannelPlacementGroup, CloudWatchAlarmTemplate, CloudWatchAlarmTemplateGroup, Cluster, EventBridgeRuleTemplate, EventBridgeRuleTemplateGroup, Input, InputSecurityGroup, Multiplex, Multiplexprogram, Network, Node, SdiSource, SignalMap), applied through the Cloud Control API.
  *
  * @example
- * import { Channel } from "cairn/aws/medialive";
+ * import { Channel } from "cairn-iac/aws/medialive";
  *
- * @module cairn/aws/medialive
+ * @module cairn-iac/aws/medialive
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

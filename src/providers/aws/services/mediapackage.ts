@@ -3,9 +3,9 @@
  * `AWS::MediaPackage`: 5 resource types (Asset, Channel, OriginEndpoint, PackagingConfiguration, PackagingGroup), applied through the Cloud Control API.
  *
  * @example
- * import { Asset } from "cairn/aws/mediapackage";
+ * import { Asset } from "cairn-iac/aws/mediapackage";
  *
- * @module cairn/aws/mediapackage
+ * @module cairn-iac/aws/mediapackage
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

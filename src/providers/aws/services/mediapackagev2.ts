@@ -3,9 +3,9 @@
  * `AWS::MediaPackageV2`: 5 resource types (Channel, ChannelGroup, ChannelPolicy, OriginEndpoint, OriginEndpointPolicy), applied through the Cloud Control API.
  *
  * @example
- * import { Channel } from "cairn/aws/mediapackagev2";
+ * import { Channel } from "cairn-iac/aws/mediapackagev2";
  *
- * @module cairn/aws/mediapackagev2
+ * @module cairn-iac/aws/mediapackagev2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MediaStore`: 1 resource type (Container), applied through the Cloud Control API.
  *
  * @example
- * import { Container } from "cairn/aws/mediastore";
+ * import { Container } from "cairn-iac/aws/mediastore";
  *
- * @module cairn/aws/mediastore
+ * @module cairn-iac/aws/mediastore
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

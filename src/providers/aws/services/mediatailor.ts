@@ -3,9 +3,9 @@
  * `AWS::MediaTailor`: 8 resource types (Channel, ChannelPolicy, Function, LiveSource, PlaybackConfiguration, PrefetchSchedule, SourceLocation, VodSource), applied through the Cloud Control API.
  *
  * @example
- * import { Channel } from "cairn/aws/mediatailor";
+ * import { Channel } from "cairn-iac/aws/mediatailor";
  *
- * @module cairn/aws/mediatailor
+ * @module cairn-iac/aws/mediatailor
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MemoryDB`: 7 resource types (ACL, Cluster, MultiRegionCluster, ParameterGroup, Snapshot, SubnetGroup, User), applied through the Cloud Control API.
  *
  * @example
- * import { ACL } from "cairn/aws/memorydb";
+ * import { ACL } from "cairn-iac/aws/memorydb";
  *
- * @module cairn/aws/memorydb
+ * @module cairn-iac/aws/memorydb
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MGN`: 3 resource types (Connector, LaunchConfigurationTemplate, NetworkMigrationDefinition), applied through the Cloud Control API.
  *
  * @example
- * import { Connector } from "cairn/aws/mgn";
+ * import { Connector } from "cairn-iac/aws/mgn";
  *
- * @module cairn/aws/mgn
+ * @module cairn-iac/aws/mgn
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MPA`: 2 resource types (ApprovalTeam, IdentitySource), applied through the Cloud Control API.
  *
  * @example
- * import { ApprovalTeam } from "cairn/aws/mpa";
+ * import { ApprovalTeam } from "cairn-iac/aws/mpa";
  *
- * @module cairn/aws/mpa
+ * @module cairn-iac/aws/mpa
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MSK`: 9 resource types (BatchScramSecret, Channel, Cluster, ClusterPolicy, Configuration, Replicator, ServerlessCluster, Topic, VpcConnection), applied through the Cloud Control API.
  *
  * @example
- * import { BatchScramSecret } from "cairn/aws/msk";
+ * import { BatchScramSecret } from "cairn-iac/aws/msk";
  *
- * @module cairn/aws/msk
+ * @module cairn-iac/aws/msk
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MWAA`: 1 resource type (Environment), applied through the Cloud Control API.
  *
  * @example
- * import { Environment } from "cairn/aws/mwaa";
+ * import { Environment } from "cairn-iac/aws/mwaa";
  *
- * @module cairn/aws/mwaa
+ * @module cairn-iac/aws/mwaa
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::MWAAServerless`: 1 resource type (Workflow), applied through the Cloud Control API.
  *
  * @example
- * import { Workflow } from "cairn/aws/mwaaserverless";
+ * import { Workflow } from "cairn-iac/aws/mwaaserverless";
  *
- * @module cairn/aws/mwaaserverless
+ * @module cairn-iac/aws/mwaaserverless
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

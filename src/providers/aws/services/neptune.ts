@@ -3,9 +3,9 @@
  * `AWS::Neptune`: 7 resource types (DBCluster, DBClusterParameterGroup, DBInstance, DBParameterGroup, DBSubnetGroup, EventSubscription, GlobalCluster), applied through the Cloud Control API.
  *
  * @example
- * import { DBCluster } from "cairn/aws/neptune";
+ * import { DBCluster } from "cairn-iac/aws/neptune";
  *
- * @module cairn/aws/neptune
+ * @module cairn-iac/aws/neptune
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::NeptuneGraph`: 3 resource types (Graph, GraphSnapshot, PrivateGraphEndpoint), applied through the Cloud Control API.
  *
  * @example
- * import { Graph } from "cairn/aws/neptunegraph";
+ * import { Graph } from "cairn-iac/aws/neptunegraph";
  *
- * @module cairn/aws/neptunegraph
+ * @module cairn-iac/aws/neptunegraph
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

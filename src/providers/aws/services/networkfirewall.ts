@@ -3,9 +3,9 @@
  * `AWS::NetworkFirewall`: 7 resource types (ContainerAssociation, Firewall, FirewallPolicy, LoggingConfiguration, RuleGroup, TLSInspectionConfiguration, VpcEndpointAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { ContainerAssociation } from "cairn/aws/networkfirewall";
+ * import { ContainerAssociation } from "cairn-iac/aws/networkfirewall";
  *
- * @module cairn/aws/networkfirewall
+ * @module cairn-iac/aws/networkfirewall
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

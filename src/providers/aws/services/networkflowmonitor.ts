@@ -3,9 +3,9 @@
  * `AWS::NetworkFlowMonitor`: 2 resource types (Monitor, Scope), applied through the Cloud Control API.
  *
  * @example
- * import { Monitor } from "cairn/aws/networkflowmonitor";
+ * import { Monitor } from "cairn-iac/aws/networkflowmonitor";
  *
- * @module cairn/aws/networkflowmonitor
+ * @module cairn-iac/aws/networkflowmonitor
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

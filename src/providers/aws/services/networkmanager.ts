@@ -3,9 +3,9 @@
  * `AWS::NetworkManager`: 17 resource types (ConnectAttachment, ConnectPeer, Connection, CoreNetwork, CoreNetworkPrefixListAssociation, CustomerGatewayAssociation, Device, DirectConnectGatewayAttachment, GlobalNetwork, Link, LinkAssociation, Site, SiteToSiteVpnAttachment, TransitGatewayPeering, TransitGatewayRegistration, TransitGatewayRouteTableAttachment, VpcAttachment), applied through the Cloud Control API.
  *
  * @example
- * import { ConnectAttachment } from "cairn/aws/networkmanager";
+ * import { ConnectAttachment } from "cairn-iac/aws/networkmanager";
  *
- * @module cairn/aws/networkmanager
+ * @module cairn-iac/aws/networkmanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

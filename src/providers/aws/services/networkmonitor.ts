@@ -3,9 +3,9 @@
  * `AWS::NetworkMonitor`: 1 resource type (Monitor), applied through the Cloud Control API.
  *
  * @example
- * import { Monitor } from "cairn/aws/networkmonitor";
+ * import { Monitor } from "cairn-iac/aws/networkmonitor";
  *
- * @module cairn/aws/networkmonitor
+ * @module cairn-iac/aws/networkmonitor
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::NimbleStudio`: 4 resource types (LaunchProfile, StreamingImage, Studio, StudioComponent), applied through the Cloud Control API.
  *
  * @example
- * import { LaunchProfile } from "cairn/aws/nimblestudio";
+ * import { LaunchProfile } from "cairn-iac/aws/nimblestudio";
  *
- * @module cairn/aws/nimblestudio
+ * @module cairn-iac/aws/nimblestudio
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

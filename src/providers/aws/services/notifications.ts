@@ -3,9 +3,9 @@
  * `AWS::Notifications`: 7 resource types (ChannelAssociation, EventRule, ManagedNotificationAccountContactAssociation, ManagedNotificationAdditionalChannelAssociation, NotificationConfiguration, NotificationHub, OrganizationalUnitAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { ChannelAssociation } from "cairn/aws/notifications";
+ * import { ChannelAssociation } from "cairn-iac/aws/notifications";
  *
- * @module cairn/aws/notifications
+ * @module cairn-iac/aws/notifications
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::NotificationsContacts`: 1 resource type (EmailContact), applied through the Cloud Control API.
  *
  * @example
- * import { EmailContact } from "cairn/aws/notificationscontacts";
+ * import { EmailContact } from "cairn-iac/aws/notificationscontacts";
  *
- * @module cairn/aws/notificationscontacts
+ * @module cairn-iac/aws/notificationscontacts
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

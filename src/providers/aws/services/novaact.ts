@@ -3,9 +3,9 @@
  * `AWS::NovaAct`: 1 resource type (WorkflowDefinition), applied through the Cloud Control API.
  *
  * @example
- * import { WorkflowDefinition } from "cairn/aws/novaact";
+ * import { WorkflowDefinition } from "cairn-iac/aws/novaact";
  *
- * @module cairn/aws/novaact
+ * @module cairn-iac/aws/novaact
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Oam`: 2 resource types (Link, Sink), applied through the Cloud Control API.
  *
  * @example
- * import { Link } from "cairn/aws/oam";
+ * import { Link } from "cairn-iac/aws/oam";
  *
- * @module cairn/aws/oam
+ * @module cairn-iac/aws/oam
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ObservabilityAdmin`: 6 resource types (OrganizationCentralizationRule, OrganizationTelemetryRule, S3TableIntegration, TelemetryEnrichment, TelemetryPipelines, TelemetryRule), applied through the Cloud Control API.
  *
  * @example
- * import { OrganizationCentralizationRule } from "cairn/aws/observabilityadmin";
+ * import { OrganizationCentralizationRule } from "cairn-iac/aws/observabilityadmin";
  *
- * @module cairn/aws/observabilityadmin
+ * @module cairn-iac/aws/observabilityadmin
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

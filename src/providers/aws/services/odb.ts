@@ -3,9 +3,9 @@
  * `AWS::ODB`: 5 resource types (CloudAutonomousVmCluster, CloudExadataInfrastructure, CloudVmCluster, OdbNetwork, OdbPeeringConnection), applied through the Cloud Control API.
  *
  * @example
- * import { CloudAutonomousVmCluster } from "cairn/aws/odb";
+ * import { CloudAutonomousVmCluster } from "cairn-iac/aws/odb";
  *
- * @module cairn/aws/odb
+ * @module cairn-iac/aws/odb
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

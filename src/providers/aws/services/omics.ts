@@ -3,9 +3,9 @@
  * `AWS::Omics`: 9 resource types (AnnotationStore, Configuration, ReferenceStore, RunCache, RunGroup, SequenceStore, VariantStore, Workflow, WorkflowVersion), applied through the Cloud Control API.
  *
  * @example
- * import { AnnotationStore } from "cairn/aws/omics";
+ * import { AnnotationStore } from "cairn-iac/aws/omics";
  *
- * @module cairn/aws/omics
+ * @module cairn-iac/aws/omics
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::OpenSearch`: 1 resource type (DataSource), applied through the Cloud Control API.
  *
  * @example
- * import { DataSource } from "cairn/aws/opensearch";
+ * import { DataSource } from "cairn-iac/aws/opensearch";
  *
- * @module cairn/aws/opensearch
+ * @module cairn-iac/aws/opensearch
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

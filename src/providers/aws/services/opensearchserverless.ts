@@ -3,9 +3,9 @@
  * `AWS::OpenSearchServerless`: 9 resource types (AccessPolicy, Collection, CollectionGroup, CollectionIndex, Index, LifecyclePolicy, SecurityConfig, SecurityPolicy, VpcEndpoint), applied through the Cloud Control API.
  *
  * @example
- * import { AccessPolicy } from "cairn/aws/opensearchserverless";
+ * import { AccessPolicy } from "cairn-iac/aws/opensearchserverless";
  *
- * @module cairn/aws/opensearchserverless
+ * @module cairn-iac/aws/opensearchserverless
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

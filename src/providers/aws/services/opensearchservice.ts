@@ -3,9 +3,9 @@
  * `AWS::OpenSearchService`: 2 resource types (Application, Domain), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/opensearchservice";
+ * import { Application } from "cairn-iac/aws/opensearchservice";
  *
- * @module cairn/aws/opensearchservice
+ * @module cairn-iac/aws/opensearchservice
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::OpsWorks`: 7 resource types (App, ElasticLoadBalancerAttachment, Instance, Layer, Stack, UserProfile, Volume), applied through the Cloud Control API.
  *
  * @example
- * import { App } from "cairn/aws/opsworks";
+ * import { App } from "cairn-iac/aws/opsworks";
  *
- * @module cairn/aws/opsworks
+ * @module cairn-iac/aws/opsworks
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

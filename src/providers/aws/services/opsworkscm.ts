@@ -3,9 +3,9 @@
  * `AWS::OpsWorksCM`: 1 resource type (Server), applied through the Cloud Control API.
  *
  * @example
- * import { Server } from "cairn/aws/opsworkscm";
+ * import { Server } from "cairn-iac/aws/opsworkscm";
  *
- * @module cairn/aws/opsworkscm
+ * @module cairn-iac/aws/opsworkscm
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Organizations`: 5 resource types (Account, Organization, OrganizationalUnit, Policy, ResourcePolicy), applied through the Cloud Control API.
  *
  * @example
- * import { Account } from "cairn/aws/organizations";
+ * import { Account } from "cairn-iac/aws/organizations";
  *
- * @module cairn/aws/organizations
+ * @module cairn-iac/aws/organizations
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

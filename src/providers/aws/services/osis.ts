@@ -3,9 +3,9 @@
  * `AWS::OSIS`: 1 resource type (Pipeline), applied through the Cloud Control API.
  *
  * @example
- * import { Pipeline } from "cairn/aws/osis";
+ * import { Pipeline } from "cairn-iac/aws/osis";
  *
- * @module cairn/aws/osis
+ * @module cairn-iac/aws/osis
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

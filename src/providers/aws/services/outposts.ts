@@ -3,9 +3,9 @@
  * `AWS::Outposts`: 2 resource types (Outpost, Site), applied through the Cloud Control API.
  *
  * @example
- * import { Outpost } from "cairn/aws/outposts";
+ * import { Outpost } from "cairn-iac/aws/outposts";
  *
- * @module cairn/aws/outposts
+ * @module cairn-iac/aws/outposts
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

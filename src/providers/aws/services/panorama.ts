@@ -3,9 +3,9 @@
  * `AWS::Panorama`: 3 resource types (ApplicationInstance, Package, PackageVersion), applied through the Cloud Control API.
  *
  * @example
- * import { ApplicationInstance } from "cairn/aws/panorama";
+ * import { ApplicationInstance } from "cairn-iac/aws/panorama";
  *
- * @module cairn/aws/panorama
+ * @module cairn-iac/aws/panorama
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::PaymentCryptography`: 2 resource types (Alias, Key), applied through the Cloud Control API.
  *
  * @example
- * import { Alias } from "cairn/aws/paymentcryptography";
+ * import { Alias } from "cairn-iac/aws/paymentcryptography";
  *
- * @module cairn/aws/paymentcryptography
+ * @module cairn-iac/aws/paymentcryptography
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

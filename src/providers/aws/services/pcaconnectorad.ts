@@ -3,9 +3,9 @@
  * `AWS::PCAConnectorAD`: 5 resource types (Connector, DirectoryRegistration, ServicePrincipalName, Template, TemplateGroupAccessControlEntry), applied through the Cloud Control API.
  *
  * @example
- * import { Connector } from "cairn/aws/pcaconnectorad";
+ * import { Connector } from "cairn-iac/aws/pcaconnectorad";
  *
- * @module cairn/aws/pcaconnectorad
+ * @module cairn-iac/aws/pcaconnectorad
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::PCAConnectorSCEP`: 2 resource types (Challenge, Connector), applied through the Cloud Control API.
  *
  * @example
- * import { Challenge } from "cairn/aws/pcaconnectorscep";
+ * import { Challenge } from "cairn-iac/aws/pcaconnectorscep";
  *
- * @module cairn/aws/pcaconnectorscep
+ * @module cairn-iac/aws/pcaconnectorscep
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::PCS`: 3 resource types (Cluster, ComputeNodeGroup, Queue), applied through the Cloud Control API.
  *
  * @example
- * import { Cluster } from "cairn/aws/pcs";
+ * import { Cluster } from "cairn-iac/aws/pcs";
  *
- * @module cairn/aws/pcs
+ * @module cairn-iac/aws/pcs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Personalize`: 7 resource types (Dataset, DatasetGroup, EventTracker, Filter, MetricAttribution, Schema, Solution), applied through the Cloud Control API.
  *
  * @example
- * import { Dataset } from "cairn/aws/personalize";
+ * import { Dataset } from "cairn-iac/aws/personalize";
  *
- * @module cairn/aws/personalize
+ * @module cairn-iac/aws/personalize
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

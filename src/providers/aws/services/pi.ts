@@ -3,9 +3,9 @@
  * `AWS::PI`: 1 resource type (PerfReports), applied through the Cloud Control API.
  *
  * @example
- * import { PerfReports } from "cairn/aws/pi";
+ * import { PerfReports } from "cairn-iac/aws/pi";
  *
- * @module cairn/aws/pi
+ * @module cairn-iac/aws/pi
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Pinpoint`: 19 resource types (ADMChannel, APNSChannel, APNSSandboxChannel, APNSVoipChannel, APNSVoipSandboxChannel, App, ApplicationSettings, BaiduChannel, Campaign, EmailChannel, EmailTemplate, EventStream, GCMChannel, InAppTemplate, PushTemplate, SMSChannel, Segment, SmsTemplate, VoiceChannel), applied through the Cloud Control API.
  *
  * @example
- * import { ADMChannel } from "cairn/aws/pinpoint";
+ * import { ADMChannel } from "cairn-iac/aws/pinpoint";
  *
- * @module cairn/aws/pinpoint
+ * @module cairn-iac/aws/pinpoint
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

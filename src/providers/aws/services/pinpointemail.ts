@@ -3,9 +3,9 @@
  * `AWS::PinpointEmail`: 4 resource types (ConfigurationSet, ConfigurationSetEventDestination, DedicatedIpPool, Identity), applied through the Cloud Control API.
  *
  * @example
- * import { ConfigurationSet } from "cairn/aws/pinpointemail";
+ * import { ConfigurationSet } from "cairn-iac/aws/pinpointemail";
  *
- * @module cairn/aws/pinpointemail
+ * @module cairn-iac/aws/pinpointemail
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Pipes`: 1 resource type (Pipe), applied through the Cloud Control API.
  *
  * @example
- * import { Pipe } from "cairn/aws/pipes";
+ * import { Pipe } from "cairn-iac/aws/pipes";
  *
- * @module cairn/aws/pipes
+ * @module cairn-iac/aws/pipes
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::PricingPlanManager`: 1 resource type (Subscription), applied through the Cloud Control API.
  *
  * @example
- * import { Subscription } from "cairn/aws/pricingplanmanager";
+ * import { Subscription } from "cairn-iac/aws/pricingplanmanager";
  *
- * @module cairn/aws/pricingplanmanager
+ * @module cairn-iac/aws/pricingplanmanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Proton`: 3 resource types (EnvironmentAccountConnection, EnvironmentTemplate, ServiceTemplate), applied through the Cloud Control API.
  *
  * @example
- * import { EnvironmentAccountConnection } from "cairn/aws/proton";
+ * import { EnvironmentAccountConnection } from "cairn-iac/aws/proton";
  *
- * @module cairn/aws/proton
+ * @module cairn-iac/aws/proton
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

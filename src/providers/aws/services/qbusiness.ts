@@ -3,9 +3,9 @@
  * `AWS::QBusiness`: 8 resource types (Application, DataAccessor, DataSource, Index, Permission, Plugin, Retriever, WebExperience), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/qbusiness";
+ * import { Application } from "cairn-iac/aws/qbusiness";
  *
- * @module cairn/aws/qbusiness
+ * @module cairn-iac/aws/qbusiness
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

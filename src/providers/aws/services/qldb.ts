@@ -3,9 +3,9 @@
  * `AWS::QLDB`: 2 resource types (Ledger, Stream), applied through the Cloud Control API.
  *
  * @example
- * import { Ledger } from "cairn/aws/qldb";
+ * import { Ledger } from "cairn-iac/aws/qldb";
  *
- * @module cairn/aws/qldb
+ * @module cairn-iac/aws/qldb
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::QuickSight`: 22 resource types (ActionConnector, Agent, Analysis, ApprovalPolicy, CustomPermissions, Customization, DLPSetting, Dashboard, DataSet, DataSource, Flow, Folder, KnowledgeBase, LimitsProfile, OAuthClientApplication, RefreshSchedule, Space, Template, Theme, Topic, TopicV2, VPCConnection), applied through the Cloud Control API.
  *
  * @example
- * import { ActionConnector } from "cairn/aws/quicksight";
+ * import { ActionConnector } from "cairn-iac/aws/quicksight";
  *
- * @module cairn/aws/quicksight
+ * @module cairn-iac/aws/quicksight
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

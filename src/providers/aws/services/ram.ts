@@ -3,9 +3,9 @@
  * `AWS::RAM`: 2 resource types (Permission, ResourceShare), applied through the Cloud Control API.
  *
  * @example
- * import { Permission } from "cairn/aws/ram";
+ * import { Permission } from "cairn-iac/aws/ram";
  *
- * @module cairn/aws/ram
+ * @module cairn-iac/aws/ram
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

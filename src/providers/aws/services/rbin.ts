@@ -3,9 +3,9 @@
  * `AWS::Rbin`: 1 resource type (Rule), applied through the Cloud Control API.
  *
  * @example
- * import { Rule } from "cairn/aws/rbin";
+ * import { Rule } from "cairn-iac/aws/rbin";
  *
- * @module cairn/aws/rbin
+ * @module cairn-iac/aws/rbin
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

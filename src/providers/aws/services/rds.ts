@@ -3,9 +3,9 @@
  * `AWS::RDS`: 18 resource types (ClusterSnapshot, CustomDBEngineVersion, DBCluster, DBClusterParameterGroup, DBInstance, DBParameterGroup, DBProxy, DBProxyEndpoint, DBProxyTargetGroup, DBSecurityGroup, DBSecurityGroupIngress, DBShardGroup, DBSnapshot, DBSubnetGroup, EventSubscription, GlobalCluster, Integration, OptionGroup), applied through the Cloud Control API.
  *
  * @example
- * import { ClusterSnapshot } from "cairn/aws/rds";
+ * import { ClusterSnapshot } from "cairn-iac/aws/rds";
  *
- * @module cairn/aws/rds
+ * @module cairn-iac/aws/rds
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Redshift`: 15 resource types (Cluster, ClusterParameterGroup, ClusterSecurityGroup, ClusterSecurityGroupIngress, ClusterSubnetGroup, EndpointAccess, EndpointAuthorization, EventSubscription, Integration, QEV2IdcApplication, ScheduledAction, Snapshot, SnapshotCopyGrant, SnapshotSchedule, UsageLimit), applied through the Cloud Control API.
  *
  * @example
- * import { Cluster } from "cairn/aws/redshift";
+ * import { Cluster } from "cairn-iac/aws/redshift";
  *
- * @module cairn/aws/redshift
+ * @module cairn-iac/aws/redshift
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::RedshiftServerless`: 3 resource types (Namespace, Snapshot, Workgroup), applied through the Cloud Control API.
  *
  * @example
- * import { Namespace } from "cairn/aws/redshiftserverless";
+ * import { Namespace } from "cairn-iac/aws/redshiftserverless";
  *
- * @module cairn/aws/redshiftserverless
+ * @module cairn-iac/aws/redshiftserverless
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::RefactorSpaces`: 4 resource types (Application, Environment, Route, Service), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/refactorspaces";
+ * import { Application } from "cairn-iac/aws/refactorspaces";
  *
- * @module cairn/aws/refactorspaces
+ * @module cairn-iac/aws/refactorspaces
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

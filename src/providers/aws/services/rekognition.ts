@@ -3,9 +3,9 @@
  * `AWS::Rekognition`: 4 resource types (Collection, Dataset, Project, StreamProcessor), applied through the Cloud Control API.
  *
  * @example
- * import { Collection } from "cairn/aws/rekognition";
+ * import { Collection } from "cairn-iac/aws/rekognition";
  *
- * @module cairn/aws/rekognition
+ * @module cairn-iac/aws/rekognition
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ResilienceHub`: 2 resource types (App, ResiliencyPolicy), applied through the Cloud Control API.
  *
  * @example
- * import { App } from "cairn/aws/resiliencehub";
+ * import { App } from "cairn-iac/aws/resiliencehub";
  *
- * @module cairn/aws/resiliencehub
+ * @module cairn-iac/aws/resiliencehub
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

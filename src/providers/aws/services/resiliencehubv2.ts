@@ -3,9 +3,9 @@
  * `AWS::ResilienceHubV2`: 5 resource types (Policy, Service, ServiceFunction, System, UserJourney), applied through the Cloud Control API.
  *
  * @example
- * import { Policy } from "cairn/aws/resiliencehubv2";
+ * import { Policy } from "cairn-iac/aws/resiliencehubv2";
  *
- * @module cairn/aws/resiliencehubv2
+ * @module cairn-iac/aws/resiliencehubv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ResourceExplorer2`: 3 resource types (DefaultViewAssociation, Index, View), applied through the Cloud Control API.
  *
  * @example
- * import { DefaultViewAssociation } from "cairn/aws/resourceexplorer2";
+ * import { DefaultViewAssociation } from "cairn-iac/aws/resourceexplorer2";
  *
- * @module cairn/aws/resourceexplorer2
+ * @module cairn-iac/aws/resourceexplorer2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ResourceGroups`: 2 resource types (Group, TagSyncTask), applied through the Cloud Control API.
  *
  * @example
- * import { Group } from "cairn/aws/resourcegroups";
+ * import { Group } from "cairn-iac/aws/resourcegroups";
  *
- * @module cairn/aws/resourcegroups
+ * @module cairn-iac/aws/resourcegroups
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::RoboMaker`: 6 resource types (Fleet, Robot, RobotApplication, RobotApplicationVersion, SimulationApplication, SimulationApplicationVersion), applied through the Cloud Control API.
  *
  * @example
- * import { Fleet } from "cairn/aws/robomaker";
+ * import { Fleet } from "cairn-iac/aws/robomaker";
  *
- * @module cairn/aws/robomaker
+ * @module cairn-iac/aws/robomaker
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

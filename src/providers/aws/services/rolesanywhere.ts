@@ -3,9 +3,9 @@
  * `AWS::RolesAnywhere`: 3 resource types (CRL, Profile, TrustAnchor), applied through the Cloud Control API.
  *
  * @example
- * import { CRL } from "cairn/aws/rolesanywhere";
+ * import { CRL } from "cairn-iac/aws/rolesanywhere";
  *
- * @module cairn/aws/rolesanywhere
+ * @module cairn-iac/aws/rolesanywhere
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Route53`: 11 resource types (CidrCollection, DNSSEC, DelegationSet, HealthCheck, HostedZone, KeySigningKey, QueryLoggingConfig, RecordSet, RecordSetGroup, TrafficPolicy, TrafficPolicyInstance), applied through the Cloud Control API.
  *
  * @example
- * import { CidrCollection } from "cairn/aws/route53";
+ * import { CidrCollection } from "cairn-iac/aws/route53";
  *
- * @module cairn/aws/route53
+ * @module cairn-iac/aws/route53
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

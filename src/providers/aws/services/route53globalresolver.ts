@@ -3,9 +3,9 @@
  * `AWS::Route53GlobalResolver`: 7 resource types (AccessSource, AccessToken, DnsView, FirewallDomainList, FirewallRule, GlobalResolver, HostedZoneAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { AccessSource } from "cairn/aws/route53globalresolver";
+ * import { AccessSource } from "cairn-iac/aws/route53globalresolver";
  *
- * @module cairn/aws/route53globalresolver
+ * @module cairn-iac/aws/route53globalresolver
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

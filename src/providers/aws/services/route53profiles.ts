@@ -3,9 +3,9 @@
  * `AWS::Route53Profiles`: 3 resource types (Profile, ProfileAssociation, ProfileResourceAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { Profile } from "cairn/aws/route53profiles";
+ * import { Profile } from "cairn-iac/aws/route53profiles";
  *
- * @module cairn/aws/route53profiles
+ * @module cairn-iac/aws/route53profiles
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

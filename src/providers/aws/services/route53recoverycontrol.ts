@@ -3,9 +3,9 @@
  * `AWS::Route53RecoveryControl`: 4 resource types (Cluster, ControlPanel, RoutingControl, SafetyRule), applied through the Cloud Control API.
  *
  * @example
- * import { Cluster } from "cairn/aws/route53recoverycontrol";
+ * import { Cluster } from "cairn-iac/aws/route53recoverycontrol";
  *
- * @module cairn/aws/route53recoverycontrol
+ * @module cairn-iac/aws/route53recoverycontrol
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Route53RecoveryReadiness`: 4 resource types (Cell, ReadinessCheck, RecoveryGroup, ResourceSet), applied through the Cloud Control API.
  *
  * @example
- * import { Cell } from "cairn/aws/route53recoveryreadiness";
+ * import { Cell } from "cairn-iac/aws/route53recoveryreadiness";
  *
- * @module cairn/aws/route53recoveryreadiness
+ * @module cairn-iac/aws/route53recoveryreadiness
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Route53Resolver`: 11 resource types (FirewallDomainList, FirewallRuleGroup, FirewallRuleGroupAssociation, OutpostResolver, ResolverConfig, ResolverDNSSECConfig, ResolverEndpoint, ResolverQueryLoggingConfig, ResolverQueryLoggingConfigAssociation, ResolverRule, ResolverRuleAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { FirewallDomainList } from "cairn/aws/route53resolver";
+ * import { FirewallDomainList } from "cairn-iac/aws/route53resolver";
  *
- * @module cairn/aws/route53resolver
+ * @module cairn-iac/aws/route53resolver
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

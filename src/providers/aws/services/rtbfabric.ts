@@ -3,9 +3,9 @@
  * `AWS::RTBFabric`: 6 resource types (InboundExternalLink, Link, LinkRoutingRule, OutboundExternalLink, RequesterGateway, ResponderGateway), applied through the Cloud Control API.
  *
  * @example
- * import { InboundExternalLink } from "cairn/aws/rtbfabric";
+ * import { InboundExternalLink } from "cairn-iac/aws/rtbfabric";
  *
- * @module cairn/aws/rtbfabric
+ * @module cairn-iac/aws/rtbfabric
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

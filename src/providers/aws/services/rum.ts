@@ -3,9 +3,9 @@
  * `AWS::RUM`: 1 resource type (AppMonitor), applied through the Cloud Control API.
  *
  * @example
- * import { AppMonitor } from "cairn/aws/rum";
+ * import { AppMonitor } from "cairn-iac/aws/rum";
  *
- * @module cairn/aws/rum
+ * @module cairn-iac/aws/rum
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

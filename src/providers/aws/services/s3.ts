@@ -3,9 +3,9 @@
  * `AWS::S3`: 10 resource types (AccessGrant, AccessGrantsInstance, AccessGrantsLocation, AccessPoint, Bucket, BucketPolicy, MultiRegionAccessPoint, MultiRegionAccessPointPolicy, StorageLens, StorageLensGroup), applied through the Cloud Control API.
  *
  * @example
- * import { AccessGrant } from "cairn/aws/s3";
+ * import { AccessGrant } from "cairn-iac/aws/s3";
  *
- * @module cairn/aws/s3
+ * @module cairn-iac/aws/s3
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

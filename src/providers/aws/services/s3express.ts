@@ -3,9 +3,9 @@
  * `AWS::S3Express`: 3 resource types (AccessPoint, BucketPolicy, DirectoryBucket), applied through the Cloud Control API.
  *
  * @example
- * import { AccessPoint } from "cairn/aws/s3express";
+ * import { AccessPoint } from "cairn-iac/aws/s3express";
  *
- * @module cairn/aws/s3express
+ * @module cairn-iac/aws/s3express
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

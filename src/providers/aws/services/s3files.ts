@@ -3,9 +3,9 @@
  * `AWS::S3Files`: 4 resource types (AccessPoint, FileSystem, FileSystemPolicy, MountTarget), applied through the Cloud Control API.
  *
  * @example
- * import { AccessPoint } from "cairn/aws/s3files";
+ * import { AccessPoint } from "cairn-iac/aws/s3files";
  *
- * @module cairn/aws/s3files
+ * @module cairn-iac/aws/s3files
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::S3ObjectLambda`: 2 resource types (AccessPoint, AccessPointPolicy), applied through the Cloud Control API.
  *
  * @example
- * import { AccessPoint } from "cairn/aws/s3objectlambda";
+ * import { AccessPoint } from "cairn-iac/aws/s3objectlambda";
  *
- * @module cairn/aws/s3objectlambda
+ * @module cairn-iac/aws/s3objectlambda
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::S3Outposts`: 4 resource types (AccessPoint, Bucket, BucketPolicy, Endpoint), applied through the Cloud Control API.
  *
  * @example
- * import { AccessPoint } from "cairn/aws/s3outposts";
+ * import { AccessPoint } from "cairn-iac/aws/s3outposts";
  *
- * @module cairn/aws/s3outposts
+ * @module cairn-iac/aws/s3outposts
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::S3Tables`: 5 resource types (Namespace, Table, TableBucket, TableBucketPolicy, TablePolicy), applied through the Cloud Control API.
  *
  * @example
- * import { Namespace } from "cairn/aws/s3tables";
+ * import { Namespace } from "cairn-iac/aws/s3tables";
  *
- * @module cairn/aws/s3tables
+ * @module cairn-iac/aws/s3tables
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

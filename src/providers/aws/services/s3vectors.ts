@@ -3,9 +3,9 @@
  * `AWS::S3Vectors`: 3 resource types (Index, VectorBucket, VectorBucketPolicy), applied through the Cloud Control API.
  *
  * @example
- * import { Index } from "cairn/aws/s3vectors";
+ * import { Index } from "cairn-iac/aws/s3vectors";
  *
- * @module cairn/aws/s3vectors
+ * @module cairn-iac/aws/s3vectors
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

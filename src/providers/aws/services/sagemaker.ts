@@ -3,9 +3,9 @@
  * `AWS::SageMaker`: 47 resource types (AIWorkloadConfig, Action, Algorithm, App, AppImageConfig, Artifact, Cluster, ClusterSchedulerConfig, CodeRepository, Context, DataQualityJobDefinition, Device, DeviceFleet, Domain, Endpoint, EndpointConfig, Experiment, ExperimentTrialComponent, FeatureGroup, Hub, HumanTaskUi, Image, ImageVersion, InferenceComponent, InferenceExperiment, MlflowApp, MlflowTrackingServer, Model, ModelBiasJobDefinition, ModelCard, ModelExplainabilityJobDefinition, ModelPackage, ModelPackageGroup, ModelQualityJobDefinition, MonitoringSchedule, NotebookInstance, NotebookInstanceLifecycleConfig, PartnerApp, Pipeline, ProcessingJob, Project, Space, StudioLifecycleConfig, TrialComponent, UserProfile, Workforce, Workteam), applied through the Cloud Control API.
  *
  * @example
- * import { AIWorkloadConfig } from "cairn/aws/sagemaker";
+ * import { AIWorkloadConfig } from "cairn-iac/aws/sagemaker";
  *
- * @module cairn/aws/sagemaker
+ * @module cairn-iac/aws/sagemaker
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

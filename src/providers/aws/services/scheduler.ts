@@ -3,9 +3,9 @@
  * `AWS::Scheduler`: 2 resource types (Schedule, ScheduleGroup), applied through the Cloud Control API.
  *
  * @example
- * import { Schedule } from "cairn/aws/scheduler";
+ * import { Schedule } from "cairn-iac/aws/scheduler";
  *
- * @module cairn/aws/scheduler
+ * @module cairn-iac/aws/scheduler
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

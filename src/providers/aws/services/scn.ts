@@ -3,9 +3,9 @@
  * `AWS::SCN`: 3 resource types (DataIntegrationFlow, Dataset, Namespace), applied through the Cloud Control API.
  *
  * @example
- * import { DataIntegrationFlow } from "cairn/aws/scn";
+ * import { DataIntegrationFlow } from "cairn-iac/aws/scn";
  *
- * @module cairn/aws/scn
+ * @module cairn-iac/aws/scn
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

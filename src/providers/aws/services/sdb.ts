@@ -3,9 +3,9 @@
  * `AWS::SDB`: 1 resource type (Domain), applied through the Cloud Control API.
  *
  * @example
- * import { Domain } from "cairn/aws/sdb";
+ * import { Domain } from "cairn-iac/aws/sdb";
  *
- * @module cairn/aws/sdb
+ * @module cairn-iac/aws/sdb
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

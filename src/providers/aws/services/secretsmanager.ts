@@ -3,9 +3,9 @@
  * `AWS::SecretsManager`: 4 resource types (ResourcePolicy, RotationSchedule, Secret, SecretTargetAttachment), applied through the Cloud Control API.
  *
  * @example
- * import { ResourcePolicy } from "cairn/aws/secretsmanager";
+ * import { ResourcePolicy } from "cairn-iac/aws/secretsmanager";
  *
- * @module cairn/aws/secretsmanager
+ * @module cairn-iac/aws/secretsmanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

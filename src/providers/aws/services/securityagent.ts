@@ -3,9 +3,9 @@
  * `AWS::SecurityAgent`: 6 resource types (AgentSpace, Application, Artifact, Pentest, SecurityRequirementPack, TargetDomain), applied through the Cloud Control API.
  *
  * @example
- * import { AgentSpace } from "cairn/aws/securityagent";
+ * import { AgentSpace } from "cairn-iac/aws/securityagent";
  *
- * @module cairn/aws/securityagent
+ * @module cairn-iac/aws/securityagent
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::SecurityHub`: 16 resource types (AggregatorV2, AutomationRule, AutomationRuleV2, ConfigurationPolicy, Connector, ConnectorV2, DelegatedAdmin, FindingAggregator, Hub, HubV2, Insight, OrganizationConfiguration, PolicyAssociation, ProductSubscription, SecurityControl, Standard), applied through the Cloud Control API.
  *
  * @example
- * import { AggregatorV2 } from "cairn/aws/securityhub";
+ * import { AggregatorV2 } from "cairn-iac/aws/securityhub";
  *
- * @module cairn/aws/securityhub
+ * @module cairn-iac/aws/securityhub
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::SecurityLake`: 4 resource types (AwsLogSource, DataLake, Subscriber, SubscriberNotification), applied through the Cloud Control API.
  *
  * @example
- * import { AwsLogSource } from "cairn/aws/securitylake";
+ * import { AwsLogSource } from "cairn-iac/aws/securitylake";
  *
- * @module cairn/aws/securitylake
+ * @module cairn-iac/aws/securitylake
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ServerlessRepo`: 1 resource type (Application), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/serverlessrepo";
+ * import { Application } from "cairn-iac/aws/serverlessrepo";
  *
- * @module cairn/aws/serverlessrepo
+ * @module cairn-iac/aws/serverlessrepo
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ServiceCatalog`: 16 resource types (AcceptedPortfolioShare, CloudFormationProduct, CloudFormationProvisionedProduct, LaunchNotificationConstraint, LaunchRoleConstraint, LaunchTemplateConstraint, Portfolio, PortfolioPrincipalAssociation, PortfolioProductAssociation, PortfolioShare, ResourceUpdateConstraint, ServiceAction, ServiceActionAssociation, StackSetConstraint, TagOption, TagOptionAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { AcceptedPortfolioShare } from "cairn/aws/servicecatalog";
+ * import { AcceptedPortfolioShare } from "cairn-iac/aws/servicecatalog";
  *
- * @module cairn/aws/servicecatalog
+ * @module cairn-iac/aws/servicecatalog
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ServiceCatalogAppRegistry`: 4 resource types (Application, AttributeGroup, AttributeGroupAssociation, ResourceAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/servicecatalogappregistry";
+ * import { Application } from "cairn-iac/aws/servicecatalogappregistry";
  *
- * @module cairn/aws/servicecatalogappregistry
+ * @module cairn-iac/aws/servicecatalogappregistry
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::ServiceDiscovery`: 5 resource types (HttpNamespace, Instance, PrivateDnsNamespace, PublicDnsNamespace, Service), applied through the Cloud Control API.
  *
  * @example
- * import { HttpNamespace } from "cairn/aws/servicediscovery";
+ * import { HttpNamespace } from "cairn-iac/aws/servicediscovery";
  *
- * @module cairn/aws/servicediscovery
+ * @module cairn-iac/aws/servicediscovery
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::SES`: 22 resource types (ConfigurationSet, ConfigurationSetEventDestination, ContactList, CustomVerificationEmailTemplate, DedicatedIpPool, EmailIdentity, EmailIdentityCertificate, MailManagerAddonInstance, MailManagerAddonSubscription, MailManagerAddressList, MailManagerArchive, MailManagerIngressPoint, MailManagerRelay, MailManagerRuleSet, MailManagerTrafficPolicy, MultiRegionEndpoint, ReceiptFilter, ReceiptRule, ReceiptRuleSet, Template, Tenant, VdmAttributes), applied through the Cloud Control API.
  *
  * @example
- * import { ConfigurationSet } from "cairn/aws/ses";
+ * import { ConfigurationSet } from "cairn-iac/aws/ses";
  *
- * @module cairn/aws/ses
+ * @module cairn-iac/aws/ses
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

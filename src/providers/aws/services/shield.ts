@@ -3,9 +3,9 @@
  * `AWS::Shield`: 4 resource types (DRTAccess, ProactiveEngagement, Protection, ProtectionGroup), applied through the Cloud Control API.
  *
  * @example
- * import { DRTAccess } from "cairn/aws/shield";
+ * import { DRTAccess } from "cairn-iac/aws/shield";
  *
- * @module cairn/aws/shield
+ * @module cairn-iac/aws/shield
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

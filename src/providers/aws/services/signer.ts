@@ -3,9 +3,9 @@
  * `AWS::Signer`: 2 resource types (ProfilePermission, SigningProfile), applied through the Cloud Control API.
  *
  * @example
- * import { ProfilePermission } from "cairn/aws/signer";
+ * import { ProfilePermission } from "cairn-iac/aws/signer";
  *
- * @module cairn/aws/signer
+ * @module cairn-iac/aws/signer
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::SimSpaceWeaver`: 1 resource type (Simulation), applied through the Cloud Control API.
  *
  * @example
- * import { Simulation } from "cairn/aws/simspaceweaver";
+ * import { Simulation } from "cairn-iac/aws/simspaceweaver";
  *
- * @module cairn/aws/simspaceweaver
+ * @module cairn-iac/aws/simspaceweaver
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

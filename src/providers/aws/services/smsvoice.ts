@@ -3,9 +3,9 @@
  * `AWS::SMSVOICE`: 10 resource types (ConfigurationSet, OptOutList, PhoneNumber, Pool, ProtectConfiguration, Registration, RegistrationAttachment, ResourcePolicy, SenderId, VerifiedDestinationNumber), applied through the Cloud Control API.
  *
  * @example
- * import { ConfigurationSet } from "cairn/aws/smsvoice";
+ * import { ConfigurationSet } from "cairn-iac/aws/smsvoice";
  *
- * @module cairn/aws/smsvoice
+ * @module cairn-iac/aws/smsvoice
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

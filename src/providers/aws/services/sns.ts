@@ -3,9 +3,9 @@
  * `AWS::SNS`: 4 resource types (Subscription, Topic, TopicInlinePolicy, TopicPolicy), applied through the Cloud Control API.
  *
  * @example
- * import { Subscription } from "cairn/aws/sns";
+ * import { Subscription } from "cairn-iac/aws/sns";
  *
- * @module cairn/aws/sns
+ * @module cairn-iac/aws/sns
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::SQS`: 3 resource types (Queue, QueueInlinePolicy, QueuePolicy), applied through the Cloud Control API.
  *
  * @example
- * import { Queue } from "cairn/aws/sqs";
+ * import { Queue } from "cairn-iac/aws/sqs";
  *
- * @module cairn/aws/sqs
+ * @module cairn-iac/aws/sqs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

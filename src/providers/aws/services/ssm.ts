@@ -3,9 +3,9 @@
  * `AWS::SSM`: 12 resource types (Association, CloudConnector, Document, MaintenanceWindow, MaintenanceWindowTarget, MaintenanceWindowTask, OpsItem, Parameter, PatchBaseline, ResourceDataSync, ResourcePolicy, ServiceSetting), applied through the Cloud Control API.
  *
  * @example
- * import { Association } from "cairn/aws/ssm";
+ * import { Association } from "cairn-iac/aws/ssm";
  *
- * @module cairn/aws/ssm
+ * @module cairn-iac/aws/ssm
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

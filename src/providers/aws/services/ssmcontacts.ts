@@ -3,9 +3,9 @@
  * `AWS::SSMContacts`: 4 resource types (Contact, ContactChannel, Plan, Rotation), applied through the Cloud Control API.
  *
  * @example
- * import { Contact } from "cairn/aws/ssmcontacts";
+ * import { Contact } from "cairn-iac/aws/ssmcontacts";
  *
- * @module cairn/aws/ssmcontacts
+ * @module cairn-iac/aws/ssmcontacts
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

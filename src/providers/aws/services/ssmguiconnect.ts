@@ -3,9 +3,9 @@
  * `AWS::SSMGuiConnect`: 1 resource type (Preferences), applied through the Cloud Control API.
  *
  * @example
- * import { Preferences } from "cairn/aws/ssmguiconnect";
+ * import { Preferences } from "cairn-iac/aws/ssmguiconnect";
  *
- * @module cairn/aws/ssmguiconnect
+ * @module cairn-iac/aws/ssmguiconnect
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::SSMIncidents`: 2 resource types (ReplicationSet, ResponsePlan), applied through the Cloud Control API.
  *
  * @example
- * import { ReplicationSet } from "cairn/aws/ssmincidents";
+ * import { ReplicationSet } from "cairn-iac/aws/ssmincidents";
  *
- * @module cairn/aws/ssmincidents
+ * @module cairn-iac/aws/ssmincidents
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

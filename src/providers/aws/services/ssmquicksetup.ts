@@ -3,9 +3,9 @@
  * `AWS::SSMQuickSetup`: 2 resource types (ConfigurationManager, LifecycleAutomation), applied through the Cloud Control API.
  *
  * @example
- * import { ConfigurationManager } from "cairn/aws/ssmquicksetup";
+ * import { ConfigurationManager } from "cairn-iac/aws/ssmquicksetup";
  *
- * @module cairn/aws/ssmquicksetup
+ * @module cairn-iac/aws/ssmquicksetup
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

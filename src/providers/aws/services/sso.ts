@@ -3,9 +3,9 @@
  * `AWS::SSO`: 6 resource types (Application, ApplicationAssignment, Assignment, Instance, InstanceAccessControlAttributeConfiguration, PermissionSet), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/sso";
+ * import { Application } from "cairn-iac/aws/sso";
  *
- * @module cairn/aws/sso
+ * @module cairn-iac/aws/sso
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::StepFunctions`: 4 resource types (Activity, StateMachine, StateMachineAlias, StateMachineVersion), applied through the Cloud Control API.
  *
  * @example
- * import { Activity } from "cairn/aws/stepfunctions";
+ * import { Activity } from "cairn-iac/aws/stepfunctions";
  *
- * @module cairn/aws/stepfunctions
+ * @module cairn-iac/aws/stepfunctions
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::StorageGateway`: 3 resource types (Tape, TapePool, Volume), applied through the Cloud Control API.
  *
  * @example
- * import { Tape } from "cairn/aws/storagegateway";
+ * import { Tape } from "cairn-iac/aws/storagegateway";
  *
- * @module cairn/aws/storagegateway
+ * @module cairn-iac/aws/storagegateway
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::SupportApp`: 3 resource types (AccountAlias, SlackChannelConfiguration, SlackWorkspaceConfiguration), applied through the Cloud Control API.
  *
  * @example
- * import { AccountAlias } from "cairn/aws/supportapp";
+ * import { AccountAlias } from "cairn-iac/aws/supportapp";
  *
- * @module cairn/aws/supportapp
+ * @module cairn-iac/aws/supportapp
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::SupportAuthZ`: 1 resource type (SupportPermit), applied through the Cloud Control API.
  *
  * @example
- * import { SupportPermit } from "cairn/aws/supportauthz";
+ * import { SupportPermit } from "cairn-iac/aws/supportauthz";
  *
- * @module cairn/aws/supportauthz
+ * @module cairn-iac/aws/supportauthz
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Synthetics`: 2 resource types (Canary, Group), applied through the Cloud Control API.
  *
  * @example
- * import { Canary } from "cairn/aws/synthetics";
+ * import { Canary } from "cairn-iac/aws/synthetics";
  *
- * @module cairn/aws/synthetics
+ * @module cairn-iac/aws/synthetics
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

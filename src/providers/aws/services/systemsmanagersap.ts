@@ -3,9 +3,9 @@
  * `AWS::SystemsManagerSAP`: 1 resource type (Application), applied through the Cloud Control API.
  *
  * @example
- * import { Application } from "cairn/aws/systemsmanagersap";
+ * import { Application } from "cairn-iac/aws/systemsmanagersap";
  *
- * @module cairn/aws/systemsmanagersap
+ * @module cairn-iac/aws/systemsmanagersap
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Textract`: 1 resource type (Adapter), applied through the Cloud Control API.
  *
  * @example
- * import { Adapter } from "cairn/aws/textract";
+ * import { Adapter } from "cairn-iac/aws/textract";
  *
- * @module cairn/aws/textract
+ * @module cairn-iac/aws/textract
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

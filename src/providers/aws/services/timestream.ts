@@ -3,9 +3,9 @@
  * `AWS::Timestream`: 5 resource types (Database, InfluxDBCluster, InfluxDBInstance, ScheduledQuery, Table), applied through the Cloud Control API.
  *
  * @example
- * import { Database } from "cairn/aws/timestream";
+ * import { Database } from "cairn-iac/aws/timestream";
  *
- * @module cairn/aws/timestream
+ * @module cairn-iac/aws/timestream
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Transcribe`: 4 resource types (CallAnalyticsCategory, MedicalVocabulary, Vocabulary, VocabularyFilter), applied through the Cloud Control API.
  *
  * @example
- * import { CallAnalyticsCategory } from "cairn/aws/transcribe";
+ * import { CallAnalyticsCategory } from "cairn-iac/aws/transcribe";
  *
- * @module cairn/aws/transcribe
+ * @module cairn-iac/aws/transcribe
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

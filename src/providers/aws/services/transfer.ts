@@ -3,9 +3,9 @@
  * `AWS::Transfer`: 9 resource types (Agreement, Certificate, Connector, HostKey, Profile, Server, User, WebApp, Workflow), applied through the Cloud Control API.
  *
  * @example
- * import { Agreement } from "cairn/aws/transfer";
+ * import { Agreement } from "cairn-iac/aws/transfer";
  *
- * @module cairn/aws/transfer
+ * @module cairn-iac/aws/transfer
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

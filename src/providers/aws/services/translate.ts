@@ -3,9 +3,9 @@
  * `AWS::Translate`: 1 resource type (ParallelData), applied through the Cloud Control API.
  *
  * @example
- * import { ParallelData } from "cairn/aws/translate";
+ * import { ParallelData } from "cairn-iac/aws/translate";
  *
- * @module cairn/aws/translate
+ * @module cairn-iac/aws/translate
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

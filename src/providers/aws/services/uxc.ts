@@ -3,9 +3,9 @@
  * `AWS::UXC`: 1 resource type (AccountCustomization), applied through the Cloud Control API.
  *
  * @example
- * import { AccountCustomization } from "cairn/aws/uxc";
+ * import { AccountCustomization } from "cairn-iac/aws/uxc";
  *
- * @module cairn/aws/uxc
+ * @module cairn-iac/aws/uxc
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

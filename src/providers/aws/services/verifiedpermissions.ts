@@ -3,9 +3,9 @@
  * `AWS::VerifiedPermissions`: 5 resource types (IdentitySource, Policy, PolicyStore, PolicyStoreAlias, PolicyTemplate), applied through the Cloud Control API.
  *
  * @example
- * import { IdentitySource } from "cairn/aws/verifiedpermissions";
+ * import { IdentitySource } from "cairn-iac/aws/verifiedpermissions";
  *
- * @module cairn/aws/verifiedpermissions
+ * @module cairn-iac/aws/verifiedpermissions
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::VoiceID`: 1 resource type (Domain), applied through the Cloud Control API.
  *
  * @example
- * import { Domain } from "cairn/aws/voiceid";
+ * import { Domain } from "cairn-iac/aws/voiceid";
  *
- * @module cairn/aws/voiceid
+ * @module cairn-iac/aws/voiceid
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

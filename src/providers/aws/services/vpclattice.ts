@@ -3,9 +3,9 @@
  * `AWS::VpcLattice`: 14 resource types (AccessLogSubscription, AuthPolicy, DomainVerification, Listener, ResourceConfiguration, ResourceGateway, ResourcePolicy, Rule, Service, ServiceNetwork, ServiceNetworkResourceAssociation, ServiceNetworkServiceAssociation, ServiceNetworkVpcAssociation, TargetGroup), applied through the Cloud Control API.
  *
  * @example
- * import { AccessLogSubscription } from "cairn/aws/vpclattice";
+ * import { AccessLogSubscription } from "cairn-iac/aws/vpclattice";
  *
- * @module cairn/aws/vpclattice
+ * @module cairn-iac/aws/vpclattice
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

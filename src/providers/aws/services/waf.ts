@@ -3,9 +3,9 @@
  * `AWS::WAF`: 7 resource types (ByteMatchSet, IPSet, Rule, SizeConstraintSet, SqlInjectionMatchSet, WebACL, XssMatchSet), applied through the Cloud Control API.
  *
  * @example
- * import { ByteMatchSet } from "cairn/aws/waf";
+ * import { ByteMatchSet } from "cairn-iac/aws/waf";
  *
- * @module cairn/aws/waf
+ * @module cairn-iac/aws/waf
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::WAFRegional`: 11 resource types (ByteMatchSet, GeoMatchSet, IPSet, RateBasedRule, RegexPatternSet, Rule, SizeConstraintSet, SqlInjectionMatchSet, WebACL, WebACLAssociation, XssMatchSet), applied through the Cloud Control API.
  *
  * @example
- * import { ByteMatchSet } from "cairn/aws/wafregional";
+ * import { ByteMatchSet } from "cairn-iac/aws/wafregional";
  *
- * @module cairn/aws/wafregional
+ * @module cairn-iac/aws/wafregional
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

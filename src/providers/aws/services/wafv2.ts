@@ -3,9 +3,9 @@
  * `AWS::WAFv2`: 6 resource types (IPSet, LoggingConfiguration, RegexPatternSet, RuleGroup, WebACL, WebACLAssociation), applied through the Cloud Control API.
  *
  * @example
- * import { IPSet } from "cairn/aws/wafv2";
+ * import { IPSet } from "cairn-iac/aws/wafv2";
  *
- * @module cairn/aws/wafv2
+ * @module cairn-iac/aws/wafv2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::WellArchitected`: 7 resource types (AgentContext, AgentGoal, AgentProfile, Lens, Profile, ReviewTemplate, Workload), applied through the Cloud Control API.
  *
  * @example
- * import { AgentContext } from "cairn/aws/wellarchitected";
+ * import { AgentContext } from "cairn-iac/aws/wellarchitected";
  *
- * @module cairn/aws/wellarchitected
+ * @module cairn-iac/aws/wellarchitected
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

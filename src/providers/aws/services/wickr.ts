@@ -3,9 +3,9 @@
  * `AWS::Wickr`: 1 resource type (Network), applied through the Cloud Control API.
  *
  * @example
- * import { Network } from "cairn/aws/wickr";
+ * import { Network } from "cairn-iac/aws/wickr";
  *
- * @module cairn/aws/wickr
+ * @module cairn-iac/aws/wickr
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::Wisdom`: 12 resource types (AIAgent, AIAgentVersion, AIGuardrail, AIGuardrailVersion, AIPrompt, AIPromptVersion, Assistant, AssistantAssociation, KnowledgeBase, MessageTemplate, MessageTemplateVersion, QuickResponse), applied through the Cloud Control API.
  *
  * @example
- * import { AIAgent } from "cairn/aws/wisdom";
+ * import { AIAgent } from "cairn-iac/aws/wisdom";
  *
- * @module cairn/aws/wisdom
+ * @module cairn-iac/aws/wisdom
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::WorkSpaces`: 4 resource types (ConnectionAlias, Workspace, WorkspaceIpGroup, WorkspacesPool), applied through the Cloud Control API.
  *
  * @example
- * import { ConnectionAlias } from "cairn/aws/workspaces";
+ * import { ConnectionAlias } from "cairn-iac/aws/workspaces";
  *
- * @module cairn/aws/workspaces
+ * @module cairn-iac/aws/workspaces
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

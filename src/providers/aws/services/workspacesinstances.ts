@@ -3,9 +3,9 @@
  * `AWS::WorkspacesInstances`: 3 resource types (Volume, VolumeAssociation, WorkspaceInstance), applied through the Cloud Control API.
  *
  * @example
- * import { Volume } from "cairn/aws/workspacesinstances";
+ * import { Volume } from "cairn-iac/aws/workspacesinstances";
  *
- * @module cairn/aws/workspacesinstances
+ * @module cairn-iac/aws/workspacesinstances
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

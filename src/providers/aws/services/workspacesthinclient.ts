@@ -3,9 +3,9 @@
  * `AWS::WorkSpacesThinClient`: 1 resource type (Environment), applied through the Cloud Control API.
  *
  * @example
- * import { Environment } from "cairn/aws/workspacesthinclient";
+ * import { Environment } from "cairn-iac/aws/workspacesthinclient";
  *
- * @module cairn/aws/workspacesthinclient
+ * @module cairn-iac/aws/workspacesthinclient
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::WorkSpacesWeb`: 10 resource types (BrowserSettings, DataProtectionSettings, IdentityProvider, IpAccessSettings, NetworkSettings, Portal, SessionLogger, TrustStore, UserAccessLoggingSettings, UserSettings), applied through the Cloud Control API.
  *
  * @example
- * import { BrowserSettings } from "cairn/aws/workspacesweb";
+ * import { BrowserSettings } from "cairn-iac/aws/workspacesweb";
  *
- * @module cairn/aws/workspacesweb
+ * @module cairn-iac/aws/workspacesweb
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**

@@ -3,9 +3,9 @@
  * `AWS::XRay`: 4 resource types (Group, ResourcePolicy, SamplingRule, TransactionSearchConfig), applied through the Cloud Control API.
  *
  * @example
- * import { Group } from "cairn/aws/xray";
+ * import { Group } from "cairn-iac/aws/xray";
  *
- * @module cairn/aws/xray
+ * @module cairn-iac/aws/xray
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
