@@ -68,6 +68,65 @@ export interface TypeSpecData {
   wait?: { timeout?: number; failWhen?: Predicate; reason?: string };
   /** The ARN template (`arn:${Partition}:s3:::${BucketName}`). */
   arn?: string;
+  /** What the CloudFormation registry schema says of the type (absent: a hand-written type, every handler). */
+  reg?: RegistryData;
+}
+
+/**
+ * The registry schema's facts about a type, as generated. Paths are CloudFormation property names joined
+ * with `/`, without the schema's `/properties/` prefix; a `*` segment stands for every element of an array,
+ * as in the schema's own pointers.
+ *
+ * @example
+ * const fn: RegistryData = { h: "crudl", wo: ["Code", "Code/ZipFile"], co: ["FunctionName", "PackageType"], uo: ["Tags"] };
+ */
+export interface RegistryData {
+  /** The handlers the type has, a subset of `crudl` (create, read, update, delete, list); `""`: not provisionable. */
+  h: string;
+  /** `writeOnlyProperties`: never returned by a read; must be re-sent in every patch. */
+  wo?: string[];
+  /** `createOnlyProperties`: a change replaces the object. */
+  co?: string[];
+  /** `readOnlyProperties`: set by the cloud only. */
+  ro?: string[];
+  /** Arrays with `insertionOrder: false`: compared as sets. */
+  uo?: string[];
+  /** `propertyTransform`: path → the registry's expression of how the service normalises the value. */
+  pt?: Record<string, string>;
+  /** `additionalIdentifiers`, as paths. */
+  ai?: string[][];
+  /** `deprecatedProperties`. */
+  dep?: string[];
+  /** `tagging`: taggable, tags on create, tags updatable. */
+  tg?: [boolean, boolean, boolean];
+  /** The property that names the object, for auto-naming: its path and the schema's bounds. */
+  nm?: { path: string; min?: number; max?: number; pattern?: string };
+}
+
+/** Which Cloud Control handlers a type has. */
+export interface Handlers {
+  create: boolean;
+  read: boolean;
+  update: boolean;
+  delete: boolean;
+  list: boolean;
+}
+
+/** The registry facts of a decoded type, paths split into segments. */
+export interface RegistryInfo {
+  /** False when Cloud Control cannot create the type (no create handler, or no registry schema). */
+  provisionable: boolean;
+  handlers: Handlers;
+  writeOnly: readonly (readonly string[])[];
+  createOnly: readonly (readonly string[])[];
+  readOnly: readonly (readonly string[])[];
+  unordered: readonly (readonly string[])[];
+  /** Path (joined with `/`) → expression. */
+  transforms: ReadonlyMap<string, string>;
+  additionalIdentifiers: readonly (readonly string[])[];
+  deprecated: readonly (readonly string[])[];
+  tagging?: { taggable: boolean; onCreate: boolean; updatable: boolean };
+  naming?: RegistryData["nm"];
 }
 
 /** A decoded property. */
@@ -95,6 +154,8 @@ export interface TypeInfo extends ObjectInfo {
   replacePaths: readonly string[][];
   wait?: TypeSpecData["wait"];
   arnTemplate?: string;
+  /** The registry's facts; for a hand-written type without them, every handler and no paths. */
+  registry: RegistryInfo;
 }
 
 /** `{ Key, Value }`, the type of every standard tag list. */
@@ -102,6 +163,32 @@ const TAG: PropTuple[] = [
   ["Key", "string", FLAG.required],
   ["Value", "string", FLAG.required],
 ];
+
+const split = (paths: readonly string[] | undefined): string[][] => (paths ?? []).map((p) => p.split("/"));
+
+/**
+ * Decodes a type's registry facts.
+ *
+ * @example registryInfo({ h: "crud", wo: ["Code/ZipFile"] }).handlers.list // false
+ */
+export function registryInfo(reg: RegistryData | undefined): RegistryInfo {
+  const h = reg?.h ?? "crudl";
+  const handlers: Handlers = { create: h.includes("c"), read: h.includes("r"), update: h.includes("u"), delete: h.includes("d"), list: h.includes("l") };
+  const info: RegistryInfo = {
+    provisionable: handlers.create,
+    handlers,
+    writeOnly: split(reg?.wo),
+    createOnly: split(reg?.co),
+    readOnly: split(reg?.ro),
+    unordered: split(reg?.uo),
+    transforms: new Map(Object.entries(reg?.pt ?? {})),
+    additionalIdentifiers: reg?.ai ?? [],
+    deprecated: split(reg?.dep),
+  };
+  if (reg?.tg) info.tagging = { taggable: reg.tg[0], onCreate: reg.tg[1], updatable: reg.tg[2] };
+  if (reg?.nm) info.naming = reg.nm;
+  return info;
+}
 
 function objectInfo(tuples: readonly PropTuple[]): ObjectInfo {
   const props = tuples.map(([cfn, shape, flags, js]) => ({ cfn, shape, flags: flags ?? 0, js: js ?? camelName(cfn) }));
@@ -119,7 +206,7 @@ export function decodeTypeSpec(cfnType: string, token: string, data: TypeSpecDat
   const top = objectInfo(data.p);
   const defs = new Map<string, ObjectInfo>(Object.entries(data.d ?? {}).map(([k, v]) => [k, objectInfo(v)]));
   if (!defs.has("Tag")) defs.set("Tag", objectInfo(TAG));
-  const info: TypeInfo = { ...top, cfnType, token, identifier: data.id ?? [], defs, replacePaths: data.rp ?? [] };
+  const info: TypeInfo = { ...top, cfnType, token, identifier: data.id ?? [], defs, replacePaths: data.rp ?? [], registry: registryInfo(data.reg) };
   const tagProp = data.tags && top.byCfn.get(data.tags[0]);
   if (data.tags && tagProp) info.tags = { prop: tagProp, variant: data.tags[1] };
   if (data.wait) info.wait = data.wait;
