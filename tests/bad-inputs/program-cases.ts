@@ -93,7 +93,20 @@ const badOptions: [string, Record<string, unknown>, RegExp][] = [
   ["a provider of another package", { provider: OtherPkg }, /was given the other provider "p", which cannot manage bad resources/],
 ];
 
+const badReturns: [string, unknown, RegExp][] = [
+  ["a number", 42, /returned the number 42 as its stack outputs/],
+  ["a string", "out", /returned a string \("out"\) as its stack outputs/],
+  ["a list", [1, 2], /returned a list \(\[1,2\]\) as its stack outputs/],
+  ["null", null, /returned null as its stack outputs/],
+  ["true", true, /returned the boolean true as its stack outputs/],
+  ["a Map", new Map([["a", 1]]), /returned an instance of Map as its stack outputs/],
+];
+
 export const programCases: Case[] = [
+  // What a program returns: its stack outputs, as an object (or nothing).
+  ...badReturns.map(([what, v, message]) =>
+    up(`a program that returns ${what} as its outputs`, () => { new Box("a", {}); return v as never; }, new RegExp(`The program "bad" failed while declaring its resources: the program's body ${message.source}.*: return an object of named outputs`)),
+  ),
   // Names.
   preview("two resources with one type and name", () => { new Box("a", {}); new Box("a", {}); }, /Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a: resource "a" \(bad:in:Box\) and resource "a" \(bad:in:Box\)/),
   preview('a name with "::"', () => void new Box("a::b", {}), /The name "a::b" of a bad:in:Box resource cannot contain "::"/),
