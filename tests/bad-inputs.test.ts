@@ -9,13 +9,14 @@ import { programCases } from "./bad-inputs/program-cases.js";
 import { cliCases } from "./bad-inputs/cli-cases.js";
 import { stateCases } from "./bad-inputs/state-cases.js";
 import { providerCases, rogue } from "./bad-inputs/provider-cases.js";
+import { noBucketCases } from "./bad-inputs/no-bucket.js";
 import type { Case } from "./bad-inputs/case.js";
 
 // The table of bad inputs users have tried, and the one answer each gets: what is wrong, where it came from,
 // what to do. Usage mistakes exit 2; everything else exits 1. Every case also checks that the answer came
 // without a stack trace, and that neither the state nor the (fake) cloud changed. Grow it when a new one is found.
 
-const all: Case[] = [...cliCases, ...programCases, ...stateCases, ...providerCases];
+const all: Case[] = [...cliCases, ...programCases, ...stateCases, ...providerCases, ...noBucketCases];
 
 const before = process.env.CAIRN_PASSPHRASE;
 beforeAll(() => void (process.env.CAIRN_PASSPHRASE = "cli-test"));
