@@ -1,6 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { argv, type Case } from "./case.js";
+import { secret } from "../../src/program/output.js";
+import { box } from "./cloud.js";
+
+/** A program with a secret input: its saved plan holds an encrypted value. */
+const secretBox = () => void new box.Type("a", { v: secret("pw") });
 
 // The command line: usage mistakes (exit 2) and requests that cannot be met (exit 1).
 
@@ -109,6 +114,21 @@ export const cliCases: Case[] = [
         const { runCliIn } = await import("./run-in.js");
         await runCliIn(dir, ["preview", "--out", join(dir, "plan.json")]);
         await planFile(edit)(dir);
+      },
+    }),
+  ),
+  ...([
+    ["another", "not-the-passphrase", /The secrets in the plan .*plan\.json do not decrypt with this CAIRN_PASSPHRASE: the plan was saved under another one.*Nothing was applied/],
+    ["no", "", /The plan .*plan\.json holds encrypted secrets: set CAIRN_PASSPHRASE to apply it/],
+  ] as const).map(([which, passphrase, message]) =>
+    fails(`a saved plan with secrets, applied under ${which} passphrase`, (dir) => ["up", "--plan", join(dir, "plan.json"), "--yes"], message, {
+      program: secretBox,
+      env: { CAIRN_PASSPHRASE: passphrase },
+      before: async (dir) => {
+        const { Program } = await import("../../src/entry/program.js");
+        const { run } = await import("../cli/harness.js");
+        const r = await run(new Program("bad", secretBox, { dir, command: "npx tsx infra.ts" }), ["preview", "--out", join(dir, "plan.json")]);
+        if (r.code !== 0) throw new Error(r.stderr);
       },
     }),
   ),

@@ -130,6 +130,14 @@ export const programCases: Case[] = [
   up("a resource inside apply() with the name of another", () => void new Box("a", { v: output(1).apply(() => new Box("a", {}).v) }), /Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),
   up("a resource inside an apply() nothing uses, with the name of another", () => { new Box("a", {}); output(1).apply(() => new Box("a", {}).id); }, /An apply\(\) callback whose result nothing uses failed while planning: Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),
   up("a resource inside apply() on an output made outside the program", () => void new Box("a", { v: early }), /Resource "inner" \(bad:in:Box\) was created inside an apply\(\) callback of an output made outside any program/),
+  // apply() callbacks that throw: the message names what the callback fed and the value it was given.
+  preview("an apply() that throws, feeding an input", () => { const a = new Box("a", { v: 1 }); new Box("b", { v: a.v.apply(() => { throw new Error("no such zone"); }) }); }, /Planning "b" \(bad:in:Box\) failed: no such zone \(thrown by an apply\(\) callback on a\.v\)/),
+  preview("an apply() that throws, feeding a stack output", () => { const a = new Box("a", { v: 1 }); return { url: a.v.apply(() => { throw new Error("no such zone"); }) }; }, /stack output "url" could not be computed: no such zone \(thrown by an apply\(\) callback on a\.v\)/),
+  up("an apply() on an id that throws once the object exists, feeding a stack output", () => { const a = new Box("a", { v: 1 }); return { url: a.id.apply(() => { throw new Error("late zone"); }) }; }, /stack output "url" could not be computed: late zone \(thrown by an apply\(\) callback on a\.id\)/, { setup: true }),
+  // Stack outputs that refer back to themselves.
+  up("a stack output that refers back to itself", () => { new Box("a", {}); return { out: cyclicObject() }; }, /stack output "out\.self" refers back to "out" \(a cyclic object\)/),
+  up("a stack output list that holds itself", () => { new Box("a", {}); return { out: cyclicArray() }; }, /stack output "out\[1\]" refers back to "out" \(a cyclic object\)/),
+  up("a stack output whose apply() returns a cyclic object", () => { const a = new Box("a", {}); return { out: a.id.apply(() => cyclicObject()) }; }, /stack output "out" holds a value that refers back to itself \(a cyclic object/, { setup: true }),
   // Programs that throw.
   ...thrown.map(([what, e, message]) => preview(`a program that throws ${what}`, () => { throw e; }, message)),
   preview("an async program that rejects", async () => { await Promise.resolve(); throw new Error("async boom"); }, /failed while declaring its resources: async boom/),
