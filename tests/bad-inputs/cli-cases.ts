@@ -124,12 +124,7 @@ export const cliCases: Case[] = [
     fails(`a saved plan with secrets, applied under ${which} passphrase`, (dir) => ["up", "--plan", join(dir, "plan.json"), "--yes"], message, {
       program: secretBox,
       env: { CAIRN_PASSPHRASE: passphrase },
-      before: async (dir) => {
-        const { Program } = await import("../../src/entry/program.js");
-        const { run } = await import("../cli/harness.js");
-        const r = await run(new Program("bad", secretBox, { dir, command: "npx tsx infra.ts" }), ["preview", "--out", join(dir, "plan.json")]);
-        if (r.code !== 0) throw new Error(r.stderr);
-      },
+      before: async (dir) => (await import("./run-in.js")).runCliIn(dir, ["preview", "--out", join(dir, "plan.json")], secretBox),
     }),
   ),
   fails("a saved plan of another stack", (dir) => ["up", "--plan", join(dir, "plan.json"), "--yes"], /This plan was made for stack "other" of project "bad", not stack "dev"/, {
