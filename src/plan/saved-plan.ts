@@ -119,6 +119,6 @@ export async function readPlanFile(path: string, passphrase: string | undefined)
     return crypt(plan, createCrypter(passphrase, Buffer.from(file.salt, "base64"), DEFAULT_SCRYPT), "decrypt");
   } catch (e) {
     if (!(e instanceof DecryptError)) throw e;
-    throw new Error(`The secrets in the plan ${path} do not decrypt with this CAIRN_PASSPHRASE: the plan was saved under another one (or the file was damaged). Nothing was applied: set CAIRN_PASSPHRASE to the passphrase \`preview --out\` ran with, or make the plan again with \`preview --out ${path}\`.`);
+    throw new DecryptError(`The secrets in the plan ${path} do not decrypt with this CAIRN_PASSPHRASE: the plan was saved under another one (or the file was damaged). Nothing was applied: set CAIRN_PASSPHRASE to the passphrase \`preview --out\` ran with, or make the plan again with \`preview --out ${path}\`.`);
   }
 }

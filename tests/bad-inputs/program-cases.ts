@@ -72,10 +72,10 @@ const thrown: [string, unknown, RegExp][] = [
   ["a number", 42, /failed while declaring its resources: the program threw the number 42 instead of an Error/],
 ];
 const stackOutputs: [string, unknown, RegExp][] = [
-  ["NaN", Number.NaN, /stack output "out" is NaN, which is not a finite number: stack outputs are stored as JSON/],
+  ["NaN", Number.NaN, /stack output "out" is NaN, which is not a finite number: pass a finite number, or null: stack outputs are stored as JSON/],
   ["Infinity", Number.POSITIVE_INFINITY, /stack output "out" is Infinity, which is not a finite number/],
   ["a bigint", 10n, /stack output "out" is a bigint: pass it as a string or a number/],
-  ["a function", () => 1, /stack output "out" is a function: stack outputs are stored as JSON/],
+  ["a function", () => 1, /stack output "out" is a function: pass the value it computes: stack outputs are stored as JSON/],
   ["a Date", new Date(0), /stack output "out" is a Date: pass date\.toISOString\(\)/],
   ["a Map", new Map(), /stack output "out" is a Map/],
 ];
