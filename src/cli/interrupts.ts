@@ -7,10 +7,15 @@ import { exitOnPurpose } from "./process-guard.js";
  * whole process group (tsx and the program), and tsx also relays its own copy to the program when the
  * program has not told it within 30 ms that it got one (its event loop was busy): one Ctrl-C then arrives
  * twice. A person pressing again, after reading what the first one said, takes longer than this.
+ *
+ * @example new Interrupts(say, exit, RELAY_WINDOW_MS)
  */
 export const RELAY_WINDOW_MS = 500;
 
-/** True when this process runs under the `tsx` command, which relays signals to it (its preflight is loaded). */
+/**
+ * True when this process runs under the `tsx` command, which relays signals to it (its preflight is loaded).
+ * @example underSignalRelay(["--require", "/p/node_modules/tsx/dist/preflight.cjs"]) // true
+ */
 export function underSignalRelay(execArgv: readonly string[] = process.execArgv): boolean {
   return execArgv.some((a) => /tsx[\\/]dist[\\/]preflight\.cjs$/.test(a));
 }

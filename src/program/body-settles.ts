@@ -34,7 +34,10 @@ export function settledBeforeIdle<T>(returned: T, site: string): T | Promise<Awa
   });
 }
 
-/** The message for a body that never settled. */
+/**
+ * The message for a body that never settled.
+ * @example neverSettled("infra.ts:3:16") // "the program's body never finished (the program(...) at infra.ts:3:16): …"
+ */
 export function neverSettled(site: string): string {
   const where = site ? ` (the program(...) at ${site})` : "";
   return `the program's body never finished${where}: it awaits something that never settles (a promise nothing resolves or rejects, such as \`await new Promise(() => {})\`), and nothing else was left running. Make every promise the body awaits settle, or stop awaiting it.`;
