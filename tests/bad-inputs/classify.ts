@@ -6,7 +6,7 @@
 // - clear: refused with the expected exit code, and the message (1) says what is wrong (it matches what the
 //   case expects), (2) says where (it names a file, a URN, a resource or key in quotes, an option, a URL or
 //   a file:line), and (3) says what to do (an instruction: "use …", "pass …", "set …", a command in
-//   backticks, …).
+//   backticks, or the command's usage printed after the error, …).
 // - harmless: refused, nothing changed, nothing crashed, but the message misses one of (1)-(3) or the
 //   exit code is not the expected one.
 
@@ -41,7 +41,7 @@ const CRASH = [/\n\s+at .*:\d+:\d+\)?/, /Maximum call stack size exceeded/, /Can
 /** Where: a path or file name, a URN, something in quotes, an option, a URL, a file:line. */
 const WHERE = [/(^|[\s(])\/[\w.-]+\//, /\b[\w.-]+\.(json|ndjson|ts|mts|js)\b/, /urn:cairn:/, /"[^"]+"/, /(^|\s)--[a-z]/, /\b[a-z][a-z0-9+.-]*:\/\//, /:\d+:\d+/, /'[^']+'/, /`[^`]+`/];
 /** What to do: an instruction, or a command to run. */
-const ACTION = /\b(use|pass|set|run|fix|remove|give|create|check|upgrade|make|put|move|return|delete|choose|write|restore|add|rename|handle|read it|import|unprotect|forget|declare|leave|let|stop|try|apply|destroy|refresh|edit|see|install|free|wait|retry|adopt|mark|replace|provide|list|change|start|press|select|define|split|drop|keep|call|write out)\b|`[^`]+`|did you mean/i;
+const ACTION = /\b(use|pass|set|run|fix|remove|give|create|check|upgrade|make|put|move|return|delete|choose|write|restore|add|rename|handle|read it|import|unprotect|forget|declare|leave|let|stop|try|apply|destroy|refresh|edit|see|install|free|wait|retry|adopt|mark|replace|provide|list|change|start|press|select|define|split|drop|keep|call|write out)\b|`[^`]+`|did you mean|\nUsage: /i;
 
 /** The lines a user reads as the answer: the error lines (with what follows them), else everything printed. */
 export function answerOf(o: Pick<Outcome, "stdout" | "stderr">): string {
