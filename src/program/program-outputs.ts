@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isOutput } from "./output.js";
 
 /**
  * The stack outputs a program function returned (`{}` for nothing); throws when they are not an object.
@@ -26,6 +27,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function describe(v: unknown): string {
   if (v === null) return "null";
+  if (isOutput(v)) return "an Output (one value known only when the engine runs), not an object of named outputs,";
   if (Array.isArray(v)) return `a list (${short(v)})`;
   switch (typeof v) {
     case "string":

@@ -232,3 +232,24 @@ export const generatedCases: Case[] = [
   ...badStacks, ...bogusOptions, ...badConfigNumbers, ...badConfigBooleans, ...wrongKinds,
   ...badRecords, ...badTops, ...badJournals, ...badHeads, ...badPlans,
 ];
+
+// Probes: more inputs users try, each with what it must get.
+const probes: Case[] = [
+  { what: "state.json holding a resource of another stack", area: "state files", argv: preview(), code: 1, setup: true,
+    before: editRecord((r, s) => {
+      const moved = String(r.urn).replace("urn:cairn:dev::", "urn:cairn:prod::");
+      s.resources = { [moved]: { ...r, urn: moved } };
+    }),
+    message: /state\.json is not a valid Cairn state file: it holds urn:cairn:prod::bad::bad:in:Box::a, a resource of stack "prod" of project "bad", not of stack "dev" of "bad"/ },
+  { what: "--parallel given a fraction as an exponent", area: "CLI flags", argv: preview("--parallel", "1e-1"), code: 2, message: /--parallel.*It must be a whole number ≥ 1/ },
+  { what: "--state-dir given as empty text (an unset variable)", area: "CLI flags", argv: preview("--state-dir", ""), code: 2, message: /option '--state-dir <dir>' argument '' is invalid\. It is empty \(an unset variable\?\)/ },
+  { what: "--backend given as empty text (an unset variable)", area: "backend URLs", argv: preview("--backend", " "), code: 2, message: /option '--backend <url>' argument ' ' is invalid\. It is empty/ },
+  { what: "--target given a name instead of a URN", area: "CLI flags", argv: preview("--target", "a"), code: 1, message: /--target a/ },
+  { what: "state show given a URN of another stack", area: "CLI flags", argv: argv("state", "show", "urn:cairn:prod::bad::bad:in:Box::a"), code: 1, setup: true, message: /urn:cairn:prod::bad::bad:in:Box::a/ },
+  { what: "state import of a type no provider knows", area: "CLI flags", argv: argv("state", "import", "nope:x:Thing", "n", "id-1", "--yes"), code: 1, setup: true, message: /nope:x:Thing/ },
+  { what: "stack restore of a backup of another project", area: "CLI flags", argv: (dir) => ["stack", "restore", join(dir, "b.json"), "--yes"], code: 1,
+    before: (dir) => writeFile(join(dir, "b.json"), JSON.stringify({ format: "cairn-stack-backup/1", project: "other", stack: "dev", state: {} })), message: /b\.json/ },
+  { what: "a program that returns a promise of a number as its outputs", area: "programs", argv: argv("up", "--yes"), code: 1, program: async () => { new box.Type("a", {}); return 7 as never; }, message: /returned the number 7 as its stack outputs/ },
+  { what: "a program that returns an output as its outputs", area: "programs", argv: argv("up", "--yes"), code: 1, program: () => new box.Type("a", { v: 1 }).v as never, message: /returned an Output \(one value known only when the engine runs\), not an object of named outputs, as its stack outputs/ },
+];
+generatedCases.push(...probes);
