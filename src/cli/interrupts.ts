@@ -52,8 +52,10 @@ export class Interrupts {
     setMaxListeners(0, this.cancelCtl.signal, this.abortCtl.signal);
     process.on("SIGINT", this.onSignal);
     process.on("SIGTERM", this.onSignal);
-    // Interrupts that came while the command line was loading count as if they came now.
-    for (let n = takeEarlyInterrupts(); n > 0; n--) this.interrupt();
+    // Interrupts that came while the command line was loading count as if they came now (under tsx's
+    // relay, those few moments' signals are one Ctrl-C and its copy).
+    const early = takeEarlyInterrupts();
+    for (let n = this.sameWithinMs > 0 ? Math.min(early, 1) : early; n > 0; n--) this.interrupt();
   }
 
   /** Aborted by the first interrupt: start nothing new. */

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Interrupts, RELAY_WINDOW_MS, underSignalRelay } from "../../src/cli/interrupts.js";
+import { holdEarlyInterrupts } from "../../src/core/early-interrupts.js";
 import { finish, start, tempProject, waitFor } from "../e2e/cli-harness.js";
 import { slowProgram } from "../e2e/programs.js";
 
@@ -52,6 +53,23 @@ describe("Ctrl-C relayed by tsx", () => {
       at(1);
       i.signal();
       expect(i.abort.aborted).toBe(true);
+    } finally {
+      i.dispose();
+    }
+  });
+
+  it.each([
+    [RELAY_WINDOW_MS, false],
+    [0, true],
+  ])("a Ctrl-C and its relayed copy while the command line loads are one Ctrl-C under the relay (window %s ms: stopped at once = %s)", (window, stopped) => {
+    // Nothing else in this worker listens for SIGINT: emitting it reaches only the early counter.
+    holdEarlyInterrupts();
+    process.emit("SIGINT");
+    process.emit("SIGINT");
+    const i = new Interrupts(() => {}, () => {}, window, () => 0);
+    try {
+      expect(i.cancel.aborted).toBe(true);
+      expect(i.abort.aborted).toBe(stopped);
     } finally {
       i.dispose();
     }
