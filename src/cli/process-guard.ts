@@ -7,6 +7,8 @@
  *
  * @module
  */
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DeclarationSites, userCallSite } from "../core/declaration-site.js";
 import { thrownMessage } from "../core/thrown.js";
 
@@ -74,8 +76,27 @@ function onExit(code: number): void {
   if (code === 0) process.exitCode = 1;
 }
 
+/** Cairn's own code (built, or its sources under tsx): an error whose first frame is there is Cairn's. */
+const OWN = [join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "dist"), join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "src")];
+
+/**
+ * Whether `e` was thrown by Cairn itself rather than by the program (its first stack frame says).
+ * @example thrownByCairn(new Error("x")) // false when made in the program's code
+ */
+export function thrownByCairn(e: unknown): boolean {
+  const first = e instanceof Error ? /\n\s+at (?:[^\n]*?\()?(?:file:\/\/)?([^\s():]+):\d+:\d+/.exec(e.stack ?? "")?.[1] : undefined;
+  return first !== undefined && OWN.some((root) => first.startsWith(root));
+}
+
 function stray(how: string, reason: unknown): void {
   const message = thrownMessage(reason, "the program");
+  if (process.env.CAIRN_DEBUG && reason instanceof Error && reason.stack) write(reason.stack);
+  if (thrownByCairn(reason)) {
+    strayFailure = running !== undefined;
+    write(`error: Cairn itself failed outside any step${running ? ` while \`${running}\` was running` : ""}: ${how} (${message}). This is a bug in Cairn: please report it with the trace CAIRN_DEBUG=1 prints. ${running ? "The run goes on and saves its state, then exits 1." : "The run had finished, and its state is saved."}`);
+    if (running === undefined) process.exitCode = 1;
+    return;
+  }
   if (running !== undefined) {
     strayFailure = true;
     write(`error: while \`${running}\` was running, the program's own code failed outside it: ${how} (${message}). The run goes on and saves its state, then exits 1. Handle the error where the program starts that work.`);

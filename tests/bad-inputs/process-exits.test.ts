@@ -70,3 +70,15 @@ describe("a program that ends the process in the middle of a run", () => {
     expect(r.stderr.trim()).toBe(`error: Invalid program name "has space" (the program(...) at infra.ts:2:16): use letters, digits, ".", "_" or "-".`);
   });
 });
+
+describe("who failed outside the run", () => {
+  it("an error whose first frame is in Cairn's own code is Cairn's (a bug to report), else the program's", async () => {
+    const { thrownByCairn } = await import("../../src/cli/process-guard.js");
+    const at = (file: string) => Object.assign(new Error("x"), { stack: `Error: x\n    at f (${file}:1:2)\n    at g (/elsewhere.js:3:4)` });
+    expect(thrownByCairn(at(join(import.meta.dirname, "../../src/apply/executor.ts")))).toBe(true);
+    expect(thrownByCairn(at(join(import.meta.dirname, "../../dist/chunks/chunk-X.js")))).toBe(true);
+    expect(thrownByCairn(at("/home/me/app/infra.ts"))).toBe(false);
+    expect(thrownByCairn(new Error("made here, in a test of the program's side"))).toBe(false);
+    expect(thrownByCairn("a string")).toBe(false);
+  });
+});
