@@ -13,7 +13,7 @@ import type { Forced, PlanContext, PlanInput, PlanOptions } from "./context.js";
 import { claimResources } from "./claims.js";
 import { planCustom } from "./plan-custom.js";
 import { planLookup } from "./plan-lookup.js";
-import { planWait, waitsNeededByUsers } from "./plan-wait.js";
+import { planWait, explainByUsers, waitsNeededByUsers } from "./plan-wait.js";
 import { checkDeleteProviders, planDeletes } from "./deletes.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
@@ -147,7 +147,10 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
   for (;;) {
     const ctx = await planPass(input, opts, forced, memo);
     const next = nextForced(ctx);
-    if (!next || ctx.diagnostics.some((d) => d.severity === "error")) return assemble(ctx, opts);
+    if (!next || ctx.diagnostics.some((d) => d.severity === "error")) {
+      explainByUsers(input.graph, ctx.steps);
+      return assemble(ctx, opts);
+    }
     forced = next;
   }
 }
