@@ -67,23 +67,22 @@ function heldChanges(state: StackState, target: WaitRun["target"], mark: string,
 /**
  * Polls the target until `until` holds. Its value — what every user of the wait receives — is the snapshot
  * of the read that satisfied it, and that read is recorded as the target's outputs, as a refresh would,
- * with the wait's mark, so a later run with nothing changed trusts it. A wait that ends otherwise clears
- * its mark: an earlier satisfaction no longer speaks for the target.
+ * with the wait's mark, so a later run with nothing changed trusts it. The mark is cleared as the wait
+ * starts: whatever made it run (a change it guards, a user) is no longer covered by the old satisfaction,
+ * so a wait that fails, is cancelled or is killed with the process leaves none.
  */
 export const waitFor: Handler<WaitAction> = async (action, ctx, node) => {
   const { step } = action;
   const { run, redact } = await waitRun(action, ctx, node);
+  const mark = heldMark(step.urn, step.untilText);
+  const unmark = heldChanges(ctx.journal.state, run.target, mark, false);
+  if (unmark.length) ctx.journal.mutate(unmark);
   const { outcome: raw, snapshot } = await ctx.poller.wait(run);
   const outcome = redactOutcome(raw, redact);
   const message = describeWaitOutcome(labelOf(step), outcome);
-  const mark = heldMark(step.urn, step.untilText);
   ctx.events.next({ type: "wait-ended", urn: step.urn, name: step.name, outcome, message });
   if (outcome.kind === "cancelled") throw new Cancelled(message);
-  if (outcome.kind !== "satisfied") {
-    const unmark = heldChanges(ctx.journal.state, run.target, mark, false);
-    if (unmark.length) ctx.journal.mutate(unmark);
-    throw new Error(message);
-  }
+  if (outcome.kind !== "satisfied") throw new Error(message);
   const target = run.target;
   return { changes: (s: StackState) => heldChanges(s, target, mark, true, snapshot), value: knownValue(target.id, snapshot!, run.secret) };
 };

@@ -80,7 +80,7 @@ describe("the wait handler", () => {
     expect(ended?.outcome).toMatchObject({ kind: "failed", reason: "bad password [secret]" });
   });
 
-  it("clears its mark from the target when it ends without holding: an earlier satisfaction no longer counts", async () => {
+  it("clears its mark from the target as it starts, so one that ends without holding leaves none", async () => {
     const { run, action, db } = await setup(async () => ({ outcome: { kind: "timed-out", reads: 4, elapsedMs: 60_000, observed: [{ path: "status", value: "creating" }] } }));
     const mark = heldMark(action.step.urn, action.step.untilText);
     const before = run.journal.state.resources[db.urn]!;
