@@ -6,7 +6,7 @@ import { formatDuration } from "../../core/duration.js";
 import { actionId, addFields, jsonBase, jsonParts, planParts, plainAction } from "./step-parts.js";
 import type { ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
 
-/** A `wait(…)`: it polls its target until `until` holds, and gates what reads it. Never written to state. */
+/** A `wait(…)`: it polls its target until `until` holds, and gates what reads it. It has no row in state. */
 export interface WaitStep extends StepBase {
   kind: "wait";
   /** Display name: the user's `name`, or `wait(<target>)`. */
@@ -25,7 +25,7 @@ export interface WaitStep extends StepBase {
   intervalMs: number;
   /** The timeout is the default (the type's, else Cairn's): plans print it only when it is not. */
   defaultTimeout: boolean;
-  /** False when nothing around the wait changes: it is skipped and makes no reads. */
+  /** False when it held on a recorded read and nothing around it changed since: it is skipped and makes no reads. */
   needed: boolean;
   /** Why it runs, or why it is not needed. */
   why: string;
