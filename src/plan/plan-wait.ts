@@ -12,6 +12,9 @@ import type { ResourceValue } from "../runtime/values.js";
 import type { PlanContext } from "./context.js";
 import { deferNode, dependencyDeferrals } from "./deferred.js";
 import { heldMark, stillHeld } from "../wait/held.js";
+import { resolveInputs } from "../runtime/resolve-inputs.js";
+import { containsUnknown } from "../core/unknown.js";
+import type { Resolver } from "../program/output.js";
 
 /** How a step reads in a wait's "runs because ..." note: `is replaced`. */
 const changeVerb = (s: PlanStep): string => stepKindOf(s).verb;
@@ -92,6 +95,7 @@ export async function planWait(node: WaitNode, ctx: PlanContext): Promise<void> 
     step.failWhenText = formatPredicate(failWhen, spec.subject);
   }
   if (schemaWait?.reasonAttribute) step.reasonAttribute = schemaWait.reasonAttribute;
+  if (reasons.length === 1 && reasons[0] === notHeld(node.name)) step.notHeld = true;
   ctx.steps.set(node, step);
   ctx.publish(node, step.needed ? gatedValue(targetValue, node) : targetValue);
 }
@@ -121,7 +125,7 @@ function waitUsers(graph: Graph): Map<GraphNode, GraphNode[]> {
 export function explainByUsers(graph: Graph, steps: NodeValues<GraphNode, PlanStep>): void {
   for (const [wait, users] of waitUsers(graph)) {
     const step = steps.get(wait);
-    if (step?.kind !== "wait" || step.why !== `runs because ${notHeld(step.name)}`) continue;
+    if (step?.kind !== "wait" || !step.notHeld) continue;
     const u = users.find((x) => {
       const s = steps.get(x);
       return s !== undefined && isChanging(s);
@@ -149,4 +153,25 @@ export function waitsNeededByUsers(graph: Graph, steps: NodeValues<GraphNode, Pl
     }
   }
   return out;
+}
+
+/**
+ * For each stack output not known because a wait it reads has not held yet, the note the plan prints with
+ * it: `waits for healthy, which has not held yet`. Empty (and nothing resolved again) when no wait of the
+ * plan runs for that reason.
+ *
+ * @example await outputNotes(programOutputs, resolver, outs.values, ctx.steps, graph) // { url: "waits for healthy, which has not held yet" }
+ */
+export async function outputNotes(outputs: Record<string, unknown>, resolver: Resolver, values: Props, steps: NodeValues<GraphNode, PlanStep>, graph: Graph): Promise<Record<string, string>> {
+  const open = graph.order.filter((n) => n.kind === "wait" && steps.get(n)?.kind === "wait" && (steps.get(n) as { notHeld?: boolean }).notHeld);
+  const notes: Record<string, string> = {};
+  if (!open.length) return notes;
+  for (const key of Object.keys(outputs)) {
+    if (!containsUnknown(values[key])) continue;
+    // One output at a time: the waits it reads are among its own dependencies.
+    const { deps } = await resolveInputs({ [key]: outputs[key] }, resolver);
+    const waits = open.filter((w) => deps.includes(w as never));
+    if (waits.length) notes[key] = `waits for ${waits.map((w) => w.name).join(", ")}, which ${waits.length === 1 ? "has" : "have"} not held yet`;
+  }
+  return notes;
 }

@@ -13,7 +13,7 @@ import type { Forced, PlanContext, PlanInput, PlanOptions } from "./context.js";
 import { claimResources } from "./claims.js";
 import { planCustom } from "./plan-custom.js";
 import { planLookup } from "./plan-lookup.js";
-import { planWait, explainByUsers, waitsNeededByUsers } from "./plan-wait.js";
+import { planWait, explainByUsers, outputNotes, waitsNeededByUsers } from "./plan-wait.js";
 import { checkDeleteProviders, planDeletes } from "./deletes.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
@@ -197,6 +197,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   nameSites(diagnostics, input.graph);
   const deferred = deferredParts(ctx.deferrals, kept);
   const unforeseen = [...ctx.deferrals.unforeseen];
+  const notes = await outputNotes(input.programOutputs, ctx.resolver, outs.values, ctx.steps, input.graph);
   return {
     ...(deferred.length ? { deferred } : {}),
     ...(unforeseen.length ? { unforeseen } : {}),
@@ -213,6 +214,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
     outputs: outs.values,
     secretOutputs: outs.secretKeys,
     outputsChanged: !isDeepStrictEqual(outs.values, input.state.outputs),
+    ...(Object.keys(notes).length ? { outputNotes: notes } : {}),
     diagnostics,
   };
 }

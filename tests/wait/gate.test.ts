@@ -6,6 +6,7 @@ import { program } from "../../src/entry/program.js";
 import { wait } from "../../src/wait/wait.js";
 import { seconds } from "../../src/core/duration.js";
 import { UNKNOWN } from "../../src/core/unknown.js";
+import { renderPlan } from "../../src/cli/render.js";
 import { Command } from "../../src/providers/local/command.js";
 import { File } from "../../src/providers/local/file.js";
 import { mocks, testProgram, type TestRun } from "../../src/testing/index.js";
@@ -59,6 +60,10 @@ describe("gate: a gated value is known only once its predicate held", () => {
     const plan = await run.preview();
     expect(plan.step("healthy")).toMatchObject({ needed: true, why: "runs because healthy has not held yet" });
     expect(plan.outputs.url).toBe(UNKNOWN);
+    expect(plan.plan.outputNotes).toEqual({ url: "waits for healthy, which has not held yet" });
+    const text = renderPlan(plan.plan).replace(/\x1b\[[0-9;]*m/g, "");
+    expect(text).toContain("runs because healthy has not held yet");
+    expect(text).toContain("url: (known after apply)  (waits for healthy, which has not held yet)");
 
     const second = await run.up();
     expect(second.waits.healthy!.outcome).toBe("timed-out");

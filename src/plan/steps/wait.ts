@@ -29,6 +29,8 @@ export interface WaitStep extends StepBase {
   needed: boolean;
   /** Why it runs, or why it is not needed. */
   why: string;
+  /** It runs because it has not held yet (whatever `why` names first): what uses it waits for that. */
+  notHeld?: boolean;
   /** Whether `until` holds on the last known state ("ready now?"); null when that state is not known yet. */
   readyNow: boolean | null;
 }
@@ -47,7 +49,7 @@ export const waitSchema = z.object({
   ...planParts.base, kind: z.literal("wait"), name: z.string(), named: z.boolean(), target: planParts.urn, subject: z.string(), until: z.unknown(), untilText: z.string(),
   failWhen: z.optional(z.unknown()), failWhenText: z.optional(z.string()), reasonAttribute: z.optional(z.string()),
   timeoutMs: z.number().check(z.positive()), intervalMs: z.number().check(z.positive()), defaultTimeout: z.boolean(), needed: z.boolean(), why: z.string(),
-  readyNow: z.nullable(z.boolean()),
+  notHeld: z.optional(z.boolean()), readyNow: z.nullable(z.boolean()),
 });
 
 /** A wait as `--json` prints it: its target, condition, timeout, and whether it runs. */
