@@ -55,6 +55,7 @@ describe("a gated value never escapes, through the CLI (issue 40)", { timeout: 9
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain("Plan: no resource changes");
     expect(r.stdout).toContain("runs because healthy has not held yet");
+    expect(r.stdout).toContain("url: (known after apply)  (waits for healthy, which has not held yet)");
     expect(r.stdout).not.toContain('url: "http://x"');
     r = await cli(dir, ["outputs", "--json"]);
     expect(r.stdout).not.toContain("http://x");
