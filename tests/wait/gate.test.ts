@@ -110,6 +110,36 @@ describe("gate: a gated value is known only once its predicate held", () => {
     expect(again.waits.healthy!.outcome).toBe("timed-out");
   });
 
+  it("up --refresh that finds the target fallen back runs the wait in that same run", async () => {
+    const h = health([ready]);
+    const run = await testProgram(server(), { mocks: { "local:Command": h.mock } });
+    await run.up();
+    h.set([starting]);
+    const again = await run.up({ refresh: true });
+    expect(again.plan.step("healthy")).toMatchObject({ needed: true, why: "runs because healthy has not held yet" });
+    expect(again.waits.healthy!.outcome).toBe("timed-out");
+  });
+
+  it("a wait on a wait that has not held does not start, on any run, and its value stays unpublished", async () => {
+    const h = health([starting]);
+    const chained = program("gate", () => {
+      const s = new Command<Health>("server", { create: "start", read: "health" });
+      const ok = wait(s, { name: "healthy", until: (x) => x.attributes.status.eq("ready"), timeout: seconds(3) });
+      const serving = wait(ok, { name: "serving", until: (x) => x.attributes.url.ne(""), timeout: seconds(3) });
+      return { url: serving.attributes.apply((a) => a.url) };
+    });
+    const run = await testProgram(chained, { mocks: { "local:Command": h.mock } });
+    for (let i = 0; i < 2; i++) {
+      const r = await run.up();
+      expect([r.waits.healthy!.outcome, r.waits.serving!.outcome]).toEqual(["timed-out", "dependency-failed"]);
+      expect(r.outputs.url).toBeUndefined();
+    }
+    h.set([ready]);
+    const done = await run.up();
+    expect([done.waits.healthy!.outcome, done.waits.serving!.outcome]).toEqual(["satisfied", "satisfied"]);
+    expect(done.outputs.url).toBe("http://x");
+  });
+
   it("editing the predicate of a named wait re-opens it", async () => {
     const h = health([ready]);
     const run = await testProgram(server(), { mocks: { "local:Command": h.mock } });
