@@ -44,7 +44,7 @@ export function stillHeld(record: ResourceState | undefined, check: HeldCheck): 
 export function withHeld(record: ResourceState, mark: string, held: boolean, outputs?: Props): ResourceState | undefined {
   const marks = record.waitsHeld ?? [];
   const has = marks.includes(mark);
-  const next = held ? (has ? marks : [...marks, mark].sort()) : marks.filter((m) => m !== mark);
+  const next = held === has ? marks : held ? [...marks, mark].sort() : marks.filter((m) => m !== mark);
   const sameOutputs = outputs === undefined || outputs === record.outputs;
   if (next === marks && sameOutputs) return undefined;
   const { waitsHeld: _old, ...rest } = record;
