@@ -31,12 +31,13 @@ export interface HeldRemoteLock {
 
 /**
  * The error a second `lock` of the same store gives: a store holds its stack's lock once at a time, so
- * a second run in this process is refused at once, naming the first.
+ * a second run in this process is refused at once, naming the first. `why` says why the holder is taken to
+ * be alive, when that is worth saying.
  *
  * @example if (store.lease) throw lockedHere(store, store.lease.holder);
  */
-export function lockedHere(place: LockPlace, holder: LockHolder | undefined): StackLockedError {
-  return new StackLockedError(place.ctx.stack, place.names.lock, holder, place.ctx.programHint);
+export function lockedHere(place: LockPlace, holder: LockHolder | undefined, why?: string): StackLockedError {
+  return new StackLockedError(place.ctx.stack, place.names.lock, holder, place.ctx.programHint, why);
 }
 
 /**
