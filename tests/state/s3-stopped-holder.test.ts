@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { hasChanges } from "../../src/plan/plan.js";
 import { LockCompromisedError, StackLockedError } from "../../src/state/lock-holder.js";
 import { lockS3Stack } from "../../src/state/s3/s3-lock.js";
 import { S3Store } from "../../src/state/s3/s3-store.js";
 import { parseS3Url } from "../../src/state/s3/s3-target.js";
-import { cloudObjects, boxesProgram } from "./fixtures/stop-cloud.js";
+import { cloudObjects, boxesProgram, exited, stoppedHolder } from "./fixtures/stop-cloud.js";
 import { tempDir } from "./helpers.js";
 import { useS3Fake } from "./s3-http-fake.js";
 
@@ -15,24 +13,6 @@ const fake = useS3Fake();
 beforeEach(() => fake.fake().objects.clear());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LEASE_S = 2;
-
-/** A child `up` of the two-box program against the fake S3; resolves once it stopped itself (SIGSTOP) after creating s0. */
-async function stoppedHolder(backend: string, cloud: string, host?: string) {
-  const script = fileURLToPath(new URL("./fixtures/s3-up.ts", import.meta.url));
-  const dir = await tempDir();
-  const args = ["--import", "tsx", script, "--backend", backend, "--cloud", cloud, "--dir", dir, ...(host ? ["--host", host] : [])];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
-  let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", () => output.includes("stopping after creating s0") && resolve());
-    child.on("exit", (code) => reject(new Error(`the holder exited early (${code}): ${output}`)));
-  });
-  return { child, output: () => output };
-}
-
-const exited = (child: ChildProcess) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on("exit", (code) => r(code))));
 
 describe("an S3 lock holder suspended (SIGSTOP) past its lease", () => {
   it("keeps its lock on its own host: a second up is refused naming it, and once resumed it finishes alone, creating each object once", async () => {
