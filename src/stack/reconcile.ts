@@ -92,7 +92,7 @@ export async function reconcile(journal: JournalWriter & { end(op: number, m: St
  * second object. A provider with `resume` notes a create before sending it (nothing noted: never sent).
  */
 function createAgain(provider: Provider): string | undefined {
-  if (provider.resume) return "its provider notes every create before sending it, and nothing was noted: it never reached the cloud";
+  if (provider.resume) return "its provider notes every create before sending it, and nothing was noted, so it never reached the cloud";
   if (provider.idempotentCreate) return "its provider makes creating it again safe (it finds or rewrites what the interrupted create made)";
   return undefined;
 }
