@@ -42,7 +42,7 @@ function goneReason(doc: LockDoc | undefined, at: { lastModified: Date; serverTi
   }
   const leaseMs = doc?.leaseMs ?? 0;
   const over = at.serverTime.getTime() - (at.lastModified.getTime() + leaseMs);
-  if (over > 0) return `its lease ended ${formatAge(over)} ago without renewal (the run was killed or lost its connection)`;
+  if (over > 0) return `its lease ended ${formatAge(over)} ago without renewal (its run was killed, lost its connection or is suspended: a suspended run stops before its next call or write)`;
   return undefined;
 }
 
