@@ -47,7 +47,7 @@ function settle(current: ResourceState | undefined, id: string, read: Props | un
  * Otherwise, once the rest are settled, the run stops naming each such create (see {@link unsettledCreates}).
  */
 export async function reconcile(journal: JournalWriter & { end(op: number, m: StateMutation[]): void; flush(): Promise<void> }, pending: readonly PendingOperation[], env: ReconcileEnv): Promise<void> {
-  const unsettled: PendingOperation[] = [];
+  const unsettled: { p: PendingOperation; loaded: boolean }[] = [];
   for (const p of pending) {
     const what = `${p.kind} of ${p.urn} (started ${p.since})`;
     const provider = env.providers(p.type, p.urn);
@@ -58,7 +58,7 @@ export async function reconcile(journal: JournalWriter & { end(op: number, m: St
     if (p.id === undefined) {
       const again = provider && createAgain(provider);
       if (!again) {
-        unsettled.push(p);
+        unsettled.push({ p, loaded: provider !== undefined });
         continue;
       }
       env.warn(`An interrupted ${what} was found. Its object id was never recorded, but ${again}: the next plan creates it.`, p.urn);
@@ -102,17 +102,17 @@ function createAgain(provider: Provider): string | undefined {
  * record, and whose providers can neither find it (`resume`) nor create it again safely (`idempotentCreate`):
  * naming each, and the two ways on once the user knows what became of it.
  *
- * @example throw unsettledCreates(pending, "npx tsx infra.ts")
+ * @example throw unsettledCreates([{ p, loaded: true }], "npx tsx infra.ts")
  */
-export function unsettledCreates(ops: readonly PendingOperation[], command: string): CairnError {
-  const one = ops.length === 1 ? ops[0]! : undefined;
+export function unsettledCreates(ops: readonly { p: PendingOperation; loaded: boolean }[], command: string): CairnError {
+  const one = ops.length === 1 ? ops[0]!.p : undefined;
   const type = one?.type ?? "<type>";
   const urn = one?.urn ?? "<urn>";
   return new CairnError(
     `${one ? "An interrupted create" : `${ops.length} interrupted creates`} may have made ${one ? "an object" : "objects"} the state does not record:\n` +
-      ops.map((p) => `  - ${p.urn} (a ${p.type}, started ${p.since})\n`).join("") +
+      ops.map(({ p, loaded }) => `  - ${p.urn} (a ${p.type}, started ${p.since}${loaded ? "" : "; no provider of that type is loaded"})\n`).join("") +
       `${one ? "Its provider" : "Their providers"} can neither find out how a create ended (no resume) nor make one again safely (no idempotentCreate): ` +
-      `creating ${one ? "it" : "them"} again could make second objects, so nothing was planned or changed. Find out whether ${one ? "the object exists" : "each object exists"}. ` +
+      `creating ${one ? "it" : "them"} again could make second objects, so this run stopped before planning anything. Find out whether ${one ? "the object exists" : "each object exists"}. ` +
       `If it does, adopt it: \`${command} state import ${type} ${urn} <id> --forget-interrupted ${urn}\`. ` +
       `If it does not: \`${command} up --forget-interrupted ${urn}\` creates it${one ? "" : " (the option repeats)"}.`,
   );

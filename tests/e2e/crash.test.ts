@@ -95,7 +95,7 @@ describe("crashes and concurrency, end to end", () => {
     const r = await cli(dir, ["up", "--yes"], { SLOW_MS: "0" });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stderr).toMatch(/interrupted creates? may have made (an object|objects) the state does not record:/);
-    expect(r.stderr).toContain("nothing was planned or changed");
+    expect(r.stderr).toContain("this run stopped before planning anything");
     expect(r.stderr).toMatch(/state import (e2e:Dup|<type>) \S+ <id> --forget-interrupted /);
     const named = [...r.stderr.matchAll(/^ {2}- (urn:cairn:dev::dup::e2e:Dup::d(\d)) \(a e2e:Dup, started /gm)].map((m) => ({ urn: m[1]!, n: m[2]! }));
     expect(named.length).toBeGreaterThan(0);
