@@ -84,7 +84,7 @@ describe("conformance: never silent, never stuck", () => {
     expect(r.summary).toMatchObject({ ok: false, succeeded: 1, failed: 1 });
     expect(retries(events)).toBe(2);
     expect(cloud.contents()).toEqual(["box:flaky"]);
-    expect(failures(events)).toEqual(["broken: InternalFailure: create of broken failed (declared at tests/conformance/never-silent.test.ts:77:7)"]);
+    expect(failures(events)).toEqual(["broken: InternalFailure: create of broken failed (declared at tests/conformance/never-silent.test.ts:79:7)"]);
   });
 
   it("a create that made the object but could not finish it is kept tainted and replaced next run", async () => {
