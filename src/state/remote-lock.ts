@@ -58,7 +58,7 @@ export function loseOnce(place: LockPlace, held: HeldRemoteLock, why: string): L
 
 /** How one backend keeps its lock, for {@link remoteStackLock}. */
 export interface RemoteLockHooks {
-  /** Marks the lock lost when this process alone can tell it may be (S3: the lease may have run out). */
+  /** Marks the lock lost when this process alone can tell it is, without asking the store (optional: S3 renews a late lease instead, as it writes). */
   check?(): void;
   /** Asks the store whether the lock is still this run's, marking it lost (with {@link loseOnce}) if not. */
   confirm(): Promise<void>;
