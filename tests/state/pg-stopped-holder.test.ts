@@ -30,7 +30,7 @@ describe("a PostgreSQL lock holder suspended (SIGSTOP)", () => {
   it("keeps its lock while its session lives, however long it is stopped: a second up is refused, and it finishes alone once resumed", async (ctx) => {
     const url = await pgdb.database(ctx);
     const cloud = join(await tempDir(), "cloud");
-    const { child, output } = await stoppedHolder(url, cloud);
+    const { child, output } = await stoppedHolder(url, cloud, await tempDir());
     try {
       await sleep(3000);
       const taker = boxesProgram({ cloud, dir: await tempDir() }).stack({ stack: "dev", backend: url, parallel: 1 });
@@ -50,7 +50,7 @@ describe("a PostgreSQL lock holder suspended (SIGSTOP)", () => {
   it("whose session was ended loses the lock to a second up, and once resumed writes and calls nothing more, saying so: no object is made twice", async (ctx) => {
     const url = await pgdb.database(ctx);
     const cloud = join(await tempDir(), "cloud");
-    const { child, output } = await stoppedHolder(url, cloud);
+    const { child, output } = await stoppedHolder(url, cloud, await tempDir());
     try {
       expect(await endSessionsOf(url, child.pid!)).toBe(1);
       await sleep(500); // the session's backend exits, letting go of the advisory lock

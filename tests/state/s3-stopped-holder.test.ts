@@ -18,7 +18,7 @@ describe("an S3 lock holder suspended (SIGSTOP) past its lease", () => {
   it("keeps its lock on its own host: a second up is refused naming it, and once resumed it finishes alone, creating each object once", async () => {
     const cloud = join(await tempDir(), "cloud");
     const backend = fake.url(`&lease=${LEASE_S}`);
-    const { child, output } = await stoppedHolder(backend, cloud);
+    const { child, output } = await stoppedHolder(backend, cloud, await tempDir());
     try {
       await sleep(LEASE_S * 1000 * 2); // two leases without renewal
       const taker = boxesProgram({ cloud, dir: await tempDir() }).stack({ stack: "dev", backend, parallel: 1 });
@@ -46,7 +46,7 @@ describe("an S3 lock holder suspended (SIGSTOP) past its lease", () => {
   it("of another host loses it to a second up, and stops before its next write or call, saying so: no object is made twice", async () => {
     const cloud = join(await tempDir(), "cloud");
     const backend = fake.url(`&lease=${LEASE_S}`);
-    const { child, output } = await stoppedHolder(backend, cloud, "laptop-elsewhere");
+    const { child, output } = await stoppedHolder(backend, cloud, await tempDir(), "laptop-elsewhere");
     try {
       await sleep(LEASE_S * 1000 + 1500); // its lease ran out unrenewed
       const taker = boxesProgram({ cloud, dir: await tempDir() }).stack({ stack: "dev", backend, parallel: 1 });
