@@ -97,6 +97,7 @@ function notEmptyHint(zoneId: string, name: string | undefined, records: string[
  * outputs.nameServers // ["ns-1.awsdns-01.org", …]
  */
 export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, HostedZoneQuery> = {
+  idempotentCreate: true, // the CallerReference derives from the URN: a create made again adopts the zone
   check({ inputs }) {
     if (typeof inputs.name !== "string" || normalizeName(inputs.name) === "" || normalizeName(inputs.name) === ".") {
       return [{ severity: "error", attribute: "name", message: "must be a domain name such as example.dev" }];
