@@ -55,7 +55,7 @@ export const CLUSTER = decodeTypeSpec("Test::EKS::Cluster", "test:eks:Cluster", 
 } satisfies TypeSpecData);
 
 /** RDS-like: identifiers and engine lowercased by the service, a KMS key id read back as its ARN. */
-export const DB = decodeTypeSpec("Test::RDS::DBInstance", "test:rds:DBInstance", {
+export const DB_DATA = {
   id: ["DBInstanceIdentifier"],
   p: [
     ["DBInstanceIdentifier", "string", X],
@@ -64,19 +64,21 @@ export const DB = decodeTypeSpec("Test::RDS::DBInstance", "test:rds:DBInstance",
     ["Port", "string", X],
     ["MasterUserPassword", "string", WO],
     ["DBInstanceArn", "string", RO],
+    ["DBInstanceStatus", "string", RO],
   ],
   reg: {
     h: "crudl",
     co: ["DBInstanceIdentifier", "KmsKeyId"],
     wo: ["MasterUserPassword"],
-    ro: ["DBInstanceArn"],
+    ro: ["DBInstanceArn", "DBInstanceStatus"],
     pt: {
       DBInstanceIdentifier: "$lowercase(DBInstanceIdentifier)",
       Engine: "$lowercase(Engine)",
       KmsKeyId: '$join(["arn:.+?:kms:.+?:.+?:key\\/", KmsKeyId])',
     },
   },
-} satisfies TypeSpecData);
+} satisfies TypeSpecData;
+export const DB = decodeTypeSpec("Test::RDS::DBInstance", "test:rds:DBInstance", DB_DATA);
 
 /** CloudFront-like: a list of objects the service fills with defaults; a security group with unordered lists and a policy. */
 export const DIST = decodeTypeSpec("Test::CloudFront::Distribution", "test:cloudfront:Distribution", {
