@@ -3,7 +3,7 @@ import { mockClient } from "aws-sdk-client-mock";
 import { CloudControlClient, GetResourceCommand, UpdateResourceCommand } from "@aws-sdk/client-cloudcontrol";
 import type { Urn } from "../../../src/core/urn.js";
 import { cloudControlProvider } from "../../../src/providers/aws/cloudcontrol/provider.js";
-import type { TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
+import { decodeTypeSpec, FLAG, type TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
 import { testCtx } from "../aws/ctx.js";
 import { BROKER, CLUSTER, DB, DIST, FN } from "./registry-types.js";
 
@@ -103,6 +103,15 @@ describe("UpdateResource patches: changed leaves only, write-only values re-sent
       expect(await sentPatch(c.info, c.olds, c.news)).toEqual(c.patch);
     });
   }
+
+  it("a type without registry facts re-sends its flagged write-only properties, except a create-only one", async () => {
+    const info = decodeTypeSpec("Test::Old::Thing", "test:old:Thing", {
+      id: ["Name"],
+      p: [["Name", "string", FLAG.replaces], ["Size", "integer"], ["Secret", "string", FLAG.writeOnly], ["Seed", "string", FLAG.writeOnly | FLAG.replaces]],
+    });
+    const olds = { name: "n", size: 1, secret: "s", seed: "x" };
+    expect(await sentPatch(info, olds, { ...olds, size: 2 })).toEqual([{ op: "replace", path: "/Size", value: 2 }, { op: "add", path: "/Secret", value: "s" }]);
+  });
 
   it("a reordered tag list or unordered array in the program is no change and sends no update", async () => {
     const olds = { distributionConfig: { enabled: true }, securityGroupIds: ["sg-1", "sg-2"], tags: [{ key: "a", value: "1" }, { key: "b", value: "2" }] };

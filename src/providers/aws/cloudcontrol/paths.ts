@@ -1,7 +1,8 @@
 /**
  * The registry's property paths of a type, in the form every comparison asks about: CloudFormation names
  * joined with `/`, `*` for any array element (as the schema's own pointers). A type the generator gave no
- * registry facts keeps the specification's flags: write-only top-level properties, nothing unordered.
+ * registry facts keeps the specification's flags (write-only, create-only and read-only top-level
+ * properties; nothing unordered).
  */
 import { FLAG, type TypeInfo } from "./type-spec.js";
 
@@ -31,8 +32,16 @@ export function pathsOf(info: TypeInfo): TypePaths {
   const r = info.registry;
   const known = r.writeOnly.length + r.createOnly.length + r.readOnly.length + r.unordered.length + r.transforms.size > 0 || r.tagging !== undefined;
   const writeOnly = new Set(r.writeOnly.map(join));
-  if (!known) for (const prop of info.props) if (prop.flags & FLAG.writeOnly) writeOnly.add(prop.cfn);
-  p = { known, writeOnly, createOnly: r.createOnly, readOnly: new Set(r.readOnly.map(join)), unordered: new Set(r.unordered.map(join)) };
+  const readOnly = new Set(r.readOnly.map(join));
+  const createOnly = [...r.createOnly];
+  if (!known) {
+    for (const prop of info.props) {
+      if (prop.flags & FLAG.writeOnly) writeOnly.add(prop.cfn);
+      if (prop.flags & FLAG.readOnly) readOnly.add(prop.cfn);
+      if (prop.flags & FLAG.replaces) createOnly.push([prop.cfn]);
+    }
+  }
+  p = { known, writeOnly, createOnly, readOnly, unordered: new Set(r.unordered.map(join)) };
   if (info.tags) p.tags = { cfn: info.tags.prop.cfn, variant: info.tags.variant };
   cache.set(info, p);
   return p;
