@@ -90,7 +90,11 @@ function parsedJson(v: unknown): unknown {
   }
 }
 
-/** The member of a union shape a value fits (an object: the object member; a list: the list member). */
+/**
+ * The member of a union shape a value fits (an object: the object member; a list: the list member).
+ *
+ * @example member(["union", "string", ["ref", "Rule"]], { Id: "r" }) // ["ref", "Rule"]
+ */
 export function member(shape: Shape, v: unknown): Shape {
   if (!Array.isArray(shape) || shape[0] !== "union") return shape;
   const members = shape.slice(1) as Shape[];
