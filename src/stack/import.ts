@@ -62,8 +62,10 @@ export function knownInputs(node: CustomNode): Props {
 /**
  * The state record of an imported object: what the provider's read reported as its outputs, and as its
  * inputs only the properties the program declares, with the values read (what the cloud chose for the
- * rest, its defaults, is never an input), so the first plan shows only what the program would change;
- * parent, dependencies, provider instance and options as the program declares them.
+ * rest, its defaults, is never an input), so the first plan shows only what the program would change
+ * (when a declared value comes from another resource, the record says its inputs are unknown: the first
+ * plan reads the object with it); parent, dependencies, provider instance and options as the program
+ * declares them.
  *
  * @example importedRecord(node, graph, "out/a.txt", { path: "out/a.txt", content: "hi", size: 2 })
  */
@@ -71,7 +73,11 @@ export function importedRecord(node: CustomNode, graph: Graph, id: string, read:
   const declared = Object.keys(node.inputs).filter((k) => node.inputs[k] !== undefined);
   const { inputs, secretKeys } = readAsInputs(read, node.definition.schema, declared);
   const meta = metaOf(node, graph.deps.get(node) ?? [], graph, undefined);
-  return recordFor(node.urn as Urn, node.type, meta, { id, inputs, outputs: read, secretKeys });
+  const record = recordFor(node.urn as Urn, node.type, meta, { id, inputs, outputs: read, secretKeys });
+  // A declared value known only from another resource was not given to the read, so the read could not
+  // tell what in it is the cloud's: the first plan reads the object again with every input known.
+  if (declared.some((k) => needsResolving(node.inputs[k]))) record.inputsUnknown = true;
+  return record;
 }
 
 /** What importing one object needs: the declared resource, the program's graph, and how to read the object. */

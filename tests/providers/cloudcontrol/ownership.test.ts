@@ -63,6 +63,21 @@ describe("state import records what the program declares, never the cloud's defa
     expect(fake.cloud.objects("AWS::S3::Bucket")[0]!.properties.PublicAccessBlockConfiguration).toBeDefined();
   });
 
+  it("a declared value that comes from another resource is compared once known: the cloud's defaults inside it are no change", async () => {
+    await existing("AWS::S3::Bucket", { BucketName: "src" });
+    await existing("AWS::S3::Bucket", { BucketName: "logs", LoggingConfiguration: { DestinationBucketName: "src", LogFilePrefix: "default/" } });
+    const stack = stackOf(() => {
+      const src = new Bucket("src", { bucketName: "src" });
+      new Bucket("logs", { bucketName: "logs", loggingConfiguration: { destinationBucketName: src.bucketName } });
+    });
+    await stack.importResource("aws:s3:Bucket", "src", "src");
+    const edit = await stack.importResource("aws:s3:Bucket", "logs", "logs");
+    expect(edit.record.inputsUnknown).toBe(true);
+    expect(hasChanges(await stack.preview())).toBe(false);
+    await stack.up();
+    expect(fake.cloud.count("UpdateResource")).toBe(0);
+  });
+
   it("an imported function is not replaced over a create-only property the cloud set (packageType), nor over its write-only code", async () => {
     await existing("AWS::Lambda::Function", { FunctionName: "fn", Role: role, Code: { ZipFile: code.zipFile }, PackageType: "Zip", MemorySize: 128 });
     let memorySize = 128;
