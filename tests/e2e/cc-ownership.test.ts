@@ -62,6 +62,10 @@ describe("what the cloud chose never becomes an input", { timeout: E2E_TIMEOUT_M
     fake.cloud.tamper("AWS::IAM::Role", role.identifier, (p) => void (p.RoleId = "AROA-CHANGED"));
     const quiet = await run(dir, ["preview", "--refresh", "--expect-no-changes"]);
     expect(quiet.code, quiet.stdout + quiet.stderr).toBe(0);
+    // Recording it applies nothing: up records it without asking (no terminal here, and no --yes).
+    const record = await run(dir, ["up", "--refresh"]);
+    expect(record.code, record.stdout + record.stderr).toBe(0);
+    expect(fake.cloud.count("UpdateResource")).toBe(0);
 
     const queue = fake.cloud.objects("AWS::SQS::Queue").find((o) => o.properties.QueueName === "own-q")!;
     fake.cloud.tamper("AWS::SQS::Queue", queue.identifier, (p) => void (p.VisibilityTimeout = 10));
