@@ -36,6 +36,8 @@ export function recordFor(urn: Urn, type: string, meta: StepMeta, o: ObjectFacts
 export function sameRecord(step: Extract<PlanStep, { kind: "same" }>, prior: ResourceState): ResourceState {
   const o = { id: prior.id, inputs: prior.inputs, outputs: prior.outputs, secretKeys: prior.secretKeys ?? [] };
   const r = recordFor(step.urn, step.type, step.meta, o, prior.deposed ? { deposed: prior.deposed } : {});
+  // The object is unchanged, so the waits that held on it still do.
+  if (prior.waitsHeld?.length) r.waitsHeld = prior.waitsHeld;
   // Unchanged, its inputs are still not the program's (only an apply of it records them).
   if (prior.inputsUnknown) r.inputsUnknown = true;
   return r;

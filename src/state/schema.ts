@@ -56,6 +56,7 @@ export const resourceStateSchema: z.ZodMiniType<ResourceState> = z.looseObject({
   inputsUnknown: z.optional(z.literal(true)),
   triggers: z.optional(z.string()),
   declaredIn: z.optional(z.object({ on: z.array(urn), waitsFor: z.string() })),
+  waitsHeld: z.optional(names),
 });
 
 /**
