@@ -38,6 +38,8 @@ export function sameRecord(step: Extract<PlanStep, { kind: "same" }>, prior: Res
   const r = recordFor(step.urn, step.type, step.meta, o, prior.deposed ? { deposed: prior.deposed } : {});
   // The object is unchanged, so the waits that held on it still do.
   if (prior.waitsHeld?.length) r.waitsHeld = prior.waitsHeld;
+  // Unchanged, its inputs are still not the program's (only an apply of it records them).
+  if (prior.inputsUnknown) r.inputsUnknown = true;
   return r;
 }
 

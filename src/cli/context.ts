@@ -3,7 +3,7 @@ import type { ProgramSpec } from "../program/evaluate.js";
 import type { Duration } from "../core/duration.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 import type { Plan } from "../plan/plan.js";
-import { hasChanges } from "../plan/plan.js";
+import { changesBeyondObserved, hasChanges } from "../plan/plan.js";
 import type { Io } from "./io.js";
 import { colors, type Colors } from "../core/colors.js";
 import { isCI, wantsColor } from "./colors.js";
@@ -190,11 +190,14 @@ export class CliContext {
   }
 
   /**
-   * Decides whether to apply a plan: not when it changes nothing; yes with `--yes`; otherwise asks on a
-   * terminal, and refuses (a usage error) where nobody can answer.
+   * Decides whether to apply a plan: not when it changes nothing; yes, without asking, when it only records
+   * what a refresh observed of undeclared attributes; yes with `--yes`; otherwise asks on a terminal, and
+   * refuses (a usage error) where nobody can answer.
    */
   async confirm(cmd: Command, plan: Plan, o: { yes?: boolean; json?: boolean }, question: string): Promise<boolean> {
     if (!hasChanges(plan)) return false;
+    // Only what a refresh read of undeclared attributes (a status): recorded without asking, nothing applied.
+    if (!changesBeyondObserved(plan)) return true;
     const go = (ok: boolean) => {
       if (ok && !o.json) this.active?.print(""); // a blank line between the plan and the progress
       return ok;

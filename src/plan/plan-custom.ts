@@ -52,6 +52,24 @@ async function adopt(node: CustomNode, id: string, news: Props, secretKeys: stri
   return { prior, adopted: { id, inputs, outputs: read, secretKeys } };
 }
 
+/**
+ * The claim of a record whose inputs are not the program's (a resumed create, see
+ * `ResourceState.inputsUnknown`): the object is read with the inputs the program declares, and its prior
+ * inputs are what that read reports under those names (the rest as declared), as for the `import` option.
+ * Nothing the program does not declare becomes an input; what a read cannot tell is taken as declared.
+ */
+async function reowned(node: CustomNode, claim: Claim, news: Props, ctx: PlanContext): Promise<Claim> {
+  const prior = claim.prior;
+  const provider = providerOf(ctx, node);
+  const read = (await memoized(ctx, `reown|${node.urn}|${prior.id}|${JSON.stringify(news)}`, () =>
+    ctx.input.read(node.urn, node.provider, (c) => provider.read({ urn: node.urn, id: prior.id, inputs: news, outputs: prior.outputs, ctx: c })),
+  )) as Props | undefined;
+  const seen = read ?? prior.outputs;
+  const inputs: Props = { ...news };
+  for (const k of Object.keys(news)) if (k in seen) inputs[k] = seen[k];
+  return { ...claim, prior: { ...prior, inputs, outputs: seen } };
+}
+
 /** The provider's `check` and `diff` answers, each asked once across planning passes. */
 async function providerAnswers(node: CustomNode, provider: Provider<any, any, any>, news: Props, prior: ResourceState | undefined, ctx: PlanContext): Promise<Diff | undefined> {
   const fullyKnown = !containsUnknown(news);
@@ -85,6 +103,7 @@ export function planCustom(node: CustomNode, ctx: PlanContext): void | Promise<v
 function withInputs(node: CustomNode, inputs: CheckedInputs | undefined, ctx: PlanContext): void | Promise<void> {
   if (!inputs) return ctx.publish(node, unknownValue(schemaSecretKeys(node.definition.schema)));
   const claim = ctx.claimed.get(node);
+  if (claim?.prior.inputsUnknown) return reowned(node, claim, inputs.values, ctx).then((c) => withPrior(node, inputs, c, ctx));
   if (claim || node.options.import === undefined) return withPrior(node, inputs, claim, ctx);
   const secrets = [...new Set([...inputs.secretKeys, ...schemaSecretKeys(node.definition.schema)])];
   return adopt(node, node.options.import, inputs.values, secrets, ctx).then((adopted) => {

@@ -102,6 +102,17 @@ export function hasChanges(plan: Plan): boolean {
   return isPartial(plan) || plan.outputsChanged || plan.refresh.length > 0 || plan.steps.some((s) => stepKindOf(s).changes(s));
 }
 
+/**
+ * True when the plan changes something beyond recording what a refresh observed of properties the program
+ * does not declare (a status): what `preview --expect-no-changes` checks. Drift of a declared property, an
+ * object gone, and every step that changes anything count.
+ *
+ * @example if (opts.expectNoChanges && changesBeyondObserved(plan)) process.exitCode = 1;
+ */
+export function changesBeyondObserved(plan: Plan): boolean {
+  return isPartial(plan) || plan.outputsChanged || plan.drift.length > 0 || plan.steps.some((s) => stepKindOf(s).changes(s));
+}
+
 /** Counts steps by kind. */
 export function countSteps(steps: readonly PlanStep[]): Record<StepKind, number> {
   const c = Object.fromEntries(STEP_KINDS.map((k) => [k, 0])) as Record<StepKind, number>;

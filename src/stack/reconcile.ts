@@ -121,7 +121,8 @@ export function unsettledCreates(ops: readonly { p: PendingOperation; loaded: bo
 /** Settles a pending operation its provider can resume (it noted a request): asks how it ended, records that. */
 async function resumeOne(journal: JournalWriter & { end(op: number, m: StateMutation[]): void }, p: PendingOperation, provider: Provider, env: ReconcileEnv, what: string): Promise<void> {
   const current = journal.state.resources[p.urn];
-  const ctx = env.opContext(p.urn, env.instanceFor(p.type, objectOf(current, p.id ?? current?.id ?? "").provider));
+  const instance = env.instanceFor(p.type, objectOf(current, p.id ?? current?.id ?? "").provider);
+  const ctx = env.opContext(p.urn, instance);
   ctx.operation = { id: operationId(p), note: async () => {} };
   let found: ResumeResult;
   try {
@@ -131,5 +132,5 @@ async function resumeOne(journal: JournalWriter & { end(op: number, m: StateMuta
   }
   if (found.kind === "unknown") throw new CairnError(`An interrupted ${what} cannot be settled safely: ${found.message}`);
   env.warn(`An interrupted ${what} was resumed: ${resumedText(found)}.`, p.urn);
-  journal.end(p.op, resumedMutations(p, found, current, env.definitionOf(p.type)));
+  journal.end(p.op, resumedMutations(p, found, current, env.definitionOf(p.type), instance));
 }

@@ -78,7 +78,8 @@ export class Stack {
    * nothing in the cloud). The same as `up --refresh-only`.
    */
   async refresh(opts: { confirm?: (changes: RefreshChange[]) => Promise<boolean> } = {}): Promise<{ changes: RefreshChange[]; applied: boolean }> {
-    const result = await this.up({ refreshOnly: true, confirm: async (plan) => plan.drift.length > 0 && (!opts.confirm || (await opts.confirm(plan.drift))) });
+    // What changed of undeclared properties only (a status) is recorded without asking: it is not drift.
+    const result = await this.up({ refreshOnly: true, confirm: async (plan) => plan.refresh.length > 0 && (plan.drift.length === 0 || !opts.confirm || (await opts.confirm(plan.drift))) });
     return { changes: result.plan.drift, applied: result.summary !== undefined };
   }
 

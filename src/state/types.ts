@@ -68,6 +68,13 @@ export interface ResourceState {
    * next plan diffs the program against it (and reverts the drift). Cleared by the next apply of the resource.
    */
   drift?: string[];
+  /**
+   * Set when the object was recorded without the program's inputs: a create resumed after an interruption
+   * learns the object from a read, not what the program declared. `inputs` is then empty (what was read is in
+   * `outputs`), and each plan compares the program's declared inputs against the object as read, as the
+   * `import` option does; the next apply of the resource records the declared inputs and clears it.
+   */
+  inputsUnknown?: true;
   /** A hash of the `replaceTriggeredBy` values when last applied: when they change, the resource is replaced. */
   triggers?: string;
   /**

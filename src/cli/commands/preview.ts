@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { hasChanges, isPartial } from "../../plan/plan.js";
+import { changesBeyondObserved, isPartial } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
 import { EXIT } from "../errors.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, type PlanFlags } from "./options.js";
@@ -35,7 +35,7 @@ export function registerPreview(root: Command, ctx: CliContext): void {
         run.reporter.print(`Saved the plan to ${o.out}: apply exactly it with \`${ctx.command} up --plan ${o.out}\`.`, "err");
       }
       if (plan.diagnostics.some((d) => d.severity === "error")) ctx.exitCode = EXIT.failure;
-      else if (o.expectNoChanges && hasChanges(plan)) {
+      else if (o.expectNoChanges && changesBeyondObserved(plan)) {
         run.reporter.print(run.c.red("error: the plan has changes, and --expect-no-changes was given"), "err");
         ctx.exitCode = EXIT.failure;
       } else if (isPartial(plan)) ctx.exitCode = EXIT.partial; // parts wait for values only the apply makes known
