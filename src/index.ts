@@ -13,7 +13,7 @@
  */
 // First: on a Node.js Cairn does not support, stop with a message before anything else loads.
 import "./require-node.js";
-export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramSpec } from "./entry/program.js";
+export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramOptions, type ProgramSpec } from "./entry/program.js";
 export type { EvaluateOptions, Declarations } from "./program/evaluate.js";
 export type { Settleable, Resolver, Resolution, PlanningHooks } from "./program/resolver.js";
 export type { Deferral, DeferredDeclaration, Origin } from "./program/deferral.js";

@@ -9,6 +9,7 @@ import { cloudControlProvider } from "./provider.js";
 import { FLAG, decodeTypeSpec, type PropInfo, type Shape, type TypeInfo, type TypeSpecData } from "./type-spec.js";
 import { registerType } from "./types.js";
 import { withDefaultTags } from "./tags.js";
+import { autoNameRule } from "./autoname.js";
 
 /** How long a `wait` on a type with no curated default may take: Cloud Control types can be slow to settle. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
@@ -67,7 +68,8 @@ export function schemaOf(info: TypeInfo): ResourceSchema {
   const wait: NonNullable<ResourceSchema["wait"]> = { timeout: (info.wait?.timeout ?? DEFAULT_WAIT_TIMEOUT_MS) as Duration };
   if (info.wait?.failWhen) wait.failWhen = info.wait.failWhen;
   if (info.wait?.reason) wait.reasonAttribute = info.wait.reason;
-  return { inputs, outputs, wait };
+  const autoName = autoNameRule(info);
+  return { inputs, outputs, wait, ...(autoName ? { autoName } : {}) };
 }
 
 /**
