@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import { hasChanges, isPartial } from "../../plan/plan.js";
-import type { CliContext } from "../context.js";
+import { hasChanges, isPartial, type Plan } from "../../plan/plan.js";
+import type { CliContext, Run } from "../context.js";
+import { permissionNotes, policyText } from "../render/permissions.js";
 import { EXIT } from "../errors.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, type PlanFlags } from "./options.js";
 import { writePlanFile } from "../../plan/saved-plan.js";
@@ -10,6 +11,14 @@ interface PreviewOptions extends PlanFlags {
   diff?: boolean;
   expectNoChanges?: boolean;
   out?: string;
+  permissions?: boolean;
+}
+
+/** `--permissions`: the policy document on stdout (alone, to save as it is), what it leaves out on stderr. */
+function showPermissions(run: Run, plan: Plan, refreshed: boolean): void {
+  const needed = run.stack.permissions(plan, { refreshed });
+  run.reporter.print(policyText(needed), "out");
+  for (const note of permissionNotes(needed)) run.reporter.print(run.c.dim(note), "err");
 }
 
 /**
@@ -23,13 +32,17 @@ export function registerPreview(root: Command, ctx: CliContext): void {
     .addOption(diffOption())
     .addOption(jsonOption())
     .option("--expect-no-changes", "exit 1 if the plan has changes (for CI drift checks)")
-    .option("--out <file>", "save the plan to a file that `up --plan <file>` applies exactly (secrets encrypted)");
+    .option("--out <file>", "save the plan to a file that `up --plan <file>` applies exactly (secrets encrypted)")
+    .option("--permissions", "print the IAM policy the plan needs (its creates, updates, deletes and reads) on stdout, the plan on stderr; with --json, the plan event has it anyway");
   addPlanOptions(cmd, "plan").action(async (o: PreviewOptions, cmd: Command) => {
     const run = ctx.run(cmd, { json: o.json ?? false });
     try {
-      await ctx.newStackNote(cmd, run);
+      // With --permissions stdout holds the policy alone: everything else goes to stderr.
+      const policyOnly = (o.permissions ?? false) && !o.json;
+      await ctx.newStackNote(cmd, run, policyOnly ? "err" : "out");
       const plan = await run.stack.preview(planOptions(o));
-      run.showPlan(plan, o.diff ?? false);
+      run.showPlan(plan, o.diff ?? false, { to: policyOnly ? "err" : "out", refreshed: o.refresh ?? false });
+      if (policyOnly) showPermissions(run, plan, o.refresh ?? false);
       if (o.out && !plan.diagnostics.some((d) => d.severity === "error")) {
         await writePlanFile(o.out, plan, ctx.io.env.CAIRN_PASSPHRASE);
         run.reporter.print(`Saved the plan to ${o.out}: apply exactly it with \`${ctx.command} up --plan ${o.out}\`.`, "err");
