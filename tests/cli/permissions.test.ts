@@ -26,6 +26,14 @@ describe("preview --permissions", () => {
     expect(r.stderr).not.toContain("leaves out");
   });
 
+  it("with --refresh, adds the reads of every object in state", async () => {
+    const { prog } = await programIn("perms", () => void new local.File("note", { path: "out/note.txt", content: "hi" }));
+    expect((await run(prog, ["up", "--yes"])).code).toBe(0);
+    const r = await run(prog, ["preview", "--permissions", "--refresh", "--json"]);
+    const plan = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === "plan")!;
+    expect(plan.permissions).toEqual({ policy: { Version: "2012-10-17", Statement: [] }, operations: { "local:File": ["read"] }, unstated: [] });
+  });
+
   it("says on stderr which types it leaves out, because their providers do not say what they need", async () => {
     const { prog } = await programIn("perms", () => void new local.Command("build", { create: "echo hi" }));
     const r = await run(prog, ["preview", "--permissions"]);
