@@ -10,6 +10,9 @@ import { cfnDocUrl, docText } from "./docs.js";
 import type { CuratedType, Curated } from "./curated.js";
 import type { FieldModel, InterfaceModel, TypeModel } from "./model.js";
 import { waitData } from "./decide-wait.js";
+import type { RegistrySchema } from "../registry/load.js";
+import { registryData } from "../registry/facts.js";
+import type { RegistryData } from "../../src/providers/aws/cloudcontrol/type-spec.js";
 
 /** A nested type being built: its data name, TypeScript name, docs and fields. */
 interface Def {
@@ -30,6 +33,8 @@ class TypeBuilder implements DefNames {
     readonly curated: CuratedType | undefined,
     private readonly secretName: (cfn: string) => boolean,
     private readonly claim: (name: string) => string,
+    /** The registry's facts, when the registry has a schema for the type. */
+    readonly reg: RegistryData | undefined,
   ) {}
 
   dataName(def: TypeDefinition): string {
@@ -46,7 +51,7 @@ class TypeBuilder implements DefNames {
       d = this.newDef(def.name, docText(def.documentation));
       this.byEntity.set(def, d);
       // Fields after registering, so recursive types refer to themselves.
-      for (const [cfn, p] of Object.entries(def.properties)) d.fields.push(this.field(cfn, p, this.flags(cfn, p), `${def.name}.${cfn}`));
+      for (const [cfn, p] of Object.entries(def.properties)) d.fields.push(this.field(cfn, p, this.flags(cfn, p, false), `${def.name}.${cfn}`));
     }
     return d;
   }
@@ -60,13 +65,19 @@ class TypeBuilder implements DefNames {
     return d;
   }
 
-  flags(cfn: string, p: Property): number {
+  /**
+   * A property's flags. Where the registry has the type, it alone decides replacement (a top-level property
+   * replaces only when it is create-only there; nested create-only paths are `reg.co`, not flags on nested
+   * types, which several paths share) and adds its top-level write-only properties.
+   */
+  flags(cfn: string, p: Property, top: boolean): number {
     let f = 0;
     if (p.required) f |= FLAG.required;
-    if (p.causesReplacement === "yes") f |= FLAG.replaces;
-    if (p.causesReplacement === "maybe") f |= FLAG.mayReplace;
+    const replaces = this.reg ? top && (this.reg.co ?? []).includes(cfn) && !this.curated?.updatable?.includes(cfn) : p.causesReplacement === "yes";
+    if (replaces) f |= FLAG.replaces;
+    else if (p.causesReplacement === "maybe") f |= FLAG.mayReplace;
     if (this.secretName(cfn) || this.curated?.secret?.includes(cfn)) f |= FLAG.secret | FLAG.writeOnly;
-    if (this.curated?.writeOnly?.includes(cfn)) f |= FLAG.writeOnly;
+    if (this.curated?.writeOnly?.includes(cfn) || (top && this.reg?.wo?.includes(cfn))) f |= FLAG.writeOnly;
     return f;
   }
 
@@ -103,6 +114,8 @@ export interface DecideEnv {
   curated: Curated;
   /** Takes a name in the module's export namespace (class names are taken already), returning it or a free variant. */
   claim: (name: string) => string;
+  /** The registry schemas, by type name. */
+  registry: ReadonlyMap<string, RegistrySchema>;
 }
 
 /**
@@ -114,11 +127,15 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
   const curated = env.curated.types[r.cloudFormationType];
   // The class name was taken for the module before any type was decided.
   const name = r.name;
-  const b = new TypeBuilder(env.db, r, curated, env.curated.isSecretName, env.claim);
+  const schema = env.registry.get(r.cloudFormationType);
+  const reg = registryData(schema);
+  if (curated?.updatable) reg.co = (reg.co ?? []).filter((p) => !curated.updatable!.includes(p));
+  if (curated?.naming && reg.nm) reg.nm = { ...reg.nm, ...curated.naming };
+  const b = new TypeBuilder(env.db, r, curated, env.curated.isSecretName, env.claim, schema ? reg : undefined);
   const identifier = r.primaryIdentifier ?? [];
   const props: { tuple: PropTuple; field: FieldModel }[] = [];
   for (const [cfn, p] of Object.entries(r.properties)) {
-    let flags = b.flags(cfn, p);
+    let flags = b.flags(cfn, p, true);
     if (identifier.includes(cfn) || flags & FLAG.replaces) flags |= FLAG.stable;
     props.push(b.field(cfn, p, flags, cfn));
   }
@@ -127,7 +144,11 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
   if (identifier.length) data.id = identifier;
   if (b.defs.size) data.d = Object.fromEntries([...b.defs.values()].map((d) => [d.dataName, d.fields.map((f) => f.tuple)]));
   if (r.tagInformation) data.tags = [r.tagInformation.tagPropertyName, r.tagInformation.variant === "map" ? "map" : "standard"];
-  if (r.additionalReplacementProperties?.length) data.rp = r.additionalReplacementProperties;
+  // Nested create-only paths: the registry's where it has the type (those without `*`, which `rp` cannot say;
+  // reg.co has them all), else the specification's.
+  const rp = schema ? (reg.co ?? []).filter((p) => p.includes("/") && !p.includes("*")).map((p) => p.split("/")) : (r.additionalReplacementProperties ?? []);
+  if (rp.length) data.rp = rp;
+  data.reg = reg;
   const wait = waitData(r, curated);
   if (wait) data.wait = wait;
   if (r.arnTemplate) data.arn = r.arnTemplate;

@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-app.html | CloudFormation: AWS::Amplify::App}
  */
-export const App = cloudControlType<AppArgs, AppOutputs>("AWS::Amplify::App", "aws:amplify:App", '{"p":[["AutoBranchCreationConfig",["ref","AutoBranchCreationConfig"]],["OauthToken","string"],["Description","string"],["Platform",["enum","WEB","WEB_DYNAMIC","WEB_COMPUTE"]],["EnableBranchAutoDeletion","boolean"],["Name","string",1],["Repository","string"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AccessToken","string"],["BuildSpec","string"],["CustomRules",["array",["ref","CustomRule"]]],["BasicAuthConfig",["ref","BasicAuthConfig"]],["CustomHeaders","string"],["Tags",["array",["ref","Tag"]]],["IAMServiceRole","string"],["CacheConfig",["ref","CacheConfig"]],["ComputeRoleArn","string"],["JobConfig",["ref","JobConfig"]],["AppId","string",72],["Arn","string",72],["DefaultDomain","string",8],["AppName","string",8]],"id":["Arn"],"d":{"AutoBranchCreationConfig":[["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AutoBranchCreationPatterns",["array","string"]],["EnableAutoBranchCreation","boolean"],["PullRequestEnvironmentName","string"],["EnablePullRequestPreview","boolean"],["EnableAutoBuild","boolean"],["EnablePerformanceMode","boolean"],["BuildSpec","string"],["Stage",["enum","EXPERIMENTAL","BETA","PULL_REQUEST","PRODUCTION","DEVELOPMENT"]],["BasicAuthConfig",["ref","BasicAuthConfig"]],["Framework","string"]],"EnvironmentVariable":[["Value","string",1],["Name","string",1]],"BasicAuthConfig":[["Username","string"],["EnableBasicAuth","boolean"],["Password","string",48]],"CustomRule":[["Condition","string"],["Status","string"],["Target","string",1],["Source","string",1]],"CacheConfig":[["Type",["enum","AMPLIFY_MANAGED","AMPLIFY_MANAGED_NO_COOKIES"]]],"JobConfig":[["BuildComputeType",["enum","STANDARD_8GB","LARGE_16GB","XLARGE_72GB"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:amplify:${Region}:${Account}:apps/${AppId}"}');
+export const App = cloudControlType<AppArgs, AppOutputs>("AWS::Amplify::App", "aws:amplify:App", '{"p":[["AutoBranchCreationConfig",["ref","AutoBranchCreationConfig"],16],["OauthToken","string",16],["Description","string"],["Platform",["enum","WEB","WEB_DYNAMIC","WEB_COMPUTE"]],["EnableBranchAutoDeletion","boolean"],["Name","string",1],["Repository","string"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AccessToken","string",16],["BuildSpec","string"],["CustomRules",["array",["ref","CustomRule"]]],["BasicAuthConfig",["ref","BasicAuthConfig"],16],["CustomHeaders","string"],["Tags",["array",["ref","Tag"]]],["IAMServiceRole","string"],["CacheConfig",["ref","CacheConfig"]],["ComputeRoleArn","string"],["JobConfig",["ref","JobConfig"]],["AppId","string",72],["Arn","string",72],["DefaultDomain","string",8],["AppName","string",8]],"id":["Arn"],"d":{"AutoBranchCreationConfig":[["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AutoBranchCreationPatterns",["array","string"]],["EnableAutoBranchCreation","boolean"],["PullRequestEnvironmentName","string"],["EnablePullRequestPreview","boolean"],["EnableAutoBuild","boolean"],["EnablePerformanceMode","boolean"],["BuildSpec","string"],["Stage",["enum","EXPERIMENTAL","BETA","PULL_REQUEST","PRODUCTION","DEVELOPMENT"]],["BasicAuthConfig",["ref","BasicAuthConfig"]],["Framework","string"]],"EnvironmentVariable":[["Value","string",1],["Name","string",1]],"BasicAuthConfig":[["Username","string"],["EnableBasicAuth","boolean"],["Password","string",48]],"CustomRule":[["Condition","string"],["Status","string"],["Target","string",1],["Source","string",1]],"CacheConfig":[["Type",["enum","AMPLIFY_MANAGED","AMPLIFY_MANAGED_NO_COOKIES"]]],"JobConfig":[["BuildComputeType",["enum","STANDARD_8GB","LARGE_16GB","XLARGE_72GB"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AccessToken","BasicAuthConfig","OauthToken","AutoBranchCreationConfig"],"ro":["AppId","AppName","Arn","DefaultDomain"],"tg":[true,true,true]},"arn":"arn:${Partition}:amplify:${Region}:${Account}:apps/${AppId}"}');
 /** A {@link App} instance: its attributes as typed outputs. */
 export type App = InstanceType<typeof App>;
 
 /** Inputs of {@link App}. */
 export interface AppArgs {
-  /** Sets the configuration for your automatic branch creation. */
+  /**
+   * Sets the configuration for your automatic branch creation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoBranchCreationConfig?: AppAutoBranchCreationConfig;
   /**
    * The OAuth token for a third-party source control system for an Amplify app. The OAuth token is used to create a webhook and a read-only deploy key using SSH cloning. The OAuth token is not stored.
@@ -29,6 +33,8 @@ export interface AppArgs {
    * You must specify either `OauthToken` or `AccessToken` when you create a new app.
    *
    * Existing Amplify apps deployed from a GitHub repository using OAuth continue to work with CI/CD. However, we strongly recommend that you migrate these apps to use the GitHub App. For more information, see [Migrating an existing OAuth app to the Amplify GitHub App](https://docs.aws.amazon.com/amplify/latest/userguide/setting-up-GitHub-access.html#migrating-to-github-app-auth) in the *Amplify User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   oauthToken?: string;
   /** The description of the Amplify app. */
@@ -59,13 +65,19 @@ export interface AppArgs {
    * You must specify either `AccessToken` or `OauthToken` when you create a new app.
    *
    * Existing Amplify apps deployed from a GitHub repository using OAuth continue to work with CI/CD. However, we strongly recommend that you migrate these apps to use the GitHub App. For more information, see [Migrating an existing OAuth app to the Amplify GitHub App](https://docs.aws.amazon.com/amplify/latest/userguide/setting-up-GitHub-access.html#migrating-to-github-app-auth) in the *Amplify User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   accessToken?: string;
   /** The build specification (build spec) for an Amplify app. */
   buildSpec?: string;
   /** The custom rewrite and redirect rules for an Amplify app. */
   customRules?: AppCustomRule[];
-  /** The credentials for basic authorization for an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` . */
+  /**
+   * The credentials for basic authorization for an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   basicAuthConfig?: AppBasicAuthConfig;
   /** The custom HTTP headers for an Amplify app. */
   customHeaders?: string;
@@ -244,7 +256,7 @@ export interface AppJobConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-branch.html | CloudFormation: AWS::Amplify::Branch}
  */
-export const Branch = cloudControlType<BranchArgs, BranchOutputs>("AWS::Amplify::Branch", "aws:amplify:Branch", '{"p":[["Description","string"],["EnablePerformanceMode","boolean"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AppId","string",67],["PullRequestEnvironmentName","string"],["EnablePullRequestPreview","boolean"],["EnableAutoBuild","boolean"],["BuildSpec","string"],["Stage",["enum","EXPERIMENTAL","BETA","PULL_REQUEST","PRODUCTION","DEVELOPMENT"]],["BranchName","string",67],["BasicAuthConfig",["ref","BasicAuthConfig"]],["Framework","string"],["Tags",["array",["ref","Tag"]]],["Backend",["ref","Backend"]],["ComputeRoleArn","string"],["EnableSkewProtection","boolean"],["Arn","string",72]],"id":["Arn"],"d":{"EnvironmentVariable":[["Value","string",1],["Name","string",1]],"BasicAuthConfig":[["Username","string",1],["EnableBasicAuth","boolean"],["Password","string",49]],"Backend":[["StackArn","string"]]},"tags":["Tags","standard"]}');
+export const Branch = cloudControlType<BranchArgs, BranchOutputs>("AWS::Amplify::Branch", "aws:amplify:Branch", '{"p":[["Description","string"],["EnablePerformanceMode","boolean"],["EnvironmentVariables",["array",["ref","EnvironmentVariable"]]],["AppId","string",67],["PullRequestEnvironmentName","string"],["EnablePullRequestPreview","boolean"],["EnableAutoBuild","boolean"],["BuildSpec","string"],["Stage",["enum","EXPERIMENTAL","BETA","PULL_REQUEST","PRODUCTION","DEVELOPMENT"]],["BranchName","string",67],["BasicAuthConfig",["ref","BasicAuthConfig"],16],["Framework","string"],["Tags",["array",["ref","Tag"]]],["Backend",["ref","Backend"]],["ComputeRoleArn","string"],["EnableSkewProtection","boolean"],["Arn","string",72]],"id":["Arn"],"d":{"EnvironmentVariable":[["Value","string",1],["Name","string",1]],"BasicAuthConfig":[["Username","string",1],["EnableBasicAuth","boolean"],["Password","string",49]],"Backend":[["StackArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["BasicAuthConfig"],"co":["AppId","BranchName"],"ro":["Arn"],"tg":[true,true,true]}}');
 /** A {@link Branch} instance: its attributes as typed outputs. */
 export type Branch = InstanceType<typeof Branch>;
 
@@ -288,7 +300,11 @@ export interface BranchArgs {
   stage?: "EXPERIMENTAL" | "BETA" | "PULL_REQUEST" | "PRODUCTION" | "DEVELOPMENT";
   /** The name for the branch. */
   branchName: string;
-  /** The basic authorization credentials for a branch of an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` . */
+  /**
+   * The basic authorization credentials for a branch of an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   basicAuthConfig?: BranchBasicAuthConfig;
   /** The framework for the branch. */
   framework?: string;
@@ -362,7 +378,7 @@ export interface BranchBackend {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-domain.html | CloudFormation: AWS::Amplify::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Amplify::Domain", "aws:amplify:Domain", '{"p":[["SubDomainSettings",["array",["ref","SubDomainSetting"]],1],["AppId","string",67],["AutoSubDomainIAMRole","string"],["DomainName","string",67],["EnableAutoSubDomain","boolean"],["AutoSubDomainCreationPatterns",["array","string"]],["CertificateSettings",["ref","CertificateSettings"]],["StatusReason","string",8],["Arn","string",72],["DomainStatus","string",8],["CertificateRecord","string",8],["Certificate",["ref","Certificate"],8],["UpdateStatus","string",8]],"id":["Arn"],"d":{"SubDomainSetting":[["Prefix","string",1],["BranchName","string",1]],"CertificateSettings":[["CertificateType",["enum","AMPLIFY_MANAGED","CUSTOM"]],["CustomCertificateArn","string"]],"Certificate":[["CertificateType",["enum","AMPLIFY_MANAGED","CUSTOM"]],["CertificateArn","string"],["CertificateVerificationDNSRecord","string"]]}}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Amplify::Domain", "aws:amplify:Domain", '{"p":[["SubDomainSettings",["array",["ref","SubDomainSetting"]],1],["AppId","string",67],["AutoSubDomainIAMRole","string"],["DomainName","string",67],["EnableAutoSubDomain","boolean"],["AutoSubDomainCreationPatterns",["array","string"]],["CertificateSettings",["ref","CertificateSettings"],16],["StatusReason","string",8],["Arn","string",72],["DomainStatus","string",8],["CertificateRecord","string",8],["Certificate",["ref","Certificate"],8],["UpdateStatus","string",8]],"id":["Arn"],"d":{"SubDomainSetting":[["Prefix","string",1],["BranchName","string",1]],"CertificateSettings":[["CertificateType",["enum","AMPLIFY_MANAGED","CUSTOM"]],["CustomCertificateArn","string"]],"Certificate":[["CertificateType",["enum","AMPLIFY_MANAGED","CUSTOM"]],["CertificateArn","string"],["CertificateVerificationDNSRecord","string"]]},"reg":{"h":"crudl","wo":["CertificateSettings"],"co":["AppId","DomainName"],"ro":["Arn","DomainStatus","StatusReason","CertificateRecord","Certificate","UpdateStatus"]}}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
@@ -380,7 +396,11 @@ export interface DomainArgs {
   enableAutoSubDomain?: boolean;
   /** Sets the branch patterns for automatic subdomain creation. */
   autoSubDomainCreationPatterns?: string[];
-  /** The type of SSL/TLS certificate to use for your custom domain. If you don't specify a certificate type, Amplify uses the default certificate that it provisions and manages for you. */
+  /**
+   * The type of SSL/TLS certificate to use for your custom domain. If you don't specify a certificate type, Amplify uses the default certificate that it provisions and manages for you.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   certificateSettings?: DomainCertificateSettings;
 }
 
@@ -479,7 +499,7 @@ export interface DomainCertificate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-webhook.html | CloudFormation: AWS::Amplify::Webhook}
  */
-export const Webhook = cloudControlType<WebhookArgs, WebhookOutputs>("AWS::Amplify::Webhook", "aws:amplify:Webhook", '{"p":[["AppId","string",66],["BranchName","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["WebhookId","string",72],["WebhookUrl","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:amplify:${Region}:${Account}:webhooks/${WebhookId}"}');
+export const Webhook = cloudControlType<WebhookArgs, WebhookOutputs>("AWS::Amplify::Webhook", "aws:amplify:Webhook", '{"p":[["AppId","string",66],["BranchName","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["WebhookId","string",72],["WebhookUrl","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:amplify:${Region}:${Account}:webhooks/${WebhookId}"}');
 /** A {@link Webhook} instance: its attributes as typed outputs. */
 export type Webhook = InstanceType<typeof Webhook>;
 

@@ -23,7 +23,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-application.html | CloudFormation: AWS::AppConfig::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AppConfig::Application", "aws:appconfig:Application", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ApplicationId","string",72]],"id":["ApplicationId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:appconfig:${Region}:${Account}:application/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::AppConfig::Application", "aws:appconfig:Application", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ApplicationId","string",72]],"id":["ApplicationId"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["ApplicationId"],"uo":["Tags"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:appconfig:${Region}:${Account}:application/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -62,7 +62,7 @@ export interface ApplicationOutputs extends ApplicationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-configurationprofile.html | CloudFormation: AWS::AppConfig::ConfigurationProfile}
  */
-export const ConfigurationProfile = cloudControlType<ConfigurationProfileArgs, ConfigurationProfileOutputs>("AWS::AppConfig::ConfigurationProfile", "aws:appconfig:ConfigurationProfile", '{"p":[["LocationUri","string",67],["Type","string",66],["Description","string"],["Validators",["array",["ref","Validators"]]],["RetrievalRoleArn","string"],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["KmsKeyIdentifier","string"],["DeletionProtectionCheck",["enum","ACCOUNT_DEFAULT","APPLY","BYPASS"]],["ConfigurationProfileId","string",72],["KmsKeyArn","string",8]],"id":["ApplicationId","ConfigurationProfileId"],"d":{"Validators":[["Type","string"],["Content","string"]]},"tags":["Tags","standard"]}');
+export const ConfigurationProfile = cloudControlType<ConfigurationProfileArgs, ConfigurationProfileOutputs>("AWS::AppConfig::ConfigurationProfile", "aws:appconfig:ConfigurationProfile", '{"p":[["LocationUri","string",67],["Type","string",66],["Description","string"],["Validators",["array",["ref","Validators"]]],["RetrievalRoleArn","string"],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["KmsKeyIdentifier","string"],["DeletionProtectionCheck",["enum","ACCOUNT_DEFAULT","APPLY","BYPASS"],16],["ConfigurationProfileId","string",72],["KmsKeyArn","string",8]],"id":["ApplicationId","ConfigurationProfileId"],"d":{"Validators":[["Type","string"],["Content","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DeletionProtectionCheck"],"co":["LocationUri","Type","ApplicationId"],"ro":["ConfigurationProfileId","KmsKeyArn"],"uo":["Validators","Tags"],"ai":[["ApplicationId","Name"]],"tg":[true,true,true]}}');
 /** A {@link ConfigurationProfile} instance: its attributes as typed outputs. */
 export type ConfigurationProfile = InstanceType<typeof ConfigurationProfile>;
 
@@ -113,6 +113,8 @@ export interface ConfigurationProfileArgs {
    * - `BYPASS` : Instructs AWS AppConfig to bypass the deletion protection check and delete a configuration profile even if deletion protection would have otherwise prevented it.
    * - `APPLY` : Instructs the deletion protection check to run, even if deletion protection is disabled at the account level. `APPLY` also forces the deletion protection check to run against resources created in the past hour, which are normally excluded from deletion protection checks.
    * - `ACCOUNT_DEFAULT` : The default setting, which instructs AWS AppConfig to implement the deletion protection value specified in the `UpdateAccountSettings` API.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deletionProtectionCheck?: "ACCOUNT_DEFAULT" | "APPLY" | "BYPASS";
 }
@@ -154,7 +156,7 @@ export interface ConfigurationProfileValidators {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-deployment.html | CloudFormation: AWS::AppConfig::Deployment}
  */
-export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::AppConfig::Deployment", "aws:appconfig:Deployment", '{"p":[["DeploymentStrategyId","string",67],["ConfigurationProfileId","string",67],["EnvironmentId","string",67],["KmsKeyIdentifier","string",66],["Description","string",66],["ConfigurationVersion","string",67],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]],66],["DynamicExtensionParameters",["array",["ref","DynamicExtensionParameters"]],66],["DeploymentNumber","string",72],["State",["enum","BAKING","VALIDATING","DEPLOYING","COMPLETE","ROLLING_BACK","ROLLED_BACK","REVERTED"],8]],"id":["ApplicationId","EnvironmentId","DeploymentNumber"],"d":{"DynamicExtensionParameters":[["ParameterValue","string"],["ExtensionReference","string"],["ParameterName","string"]]},"tags":["Tags","standard"]}');
+export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::AppConfig::Deployment", "aws:appconfig:Deployment", '{"p":[["DeploymentStrategyId","string",67],["ConfigurationProfileId","string",67],["EnvironmentId","string",67],["KmsKeyIdentifier","string",66],["Description","string",66],["ConfigurationVersion","string",67],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]],66],["DynamicExtensionParameters",["array",["ref","DynamicExtensionParameters"]],82],["DeploymentNumber","string",72],["State",["enum","BAKING","VALIDATING","DEPLOYING","COMPLETE","ROLLING_BACK","ROLLED_BACK","REVERTED"],8]],"id":["ApplicationId","EnvironmentId","DeploymentNumber"],"d":{"DynamicExtensionParameters":[["ParameterValue","string"],["ExtensionReference","string"],["ParameterName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["DynamicExtensionParameters"],"co":["ApplicationId","ConfigurationProfileId","DeploymentStrategyId","EnvironmentId","Description","ConfigurationVersion","KmsKeyIdentifier","DynamicExtensionParameters","Tags"],"ro":["DeploymentNumber","State"],"uo":["Tags"],"tg":[true,true,false]}}');
 /** A {@link Deployment} instance: its attributes as typed outputs. */
 export type Deployment = InstanceType<typeof Deployment>;
 
@@ -176,7 +178,11 @@ export interface DeploymentArgs {
   applicationId: string;
   /** Metadata to assign to the deployment. Tags help organize and categorize your AWS AppConfig resources. Each tag consists of a key and an optional value, both of which you define. */
   tags?: AwsTag[];
-  /** A map of dynamic extension parameter names to values to pass to associated extensions with `PRE_START_DEPLOYMENT` actions. */
+  /**
+   * A map of dynamic extension parameter names to values to pass to associated extensions with `PRE_START_DEPLOYMENT` actions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   dynamicExtensionParameters?: DeploymentDynamicExtensionParameters[];
 }
 
@@ -217,7 +223,7 @@ export interface DeploymentDynamicExtensionParameters {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-deploymentstrategy.html | CloudFormation: AWS::AppConfig::DeploymentStrategy}
  */
-export const DeploymentStrategy = cloudControlType<DeploymentStrategyArgs, DeploymentStrategyOutputs>("AWS::AppConfig::DeploymentStrategy", "aws:appconfig:DeploymentStrategy", '{"p":[["ReplicateTo",["enum","NONE","SSM_DOCUMENT"],67],["GrowthType",["enum","EXPONENTIAL","LINEAR"]],["Description","string"],["DeploymentDurationInMinutes","number",1],["GrowthFactor","number",1],["FinalBakeTimeInMinutes","number"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:appconfig:${Region}:${Account}:deploymentstrategy/${DeploymentStrategyId}"}');
+export const DeploymentStrategy = cloudControlType<DeploymentStrategyArgs, DeploymentStrategyOutputs>("AWS::AppConfig::DeploymentStrategy", "aws:appconfig:DeploymentStrategy", '{"p":[["ReplicateTo",["enum","NONE","SSM_DOCUMENT"],67],["GrowthType",["enum","EXPONENTIAL","LINEAR"]],["Description","string"],["DeploymentDurationInMinutes","number",1],["GrowthFactor","number",1],["FinalBakeTimeInMinutes","number"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","ReplicateTo"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:appconfig:${Region}:${Account}:deploymentstrategy/${DeploymentStrategyId}"}');
 /** A {@link DeploymentStrategy} instance: its attributes as typed outputs. */
 export type DeploymentStrategy = InstanceType<typeof DeploymentStrategy>;
 
@@ -276,7 +282,7 @@ export interface DeploymentStrategyOutputs extends DeploymentStrategyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-environment.html | CloudFormation: AWS::AppConfig::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::AppConfig::Environment", "aws:appconfig:Environment", '{"p":[["Description","string"],["Monitors",["array",["ref","Monitor"]]],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DeletionProtectionCheck",["enum","ACCOUNT_DEFAULT","APPLY","BYPASS"]],["EnvironmentId","string",72]],"id":["ApplicationId","EnvironmentId"],"d":{"Monitor":[["AlarmArn","string",1],["AlarmRoleArn","string"]]},"tags":["Tags","standard"]}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::AppConfig::Environment", "aws:appconfig:Environment", '{"p":[["Description","string"],["Monitors",["array",["ref","Monitor"]]],["ApplicationId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DeletionProtectionCheck",["enum","ACCOUNT_DEFAULT","APPLY","BYPASS"],16],["EnvironmentId","string",72]],"id":["ApplicationId","EnvironmentId"],"d":{"Monitor":[["AlarmArn","string",1],["AlarmRoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["DeletionProtectionCheck"],"co":["ApplicationId"],"ro":["EnvironmentId"],"uo":["Monitors","Tags"],"ai":[["ApplicationId","Name"]],"tg":[true,true,true]}}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
@@ -300,6 +306,8 @@ export interface EnvironmentArgs {
    * - `BYPASS` : Instructs AWS AppConfig to bypass the deletion protection check and delete a configuration profile even if deletion protection would have otherwise prevented it.
    * - `APPLY` : Instructs the deletion protection check to run, even if deletion protection is disabled at the account level. `APPLY` also forces the deletion protection check to run against resources created in the past hour, which are normally excluded from deletion protection checks.
    * - `ACCOUNT_DEFAULT` : The default setting, which instructs AWS AppConfig to implement the deletion protection value specified in the `UpdateAccountSettings` API.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deletionProtectionCheck?: "ACCOUNT_DEFAULT" | "APPLY" | "BYPASS";
 }
@@ -327,7 +335,7 @@ export interface EnvironmentMonitor {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-experimentdefinition.html | CloudFormation: AWS::AppConfig::ExperimentDefinition}
  */
-export const ExperimentDefinition = cloudControlType<ExperimentDefinitionArgs, ExperimentDefinitionOutputs>("AWS::AppConfig::ExperimentDefinition", "aws:appconfig:ExperimentDefinition", '{"p":[["EnvironmentIdentifier","string",67],["AudienceDescription","string"],["LaunchCriteria","string"],["ApplicationIdentifier","string",67],["AudienceRule","string",1],["Hypothesis","string"],["Name","string",67],["ConfigurationProfileIdentifier","string",67],["Control",["ref","Treatment"],1],["FlagKey","string",67],["Treatments",["array",["ref","Treatment"]],1],["Tags",["array",["ref","Tag"]]],["ApplicationId","string",72],["Id","string",72,"awsId"],["Status",["enum","ACTIVE","IDLE","ARCHIVED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","Id"],"d":{"Treatment":[["Description","string"],["AttributeValues",["map",["ref","AttributeValue"]]],["Enabled","boolean",1],["Key","string"],["Weight","number",1]],"AttributeValue":[["StringArray",["array","string"]],["NumberValue","number"],["BooleanValue","boolean"],["StringValue","string"],["NumberArray",["array","number"]]]},"tags":["Tags","standard"]}');
+export const ExperimentDefinition = cloudControlType<ExperimentDefinitionArgs, ExperimentDefinitionOutputs>("AWS::AppConfig::ExperimentDefinition", "aws:appconfig:ExperimentDefinition", '{"p":[["EnvironmentIdentifier","string",67],["AudienceDescription","string"],["LaunchCriteria","string"],["ApplicationIdentifier","string",67],["AudienceRule","string",1],["Hypothesis","string"],["Name","string",67],["ConfigurationProfileIdentifier","string",67],["Control",["ref","Treatment"],1],["FlagKey","string",67],["Treatments",["array",["ref","Treatment"]],1],["Tags",["array",["ref","Tag"]]],["ApplicationId","string",72],["Id","string",72,"awsId"],["Status",["enum","ACTIVE","IDLE","ARCHIVED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","Id"],"d":{"Treatment":[["Description","string"],["AttributeValues",["map",["ref","AttributeValue"]]],["Enabled","boolean",1],["Key","string"],["Weight","number",1]],"AttributeValue":[["StringArray",["array","string"]],["NumberValue","number"],["BooleanValue","boolean"],["StringValue","string"],["NumberArray",["array","number"]]]},"tags":["Tags","standard"],"reg":{"h":""}}');
 /** A {@link ExperimentDefinition} instance: its attributes as typed outputs. */
 export type ExperimentDefinition = InstanceType<typeof ExperimentDefinition>;
 
@@ -413,7 +421,7 @@ export interface ExperimentDefinitionAttributeValue {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-experimentrun.html | CloudFormation: AWS::AppConfig::ExperimentRun}
  */
-export const ExperimentRun = cloudControlType<ExperimentRunArgs, ExperimentRunOutputs>("AWS::AppConfig::ExperimentRun", "aws:appconfig:ExperimentRun", '{"p":[["Description","string"],["TreatmentOverrides",["ref","TreatmentOverrides"]],["ApplicationIdentifier","string",67],["ExperimentDefinitionIdentifier","string",67],["ExposurePercentage","number",1],["Tags",["array",["ref","Tag"]]],["ApplicationId","string",72],["ExperimentDefinitionId","string",72],["Run","string",72],["Status",["enum","RUNNING","DONE"],8],["StartedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","ExperimentDefinitionId","Run"],"d":{"TreatmentOverrides":[["Inline",["map","string"]]]},"tags":["Tags","standard"]}');
+export const ExperimentRun = cloudControlType<ExperimentRunArgs, ExperimentRunOutputs>("AWS::AppConfig::ExperimentRun", "aws:appconfig:ExperimentRun", '{"p":[["Description","string"],["TreatmentOverrides",["ref","TreatmentOverrides"]],["ApplicationIdentifier","string",67],["ExperimentDefinitionIdentifier","string",67],["ExposurePercentage","number",1],["Tags",["array",["ref","Tag"]]],["ApplicationId","string",72],["ExperimentDefinitionId","string",72],["Run","string",72],["Status",["enum","RUNNING","DONE"],8],["StartedAt","string",8],["UpdatedAt","string",8]],"id":["ApplicationId","ExperimentDefinitionId","Run"],"d":{"TreatmentOverrides":[["Inline",["map","string"]]]},"tags":["Tags","standard"],"reg":{"h":""}}');
 /** A {@link ExperimentRun} instance: its attributes as typed outputs. */
 export type ExperimentRun = InstanceType<typeof ExperimentRun>;
 
@@ -472,7 +480,7 @@ export interface ExperimentRunTreatmentOverrides {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-extension.html | CloudFormation: AWS::AppConfig::Extension}
  */
-export const Extension = cloudControlType<ExtensionArgs, ExtensionOutputs>("AWS::AppConfig::Extension", "aws:appconfig:Extension", '{"p":[["Description","string"],["Parameters",["map",["ref","Parameter"]]],["Actions",["map",["array",["ref","Action"]]],1],["LatestVersionNumber","integer"],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72],["VersionNumber","integer",8]],"id":["Id"],"d":{"Parameter":[["Description","string"],["Required","boolean",1],["Dynamic","boolean"]],"Action":[["Name","string",1],["Description","string"],["Uri","string",1],["RoleArn","string"]]},"tags":["Tags","standard"]}');
+export const Extension = cloudControlType<ExtensionArgs, ExtensionOutputs>("AWS::AppConfig::Extension", "aws:appconfig:Extension", '{"p":[["Description","string"],["Parameters",["map",["ref","Parameter"]]],["Actions",["map",["array",["ref","Action"]]],1],["LatestVersionNumber","integer",16],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72],["VersionNumber","integer",8]],"id":["Id"],"d":{"Parameter":[["Description","string"],["Required","boolean",1],["Dynamic","boolean"]],"Action":[["Name","string",1],["Description","string"],["Uri","string",1],["RoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["LatestVersionNumber"],"co":["Name"],"ro":["Id","Arn","VersionNumber"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Extension} instance: its attributes as typed outputs. */
 export type Extension = InstanceType<typeof Extension>;
 
@@ -484,7 +492,11 @@ export interface ExtensionArgs {
   parameters?: Record<string, ExtensionParameter>;
   /** The actions defined in the extension. */
   actions: Record<string, ExtensionAction[]>;
-  /** You can omit this field when you create an extension. When you create a new version, specify the most recent current version number. For example, you create version 3, enter 2 for this field. */
+  /**
+   * You can omit this field when you create an extension. When you create a new version, specify the most recent current version number. For example, you create version 3, enter 2 for this field.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   latestVersionNumber?: number;
   /** Adds one or more tags for the specified extension. Tags are metadata that help you categorize resources in different ways, for example, by purpose, owner, or environment. Each tag consists of a key and an optional value, both of which you define. */
   tags?: AwsTag[];
@@ -537,17 +549,25 @@ export interface ExtensionAction {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-extensionassociation.html | CloudFormation: AWS::AppConfig::ExtensionAssociation}
  */
-export const ExtensionAssociation = cloudControlType<ExtensionAssociationArgs, ExtensionAssociationOutputs>("AWS::AppConfig::ExtensionAssociation", "aws:appconfig:ExtensionAssociation", '{"p":[["ResourceIdentifier","string",66],["Parameters",["map","string"]],["ExtensionIdentifier","string",66],["ExtensionVersionNumber","integer",66],["Tags",["array",["ref","Tag"]],66],["ResourceArn","string",8],["ExtensionArn","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:appconfig:${Region}:${Account}:extensionassociation/${ExtensionAssociationId}"}');
+export const ExtensionAssociation = cloudControlType<ExtensionAssociationArgs, ExtensionAssociationOutputs>("AWS::AppConfig::ExtensionAssociation", "aws:appconfig:ExtensionAssociation", '{"p":[["ResourceIdentifier","string",82],["Parameters",["map","string"]],["ExtensionIdentifier","string",82],["ExtensionVersionNumber","integer",66],["Tags",["array",["ref","Tag"]]],["ResourceArn","string",8],["ExtensionArn","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ExtensionIdentifier","ResourceIdentifier"],"co":["ExtensionIdentifier","ResourceIdentifier","ExtensionVersionNumber"],"ro":["Id","Arn","ResourceArn","ExtensionArn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:appconfig:${Region}:${Account}:extensionassociation/${ExtensionAssociationId}"}');
 /** A {@link ExtensionAssociation} instance: its attributes as typed outputs. */
 export type ExtensionAssociation = InstanceType<typeof ExtensionAssociation>;
 
 /** Inputs of {@link ExtensionAssociation}. */
 export interface ExtensionAssociationArgs {
-  /** The ARN of an application, configuration profile, or environment. */
+  /**
+   * The ARN of an application, configuration profile, or environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceIdentifier?: string;
   /** The parameter names and values defined in the extensions. Extension parameters marked `Required` must be entered for this field. */
   parameters?: Record<string, string>;
-  /** The name, the ID, or the Amazon Resource Name (ARN) of the extension. */
+  /**
+   * The name, the ID, or the Amazon Resource Name (ARN) of the extension.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   extensionIdentifier?: string;
   /** The version number of the extension. If not specified, AWS AppConfig uses the maximum version of the extension. */
   extensionVersionNumber?: number;
@@ -578,7 +598,7 @@ export interface ExtensionAssociationOutputs extends ExtensionAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appconfig-hostedconfigurationversion.html | CloudFormation: AWS::AppConfig::HostedConfigurationVersion}
  */
-export const HostedConfigurationVersion = cloudControlType<HostedConfigurationVersionArgs, HostedConfigurationVersionOutputs>("AWS::AppConfig::HostedConfigurationVersion", "aws:appconfig:HostedConfigurationVersion", '{"p":[["ConfigurationProfileId","string",67],["Description","string",66],["ContentType","string",67],["LatestVersionNumber","integer",66],["Content","string",67],["VersionLabel","string",66],["ApplicationId","string",67],["VersionNumber","string",72]],"id":["ApplicationId","ConfigurationProfileId","VersionNumber"]}');
+export const HostedConfigurationVersion = cloudControlType<HostedConfigurationVersionArgs, HostedConfigurationVersionOutputs>("AWS::AppConfig::HostedConfigurationVersion", "aws:appconfig:HostedConfigurationVersion", '{"p":[["ConfigurationProfileId","string",67],["Description","string",66],["ContentType","string",67],["LatestVersionNumber","integer",82],["Content","string",67],["VersionLabel","string",66],["ApplicationId","string",67],["VersionNumber","string",72]],"id":["ApplicationId","ConfigurationProfileId","VersionNumber"],"reg":{"h":"crdl","wo":["LatestVersionNumber"],"co":["ApplicationId","ConfigurationProfileId","Description","Content","ContentType","LatestVersionNumber","VersionLabel"],"ro":["VersionNumber"],"tg":[false,false,false]}}');
 /** A {@link HostedConfigurationVersion} instance: its attributes as typed outputs. */
 export type HostedConfigurationVersion = InstanceType<typeof HostedConfigurationVersion>;
 
@@ -594,7 +614,11 @@ export interface HostedConfigurationVersionArgs {
   description?: string;
   /** A standard MIME type describing the format of the configuration content. For more information, see [Content-Type](https://docs.aws.amazon.com/https://www.w3.org/Protocols/rfc2616/rfc2616-sec14.html#sec14.17) . */
   contentType: string;
-  /** An optional locking token used to prevent race conditions from overwriting configuration updates when creating a new version. To ensure your data is not overwritten when creating multiple hosted configuration versions in rapid succession, specify the version number of the latest hosted configuration version. */
+  /**
+   * An optional locking token used to prevent race conditions from overwriting configuration updates when creating a new version. To ensure your data is not overwritten when creating multiple hosted configuration versions in rapid succession, specify the version number of the latest hosted configuration version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   latestVersionNumber?: number;
   /**
    * The configuration data, as bytes.

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-applicationinsights-application.html | CloudFormation: AWS::ApplicationInsights::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ApplicationInsights::Application", "aws:applicationinsights:Application", '{"p":[["AutoConfigurationEnabled","boolean"],["OpsItemSNSTopicArn","string"],["OpsCenterEnabled","boolean"],["CustomComponents",["array",["ref","CustomComponent"]]],["LogPatternSets",["array",["ref","LogPatternSet"]]],["GroupingType",["enum","ACCOUNT_BASED"],66],["ComponentMonitoringSettings",["array",["ref","ComponentMonitoringSetting"]]],["CWEMonitorEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["ResourceGroupName","string",67],["SNSNotificationArn","string"],["AttachMissingPermission","boolean"],["ApplicationARN","string",72]],"id":["ApplicationARN"],"d":{"CustomComponent":[["ResourceList",["array","string"],1],["ComponentName","string",1]],"LogPatternSet":[["PatternSetName","string",1],["LogPatterns",["array",["ref","LogPattern"]],1]],"LogPattern":[["Pattern","string",1],["Rank","integer",1],["PatternName","string",1]],"ComponentMonitoringSetting":[["CustomComponentConfiguration",["ref","ComponentConfiguration"]],["Tier","string",1],["ComponentConfigurationMode",["enum","DEFAULT","DEFAULT_WITH_OVERWRITE","CUSTOM"],1],["DefaultOverwriteComponentConfiguration",["ref","ComponentConfiguration"]],["ComponentName","string"],["ComponentARN","string"]],"ComponentConfiguration":[["SubComponentTypeConfigurations",["array",["ref","SubComponentTypeConfiguration"]]],["ConfigurationDetails",["ref","ConfigurationDetails"]]],"SubComponentTypeConfiguration":[["SubComponentType",["enum","AWS::EC2::Instance","AWS::EC2::Volume"],1],["SubComponentConfigurationDetails",["ref","SubComponentConfigurationDetails"],1]],"SubComponentConfigurationDetails":[["WindowsEvents",["array",["ref","WindowsEvent"]]],["AlarmMetrics",["array",["ref","AlarmMetric"]]],["Logs",["array",["ref","Log"]]],["Processes",["array",["ref","Process"]]]],"WindowsEvent":[["EventLevels",["array","string"],1],["LogGroupName","string",1],["EventName","string",1],["PatternSet","string"]],"AlarmMetric":[["AlarmMetricName","string",1]],"Log":[["LogType","string",1],["Encoding",["enum","utf-8","utf-16","ascii"]],["LogGroupName","string"],["LogPath","string"],["PatternSet","string"]],"Process":[["ProcessName","string",1],["AlarmMetrics",["array",["ref","AlarmMetric"]],1]],"ConfigurationDetails":[["WindowsEvents",["array",["ref","WindowsEvent"]]],["AlarmMetrics",["array",["ref","AlarmMetric"]]],["Alarms",["array",["ref","Alarm"]]],["HAClusterPrometheusExporter",["ref","HAClusterPrometheusExporter"]],["HANAPrometheusExporter",["ref","HANAPrometheusExporter"]],["Logs",["array",["ref","Log"]]],["JMXPrometheusExporter",["ref","JMXPrometheusExporter"]],["Processes",["array",["ref","Process"]]],["NetWeaverPrometheusExporter",["ref","NetWeaverPrometheusExporter"]],["SQLServerPrometheusExporter",["ref","SQLServerPrometheusExporter"]]],"Alarm":[["AlarmName","string",1],["Severity",["enum","HIGH","MEDIUM","LOW"]]],"HAClusterPrometheusExporter":[["PrometheusPort","string"]],"HANAPrometheusExporter":[["HANAPort","string",1],["PrometheusPort","string"],["HANASecretName","string",1],["HANASID","string",1],["AgreeToInstallHANADBClient","boolean",1]],"JMXPrometheusExporter":[["PrometheusPort","string"],["JMXURL","string"],["HostPort","string"]],"NetWeaverPrometheusExporter":[["SAPSID","string",1],["InstanceNumbers",["array","string"],1],["PrometheusPort","string"]],"SQLServerPrometheusExporter":[["PrometheusPort","string",1],["SQLSecretName","string",1]]},"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ApplicationInsights::Application", "aws:applicationinsights:Application", '{"p":[["AutoConfigurationEnabled","boolean"],["OpsItemSNSTopicArn","string",16],["OpsCenterEnabled","boolean"],["CustomComponents",["array",["ref","CustomComponent"]],16],["LogPatternSets",["array",["ref","LogPatternSet"]],16],["GroupingType",["enum","ACCOUNT_BASED"],82],["ComponentMonitoringSettings",["array",["ref","ComponentMonitoringSetting"]],16],["CWEMonitorEnabled","boolean"],["Tags",["array",["ref","Tag"]]],["ResourceGroupName","string",67],["SNSNotificationArn","string",16],["AttachMissingPermission","boolean",16],["ApplicationARN","string",72]],"id":["ApplicationARN"],"d":{"CustomComponent":[["ResourceList",["array","string"],1],["ComponentName","string",1]],"LogPatternSet":[["PatternSetName","string",1],["LogPatterns",["array",["ref","LogPattern"]],1]],"LogPattern":[["Pattern","string",1],["Rank","integer",1],["PatternName","string",1]],"ComponentMonitoringSetting":[["CustomComponentConfiguration",["ref","ComponentConfiguration"]],["Tier","string",1],["ComponentConfigurationMode",["enum","DEFAULT","DEFAULT_WITH_OVERWRITE","CUSTOM"],1],["DefaultOverwriteComponentConfiguration",["ref","ComponentConfiguration"]],["ComponentName","string"],["ComponentARN","string"]],"ComponentConfiguration":[["SubComponentTypeConfigurations",["array",["ref","SubComponentTypeConfiguration"]]],["ConfigurationDetails",["ref","ConfigurationDetails"]]],"SubComponentTypeConfiguration":[["SubComponentType",["enum","AWS::EC2::Instance","AWS::EC2::Volume"],1],["SubComponentConfigurationDetails",["ref","SubComponentConfigurationDetails"],1]],"SubComponentConfigurationDetails":[["WindowsEvents",["array",["ref","WindowsEvent"]]],["AlarmMetrics",["array",["ref","AlarmMetric"]]],["Logs",["array",["ref","Log"]]],["Processes",["array",["ref","Process"]]]],"WindowsEvent":[["EventLevels",["array","string"],1],["LogGroupName","string",1],["EventName","string",1],["PatternSet","string"]],"AlarmMetric":[["AlarmMetricName","string",1]],"Log":[["LogType","string",1],["Encoding",["enum","utf-8","utf-16","ascii"]],["LogGroupName","string"],["LogPath","string"],["PatternSet","string"]],"Process":[["ProcessName","string",1],["AlarmMetrics",["array",["ref","AlarmMetric"]],1]],"ConfigurationDetails":[["WindowsEvents",["array",["ref","WindowsEvent"]]],["AlarmMetrics",["array",["ref","AlarmMetric"]]],["Alarms",["array",["ref","Alarm"]]],["HAClusterPrometheusExporter",["ref","HAClusterPrometheusExporter"]],["HANAPrometheusExporter",["ref","HANAPrometheusExporter"]],["Logs",["array",["ref","Log"]]],["JMXPrometheusExporter",["ref","JMXPrometheusExporter"]],["Processes",["array",["ref","Process"]]],["NetWeaverPrometheusExporter",["ref","NetWeaverPrometheusExporter"]],["SQLServerPrometheusExporter",["ref","SQLServerPrometheusExporter"]]],"Alarm":[["AlarmName","string",1],["Severity",["enum","HIGH","MEDIUM","LOW"]]],"HAClusterPrometheusExporter":[["PrometheusPort","string"]],"HANAPrometheusExporter":[["HANAPort","string",1],["PrometheusPort","string"],["HANASecretName","string",1],["HANASID","string",1],["AgreeToInstallHANADBClient","boolean",1]],"JMXPrometheusExporter":[["PrometheusPort","string"],["JMXURL","string"],["HostPort","string"]],"NetWeaverPrometheusExporter":[["SAPSID","string",1],["InstanceNumbers",["array","string"],1],["PrometheusPort","string"]],"SQLServerPrometheusExporter":[["PrometheusPort","string",1],["SQLSecretName","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ComponentMonitoringSettings","LogPatternSets","CustomComponents","GroupingType","OpsItemSNSTopicArn","SNSNotificationArn","AttachMissingPermission"],"co":["ResourceGroupName","GroupingType"],"ro":["ApplicationARN"],"tg":[true,true,true]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -21,17 +21,37 @@ export type Application = InstanceType<typeof Application>;
 export interface ApplicationArgs {
   /** If set to `true` , the application components will be configured with the monitoring configuration recommended by Application Insights. */
   autoConfigurationEnabled?: boolean;
-  /** The SNS topic provided to Application Insights that is associated with the created OpsItems to receive SNS notifications for opsItem updates. */
+  /**
+   * The SNS topic provided to Application Insights that is associated with the created OpsItems to receive SNS notifications for opsItem updates.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   opsItemSNSTopicArn?: string;
   /** Indicates whether Application Insights will create OpsItems for any problem that is detected by Application Insights for an application. */
   opsCenterEnabled?: boolean;
-  /** Describes a custom component by grouping similar standalone instances to monitor. */
+  /**
+   * Describes a custom component by grouping similar standalone instances to monitor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   customComponents?: ApplicationCustomComponent[];
-  /** The log pattern sets. */
+  /**
+   * The log pattern sets.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   logPatternSets?: ApplicationLogPatternSet[];
-  /** Application Insights can create applications based on a resource group or on an account. To create an account-based application using all of the resources in the account, set this parameter to `ACCOUNT_BASED` . */
+  /**
+   * Application Insights can create applications based on a resource group or on an account. To create an account-based application using all of the resources in the account, set this parameter to `ACCOUNT_BASED` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   groupingType?: "ACCOUNT_BASED";
-  /** The monitoring settings of the components. Not required to set up default monitoring for all components. To set up default monitoring for all components, set `AutoConfigurationEnabled` to `true` . */
+  /**
+   * The monitoring settings of the components. Not required to set up default monitoring for all components. To set up default monitoring for all components, set `AutoConfigurationEnabled` to `true` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   componentMonitoringSettings?: ApplicationComponentMonitoringSetting[];
   /** Indicates whether Application Insights can listen to CloudWatch events for the application resources, such as `instance terminated` , `failed deployment` , and others. */
   cweMonitorEnabled?: boolean;
@@ -39,9 +59,17 @@ export interface ApplicationArgs {
   tags?: AwsTag[];
   /** The name of the resource group used for the application. */
   resourceGroupName: string;
-  /** The SNS topic ARN that is associated with SNS notifications for updates or issues. */
+  /**
+   * The SNS topic ARN that is associated with SNS notifications for updates or issues.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   snsNotificationArn?: string;
-  /** If set to true, the managed policies for SSM and CW will be attached to the instance roles if they are missing. */
+  /**
+   * If set to true, the managed policies for SSM and CW will be attached to the instance roles if they are missing.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   attachMissingPermission?: boolean;
 }
 

@@ -21,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-autoscalingconfiguration.html | CloudFormation: AWS::AppRunner::AutoScalingConfiguration}
  */
-export const AutoScalingConfiguration = cloudControlType<AutoScalingConfigurationArgs, AutoScalingConfigurationOutputs>("AWS::AppRunner::AutoScalingConfiguration", "aws:apprunner:AutoScalingConfiguration", '{"p":[["MinSize","integer",66],["MaxConcurrency","integer",66],["AutoScalingConfigurationName","string",66],["MaxSize","integer",66],["Tags",["array",["ref","Tag"]],66],["AutoScalingConfigurationRevision","integer",8],["AutoScalingConfigurationArn","string",72],["Latest","boolean",8]],"id":["AutoScalingConfigurationArn"],"tags":["Tags","standard"]}');
+export const AutoScalingConfiguration = cloudControlType<AutoScalingConfigurationArgs, AutoScalingConfigurationOutputs>("AWS::AppRunner::AutoScalingConfiguration", "aws:apprunner:AutoScalingConfiguration", '{"p":[["MinSize","integer",66],["MaxConcurrency","integer",66],["AutoScalingConfigurationName","string",66],["MaxSize","integer",66],["Tags",["array",["ref","Tag"]],66],["AutoScalingConfigurationRevision","integer",8],["AutoScalingConfigurationArn","string",72],["Latest","boolean",8]],"id":["AutoScalingConfigurationArn"],"tags":["Tags","standard"],"reg":{"h":"crdl","co":["AutoScalingConfigurationName","MaxConcurrency","MaxSize","MinSize","Tags"],"ro":["AutoScalingConfigurationArn","AutoScalingConfigurationRevision","Latest"],"uo":["Tags"],"tg":[true,true,false],"nm":{"path":"AutoScalingConfigurationName","min":4,"max":32,"pattern":"[A-Za-z0-9][A-Za-z0-9\\\\-_]{3,31}"}}}');
 /** A {@link AutoScalingConfiguration} instance: its attributes as typed outputs. */
 export type AutoScalingConfiguration = InstanceType<typeof AutoScalingConfiguration>;
 
@@ -64,7 +64,7 @@ export interface AutoScalingConfigurationOutputs extends AutoScalingConfiguratio
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-observabilityconfiguration.html | CloudFormation: AWS::AppRunner::ObservabilityConfiguration}
  */
-export const ObservabilityConfiguration = cloudControlType<ObservabilityConfigurationArgs, ObservabilityConfigurationOutputs>("AWS::AppRunner::ObservabilityConfiguration", "aws:apprunner:ObservabilityConfiguration", '{"p":[["TraceConfiguration",["ref","TraceConfiguration"],66],["ObservabilityConfigurationName","string",66],["Tags",["array",["ref","Tag"]],66],["ObservabilityConfigurationRevision","integer",8],["ObservabilityConfigurationArn","string",72],["Latest","boolean",8]],"id":["ObservabilityConfigurationArn"],"d":{"TraceConfiguration":[["Vendor",["enum","AWSXRAY"],3]]},"tags":["Tags","standard"]}');
+export const ObservabilityConfiguration = cloudControlType<ObservabilityConfigurationArgs, ObservabilityConfigurationOutputs>("AWS::AppRunner::ObservabilityConfiguration", "aws:apprunner:ObservabilityConfiguration", '{"p":[["TraceConfiguration",["ref","TraceConfiguration"],66],["ObservabilityConfigurationName","string",66],["Tags",["array",["ref","Tag"]],82],["ObservabilityConfigurationRevision","integer",8],["ObservabilityConfigurationArn","string",72],["Latest","boolean",8]],"id":["ObservabilityConfigurationArn"],"d":{"TraceConfiguration":[["Vendor",["enum","AWSXRAY"],1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["Tags"],"co":["ObservabilityConfigurationName","TraceConfiguration","Tags"],"ro":["ObservabilityConfigurationArn","ObservabilityConfigurationRevision","Latest"],"tg":[true,true,false],"nm":{"path":"ObservabilityConfigurationName","min":4,"max":32,"pattern":"[A-Za-z0-9][A-Za-z0-9\\\\-_]{3,31}"}}}');
 /** A {@link ObservabilityConfiguration} instance: its attributes as typed outputs. */
 export type ObservabilityConfiguration = InstanceType<typeof ObservabilityConfiguration>;
 
@@ -82,7 +82,11 @@ export interface ObservabilityConfigurationArgs {
    * If you don't specify a name, CloudFormation generates a name for your observability configuration.
    */
   observabilityConfigurationName?: string;
-  /** A list of metadata items that you can associate with your observability configuration resource. A tag is a key-value pair. */
+  /**
+   * A list of metadata items that you can associate with your observability configuration resource. A tag is a key-value pair.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tags?: AwsTag[];
 }
 
@@ -113,7 +117,7 @@ export interface ObservabilityConfigurationTraceConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-service.html | CloudFormation: AWS::AppRunner::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::AppRunner::Service", "aws:apprunner:Service", '{"p":[["HealthCheckConfiguration",["ref","HealthCheckConfiguration"]],["InstanceConfiguration",["ref","InstanceConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["ServiceName","string",66],["ObservabilityConfiguration",["ref","ServiceObservabilityConfiguration"]],["SourceConfiguration",["ref","SourceConfiguration"],1],["AutoScalingConfigurationArn","string"],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["array",["ref","Tag"]],66],["Status","string",8],["ServiceUrl","string",8],["ServiceArn","string",72],["ServiceId","string",72]],"id":["ServiceArn"],"d":{"HealthCheckConfiguration":[["Path","string"],["UnhealthyThreshold","integer"],["Timeout","integer"],["HealthyThreshold","integer"],["Protocol",["enum","TCP","HTTP"]],["Interval","integer"]],"InstanceConfiguration":[["InstanceRoleArn","string"],["Memory","string"],["Cpu","string"]],"EncryptionConfiguration":[["KmsKey","string",3]],"ServiceObservabilityConfiguration":[["ObservabilityEnabled","boolean",1],["ObservabilityConfigurationArn","string"]],"SourceConfiguration":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"]],["CodeRepository",["ref","CodeRepository"]],["ImageRepository",["ref","ImageRepository"]],["AutoDeploymentsEnabled","boolean"]],"AuthenticationConfiguration":[["AccessRoleArn","string"],["ConnectionArn","string"]],"CodeRepository":[["SourceCodeVersion",["ref","SourceCodeVersion"],1],["CodeConfiguration",["ref","CodeConfiguration"]],["SourceDirectory","string"],["RepositoryUrl","string",1]],"SourceCodeVersion":[["Type",["enum","BRANCH"],1],["Value","string",1]],"CodeConfiguration":[["ConfigurationSource",["enum","REPOSITORY","API"],1],["CodeConfigurationValues",["ref","CodeConfigurationValues"]]],"CodeConfigurationValues":[["RuntimeEnvironmentSecrets",["array",["ref","KeyValuePair"]]],["Runtime",["enum","PYTHON_3","NODEJS_12","NODEJS_14","CORRETTO_8","CORRETTO_11","NODEJS_16","GO_1","DOTNET_6","PHP_81","RUBY_31","PYTHON_311","NODEJS_18","NODEJS_22"],1],["StartCommand","string"],["RuntimeEnvironmentVariables",["array",["ref","KeyValuePair"]]],["Port","string"],["BuildCommand","string"]],"KeyValuePair":[["Value","string"],["Name","string"]],"ImageRepository":[["ImageIdentifier","string",1],["ImageConfiguration",["ref","ImageConfiguration"]],["ImageRepositoryType",["enum","ECR","ECR_PUBLIC"],1]],"ImageConfiguration":[["RuntimeEnvironmentSecrets",["array",["ref","KeyValuePair"]]],["StartCommand","string"],["RuntimeEnvironmentVariables",["array",["ref","KeyValuePair"]]],["Port","string"]],"NetworkConfiguration":[["EgressConfiguration",["ref","EgressConfiguration"]],["IngressConfiguration",["ref","IngressConfiguration"]],["IpAddressType",["enum","IPV4","DUAL_STACK"]]],"EgressConfiguration":[["VpcConnectorArn","string"],["EgressType",["enum","DEFAULT","VPC"],1]],"IngressConfiguration":[["IsPubliclyAccessible","boolean",1]]},"tags":["Tags","standard"]}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::AppRunner::Service", "aws:apprunner:Service", '{"p":[["HealthCheckConfiguration",["ref","HealthCheckConfiguration"]],["InstanceConfiguration",["ref","InstanceConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["ServiceName","string",66],["ObservabilityConfiguration",["ref","ServiceObservabilityConfiguration"]],["SourceConfiguration",["ref","SourceConfiguration"],1],["AutoScalingConfigurationArn","string",16],["NetworkConfiguration",["ref","NetworkConfiguration"]],["Tags",["array",["ref","Tag"]],82],["Status","string",8],["ServiceUrl","string",8],["ServiceArn","string",72],["ServiceId","string",72]],"id":["ServiceArn"],"d":{"HealthCheckConfiguration":[["Path","string"],["UnhealthyThreshold","integer"],["Timeout","integer"],["HealthyThreshold","integer"],["Protocol",["enum","TCP","HTTP"]],["Interval","integer"]],"InstanceConfiguration":[["InstanceRoleArn","string"],["Memory","string"],["Cpu","string"]],"EncryptionConfiguration":[["KmsKey","string",1]],"ServiceObservabilityConfiguration":[["ObservabilityEnabled","boolean",1],["ObservabilityConfigurationArn","string"]],"SourceConfiguration":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"]],["CodeRepository",["ref","CodeRepository"]],["ImageRepository",["ref","ImageRepository"]],["AutoDeploymentsEnabled","boolean"]],"AuthenticationConfiguration":[["AccessRoleArn","string"],["ConnectionArn","string"]],"CodeRepository":[["SourceCodeVersion",["ref","SourceCodeVersion"],1],["CodeConfiguration",["ref","CodeConfiguration"]],["SourceDirectory","string"],["RepositoryUrl","string",1]],"SourceCodeVersion":[["Type",["enum","BRANCH"],1],["Value","string",1]],"CodeConfiguration":[["ConfigurationSource",["enum","REPOSITORY","API"],1],["CodeConfigurationValues",["ref","CodeConfigurationValues"]]],"CodeConfigurationValues":[["RuntimeEnvironmentSecrets",["array",["ref","KeyValuePair"]]],["Runtime",["enum","PYTHON_3","NODEJS_12","NODEJS_14","CORRETTO_8","CORRETTO_11","NODEJS_16","GO_1","DOTNET_6","PHP_81","RUBY_31","PYTHON_311","NODEJS_18","NODEJS_22"],1],["StartCommand","string"],["RuntimeEnvironmentVariables",["array",["ref","KeyValuePair"]]],["Port","string"],["BuildCommand","string"]],"KeyValuePair":[["Value","string"],["Name","string"]],"ImageRepository":[["ImageIdentifier","string",1],["ImageConfiguration",["ref","ImageConfiguration"]],["ImageRepositoryType",["enum","ECR","ECR_PUBLIC"],1]],"ImageConfiguration":[["RuntimeEnvironmentSecrets",["array",["ref","KeyValuePair"]]],["StartCommand","string"],["RuntimeEnvironmentVariables",["array",["ref","KeyValuePair"]]],["Port","string"]],"NetworkConfiguration":[["EgressConfiguration",["ref","EgressConfiguration"]],["IngressConfiguration",["ref","IngressConfiguration"]],["IpAddressType",["enum","IPV4","DUAL_STACK"]]],"EgressConfiguration":[["VpcConnectorArn","string"],["EgressType",["enum","DEFAULT","VPC"],1]],"IngressConfiguration":[["IsPubliclyAccessible","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AutoScalingConfigurationArn","Tags"],"co":["ServiceName","EncryptionConfiguration","Tags"],"ro":["ServiceArn","ServiceId","ServiceUrl","Status"],"tg":[true,true,false],"nm":{"path":"ServiceName","min":4,"max":40,"pattern":"[A-Za-z0-9][A-Za-z0-9-_]{3,39}"}}}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
@@ -141,11 +145,17 @@ export interface ServiceArgs {
    * Specify an ARN with a name and a revision number to associate that revision. For example: `arn:aws:apprunner:us-east-1:123456789012:autoscalingconfiguration/high-availability/3`
    *
    * Specify just the name to associate the latest revision. For example: `arn:aws:apprunner:us-east-1:123456789012:autoscalingconfiguration/high-availability`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   autoScalingConfigurationArn?: string;
   /** Configuration settings related to network traffic of the web application that the App Runner service runs. */
   networkConfiguration?: ServiceNetworkConfiguration;
-  /** An optional list of metadata items that you can associate with the App Runner service resource. A tag is a key-value pair. */
+  /**
+   * An optional list of metadata items that you can associate with the App Runner service resource. A tag is a key-value pair.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tags?: AwsTag[];
 }
 
@@ -496,7 +506,7 @@ export interface ServiceIngressConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-vpcconnector.html | CloudFormation: AWS::AppRunner::VpcConnector}
  */
-export const VpcConnector = cloudControlType<VpcConnectorArgs, VpcConnectorOutputs>("AWS::AppRunner::VpcConnector", "aws:apprunner:VpcConnector", '{"p":[["SecurityGroups",["array","string"],66],["Subnets",["array","string"],67],["VpcConnectorName","string",66],["Tags",["array",["ref","Tag"]],66],["VpcConnectorArn","string",72],["VpcConnectorRevision","integer",8]],"id":["VpcConnectorArn"],"tags":["Tags","standard"]}');
+export const VpcConnector = cloudControlType<VpcConnectorArgs, VpcConnectorOutputs>("AWS::AppRunner::VpcConnector", "aws:apprunner:VpcConnector", '{"p":[["SecurityGroups",["array","string"],66],["Subnets",["array","string"],67],["VpcConnectorName","string",66],["Tags",["array",["ref","Tag"]],82],["VpcConnectorArn","string",72],["VpcConnectorRevision","integer",8]],"id":["VpcConnectorArn"],"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["Tags"],"co":["VpcConnectorName","Subnets","SecurityGroups","Tags"],"ro":["VpcConnectorArn","VpcConnectorRevision"],"uo":["Subnets","SecurityGroups"],"tg":[true,true,false],"nm":{"path":"VpcConnectorName","min":4,"max":40,"pattern":"^[A-Za-z0-9][A-Za-z0-9-\\\\\\\\_]{3,39}$"}}}');
 /** A {@link VpcConnector} instance: its attributes as typed outputs. */
 export type VpcConnector = InstanceType<typeof VpcConnector>;
 
@@ -520,6 +530,8 @@ export interface VpcConnectorArgs {
    * A list of metadata items that you can associate with your VPC connector resource. A tag is a key-value pair.
    *
    * > A `VpcConnector` is immutable, so you cannot update its tags. To change the tags, replace the resource. To replace a `VpcConnector` , you must provide a new combination of security groups.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   tags?: AwsTag[];
 }
@@ -545,7 +557,7 @@ export interface VpcConnectorOutputs extends VpcConnectorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-apprunner-vpcingressconnection.html | CloudFormation: AWS::AppRunner::VpcIngressConnection}
  */
-export const VpcIngressConnection = cloudControlType<VpcIngressConnectionArgs, VpcIngressConnectionOutputs>("AWS::AppRunner::VpcIngressConnection", "aws:apprunner:VpcIngressConnection", '{"p":[["VpcIngressConnectionName","string",66],["ServiceArn","string",67],["Tags",["array",["ref","Tag"]],66],["IngressVpcConfiguration",["ref","IngressVpcConfiguration"],1],["Status",["enum","AVAILABLE","PENDING_CREATION","PENDING_UPDATE","PENDING_DELETION","FAILED_CREATION","FAILED_UPDATE","FAILED_DELETION","DELETED"],8],["DomainName","string",8],["VpcIngressConnectionArn","string",72]],"id":["VpcIngressConnectionArn"],"d":{"IngressVpcConfiguration":[["VpcId","string",1],["VpcEndpointId","string",1]]},"tags":["Tags","standard"]}');
+export const VpcIngressConnection = cloudControlType<VpcIngressConnectionArgs, VpcIngressConnectionOutputs>("AWS::AppRunner::VpcIngressConnection", "aws:apprunner:VpcIngressConnection", '{"p":[["VpcIngressConnectionName","string",66],["ServiceArn","string",67],["Tags",["array",["ref","Tag"]],82],["IngressVpcConfiguration",["ref","IngressVpcConfiguration"],1],["Status",["enum","AVAILABLE","PENDING_CREATION","PENDING_UPDATE","PENDING_DELETION","FAILED_CREATION","FAILED_UPDATE","FAILED_DELETION","DELETED"],8],["DomainName","string",8],["VpcIngressConnectionArn","string",72]],"id":["VpcIngressConnectionArn"],"d":{"IngressVpcConfiguration":[["VpcId","string",1],["VpcEndpointId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Tags"],"co":["VpcIngressConnectionName","ServiceArn","Tags"],"ro":["VpcIngressConnectionArn","DomainName","Status"],"tg":[true,true,false],"nm":{"path":"VpcIngressConnectionName","min":4,"max":40,"pattern":"[A-Za-z0-9][A-Za-z0-9\\\\-_]{3,39}"}}}');
 /** A {@link VpcIngressConnection} instance: its attributes as typed outputs. */
 export type VpcIngressConnection = InstanceType<typeof VpcIngressConnection>;
 
@@ -555,7 +567,11 @@ export interface VpcIngressConnectionArgs {
   vpcIngressConnectionName?: string;
   /** The Amazon Resource Name (ARN) for this App Runner service that is used to create the VPC Ingress Connection resource. */
   serviceArn: string;
-  /** An optional list of metadata items that you can associate with the VPC Ingress Connection resource. A tag is a key-value pair. */
+  /**
+   * An optional list of metadata items that you can associate with the VPC Ingress Connection resource. A tag is a key-value pair.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tags?: AwsTag[];
   /** Specifications for the customer’s Amazon VPC and the related AWS PrivateLink VPC endpoint that are used to create the VPC Ingress Connection resource. */
   ingressVpcConfiguration: VpcIngressConnectionIngressVpcConfiguration;

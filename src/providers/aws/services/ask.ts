@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-alexa-ask-skill.html | CloudFormation: Alexa::ASK::Skill}
  */
-export const Skill = cloudControlType<SkillArgs, SkillOutputs>("Alexa::ASK::Skill", "aws:ask:Skill", '{"p":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"],1],["VendorId","string",67],["SkillPackage",["ref","SkillPackage"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"AuthenticationConfiguration":[["RefreshToken","string",1],["ClientSecret","string",49],["ClientId","string",1]],"SkillPackage":[["S3BucketRole","string"],["S3ObjectVersion","string"],["S3Bucket","string",1],["S3Key","string",1],["Overrides",["ref","Overrides"]]],"Overrides":[["Manifest","json"]]}}');
+export const Skill = cloudControlType<SkillArgs, SkillOutputs>("Alexa::ASK::Skill", "aws:ask:Skill", '{"p":[["AuthenticationConfiguration",["ref","AuthenticationConfiguration"],1],["VendorId","string",67],["SkillPackage",["ref","SkillPackage"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"AuthenticationConfiguration":[["RefreshToken","string",1],["ClientSecret","string",49],["ClientId","string",1]],"SkillPackage":[["S3BucketRole","string"],["S3ObjectVersion","string"],["S3Bucket","string",1],["S3Key","string",1],["Overrides",["ref","Overrides"]]],"Overrides":[["Manifest","json"]]},"reg":{"h":""}}');
 /** A {@link Skill} instance: its attributes as typed outputs. */
 export type Skill = InstanceType<typeof Skill>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-auditmanager-assessment.html | CloudFormation: AWS::AuditManager::Assessment}
  */
-export const Assessment = cloudControlType<AssessmentArgs, AssessmentOutputs>("AWS::AuditManager::Assessment", "aws:auditmanager:Assessment", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["AssessmentReportsDestination",["ref","AssessmentReportsDestination"]],["Delegations",["array",["ref","Delegation"]]],["Description","string"],["Scope",["ref","Scope"]],["AwsAccount",["ref","AWSAccount"],66],["Roles",["array",["ref","Role"]]],["FrameworkId","string",66],["Tags",["array",["ref","Tag"]]],["Name","string"],["AssessmentId","string",72],["CreationTime","number",8],["Arn","string",72]],"id":["AssessmentId"],"d":{"AssessmentReportsDestination":[["Destination","string"],["DestinationType",["enum","S3"]]],"Delegation":[["Status",["enum","IN_PROGRESS","UNDER_REVIEW","COMPLETE"]],["Comment","string"],["CreatedBy","string"],["RoleType",["enum","PROCESS_OWNER","RESOURCE_OWNER"]],["AssessmentId","string"],["CreationTime","number"],["LastUpdated","number"],["Id","string"],["AssessmentName","string"],["RoleArn","string"],["ControlSetId","string"]],"Scope":[["AwsAccounts",["array",["ref","AWSAccount"]]],["AwsServices",["array",["ref","AWSService"]]]],"AWSAccount":[["Id","string",4],["EmailAddress","string",4],["Name","string",4]],"AWSService":[["ServiceName","string"]],"Role":[["RoleType",["enum","PROCESS_OWNER","RESOURCE_OWNER"]],["RoleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:auditmanager:${Region}:${Account}:assessment/${AssessmentId}"}');
+export const Assessment = cloudControlType<AssessmentArgs, AssessmentOutputs>("AWS::AuditManager::Assessment", "aws:auditmanager:Assessment", '{"p":[["Status",["enum","ACTIVE","INACTIVE"]],["AssessmentReportsDestination",["ref","AssessmentReportsDestination"]],["Delegations",["array",["ref","Delegation"]]],["Description","string",16],["Scope",["ref","Scope"]],["AwsAccount",["ref","AWSAccount"],66],["Roles",["array",["ref","Role"]]],["FrameworkId","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",16],["AssessmentId","string",72],["CreationTime","number",8],["Arn","string",72]],"id":["AssessmentId"],"d":{"AssessmentReportsDestination":[["Destination","string"],["DestinationType",["enum","S3"]]],"Delegation":[["Status",["enum","IN_PROGRESS","UNDER_REVIEW","COMPLETE"]],["Comment","string"],["CreatedBy","string"],["RoleType",["enum","PROCESS_OWNER","RESOURCE_OWNER"]],["AssessmentId","string"],["CreationTime","number"],["LastUpdated","number"],["Id","string"],["AssessmentName","string"],["RoleArn","string"],["ControlSetId","string"]],"Scope":[["AwsAccounts",["array",["ref","AWSAccount"]]],["AwsServices",["array",["ref","AWSService"]]]],"AWSAccount":[["Id","string",4],["EmailAddress","string",4],["Name","string",4]],"AWSService":[["ServiceName","string"]],"Role":[["RoleType",["enum","PROCESS_OWNER","RESOURCE_OWNER"]],["RoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Name","Description"],"co":["FrameworkId","AwsAccount"],"ro":["AssessmentId","Arn","CreationTime"],"tg":[true,true,false]},"arn":"arn:${Partition}:auditmanager:${Region}:${Account}:assessment/${AssessmentId}"}');
 /** A {@link Assessment} instance: its attributes as typed outputs. */
 export type Assessment = InstanceType<typeof Assessment>;
 
@@ -31,7 +31,11 @@ export interface AssessmentArgs {
   assessmentReportsDestination?: AssessmentAssessmentReportsDestination;
   /** The delegations that are associated with the assessment. */
   delegations?: AssessmentDelegation[];
-  /** The description of the assessment. */
+  /**
+   * The description of the assessment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   description?: string;
   /** The wrapper of AWS accounts and services that are in scope for the assessment. */
   scope?: AssessmentScope;
@@ -43,7 +47,11 @@ export interface AssessmentArgs {
   frameworkId?: string;
   /** The tags that are associated with the assessment. */
   tags?: AwsTag[];
-  /** The name of the assessment. */
+  /**
+   * The name of the assessment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   name?: string;
 }
 
@@ -180,7 +188,7 @@ export interface AssessmentRole {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-auditmanager-assessmentframework.html | CloudFormation: AWS::AuditManager::AssessmentFramework}
  */
-export const AssessmentFramework = cloudControlType<AssessmentFrameworkArgs, AssessmentFrameworkOutputs>("AWS::AuditManager::AssessmentFramework", "aws:auditmanager:AssessmentFramework", '{"p":[["Name","string",1],["Description","string"],["ComplianceType","string"],["ControlSets",["array",["ref","ControlSet"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FrameworkId","string",8],["Type",["enum","Standard","Custom"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["CreatedBy","string",8],["LastUpdatedBy","string",8]],"id":["Arn"],"d":{"ControlSet":[["Name","string",1],["Controls",["array",["ref","ControlSetControl"]],1]],"ControlSetControl":[["Id","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:auditmanager:${Region}:${Account}:assessmentFramework/${AssessmentFrameworkId}"}');
+export const AssessmentFramework = cloudControlType<AssessmentFrameworkArgs, AssessmentFrameworkOutputs>("AWS::AuditManager::AssessmentFramework", "aws:auditmanager:AssessmentFramework", '{"p":[["Name","string",1],["Description","string"],["ComplianceType","string"],["ControlSets",["array",["ref","ControlSet"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FrameworkId","string",8],["Type",["enum","Standard","Custom"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8],["CreatedBy","string",8],["LastUpdatedBy","string",8]],"id":["Arn"],"d":{"ControlSet":[["Name","string",1],["Controls",["array",["ref","ControlSetControl"]],1]],"ControlSetControl":[["Id","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","FrameworkId","Type","CreatedAt","LastUpdatedAt","CreatedBy","LastUpdatedBy"],"ai":[["FrameworkId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:auditmanager:${Region}:${Account}:assessmentFramework/${AssessmentFrameworkId}"}');
 /** A {@link AssessmentFramework} instance: its attributes as typed outputs. */
 export type AssessmentFramework = InstanceType<typeof AssessmentFramework>;
 

@@ -15,23 +15,39 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-backupgateway-hypervisor.html | CloudFormation: AWS::BackupGateway::Hypervisor}
  */
-export const Hypervisor = cloudControlType<HypervisorArgs, HypervisorOutputs>("AWS::BackupGateway::Hypervisor", "aws:backupgateway:Hypervisor", '{"p":[["KmsKeyArn","string",66],["Username","string"],["Host","string"],["LogGroupArn","string"],["Tags",["array",["ref","Tag"]],66],["Name","string"],["Password","string",48],["HypervisorArn","string",72]],"id":["HypervisorArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:backup-gateway:${Region}:${Account}:hypervisor/${HypervisorId}"}');
+export const Hypervisor = cloudControlType<HypervisorArgs, HypervisorOutputs>("AWS::BackupGateway::Hypervisor", "aws:backupgateway:Hypervisor", '{"p":[["KmsKeyArn","string",82],["Username","string",16],["Host","string"],["LogGroupArn","string",16],["Tags",["array",["ref","Tag"]],66],["Name","string",16],["Password","string",48],["HypervisorArn","string",72]],"id":["HypervisorArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyArn","LogGroupArn","Name","Password","Username"],"co":["KmsKeyArn","Tags"],"ro":["HypervisorArn"],"tg":[true,true,false]},"arn":"arn:${Partition}:backup-gateway:${Region}:${Account}:hypervisor/${HypervisorId}"}');
 /** A {@link Hypervisor} instance: its attributes as typed outputs. */
 export type Hypervisor = InstanceType<typeof Hypervisor>;
 
 /** Inputs of {@link Hypervisor}. */
 export interface HypervisorArgs {
-  /** The Amazon Resource Name (ARN) of the AWS Key Management Service used to encrypt the hypervisor. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS Key Management Service used to encrypt the hypervisor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kmsKeyArn?: string;
-  /** The username for the hypervisor. */
+  /**
+   * The username for the hypervisor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   username?: string;
   /** The server host of the hypervisor. This can be either an IP address or a fully-qualified domain name (FQDN). */
   host?: string;
-  /** The Amazon Resource Name (ARN) of the group of gateways within the requested log. */
+  /**
+   * The Amazon Resource Name (ARN) of the group of gateways within the requested log.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   logGroupArn?: string;
   /** The tags of the hypervisor configuration to import. */
   tags?: AwsTag[];
-  /** The name of the hypervisor. */
+  /**
+   * The name of the hypervisor.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   name?: string;
   /**
    * The password for the hypervisor.

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-case.html | CloudFormation: AWS::Cases::Case}
  */
-export const Case = cloudControlType<CaseArgs, CaseOutputs>("AWS::Cases::Case", "aws:cases:Case", '{"p":[["DomainId","string",67],["TemplateId","string",67],["Title","string",1],["CustomerId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CaseId","string",72]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const Case = cloudControlType<CaseArgs, CaseOutputs>("AWS::Cases::Case", "aws:cases:Case", '{"p":[["DomainId","string",67],["TemplateId","string",67],["Title","string",1],["CustomerId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CaseId","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""}}');
 /** A {@link Case} instance: its attributes as typed outputs. */
 export type Case = InstanceType<typeof Case>;
 
@@ -44,7 +44,7 @@ export interface CaseOutputs extends CaseArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-caserule.html | CloudFormation: AWS::Cases::CaseRule}
  */
-export const CaseRule = cloudControlType<CaseRuleArgs, CaseRuleOutputs>("AWS::Cases::CaseRule", "aws:cases:CaseRule", '{"p":[["Description","string"],["DomainId","string",66],["Name","string",1],["Rule",["ref","CaseRuleDetails"],1],["Tags",["array",["ref","Tag"]]],["CaseRuleId","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8],["CaseRuleArn","string",72]],"id":["CaseRuleArn"],"d":{"CaseRuleDetails":[["Required",["ref","RequiredCaseRule"]],["Hidden",["ref","HiddenCaseRule"]]],"RequiredCaseRule":[["DefaultValue","boolean",1],["Conditions",["array",["ref","BooleanCondition"]],1]],"BooleanCondition":[["EqualTo",["ref","BooleanOperands"]],["NotEqualTo",["ref","BooleanOperands"]]],"BooleanOperands":[["OperandOne",["ref","OperandOne"],1],["OperandTwo",["ref","OperandTwo"],1],["Result","boolean",1]],"OperandOne":[["FieldId","string",1]],"OperandTwo":[["StringValue","string"],["BooleanValue","boolean"],["DoubleValue","number"],["EmptyValue","json"]],"HiddenCaseRule":[["DefaultValue","boolean",1],["Conditions",["array",["ref","BooleanCondition"]],1]]},"tags":["Tags","standard"]}');
+export const CaseRule = cloudControlType<CaseRuleArgs, CaseRuleOutputs>("AWS::Cases::CaseRule", "aws:cases:CaseRule", '{"p":[["Description","string"],["DomainId","string",66],["Name","string",1],["Rule",["ref","CaseRuleDetails"],1],["Tags",["array",["ref","Tag"]]],["CaseRuleId","string",72],["CreatedTime","string",8],["LastModifiedTime","string",8],["CaseRuleArn","string",72]],"id":["CaseRuleArn"],"d":{"CaseRuleDetails":[["Required",["ref","RequiredCaseRule"]],["Hidden",["ref","HiddenCaseRule"]]],"RequiredCaseRule":[["DefaultValue","boolean",1],["Conditions",["array",["ref","BooleanCondition"]],1]],"BooleanCondition":[["EqualTo",["ref","BooleanOperands"]],["NotEqualTo",["ref","BooleanOperands"]]],"BooleanOperands":[["OperandOne",["ref","OperandOne"],1],["OperandTwo",["ref","OperandTwo"],1],["Result","boolean",1]],"OperandOne":[["FieldId","string",1]],"OperandTwo":[["StringValue","string"],["BooleanValue","boolean"],["DoubleValue","number"],["EmptyValue","json"]],"HiddenCaseRule":[["DefaultValue","boolean",1],["Conditions",["array",["ref","BooleanCondition"]],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainId"],"ro":["CaseRuleId","CreatedTime","LastModifiedTime","CaseRuleArn"],"uo":["Tags"],"tg":[true,false,true]}}');
 /** A {@link CaseRule} instance: its attributes as typed outputs. */
 export type CaseRule = InstanceType<typeof CaseRule>;
 
@@ -169,7 +169,7 @@ export interface CaseRuleHiddenCaseRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-domain.html | CloudFormation: AWS::Cases::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Cases::Domain", "aws:cases:Domain", '{"p":[["Name","string",67],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["DomainArn","string",72],["DomainId","string",72],["DomainStatus",["enum","Active","CreationInProgress","CreationFailed"],8]],"id":["DomainArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:cases:${Region}:${Account}:domain/${DomainId}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::Cases::Domain", "aws:cases:Domain", '{"p":[["Name","string",67],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["DomainArn","string",72],["DomainId","string",72],["DomainStatus",["enum","Active","CreationInProgress","CreationFailed"],8]],"id":["DomainArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["CreatedTime","DomainArn","DomainId","DomainStatus"],"uo":["Tags"],"tg":[true,false,true]},"arn":"arn:${Partition}:cases:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
@@ -198,7 +198,7 @@ export interface DomainOutputs extends DomainArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-field.html | CloudFormation: AWS::Cases::Field}
  */
-export const Field = cloudControlType<FieldArgs, FieldOutputs>("AWS::Cases::Field", "aws:cases:Field", '{"p":[["Description","string"],["DomainId","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["Type",["enum","Text","Number","Boolean","DateTime","SingleSelect","Url","User"],67],["Attributes",["ref","FieldAttributes"]],["FieldArn","string",72],["FieldId","string",72],["Namespace",["enum","System","Custom"],8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["FieldArn"],"d":{"FieldAttributes":[["Text",["ref","TextAttributes"]]],"TextAttributes":[["IsMultiline","boolean",1]]},"tags":["Tags","standard"]}');
+export const Field = cloudControlType<FieldArgs, FieldOutputs>("AWS::Cases::Field", "aws:cases:Field", '{"p":[["Description","string"],["DomainId","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["Type",["enum","Text","Number","Boolean","DateTime","SingleSelect","Url","User"],67],["Attributes",["ref","FieldAttributes"]],["FieldArn","string",72],["FieldId","string",72],["Namespace",["enum","System","Custom"],8],["CreatedTime","string",8],["LastModifiedTime","string",8]],"id":["FieldArn"],"d":{"FieldAttributes":[["Text",["ref","TextAttributes"]]],"TextAttributes":[["IsMultiline","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainId","Type"],"ro":["FieldArn","FieldId","Namespace","CreatedTime","LastModifiedTime"],"uo":["Tags"],"ai":[["DomainId"]],"tg":[true,false,true]}}');
 /** A {@link Field} instance: its attributes as typed outputs. */
 export type Field = InstanceType<typeof Field>;
 
@@ -262,7 +262,7 @@ export interface FieldTextAttributes {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-layout.html | CloudFormation: AWS::Cases::Layout}
  */
-export const Layout = cloudControlType<LayoutArgs, LayoutOutputs>("AWS::Cases::Layout", "aws:cases:Layout", '{"p":[["Content",["ref","LayoutContent"],1],["DomainId","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastModifiedTime","string",8],["LayoutArn","string",72],["LayoutId","string",72]],"id":["LayoutArn"],"d":{"LayoutContent":[["Basic",["ref","BasicLayout"],1]],"BasicLayout":[["TopPanel",["ref","LayoutSections"]],["MoreInfo",["ref","LayoutSections"]]],"LayoutSections":[["Sections",["array",["ref","Section"]]]],"Section":[["FieldGroup",["ref","FieldGroup"],1]],"FieldGroup":[["Name","string"],["Fields",["array",["ref","FieldItem"]],1]],"FieldItem":[["Id","string",1]]},"tags":["Tags","standard"]}');
+export const Layout = cloudControlType<LayoutArgs, LayoutOutputs>("AWS::Cases::Layout", "aws:cases:Layout", '{"p":[["Content",["ref","LayoutContent"],1],["DomainId","string",66],["Name","string",1],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastModifiedTime","string",8],["LayoutArn","string",72],["LayoutId","string",72]],"id":["LayoutArn"],"d":{"LayoutContent":[["Basic",["ref","BasicLayout"],1]],"BasicLayout":[["TopPanel",["ref","LayoutSections"]],["MoreInfo",["ref","LayoutSections"]]],"LayoutSections":[["Sections",["array",["ref","Section"]]]],"Section":[["FieldGroup",["ref","FieldGroup"],1]],"FieldGroup":[["Name","string"],["Fields",["array",["ref","FieldItem"]],1]],"FieldItem":[["Id","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainId"],"ro":["CreatedTime","LastModifiedTime","LayoutArn","LayoutId"],"uo":["Tags"],"tg":[true,false,true]}}');
 /** A {@link Layout} instance: its attributes as typed outputs. */
 export type Layout = InstanceType<typeof Layout>;
 
@@ -359,7 +359,7 @@ export interface LayoutFieldItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-relateditem.html | CloudFormation: AWS::Cases::RelatedItem}
  */
-export const RelatedItem = cloudControlType<RelatedItemArgs, RelatedItemOutputs>("AWS::Cases::RelatedItem", "aws:cases:RelatedItem", '{"p":[["DomainId","string",67],["CaseId","string",67],["Type",["enum","Contact","Comment","File","Sla","ConnectCase","Custom"],67],["Content",["ref","RelatedItemContent"],67],["Tags",["array",["ref","Tag"]]],["RelatedItemArn","string",72],["RelatedItemId","string",72]],"id":["RelatedItemArn"],"d":{"RelatedItemContent":[["Comment",["ref","CommentContent"]]],"CommentContent":[["Body","string",1],["ContentType",["enum","Text/Plain"],1]]},"tags":["Tags","standard"]}');
+export const RelatedItem = cloudControlType<RelatedItemArgs, RelatedItemOutputs>("AWS::Cases::RelatedItem", "aws:cases:RelatedItem", '{"p":[["DomainId","string",67],["CaseId","string",67],["Type",["enum","Contact","Comment","File","Sla","ConnectCase","Custom"],67],["Content",["ref","RelatedItemContent"],67],["Tags",["array",["ref","Tag"]]],["RelatedItemArn","string",72],["RelatedItemId","string",72]],"id":["RelatedItemArn"],"d":{"RelatedItemContent":[["Comment",["ref","CommentContent"]]],"CommentContent":[["Body","string",1],["ContentType",["enum","Text/Plain"],1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
 /** A {@link RelatedItem} instance: its attributes as typed outputs. */
 export type RelatedItem = InstanceType<typeof RelatedItem>;
 
@@ -419,7 +419,7 @@ export interface RelatedItemCommentContent {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-template.html | CloudFormation: AWS::Cases::Template}
  */
-export const Template = cloudControlType<TemplateArgs, TemplateOutputs>("AWS::Cases::Template", "aws:cases:Template", '{"p":[["DomainId","string",66],["Name","string",1],["Description","string"],["LayoutConfiguration",["ref","LayoutConfiguration"]],["RequiredFields",["array",["ref","RequiredField"]]],["Rules",["array",["ref","TemplateRule"]]],["Status",["enum","Active","Inactive"]],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastModifiedTime","string",8],["TemplateArn","string",72],["TemplateId","string",72]],"id":["TemplateArn"],"d":{"LayoutConfiguration":[["DefaultLayout","string"]],"RequiredField":[["FieldId","string",1]],"TemplateRule":[["CaseRuleId","string",1],["FieldId","string"]]},"tags":["Tags","standard"]}');
+export const Template = cloudControlType<TemplateArgs, TemplateOutputs>("AWS::Cases::Template", "aws:cases:Template", '{"p":[["DomainId","string",66],["Name","string",1],["Description","string"],["LayoutConfiguration",["ref","LayoutConfiguration"]],["RequiredFields",["array",["ref","RequiredField"]]],["Rules",["array",["ref","TemplateRule"]]],["Status",["enum","Active","Inactive"]],["Tags",["array",["ref","Tag"]]],["CreatedTime","string",8],["LastModifiedTime","string",8],["TemplateArn","string",72],["TemplateId","string",72]],"id":["TemplateArn"],"d":{"LayoutConfiguration":[["DefaultLayout","string"]],"RequiredField":[["FieldId","string",1]],"TemplateRule":[["CaseRuleId","string",1],["FieldId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainId"],"ro":["CreatedTime","LastModifiedTime","TemplateArn","TemplateId"],"uo":["Tags"],"tg":[true,false,true]}}');
 /** A {@link Template} instance: its attributes as typed outputs. */
 export type Template = InstanceType<typeof Template>;
 

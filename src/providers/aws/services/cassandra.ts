@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cassandra-keyspace.html | CloudFormation: AWS::Cassandra::Keyspace}
  */
-export const Keyspace = cloudControlType<KeyspaceArgs, KeyspaceOutputs>("AWS::Cassandra::Keyspace", "aws:cassandra:Keyspace", '{"p":[["KeyspaceName","string",66],["ReplicationSpecification",["ref","ReplicationSpecification"],66],["Tags",["array",["ref","Tag"]]],["ClientSideTimestampsEnabled","boolean"]],"id":["KeyspaceName"],"d":{"ReplicationSpecification":[["ReplicationStrategy",["enum","SINGLE_REGION","MULTI_REGION"],2],["RegionList",["array","string"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:cassandra:${Region}:${Account}:/keyspace/${KeyspaceName}/"}');
+export const Keyspace = cloudControlType<KeyspaceArgs, KeyspaceOutputs>("AWS::Cassandra::Keyspace", "aws:cassandra:Keyspace", '{"p":[["KeyspaceName","string",66],["ReplicationSpecification",["ref","ReplicationSpecification"]],["Tags",["array",["ref","Tag"]]],["ClientSideTimestampsEnabled","boolean",16]],"id":["KeyspaceName"],"d":{"ReplicationSpecification":[["ReplicationStrategy",["enum","SINGLE_REGION","MULTI_REGION"]],["RegionList",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ClientSideTimestampsEnabled","ReplicationSpecification/RegionList"],"co":["KeyspaceName"],"uo":["ReplicationSpecification/RegionList"],"tg":[true,true,true],"nm":{"path":"KeyspaceName","pattern":"^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$"}},"arn":"arn:${Partition}:cassandra:${Region}:${Account}:/keyspace/${KeyspaceName}/"}');
 /** A {@link Keyspace} instance: its attributes as typed outputs. */
 export type Keyspace = InstanceType<typeof Keyspace>;
 
@@ -40,7 +40,11 @@ export interface KeyspaceArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** Indicates whether client-side timestamps are enabled (true) or disabled (false) for all tables in the keyspace. To add a Region to a single-Region keyspace with at least one table, the value must be set to true. After you've enabled client-side timestamps for a table, you can’t disable it again. */
+  /**
+   * Indicates whether client-side timestamps are enabled (true) or disabled (false) for all tables in the keyspace. To add a Region to a single-Region keyspace with at least one table, the value must be set to true. After you've enabled client-side timestamps for a table, you can’t disable it again.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   clientSideTimestampsEnabled?: boolean;
 }
 
@@ -88,7 +92,7 @@ export interface KeyspaceReplicationSpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cassandra-table.html | CloudFormation: AWS::Cassandra::Table}
  */
-export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::Cassandra::Table", "aws:cassandra:Table", '{"p":[["TableName","string",66],["PointInTimeRecoveryEnabled","boolean"],["ClusteringKeyColumns",["array",["ref","ClusteringKeyColumn"]],66],["ClientSideTimestampsEnabled","boolean",66],["PartitionKeyColumns",["array",["ref","Column"]],67],["BillingMode",["ref","BillingMode"]],["DefaultTimeToLive","integer"],["KeyspaceName","string",67],["EncryptionSpecification",["ref","EncryptionSpecification"]],["RegularColumns",["array",["ref","Column"]]],["Tags",["array",["ref","Tag"]]],["AutoScalingSpecifications",["ref","AutoScalingSpecification"]],["CdcSpecification",["ref","CdcSpecification"]],["ReplicaSpecifications",["array",["ref","ReplicaSpecification"]]],["WarmThroughput",["ref","WarmThroughput"]]],"id":["KeyspaceName","TableName"],"d":{"ClusteringKeyColumn":[["OrderBy",["enum","ASC","DESC"],2],["Column",["ref","Column"],3]],"Column":[["ColumnName","string",5],["ColumnType","string",5]],"BillingMode":[["Mode",["enum","PROVISIONED","ON_DEMAND"],1],["ProvisionedThroughput",["ref","ProvisionedThroughput"]]],"ProvisionedThroughput":[["WriteCapacityUnits","integer",1],["ReadCapacityUnits","integer",1]],"EncryptionSpecification":[["EncryptionType",["enum","AWS_OWNED_KMS_KEY","CUSTOMER_MANAGED_KMS_KEY"],1],["KmsKeyIdentifier","string"]],"AutoScalingSpecification":[["WriteCapacityAutoScaling",["ref","AutoScalingSetting"]],["ReadCapacityAutoScaling",["ref","AutoScalingSetting"]]],"AutoScalingSetting":[["AutoScalingDisabled","boolean"],["MinimumUnits","integer"],["MaximumUnits","integer"],["ScalingPolicy",["ref","ScalingPolicy"]]],"ScalingPolicy":[["TargetTrackingScalingPolicyConfiguration",["ref","TargetTrackingScalingPolicyConfiguration"]]],"TargetTrackingScalingPolicyConfiguration":[["DisableScaleIn","boolean"],["ScaleInCooldown","integer"],["ScaleOutCooldown","integer"],["TargetValue","integer",1]],"CdcSpecification":[["Status",["enum","ENABLED","DISABLED"],1],["ViewType",["enum","NEW_IMAGE","OLD_IMAGE","KEYS_ONLY","NEW_AND_OLD_IMAGES"]],["Tags",["array",["ref","Tag"]]]],"ReplicaSpecification":[["Region","string",1],["ReadCapacityUnits","integer"],["ReadCapacityAutoScaling",["ref","AutoScalingSetting"]]],"WarmThroughput":[["ReadUnitsPerSecond","integer"],["WriteUnitsPerSecond","integer"]]},"tags":["Tags","standard"]}');
+export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::Cassandra::Table", "aws:cassandra:Table", '{"p":[["TableName","string",66],["PointInTimeRecoveryEnabled","boolean"],["ClusteringKeyColumns",["array",["ref","ClusteringKeyColumn"]],66],["ClientSideTimestampsEnabled","boolean",66],["PartitionKeyColumns",["array",["ref","Column"]],67],["BillingMode",["ref","BillingMode"]],["DefaultTimeToLive","integer"],["KeyspaceName","string",67],["EncryptionSpecification",["ref","EncryptionSpecification"]],["RegularColumns",["array",["ref","Column"]]],["Tags",["array",["ref","Tag"]]],["AutoScalingSpecifications",["ref","AutoScalingSpecification"],16],["CdcSpecification",["ref","CdcSpecification"]],["ReplicaSpecifications",["array",["ref","ReplicaSpecification"]],16],["WarmThroughput",["ref","WarmThroughput"]]],"id":["KeyspaceName","TableName"],"d":{"ClusteringKeyColumn":[["OrderBy",["enum","ASC","DESC"]],["Column",["ref","Column"],1]],"Column":[["ColumnName","string",5],["ColumnType","string",5]],"BillingMode":[["Mode",["enum","PROVISIONED","ON_DEMAND"],1],["ProvisionedThroughput",["ref","ProvisionedThroughput"]]],"ProvisionedThroughput":[["WriteCapacityUnits","integer",1],["ReadCapacityUnits","integer",1]],"EncryptionSpecification":[["EncryptionType",["enum","AWS_OWNED_KMS_KEY","CUSTOMER_MANAGED_KMS_KEY"],1],["KmsKeyIdentifier","string"]],"AutoScalingSpecification":[["WriteCapacityAutoScaling",["ref","AutoScalingSetting"]],["ReadCapacityAutoScaling",["ref","AutoScalingSetting"]]],"AutoScalingSetting":[["AutoScalingDisabled","boolean"],["MinimumUnits","integer"],["MaximumUnits","integer"],["ScalingPolicy",["ref","ScalingPolicy"]]],"ScalingPolicy":[["TargetTrackingScalingPolicyConfiguration",["ref","TargetTrackingScalingPolicyConfiguration"]]],"TargetTrackingScalingPolicyConfiguration":[["DisableScaleIn","boolean"],["ScaleInCooldown","integer"],["ScaleOutCooldown","integer"],["TargetValue","integer",1]],"CdcSpecification":[["Status",["enum","ENABLED","DISABLED"],1],["ViewType",["enum","NEW_IMAGE","OLD_IMAGE","KEYS_ONLY","NEW_AND_OLD_IMAGES"]],["Tags",["array",["ref","Tag"]]]],"ReplicaSpecification":[["Region","string",1],["ReadCapacityUnits","integer"],["ReadCapacityAutoScaling",["ref","AutoScalingSetting"]]],"WarmThroughput":[["ReadUnitsPerSecond","integer"],["WriteUnitsPerSecond","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AutoScalingSpecifications","ReplicaSpecifications"],"co":["KeyspaceName","TableName","PartitionKeyColumns","ClusteringKeyColumns","ClientSideTimestampsEnabled"],"uo":["RegularColumns"],"pt":{"ClusteringKeyColumns/*/Column/ColumnType":"$lowercase(ColumnType)","PartitionKeyColumns/*/ColumnType":"$lowercase(ColumnType)","RegularColumns/*/ColumnType":"$lowercase(ColumnType)"},"tg":[true,true,true],"nm":{"path":"TableName","pattern":"^[a-zA-Z0-9][a-zA-Z0-9_]{1,47}$"}}}');
 /** A {@link Table} instance: its attributes as typed outputs. */
 export type Table = InstanceType<typeof Table>;
 
@@ -158,7 +162,11 @@ export interface TableArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** The optional auto scaling capacity settings for a table in provisioned capacity mode. */
+  /**
+   * The optional auto scaling capacity settings for a table in provisioned capacity mode.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoScalingSpecifications?: TableAutoScalingSpecification;
   /** The settings for the CDC stream of a table. For more information about CDC streams, see [Working with change data capture (CDC) streams in Amazon Keyspaces](https://docs.aws.amazon.com/keyspaces/latest/devguide/cdc.html) in the *Amazon Keyspaces Developer Guide* . */
   cdcSpecification?: TableCdcSpecification;
@@ -170,6 +178,8 @@ export interface TableArgs {
    * - `region` : The Region where these settings are applied. (Required)
    * - `readCapacityUnits` : The provisioned read capacity units. (Optional)
    * - `readCapacityAutoScaling` : The read capacity auto scaling settings for the table. (Optional)
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   replicaSpecifications?: TableReplicaSpecification[];
   /** Warm throughput configuration for the table */
@@ -420,7 +430,7 @@ export interface TableWarmThroughput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cassandra-type.html | CloudFormation: AWS::Cassandra::Type}
  */
-export const Type = cloudControlType<TypeArgs, TypeOutputs>("AWS::Cassandra::Type", "aws:cassandra:Type", '{"p":[["KeyspaceName","string",67],["TypeName","string",67],["Fields",["array",["ref","Field"]],67],["DirectReferringTables",["array","string"],8],["DirectParentTypes",["array","string"],8],["MaxNestingDepth","integer",8],["LastModifiedTimestamp","number",8],["KeyspaceArn","string",8]],"id":["KeyspaceName","TypeName"],"d":{"Field":[["FieldName","string",1],["FieldType","string",1]]}}');
+export const Type = cloudControlType<TypeArgs, TypeOutputs>("AWS::Cassandra::Type", "aws:cassandra:Type", '{"p":[["KeyspaceName","string",67],["TypeName","string",67],["Fields",["array",["ref","Field"]],67],["DirectReferringTables",["array","string"],8],["DirectParentTypes",["array","string"],8],["MaxNestingDepth","integer",8],["LastModifiedTimestamp","number",8],["KeyspaceArn","string",8]],"id":["KeyspaceName","TypeName"],"d":{"Field":[["FieldName","string",1],["FieldType","string",1]]},"reg":{"h":"crdl","co":["KeyspaceName","TypeName","Fields"],"ro":["DirectReferringTables","DirectParentTypes","MaxNestingDepth","LastModifiedTimestamp","KeyspaceArn"],"uo":["Fields","DirectReferringTables","DirectParentTypes"],"pt":{"Fields/*/FieldType":"$lowercase(FieldType)"},"tg":[false,true,true]}}');
 /** A {@link Type} instance: its attributes as typed outputs. */
 export type Type = InstanceType<typeof Type>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-changeset.html | CloudFormation: AWS::CloudFormation::ChangeSet}
  */
-export const ChangeSet = cloudControlType<ChangeSetArgs, ChangeSetOutputs>("AWS::CloudFormation::ChangeSet", "aws:cloudformation:ChangeSet", '{"p":[["ChangeSetName","string",67],["StackName","string",67],["TemplateBody","string",66],["TemplateURL","string",66],["UsePreviousTemplate","boolean",66],["Description","string",66],["ChangeSetType",["enum","CREATE","UPDATE","IMPORT"],66],["Capabilities",["array",["enum","CAPABILITY_IAM","CAPABILITY_NAMED_IAM","CAPABILITY_AUTO_EXPAND"]],66],["RoleARN","string",66],["NotificationARNs",["array","string"],66],["IncludeNestedStacks","boolean",66],["OnStackFailure",["enum","DO_NOTHING","ROLLBACK","DELETE"],66],["ImportExistingResources","boolean",66],["DeploymentMode",["enum","REVERT_DRIFT"],66],["Tags",["array",["ref","TagsItems"]],66],["ChangeSetId","string",72],["StackId","string",8],["CreationTime","string",8]],"id":["ChangeSetId"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const ChangeSet = cloudControlType<ChangeSetArgs, ChangeSetOutputs>("AWS::CloudFormation::ChangeSet", "aws:cloudformation:ChangeSet", '{"p":[["ChangeSetName","string",67],["StackName","string",67],["TemplateBody","string",66],["TemplateURL","string",66],["UsePreviousTemplate","boolean",66],["Description","string",66],["ChangeSetType",["enum","CREATE","UPDATE","IMPORT"],66],["Capabilities",["array",["enum","CAPABILITY_IAM","CAPABILITY_NAMED_IAM","CAPABILITY_AUTO_EXPAND"]],66],["RoleARN","string",66],["NotificationARNs",["array","string"],66],["IncludeNestedStacks","boolean",66],["OnStackFailure",["enum","DO_NOTHING","ROLLBACK","DELETE"],66],["ImportExistingResources","boolean",66],["DeploymentMode",["enum","REVERT_DRIFT"],66],["Tags",["array",["ref","TagsItems"]],66],["ChangeSetId","string",72],["StackId","string",8],["CreationTime","string",8]],"id":["ChangeSetId"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
 /** A {@link ChangeSet} instance: its attributes as typed outputs. */
 export type ChangeSet = InstanceType<typeof ChangeSet>;
 
@@ -76,7 +76,7 @@ export interface ChangeSetTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-customresource.html | CloudFormation: AWS::CloudFormation::CustomResource}
  */
-export const CustomResource = cloudControlType<CustomResourceArgs, CustomResourceOutputs>("AWS::CloudFormation::CustomResource", "aws:cloudformation:CustomResource", '{"p":[["ServiceToken","string",67],["ServiceTimeout","integer"],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const CustomResource = cloudControlType<CustomResourceArgs, CustomResourceOutputs>("AWS::CloudFormation::CustomResource", "aws:cloudformation:CustomResource", '{"p":[["ServiceToken","string",67],["ServiceTimeout","integer"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
 /** A {@link CustomResource} instance: its attributes as typed outputs. */
 export type CustomResource = InstanceType<typeof CustomResource>;
 
@@ -106,7 +106,7 @@ export interface CustomResourceOutputs extends CustomResourceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-generatedtemplate.html | CloudFormation: AWS::CloudFormation::GeneratedTemplate}
  */
-export const GeneratedTemplate = cloudControlType<GeneratedTemplateArgs, GeneratedTemplateOutputs>("AWS::CloudFormation::GeneratedTemplate", "aws:cloudformation:GeneratedTemplate", '{"p":[["GeneratedTemplateName","string",1],["TemplateConfiguration",["ref","TemplateConfiguration"]],["GeneratedTemplateId","string",72],["Status",["enum","CREATE_PENDING","UPDATE_PENDING","DELETE_PENDING","CREATE_IN_PROGRESS","UPDATE_IN_PROGRESS","DELETE_IN_PROGRESS","FAILED","COMPLETE"],8],["CreationTime","string",8],["LastUpdatedTime","string",8],["Progress",["ref","TemplateProgress"],8],["TotalWarnings","integer",8]],"id":["GeneratedTemplateId"],"d":{"TemplateConfiguration":[["DeletionPolicy",["enum","DELETE","RETAIN"]],["UpdateReplacePolicy",["enum","DELETE","RETAIN"]]],"TemplateProgress":[["ResourcesSucceeded","integer"],["ResourcesFailed","integer"],["ResourcesProcessing","integer"],["ResourcesPending","integer"]]},"arn":"arn:${Partition}:cloudformation:${Region}:${Account}:generatedTemplate/${Id}"}');
+export const GeneratedTemplate = cloudControlType<GeneratedTemplateArgs, GeneratedTemplateOutputs>("AWS::CloudFormation::GeneratedTemplate", "aws:cloudformation:GeneratedTemplate", '{"p":[["GeneratedTemplateName","string",1],["TemplateConfiguration",["ref","TemplateConfiguration"]],["GeneratedTemplateId","string",72],["Status",["enum","CREATE_PENDING","UPDATE_PENDING","DELETE_PENDING","CREATE_IN_PROGRESS","UPDATE_IN_PROGRESS","DELETE_IN_PROGRESS","FAILED","COMPLETE"],8],["CreationTime","string",8],["LastUpdatedTime","string",8],["Progress",["ref","TemplateProgress"],8],["TotalWarnings","integer",8]],"id":["GeneratedTemplateId"],"d":{"TemplateConfiguration":[["DeletionPolicy",["enum","DELETE","RETAIN"]],["UpdateReplacePolicy",["enum","DELETE","RETAIN"]]],"TemplateProgress":[["ResourcesSucceeded","integer"],["ResourcesFailed","integer"],["ResourcesProcessing","integer"],["ResourcesPending","integer"]]},"reg":{"h":"crudl","ro":["GeneratedTemplateId","Status","CreationTime","LastUpdatedTime","Progress","TotalWarnings"],"tg":[false,true,true]},"arn":"arn:${Partition}:cloudformation:${Region}:${Account}:generatedTemplate/${Id}"}');
 /** A {@link GeneratedTemplate} instance: its attributes as typed outputs. */
 export type GeneratedTemplate = InstanceType<typeof GeneratedTemplate>;
 
@@ -169,7 +169,7 @@ export interface GeneratedTemplateTemplateProgress {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-guardhook.html | CloudFormation: AWS::CloudFormation::GuardHook}
  */
-export const GuardHook = cloudControlType<GuardHookArgs, GuardHookOutputs>("AWS::CloudFormation::GuardHook", "aws:cloudformation:GuardHook", '{"p":[["RuleLocation",["ref","S3Location"],1],["LogBucket","string"],["HookStatus",["enum","ENABLED","DISABLED"],1],["TargetOperations",["array",["enum","RESOURCE","STACK","CHANGE_SET","CLOUD_CONTROL"]],1],["FailureMode",["enum","FAIL","WARN"],1],["TargetFilters",["ref","TargetFilters"]],["StackFilters",["ref","StackFilters"]],["Alias","string",67],["ExecutionRole","string",67],["Options",["ref","Options"]],["HookArn","string",72]],"id":["HookArn"],"d":{"S3Location":[["Uri","string",1],["VersionId","string"]],"TargetFilters":[["TargetNames",["array","string"]],["Actions",["array",["enum","CREATE","UPDATE","DELETE"]]],["InvocationPoints",["array",["enum","PRE_PROVISION"]]],["Targets",["array",["ref","HookTarget"]],1]],"HookTarget":[["TargetName","string",1],["Action",["enum","CREATE","UPDATE","DELETE"],1],["InvocationPoint",["enum","PRE_PROVISION"],1]],"StackFilters":[["FilteringCriteria",["enum","ALL","ANY"],1],["StackNames",["ref","StackNames"]],["StackRoles",["ref","StackRoles"]]],"StackNames":[["Include",["array","string"]],["Exclude",["array","string"]]],"StackRoles":[["Include",["array","string"]],["Exclude",["array","string"]]],"Options":[["InputParams",["union",["ref","S3Location"],["array",["ref","S3Location"]]]]]}}');
+export const GuardHook = cloudControlType<GuardHookArgs, GuardHookOutputs>("AWS::CloudFormation::GuardHook", "aws:cloudformation:GuardHook", '{"p":[["RuleLocation",["ref","S3Location"],1],["LogBucket","string"],["HookStatus",["enum","ENABLED","DISABLED"],1],["TargetOperations",["array",["enum","RESOURCE","STACK","CHANGE_SET","CLOUD_CONTROL"]],1],["FailureMode",["enum","FAIL","WARN"],1],["TargetFilters",["ref","TargetFilters"]],["StackFilters",["ref","StackFilters"]],["Alias","string",67],["ExecutionRole","string",67],["Options",["ref","Options"]],["HookArn","string",72]],"id":["HookArn"],"d":{"S3Location":[["Uri","string",1],["VersionId","string"]],"TargetFilters":[["TargetNames",["array","string"]],["Actions",["array",["enum","CREATE","UPDATE","DELETE"]]],["InvocationPoints",["array",["enum","PRE_PROVISION"]]],["Targets",["array",["ref","HookTarget"]],1]],"HookTarget":[["TargetName","string",1],["Action",["enum","CREATE","UPDATE","DELETE"],1],["InvocationPoint",["enum","PRE_PROVISION"],1]],"StackFilters":[["FilteringCriteria",["enum","ALL","ANY"],1],["StackNames",["ref","StackNames"]],["StackRoles",["ref","StackRoles"]]],"StackNames":[["Include",["array","string"]],["Exclude",["array","string"]]],"StackRoles":[["Include",["array","string"]],["Exclude",["array","string"]]],"Options":[["InputParams",["union",["ref","S3Location"],["array",["ref","S3Location"]]]]]},"reg":{"h":"crudl","co":["ExecutionRole","Alias"],"ro":["HookArn"],"uo":["StackFilters/StackNames/Include","StackFilters/StackNames/Exclude","StackFilters/StackRoles/Include","StackFilters/StackRoles/Exclude"],"tg":[false,false,false]}}');
 /** A {@link GuardHook} instance: its attributes as typed outputs. */
 export type GuardHook = InstanceType<typeof GuardHook>;
 
@@ -360,7 +360,7 @@ export interface GuardHookOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-hookdefaultversion.html | CloudFormation: AWS::CloudFormation::HookDefaultVersion}
  */
-export const HookDefaultVersion = cloudControlType<HookDefaultVersionArgs, HookDefaultVersionOutputs>("AWS::CloudFormation::HookDefaultVersion", "aws:cloudformation:HookDefaultVersion", '{"p":[["VersionId","string"],["TypeName","string"],["TypeVersionArn","string"],["Arn","string",72]],"id":["Arn"]}');
+export const HookDefaultVersion = cloudControlType<HookDefaultVersionArgs, HookDefaultVersionOutputs>("AWS::CloudFormation::HookDefaultVersion", "aws:cloudformation:HookDefaultVersion", '{"p":[["VersionId","string"],["TypeName","string"],["TypeVersionArn","string"],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link HookDefaultVersion} instance: its attributes as typed outputs. */
 export type HookDefaultVersion = InstanceType<typeof HookDefaultVersion>;
 
@@ -399,7 +399,7 @@ export interface HookDefaultVersionOutputs extends HookDefaultVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-hooktypeconfig.html | CloudFormation: AWS::CloudFormation::HookTypeConfig}
  */
-export const HookTypeConfig = cloudControlType<HookTypeConfigArgs, HookTypeConfigOutputs>("AWS::CloudFormation::HookTypeConfig", "aws:cloudformation:HookTypeConfig", '{"p":[["TypeName","string"],["Configuration","string",1],["TypeArn","string"],["ConfigurationAlias",["enum","default"],66],["ConfigurationArn","string",72]],"id":["ConfigurationArn"]}');
+export const HookTypeConfig = cloudControlType<HookTypeConfigArgs, HookTypeConfigOutputs>("AWS::CloudFormation::HookTypeConfig", "aws:cloudformation:HookTypeConfig", '{"p":[["TypeName","string"],["Configuration","string",1],["TypeArn","string"],["ConfigurationAlias",["enum","default"],66],["ConfigurationArn","string",72]],"id":["ConfigurationArn"],"reg":{"h":"crudl","co":["ConfigurationAlias"],"ro":["ConfigurationArn"],"tg":[false,false,false]}}');
 /** A {@link HookTypeConfig} instance: its attributes as typed outputs. */
 export type HookTypeConfig = InstanceType<typeof HookTypeConfig>;
 
@@ -446,7 +446,7 @@ export interface HookTypeConfigOutputs extends HookTypeConfigArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-hookversion.html | CloudFormation: AWS::CloudFormation::HookVersion}
  */
-export const HookVersion = cloudControlType<HookVersionArgs, HookVersionOutputs>("AWS::CloudFormation::HookVersion", "aws:cloudformation:HookVersion", '{"p":[["ExecutionRoleArn","string",66],["TypeName","string",67],["LoggingConfig",["ref","LoggingConfig"],66],["SchemaHandlerPackage","string",67],["VersionId","string",8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PUBLIC","PRIVATE"],8],["Arn","string",72],["TypeArn","string",8]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string",2],["LogRoleArn","string",2]]}}');
+export const HookVersion = cloudControlType<HookVersionArgs, HookVersionOutputs>("AWS::CloudFormation::HookVersion", "aws:cloudformation:HookVersion", '{"p":[["ExecutionRoleArn","string",66],["TypeName","string",67],["LoggingConfig",["ref","LoggingConfig"],66],["SchemaHandlerPackage","string",83],["VersionId","string",8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PUBLIC","PRIVATE"],8],["Arn","string",72],["TypeArn","string",8]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string"],["LogRoleArn","string"]]},"reg":{"h":"crdl","wo":["SchemaHandlerPackage"],"co":["ExecutionRoleArn","LoggingConfig","SchemaHandlerPackage","TypeName"],"ro":["Arn","IsDefaultVersion","Visibility","VersionId","TypeArn"],"tg":[false,false,false]}}');
 /** A {@link HookVersion} instance: its attributes as typed outputs. */
 export type HookVersion = InstanceType<typeof HookVersion>;
 
@@ -476,6 +476,8 @@ export interface HookVersionArgs {
    * For information on generating a schema handler package, see [Modeling custom CloudFormation Hooks](https://docs.aws.amazon.com/cloudformation-cli/latest/hooks-userguide/hooks-model.html) in the *CloudFormation Hooks User Guide* .
    *
    * > To register the Hook, you must have `s3:GetObject` permissions to access the S3 objects.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   schemaHandlerPackage: string;
 }
@@ -518,7 +520,7 @@ export interface HookVersionLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-lambdahook.html | CloudFormation: AWS::CloudFormation::LambdaHook}
  */
-export const LambdaHook = cloudControlType<LambdaHookArgs, LambdaHookOutputs>("AWS::CloudFormation::LambdaHook", "aws:cloudformation:LambdaHook", '{"p":[["LambdaFunction","string",1],["HookStatus",["enum","ENABLED","DISABLED"],1],["TargetOperations",["array",["enum","RESOURCE","STACK","CHANGE_SET","CLOUD_CONTROL"]],1],["FailureMode",["enum","FAIL","WARN"],1],["TargetFilters",["ref","TargetFilters"]],["StackFilters",["ref","StackFilters"]],["Alias","string",67],["ExecutionRole","string",1],["AutoUpdate","boolean",66],["LoggingConfig",["ref","LoggingConfig"],66],["HookArn","string",72]],"id":["HookArn"],"d":{"TargetFilters":[["TargetNames",["array","string"]],["Actions",["array",["enum","CREATE","UPDATE","DELETE"]]],["InvocationPoints",["array",["enum","PRE_PROVISION"]]],["Targets",["array",["ref","HookTarget"]],1]],"HookTarget":[["TargetName","string",1],["Action",["enum","CREATE","UPDATE","DELETE"],1],["InvocationPoint",["enum","PRE_PROVISION"],1]],"StackFilters":[["FilteringCriteria",["enum","ALL","ANY"],1],["StackNames",["ref","StackNames"]],["StackRoles",["ref","StackRoles"]]],"StackNames":[["Include",["array","string"]],["Exclude",["array","string"]]],"StackRoles":[["Include",["array","string"]],["Exclude",["array","string"]]],"LoggingConfig":[["LogGroupName","string",1],["LogRoleArn","string",1]]}}');
+export const LambdaHook = cloudControlType<LambdaHookArgs, LambdaHookOutputs>("AWS::CloudFormation::LambdaHook", "aws:cloudformation:LambdaHook", '{"p":[["LambdaFunction","string",1],["HookStatus",["enum","ENABLED","DISABLED"],1],["TargetOperations",["array",["enum","RESOURCE","STACK","CHANGE_SET","CLOUD_CONTROL"]],1],["FailureMode",["enum","FAIL","WARN"],1],["TargetFilters",["ref","TargetFilters"]],["StackFilters",["ref","StackFilters"]],["Alias","string",67],["ExecutionRole","string",1],["AutoUpdate","boolean",82],["LoggingConfig",["ref","LoggingConfig"],82],["HookArn","string",72]],"id":["HookArn"],"d":{"TargetFilters":[["TargetNames",["array","string"]],["Actions",["array",["enum","CREATE","UPDATE","DELETE"]]],["InvocationPoints",["array",["enum","PRE_PROVISION"]]],["Targets",["array",["ref","HookTarget"]],1]],"HookTarget":[["TargetName","string",1],["Action",["enum","CREATE","UPDATE","DELETE"],1],["InvocationPoint",["enum","PRE_PROVISION"],1]],"StackFilters":[["FilteringCriteria",["enum","ALL","ANY"],1],["StackNames",["ref","StackNames"]],["StackRoles",["ref","StackRoles"]]],"StackNames":[["Include",["array","string"]],["Exclude",["array","string"]]],"StackRoles":[["Include",["array","string"]],["Exclude",["array","string"]]],"LoggingConfig":[["LogGroupName","string",1],["LogRoleArn","string",1]]},"reg":{"h":"crudl","wo":["AutoUpdate","LoggingConfig"],"co":["Alias","AutoUpdate","LoggingConfig"],"ro":["HookArn"],"uo":["StackFilters/StackNames/Include","StackFilters/StackNames/Exclude","StackFilters/StackRoles/Include","StackFilters/StackRoles/Exclude"],"tg":[false,false,false]}}');
 /** A {@link LambdaHook} instance: its attributes as typed outputs. */
 export type LambdaHook = InstanceType<typeof LambdaHook>;
 
@@ -578,9 +580,17 @@ export interface LambdaHookArgs {
   alias: string;
   /** The IAM role that the Hook assumes to invoke your Lambda function. */
   executionRole: string;
-  /** Whether to automatically update the extension in this account and Region when a new minor version is published by the extension publisher. */
+  /**
+   * Whether to automatically update the extension in this account and Region when a new minor version is published by the extension publisher.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   autoUpdate?: boolean;
-  /** Contains logging configuration information for an extension. */
+  /**
+   * Contains logging configuration information for an extension.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   loggingConfig?: LambdaHookLoggingConfig;
 }
 
@@ -692,7 +702,7 @@ export interface LambdaHookLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-macro.html | CloudFormation: AWS::CloudFormation::Macro}
  */
-export const Macro = cloudControlType<MacroArgs, MacroOutputs>("AWS::CloudFormation::Macro", "aws:cloudformation:Macro", '{"p":[["Description","string"],["FunctionName","string",1],["LogGroupName","string"],["LogRoleARN","string"],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const Macro = cloudControlType<MacroArgs, MacroOutputs>("AWS::CloudFormation::Macro", "aws:cloudformation:Macro", '{"p":[["Description","string"],["FunctionName","string",1],["LogGroupName","string"],["LogRoleARN","string"],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
 /** A {@link Macro} instance: its attributes as typed outputs. */
 export type Macro = InstanceType<typeof Macro>;
 
@@ -729,7 +739,7 @@ export interface MacroOutputs extends MacroArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-moduledefaultversion.html | CloudFormation: AWS::CloudFormation::ModuleDefaultVersion}
  */
-export const ModuleDefaultVersion = cloudControlType<ModuleDefaultVersionArgs, ModuleDefaultVersionOutputs>("AWS::CloudFormation::ModuleDefaultVersion", "aws:cloudformation:ModuleDefaultVersion", '{"p":[["VersionId","string",66],["ModuleName","string",66],["Arn","string",66]],"id":["Arn"]}');
+export const ModuleDefaultVersion = cloudControlType<ModuleDefaultVersionArgs, ModuleDefaultVersionOutputs>("AWS::CloudFormation::ModuleDefaultVersion", "aws:cloudformation:ModuleDefaultVersion", '{"p":[["VersionId","string",82],["ModuleName","string",82],["Arn","string",66]],"id":["Arn"],"reg":{"h":"crdl","wo":["ModuleName","VersionId"],"co":["Arn","ModuleName","VersionId"],"ai":[["ModuleName"]],"nm":{"path":"Arn","pattern":"^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/module/.+/[0-9]{8}$"}}}');
 /** A {@link ModuleDefaultVersion} instance: its attributes as typed outputs. */
 export type ModuleDefaultVersion = InstanceType<typeof ModuleDefaultVersion>;
 
@@ -739,12 +749,16 @@ export interface ModuleDefaultVersionArgs {
    * The ID for the specific version of the module.
    *
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   versionId?: string;
   /**
    * The name of the module.
    *
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   moduleName?: string;
   /**
@@ -774,7 +788,7 @@ export interface ModuleDefaultVersionOutputs extends ModuleDefaultVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-moduleversion.html | CloudFormation: AWS::CloudFormation::ModuleVersion}
  */
-export const ModuleVersion = cloudControlType<ModuleVersionArgs, ModuleVersionOutputs>("AWS::CloudFormation::ModuleVersion", "aws:cloudformation:ModuleVersion", '{"p":[["ModulePackage","string",67],["ModuleName","string",67],["TimeCreated","string",8],["VersionId","string",8],["Description","string",8],["Schema","string",8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PRIVATE"],8],["Arn","string",72],["DocumentationUrl","string",8]],"id":["Arn"]}');
+export const ModuleVersion = cloudControlType<ModuleVersionArgs, ModuleVersionOutputs>("AWS::CloudFormation::ModuleVersion", "aws:cloudformation:ModuleVersion", '{"p":[["ModulePackage","string",83],["ModuleName","string",67],["TimeCreated","string",8],["VersionId","string",8],["Description","string",8],["Schema","string",8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PRIVATE"],8],["Arn","string",72],["DocumentationUrl","string",8]],"id":["Arn"],"reg":{"h":"crd","wo":["ModulePackage"],"co":["ModuleName","ModulePackage"],"ro":["Arn","Description","DocumentationUrl","IsDefaultVersion","Schema","TimeCreated","VersionId","Visibility"]}}');
 /** A {@link ModuleVersion} instance: its attributes as typed outputs. */
 export type ModuleVersion = InstanceType<typeof ModuleVersion>;
 
@@ -786,6 +800,8 @@ export interface ModuleVersionArgs {
    * For more information, see [Module structure and requirements](https://docs.aws.amazon.com/cloudformation-cli/latest/userguide/modules-structure.html) in the *CloudFormation Command Line Interface (CLI) User Guide* .
    *
    * > To register the module version, you must have `s3:GetObject` permissions to access the S3 objects.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   modulePackage: string;
   /** The name of the module being registered. */
@@ -837,7 +853,7 @@ export interface ModuleVersionOutputs extends ModuleVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-publictypeversion.html | CloudFormation: AWS::CloudFormation::PublicTypeVersion}
  */
-export const PublicTypeVersion = cloudControlType<PublicTypeVersionArgs, PublicTypeVersionOutputs>("AWS::CloudFormation::PublicTypeVersion", "aws:cloudformation:PublicTypeVersion", '{"p":[["TypeName","string",66],["LogDeliveryBucket","string",66],["Type",["enum","RESOURCE","MODULE","HOOK"],66],["PublicVersionNumber","string",66],["Arn","string",66],["PublicTypeArn","string",72],["PublisherId","string",8],["TypeVersionArn","string",8]],"id":["PublicTypeArn"]}');
+export const PublicTypeVersion = cloudControlType<PublicTypeVersionArgs, PublicTypeVersionOutputs>("AWS::CloudFormation::PublicTypeVersion", "aws:cloudformation:PublicTypeVersion", '{"p":[["TypeName","string",66],["LogDeliveryBucket","string",66],["Type",["enum","RESOURCE","MODULE","HOOK"],66],["PublicVersionNumber","string",66],["Arn","string",82],["PublicTypeArn","string",72],["PublisherId","string",8],["TypeVersionArn","string",8]],"id":["PublicTypeArn"],"reg":{"h":"crdl","wo":["Arn"],"co":["LogDeliveryBucket","PublicVersionNumber","TypeName","Type","Arn"],"ro":["PublicTypeArn","TypeVersionArn","PublisherId"]}}');
 /** A {@link PublicTypeVersion} instance: its attributes as typed outputs. */
 export type PublicTypeVersion = InstanceType<typeof PublicTypeVersion>;
 
@@ -884,6 +900,8 @@ export interface PublicTypeVersionArgs {
    * The Amazon Resource Number (ARN) of the extension.
    *
    * Conditional: You must specify `Arn` , or `TypeName` and `Type` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   arn?: string;
 }
@@ -909,7 +927,7 @@ export interface PublicTypeVersionOutputs extends PublicTypeVersionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-publisher.html | CloudFormation: AWS::CloudFormation::Publisher}
  */
-export const Publisher = cloudControlType<PublisherArgs, PublisherOutputs>("AWS::CloudFormation::Publisher", "aws:cloudformation:Publisher", '{"p":[["AcceptTermsAndConditions","boolean",67],["ConnectionArn","string",66],["PublisherId","string",72],["IdentityProvider",["enum","AWS_Marketplace","GitHub","Bitbucket"],8],["PublisherProfile","string",8],["PublisherStatus",["enum","VERIFIED","UNVERIFIED"],8]],"id":["PublisherId"]}');
+export const Publisher = cloudControlType<PublisherArgs, PublisherOutputs>("AWS::CloudFormation::Publisher", "aws:cloudformation:Publisher", '{"p":[["AcceptTermsAndConditions","boolean",67],["ConnectionArn","string",66],["PublisherId","string",72],["IdentityProvider",["enum","AWS_Marketplace","GitHub","Bitbucket"],8],["PublisherProfile","string",8],["PublisherStatus",["enum","VERIFIED","UNVERIFIED"],8]],"id":["PublisherId"],"reg":{"h":"crdl","co":["AcceptTermsAndConditions","ConnectionArn"],"ro":["PublisherId","PublisherStatus","PublisherProfile","IdentityProvider"]}}');
 /** A {@link Publisher} instance: its attributes as typed outputs. */
 export type Publisher = InstanceType<typeof Publisher>;
 
@@ -948,7 +966,7 @@ export interface PublisherOutputs extends PublisherArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-resourcedefaultversion.html | CloudFormation: AWS::CloudFormation::ResourceDefaultVersion}
  */
-export const ResourceDefaultVersion = cloudControlType<ResourceDefaultVersionArgs, ResourceDefaultVersionOutputs>("AWS::CloudFormation::ResourceDefaultVersion", "aws:cloudformation:ResourceDefaultVersion", '{"p":[["VersionId","string"],["TypeName","string"],["TypeVersionArn","string"],["Arn","string",72]],"id":["Arn"]}');
+export const ResourceDefaultVersion = cloudControlType<ResourceDefaultVersionArgs, ResourceDefaultVersionOutputs>("AWS::CloudFormation::ResourceDefaultVersion", "aws:cloudformation:ResourceDefaultVersion", '{"p":[["VersionId","string"],["TypeName","string"],["TypeVersionArn","string"],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","ro":["Arn"],"ai":[["TypeName"]]}}');
 /** A {@link ResourceDefaultVersion} instance: its attributes as typed outputs. */
 export type ResourceDefaultVersion = InstanceType<typeof ResourceDefaultVersion>;
 
@@ -993,7 +1011,7 @@ export interface ResourceDefaultVersionOutputs extends ResourceDefaultVersionArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-resourceversion.html | CloudFormation: AWS::CloudFormation::ResourceVersion}
  */
-export const ResourceVersion = cloudControlType<ResourceVersionArgs, ResourceVersionOutputs>("AWS::CloudFormation::ResourceVersion", "aws:cloudformation:ResourceVersion", '{"p":[["ExecutionRoleArn","string",66],["TypeName","string",67],["LoggingConfig",["ref","LoggingConfig"],66],["SchemaHandlerPackage","string",67],["VersionId","string",8],["ProvisioningType",["enum","NON_PROVISIONABLE","IMMUTABLE","FULLY_MUTABLE"],8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PUBLIC","PRIVATE"],8],["Arn","string",72],["TypeArn","string",8]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string",2],["LogRoleArn","string",2]]}}');
+export const ResourceVersion = cloudControlType<ResourceVersionArgs, ResourceVersionOutputs>("AWS::CloudFormation::ResourceVersion", "aws:cloudformation:ResourceVersion", '{"p":[["ExecutionRoleArn","string",66],["TypeName","string",67],["LoggingConfig",["ref","LoggingConfig"],66],["SchemaHandlerPackage","string",83],["VersionId","string",8],["ProvisioningType",["enum","NON_PROVISIONABLE","IMMUTABLE","FULLY_MUTABLE"],8],["IsDefaultVersion","boolean",8],["Visibility",["enum","PUBLIC","PRIVATE"],8],["Arn","string",72],["TypeArn","string",8]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string"],["LogRoleArn","string"]]},"reg":{"h":"crdl","wo":["SchemaHandlerPackage"],"co":["ExecutionRoleArn","LoggingConfig","SchemaHandlerPackage","TypeName"],"ro":["Arn","IsDefaultVersion","ProvisioningType","Visibility","VersionId","TypeArn"]}}');
 /** A {@link ResourceVersion} instance: its attributes as typed outputs. */
 export type ResourceVersion = InstanceType<typeof ResourceVersion>;
 
@@ -1024,6 +1042,8 @@ export interface ResourceVersionArgs {
    * For information on generating a schema handler package, see [Modeling resource types to use with CloudFormation](https://docs.aws.amazon.com/cloudformation-cli/latest/userguide/resource-type-model.html) in the *CloudFormation Command Line Interface (CLI) User Guide* .
    *
    * > To register the resource version, you must have `s3:GetObject` permissions to access the S3 objects.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   schemaHandlerPackage: string;
 }
@@ -1088,7 +1108,7 @@ export interface ResourceVersionLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-stack.html | CloudFormation: AWS::CloudFormation::Stack}
  */
-export const Stack = cloudControlType<StackArgs, StackOutputs>("AWS::CloudFormation::Stack", "aws:cloudformation:Stack", '{"p":[["NotificationARNs",["array","string"]],["Parameters",["map","string"]],["Tags",["array",["ref","Tag"]]],["TemplateURL","string"],["TimeoutInMinutes","integer"],["StackId","string",72],["StackStatus",["enum","CREATE_IN_PROGRESS","CREATE_FAILED","CREATE_COMPLETE","ROLLBACK_IN_PROGRESS","ROLLBACK_FAILED","ROLLBACK_COMPLETE","DELETE_IN_PROGRESS","DELETE_FAILED","DELETE_COMPLETE","UPDATE_IN_PROGRESS","UPDATE_COMPLETE_CLEANUP_IN_PROGRESS","UPDATE_COMPLETE","UPDATE_FAILED","UPDATE_ROLLBACK_IN_PROGRESS","UPDATE_ROLLBACK_FAILED","UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS","UPDATE_ROLLBACK_COMPLETE","REVIEW_IN_PROGRESS","IMPORT_IN_PROGRESS","IMPORT_COMPLETE","IMPORT_ROLLBACK_IN_PROGRESS","IMPORT_ROLLBACK_FAILED","IMPORT_ROLLBACK_COMPLETE"],8],["CreationTime","string",8],["RootId","string",8],["ParentId","string",8],["ChangeSetId","string",8],["Outputs",["array",["ref","Output"]],8],["LastUpdateTime","string",8]],"id":["StackId"],"d":{"Output":[["Description","string"],["ExportName","string"],["OutputKey","string"],["OutputValue","string"]]},"tags":["Tags","standard"]}');
+export const Stack = cloudControlType<StackArgs, StackOutputs>("AWS::CloudFormation::Stack", "aws:cloudformation:Stack", '{"p":[["NotificationARNs",["array","string"]],["Parameters",["map","string"]],["Tags",["array",["ref","Tag"]]],["TemplateURL","string",16],["TimeoutInMinutes","integer"],["StackId","string",72],["StackStatus",["enum","CREATE_IN_PROGRESS","CREATE_FAILED","CREATE_COMPLETE","ROLLBACK_IN_PROGRESS","ROLLBACK_FAILED","ROLLBACK_COMPLETE","DELETE_IN_PROGRESS","DELETE_FAILED","DELETE_COMPLETE","UPDATE_IN_PROGRESS","UPDATE_COMPLETE_CLEANUP_IN_PROGRESS","UPDATE_COMPLETE","UPDATE_FAILED","UPDATE_ROLLBACK_IN_PROGRESS","UPDATE_ROLLBACK_FAILED","UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS","UPDATE_ROLLBACK_COMPLETE","REVIEW_IN_PROGRESS","IMPORT_IN_PROGRESS","IMPORT_COMPLETE","IMPORT_ROLLBACK_IN_PROGRESS","IMPORT_ROLLBACK_FAILED","IMPORT_ROLLBACK_COMPLETE"],8],["CreationTime","string",8],["RootId","string",8],["ParentId","string",8],["ChangeSetId","string",8],["Outputs",["array",["ref","Output"]],8],["LastUpdateTime","string",8]],"id":["StackId"],"d":{"Output":[["Description","string"],["ExportName","string"],["OutputKey","string"],["OutputValue","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TemplateURL","StackPolicyURL"],"co":["StackName"],"ro":["StackId","StackStatus","CreationTime","RootId","ParentId","ChangeSetId","Outputs","LastUpdateTime"],"uo":["Tags"],"ai":[["StackName"]],"tg":[true,true,true]}}');
 /** A {@link Stack} instance: its attributes as typed outputs. */
 export type Stack = InstanceType<typeof Stack>;
 
@@ -1112,6 +1132,8 @@ export interface StackArgs {
    * The URL of a file that contains the template body. The URL must point to a template (max size: 1 MB) that's located in an Amazon S3 bucket. The location for an Amazon S3 bucket must start with `https://` .
    *
    * Whether an update causes interruptions depends on the resources that are being updated. An update never causes a nested stack to be replaced.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   templateURL?: string;
   /**
@@ -1165,7 +1187,7 @@ export interface StackOutput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-stackset.html | CloudFormation: AWS::CloudFormation::StackSet}
  */
-export const StackSet = cloudControlType<StackSetArgs, StackSetOutputs>("AWS::CloudFormation::StackSet", "aws:cloudformation:StackSet", '{"p":[["Description","string"],["Parameters",["array",["ref","Parameter"]]],["StackInstancesGroup",["array",["ref","StackInstances"]]],["TemplateBody","string"],["StackSetName","string",67],["CallAs",["enum","SELF","DELEGATED_ADMIN"]],["OperationPreferences",["ref","OperationPreferences"]],["TemplateURL","string"],["AutoDeployment",["ref","AutoDeployment"]],["Capabilities",["array","string"]],["PermissionModel",["enum","SERVICE_MANAGED","SELF_MANAGED"],67],["AdministrationRoleARN","string"],["ExecutionRoleName","string"],["ManagedExecution",["ref","ManagedExecution"]],["Tags",["array",["ref","Tag"]]],["StackSetId","string",72]],"id":["StackSetId"],"d":{"Parameter":[["ParameterValue","string",1],["ParameterKey","string",1]],"StackInstances":[["ParameterOverrides",["array",["ref","Parameter"]]],["DeploymentTargets",["ref","DeploymentTargets"],1],["Regions",["array","string"],1]],"DeploymentTargets":[["AccountFilterType",["enum","NONE","UNION","INTERSECTION","DIFFERENCE"]],["Accounts",["array","string"]],["AccountsUrl","string"],["OrganizationalUnitIds",["array","string"]]],"OperationPreferences":[["MaxConcurrentPercentage","integer"],["RegionConcurrencyType",["enum","SEQUENTIAL","PARALLEL"]],["MaxConcurrentCount","integer"],["FailureTolerancePercentage","integer"],["FailureToleranceCount","integer"],["RegionOrder",["array","string"]],["ConcurrencyMode",["enum","STRICT_FAILURE_TOLERANCE","SOFT_FAILURE_TOLERANCE"]]],"AutoDeployment":[["Enabled","boolean"],["RetainStacksOnAccountRemoval","boolean"],["DependsOn",["array","string"]]],"ManagedExecution":[["Active","boolean"]]},"tags":["Tags","standard"]}');
+export const StackSet = cloudControlType<StackSetArgs, StackSetOutputs>("AWS::CloudFormation::StackSet", "aws:cloudformation:StackSet", '{"p":[["Description","string"],["Parameters",["array",["ref","Parameter"]]],["StackInstancesGroup",["array",["ref","StackInstances"]],16],["TemplateBody","string"],["StackSetName","string",67],["CallAs",["enum","SELF","DELEGATED_ADMIN"],16],["OperationPreferences",["ref","OperationPreferences"],16],["TemplateURL","string",16],["AutoDeployment",["ref","AutoDeployment"]],["Capabilities",["array","string"]],["PermissionModel",["enum","SERVICE_MANAGED","SELF_MANAGED"],67],["AdministrationRoleARN","string"],["ExecutionRoleName","string"],["ManagedExecution",["ref","ManagedExecution"]],["Tags",["array",["ref","Tag"]]],["StackSetId","string",72]],"id":["StackSetId"],"d":{"Parameter":[["ParameterValue","string",1],["ParameterKey","string",1]],"StackInstances":[["ParameterOverrides",["array",["ref","Parameter"]]],["DeploymentTargets",["ref","DeploymentTargets"],1],["Regions",["array","string"],1]],"DeploymentTargets":[["AccountFilterType",["enum","NONE","UNION","INTERSECTION","DIFFERENCE"]],["Accounts",["array","string"]],["AccountsUrl","string"],["OrganizationalUnitIds",["array","string"]]],"OperationPreferences":[["MaxConcurrentPercentage","integer"],["RegionConcurrencyType",["enum","SEQUENTIAL","PARALLEL"]],["MaxConcurrentCount","integer"],["FailureTolerancePercentage","integer"],["FailureToleranceCount","integer"],["RegionOrder",["array","string"]],["ConcurrencyMode",["enum","STRICT_FAILURE_TOLERANCE","SOFT_FAILURE_TOLERANCE"]]],"AutoDeployment":[["Enabled","boolean"],["RetainStacksOnAccountRemoval","boolean"],["DependsOn",["array","string"]]],"ManagedExecution":[["Active","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["TemplateURL","OperationPreferences","StackInstancesGroup","CallAs"],"co":["PermissionModel","StackSetName"],"ro":["StackSetId"],"uo":["AutoDeployment/DependsOn","Capabilities","StackInstancesGroup","StackInstancesGroup/*/DeploymentTargets/Accounts","StackInstancesGroup/*/DeploymentTargets/OrganizationalUnitIds","StackInstancesGroup/*/Regions","StackInstancesGroup/*/ParameterOverrides","Parameters","Tags"],"ai":[["StackSetName"]],"tg":[true,true,true]}}');
 /** A {@link StackSet} instance: its attributes as typed outputs. */
 export type StackSet = InstanceType<typeof StackSet>;
 
@@ -1175,7 +1197,11 @@ export interface StackSetArgs {
   description?: string;
   /** The input parameters for the StackSet template. */
   parameters?: StackSetParameter[];
-  /** A group of stack instances with parameters in some specific accounts and Regions. */
+  /**
+   * A group of stack instances with parameters in some specific accounts and Regions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   stackInstancesGroup?: StackSetStackInstances[];
   /**
    * The structure that contains the template body, with a minimum length of 1 byte and a maximum length of 51,200 bytes.
@@ -1198,14 +1224,22 @@ export interface StackSetArgs {
    * StackSets with service-managed permissions are created in the management account, including StackSets that are created by delegated administrators.
    *
    * Valid only if the permissions model is `SERVICE_MANAGED` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   callAs?: "SELF" | "DELEGATED_ADMIN";
-  /** The user-specified preferences for how CloudFormation performs a StackSet operation. */
+  /**
+   * The user-specified preferences for how CloudFormation performs a StackSet operation.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   operationPreferences?: StackSetOperationPreferences;
   /**
    * The URL of a file that contains the template body. The URL must point to a template (max size: 1 MB) that's located in an Amazon S3 bucket or a Systems Manager document. The location for an Amazon S3 bucket must start with `https://` .
    *
    * Conditional: You must specify only one of the following parameters: `TemplateBody` , `TemplateURL` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   templateURL?: string;
   /**
@@ -1428,7 +1462,7 @@ export interface StackSetManagedExecution {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-typeactivation.html | CloudFormation: AWS::CloudFormation::TypeActivation}
  */
-export const TypeActivation = cloudControlType<TypeActivationArgs, TypeActivationOutputs>("AWS::CloudFormation::TypeActivation", "aws:cloudformation:TypeActivation", '{"p":[["MajorVersion","string"],["ExecutionRoleArn","string"],["TypeName","string"],["Type",["enum","RESOURCE","MODULE","HOOK"]],["PublicTypeArn","string"],["AutoUpdate","boolean"],["LoggingConfig",["ref","LoggingConfig"],66],["PublisherId","string"],["VersionBump",["enum","MAJOR","MINOR"]],["TypeNameAlias","string"],["Arn","string",72]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string",2],["LogRoleArn","string",2]]}}');
+export const TypeActivation = cloudControlType<TypeActivationArgs, TypeActivationOutputs>("AWS::CloudFormation::TypeActivation", "aws:cloudformation:TypeActivation", '{"p":[["MajorVersion","string",16],["ExecutionRoleArn","string",16],["TypeName","string"],["Type",["enum","RESOURCE","MODULE","HOOK"],16],["PublicTypeArn","string"],["AutoUpdate","boolean",16],["LoggingConfig",["ref","LoggingConfig"],82],["PublisherId","string"],["VersionBump",["enum","MAJOR","MINOR"],16],["TypeNameAlias","string"],["Arn","string",72]],"id":["Arn"],"d":{"LoggingConfig":[["LogGroupName","string"],["LogRoleArn","string"]]},"reg":{"h":"crudl","wo":["ExecutionRoleArn","Type","LoggingConfig","VersionBump","AutoUpdate","MajorVersion"],"co":["LoggingConfig"],"ro":["Arn"]}}');
 /** A {@link TypeActivation} instance: its attributes as typed outputs. */
 export type TypeActivation = InstanceType<typeof TypeActivation>;
 
@@ -1438,9 +1472,15 @@ export interface TypeActivationArgs {
    * The major version of this extension you want to activate, if multiple major versions are available. The default is the latest major version. CloudFormation uses the latest available *minor* version of the major version selected.
    *
    * You can specify `MajorVersion` or `VersionBump` , but not both.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   majorVersion?: string;
-  /** The name of the IAM execution role to use to activate the extension. */
+  /**
+   * The name of the IAM execution role to use to activate the extension.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   executionRoleArn?: string;
   /**
    * The name of the extension.
@@ -1452,6 +1492,8 @@ export interface TypeActivationArgs {
    * The extension type.
    *
    * Conditional: You must specify `PublicTypeArn` , or `TypeName` , `Type` , and `PublisherId` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   type?: "RESOURCE" | "MODULE" | "HOOK";
   /**
@@ -1464,9 +1506,15 @@ export interface TypeActivationArgs {
    * Whether to automatically update the extension in this account and Region when a new *minor* version is published by the extension publisher. Major versions released by the publisher must be manually updated.
    *
    * The default is `true` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   autoUpdate?: boolean;
-  /** Specifies logging configuration information for an extension. */
+  /**
+   * Specifies logging configuration information for an extension.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   loggingConfig?: TypeActivationLoggingConfig;
   /**
    * The ID of the extension publisher.
@@ -1479,6 +1527,8 @@ export interface TypeActivationArgs {
    *
    * - `MAJOR` : CloudFormation updates the extension to the newest major version, if one is available.
    * - `MINOR` : CloudFormation updates the extension to the newest minor version, if one is available.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   versionBump?: "MAJOR" | "MINOR";
   /**
@@ -1512,7 +1562,7 @@ export interface TypeActivationLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-waitcondition.html | CloudFormation: AWS::CloudFormation::WaitCondition}
  */
-export const WaitCondition = cloudControlType<WaitConditionArgs, WaitConditionOutputs>("AWS::CloudFormation::WaitCondition", "aws:cloudformation:WaitCondition", '{"p":[["Count","integer"],["Handle","string"],["Timeout","string"],["Data","json",8],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const WaitCondition = cloudControlType<WaitConditionArgs, WaitConditionOutputs>("AWS::CloudFormation::WaitCondition", "aws:cloudformation:WaitCondition", '{"p":[["Count","integer"],["Handle","string"],["Timeout","string"],["Data","json",8],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
 /** A {@link WaitCondition} instance: its attributes as typed outputs. */
 export type WaitCondition = InstanceType<typeof WaitCondition>;
 
@@ -1558,7 +1608,7 @@ export interface WaitConditionOutputs extends WaitConditionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-waitconditionhandle.html | CloudFormation: AWS::CloudFormation::WaitConditionHandle}
  */
-export const WaitConditionHandle = cloudControlType<WaitConditionHandleArgs, WaitConditionHandleOutputs>("AWS::CloudFormation::WaitConditionHandle", "aws:cloudformation:WaitConditionHandle", '{"p":[["Id","string",72,"awsId"]],"id":["Id"]}');
+export const WaitConditionHandle = cloudControlType<WaitConditionHandleArgs, WaitConditionHandleOutputs>("AWS::CloudFormation::WaitConditionHandle", "aws:cloudformation:WaitConditionHandle", '{"p":[["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
 /** A {@link WaitConditionHandle} instance: its attributes as typed outputs. */
 export type WaitConditionHandle = InstanceType<typeof WaitConditionHandle>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeartifact-domain.html | CloudFormation: AWS::CodeArtifact::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::CodeArtifact::Domain", "aws:codeartifact:Domain", '{"p":[["PermissionsPolicyDocument","json"],["DomainName","string",67],["Tags",["array",["ref","Tag"]]],["EncryptionKey","string",66],["Owner","string",8],["Arn","string",72],["Name","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:codeartifact:${Region}:${Account}:domain/${DomainName}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::CodeArtifact::Domain", "aws:codeartifact:Domain", '{"p":[["PermissionsPolicyDocument","json"],["DomainName","string",67],["Tags",["array",["ref","Tag"]]],["EncryptionKey","string",66],["Owner","string",8],["Arn","string",72],["Name","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","EncryptionKey"],"ro":["Owner","Name","EncryptionKey","Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:codeartifact:${Region}:${Account}:domain/${DomainName}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
@@ -44,7 +44,7 @@ export interface DomainOutputs extends DomainArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeartifact-packagegroup.html | CloudFormation: AWS::CodeArtifact::PackageGroup}
  */
-export const PackageGroup = cloudControlType<PackageGroupArgs, PackageGroupOutputs>("AWS::CodeArtifact::PackageGroup", "aws:codeartifact:PackageGroup", '{"p":[["DomainName","string",67],["DomainOwner","string"],["Pattern","string",67],["ContactInfo","string"],["Description","string"],["OriginConfiguration",["ref","OriginConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"OriginConfiguration":[["Restrictions",["ref","Restrictions"],1]],"Restrictions":[["Publish",["ref","RestrictionType"]],["ExternalUpstream",["ref","RestrictionType"]],["InternalUpstream",["ref","RestrictionType"]]],"RestrictionType":[["RestrictionMode",["enum","ALLOW","BLOCK","ALLOW_SPECIFIC_REPOSITORIES","INHERIT"],1],["Repositories",["array","string"]]]},"tags":["Tags","standard"]}');
+export const PackageGroup = cloudControlType<PackageGroupArgs, PackageGroupOutputs>("AWS::CodeArtifact::PackageGroup", "aws:codeartifact:PackageGroup", '{"p":[["DomainName","string",67],["DomainOwner","string"],["Pattern","string",67],["ContactInfo","string"],["Description","string"],["OriginConfiguration",["ref","OriginConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"OriginConfiguration":[["Restrictions",["ref","Restrictions"],1]],"Restrictions":[["Publish",["ref","RestrictionType"]],["ExternalUpstream",["ref","RestrictionType"]],["InternalUpstream",["ref","RestrictionType"]]],"RestrictionType":[["RestrictionMode",["enum","ALLOW","BLOCK","ALLOW_SPECIFIC_REPOSITORIES","INHERIT"],1],["Repositories",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName","Pattern"],"ro":["Arn"],"tg":[true,true,true]}}');
 /** A {@link PackageGroup} instance: its attributes as typed outputs. */
 export type PackageGroup = InstanceType<typeof PackageGroup>;
 
@@ -95,7 +95,7 @@ export interface PackageGroupRestrictionType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeartifact-repository.html | CloudFormation: AWS::CodeArtifact::Repository}
  */
-export const Repository = cloudControlType<RepositoryArgs, RepositoryOutputs>("AWS::CodeArtifact::Repository", "aws:codeartifact:Repository", '{"p":[["Description","string"],["PermissionsPolicyDocument","json"],["DomainName","string",67],["Upstreams",["array","string"]],["RepositoryName","string",67],["ExternalConnections",["array","string"]],["Tags",["array",["ref","Tag"]]],["DomainOwner","string",66],["Arn","string",72],["Name","string",8]],"id":["Arn"],"tags":["Tags","standard"]}');
+export const Repository = cloudControlType<RepositoryArgs, RepositoryOutputs>("AWS::CodeArtifact::Repository", "aws:codeartifact:Repository", '{"p":[["Description","string"],["PermissionsPolicyDocument","json"],["DomainName","string",67],["Upstreams",["array","string"]],["RepositoryName","string",67],["ExternalConnections",["array","string"]],["Tags",["array",["ref","Tag"]]],["DomainOwner","string",66],["Arn","string",72],["Name","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RepositoryName","DomainName","DomainOwner"],"ro":["Name","DomainOwner","Arn"],"tg":[true,true,true]}}');
 /** A {@link Repository} instance: its attributes as typed outputs. */
 export type Repository = InstanceType<typeof Repository>;
 

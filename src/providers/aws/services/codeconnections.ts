@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeconnections-connection.html | CloudFormation: AWS::CodeConnections::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::CodeConnections::Connection", "aws:codeconnections:Connection", '{"p":[["ConnectionName","string",67],["ProviderType","string",66],["HostArn","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionStatus","string",8],["OwnerAccountId","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:connection/${ConnectionId}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::CodeConnections::Connection", "aws:codeconnections:Connection", '{"p":[["ConnectionName","string",67],["ProviderType","string",66],["HostArn","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionStatus","string",8],["OwnerAccountId","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ConnectionName","ProviderType","HostArn"],"ro":["ConnectionArn","ConnectionStatus","OwnerAccountId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:connection/${ConnectionId}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
@@ -50,7 +50,7 @@ export interface ConnectionOutputs extends ConnectionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeconnections-host.html | CloudFormation: AWS::CodeConnections::Host}
  */
-export const Host = cloudControlType<HostArgs, HostOutputs>("AWS::CodeConnections::Host", "aws:codeconnections:Host", '{"p":[["Name","string",67],["ProviderType",["enum","Bitbucket","GitHub","GitHubEnterpriseServer","GitLab","GitLabSelfManaged","AzureDevOps"],67],["ProviderEndpoint","string",1],["VpcConfiguration",["ref","VpcConfiguration"]],["Tags",["array",["ref","Tag"]]],["HostArn","string",72],["HostId","string",72],["Status","string",8]],"id":["HostArn"],"d":{"VpcConfiguration":[["VpcId","string",1],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["TlsCertificate","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:host/${HostId}"}');
+export const Host = cloudControlType<HostArgs, HostOutputs>("AWS::CodeConnections::Host", "aws:codeconnections:Host", '{"p":[["Name","string",67],["ProviderType",["enum","Bitbucket","GitHub","GitHubEnterpriseServer","GitLab","GitLabSelfManaged","AzureDevOps"],67],["ProviderEndpoint","string",1],["VpcConfiguration",["ref","VpcConfiguration"]],["Tags",["array",["ref","Tag"]]],["HostArn","string",72],["HostId","string",72],["Status","string",8]],"id":["HostArn"],"d":{"VpcConfiguration":[["VpcId","string",1],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["TlsCertificate","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:host/${HostId}"}');
 /** A {@link Host} instance: its attributes as typed outputs. */
 export type Host = InstanceType<typeof Host>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codestar-githubrepository.html | CloudFormation: AWS::CodeStar::GitHubRepository}
  */
-export const GitHubRepository = cloudControlType<GitHubRepositoryArgs, GitHubRepositoryOutputs>("AWS::CodeStar::GitHubRepository", "aws:codestar:GitHubRepository", '{"p":[["EnableIssues","boolean"],["ConnectionArn","string"],["RepositoryName","string",1],["RepositoryAccessToken","string"],["RepositoryOwner","string",1],["IsPrivate","boolean"],["Code",["ref","Code"]],["RepositoryDescription","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Code":[["S3",["ref","S3"],1]],"S3":[["ObjectVersion","string"],["Bucket","string",1],["Key","string",1]]},"arn":"arn:${Partition}:codestar:${Region}:${Account}:project/${ProjectId}"}');
+export const GitHubRepository = cloudControlType<GitHubRepositoryArgs, GitHubRepositoryOutputs>("AWS::CodeStar::GitHubRepository", "aws:codestar:GitHubRepository", '{"p":[["EnableIssues","boolean"],["ConnectionArn","string"],["RepositoryName","string",1],["RepositoryAccessToken","string"],["RepositoryOwner","string",1],["IsPrivate","boolean"],["Code",["ref","Code"]],["RepositoryDescription","string"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Code":[["S3",["ref","S3"],1]],"S3":[["ObjectVersion","string"],["Bucket","string",1],["Key","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:codestar:${Region}:${Account}:project/${ProjectId}"}');
 /** A {@link GitHubRepository} instance: its attributes as typed outputs. */
 export type GitHubRepository = InstanceType<typeof GitHubRepository>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codestarnotifications-notificationrule.html | CloudFormation: AWS::CodeStarNotifications::NotificationRule}
  */
-export const NotificationRule = cloudControlType<NotificationRuleArgs, NotificationRuleOutputs>("AWS::CodeStarNotifications::NotificationRule", "aws:codestarnotifications:NotificationRule", '{"p":[["EventTypeIds",["array","string"],1],["Status",["enum","ENABLED","DISABLED"]],["CreatedBy","string"],["DetailType",["enum","BASIC","FULL"],1],["Resource","string",67],["EventTypeId","string"],["TargetAddress","string"],["Targets",["array",["ref","Target"]],1],["Tags",["map","string"]],["Name","string",1],["Arn","string",72]],"id":["Arn"],"d":{"Target":[["TargetType","string",1],["TargetAddress","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:codestar-notifications:${Region}:${Account}:notificationrule/${NotificationRuleId}"}');
+export const NotificationRule = cloudControlType<NotificationRuleArgs, NotificationRuleOutputs>("AWS::CodeStarNotifications::NotificationRule", "aws:codestarnotifications:NotificationRule", '{"p":[["EventTypeIds",["array","string"],1],["Status",["enum","ENABLED","DISABLED"]],["CreatedBy","string"],["DetailType",["enum","BASIC","FULL"],1],["Resource","string",67],["EventTypeId","string",16],["TargetAddress","string",16],["Targets",["array",["ref","Target"]],1],["Tags",["map","string"]],["Name","string",1],["Arn","string",72]],"id":["Arn"],"d":{"Target":[["TargetType","string",1],["TargetAddress","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["EventTypeId","TargetAddress"],"co":["Resource"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:codestar-notifications:${Region}:${Account}:notificationrule/${NotificationRuleId}"}');
 /** A {@link NotificationRule} instance: its attributes as typed outputs. */
 export type NotificationRule = InstanceType<typeof NotificationRule>;
 
@@ -29,9 +29,17 @@ export interface NotificationRuleArgs {
   detailType: "BASIC" | "FULL";
   /** The Amazon Resource Name (ARN) of the resource to associate with the notification rule. Supported resources include pipelines in AWS CodePipeline , repositories in AWS CodeCommit , and build projects in AWS CodeBuild . */
   resource: string;
-  /** The event type associated with this notification rule. For a complete list of event types and IDs, see [Notification concepts](https://docs.aws.amazon.com/dtconsole/latest/userguide/concepts.html#concepts-api) in the *Developer Tools Console User Guide* . */
+  /**
+   * The event type associated with this notification rule. For a complete list of event types and IDs, see [Notification concepts](https://docs.aws.amazon.com/dtconsole/latest/userguide/concepts.html#concepts-api) in the *Developer Tools Console User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   eventTypeId?: string;
-  /** The Amazon Resource Name (ARN) of the Amazon  topic or  client. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon  topic or  client.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   targetAddress?: string;
   /** A list of Amazon Resource Names (ARNs) of Amazon  topics and  clients to associate with the notification rule. */
   targets: NotificationRuleTarget[];

@@ -19,7 +19,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-agent.html | CloudFormation: AWS::DataSync::Agent}
  */
-export const Agent = cloudControlType<AgentArgs, AgentOutputs>("AWS::DataSync::Agent", "aws:datasync:Agent", '{"p":[["SubnetArns",["array","string"],66],["AgentName","string"],["VpcEndpointId","string",66],["ActivationKey","string",66],["SecurityGroupArns",["array","string"],66],["Tags",["array",["ref","Tag"]]],["AgentArn","string",72],["EndpointType",["enum","FIPS","PUBLIC","PRIVATE_LINK"],8]],"id":["AgentArn"],"tags":["Tags","standard"]}');
+export const Agent = cloudControlType<AgentArgs, AgentOutputs>("AWS::DataSync::Agent", "aws:datasync:Agent", '{"p":[["SubnetArns",["array","string"],66],["AgentName","string"],["VpcEndpointId","string",66],["ActivationKey","string",82],["SecurityGroupArns",["array","string"],66],["Tags",["array",["ref","Tag"]]],["AgentArn","string",72],["EndpointType",["enum","FIPS","PUBLIC","PRIVATE_LINK"],8]],"id":["AgentArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ActivationKey"],"co":["ActivationKey","SecurityGroupArns","SubnetArns","VpcEndpointId"],"ro":["AgentArn","EndpointType"],"uo":["SecurityGroupArns","SubnetArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link Agent} instance: its attributes as typed outputs. */
 export type Agent = InstanceType<typeof Agent>;
 
@@ -37,7 +37,11 @@ export interface AgentArgs {
    * A VPC endpoint ID looks like this: `vpce-01234d5aff67890e1` .
    */
   vpcEndpointId?: string;
-  /** Specifies your DataSync agent's activation key. If you don't have an activation key, see [Activating your agent](https://docs.aws.amazon.com/datasync/latest/userguide/activate-agent.html) . */
+  /**
+   * Specifies your DataSync agent's activation key. If you don't have an activation key, see [Activating your agent](https://docs.aws.amazon.com/datasync/latest/userguide/activate-agent.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activationKey?: string;
   /**
    * The Amazon Resource Names (ARNs) of the security groups used to protect your data transfer task subnets. See [SecurityGroupArns](https://docs.aws.amazon.com/datasync/latest/userguide/API_Ec2Config.html#DataSync-Type-Ec2Config-SecurityGroupArns) .
@@ -64,7 +68,7 @@ export interface AgentOutputs extends AgentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationazureblob.html | CloudFormation: AWS::DataSync::LocationAzureBlob}
  */
-export const LocationAzureBlob = cloudControlType<LocationAzureBlobArgs, LocationAzureBlobOutputs>("AWS::DataSync::LocationAzureBlob", "aws:datasync:LocationAzureBlob", '{"p":[["AzureAccessTier",["enum","HOT","COOL","ARCHIVE"]],["Subdirectory","string"],["AzureBlobSasConfiguration",["ref","AzureBlobSasConfiguration"]],["AzureBlobType",["enum","BLOCK"]],["AzureBlobContainerUrl","string",66],["AgentArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["AzureBlobAuthenticationType",["enum","SAS","NONE","OIDC"],1],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["FederatedIdentity",["ref","AzureFederatedIdentityConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"AzureBlobSasConfiguration":[["AzureBlobSasToken","string",1]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"AzureFederatedIdentityConfig":[["AwsIamRole","string"],["AzureOidc",["ref","AzureOidcConfig"]]],"AzureOidcConfig":[["TenantId","string",1],["ClientId","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationAzureBlob = cloudControlType<LocationAzureBlobArgs, LocationAzureBlobOutputs>("AWS::DataSync::LocationAzureBlob", "aws:datasync:LocationAzureBlob", '{"p":[["AzureAccessTier",["enum","HOT","COOL","ARCHIVE"]],["Subdirectory","string",16],["AzureBlobSasConfiguration",["ref","AzureBlobSasConfiguration"],16],["AzureBlobType",["enum","BLOCK"]],["AzureBlobContainerUrl","string",82],["AgentArns",["array","string"]],["Tags",["array",["ref","Tag"]]],["AzureBlobAuthenticationType",["enum","SAS","NONE","OIDC"],1],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["FederatedIdentity",["ref","AzureFederatedIdentityConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"AzureBlobSasConfiguration":[["AzureBlobSasToken","string",1]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"AzureFederatedIdentityConfig":[["AwsIamRole","string"],["AzureOidc",["ref","AzureOidcConfig"]]],"AzureOidcConfig":[["TenantId","string",1],["ClientId","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","AzureBlobSasConfiguration","AzureBlobContainerUrl"],"co":["AzureBlobContainerUrl"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["AgentArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationAzureBlob} instance: its attributes as typed outputs. */
 export type LocationAzureBlob = InstanceType<typeof LocationAzureBlob>;
 
@@ -72,17 +76,27 @@ export type LocationAzureBlob = InstanceType<typeof LocationAzureBlob>;
 export interface LocationAzureBlobArgs {
   /** Specifies the access tier that you want your objects or files transferred into. This only applies when using the location as a transfer destination. For more information, see [Access tiers](https://docs.aws.amazon.com/datasync/latest/userguide/creating-azure-blob-location.html#azure-blob-access-tiers) . */
   azureAccessTier?: "HOT" | "COOL" | "ARCHIVE";
-  /** Specifies path segments if you want to limit your transfer to a virtual directory in your container (for example, `/my/images` ). */
+  /**
+   * Specifies path segments if you want to limit your transfer to a virtual directory in your container (for example, `/my/images` ).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   subdirectory?: string;
   /**
    * Specifies the SAS configuration that allows DataSync to access your Azure Blob Storage.
    *
    * > If you provide an authentication token using `SasConfiguration` , but do not provide secret configuration details using `CmkSecretConfig` or `CustomSecretConfig` , then DataSync stores the token using your AWS account's secrets manager secret.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   azureBlobSasConfiguration?: LocationAzureBlobAzureBlobSasConfiguration;
   /** Specifies the type of blob that you want your objects or files to be when transferring them into Azure Blob Storage. Currently, DataSync only supports moving data into Azure Blob Storage as block blobs. For more information on blob types, see the [Azure Blob Storage documentation](https://docs.aws.amazon.com/https://learn.microsoft.com/en-us/rest/api/storageservices/understanding-block-blobs--append-blobs--and-page-blobs) . */
   azureBlobType?: "BLOCK";
-  /** Specifies the URL of the Azure Blob Storage container involved in your transfer. */
+  /**
+   * Specifies the URL of the Azure Blob Storage container involved in your transfer.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   azureBlobContainerUrl?: string;
   /**
    * (Optional) Specifies the Amazon Resource Name (ARN) of the DataSync agent that can connect with your Azure Blob Storage container. If you are setting up an agentless cross-cloud transfer, you do not need to specify a value for this parameter.
@@ -207,13 +221,17 @@ export interface LocationAzureBlobManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationefs.html | CloudFormation: AWS::DataSync::LocationEFS}
  */
-export const LocationEFS = cloudControlType<LocationEFSArgs, LocationEFSOutputs>("AWS::DataSync::LocationEFS", "aws:datasync:LocationEFS", '{"p":[["EfsFilesystemArn","string",66],["Ec2Config",["ref","Ec2Config"],67],["AccessPointArn","string",66],["Subdirectory","string",66],["InTransitEncryption",["enum","NONE","TLS1_2"],66],["FileSystemAccessRoleArn","string",66],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Ec2Config":[["SubnetArn","string",3],["SecurityGroupArns",["array","string"],3]]},"tags":["Tags","standard"]}');
+export const LocationEFS = cloudControlType<LocationEFSArgs, LocationEFSOutputs>("AWS::DataSync::LocationEFS", "aws:datasync:LocationEFS", '{"p":[["EfsFilesystemArn","string",82],["Ec2Config",["ref","Ec2Config"],67],["AccessPointArn","string"],["Subdirectory","string",16],["InTransitEncryption",["enum","NONE","TLS1_2"]],["FileSystemAccessRoleArn","string"],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Ec2Config":[["SubnetArn","string",1],["SecurityGroupArns",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["EfsFilesystemArn","Subdirectory"],"co":["Ec2Config","EfsFilesystemArn"],"ro":["LocationArn","LocationUri"],"uo":["Ec2Config/SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationEFS} instance: its attributes as typed outputs. */
 export type LocationEFS = InstanceType<typeof LocationEFS>;
 
 /** Inputs of {@link LocationEFS}. */
 export interface LocationEFSArgs {
-  /** Specifies the ARN for your Amazon EFS file system. */
+  /**
+   * Specifies the ARN for your Amazon EFS file system.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   efsFilesystemArn?: string;
   /** Specifies the subnet and security groups DataSync uses to connect to one of your Amazon EFS file system's [mount targets](https://docs.aws.amazon.com/efs/latest/ug/accessing-fs.html) . */
   ec2Config: LocationEFSEc2Config;
@@ -227,6 +245,8 @@ export interface LocationEFSArgs {
    * Specifies a mount path for your Amazon EFS file system. This is where DataSync reads or writes data on your file system (depending on if this is a source or destination location).
    *
    * By default, DataSync uses the root directory (or [access point](https://docs.aws.amazon.com/efs/latest/ug/efs-access-points.html) if you provide one by using `AccessPointArn` ). You can also include subdirectories using forward slashes (for example, `/path/to/folder` ).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   subdirectory?: string;
   /**
@@ -279,7 +299,7 @@ export interface LocationEFSEc2Config {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationfsxlustre.html | CloudFormation: AWS::DataSync::LocationFSxLustre}
  */
-export const LocationFSxLustre = cloudControlType<LocationFSxLustreArgs, LocationFSxLustreOutputs>("AWS::DataSync::LocationFSxLustre", "aws:datasync:LocationFSxLustre", '{"p":[["Subdirectory","string",66],["FsxFilesystemArn","string",66],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"tags":["Tags","standard"]}');
+export const LocationFSxLustre = cloudControlType<LocationFSxLustreArgs, LocationFSxLustreOutputs>("AWS::DataSync::LocationFSxLustre", "aws:datasync:LocationFSxLustre", '{"p":[["Subdirectory","string",16],["FsxFilesystemArn","string",82],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","FsxFilesystemArn"],"co":["FsxFilesystemArn","SecurityGroupArns"],"ro":["LocationArn","LocationUri"],"uo":["SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationFSxLustre} instance: its attributes as typed outputs. */
 export type LocationFSxLustre = InstanceType<typeof LocationFSxLustre>;
 
@@ -289,9 +309,15 @@ export interface LocationFSxLustreArgs {
    * Specifies a mount path for your FSx for Lustre file system. The path can include subdirectories.
    *
    * When the location is used as a source, DataSync reads data from the mount path. When the location is used as a destination, DataSync writes data to the mount path. If you don't include this parameter, DataSync uses the file system's root directory ( `/` ).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   subdirectory?: string;
-  /** Specifies the Amazon Resource Name (ARN) of the FSx for Lustre file system. */
+  /**
+   * Specifies the Amazon Resource Name (ARN) of the FSx for Lustre file system.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   fsxFilesystemArn?: string;
   /**
    * The ARNs of the security groups that are used to configure the FSx for Lustre file system.
@@ -318,7 +344,7 @@ export interface LocationFSxLustreOutputs extends LocationFSxLustreArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationfsxontap.html | CloudFormation: AWS::DataSync::LocationFSxONTAP}
  */
-export const LocationFSxONTAP = cloudControlType<LocationFSxONTAPArgs, LocationFSxONTAPOutputs>("AWS::DataSync::LocationFSxONTAP", "aws:datasync:LocationFSxONTAP", '{"p":[["StorageVirtualMachineArn","string",67],["Subdirectory","string",66],["Protocol",["ref","Protocol"],66],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["FsxFilesystemArn","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Protocol":[["SMB",["ref","SMB"],2],["NFS",["ref","NFS"],2]],"SMB":[["User","string",3],["Domain","string",2],["MountOptions",["ref","SmbMountOptions"],3],["Password","string",50],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["ManagedSecretConfig",["ref","ManagedSecretConfig"]]],"SmbMountOptions":[["Version",["enum","AUTOMATIC","SMB2","SMB3"],2]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]],"NFS":[["MountOptions",["ref","NfsMountOptions"],3]],"NfsMountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1"],2]]},"tags":["Tags","standard"]}');
+export const LocationFSxONTAP = cloudControlType<LocationFSxONTAPArgs, LocationFSxONTAPOutputs>("AWS::DataSync::LocationFSxONTAP", "aws:datasync:LocationFSxONTAP", '{"p":[["StorageVirtualMachineArn","string",67],["Subdirectory","string",16],["Protocol",["ref","Protocol"]],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["FsxFilesystemArn","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Protocol":[["SMB",["ref","SMB"]],["NFS",["ref","NFS"]]],"SMB":[["User","string",1],["Domain","string"],["MountOptions",["ref","SmbMountOptions"],1],["Password","string",48],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["ManagedSecretConfig",["ref","ManagedSecretConfig"]]],"SmbMountOptions":[["Version",["enum","AUTOMATIC","SMB2","SMB3"]]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]],"NFS":[["MountOptions",["ref","NfsMountOptions"],1]],"NfsMountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Protocol/SMB/Password","Subdirectory"],"co":["StorageVirtualMachineArn","SecurityGroupArns"],"ro":["LocationArn","LocationUri","FsxFilesystemArn","Protocol/SMB/ManagedSecretConfig","Protocol/SMB/CmkSecretConfig/SecretArn"],"uo":["SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationFSxONTAP} instance: its attributes as typed outputs. */
 export type LocationFSxONTAP = InstanceType<typeof LocationFSxONTAP>;
 
@@ -332,6 +358,8 @@ export interface LocationFSxONTAPArgs {
    * You can specify a junction path (also known as a mount point), qtree path (for NFS file shares), or share name (for SMB file shares). For example, your mount path might be `/vol1` , `/vol1/tree1` , or `/share1` .
    *
    * > Don't specify a junction path in the SVM's root volume. For more information, see [Managing FSx for ONTAP storage virtual machines](https://docs.aws.amazon.com/fsx/latest/ONTAPGuide/managing-svms.html) in the *Amazon FSx for NetApp ONTAP User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   subdirectory?: string;
   /** Specifies the data transfer protocol that DataSync uses to access your Amazon FSx file system. */
@@ -506,15 +534,23 @@ export interface LocationFSxONTAPNfsMountOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationfsxopenzfs.html | CloudFormation: AWS::DataSync::LocationFSxOpenZFS}
  */
-export const LocationFSxOpenZFS = cloudControlType<LocationFSxOpenZFSArgs, LocationFSxOpenZFSOutputs>("AWS::DataSync::LocationFSxOpenZFS", "aws:datasync:LocationFSxOpenZFS", '{"p":[["Subdirectory","string",66],["FsxFilesystemArn","string",66],["Protocol",["ref","Protocol"],67],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Protocol":[["NFS",["ref","NFS"],2]],"NFS":[["MountOptions",["ref","MountOptions"],3]],"MountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1","NFS4_2"],2]]},"tags":["Tags","standard"]}');
+export const LocationFSxOpenZFS = cloudControlType<LocationFSxOpenZFSArgs, LocationFSxOpenZFSOutputs>("AWS::DataSync::LocationFSxOpenZFS", "aws:datasync:LocationFSxOpenZFS", '{"p":[["Subdirectory","string",16],["FsxFilesystemArn","string",82],["Protocol",["ref","Protocol"],1],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"Protocol":[["NFS",["ref","NFS"]]],"NFS":[["MountOptions",["ref","MountOptions"],1]],"MountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1","NFS4_2"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","FsxFilesystemArn"],"co":["FsxFilesystemArn","SecurityGroupArns"],"ro":["LocationArn","LocationUri"],"uo":["SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationFSxOpenZFS} instance: its attributes as typed outputs. */
 export type LocationFSxOpenZFS = InstanceType<typeof LocationFSxOpenZFS>;
 
 /** Inputs of {@link LocationFSxOpenZFS}. */
 export interface LocationFSxOpenZFSArgs {
-  /** A subdirectory in the location's path that must begin with `/fsx` . DataSync uses this subdirectory to read or write data (depending on whether the file system is a source or destination location). */
+  /**
+   * A subdirectory in the location's path that must begin with `/fsx` . DataSync uses this subdirectory to read or write data (depending on whether the file system is a source or destination location).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   subdirectory?: string;
-  /** The Amazon Resource Name (ARN) of the FSx for OpenZFS file system. */
+  /**
+   * The Amazon Resource Name (ARN) of the FSx for OpenZFS file system.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   fsxFilesystemArn?: string;
   /** The type of protocol that AWS DataSync uses to access your file system. */
   protocol: LocationFSxOpenZFSProtocol;
@@ -581,7 +617,7 @@ export interface LocationFSxOpenZFSMountOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationfsxwindows.html | CloudFormation: AWS::DataSync::LocationFSxWindows}
  */
-export const LocationFSxWindows = cloudControlType<LocationFSxWindowsArgs, LocationFSxWindowsOutputs>("AWS::DataSync::LocationFSxWindows", "aws:datasync:LocationFSxWindows", '{"p":[["User","string",67],["Subdirectory","string",66],["FsxFilesystemArn","string",66],["Domain","string",66],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Password","string",114],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationFSxWindows = cloudControlType<LocationFSxWindowsArgs, LocationFSxWindowsOutputs>("AWS::DataSync::LocationFSxWindows", "aws:datasync:LocationFSxWindows", '{"p":[["User","string",1],["Subdirectory","string",16],["FsxFilesystemArn","string",82],["Domain","string"],["SecurityGroupArns",["array","string"],67],["Tags",["array",["ref","Tag"]]],["Password","string",48],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Password","Subdirectory","FsxFilesystemArn"],"co":["FsxFilesystemArn","SecurityGroupArns"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["SecurityGroupArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationFSxWindows} instance: its attributes as typed outputs. */
 export type LocationFSxWindows = InstanceType<typeof LocationFSxWindows>;
 
@@ -593,9 +629,17 @@ export interface LocationFSxWindowsArgs {
    * For information about choosing a user name that ensures sufficient permissions to files, folders, and metadata, see [user](https://docs.aws.amazon.com/datasync/latest/userguide/create-fsx-location.html#FSxWuser) .
    */
   user: string;
-  /** Specifies a mount path for your file system using forward slashes. This is where DataSync reads or writes data (depending on if this is a source or destination location). */
+  /**
+   * Specifies a mount path for your file system using forward slashes. This is where DataSync reads or writes data (depending on if this is a source or destination location).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   subdirectory?: string;
-  /** Specifies the Amazon Resource Name (ARN) for the FSx for Windows File Server file system. */
+  /**
+   * Specifies the Amazon Resource Name (ARN) for the FSx for Windows File Server file system.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   fsxFilesystemArn?: string;
   /**
    * Specifies the name of the Windows domain that the FSx for Windows File Server file system belongs to.
@@ -674,7 +718,7 @@ export interface LocationFSxWindowsManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationhdfs.html | CloudFormation: AWS::DataSync::LocationHDFS}
  */
-export const LocationHDFS = cloudControlType<LocationHDFSArgs, LocationHDFSOutputs>("AWS::DataSync::LocationHDFS", "aws:datasync:LocationHDFS", '{"p":[["KmsKeyProviderUri","string"],["QopConfiguration",["ref","QopConfiguration"]],["KerberosPrincipal","string"],["SimpleUser","string"],["ReplicationFactor","integer"],["KerberosKeytab","string"],["NameNodes",["array",["ref","NameNode"]],1],["Subdirectory","string"],["KerberosKrb5Conf","string"],["BlockSize","integer"],["Tags",["array",["ref","Tag"]]],["AgentArns",["array","string"],1],["AuthenticationType",["enum","SIMPLE","KERBEROS"],1],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"QopConfiguration":[["RpcProtection",["enum","AUTHENTICATION","INTEGRITY","PRIVACY","DISABLED"]],["DataTransferProtection",["enum","AUTHENTICATION","INTEGRITY","PRIVACY","DISABLED"]]],"NameNode":[["Port","integer",1],["Hostname","string",1]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationHDFS = cloudControlType<LocationHDFSArgs, LocationHDFSOutputs>("AWS::DataSync::LocationHDFS", "aws:datasync:LocationHDFS", '{"p":[["KmsKeyProviderUri","string"],["QopConfiguration",["ref","QopConfiguration"]],["KerberosPrincipal","string"],["SimpleUser","string"],["ReplicationFactor","integer"],["KerberosKeytab","string",16],["NameNodes",["array",["ref","NameNode"]],1],["Subdirectory","string",16],["KerberosKrb5Conf","string",16],["BlockSize","integer"],["Tags",["array",["ref","Tag"]]],["AgentArns",["array","string"],1],["AuthenticationType",["enum","SIMPLE","KERBEROS"],1],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"QopConfiguration":[["RpcProtection",["enum","AUTHENTICATION","INTEGRITY","PRIVACY","DISABLED"]],["DataTransferProtection",["enum","AUTHENTICATION","INTEGRITY","PRIVACY","DISABLED"]]],"NameNode":[["Port","integer",1],["Hostname","string",1]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","KerberosKeytab","KerberosKrb5Conf"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["NameNodes","Tags","AgentArns"],"tg":[true,true,true]}}');
 /** A {@link LocationHDFS} instance: its attributes as typed outputs. */
 export type LocationHDFS = InstanceType<typeof LocationHDFS>;
 
@@ -698,13 +742,25 @@ export interface LocationHDFSArgs {
   simpleUser?: string;
   /** The number of DataNodes to replicate the data to when writing to the HDFS cluster. By default, data is replicated to three DataNodes. */
   replicationFactor?: number;
-  /** The Kerberos key table (keytab) that contains mappings between the defined Kerberos principal and the encrypted keys. Provide the base64-encoded file text. If `KERBEROS` is specified for `AuthType` , this value is required. */
+  /**
+   * The Kerberos key table (keytab) that contains mappings between the defined Kerberos principal and the encrypted keys. Provide the base64-encoded file text. If `KERBEROS` is specified for `AuthType` , this value is required.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kerberosKeytab?: string;
   /** The NameNode that manages the HDFS namespace. The NameNode performs operations such as opening, closing, and renaming files and directories. The NameNode contains the information to map blocks of data to the DataNodes. You can use only one NameNode. */
   nameNodes: LocationHDFSNameNode[];
-  /** A subdirectory in the HDFS cluster. This subdirectory is used to read data from or write data to the HDFS cluster. If the subdirectory isn't specified, it will default to `/` . */
+  /**
+   * A subdirectory in the HDFS cluster. This subdirectory is used to read data from or write data to the HDFS cluster. If the subdirectory isn't specified, it will default to `/` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   subdirectory?: string;
-  /** The `krb5.conf` file that contains the Kerberos configuration information. You can load the `krb5.conf` by providing a string of the file's contents or an Amazon S3 presigned URL of the file. If `KERBEROS` is specified for `AuthType` , this value is required. */
+  /**
+   * The `krb5.conf` file that contains the Kerberos configuration information. You can load the `krb5.conf` by providing a string of the file's contents or an Amazon S3 presigned URL of the file. If `KERBEROS` is specified for `AuthType` , this value is required.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kerberosKrb5Conf?: string;
   /** The size of data blocks to write into the HDFS cluster. The block size must be a multiple of 512 bytes. The default block size is 128 mebibytes (MiB). */
   blockSize?: number;
@@ -793,7 +849,7 @@ export interface LocationHDFSManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationnfs.html | CloudFormation: AWS::DataSync::LocationNFS}
  */
-export const LocationNFS = cloudControlType<LocationNFSArgs, LocationNFSOutputs>("AWS::DataSync::LocationNFS", "aws:datasync:LocationNFS", '{"p":[["Subdirectory","string"],["ServerHostname","string",66],["MountOptions",["ref","MountOptions"]],["OnPremConfig",["ref","OnPremConfig"],1],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"MountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1","NFS4_2"]]],"OnPremConfig":[["AgentArns",["array","string"],1]]},"tags":["Tags","standard"]}');
+export const LocationNFS = cloudControlType<LocationNFSArgs, LocationNFSOutputs>("AWS::DataSync::LocationNFS", "aws:datasync:LocationNFS", '{"p":[["Subdirectory","string",16],["ServerHostname","string",16],["MountOptions",["ref","MountOptions"]],["OnPremConfig",["ref","OnPremConfig"],1],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"MountOptions":[["Version",["enum","AUTOMATIC","NFS3","NFS4_0","NFS4_1","NFS4_2"]]],"OnPremConfig":[["AgentArns",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServerHostname","Subdirectory"],"ro":["LocationArn","LocationUri"],"uo":["OnPremConfig/AgentArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationNFS} instance: its attributes as typed outputs. */
 export type LocationNFS = InstanceType<typeof LocationNFS>;
 
@@ -803,9 +859,15 @@ export interface LocationNFSArgs {
    * Specifies the export path in your NFS file server that you want DataSync to mount.
    *
    * This path (or a subdirectory of the path) is where DataSync transfers data to or from. For information on configuring an export for DataSync, see [Accessing NFS file servers](https://docs.aws.amazon.com/datasync/latest/userguide/create-nfs-location.html#accessing-nfs) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   subdirectory?: string;
-  /** Specifies the DNS name or IP address (IPv4 or IPv6) of the NFS file server that your DataSync agent connects to. */
+  /**
+   * Specifies the DNS name or IP address (IPv4 or IPv6) of the NFS file server that your DataSync agent connects to.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serverHostname?: string;
   /** Specifies the options that DataSync can use to mount your NFS file server. */
   mountOptions?: LocationNFSMountOptions;
@@ -867,7 +929,7 @@ export interface LocationNFSOnPremConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationobjectstorage.html | CloudFormation: AWS::DataSync::LocationObjectStorage}
  */
-export const LocationObjectStorage = cloudControlType<LocationObjectStorageArgs, LocationObjectStorageOutputs>("AWS::DataSync::LocationObjectStorage", "aws:datasync:LocationObjectStorage", '{"p":[["ServerCertificate","string"],["SecretKey","string",48],["BucketName","string",66],["Subdirectory","string"],["ServerHostname","string",66],["AccessKey","string"],["ServerProtocol",["enum","HTTPS","HTTP"]],["AgentArns",["array","string"]],["ServerPort","integer"],["Tags",["array",["ref","Tag"]]],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["FederatedIdentity",["ref","ObjectStorageFederatedIdentityConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ObjectStorageFederatedIdentityConfig":[["AwsIamRole","string"],["ExternalIdentity",["ref","ObjectStorageExternalIdentityConfig"]]],"ObjectStorageExternalIdentityConfig":[["GoogleOidc",["ref","GoogleOidcConfig"]]],"GoogleOidcConfig":[["ProjectName","string",1],["ProjectNumber","string",1],["IdentityPoolName","string",1],["IdentityProviderName","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationObjectStorage = cloudControlType<LocationObjectStorageArgs, LocationObjectStorageOutputs>("AWS::DataSync::LocationObjectStorage", "aws:datasync:LocationObjectStorage", '{"p":[["ServerCertificate","string"],["SecretKey","string",48],["BucketName","string",82],["Subdirectory","string",16],["ServerHostname","string",16],["AccessKey","string"],["ServerProtocol",["enum","HTTPS","HTTP"]],["AgentArns",["array","string"]],["ServerPort","integer"],["Tags",["array",["ref","Tag"]]],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["FederatedIdentity",["ref","ObjectStorageFederatedIdentityConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ObjectStorageFederatedIdentityConfig":[["AwsIamRole","string"],["ExternalIdentity",["ref","ObjectStorageExternalIdentityConfig"]]],"ObjectStorageExternalIdentityConfig":[["GoogleOidc",["ref","GoogleOidcConfig"]]],"GoogleOidcConfig":[["ProjectName","string",1],["ProjectNumber","string",1],["IdentityPoolName","string",1],["IdentityProviderName","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SecretKey","BucketName","ServerHostname","Subdirectory"],"co":["BucketName"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["AgentArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationObjectStorage} instance: its attributes as typed outputs. */
 export type LocationObjectStorage = InstanceType<typeof LocationObjectStorage>;
 
@@ -897,11 +959,23 @@ export interface LocationObjectStorageArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
    */
   secretKey?: string;
-  /** Specifies the name of the object storage bucket involved in the transfer. */
+  /**
+   * Specifies the name of the object storage bucket involved in the transfer.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   bucketName?: string;
-  /** Specifies the object prefix for your object storage server. If this is a source location, DataSync only copies objects with this prefix. If this is a destination location, DataSync writes all objects with this prefix. */
+  /**
+   * Specifies the object prefix for your object storage server. If this is a source location, DataSync only copies objects with this prefix. If this is a destination location, DataSync writes all objects with this prefix.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   subdirectory?: string;
-  /** Specifies the domain name or IP address (IPv4 or IPv6) of the object storage server that your DataSync agent connects to. */
+  /**
+   * Specifies the domain name or IP address (IPv4 or IPv6) of the object storage server that your DataSync agent connects to.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serverHostname?: string;
   /** Specifies the access key (for example, a user name) if credentials are required to authenticate with the object storage server. */
   accessKey?: string;
@@ -1030,7 +1104,7 @@ export interface LocationObjectStorageManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locations3.html | CloudFormation: AWS::DataSync::LocationS3}
  */
-export const LocationS3 = cloudControlType<LocationS3Args, LocationS3Outputs>("AWS::DataSync::LocationS3", "aws:datasync:LocationS3", '{"p":[["S3StorageClass",["enum","STANDARD","STANDARD_IA","ONEZONE_IA","INTELLIGENT_TIERING","GLACIER","GLACIER_INSTANT_RETRIEVAL","DEEP_ARCHIVE"],66],["S3Config",["ref","S3Config"],67],["Subdirectory","string",66],["S3BucketArn","string",66],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"S3Config":[["BucketAccessRoleArn","string",3]]},"tags":["Tags","standard"]}');
+export const LocationS3 = cloudControlType<LocationS3Args, LocationS3Outputs>("AWS::DataSync::LocationS3", "aws:datasync:LocationS3", '{"p":[["S3StorageClass",["enum","STANDARD","STANDARD_IA","ONEZONE_IA","INTELLIGENT_TIERING","GLACIER","GLACIER_INSTANT_RETRIEVAL","DEEP_ARCHIVE"]],["S3Config",["ref","S3Config"],1],["Subdirectory","string",16],["S3BucketArn","string",82],["Tags",["array",["ref","Tag"]]],["LocationUri","string",8],["LocationArn","string",72]],"id":["LocationArn"],"d":{"S3Config":[["BucketAccessRoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Subdirectory","S3BucketArn"],"co":["S3BucketArn"],"ro":["LocationArn","LocationUri"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationS3} instance: its attributes as typed outputs. */
 export type LocationS3 = InstanceType<typeof LocationS3>;
 
@@ -1057,9 +1131,15 @@ export interface LocationS3Args {
    * > - `photos//2006/January`
    * > - `photos/./2006/February`
    * > - `photos/../2006/March`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   subdirectory?: string;
-  /** The ARN of the Amazon S3 bucket. */
+  /**
+   * The ARN of the Amazon S3 bucket.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   s3BucketArn?: string;
   /** Specifies labels that help you categorize, filter, and search for your AWS resources. We recommend creating at least a name tag for your transfer location. */
   tags?: AwsTag[];
@@ -1090,7 +1170,7 @@ export interface LocationS3S3Config {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-locationsmb.html | CloudFormation: AWS::DataSync::LocationSMB}
  */
-export const LocationSMB = cloudControlType<LocationSMBArgs, LocationSMBOutputs>("AWS::DataSync::LocationSMB", "aws:datasync:LocationSMB", '{"p":[["User","string"],["Subdirectory","string"],["ServerHostname","string",66],["Domain","string"],["MountOptions",["ref","MountOptions"]],["AgentArns",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Password","string",48],["AuthenticationType",["enum","NTLM","KERBEROS"]],["DnsIpAddresses",["array","string"]],["KerberosPrincipal","string"],["KerberosKeytab","string"],["KerberosKrb5Conf","string"],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"MountOptions":[["Version",["enum","AUTOMATIC","SMB1","SMB2_0","SMB2","SMB3"]]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"]}');
+export const LocationSMB = cloudControlType<LocationSMBArgs, LocationSMBOutputs>("AWS::DataSync::LocationSMB", "aws:datasync:LocationSMB", '{"p":[["User","string"],["Subdirectory","string",16],["ServerHostname","string",16],["Domain","string"],["MountOptions",["ref","MountOptions"]],["AgentArns",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Password","string",48],["AuthenticationType",["enum","NTLM","KERBEROS"]],["DnsIpAddresses",["array","string"]],["KerberosPrincipal","string"],["KerberosKeytab","string",16],["KerberosKrb5Conf","string",16],["CmkSecretConfig",["ref","CmkSecretConfig"]],["CustomSecretConfig",["ref","CustomSecretConfig"]],["LocationUri","string",8],["LocationArn","string",72],["ManagedSecretConfig",["ref","ManagedSecretConfig"],8]],"id":["LocationArn"],"d":{"MountOptions":[["Version",["enum","AUTOMATIC","SMB1","SMB2_0","SMB2","SMB3"]]],"CmkSecretConfig":[["SecretArn","string"],["KmsKeyArn","string"]],"CustomSecretConfig":[["SecretArn","string",1],["SecretAccessRoleArn","string",1]],"ManagedSecretConfig":[["SecretArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Password","Subdirectory","ServerHostname","KerberosKeytab","KerberosKrb5Conf"],"ro":["LocationArn","LocationUri","ManagedSecretConfig","CmkSecretConfig/SecretArn"],"uo":["AgentArns","Tags"],"tg":[true,true,true]}}');
 /** A {@link LocationSMB} instance: its attributes as typed outputs. */
 export type LocationSMB = InstanceType<typeof LocationSMB>;
 
@@ -1106,12 +1186,16 @@ export interface LocationSMBArgs {
    * Specifies the name of the share exported by your SMB file server where DataSync will read or write data. You can include a subdirectory in the share path (for example, `/path/to/subdirectory` ). Make sure that other SMB clients in your network can also mount this path.
    *
    * To copy all data in the subdirectory, DataSync must be able to mount the SMB share and access all of its data. For more information, see [Providing DataSync access to SMB file servers](https://docs.aws.amazon.com/datasync/latest/userguide/create-smb-location.html#configuring-smb-permissions) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   subdirectory?: string;
   /**
    * Specifies the domain name or IP address (IPv4 or IPv6) of the SMB file server that your DataSync agent connects to.
    *
    * > If you're using Kerberos authentication, you must specify a domain name.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   serverHostname?: string;
   /**
@@ -1138,9 +1222,17 @@ export interface LocationSMBArgs {
   dnsIpAddresses?: string[];
   /** Specifies a service principal name (SPN), which is an identity in your Kerberos realm that has permission to access the files, folders, and file metadata in your SMB file server. SPNs are case sensitive and must include a prepended cifs/. For example, an SPN might look like cifs/kerberosuser@EXAMPLE.COM. Your task execution will fail if the SPN that you provide for this parameter doesn't match exactly what's in your keytab or krb5.conf files. */
   kerberosPrincipal?: string;
-  /** The Base64 string representation of the Keytab file. Specifies your Kerberos key table (keytab) file, which includes mappings between your service principal name (SPN) and encryption keys. To avoid task execution errors, make sure that the SPN in the keytab file matches exactly what you specify for KerberosPrincipal and in your krb5.conf file. */
+  /**
+   * The Base64 string representation of the Keytab file. Specifies your Kerberos key table (keytab) file, which includes mappings between your service principal name (SPN) and encryption keys. To avoid task execution errors, make sure that the SPN in the keytab file matches exactly what you specify for KerberosPrincipal and in your krb5.conf file.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kerberosKeytab?: string;
-  /** The string representation of the Krb5Conf file, or the presigned URL to access the Krb5.conf file within an S3 bucket. Specifies a Kerberos configuration file (krb5.conf) that defines your Kerberos realm configuration. To avoid task execution errors, make sure that the service principal name (SPN) in the krb5.conf file matches exactly what you specify for KerberosPrincipal and in your keytab file. */
+  /**
+   * The string representation of the Krb5Conf file, or the presigned URL to access the Krb5.conf file within an S3 bucket. Specifies a Kerberos configuration file (krb5.conf) that defines your Kerberos realm configuration. To avoid task execution errors, make sure that the service principal name (SPN) in the krb5.conf file matches exactly what you specify for KerberosPrincipal and in your keytab file.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kerberosKrb5Conf?: string;
   /**
    * Specifies configuration information for a DataSync-managed secret, such as an authentication token, secret key, password, or Kerberos keytab that DataSync uses to access a specific storage location, with a customer-managed AWS KMS key .
@@ -1233,7 +1325,7 @@ export interface LocationSMBManagedSecretConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datasync-task.html | CloudFormation: AWS::DataSync::Task}
  */
-export const Task = cloudControlType<TaskArgs, TaskOutputs>("AWS::DataSync::Task", "aws:datasync:Task", '{"p":[["Includes",["array",["ref","FilterRule"]]],["DestinationLocationArn","string",67],["Options",["ref","Options"]],["Schedule",["ref","TaskSchedule"]],["CloudWatchLogGroupArn","string"],["SourceLocationArn","string",67],["TaskReportConfig",["ref","TaskReportConfig"]],["Excludes",["array",["ref","FilterRule"]]],["Tags",["array",["ref","Tag"]]],["Name","string"],["TaskMode",["enum","BASIC","ENHANCED"],66],["ManifestConfig",["ref","ManifestConfig"]],["Status",["enum","AVAILABLE","CREATING","QUEUED","RUNNING","UNAVAILABLE"],8],["SourceNetworkInterfaceArns",["array","string"],8],["DestinationNetworkInterfaceArns",["array","string"],8],["TaskArn","string",72]],"id":["TaskArn"],"d":{"FilterRule":[["FilterType",["enum","SIMPLE_PATTERN"]],["Value","string"]],"Options":[["VerifyMode",["enum","POINT_IN_TIME_CONSISTENT","ONLY_FILES_TRANSFERRED","NONE"]],["Gid",["enum","NONE","INT_VALUE","NAME","BOTH"]],["Atime",["enum","NONE","BEST_EFFORT"]],["OverwriteMode",["enum","ALWAYS","NEVER"]],["PreserveDevices",["enum","NONE","PRESERVE"]],["Mtime",["enum","NONE","PRESERVE"]],["TaskQueueing",["enum","ENABLED","DISABLED"]],["TransferMode",["enum","CHANGED","ALL"]],["LogLevel",["enum","OFF","BASIC","TRANSFER"]],["ObjectTags",["enum","PRESERVE","NONE"]],["Uid",["enum","NONE","INT_VALUE","NAME","BOTH"]],["BytesPerSecond","integer"],["PosixPermissions",["enum","NONE","PRESERVE"]],["PreserveDeletedFiles",["enum","PRESERVE","REMOVE"]],["SecurityDescriptorCopyFlags",["enum","NONE","OWNER_DACL","OWNER_DACL_SACL"]],["ObjectMetadata",["enum","PRESERVE","NONE"]]],"TaskSchedule":[["ScheduleExpression","string"],["Status",["enum","ENABLED","DISABLED"]]],"TaskReportConfig":[["Destination",["ref","Destination"],1],["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]],["ObjectVersionIds",["enum","INCLUDE","NONE"]],["Overrides",["ref","Overrides"]],["OutputType",["enum","SUMMARY_ONLY","STANDARD"],1]],"Destination":[["S3",["ref","TaskReportConfigDestinationS3"]]],"TaskReportConfigDestinationS3":[["Subdirectory","string"],["S3BucketArn","string"],["BucketAccessRoleArn","string"]],"Overrides":[["Verified",["ref","Verified"]],["Skipped",["ref","Skipped"]],["Transferred",["ref","Transferred"]],["Deleted",["ref","Deleted"]]],"Verified":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Skipped":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Transferred":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Deleted":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"ManifestConfig":[["Action",["enum","TRANSFER"]],["Format",["enum","CSV"]],["Source",["ref","Source"],1]],"Source":[["S3",["ref","ManifestConfigSourceS3"]]],"ManifestConfigSourceS3":[["S3BucketArn","string"],["BucketAccessRoleArn","string"],["ManifestObjectVersionId","string"],["ManifestObjectPath","string"]]},"tags":["Tags","standard"]}');
+export const Task = cloudControlType<TaskArgs, TaskOutputs>("AWS::DataSync::Task", "aws:datasync:Task", '{"p":[["Includes",["array",["ref","FilterRule"]]],["DestinationLocationArn","string",67],["Options",["ref","Options"]],["Schedule",["ref","TaskSchedule"]],["CloudWatchLogGroupArn","string"],["SourceLocationArn","string",67],["TaskReportConfig",["ref","TaskReportConfig"]],["Excludes",["array",["ref","FilterRule"]]],["Tags",["array",["ref","Tag"]]],["Name","string"],["TaskMode",["enum","BASIC","ENHANCED"],66],["ManifestConfig",["ref","ManifestConfig"]],["Status",["enum","AVAILABLE","CREATING","QUEUED","RUNNING","UNAVAILABLE"],8],["SourceNetworkInterfaceArns",["array","string"],8],["DestinationNetworkInterfaceArns",["array","string"],8],["TaskArn","string",72]],"id":["TaskArn"],"d":{"FilterRule":[["FilterType",["enum","SIMPLE_PATTERN"]],["Value","string"]],"Options":[["VerifyMode",["enum","POINT_IN_TIME_CONSISTENT","ONLY_FILES_TRANSFERRED","NONE"]],["Gid",["enum","NONE","INT_VALUE","NAME","BOTH"]],["Atime",["enum","NONE","BEST_EFFORT"]],["OverwriteMode",["enum","ALWAYS","NEVER"]],["PreserveDevices",["enum","NONE","PRESERVE"]],["Mtime",["enum","NONE","PRESERVE"]],["TaskQueueing",["enum","ENABLED","DISABLED"]],["TransferMode",["enum","CHANGED","ALL"]],["LogLevel",["enum","OFF","BASIC","TRANSFER"]],["ObjectTags",["enum","PRESERVE","NONE"]],["Uid",["enum","NONE","INT_VALUE","NAME","BOTH"]],["BytesPerSecond","integer"],["PosixPermissions",["enum","NONE","PRESERVE"]],["PreserveDeletedFiles",["enum","PRESERVE","REMOVE"]],["SecurityDescriptorCopyFlags",["enum","NONE","OWNER_DACL","OWNER_DACL_SACL"]],["ObjectMetadata",["enum","PRESERVE","NONE"]]],"TaskSchedule":[["ScheduleExpression","string"],["Status",["enum","ENABLED","DISABLED"]]],"TaskReportConfig":[["Destination",["ref","Destination"],1],["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]],["ObjectVersionIds",["enum","INCLUDE","NONE"]],["Overrides",["ref","Overrides"]],["OutputType",["enum","SUMMARY_ONLY","STANDARD"],1]],"Destination":[["S3",["ref","TaskReportConfigDestinationS3"]]],"TaskReportConfigDestinationS3":[["Subdirectory","string"],["S3BucketArn","string"],["BucketAccessRoleArn","string"]],"Overrides":[["Verified",["ref","Verified"]],["Skipped",["ref","Skipped"]],["Transferred",["ref","Transferred"]],["Deleted",["ref","Deleted"]]],"Verified":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Skipped":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Transferred":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"Deleted":[["ReportLevel",["enum","ERRORS_ONLY","SUCCESSES_AND_ERRORS"]]],"ManifestConfig":[["Action",["enum","TRANSFER"]],["Format",["enum","CSV"]],["Source",["ref","Source"],1]],"Source":[["S3",["ref","ManifestConfigSourceS3"]]],"ManifestConfigSourceS3":[["S3BucketArn","string"],["BucketAccessRoleArn","string"],["ManifestObjectVersionId","string"],["ManifestObjectPath","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DestinationLocationArn","SourceLocationArn","TaskMode"],"ro":["TaskArn","Status","SourceNetworkInterfaceArns","DestinationNetworkInterfaceArns"],"uo":["Excludes","Includes","Tags","SourceNetworkInterfaceArns","DestinationNetworkInterfaceArns"],"tg":[true,true,true]}}');
 /** A {@link Task} instance: its attributes as typed outputs. */
 export type Task = InstanceType<typeof Task>;
 

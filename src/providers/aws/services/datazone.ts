@@ -13,31 +13,63 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-connection.html | CloudFormation: AWS::DataZone::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::DataZone::Connection", "aws:datazone:Connection", '{"p":[["AwsLocation",["ref","AwsLocation"]],["Configurations",["array",["ref","ConnectionConfiguration"]]],["Description","string"],["DomainIdentifier","string",67],["EnableTrustedIdentityPropagation","boolean",66],["EnvironmentIdentifier","string",66],["ProjectIdentifier","string",66],["Name","string",67],["Props",["ref","ConnectionPropertiesInput"]],["Scope",["enum","DOMAIN","PROJECT"],66],["ConnectionId","string",72],["DomainId","string",72],["DomainUnitId","string",8],["EnvironmentId","string",8],["EnvironmentUserRole","string",8],["ProjectId","string",8],["Type","string",8]],"id":["DomainId","ConnectionId"],"d":{"AwsLocation":[["AccessRole","string"],["AwsAccountId","string"],["AwsRegion","string"],["IamConnectionId","string"]],"ConnectionConfiguration":[["Classification","string"],["Properties",["map","string"]]],"ConnectionPropertiesInput":[["AthenaProperties",["ref","AthenaPropertiesInput"]],["GlueProperties",["ref","GluePropertiesInput"]],["HyperPodProperties",["ref","HyperPodPropertiesInput"]],["IamProperties",["ref","IamPropertiesInput"]],["RedshiftProperties",["ref","RedshiftPropertiesInput"]],["SparkEmrProperties",["ref","SparkEmrPropertiesInput"]],["AmazonQProperties",["ref","AmazonQPropertiesInput"]],["SparkGlueProperties",["ref","SparkGluePropertiesInput"]],["S3Properties",["ref","S3PropertiesInput"]],["MlflowProperties",["ref","MlflowPropertiesInput"]],["WorkflowsMwaaProperties",["ref","WorkflowsMwaaPropertiesInput"]],["WorkflowsServerlessProperties","json"],["LakehouseProperties",["ref","LakehousePropertiesInput"]]],"AthenaPropertiesInput":[["WorkgroupName","string",1]],"GluePropertiesInput":[["GlueConnectionInput",["ref","GlueConnectionInput"]]],"GlueConnectionInput":[["ConnectionProperties",["map","string"]],["PhysicalConnectionRequirements",["ref","PhysicalConnectionRequirements"]],["Name","string"],["Description","string"],["ConnectionType","string"],["MatchCriteria","string"],["ValidateCredentials","boolean"],["ValidateForComputeEnvironments",["array","string"]],["SparkProperties",["map","string"]],["AthenaProperties",["map","string"]],["PythonProperties",["map","string"]],["AuthenticationConfiguration",["ref","AuthenticationConfigurationInput"]]],"PhysicalConnectionRequirements":[["SubnetId","string"],["SubnetIdList",["array","string"]],["SecurityGroupIdList",["array","string"]],["AvailabilityZone","string"]],"AuthenticationConfigurationInput":[["AuthenticationType",["enum","BASIC","OAUTH2","CUSTOM"]],["OAuth2Properties",["ref","OAuth2Properties"]],["SecretArn","string"],["KmsKeyArn","string"],["BasicAuthenticationCredentials",["ref","BasicAuthenticationCredentials"]],["CustomAuthenticationCredentials",["map","string"]]],"OAuth2Properties":[["OAuth2GrantType",["enum","AUTHORIZATION_CODE","CLIENT_CREDENTIALS","JWT_BEARER"]],["OAuth2ClientApplication",["ref","OAuth2ClientApplication"]],["TokenUrl","string"],["TokenUrlParametersMap",["map","string"]],["AuthorizationCodeProperties",["ref","AuthorizationCodeProperties"]],["OAuth2Credentials",["ref","GlueOAuth2Credentials"]]],"OAuth2ClientApplication":[["UserManagedClientApplicationClientId","string"],["AWSManagedClientApplicationReference","string"]],"AuthorizationCodeProperties":[["AuthorizationCode","string"],["RedirectUri","string"]],"GlueOAuth2Credentials":[["UserManagedClientApplicationClientSecret","string",48],["AccessToken","string"],["RefreshToken","string"],["JwtToken","string"]],"BasicAuthenticationCredentials":[["UserName","string"],["Password","string",48]],"HyperPodPropertiesInput":[["ClusterName","string",1]],"IamPropertiesInput":[["GlueLineageSyncEnabled","boolean"],["RoleArn","string"]],"RedshiftPropertiesInput":[["Storage",["ref","RedshiftStorageProperties"]],["DatabaseName","string"],["Host","string"],["Port","number"],["Credentials",["ref","RedshiftCredentials"]],["LineageSync",["ref","RedshiftLineageSyncConfigurationInput"]]],"RedshiftStorageProperties":[["ClusterName","string"],["WorkgroupName","string"]],"RedshiftCredentials":[["SecretArn","string"],["UsernamePassword",["ref","UsernamePassword"],48]],"UsernamePassword":[["Password","string",49],["Username","string",1]],"RedshiftLineageSyncConfigurationInput":[["Enabled","boolean"],["Schedule",["ref","LineageSyncSchedule"]]],"LineageSyncSchedule":[["Schedule","string"]],"SparkEmrPropertiesInput":[["ComputeArn","string"],["InstanceProfileArn","string"],["JavaVirtualEnv","string"],["LogUri","string"],["PythonVirtualEnv","string"],["RuntimeRole","string"],["TrustedCertificatesS3Uri","string"],["ManagedEndpointArn","string"]],"AmazonQPropertiesInput":[["IsEnabled","boolean"],["AuthMode","string"],["ProfileArn","string"]],"SparkGluePropertiesInput":[["AdditionalArgs",["ref","SparkGlueArgs"]],["GlueConnectionName","string"],["GlueVersion","string"],["IdleTimeout","number"],["JavaVirtualEnv","string"],["NumberOfWorkers","number"],["PythonVirtualEnv","string"],["WorkerType","string"]],"SparkGlueArgs":[["Connection","string"]],"S3PropertiesInput":[["S3Uri","string",1],["S3AccessGrantLocationId","string"],["RegisterS3AccessGrantLocation","boolean"]],"MlflowPropertiesInput":[["TrackingServerArn","string"]],"WorkflowsMwaaPropertiesInput":[["MwaaEnvironmentName","string"]],"LakehousePropertiesInput":[["GlueLineageSyncEnabled","boolean"]]}}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::DataZone::Connection", "aws:datazone:Connection", '{"p":[["AwsLocation",["ref","AwsLocation"],16],["Configurations",["array",["ref","ConnectionConfiguration"]],16],["Description","string"],["DomainIdentifier","string",83],["EnableTrustedIdentityPropagation","boolean",82],["EnvironmentIdentifier","string",82],["ProjectIdentifier","string",82],["Name","string",67],["Props",["ref","ConnectionPropertiesInput"],16],["Scope",["enum","DOMAIN","PROJECT"],82],["ConnectionId","string",72],["DomainId","string",72],["DomainUnitId","string",8],["EnvironmentId","string",8],["EnvironmentUserRole","string",8],["ProjectId","string",8],["Type","string",8]],"id":["DomainId","ConnectionId"],"d":{"AwsLocation":[["AccessRole","string"],["AwsAccountId","string"],["AwsRegion","string"],["IamConnectionId","string"]],"ConnectionConfiguration":[["Classification","string"],["Properties",["map","string"]]],"ConnectionPropertiesInput":[["AthenaProperties",["ref","AthenaPropertiesInput"]],["GlueProperties",["ref","GluePropertiesInput"]],["HyperPodProperties",["ref","HyperPodPropertiesInput"]],["IamProperties",["ref","IamPropertiesInput"]],["RedshiftProperties",["ref","RedshiftPropertiesInput"]],["SparkEmrProperties",["ref","SparkEmrPropertiesInput"]],["AmazonQProperties",["ref","AmazonQPropertiesInput"]],["SparkGlueProperties",["ref","SparkGluePropertiesInput"]],["S3Properties",["ref","S3PropertiesInput"]],["MlflowProperties",["ref","MlflowPropertiesInput"]],["WorkflowsMwaaProperties",["ref","WorkflowsMwaaPropertiesInput"]],["WorkflowsServerlessProperties","json"],["LakehouseProperties",["ref","LakehousePropertiesInput"]]],"AthenaPropertiesInput":[["WorkgroupName","string",1]],"GluePropertiesInput":[["GlueConnectionInput",["ref","GlueConnectionInput"]]],"GlueConnectionInput":[["ConnectionProperties",["map","string"]],["PhysicalConnectionRequirements",["ref","PhysicalConnectionRequirements"]],["Name","string"],["Description","string"],["ConnectionType","string"],["MatchCriteria","string"],["ValidateCredentials","boolean"],["ValidateForComputeEnvironments",["array","string"]],["SparkProperties",["map","string"]],["AthenaProperties",["map","string"]],["PythonProperties",["map","string"]],["AuthenticationConfiguration",["ref","AuthenticationConfigurationInput"]]],"PhysicalConnectionRequirements":[["SubnetId","string"],["SubnetIdList",["array","string"]],["SecurityGroupIdList",["array","string"]],["AvailabilityZone","string"]],"AuthenticationConfigurationInput":[["AuthenticationType",["enum","BASIC","OAUTH2","CUSTOM"]],["OAuth2Properties",["ref","OAuth2Properties"]],["SecretArn","string"],["KmsKeyArn","string"],["BasicAuthenticationCredentials",["ref","BasicAuthenticationCredentials"]],["CustomAuthenticationCredentials",["map","string"]]],"OAuth2Properties":[["OAuth2GrantType",["enum","AUTHORIZATION_CODE","CLIENT_CREDENTIALS","JWT_BEARER"]],["OAuth2ClientApplication",["ref","OAuth2ClientApplication"]],["TokenUrl","string"],["TokenUrlParametersMap",["map","string"]],["AuthorizationCodeProperties",["ref","AuthorizationCodeProperties"]],["OAuth2Credentials",["ref","GlueOAuth2Credentials"]]],"OAuth2ClientApplication":[["UserManagedClientApplicationClientId","string"],["AWSManagedClientApplicationReference","string"]],"AuthorizationCodeProperties":[["AuthorizationCode","string"],["RedirectUri","string"]],"GlueOAuth2Credentials":[["UserManagedClientApplicationClientSecret","string",48],["AccessToken","string"],["RefreshToken","string"],["JwtToken","string"]],"BasicAuthenticationCredentials":[["UserName","string"],["Password","string",48]],"HyperPodPropertiesInput":[["ClusterName","string",1]],"IamPropertiesInput":[["GlueLineageSyncEnabled","boolean"],["RoleArn","string"]],"RedshiftPropertiesInput":[["Storage",["ref","RedshiftStorageProperties"]],["DatabaseName","string"],["Host","string"],["Port","number"],["Credentials",["ref","RedshiftCredentials"]],["LineageSync",["ref","RedshiftLineageSyncConfigurationInput"]]],"RedshiftStorageProperties":[["ClusterName","string"],["WorkgroupName","string"]],"RedshiftCredentials":[["SecretArn","string"],["UsernamePassword",["ref","UsernamePassword"],48]],"UsernamePassword":[["Password","string",49],["Username","string",1]],"RedshiftLineageSyncConfigurationInput":[["Enabled","boolean"],["Schedule",["ref","LineageSyncSchedule"]]],"LineageSyncSchedule":[["Schedule","string"]],"SparkEmrPropertiesInput":[["ComputeArn","string"],["InstanceProfileArn","string"],["JavaVirtualEnv","string"],["LogUri","string"],["PythonVirtualEnv","string"],["RuntimeRole","string"],["TrustedCertificatesS3Uri","string"],["ManagedEndpointArn","string"]],"AmazonQPropertiesInput":[["IsEnabled","boolean"],["AuthMode","string"],["ProfileArn","string"]],"SparkGluePropertiesInput":[["AdditionalArgs",["ref","SparkGlueArgs"]],["GlueConnectionName","string"],["GlueVersion","string"],["IdleTimeout","number"],["JavaVirtualEnv","string"],["NumberOfWorkers","number"],["PythonVirtualEnv","string"],["WorkerType","string"]],"SparkGlueArgs":[["Connection","string"]],"S3PropertiesInput":[["S3Uri","string",1],["S3AccessGrantLocationId","string"],["RegisterS3AccessGrantLocation","boolean"]],"MlflowPropertiesInput":[["TrackingServerArn","string"]],"WorkflowsMwaaPropertiesInput":[["MwaaEnvironmentName","string"]],"LakehousePropertiesInput":[["GlueLineageSyncEnabled","boolean"]]},"reg":{"h":"crudl","wo":["AwsLocation","Configurations","DomainIdentifier","EnableTrustedIdentityPropagation","EnvironmentIdentifier","ProjectIdentifier","Props","Scope"],"co":["DomainIdentifier","EnableTrustedIdentityPropagation","EnvironmentIdentifier","ProjectIdentifier","Name","Scope"],"ro":["ConnectionId","DomainId","DomainUnitId","EnvironmentId","EnvironmentUserRole","ProjectId","Type"],"uo":["Configurations"],"tg":[false,false,false]}}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** The location where the connection is created. */
+  /**
+   * The location where the connection is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   awsLocation?: ConnectionAwsLocation;
-  /** The configurations of the connection. */
+  /**
+   * The configurations of the connection.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   configurations?: ConnectionConnectionConfiguration[];
   /** Connection description. */
   description?: string;
-  /** The ID of the domain where the connection is created. */
+  /**
+   * The ID of the domain where the connection is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
-  /** Specifies whether the trusted identity propagation is enabled */
+  /**
+   * Specifies whether the trusted identity propagation is enabled
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   enableTrustedIdentityPropagation?: boolean;
-  /** The ID of the environment where the connection is created. */
+  /**
+   * The ID of the environment where the connection is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentIdentifier?: string;
-  /** The identifier of the project in which the connection should be created. If */
+  /**
+   * The identifier of the project in which the connection should be created. If
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectIdentifier?: string;
   /** The name of the connection. */
   name: string;
-  /** Connection props. */
+  /**
+   * Connection props.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   props?: ConnectionConnectionPropertiesInput;
-  /** The scope of the connection. */
+  /**
+   * The scope of the connection.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   scope?: "DOMAIN" | "PROJECT";
 }
 
@@ -516,29 +548,53 @@ export interface ConnectionLakehousePropertiesInput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-datasource.html | CloudFormation: AWS::DataZone::DataSource}
  */
-export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::DataZone::DataSource", "aws:datazone:DataSource", '{"p":[["AssetFormsInput",["array",["ref","FormInput"]]],["ConnectionIdentifier","string",66],["Description","string"],["DomainIdentifier","string",67],["EnableSetting",["enum","ENABLED","DISABLED"]],["EnvironmentIdentifier","string",66],["Configuration",["ref","DataSourceConfigurationInput"]],["Name","string",1],["ProjectIdentifier","string",67],["PublishOnImport","boolean"],["Recommendation",["ref","RecommendationConfiguration"]],["Schedule",["ref","ScheduleConfiguration"]],["Type","string",67],["ConnectionId","string",8],["CreatedAt","string",8],["DomainId","string",72],["EnvironmentId","string",8],["Id","string",72,"awsId"],["LastRunAssetCount","number",8],["LastRunAt","string",8],["LastRunStatus","string",8],["ProjectId","string",8],["Status",["enum","CREATING","FAILED_CREATION","READY","UPDATING","FAILED_UPDATE","RUNNING","DELETING","FAILED_DELETION"],8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"FormInput":[["FormName","string",1],["TypeIdentifier","string"],["TypeRevision","string"],["Content","string"]],"DataSourceConfigurationInput":[["GlueRunConfiguration",["ref","GlueRunConfigurationInput"]],["RedshiftRunConfiguration",["ref","RedshiftRunConfigurationInput"]],["SageMakerRunConfiguration",["ref","SageMakerRunConfigurationInput"]]],"GlueRunConfigurationInput":[["AutoImportDataQualityResult","boolean"],["CatalogName","string"],["DataAccessRole","string"],["RelationalFilterConfigurations",["array",["ref","RelationalFilterConfiguration"]],1]],"RelationalFilterConfiguration":[["DatabaseName","string",1],["SchemaName","string"],["FilterExpressions",["array",["ref","FilterExpression"]]]],"FilterExpression":[["Type",["enum","INCLUDE","EXCLUDE"],1],["Expression","string",1]],"RedshiftRunConfigurationInput":[["DataAccessRole","string"],["RelationalFilterConfigurations",["array",["ref","RelationalFilterConfiguration"]],1],["RedshiftCredentialConfiguration",["ref","RedshiftCredentialConfiguration"]],["RedshiftStorage",["ref","RedshiftStorage"]]],"RedshiftCredentialConfiguration":[["SecretManagerArn","string",1]],"RedshiftStorage":[["RedshiftClusterSource",["ref","RedshiftClusterStorage"]],["RedshiftServerlessSource",["ref","RedshiftServerlessStorage"]]],"RedshiftClusterStorage":[["ClusterName","string",1]],"RedshiftServerlessStorage":[["WorkgroupName","string",1]],"SageMakerRunConfigurationInput":[["TrackingAssets",["map",["array","string"]],1]],"RecommendationConfiguration":[["EnableBusinessNameGeneration","boolean"]],"ScheduleConfiguration":[["Timezone","string"],["Schedule","string"]]},"arn":"arn:${Partition}:datazonecontrol:${Region}:${Account}:data-source/${DomainId}"}');
+export const DataSource = cloudControlType<DataSourceArgs, DataSourceOutputs>("AWS::DataZone::DataSource", "aws:datazone:DataSource", '{"p":[["AssetFormsInput",["array",["ref","FormInput"]],16],["ConnectionIdentifier","string",82],["Description","string"],["DomainIdentifier","string",83],["EnableSetting",["enum","ENABLED","DISABLED"]],["EnvironmentIdentifier","string",82],["Configuration",["ref","DataSourceConfigurationInput"],16],["Name","string",1],["ProjectIdentifier","string",83],["PublishOnImport","boolean"],["Recommendation",["ref","RecommendationConfiguration"]],["Schedule",["ref","ScheduleConfiguration"]],["Type","string",67],["ConnectionId","string",8],["CreatedAt","string",8],["DomainId","string",72],["EnvironmentId","string",8],["Id","string",72,"awsId"],["LastRunAssetCount","number",8],["LastRunAt","string",8],["LastRunStatus","string",8],["ProjectId","string",8],["Status",["enum","CREATING","FAILED_CREATION","READY","UPDATING","FAILED_UPDATE","RUNNING","DELETING","FAILED_DELETION"],8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"FormInput":[["FormName","string",1],["TypeIdentifier","string"],["TypeRevision","string"],["Content","string"]],"DataSourceConfigurationInput":[["GlueRunConfiguration",["ref","GlueRunConfigurationInput"]],["RedshiftRunConfiguration",["ref","RedshiftRunConfigurationInput"]],["SageMakerRunConfiguration",["ref","SageMakerRunConfigurationInput"]]],"GlueRunConfigurationInput":[["AutoImportDataQualityResult","boolean"],["CatalogName","string"],["DataAccessRole","string"],["RelationalFilterConfigurations",["array",["ref","RelationalFilterConfiguration"]],1]],"RelationalFilterConfiguration":[["DatabaseName","string",1],["SchemaName","string"],["FilterExpressions",["array",["ref","FilterExpression"]]]],"FilterExpression":[["Type",["enum","INCLUDE","EXCLUDE"],1],["Expression","string",1]],"RedshiftRunConfigurationInput":[["DataAccessRole","string"],["RelationalFilterConfigurations",["array",["ref","RelationalFilterConfiguration"]],1],["RedshiftCredentialConfiguration",["ref","RedshiftCredentialConfiguration"]],["RedshiftStorage",["ref","RedshiftStorage"]]],"RedshiftCredentialConfiguration":[["SecretManagerArn","string",1]],"RedshiftStorage":[["RedshiftClusterSource",["ref","RedshiftClusterStorage"]],["RedshiftServerlessSource",["ref","RedshiftServerlessStorage"]]],"RedshiftClusterStorage":[["ClusterName","string",1]],"RedshiftServerlessStorage":[["WorkgroupName","string",1]],"SageMakerRunConfigurationInput":[["TrackingAssets",["map",["array","string"]],1]],"RecommendationConfiguration":[["EnableBusinessNameGeneration","boolean"]],"ScheduleConfiguration":[["Timezone","string"],["Schedule","string"]]},"reg":{"h":"crudl","wo":["AssetFormsInput","ConnectionIdentifier","EnvironmentIdentifier","DomainIdentifier","Configuration","ProjectIdentifier"],"co":["ConnectionIdentifier","EnvironmentIdentifier","DomainIdentifier","ProjectIdentifier","Type"],"ro":["ConnectionId","CreatedAt","DomainId","EnvironmentId","Id","LastRunAssetCount","LastRunAt","LastRunStatus","ProjectId","Status","UpdatedAt"],"uo":["AssetFormsInput"],"tg":[false,false,false]},"arn":"arn:${Partition}:datazonecontrol:${Region}:${Account}:data-source/${DomainId}"}');
 /** A {@link DataSource} instance: its attributes as typed outputs. */
 export type DataSource = InstanceType<typeof DataSource>;
 
 /** Inputs of {@link DataSource}. */
 export interface DataSourceArgs {
-  /** The metadata forms attached to the assets that the data source works with. */
+  /**
+   * The metadata forms attached to the assets that the data source works with.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   assetFormsInput?: DataSourceFormInput[];
-  /** The unique identifier of a connection used to fetch relevant parameters from connection during Datasource run */
+  /**
+   * The unique identifier of a connection used to fetch relevant parameters from connection during Datasource run
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   connectionIdentifier?: string;
   /** The description of the data source. */
   description?: string;
-  /** The ID of the Amazon DataZone domain where the data source is created. */
+  /**
+   * The ID of the Amazon DataZone domain where the data source is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
   /** Specifies whether the data source is enabled. */
   enableSetting?: "ENABLED" | "DISABLED";
-  /** The unique identifier of the Amazon DataZone environment to which the data source publishes assets. */
+  /**
+   * The unique identifier of the Amazon DataZone environment to which the data source publishes assets.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentIdentifier?: string;
-  /** The configuration of the data source. */
+  /**
+   * The configuration of the data source.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   configuration?: DataSourceDataSourceConfigurationInput;
   /** The name of the data source. */
   name: string;
-  /** The identifier of the Amazon DataZone project in which you want to add this data source. */
+  /**
+   * The identifier of the Amazon DataZone project in which you want to add this data source.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectIdentifier: string;
   /** Specifies whether the assets that this data source creates in the inventory are to be also automatically published to the catalog. */
   publishOnImport?: boolean;
@@ -743,7 +799,7 @@ export interface DataSourceScheduleConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-domain.html | CloudFormation: AWS::DataZone::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::DataZone::Domain", "aws:datazone:Domain", '{"p":[["Description","string"],["DomainExecutionRole","string"],["ServiceRole","string"],["DomainVersion",["enum","V1","V2"],66],["KmsKeyIdentifier","string",66],["Name","string",1],["SingleSignOn",["ref","SingleSignOn"]],["Tags",["array",["ref","Tag"]]],["RootDomainUnitId","string",8],["Arn","string",72],["CreatedAt","string",8],["Id","string",72,"awsId"],["LastUpdatedAt","string",8],["ManagedAccountId","string",8],["PortalUrl","string",8],["Status",["enum","CREATING","AVAILABLE","CREATION_FAILED","DELETING","DELETED","DELETION_FAILED"],8]],"id":["Id"],"d":{"SingleSignOn":[["Type",["enum","IAM_IDC","DISABLED"]],["UserAssignment",["enum","AUTOMATIC","MANUAL"]],["IdcInstanceArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:datazone:${Region}:${Account}:domain/${DomainId}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::DataZone::Domain", "aws:datazone:Domain", '{"p":[["Description","string"],["DomainExecutionRole","string"],["ServiceRole","string",16],["DomainVersion",["enum","V1","V2"],66],["KmsKeyIdentifier","string",66],["Name","string",1],["SingleSignOn",["ref","SingleSignOn"]],["Tags",["array",["ref","Tag"]]],["RootDomainUnitId","string",8],["Arn","string",72],["CreatedAt","string",8],["Id","string",72,"awsId"],["LastUpdatedAt","string",8],["ManagedAccountId","string",8],["PortalUrl","string",8],["Status",["enum","CREATING","AVAILABLE","CREATION_FAILED","DELETING","DELETED","DELETION_FAILED"],8]],"id":["Id"],"d":{"SingleSignOn":[["Type",["enum","IAM_IDC","DISABLED"]],["UserAssignment",["enum","AUTOMATIC","MANUAL"]],["IdcInstanceArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServiceRole"],"co":["KmsKeyIdentifier","DomainVersion"],"ro":["RootDomainUnitId","Arn","CreatedAt","Id","LastUpdatedAt","ManagedAccountId","PortalUrl","Status"],"uo":["Tags"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:datazone:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
@@ -753,7 +809,11 @@ export interface DomainArgs {
   description?: string;
   /** The domain execution role that is created when an Amazon DataZone domain is created. The domain execution role is created in the AWS account that houses the Amazon DataZone domain. */
   domainExecutionRole?: string;
-  /** The service role of the domain. */
+  /**
+   * The service role of the domain.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serviceRole?: string;
   /** The domain version. */
   domainVersion?: "V1" | "V2";
@@ -806,7 +866,7 @@ export interface DomainSingleSignOn {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-domainunit.html | CloudFormation: AWS::DataZone::DomainUnit}
  */
-export const DomainUnit = cloudControlType<DomainUnitArgs, DomainUnitOutputs>("AWS::DataZone::DomainUnit", "aws:datazone:DomainUnit", '{"p":[["DomainIdentifier","string",67],["Description","string"],["Name","string",1],["ParentDomainUnitIdentifier","string",67],["CreatedAt","string",8],["DomainId","string",72],["Id","string",72,"awsId"],["Identifier","string",8],["ParentDomainUnitId","string",8],["LastUpdatedAt","string",8]],"id":["DomainId","Id"]}');
+export const DomainUnit = cloudControlType<DomainUnitArgs, DomainUnitOutputs>("AWS::DataZone::DomainUnit", "aws:datazone:DomainUnit", '{"p":[["DomainIdentifier","string",67],["Description","string"],["Name","string",1],["ParentDomainUnitIdentifier","string",67],["CreatedAt","string",8],["DomainId","string",72],["Id","string",72,"awsId"],["Identifier","string",8],["ParentDomainUnitId","string",8],["LastUpdatedAt","string",8]],"id":["DomainId","Id"],"reg":{"h":"crudl","co":["DomainIdentifier","ParentDomainUnitIdentifier"],"ro":["CreatedAt","DomainId","Id","Identifier","ParentDomainUnitId","LastUpdatedAt"],"tg":[false,false,false]}}');
 /** A {@link DomainUnit} instance: its attributes as typed outputs. */
 export type DomainUnit = InstanceType<typeof DomainUnit>;
 
@@ -843,35 +903,71 @@ export interface DomainUnitOutputs extends DomainUnitArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-environment.html | CloudFormation: AWS::DataZone::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::DataZone::Environment", "aws:datazone:Environment", '{"p":[["EnvironmentAccountIdentifier","string",66],["EnvironmentAccountRegion","string",66],["Description","string"],["DomainIdentifier","string",67],["EnvironmentBlueprintIdentifier","string",66],["DeploymentOrder","integer",66],["EnvironmentConfigurationId","string",66],["EnvironmentProfileIdentifier","string",66],["GlossaryTerms",["array","string"]],["EnvironmentRoleArn","string"],["Name","string",1],["ProjectIdentifier","string",67],["UserParameters",["array",["ref","EnvironmentParameter"]],66],["AwsAccountId","string",8],["AwsAccountRegion","string",8],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",72],["EnvironmentProfileId","string",72],["Id","string",72,"awsId"],["ProjectId","string",8],["Provider","string",8],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED","VALIDATION_FAILED","SUSPENDED","DISABLED","EXPIRED","DELETED","INACCESSIBLE"],8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"EnvironmentParameter":[["Name","string"],["Value","string"]]},"arn":"arn:${Partition}:datazonecontrol:${Region}:${Account}:domain/${DomainId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::DataZone::Environment", "aws:datazone:Environment", '{"p":[["EnvironmentAccountIdentifier","string",82],["EnvironmentAccountRegion","string",82],["Description","string"],["DomainIdentifier","string",83],["EnvironmentBlueprintIdentifier","string",82],["DeploymentOrder","integer",82],["EnvironmentConfigurationId","string",82],["EnvironmentProfileIdentifier","string",82],["GlossaryTerms",["array","string"]],["EnvironmentRoleArn","string",16],["Name","string",1],["ProjectIdentifier","string",83],["UserParameters",["array",["ref","EnvironmentParameter"]],66],["AwsAccountId","string",8],["AwsAccountRegion","string",8],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",72],["EnvironmentProfileId","string",72],["Id","string",72,"awsId"],["ProjectId","string",8],["Provider","string",8],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","CREATE_FAILED","UPDATE_FAILED","DELETE_FAILED","VALIDATION_FAILED","SUSPENDED","DISABLED","EXPIRED","DELETED","INACCESSIBLE"],8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"EnvironmentParameter":[["Name","string"],["Value","string"]]},"reg":{"h":"crudl","wo":["EnvironmentProfileIdentifier","ProjectIdentifier","DomainIdentifier","EnvironmentAccountIdentifier","EnvironmentAccountRegion","EnvironmentRoleArn","EnvironmentBlueprintIdentifier","DeploymentOrder","EnvironmentConfigurationId"],"co":["DomainIdentifier","EnvironmentProfileIdentifier","ProjectIdentifier","UserParameters","EnvironmentAccountIdentifier","EnvironmentAccountRegion","EnvironmentBlueprintIdentifier","DeploymentOrder","EnvironmentConfigurationId"],"ro":["AwsAccountId","AwsAccountRegion","CreatedAt","CreatedBy","DomainId","EnvironmentBlueprintId","EnvironmentProfileId","Id","ProjectId","Provider","Status","UpdatedAt"],"uo":["GlossaryTerms","UserParameters"],"ai":[["DomainIdentifier"]],"tg":[false,true,true]},"arn":"arn:${Partition}:datazonecontrol:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** The identifier of the AWS account in which an environment exists. */
+  /**
+   * The identifier of the AWS account in which an environment exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentAccountIdentifier?: string;
-  /** The AWS Region in which an environment exists. */
+  /**
+   * The AWS Region in which an environment exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentAccountRegion?: string;
   /** The description of the environment. */
   description?: string;
-  /** The identifier of the Amazon DataZone domain in which the environment is created. */
+  /**
+   * The identifier of the Amazon DataZone domain in which the environment is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
-  /** The identifier of the environment blueprint. */
+  /**
+   * The identifier of the environment blueprint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentBlueprintIdentifier?: string;
-  /** The deployment order for the environment. */
+  /**
+   * The deployment order for the environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deploymentOrder?: number;
-  /** The identifier of the environment configuration. */
+  /**
+   * The identifier of the environment configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentConfigurationId?: string;
-  /** The identifier of the environment profile that is used to create this Amazon DataZone environment. */
+  /**
+   * The identifier of the environment profile that is used to create this Amazon DataZone environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentProfileIdentifier?: string;
   /** The glossary terms that can be used in this Amazon DataZone environment. */
   glossaryTerms?: string[];
-  /** The ARN of the environment role. */
+  /**
+   * The ARN of the environment role.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentRoleArn?: string;
   /** The name of the Amazon DataZone environment. */
   name: string;
-  /** The identifier of the Amazon DataZone project in which this environment is created. */
+  /**
+   * The identifier of the Amazon DataZone project in which this environment is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectIdentifier: string;
   /** The user parameters of this Amazon DataZone environment. */
   userParameters?: EnvironmentEnvironmentParameter[];
@@ -922,7 +1018,7 @@ export interface EnvironmentEnvironmentParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-environmentactions.html | CloudFormation: AWS::DataZone::EnvironmentActions}
  */
-export const EnvironmentActions = cloudControlType<EnvironmentActionsArgs, EnvironmentActionsOutputs>("AWS::DataZone::EnvironmentActions", "aws:datazone:EnvironmentActions", '{"p":[["Description","string"],["DomainIdentifier","string",66],["EnvironmentIdentifier","string",66],["Identifier","string"],["Name","string",1],["Parameters",["ref","AwsConsoleLinkParameters"]],["DomainId","string",72],["EnvironmentId","string",72],["Id","string",72,"awsId"]],"id":["DomainId","EnvironmentId","Id"],"d":{"AwsConsoleLinkParameters":[["Uri","string"]]}}');
+export const EnvironmentActions = cloudControlType<EnvironmentActionsArgs, EnvironmentActionsOutputs>("AWS::DataZone::EnvironmentActions", "aws:datazone:EnvironmentActions", '{"p":[["Description","string"],["DomainIdentifier","string",82],["EnvironmentIdentifier","string",82],["Identifier","string",16],["Name","string",1],["Parameters",["ref","AwsConsoleLinkParameters"]],["DomainId","string",72],["EnvironmentId","string",72],["Id","string",72,"awsId"]],"id":["DomainId","EnvironmentId","Id"],"d":{"AwsConsoleLinkParameters":[["Uri","string"]]},"reg":{"h":"crudl","wo":["EnvironmentIdentifier","DomainIdentifier","Identifier"],"co":["DomainIdentifier","EnvironmentIdentifier"],"ro":["DomainId","EnvironmentId","Id"],"ai":[["EnvironmentIdentifier"]],"tg":[false,true,true]}}');
 /** A {@link EnvironmentActions} instance: its attributes as typed outputs. */
 export type EnvironmentActions = InstanceType<typeof EnvironmentActions>;
 
@@ -930,11 +1026,23 @@ export type EnvironmentActions = InstanceType<typeof EnvironmentActions>;
 export interface EnvironmentActionsArgs {
   /** The environment action description. */
   description?: string;
-  /** The Amazon DataZone domain ID of the environment action. */
+  /**
+   * The Amazon DataZone domain ID of the environment action.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier?: string;
-  /** The environment ID of the environment action. */
+  /**
+   * The environment ID of the environment action.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentIdentifier?: string;
-  /** The ID of the environment action. */
+  /**
+   * The ID of the environment action.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   identifier?: string;
   /** The name of the environment action. */
   name: string;
@@ -967,13 +1075,17 @@ export interface EnvironmentActionsAwsConsoleLinkParameters {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-environmentblueprintconfiguration.html | CloudFormation: AWS::DataZone::EnvironmentBlueprintConfiguration}
  */
-export const EnvironmentBlueprintConfiguration = cloudControlType<EnvironmentBlueprintConfigurationArgs, EnvironmentBlueprintConfigurationOutputs>("AWS::DataZone::EnvironmentBlueprintConfiguration", "aws:datazone:EnvironmentBlueprintConfiguration", '{"p":[["GlobalParameters",["map","string"]],["EnabledRegions",["array","string"],1],["EnvironmentBlueprintIdentifier","string",67],["RegionalParameters",["array",["ref","RegionalParameter"]]],["ProvisioningRoleArn","string"],["ProvisioningConfigurations",["array",["ref","ProvisioningConfiguration"]]],["DomainIdentifier","string",67],["EnvironmentRolePermissionBoundary","string"],["ManageAccessRoleArn","string"],["CreatedAt","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",72],["UpdatedAt","string",8]],"id":["DomainId","EnvironmentBlueprintId"],"d":{"RegionalParameter":[["Parameters",["map","string"]],["Region","string"]],"ProvisioningConfiguration":[["LakeFormationConfiguration",["ref","LakeFormationConfiguration"],1]],"LakeFormationConfiguration":[["LocationRegistrationExcludeS3Locations",["array","string"]],["LocationRegistrationRole","string"]]}}');
+export const EnvironmentBlueprintConfiguration = cloudControlType<EnvironmentBlueprintConfigurationArgs, EnvironmentBlueprintConfigurationOutputs>("AWS::DataZone::EnvironmentBlueprintConfiguration", "aws:datazone:EnvironmentBlueprintConfiguration", '{"p":[["GlobalParameters",["map","string"],16],["EnabledRegions",["array","string"],1],["EnvironmentBlueprintIdentifier","string",83],["RegionalParameters",["array",["ref","RegionalParameter"]]],["ProvisioningRoleArn","string"],["ProvisioningConfigurations",["array",["ref","ProvisioningConfiguration"]],16],["DomainIdentifier","string",83],["EnvironmentRolePermissionBoundary","string",16],["ManageAccessRoleArn","string"],["CreatedAt","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",72],["UpdatedAt","string",8]],"id":["DomainId","EnvironmentBlueprintId"],"d":{"RegionalParameter":[["Parameters",["map","string"]],["Region","string"]],"ProvisioningConfiguration":[["LakeFormationConfiguration",["ref","LakeFormationConfiguration"],1]],"LakeFormationConfiguration":[["LocationRegistrationExcludeS3Locations",["array","string"]],["LocationRegistrationRole","string"]]},"reg":{"h":"crudl","wo":["DomainIdentifier","EnvironmentBlueprintIdentifier","EnvironmentRolePermissionBoundary","GlobalParameters","ProvisioningConfigurations"],"co":["DomainIdentifier","EnvironmentBlueprintIdentifier"],"ro":["CreatedAt","DomainId","EnvironmentBlueprintId","UpdatedAt"],"uo":["EnabledRegions","RegionalParameters"],"ai":[["DomainIdentifier","EnvironmentBlueprintIdentifier"]],"tg":[false,true,true]}}');
 /** A {@link EnvironmentBlueprintConfiguration} instance: its attributes as typed outputs. */
 export type EnvironmentBlueprintConfiguration = InstanceType<typeof EnvironmentBlueprintConfiguration>;
 
 /** Inputs of {@link EnvironmentBlueprintConfiguration}. */
 export interface EnvironmentBlueprintConfigurationArgs {
-  /** Region-agnostic environment blueprint parameters. */
+  /**
+   * Region-agnostic environment blueprint parameters.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   globalParameters?: Record<string, string>;
   /** The enabled AWS Regions specified in a blueprint configuration. */
   enabledRegions: string[];
@@ -981,17 +1093,31 @@ export interface EnvironmentBlueprintConfigurationArgs {
    * The identifier of the environment blueprint.
    *
    * In the current release, only the following values are supported: `DefaultDataLake` and `DefaultDataWarehouse` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   environmentBlueprintIdentifier: string;
   /** The regional parameters of the environment blueprint. */
   regionalParameters?: EnvironmentBlueprintConfigurationRegionalParameter[];
   /** The ARN of the provisioning role. */
   provisioningRoleArn?: string;
-  /** The provisioning configuration of a blueprint. */
+  /**
+   * The provisioning configuration of a blueprint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   provisioningConfigurations?: EnvironmentBlueprintConfigurationProvisioningConfiguration[];
-  /** The identifier of the Amazon DataZone domain in which an environment blueprint exists. */
+  /**
+   * The identifier of the Amazon DataZone domain in which an environment blueprint exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
-  /** The environment role permission boundary. */
+  /**
+   * The environment role permission boundary.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentRolePermissionBoundary?: string;
   /** The ARN of the manage access role. */
   manageAccessRoleArn?: string;
@@ -1048,7 +1174,7 @@ export interface EnvironmentBlueprintConfigurationLakeFormationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-environmentprofile.html | CloudFormation: AWS::DataZone::EnvironmentProfile}
  */
-export const EnvironmentProfile = cloudControlType<EnvironmentProfileArgs, EnvironmentProfileOutputs>("AWS::DataZone::EnvironmentProfile", "aws:datazone:EnvironmentProfile", '{"p":[["AwsAccountId","string",1],["AwsAccountRegion","string",1],["Description","string"],["DomainIdentifier","string",67],["EnvironmentBlueprintIdentifier","string",67],["Name","string",1],["ProjectIdentifier","string",67],["UserParameters",["array",["ref","EnvironmentParameter"]]],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",8],["Id","string",72,"awsId"],["ProjectId","string",8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"EnvironmentParameter":[["Name","string"],["Value","string"]]}}');
+export const EnvironmentProfile = cloudControlType<EnvironmentProfileArgs, EnvironmentProfileOutputs>("AWS::DataZone::EnvironmentProfile", "aws:datazone:EnvironmentProfile", '{"p":[["AwsAccountId","string",1],["AwsAccountRegion","string",1],["Description","string"],["DomainIdentifier","string",83],["EnvironmentBlueprintIdentifier","string",83],["Name","string",1],["ProjectIdentifier","string",83],["UserParameters",["array",["ref","EnvironmentParameter"]]],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentBlueprintId","string",8],["Id","string",72,"awsId"],["ProjectId","string",8],["UpdatedAt","string",8]],"id":["DomainId","Id"],"d":{"EnvironmentParameter":[["Name","string"],["Value","string"]]},"reg":{"h":"crudl","wo":["EnvironmentBlueprintIdentifier","ProjectIdentifier","DomainIdentifier"],"co":["DomainIdentifier","EnvironmentBlueprintIdentifier","ProjectIdentifier"],"ro":["CreatedAt","CreatedBy","DomainId","EnvironmentBlueprintId","Id","ProjectId","UpdatedAt"],"uo":["UserParameters"],"ai":[["DomainIdentifier"]],"tg":[false,false,false]}}');
 /** A {@link EnvironmentProfile} instance: its attributes as typed outputs. */
 export type EnvironmentProfile = InstanceType<typeof EnvironmentProfile>;
 
@@ -1060,13 +1186,25 @@ export interface EnvironmentProfileArgs {
   awsAccountRegion: string;
   /** The description of the environment profile. */
   description?: string;
-  /** The identifier of the Amazon DataZone domain in which the environment profile exists. */
+  /**
+   * The identifier of the Amazon DataZone domain in which the environment profile exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
-  /** The identifier of a blueprint with which an environment profile is created. */
+  /**
+   * The identifier of a blueprint with which an environment profile is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentBlueprintIdentifier: string;
   /** The name of the environment profile. */
   name: string;
-  /** The identifier of a project in which an environment profile exists. */
+  /**
+   * The identifier of a project in which an environment profile exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectIdentifier: string;
   /** The user parameters of this Amazon DataZone environment profile. */
   userParameters?: EnvironmentProfileEnvironmentParameter[];
@@ -1107,7 +1245,7 @@ export interface EnvironmentProfileEnvironmentParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-formtype.html | CloudFormation: AWS::DataZone::FormType}
  */
-export const FormType = cloudControlType<FormTypeArgs, FormTypeOutputs>("AWS::DataZone::FormType", "aws:datazone:FormType", '{"p":[["DomainIdentifier","string",67],["Model",["ref","Model"],1],["Description","string"],["Name","string",67],["OwningProjectIdentifier","string",1],["Status",["enum","ENABLED","DISABLED"]],["DomainId","string",8],["OwningProjectId","string",8],["Revision","string",8],["FormTypeIdentifier","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["DomainIdentifier","FormTypeIdentifier"],"d":{"Model":[["Smithy","string"]]}}');
+export const FormType = cloudControlType<FormTypeArgs, FormTypeOutputs>("AWS::DataZone::FormType", "aws:datazone:FormType", '{"p":[["DomainIdentifier","string",67],["Model",["ref","Model"],1],["Description","string"],["Name","string",67],["OwningProjectIdentifier","string",1],["Status",["enum","ENABLED","DISABLED"]],["DomainId","string",8],["OwningProjectId","string",8],["Revision","string",8],["FormTypeIdentifier","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["DomainIdentifier","FormTypeIdentifier"],"d":{"Model":[["Smithy","string"]]},"reg":{"h":"crud","co":["DomainIdentifier","Name"],"ro":["DomainId","OwningProjectId","Revision","FormTypeIdentifier","CreatedAt","CreatedBy"],"ai":[["Name"]],"tg":[false,false,false]}}');
 /** A {@link FormType} instance: its attributes as typed outputs. */
 export type FormType = InstanceType<typeof FormType>;
 
@@ -1157,21 +1295,37 @@ export interface FormTypeModel {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-groupprofile.html | CloudFormation: AWS::DataZone::GroupProfile}
  */
-export const GroupProfile = cloudControlType<GroupProfileArgs, GroupProfileOutputs>("AWS::DataZone::GroupProfile", "aws:datazone:GroupProfile", '{"p":[["DomainIdentifier","string",67],["GroupIdentifier","string",66],["GroupType",["enum","DATAZONE_SSO_GROUP","IAM_ROLE_SESSION_GROUP"]],["Status",["enum","ASSIGNED","NOT_ASSIGNED"]],["RolePrincipalArn","string",66],["DomainId","string",72],["GroupName","string",8],["Id","string",72,"awsId"],["RolePrincipalId","string",8]],"id":["DomainId","Id"]}');
+export const GroupProfile = cloudControlType<GroupProfileArgs, GroupProfileOutputs>("AWS::DataZone::GroupProfile", "aws:datazone:GroupProfile", '{"p":[["DomainIdentifier","string",83],["GroupIdentifier","string",82],["GroupType",["enum","DATAZONE_SSO_GROUP","IAM_ROLE_SESSION_GROUP"],16],["Status",["enum","ASSIGNED","NOT_ASSIGNED"]],["RolePrincipalArn","string",82],["DomainId","string",72],["GroupName","string",8],["Id","string",72,"awsId"],["RolePrincipalId","string",8]],"id":["DomainId","Id"],"reg":{"h":"crudl","wo":["DomainIdentifier","GroupIdentifier","RolePrincipalArn","GroupType"],"co":["DomainIdentifier","GroupIdentifier","RolePrincipalArn"],"ro":["DomainId","GroupName","Id","RolePrincipalId"],"tg":[false,false,false]}}');
 /** A {@link GroupProfile} instance: its attributes as typed outputs. */
 export type GroupProfile = InstanceType<typeof GroupProfile>;
 
 /** Inputs of {@link GroupProfile}. */
 export interface GroupProfileArgs {
-  /** The identifier of the Amazon DataZone domain in which a group profile exists. */
+  /**
+   * The identifier of the Amazon DataZone domain in which a group profile exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
-  /** The ID of the group of a project member. */
+  /**
+   * The ID of the group of a project member.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   groupIdentifier?: string;
-  /** The type of the group. */
+  /**
+   * The type of the group.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   groupType?: "DATAZONE_SSO_GROUP" | "IAM_ROLE_SESSION_GROUP";
   /** The status of a group profile. */
   status?: "ASSIGNED" | "NOT_ASSIGNED";
-  /** The ARN of the role principal for the group profile. */
+  /**
+   * The ARN of the role principal for the group profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   rolePrincipalArn?: string;
 }
 
@@ -1192,7 +1346,7 @@ export interface GroupProfileOutputs extends GroupProfileArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-owner.html | CloudFormation: AWS::DataZone::Owner}
  */
-export const Owner = cloudControlType<OwnerArgs, OwnerOutputs>("AWS::DataZone::Owner", "aws:datazone:Owner", '{"p":[["DomainIdentifier","string",67],["EntityIdentifier","string",67],["EntityType",["enum","DOMAIN_UNIT"],67],["Owner",["ref","OwnerProperties"],67],["OwnerType",["enum","USER","GROUP"],72],["OwnerIdentifier","string",72]],"id":["DomainIdentifier","EntityType","EntityIdentifier","OwnerType","OwnerIdentifier"],"d":{"OwnerProperties":[["Group",["ref","OwnerGroupProperties"]],["User",["ref","OwnerUserProperties"]]],"OwnerGroupProperties":[["GroupIdentifier","string"]],"OwnerUserProperties":[["UserIdentifier","string"]]}}');
+export const Owner = cloudControlType<OwnerArgs, OwnerOutputs>("AWS::DataZone::Owner", "aws:datazone:Owner", '{"p":[["DomainIdentifier","string",67],["EntityIdentifier","string",67],["EntityType",["enum","DOMAIN_UNIT"],67],["Owner",["ref","OwnerProperties"],83],["OwnerType",["enum","USER","GROUP"],72],["OwnerIdentifier","string",72]],"id":["DomainIdentifier","EntityType","EntityIdentifier","OwnerType","OwnerIdentifier"],"d":{"OwnerProperties":[["Group",["ref","OwnerGroupProperties"]],["User",["ref","OwnerUserProperties"]]],"OwnerGroupProperties":[["GroupIdentifier","string"]],"OwnerUserProperties":[["UserIdentifier","string"]]},"reg":{"h":"crdl","wo":["Owner"],"co":["DomainIdentifier","EntityIdentifier","EntityType","Owner"],"ro":["OwnerType","OwnerIdentifier"],"tg":[false,false,false]}}');
 /** A {@link Owner} instance: its attributes as typed outputs. */
 export type Owner = InstanceType<typeof Owner>;
 
@@ -1204,7 +1358,11 @@ export interface OwnerArgs {
   entityIdentifier: string;
   /** The type of an entity. */
   entityType: "DOMAIN_UNIT";
-  /** The owner that you want to add to the entity. */
+  /**
+   * The owner that you want to add to the entity.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   owner: OwnerOwnerProperties;
 }
 
@@ -1253,7 +1411,7 @@ export interface OwnerOwnerUserProperties {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-policygrant.html | CloudFormation: AWS::DataZone::PolicyGrant}
  */
-export const PolicyGrant = cloudControlType<PolicyGrantArgs, PolicyGrantOutputs>("AWS::DataZone::PolicyGrant", "aws:datazone:PolicyGrant", '{"p":[["Detail",["ref","PolicyGrantDetail"],66],["DomainIdentifier","string",67],["EntityIdentifier","string",67],["EntityType",["enum","DOMAIN_UNIT","ENVIRONMENT_BLUEPRINT_CONFIGURATION","ENVIRONMENT_PROFILE","ASSET_TYPE"],67],["PolicyType",["enum","CREATE_DOMAIN_UNIT","OVERRIDE_DOMAIN_UNIT_OWNERS","ADD_TO_PROJECT_MEMBER_POOL","OVERRIDE_PROJECT_OWNERS","CREATE_GLOSSARY","CREATE_FORM_TYPE","CREATE_ASSET_TYPE","CREATE_PROJECT","CREATE_ENVIRONMENT_PROFILE","DELEGATE_CREATE_ENVIRONMENT_PROFILE","CREATE_ENVIRONMENT","CREATE_ENVIRONMENT_FROM_BLUEPRINT","CREATE_PROJECT_FROM_PROJECT_PROFILE"],67],["Principal",["ref","PolicyGrantPrincipal"],66],["GrantId","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["DomainIdentifier","GrantId","EntityIdentifier","EntityType","PolicyType"],"d":{"PolicyGrantDetail":[["CreateDomainUnit",["ref","CreateDomainUnitPolicyGrantDetail"]],["OverrideDomainUnitOwners",["ref","OverrideDomainUnitOwnersPolicyGrantDetail"]],["AddToProjectMemberPool",["ref","AddToProjectMemberPoolPolicyGrantDetail"]],["OverrideProjectOwners",["ref","OverrideProjectOwnersPolicyGrantDetail"]],["CreateGlossary",["ref","CreateGlossaryPolicyGrantDetail"]],["CreateFormType",["ref","CreateFormTypePolicyGrantDetail"]],["CreateAssetType",["ref","CreateAssetTypePolicyGrantDetail"]],["CreateProject",["ref","CreateProjectPolicyGrantDetail"]],["CreateEnvironmentProfile",["ref","CreateEnvironmentProfilePolicyGrantDetail"]],["DelegateCreateEnvironmentProfile","json"],["CreateEnvironment","json"],["CreateEnvironmentFromBlueprint","json"],["CreateProjectFromProjectProfile",["ref","CreateProjectFromProjectProfilePolicyGrantDetail"]]],"CreateDomainUnitPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"OverrideDomainUnitOwnersPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"AddToProjectMemberPoolPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"OverrideProjectOwnersPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateGlossaryPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateFormTypePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateAssetTypePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateProjectPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateEnvironmentProfilePolicyGrantDetail":[["DomainUnitId","string"]],"CreateProjectFromProjectProfilePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"],["ProjectProfiles",["array","string"]]],"PolicyGrantPrincipal":[["User",["ref","UserPolicyGrantPrincipal"]],["Group",["ref","GroupPolicyGrantPrincipal"]],["Project",["ref","ProjectPolicyGrantPrincipal"]],["DomainUnit",["ref","DomainUnitPolicyGrantPrincipal"]]],"UserPolicyGrantPrincipal":[["UserIdentifier","string"],["AllUsersGrantFilter","json"]],"GroupPolicyGrantPrincipal":[["GroupIdentifier","string",1]],"ProjectPolicyGrantPrincipal":[["ProjectDesignation",["enum","OWNER","CONTRIBUTOR","PROJECT_CATALOG_STEWARD"]],["ProjectIdentifier","string"],["ProjectGrantFilter",["ref","ProjectGrantFilter"]]],"ProjectGrantFilter":[["DomainUnitFilter",["ref","DomainUnitFilterForProject"],1]],"DomainUnitFilterForProject":[["DomainUnit","string",1],["IncludeChildDomainUnits","boolean"]],"DomainUnitPolicyGrantPrincipal":[["DomainUnitDesignation",["enum","OWNER"]],["DomainUnitIdentifier","string"],["DomainUnitGrantFilter",["ref","DomainUnitGrantFilter"]]],"DomainUnitGrantFilter":[["AllDomainUnitsGrantFilter","json",1]]}}');
+export const PolicyGrant = cloudControlType<PolicyGrantArgs, PolicyGrantOutputs>("AWS::DataZone::PolicyGrant", "aws:datazone:PolicyGrant", '{"p":[["Detail",["ref","PolicyGrantDetail"],66],["DomainIdentifier","string",67],["EntityIdentifier","string",67],["EntityType",["enum","DOMAIN_UNIT","ENVIRONMENT_BLUEPRINT_CONFIGURATION","ENVIRONMENT_PROFILE","ASSET_TYPE"],67],["PolicyType",["enum","CREATE_DOMAIN_UNIT","OVERRIDE_DOMAIN_UNIT_OWNERS","ADD_TO_PROJECT_MEMBER_POOL","OVERRIDE_PROJECT_OWNERS","CREATE_GLOSSARY","CREATE_FORM_TYPE","CREATE_ASSET_TYPE","CREATE_PROJECT","CREATE_ENVIRONMENT_PROFILE","DELEGATE_CREATE_ENVIRONMENT_PROFILE","CREATE_ENVIRONMENT","CREATE_ENVIRONMENT_FROM_BLUEPRINT","CREATE_PROJECT_FROM_PROJECT_PROFILE"],67],["Principal",["ref","PolicyGrantPrincipal"],66],["GrantId","string",72],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["DomainIdentifier","GrantId","EntityIdentifier","EntityType","PolicyType"],"d":{"PolicyGrantDetail":[["CreateDomainUnit",["ref","CreateDomainUnitPolicyGrantDetail"]],["OverrideDomainUnitOwners",["ref","OverrideDomainUnitOwnersPolicyGrantDetail"]],["AddToProjectMemberPool",["ref","AddToProjectMemberPoolPolicyGrantDetail"]],["OverrideProjectOwners",["ref","OverrideProjectOwnersPolicyGrantDetail"]],["CreateGlossary",["ref","CreateGlossaryPolicyGrantDetail"]],["CreateFormType",["ref","CreateFormTypePolicyGrantDetail"]],["CreateAssetType",["ref","CreateAssetTypePolicyGrantDetail"]],["CreateProject",["ref","CreateProjectPolicyGrantDetail"]],["CreateEnvironmentProfile",["ref","CreateEnvironmentProfilePolicyGrantDetail"]],["DelegateCreateEnvironmentProfile","json"],["CreateEnvironment","json"],["CreateEnvironmentFromBlueprint","json"],["CreateProjectFromProjectProfile",["ref","CreateProjectFromProjectProfilePolicyGrantDetail"]]],"CreateDomainUnitPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"OverrideDomainUnitOwnersPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"AddToProjectMemberPoolPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"OverrideProjectOwnersPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateGlossaryPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateFormTypePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateAssetTypePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateProjectPolicyGrantDetail":[["IncludeChildDomainUnits","boolean"]],"CreateEnvironmentProfilePolicyGrantDetail":[["DomainUnitId","string"]],"CreateProjectFromProjectProfilePolicyGrantDetail":[["IncludeChildDomainUnits","boolean"],["ProjectProfiles",["array","string"]]],"PolicyGrantPrincipal":[["User",["ref","UserPolicyGrantPrincipal"]],["Group",["ref","GroupPolicyGrantPrincipal"]],["Project",["ref","ProjectPolicyGrantPrincipal"]],["DomainUnit",["ref","DomainUnitPolicyGrantPrincipal"]]],"UserPolicyGrantPrincipal":[["UserIdentifier","string"],["AllUsersGrantFilter","json"]],"GroupPolicyGrantPrincipal":[["GroupIdentifier","string",1]],"ProjectPolicyGrantPrincipal":[["ProjectDesignation",["enum","OWNER","CONTRIBUTOR","PROJECT_CATALOG_STEWARD"]],["ProjectIdentifier","string"],["ProjectGrantFilter",["ref","ProjectGrantFilter"]]],"ProjectGrantFilter":[["DomainUnitFilter",["ref","DomainUnitFilterForProject"],1]],"DomainUnitFilterForProject":[["DomainUnit","string",1],["IncludeChildDomainUnits","boolean"]],"DomainUnitPolicyGrantPrincipal":[["DomainUnitDesignation",["enum","OWNER"]],["DomainUnitIdentifier","string"],["DomainUnitGrantFilter",["ref","DomainUnitGrantFilter"]]],"DomainUnitGrantFilter":[["AllDomainUnitsGrantFilter","json",1]]},"reg":{"h":"crdl","wo":["Principal/Project/ProjectGrantFilter","Principal/Project/ProjectGrantFilter/DomainUnitFilter","Principal/Project/ProjectGrantFilter/DomainUnitFilter/DomainUnit","Principal/Project/ProjectGrantFilter/DomainUnitFilter/IncludeChildDomainUnits","Principal/DomainUnit/DomainUnitGrantFilter","Principal/DomainUnit/DomainUnitGrantFilter/AllDomainUnitsGrantFilter"],"co":["Detail","DomainIdentifier","EntityIdentifier","EntityType","PolicyType","Principal"],"ro":["GrantId","CreatedAt","CreatedBy"],"tg":[false,false,false]}}');
 /** A {@link PolicyGrant} instance: its attributes as typed outputs. */
 export type PolicyGrant = InstanceType<typeof PolicyGrant>;
 
@@ -1522,7 +1680,7 @@ export interface PolicyGrantDomainUnitGrantFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-project.html | CloudFormation: AWS::DataZone::Project}
  */
-export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::DataZone::Project", "aws:datazone:Project", '{"p":[["Description","string"],["DomainIdentifier","string",67],["DomainUnitId","string"],["GlossaryTerms",["array","string"]],["Name","string",1],["ProjectProfileId","string",66],["ProjectProfileVersion","string"],["UserParameters",["array",["ref","EnvironmentConfigurationUserParameter"]]],["ResourceTags",["array",["ref","ResourceTag"]]],["MembershipAssignments",["array",["ref","ProjectMembershipAssignment"]],66],["ProjectCategory","string",66],["ProjectExecutionRole","string",66],["Id","string",72,"awsId"],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["LastUpdatedAt","string",8],["ProjectStatus",["enum","ACTIVE","MOVING","DELETING","DELETE_FAILED","UPDATING","UPDATE_FAILED"],8]],"id":["DomainId","Id"],"d":{"EnvironmentConfigurationUserParameter":[["EnvironmentId","string"],["EnvironmentConfigurationName","string"],["EnvironmentParameters",["array",["ref","EnvironmentParameter"]]]],"EnvironmentParameter":[["Name","string"],["Value","string"]],"ResourceTag":[["Key","string",1],["Value","string",1]],"ProjectMembershipAssignment":[["Member",["ref","Member"],1],["Designation",["enum","PROJECT_OWNER","PROJECT_CONTRIBUTOR"],1]],"Member":[["UserIdentifier","string"],["GroupIdentifier","string"]]}}');
+export const Project = cloudControlType<ProjectArgs, ProjectOutputs>("AWS::DataZone::Project", "aws:datazone:Project", '{"p":[["Description","string"],["DomainIdentifier","string",83],["DomainUnitId","string"],["GlossaryTerms",["array","string"]],["Name","string",1],["ProjectProfileId","string",82],["ProjectProfileVersion","string",16],["UserParameters",["array",["ref","EnvironmentConfigurationUserParameter"]],16],["ResourceTags",["array",["ref","ResourceTag"]]],["MembershipAssignments",["array",["ref","ProjectMembershipAssignment"]],82],["ProjectCategory","string",66],["ProjectExecutionRole","string",82],["Id","string",72,"awsId"],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["LastUpdatedAt","string",8],["ProjectStatus",["enum","ACTIVE","MOVING","DELETING","DELETE_FAILED","UPDATING","UPDATE_FAILED"],8]],"id":["DomainId","Id"],"d":{"EnvironmentConfigurationUserParameter":[["EnvironmentId","string"],["EnvironmentConfigurationName","string"],["EnvironmentParameters",["array",["ref","EnvironmentParameter"]]]],"EnvironmentParameter":[["Name","string"],["Value","string"]],"ResourceTag":[["Key","string",1],["Value","string",1]],"ProjectMembershipAssignment":[["Member",["ref","Member"],1],["Designation",["enum","PROJECT_OWNER","PROJECT_CONTRIBUTOR"],1]],"Member":[["UserIdentifier","string"],["GroupIdentifier","string"]]},"reg":{"h":"crudl","wo":["DomainIdentifier","ProjectProfileVersion","ProjectProfileId","UserParameters","MembershipAssignments","ProjectExecutionRole"],"co":["ProjectProfileId","DomainIdentifier","MembershipAssignments","ProjectCategory","ProjectExecutionRole"],"ro":["Id","CreatedAt","CreatedBy","DomainId","LastUpdatedAt","ProjectStatus"],"uo":["GlossaryTerms"],"ai":[["DomainIdentifier"]],"tg":[false,false,false]}}');
 /** A {@link Project} instance: its attributes as typed outputs. */
 export type Project = InstanceType<typeof Project>;
 
@@ -1530,7 +1688,11 @@ export type Project = InstanceType<typeof Project>;
 export interface ProjectArgs {
   /** The description of a project. */
   description?: string;
-  /** The identifier of a Amazon DataZone domain where the project exists. */
+  /**
+   * The identifier of a Amazon DataZone domain where the project exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
   /** The ID of the domain unit. This parameter is not required and if it is not specified, then the project is created at the root domain unit level. */
   domainUnitId?: string;
@@ -1538,19 +1700,39 @@ export interface ProjectArgs {
   glossaryTerms?: string[];
   /** The name of a project. */
   name: string;
-  /** The ID of the project profile. */
+  /**
+   * The ID of the project profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectProfileId?: string;
-  /** The project profile version to which the project should be updated. You can only specify the following string for this parameter: `latest` . */
+  /**
+   * The project profile version to which the project should be updated. You can only specify the following string for this parameter: `latest` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectProfileVersion?: string;
-  /** The user parameters of the project. */
+  /**
+   * The user parameters of the project.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   userParameters?: ProjectEnvironmentConfigurationUserParameter[];
   /** The resource tags of the project. */
   resourceTags?: ProjectResourceTag[];
-  /** The project membership assignments. */
+  /**
+   * The project membership assignments.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   membershipAssignments?: ProjectProjectMembershipAssignment[];
   /** The project category. */
   projectCategory?: string;
-  /** The project execution role ARN. */
+  /**
+   * The project execution role ARN.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   projectExecutionRole?: string;
 }
 
@@ -1628,17 +1810,25 @@ export interface ProjectMember {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-projectmembership.html | CloudFormation: AWS::DataZone::ProjectMembership}
  */
-export const ProjectMembership = cloudControlType<ProjectMembershipArgs, ProjectMembershipOutputs>("AWS::DataZone::ProjectMembership", "aws:datazone:ProjectMembership", '{"p":[["Designation",["enum","PROJECT_OWNER","PROJECT_CONTRIBUTOR","PROJECT_CATALOG_VIEWER","PROJECT_CATALOG_CONSUMER","PROJECT_CATALOG_STEWARD"],1],["DomainIdentifier","string",67],["Member",["ref","Member"],67],["ProjectIdentifier","string",67],["MemberIdentifier","string",72],["MemberIdentifierType",["enum","USER_IDENTIFIER","GROUP_IDENTIFIER"],72]],"id":["DomainIdentifier","MemberIdentifier","MemberIdentifierType","ProjectIdentifier"],"d":{"Member":[["UserIdentifier","string"],["GroupIdentifier","string"]]}}');
+export const ProjectMembership = cloudControlType<ProjectMembershipArgs, ProjectMembershipOutputs>("AWS::DataZone::ProjectMembership", "aws:datazone:ProjectMembership", '{"p":[["Designation",["enum","PROJECT_OWNER","PROJECT_CONTRIBUTOR","PROJECT_CATALOG_VIEWER","PROJECT_CATALOG_CONSUMER","PROJECT_CATALOG_STEWARD"],17],["DomainIdentifier","string",67],["Member",["ref","Member"],83],["ProjectIdentifier","string",67],["MemberIdentifier","string",72],["MemberIdentifierType",["enum","USER_IDENTIFIER","GROUP_IDENTIFIER"],72]],"id":["DomainIdentifier","MemberIdentifier","MemberIdentifierType","ProjectIdentifier"],"d":{"Member":[["UserIdentifier","string"],["GroupIdentifier","string"]]},"reg":{"h":"crudl","wo":["Designation","Member"],"co":["DomainIdentifier","ProjectIdentifier","Member"],"ro":["MemberIdentifier","MemberIdentifierType"],"tg":[false,true,true]}}');
 /** A {@link ProjectMembership} instance: its attributes as typed outputs. */
 export type ProjectMembership = InstanceType<typeof ProjectMembership>;
 
 /** Inputs of {@link ProjectMembership}. */
 export interface ProjectMembershipArgs {
-  /** The designated role of a project member. */
+  /**
+   * The designated role of a project member.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   designation: "PROJECT_OWNER" | "PROJECT_CONTRIBUTOR" | "PROJECT_CATALOG_VIEWER" | "PROJECT_CATALOG_CONSUMER" | "PROJECT_CATALOG_STEWARD";
   /** The ID of the Amazon DataZone domain in which project membership is created. */
   domainIdentifier: string;
-  /** The details about a project member. */
+  /**
+   * The details about a project member.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   member: ProjectMembershipMember;
   /** The ID of the project for which this project membership was created. */
   projectIdentifier: string;
@@ -1669,7 +1859,7 @@ export interface ProjectMembershipMember {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-projectprofile.html | CloudFormation: AWS::DataZone::ProjectProfile}
  */
-export const ProjectProfile = cloudControlType<ProjectProfileArgs, ProjectProfileOutputs>("AWS::DataZone::ProjectProfile", "aws:datazone:ProjectProfile", '{"p":[["Description","string"],["DomainIdentifier","string",66],["DomainUnitIdentifier","string"],["EnvironmentConfigurations",["array",["ref","EnvironmentConfiguration"]]],["Name","string",1],["Status",["enum","ENABLED","DISABLED"]],["UseDefaultConfigurations","boolean",66],["ProjectResourceTags",["array",["ref","ResourceTagParameter"]]],["AllowCustomProjectResourceTags","boolean"],["ProjectResourceTagsDescription","string"],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",8],["DomainUnitId","string",8],["Id","string",8,"awsId"],["Identifier","string",72],["LastUpdatedAt","string",8]],"id":["DomainIdentifier","Identifier"],"d":{"EnvironmentConfiguration":[["Name","string",1],["EnvironmentConfigurationId","string"],["EnvironmentBlueprintId","string",1],["Description","string"],["DeploymentMode",["enum","ON_CREATE","ON_DEMAND"]],["ConfigurationParameters",["ref","EnvironmentConfigurationParametersDetails"]],["AwsAccount",["ref","AwsAccount"]],["AwsRegion",["ref","Region"],1],["DeploymentOrder","number"]],"EnvironmentConfigurationParametersDetails":[["SsmPath","string"],["ParameterOverrides",["array",["ref","EnvironmentConfigurationParameter"]]],["ResolvedParameters",["array",["ref","EnvironmentConfigurationParameter"]]]],"EnvironmentConfigurationParameter":[["Name","string"],["Value","string"],["IsEditable","boolean"]],"AwsAccount":[["AwsAccountId","string",1]],"Region":[["RegionName","string",1]],"ResourceTagParameter":[["Key","string",1],["Value","string",1],["IsValueEditable","boolean",1]]}}');
+export const ProjectProfile = cloudControlType<ProjectProfileArgs, ProjectProfileOutputs>("AWS::DataZone::ProjectProfile", "aws:datazone:ProjectProfile", '{"p":[["Description","string"],["DomainIdentifier","string",66],["DomainUnitIdentifier","string",16],["EnvironmentConfigurations",["array",["ref","EnvironmentConfiguration"]]],["Name","string",1],["Status",["enum","ENABLED","DISABLED"]],["UseDefaultConfigurations","boolean",82],["ProjectResourceTags",["array",["ref","ResourceTagParameter"]]],["AllowCustomProjectResourceTags","boolean"],["ProjectResourceTagsDescription","string"],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",8],["DomainUnitId","string",8],["Id","string",8,"awsId"],["Identifier","string",72],["LastUpdatedAt","string",8]],"id":["DomainIdentifier","Identifier"],"d":{"EnvironmentConfiguration":[["Name","string",1],["EnvironmentConfigurationId","string"],["EnvironmentBlueprintId","string",1],["Description","string"],["DeploymentMode",["enum","ON_CREATE","ON_DEMAND"]],["ConfigurationParameters",["ref","EnvironmentConfigurationParametersDetails"]],["AwsAccount",["ref","AwsAccount"]],["AwsRegion",["ref","Region"],1],["DeploymentOrder","number"]],"EnvironmentConfigurationParametersDetails":[["SsmPath","string"],["ParameterOverrides",["array",["ref","EnvironmentConfigurationParameter"]]],["ResolvedParameters",["array",["ref","EnvironmentConfigurationParameter"]]]],"EnvironmentConfigurationParameter":[["Name","string"],["Value","string"],["IsEditable","boolean"]],"AwsAccount":[["AwsAccountId","string",1]],"Region":[["RegionName","string",1]],"ResourceTagParameter":[["Key","string",1],["Value","string",1],["IsValueEditable","boolean",1]]},"reg":{"h":"crudl","wo":["DomainUnitIdentifier","UseDefaultConfigurations"],"co":["DomainIdentifier","UseDefaultConfigurations"],"ro":["CreatedAt","CreatedBy","DomainId","DomainUnitId","Id","Identifier","LastUpdatedAt","EnvironmentConfigurations/*/EnvironmentConfigurationId","EnvironmentConfigurations/*/ConfigurationParameters/ResolvedParameters"],"tg":[false,false,false]}}');
 /** A {@link ProjectProfile} instance: its attributes as typed outputs. */
 export type ProjectProfile = InstanceType<typeof ProjectProfile>;
 
@@ -1679,7 +1869,11 @@ export interface ProjectProfileArgs {
   description?: string;
   /** A domain ID of the project profile. */
   domainIdentifier?: string;
-  /** A domain unit ID of the project profile. */
+  /**
+   * A domain unit ID of the project profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainUnitIdentifier?: string;
   /** Environment configurations of a project profile. */
   environmentConfigurations?: ProjectProfileEnvironmentConfiguration[];
@@ -1687,6 +1881,7 @@ export interface ProjectProfileArgs {
   name: string;
   /** The status of a project profile. */
   status?: "ENABLED" | "DISABLED";
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   useDefaultConfigurations?: boolean;
   projectResourceTags?: ProjectProfileResourceTagParameter[];
   allowCustomProjectResourceTags?: boolean;
@@ -1798,7 +1993,7 @@ export interface ProjectProfileResourceTagParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-subscriptiontarget.html | CloudFormation: AWS::DataZone::SubscriptionTarget}
  */
-export const SubscriptionTarget = cloudControlType<SubscriptionTargetArgs, SubscriptionTargetOutputs>("AWS::DataZone::SubscriptionTarget", "aws:datazone:SubscriptionTarget", '{"p":[["ApplicableAssetTypes",["array","string"],1],["AuthorizedPrincipals",["array","string"],1],["DomainIdentifier","string",67],["EnvironmentIdentifier","string",67],["ManageAccessRole","string"],["Name","string",1],["Provider","string"],["SubscriptionTargetConfig",["array",["ref","SubscriptionTargetForm"]],1],["Type","string",67],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentId","string",72],["Id","string",72,"awsId"],["ProjectId","string",8],["UpdatedAt","string",8],["UpdatedBy","string",8]],"id":["DomainId","EnvironmentId","Id"],"d":{"SubscriptionTargetForm":[["FormName","string",1],["Content","string",1]]}}');
+export const SubscriptionTarget = cloudControlType<SubscriptionTargetArgs, SubscriptionTargetOutputs>("AWS::DataZone::SubscriptionTarget", "aws:datazone:SubscriptionTarget", '{"p":[["ApplicableAssetTypes",["array","string"],1],["AuthorizedPrincipals",["array","string"],1],["DomainIdentifier","string",83],["EnvironmentIdentifier","string",83],["ManageAccessRole","string"],["Name","string",1],["Provider","string"],["SubscriptionTargetConfig",["array",["ref","SubscriptionTargetForm"]],1],["Type","string",67],["CreatedAt","string",8],["CreatedBy","string",8],["DomainId","string",72],["EnvironmentId","string",72],["Id","string",72,"awsId"],["ProjectId","string",8],["UpdatedAt","string",8],["UpdatedBy","string",8]],"id":["DomainId","EnvironmentId","Id"],"d":{"SubscriptionTargetForm":[["FormName","string",1],["Content","string",1]]},"reg":{"h":"crudl","wo":["DomainIdentifier","EnvironmentIdentifier"],"co":["Type","DomainIdentifier","EnvironmentIdentifier"],"ro":["CreatedAt","CreatedBy","DomainId","EnvironmentId","Id","ProjectId","UpdatedAt","UpdatedBy"],"uo":["ApplicableAssetTypes","AuthorizedPrincipals","SubscriptionTargetConfig"],"tg":[false,false,false]}}');
 /** A {@link SubscriptionTarget} instance: its attributes as typed outputs. */
 export type SubscriptionTarget = InstanceType<typeof SubscriptionTarget>;
 
@@ -1808,9 +2003,17 @@ export interface SubscriptionTargetArgs {
   applicableAssetTypes: string[];
   /** The authorized principals included in the subscription target. */
   authorizedPrincipals: string[];
-  /** The ID of the Amazon DataZone domain in which subscription target is created. */
+  /**
+   * The ID of the Amazon DataZone domain in which subscription target is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
-  /** The ID of the environment in which subscription target is created. */
+  /**
+   * The ID of the environment in which subscription target is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   environmentIdentifier: string;
   /** The manage access role that is used to create the subscription target. */
   manageAccessRole?: string;
@@ -1861,21 +2064,37 @@ export interface SubscriptionTargetSubscriptionTargetForm {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-datazone-userprofile.html | CloudFormation: AWS::DataZone::UserProfile}
  */
-export const UserProfile = cloudControlType<UserProfileArgs, UserProfileOutputs>("AWS::DataZone::UserProfile", "aws:datazone:UserProfile", '{"p":[["DomainIdentifier","string",67],["Status",["enum","ASSIGNED","NOT_ASSIGNED","ACTIVATED","DEACTIVATED"]],["UserIdentifier","string",67],["UserType",["enum","IAM_USER","IAM_ROLE","SSO_USER","IAM_ROLE_SESSION"],66],["SessionName","string"],["DomainId","string",72],["Type",["enum","IAM","SSO"],8],["Id","string",72,"awsId"],["Details",["ref","UserProfileDetails"],8]],"id":["DomainId","Id"],"d":{"UserProfileDetails":[["Iam",["ref","IamUserProfileDetails"]],["Sso",["ref","SsoUserProfileDetails"]]],"IamUserProfileDetails":[["Arn","string"],["SessionName","string"],["GroupProfileId","string"]],"SsoUserProfileDetails":[["Username","string"],["FirstName","string"],["LastName","string"]]}}');
+export const UserProfile = cloudControlType<UserProfileArgs, UserProfileOutputs>("AWS::DataZone::UserProfile", "aws:datazone:UserProfile", '{"p":[["DomainIdentifier","string",83],["Status",["enum","ASSIGNED","NOT_ASSIGNED","ACTIVATED","DEACTIVATED"]],["UserIdentifier","string",83],["UserType",["enum","IAM_USER","IAM_ROLE","SSO_USER","IAM_ROLE_SESSION"],82],["SessionName","string",16],["DomainId","string",72],["Type",["enum","IAM","SSO"],8],["Id","string",72,"awsId"],["Details",["ref","UserProfileDetails"],8]],"id":["DomainId","Id"],"d":{"UserProfileDetails":[["Iam",["ref","IamUserProfileDetails"]],["Sso",["ref","SsoUserProfileDetails"]]],"IamUserProfileDetails":[["Arn","string"],["SessionName","string"],["GroupProfileId","string"]],"SsoUserProfileDetails":[["Username","string"],["FirstName","string"],["LastName","string"]]},"reg":{"h":"crudl","wo":["DomainIdentifier","UserIdentifier","UserType","SessionName"],"co":["DomainIdentifier","UserIdentifier","UserType"],"ro":["DomainId","Type","Id","Details"],"tg":[false,false,false]}}');
 /** A {@link UserProfile} instance: its attributes as typed outputs. */
 export type UserProfile = InstanceType<typeof UserProfile>;
 
 /** Inputs of {@link UserProfile}. */
 export interface UserProfileArgs {
-  /** The identifier of a Amazon DataZone domain in which a user profile exists. */
+  /**
+   * The identifier of a Amazon DataZone domain in which a user profile exists.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   domainIdentifier: string;
   /** The status of the user profile. */
   status?: "ASSIGNED" | "NOT_ASSIGNED" | "ACTIVATED" | "DEACTIVATED";
-  /** The identifier of the user for which the user profile is created. */
+  /**
+   * The identifier of the user for which the user profile is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   userIdentifier: string;
-  /** The user type of the user for which the user profile is created. */
+  /**
+   * The user type of the user for which the user profile is created.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   userType?: "IAM_USER" | "IAM_ROLE" | "SSO_USER" | "IAM_ROLE_SESSION";
-  /** The session name of the user profile. */
+  /**
+   * The session name of the user profile.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sessionName?: string;
 }
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dax-cluster.html | CloudFormation: AWS::DAX::Cluster}
  */
-export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::DAX::Cluster", "aws:dax:Cluster", '{"p":[["SSESpecification",["ref","SSESpecification"],66],["Description","string"],["ReplicationFactor","integer",1],["ParameterGroupName","string"],["AvailabilityZones",["array","string"]],["IAMRoleARN","string",67],["SubnetGroupName","string",66],["PreferredMaintenanceWindow","string"],["ClusterEndpointEncryptionType","string",66],["NotificationTopicARN","string"],["SecurityGroupIds",["array","string"]],["NodeType","string",67],["ClusterName","string",66],["Tags","json"],["NetworkType","string",66],["ClusterDiscoveryEndpointURL","string",8],["ClusterDiscoveryEndpoint","string",8],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SSESpecification":[["SSEEnabled","boolean"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:dax:${Region}:${Account}:cache/${ClusterName}"}');
+export const Cluster = cloudControlType<ClusterArgs, ClusterOutputs>("AWS::DAX::Cluster", "aws:dax:Cluster", '{"p":[["SSESpecification",["ref","SSESpecification"],66],["Description","string"],["ReplicationFactor","integer",1],["ParameterGroupName","string"],["AvailabilityZones",["array","string"]],["IAMRoleARN","string",67],["SubnetGroupName","string",66],["PreferredMaintenanceWindow","string"],["ClusterEndpointEncryptionType","string",66],["NotificationTopicARN","string"],["SecurityGroupIds",["array","string"]],["NodeType","string",67],["ClusterName","string",66],["Tags","json"],["NetworkType","string",66],["ClusterDiscoveryEndpointURL","string",8],["ClusterDiscoveryEndpoint","string",8],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SSESpecification":[["SSEEnabled","boolean"]]},"tags":["Tags","map"],"reg":{"h":""},"arn":"arn:${Partition}:dax:${Region}:${Account}:cache/${ClusterName}"}');
 /** A {@link Cluster} instance: its attributes as typed outputs. */
 export type Cluster = InstanceType<typeof Cluster>;
 
@@ -122,7 +122,7 @@ export interface ClusterSSESpecification {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dax-parametergroup.html | CloudFormation: AWS::DAX::ParameterGroup}
  */
-export const ParameterGroup = cloudControlType<ParameterGroupArgs, ParameterGroupOutputs>("AWS::DAX::ParameterGroup", "aws:dax:ParameterGroup", '{"p":[["ParameterNameValues","json"],["Description","string",66],["ParameterGroupName","string",66]],"id":["ParameterGroupName"]}');
+export const ParameterGroup = cloudControlType<ParameterGroupArgs, ParameterGroupOutputs>("AWS::DAX::ParameterGroup", "aws:dax:ParameterGroup", '{"p":[["ParameterNameValues","json"],["Description","string",66],["ParameterGroupName","string",66]],"id":["ParameterGroupName"],"reg":{"h":""}}');
 /** A {@link ParameterGroup} instance: its attributes as typed outputs. */
 export type ParameterGroup = InstanceType<typeof ParameterGroup>;
 
@@ -151,7 +151,7 @@ export interface ParameterGroupOutputs extends ParameterGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dax-subnetgroup.html | CloudFormation: AWS::DAX::SubnetGroup}
  */
-export const SubnetGroup = cloudControlType<SubnetGroupArgs, SubnetGroupOutputs>("AWS::DAX::SubnetGroup", "aws:dax:SubnetGroup", '{"p":[["Description","string"],["SubnetGroupName","string",66],["SubnetIds",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const SubnetGroup = cloudControlType<SubnetGroupArgs, SubnetGroupOutputs>("AWS::DAX::SubnetGroup", "aws:dax:SubnetGroup", '{"p":[["Description","string"],["SubnetGroupName","string",66],["SubnetIds",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","co":["SubnetGroupName"],"ro":["Id"],"nm":{"path":"SubnetGroupName"}}}');
 /** A {@link SubnetGroup} instance: its attributes as typed outputs. */
 export type SubnetGroup = InstanceType<typeof SubnetGroup>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsguru-loganomalydetectionintegration.html | CloudFormation: AWS::DevOpsGuru::LogAnomalyDetectionIntegration}
  */
-export const LogAnomalyDetectionIntegration = cloudControlType<LogAnomalyDetectionIntegrationArgs, LogAnomalyDetectionIntegrationOutputs>("AWS::DevOpsGuru::LogAnomalyDetectionIntegration", "aws:devopsguru:LogAnomalyDetectionIntegration", '{"p":[["AccountId","string",72]],"id":["AccountId"]}');
+export const LogAnomalyDetectionIntegration = cloudControlType<LogAnomalyDetectionIntegrationArgs, LogAnomalyDetectionIntegrationOutputs>("AWS::DevOpsGuru::LogAnomalyDetectionIntegration", "aws:devopsguru:LogAnomalyDetectionIntegration", '{"p":[["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link LogAnomalyDetectionIntegration} instance: its attributes as typed outputs. */
 export type LogAnomalyDetectionIntegration = InstanceType<typeof LogAnomalyDetectionIntegration>;
 
@@ -36,7 +36,7 @@ export interface LogAnomalyDetectionIntegrationOutputs extends LogAnomalyDetecti
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsguru-notificationchannel.html | CloudFormation: AWS::DevOpsGuru::NotificationChannel}
  */
-export const NotificationChannel = cloudControlType<NotificationChannelArgs, NotificationChannelOutputs>("AWS::DevOpsGuru::NotificationChannel", "aws:devopsguru:NotificationChannel", '{"p":[["Config",["ref","NotificationChannelConfig"],67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"NotificationChannelConfig":[["Filters",["ref","NotificationFilterConfig"],2],["Sns",["ref","SnsChannelConfig"],2]],"NotificationFilterConfig":[["MessageTypes",["array","string"],2],["Severities",["array","string"],2]],"SnsChannelConfig":[["TopicArn","string",2]]}}');
+export const NotificationChannel = cloudControlType<NotificationChannelArgs, NotificationChannelOutputs>("AWS::DevOpsGuru::NotificationChannel", "aws:devopsguru:NotificationChannel", '{"p":[["Config",["ref","NotificationChannelConfig"],67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"NotificationChannelConfig":[["Filters",["ref","NotificationFilterConfig"]],["Sns",["ref","SnsChannelConfig"]]],"NotificationFilterConfig":[["MessageTypes",["array","string"]],["Severities",["array","string"]]],"SnsChannelConfig":[["TopicArn","string"]]},"reg":{"h":"crdl","co":["Config"],"ro":["Id"],"uo":["Config/Filters/Severities","Config/Filters/MessageTypes"],"tg":[false,true,true]}}');
 /** A {@link NotificationChannel} instance: its attributes as typed outputs. */
 export type NotificationChannel = InstanceType<typeof NotificationChannel>;
 
@@ -101,7 +101,7 @@ export interface NotificationChannelSnsChannelConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsguru-resourcecollection.html | CloudFormation: AWS::DevOpsGuru::ResourceCollection}
  */
-export const ResourceCollection = cloudControlType<ResourceCollectionArgs, ResourceCollectionOutputs>("AWS::DevOpsGuru::ResourceCollection", "aws:devopsguru:ResourceCollection", '{"p":[["ResourceCollectionFilter",["ref","ResourceCollectionFilter"],1],["ResourceCollectionType",["enum","AWS_CLOUD_FORMATION","AWS_TAGS"],72]],"id":["ResourceCollectionType"],"d":{"ResourceCollectionFilter":[["CloudFormation",["ref","CloudFormationCollectionFilter"]],["Tags",["array",["ref","TagCollection"]]]],"CloudFormationCollectionFilter":[["StackNames",["array","string"]]],"TagCollection":[["AppBoundaryKey","string"],["TagValues",["array","string"]]]}}');
+export const ResourceCollection = cloudControlType<ResourceCollectionArgs, ResourceCollectionOutputs>("AWS::DevOpsGuru::ResourceCollection", "aws:devopsguru:ResourceCollection", '{"p":[["ResourceCollectionFilter",["ref","ResourceCollectionFilter"],1],["ResourceCollectionType",["enum","AWS_CLOUD_FORMATION","AWS_TAGS"],72]],"id":["ResourceCollectionType"],"d":{"ResourceCollectionFilter":[["CloudFormation",["ref","CloudFormationCollectionFilter"]],["Tags",["array",["ref","TagCollection"]]]],"CloudFormationCollectionFilter":[["StackNames",["array","string"]]],"TagCollection":[["AppBoundaryKey","string"],["TagValues",["array","string"]]]},"reg":{"h":"crudl","ro":["ResourceCollectionType"],"uo":["ResourceCollectionFilter/CloudFormation/StackNames","ResourceCollectionFilter/Tags","ResourceCollectionFilter/Tags/*/TagValues"],"tg":[false,true,true]}}');
 /** A {@link ResourceCollection} instance: its attributes as typed outputs. */
 export type ResourceCollection = InstanceType<typeof ResourceCollection>;
 

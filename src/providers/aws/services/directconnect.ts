@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-connection.html | CloudFormation: AWS::DirectConnect::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::DirectConnect::Connection", "aws:directconnect:Connection", '{"p":[["ConnectionName","string",1],["LagId","string"],["ProviderName","string",66],["RequestMACSec","boolean",66],["Bandwidth","string",67],["Tags",["array",["ref","Tag"]]],["Location","string",67],["ConnectionArn","string",72],["ConnectionId","string",72],["ConnectionState","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxcon/${ConnectionId}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::DirectConnect::Connection", "aws:directconnect:Connection", '{"p":[["ConnectionName","string",1],["LagId","string"],["ProviderName","string",66],["RequestMACSec","boolean",82],["Bandwidth","string",67],["Tags",["array",["ref","Tag"]]],["Location","string",67],["ConnectionArn","string",72],["ConnectionId","string",72],["ConnectionState","string",8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RequestMACSec"],"co":["Bandwidth","Location","ProviderName","RequestMACSec"],"ro":["ConnectionArn","ConnectionId","ConnectionState"],"uo":["Tags"],"pt":{"Location":"\\"^[a-zA-Z0-9-]+$\\"","LagId":"$lowercase($substringAfter(LagId, \\"/\\"))"},"ai":[["ConnectionId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxcon/${ConnectionId}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
@@ -24,7 +24,11 @@ export interface ConnectionArgs {
   lagId?: string;
   /** The name of the service provider associated with the requested connection. */
   providerName?: string;
-  /** Indicates whether you want the connection to support MAC Security (MACsec). */
+  /**
+   * Indicates whether you want the connection to support MAC Security (MACsec).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   requestMACSec?: boolean;
   /** The bandwidth of the connection. */
   bandwidth: string;
@@ -49,7 +53,7 @@ export interface ConnectionOutputs extends ConnectionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-directconnectgateway.html | CloudFormation: AWS::DirectConnect::DirectConnectGateway}
  */
-export const DirectConnectGateway = cloudControlType<DirectConnectGatewayArgs, DirectConnectGatewayOutputs>("AWS::DirectConnect::DirectConnectGateway", "aws:directconnect:DirectConnectGateway", '{"p":[["Tags",["array",["ref","Tag"]]],["DirectConnectGatewayName","string",1],["AmazonSideAsn","string",66],["DirectConnectGatewayArn","string",72],["DirectConnectGatewayId","string",72]],"id":["DirectConnectGatewayArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect::${Account}:dx-gateway/${DirectConnectGatewayId}"}');
+export const DirectConnectGateway = cloudControlType<DirectConnectGatewayArgs, DirectConnectGatewayOutputs>("AWS::DirectConnect::DirectConnectGateway", "aws:directconnect:DirectConnectGateway", '{"p":[["Tags",["array",["ref","Tag"]]],["DirectConnectGatewayName","string",1],["AmazonSideAsn","string",66],["DirectConnectGatewayArn","string",72],["DirectConnectGatewayId","string",72]],"id":["DirectConnectGatewayArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["AmazonSideAsn"],"ro":["DirectConnectGatewayArn","DirectConnectGatewayId"],"uo":["Tags"],"ai":[["DirectConnectGatewayId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect::${Account}:dx-gateway/${DirectConnectGatewayId}"}');
 /** A {@link DirectConnectGateway} instance: its attributes as typed outputs. */
 export type DirectConnectGateway = InstanceType<typeof DirectConnectGateway>;
 
@@ -76,13 +80,17 @@ export interface DirectConnectGatewayOutputs extends DirectConnectGatewayArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-directconnectgatewayassociation.html | CloudFormation: AWS::DirectConnect::DirectConnectGatewayAssociation}
  */
-export const DirectConnectGatewayAssociation = cloudControlType<DirectConnectGatewayAssociationArgs, DirectConnectGatewayAssociationOutputs>("AWS::DirectConnect::DirectConnectGatewayAssociation", "aws:directconnect:DirectConnectGatewayAssociation", '{"p":[["AcceptDirectConnectGatewayAssociationProposalRoleArn","string",66],["DirectConnectGatewayId","string",67],["AssociatedGatewayId","string",67],["AllowedPrefixesToDirectConnectGateway",["array","string"]],["AssociationId","string",72]],"id":["AssociationId"]}');
+export const DirectConnectGatewayAssociation = cloudControlType<DirectConnectGatewayAssociationArgs, DirectConnectGatewayAssociationOutputs>("AWS::DirectConnect::DirectConnectGatewayAssociation", "aws:directconnect:DirectConnectGatewayAssociation", '{"p":[["AcceptDirectConnectGatewayAssociationProposalRoleArn","string",82],["DirectConnectGatewayId","string",67],["AssociatedGatewayId","string",67],["AllowedPrefixesToDirectConnectGateway",["array","string"]],["AssociationId","string",72]],"id":["AssociationId"],"reg":{"h":"crudl","wo":["AcceptDirectConnectGatewayAssociationProposalRoleArn"],"co":["AcceptDirectConnectGatewayAssociationProposalRoleArn","AssociatedGatewayId","DirectConnectGatewayId"],"ro":["AssociationId"],"uo":["AllowedPrefixesToDirectConnectGateway"],"pt":{"AssociatedGatewayId":"$lowercase($substringAfter(AssociatedGatewayId, \\"/\\"))","DirectConnectGatewayId":"$substringAfter(DirectConnectGatewayId, \\"/\\")"},"tg":[false,true,true]}}');
 /** A {@link DirectConnectGatewayAssociation} instance: its attributes as typed outputs. */
 export type DirectConnectGatewayAssociation = InstanceType<typeof DirectConnectGatewayAssociation>;
 
 /** Inputs of {@link DirectConnectGatewayAssociation}. */
 export interface DirectConnectGatewayAssociationArgs {
-  /** The Amazon Resource Name (ARN) of the role to accept the Direct Connect Gateway association proposal. Needs directconnect:AcceptDirectConnectGatewayAssociationProposal permissions. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to accept the Direct Connect Gateway association proposal. Needs directconnect:AcceptDirectConnectGatewayAssociationProposal permissions.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   acceptDirectConnectGatewayAssociationProposalRoleArn?: string;
   directConnectGatewayId: string;
   associatedGatewayId: string;
@@ -101,7 +109,7 @@ export interface DirectConnectGatewayAssociationOutputs extends DirectConnectGat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-lag.html | CloudFormation: AWS::DirectConnect::Lag}
  */
-export const Lag = cloudControlType<LagArgs, LagOutputs>("AWS::DirectConnect::Lag", "aws:directconnect:Lag", '{"p":[["ProviderName","string",66],["RequestMACSec","boolean",66],["ConnectionsBandwidth","string",67],["LagName","string",1],["MinimumLinks","integer"],["Tags",["array",["ref","Tag"]]],["Location","string",67],["LagArn","string",72],["LagId","string",72],["LagState","string",8]],"id":["LagArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxlag/${LagId}"}');
+export const Lag = cloudControlType<LagArgs, LagOutputs>("AWS::DirectConnect::Lag", "aws:directconnect:Lag", '{"p":[["ProviderName","string",66],["RequestMACSec","boolean",82],["ConnectionsBandwidth","string",67],["LagName","string",1],["MinimumLinks","integer"],["Tags",["array",["ref","Tag"]]],["Location","string",67],["LagArn","string",72],["LagId","string",72],["LagState","string",8]],"id":["LagArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RequestMACSec"],"co":["ConnectionsBandwidth","Location","ProviderName","RequestMACSec"],"ro":["LagArn","LagId","LagState"],"uo":["Tags"],"pt":{"Location":"\\"^[a-zA-Z0-9-]+$\\""},"ai":[["LagId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxlag/${LagId}"}');
 /** A {@link Lag} instance: its attributes as typed outputs. */
 export type Lag = InstanceType<typeof Lag>;
 
@@ -109,7 +117,11 @@ export type Lag = InstanceType<typeof Lag>;
 export interface LagArgs {
   /** The name of the service provider associated with the requested LAG. */
   providerName?: string;
-  /** Indicates whether you want the LAG to support MAC Security (MACsec). */
+  /**
+   * Indicates whether you want the LAG to support MAC Security (MACsec).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   requestMACSec?: boolean;
   /** The bandwidth of the individual physical dedicated connections bundled by the LAG. */
   connectionsBandwidth: string;
@@ -138,7 +150,7 @@ export interface LagOutputs extends LagArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-privatevirtualinterface.html | CloudFormation: AWS::DirectConnect::PrivateVirtualInterface}
  */
-export const PrivateVirtualInterface = cloudControlType<PrivateVirtualInterfaceArgs, PrivateVirtualInterfaceOutputs>("AWS::DirectConnect::PrivateVirtualInterface", "aws:directconnect:PrivateVirtualInterface", '{"p":[["BgpPeers",["array",["ref","BgpPeer"]],1],["DirectConnectGatewayId","string",66],["EnableSiteLink","boolean"],["Vlan","integer",67],["Mtu","integer"],["RateLimit","string"],["ConnectionId","string",1],["AllocatePrivateVirtualInterfaceRoleArn","string",66],["VirtualInterfaceName","string",1],["VirtualGatewayId","string",66],["Tags",["array",["ref","Tag"]]],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
+export const PrivateVirtualInterface = cloudControlType<PrivateVirtualInterfaceArgs, PrivateVirtualInterfaceOutputs>("AWS::DirectConnect::PrivateVirtualInterface", "aws:directconnect:PrivateVirtualInterface", '{"p":[["BgpPeers",["array",["ref","BgpPeer"]],1],["DirectConnectGatewayId","string",66],["EnableSiteLink","boolean"],["Vlan","integer",67],["Mtu","integer"],["RateLimit","string"],["ConnectionId","string",1],["AllocatePrivateVirtualInterfaceRoleArn","string",82],["VirtualInterfaceName","string",1],["VirtualGatewayId","string",66],["Tags",["array",["ref","Tag"]]],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AllocatePrivateVirtualInterfaceRoleArn"],"co":["AllocatePrivateVirtualInterfaceRoleArn","DirectConnectGatewayId","VirtualGatewayId","Vlan"],"ro":["BgpPeers/*/BgpPeerId","VirtualInterfaceArn","VirtualInterfaceId"],"uo":["BgpPeers","Tags"],"pt":{"DirectConnectGatewayId":"$substringAfter(DirectConnectGatewayId, \\"/\\")","ConnectionId":"$lowercase($substringAfter(ConnectionId, \\"/\\"))","VirtualGatewayId":"$lowercase($substringAfter(VirtualGatewayId, \\"/\\"))"},"ai":[["VirtualInterfaceId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
 /** A {@link PrivateVirtualInterface} instance: its attributes as typed outputs. */
 export type PrivateVirtualInterface = InstanceType<typeof PrivateVirtualInterface>;
 
@@ -156,7 +168,11 @@ export interface PrivateVirtualInterfaceArgs {
   /** The rate limit (bandwidth allocation) for the virtual interface. The value must be one of the supported bandwidth values (e.g., 50Mbps, 1Gbps, 10Gbps) and cannot exceed the bandwidth of the parent connection or LAG. */
   rateLimit?: string;
   connectionId: string;
-  /** The Amazon Resource Name (ARN) of the role to allocate the private virtual interface. Needs directconnect:AllocatePrivateVirtualInterface permissions and tag permissions if applicable. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to allocate the private virtual interface. Needs directconnect:AllocatePrivateVirtualInterface permissions and tag permissions if applicable.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   allocatePrivateVirtualInterfaceRoleArn?: string;
   /** The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-). */
   virtualInterfaceName: string;
@@ -198,7 +214,7 @@ export interface PrivateVirtualInterfaceBgpPeer {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-publicvirtualinterface.html | CloudFormation: AWS::DirectConnect::PublicVirtualInterface}
  */
-export const PublicVirtualInterface = cloudControlType<PublicVirtualInterfaceArgs, PublicVirtualInterfaceOutputs>("AWS::DirectConnect::PublicVirtualInterface", "aws:directconnect:PublicVirtualInterface", '{"p":[["RateLimit","string"],["BgpPeers",["array",["ref","BgpPeer"]],1],["ConnectionId","string",1],["RouteFilterPrefixes",["array","string"],66],["VirtualInterfaceName","string",1],["Vlan","integer",67],["Tags",["array",["ref","Tag"]]],["AllocatePublicVirtualInterfaceRoleArn","string",66],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
+export const PublicVirtualInterface = cloudControlType<PublicVirtualInterfaceArgs, PublicVirtualInterfaceOutputs>("AWS::DirectConnect::PublicVirtualInterface", "aws:directconnect:PublicVirtualInterface", '{"p":[["RateLimit","string"],["BgpPeers",["array",["ref","BgpPeer"]],1],["ConnectionId","string",1],["RouteFilterPrefixes",["array","string"],66],["VirtualInterfaceName","string",1],["Vlan","integer",67],["Tags",["array",["ref","Tag"]]],["AllocatePublicVirtualInterfaceRoleArn","string",82],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AllocatePublicVirtualInterfaceRoleArn"],"co":["AllocatePublicVirtualInterfaceRoleArn","RouteFilterPrefixes","Vlan"],"ro":["BgpPeers/*/BgpPeerId","VirtualInterfaceArn","VirtualInterfaceId"],"uo":["BgpPeers","RouteFilterPrefixes","Tags"],"pt":{"ConnectionId":"$lowercase($substringAfter(ConnectionId, \\"/\\"))"},"ai":[["VirtualInterfaceId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
 /** A {@link PublicVirtualInterface} instance: its attributes as typed outputs. */
 export type PublicVirtualInterface = InstanceType<typeof PublicVirtualInterface>;
 
@@ -217,7 +233,11 @@ export interface PublicVirtualInterfaceArgs {
   vlan: number;
   /** The tags associated with the public virtual interface. */
   tags?: AwsTag[];
-  /** The Amazon Resource Name (ARN) of the role to allocate the public virtual interface. Needs directconnect:AllocatePublicVirtualInterface permissions and tag permissions if applicable. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to allocate the public virtual interface. Needs directconnect:AllocatePublicVirtualInterface permissions and tag permissions if applicable.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   allocatePublicVirtualInterfaceRoleArn?: string;
 }
 
@@ -253,7 +273,7 @@ export interface PublicVirtualInterfaceBgpPeer {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directconnect-transitvirtualinterface.html | CloudFormation: AWS::DirectConnect::TransitVirtualInterface}
  */
-export const TransitVirtualInterface = cloudControlType<TransitVirtualInterfaceArgs, TransitVirtualInterfaceOutputs>("AWS::DirectConnect::TransitVirtualInterface", "aws:directconnect:TransitVirtualInterface", '{"p":[["RateLimit","string"],["BgpPeers",["array",["ref","BgpPeer"]],1],["ConnectionId","string",1],["DirectConnectGatewayId","string",67],["EnableSiteLink","boolean"],["VirtualInterfaceName","string",1],["Vlan","integer",67],["AllocateTransitVirtualInterfaceRoleArn","string",66],["Tags",["array",["ref","Tag"]]],["Mtu","integer"],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
+export const TransitVirtualInterface = cloudControlType<TransitVirtualInterfaceArgs, TransitVirtualInterfaceOutputs>("AWS::DirectConnect::TransitVirtualInterface", "aws:directconnect:TransitVirtualInterface", '{"p":[["RateLimit","string"],["BgpPeers",["array",["ref","BgpPeer"]],1],["ConnectionId","string",1],["DirectConnectGatewayId","string",67],["EnableSiteLink","boolean"],["VirtualInterfaceName","string",1],["Vlan","integer",67],["AllocateTransitVirtualInterfaceRoleArn","string",82],["Tags",["array",["ref","Tag"]]],["Mtu","integer"],["VirtualInterfaceArn","string",72],["VirtualInterfaceId","string",8]],"id":["VirtualInterfaceArn"],"d":{"BgpPeer":[["BgpPeerId","string"],["AuthKey","string"],["AddressFamily","string",1],["AmazonAddress","string"],["Asn","string",1],["CustomerAddress","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["AllocateTransitVirtualInterfaceRoleArn"],"co":["AllocateTransitVirtualInterfaceRoleArn","DirectConnectGatewayId","Vlan"],"ro":["BgpPeers/*/BgpPeerId","VirtualInterfaceArn","VirtualInterfaceId"],"uo":["BgpPeers","Tags"],"pt":{"DirectConnectGatewayId":"$substringAfter(DirectConnectGatewayId, \\"/\\")","ConnectionId":"$lowercase($substringAfter(ConnectionId, \\"/\\"))"},"ai":[["VirtualInterfaceId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:directconnect:${Region}:${Account}:dxvif/${VirtualInterfaceId}"}');
 /** A {@link TransitVirtualInterface} instance: its attributes as typed outputs. */
 export type TransitVirtualInterface = InstanceType<typeof TransitVirtualInterface>;
 
@@ -271,7 +291,11 @@ export interface TransitVirtualInterfaceArgs {
   virtualInterfaceName: string;
   /** The ID of the VLAN. */
   vlan: number;
-  /** The Amazon Resource Name (ARN) of the role to allocate the TransitVifAllocation. Needs directconnect:AllocateTransitVirtualInterface permissions and tag permissions if applicable. */
+  /**
+   * The Amazon Resource Name (ARN) of the role to allocate the TransitVifAllocation. Needs directconnect:AllocateTransitVirtualInterface permissions and tag permissions if applicable.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   allocateTransitVirtualInterfaceRoleArn?: string;
   /** The tags associated with the private virtual interface. */
   tags?: AwsTag[];

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-dbcluster.html | CloudFormation: AWS::DocDB::DBCluster}
  */
-export const DBCluster = cloudControlType<DBClusterArgs, DBClusterOutputs>("AWS::DocDB::DBCluster", "aws:docdb:DBCluster", '{"p":[["StorageEncrypted","boolean",66],["RestoreToTime","string"],["EngineVersion","string",66],["KmsKeyId","string",66],["AvailabilityZones",["array","string"],66],["SnapshotIdentifier","string",66],["Port","integer"],["DBClusterIdentifier","string",66],["PreferredMaintenanceWindow","string"],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["PreferredBackupWindow","string"],["UseLatestRestorableTime","boolean"],["MasterUserPassword","string",48],["VpcSecurityGroupIds",["array","string"]],["SourceDBClusterIdentifier","string",66],["MasterUsername","string",66],["DBClusterParameterGroupName","string"],["CopyTagsToSnapshot","boolean"],["BackupRetentionPeriod","integer"],["RestoreType","string"],["Tags",["array",["ref","Tag"]]],["EnableCloudwatchLogsExports",["array","string"]],["RotateMasterUserPassword","boolean"],["NetworkType","string"],["GlobalClusterIdentifier","string"],["StorageType","string"],["ServerlessV2ScalingConfiguration",["ref","ServerlessV2ScalingConfiguration"]],["MasterUserSecretKmsKeyId","string"],["ManageMasterUserPassword","boolean"],["ClusterResourceId","string",8],["Endpoint","string",8],["ReadEndpoint","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ServerlessV2ScalingConfiguration":[["MinCapacity","number",1],["MaxCapacity","number",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster:${DbClusterInstanceName}"}');
+export const DBCluster = cloudControlType<DBClusterArgs, DBClusterOutputs>("AWS::DocDB::DBCluster", "aws:docdb:DBCluster", '{"p":[["StorageEncrypted","boolean",66],["RestoreToTime","string"],["EngineVersion","string",66],["KmsKeyId","string",66],["AvailabilityZones",["array","string"],66],["SnapshotIdentifier","string",66],["Port","integer"],["DBClusterIdentifier","string",66],["PreferredMaintenanceWindow","string"],["DBSubnetGroupName","string",66],["DeletionProtection","boolean"],["PreferredBackupWindow","string"],["UseLatestRestorableTime","boolean"],["MasterUserPassword","string",48],["VpcSecurityGroupIds",["array","string"]],["SourceDBClusterIdentifier","string",66],["MasterUsername","string",66],["DBClusterParameterGroupName","string"],["CopyTagsToSnapshot","boolean"],["BackupRetentionPeriod","integer"],["RestoreType","string"],["Tags",["array",["ref","Tag"]]],["EnableCloudwatchLogsExports",["array","string"]],["RotateMasterUserPassword","boolean"],["NetworkType","string"],["GlobalClusterIdentifier","string"],["StorageType","string"],["ServerlessV2ScalingConfiguration",["ref","ServerlessV2ScalingConfiguration"]],["MasterUserSecretKmsKeyId","string"],["ManageMasterUserPassword","boolean"],["ClusterResourceId","string",8],["Endpoint","string",8],["ReadEndpoint","string",8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ServerlessV2ScalingConfiguration":[["MinCapacity","number",1],["MaxCapacity","number",1]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster:${DbClusterInstanceName}"}');
 /** A {@link DBCluster} instance: its attributes as typed outputs. */
 export type DBCluster = InstanceType<typeof DBCluster>;
 
@@ -268,7 +268,7 @@ export interface DBClusterServerlessV2ScalingConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-dbclusterparametergroup.html | CloudFormation: AWS::DocDB::DBClusterParameterGroup}
  */
-export const DBClusterParameterGroup = cloudControlType<DBClusterParameterGroupArgs, DBClusterParameterGroupOutputs>("AWS::DocDB::DBClusterParameterGroup", "aws:docdb:DBClusterParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-pg:${ClusterParameterGroupName}"}');
+export const DBClusterParameterGroup = cloudControlType<DBClusterParameterGroupArgs, DBClusterParameterGroupOutputs>("AWS::DocDB::DBClusterParameterGroup", "aws:docdb:DBClusterParameterGroup", '{"p":[["Description","string",67],["Parameters","json",1],["Family","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-pg:${ClusterParameterGroupName}"}');
 /** A {@link DBClusterParameterGroup} instance: its attributes as typed outputs. */
 export type DBClusterParameterGroup = InstanceType<typeof DBClusterParameterGroup>;
 
@@ -313,7 +313,7 @@ export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupA
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-dbinstance.html | CloudFormation: AWS::DocDB::DBInstance}
  */
-export const DBInstance = cloudControlType<DBInstanceArgs, DBInstanceOutputs>("AWS::DocDB::DBInstance", "aws:docdb:DBInstance", '{"p":[["DBInstanceClass","string",1],["DBClusterIdentifier","string",67],["AvailabilityZone","string",66],["PreferredMaintenanceWindow","string"],["EnablePerformanceInsights","boolean"],["AutoMinorVersionUpgrade","boolean"],["DBInstanceIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["CACertificateIdentifier","string"],["CertificateRotationRestart","boolean"],["Endpoint","string",8],["Port","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:db:${DBInstanceId}"}');
+export const DBInstance = cloudControlType<DBInstanceArgs, DBInstanceOutputs>("AWS::DocDB::DBInstance", "aws:docdb:DBInstance", '{"p":[["DBInstanceClass","string",1],["DBClusterIdentifier","string",67],["AvailabilityZone","string",66],["PreferredMaintenanceWindow","string"],["EnablePerformanceInsights","boolean"],["AutoMinorVersionUpgrade","boolean"],["DBInstanceIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["CACertificateIdentifier","string"],["CertificateRotationRestart","boolean"],["Endpoint","string",8],["Port","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:rds:${Region}:${Account}:db:${DBInstanceId}"}');
 /** A {@link DBInstance} instance: its attributes as typed outputs. */
 export type DBInstance = InstanceType<typeof DBInstance>;
 
@@ -393,7 +393,7 @@ export interface DBInstanceOutputs extends DBInstanceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-dbsubnetgroup.html | CloudFormation: AWS::DocDB::DBSubnetGroup}
  */
-export const DBSubnetGroup = cloudControlType<DBSubnetGroupArgs, DBSubnetGroupOutputs>("AWS::DocDB::DBSubnetGroup", "aws:docdb:DBSubnetGroup", '{"p":[["DBSubnetGroupName","string",66],["DBSubnetGroupDescription","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["DBSubnetGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds:${Region}:${Account}:subgrp:${SubnetGroupName}"}');
+export const DBSubnetGroup = cloudControlType<DBSubnetGroupArgs, DBSubnetGroupOutputs>("AWS::DocDB::DBSubnetGroup", "aws:docdb:DBSubnetGroup", '{"p":[["DBSubnetGroupName","string",66],["DBSubnetGroupDescription","string",1],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["DBSubnetGroupName"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:rds:${Region}:${Account}:subgrp:${SubnetGroupName}"}');
 /** A {@link DBSubnetGroup} instance: its attributes as typed outputs. */
 export type DBSubnetGroup = InstanceType<typeof DBSubnetGroup>;
 
@@ -434,7 +434,7 @@ export interface DBSubnetGroupOutputs extends DBSubnetGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-eventsubscription.html | CloudFormation: AWS::DocDB::EventSubscription}
  */
-export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::DocDB::EventSubscription", "aws:docdb:EventSubscription", '{"p":[["Enabled","boolean"],["EventCategories",["array","string"]],["SnsTopicArn","string",67],["SubscriptionName","string",66],["SourceIds",["array","string"]],["SourceType",["enum","db-instance","db-cluster","db-parameter-group","db-security-group","db-cluster-snapshot"]]],"id":["SubscriptionName"],"arn":"arn:${Partition}:rds:${Region}:${Account}:es:${SubscriptionName}"}');
+export const EventSubscription = cloudControlType<EventSubscriptionArgs, EventSubscriptionOutputs>("AWS::DocDB::EventSubscription", "aws:docdb:EventSubscription", '{"p":[["Enabled","boolean"],["EventCategories",["array","string"]],["SnsTopicArn","string",67],["SubscriptionName","string",66],["SourceIds",["array","string"]],["SourceType",["enum","db-instance","db-cluster","db-parameter-group","db-security-group","db-cluster-snapshot"]]],"id":["SubscriptionName"],"reg":{"h":"crudl","co":["SnsTopicArn","SubscriptionName"],"tg":[false,true,true],"nm":{"path":"SubscriptionName","max":255}},"arn":"arn:${Partition}:rds:${Region}:${Account}:es:${SubscriptionName}"}');
 /** A {@link EventSubscription} instance: its attributes as typed outputs. */
 export type EventSubscription = InstanceType<typeof EventSubscription>;
 
@@ -487,7 +487,7 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdb-globalcluster.html | CloudFormation: AWS::DocDB::GlobalCluster}
  */
-export const GlobalCluster = cloudControlType<GlobalClusterArgs, GlobalClusterOutputs>("AWS::DocDB::GlobalCluster", "aws:docdb:GlobalCluster", '{"p":[["GlobalClusterIdentifier","string",67],["SourceDBClusterIdentifier","string",66],["Engine",["enum","docdb"],66],["EngineVersion","string",66],["DeletionProtection","boolean"],["StorageEncrypted","boolean",66],["Tags",["array",["ref","Tag"]]],["GlobalClusterArn","string",72],["GlobalClusterResourceId","string",72]],"id":["GlobalClusterIdentifier"],"tags":["Tags","standard"],"arn":"arn:${Partition}:rds::${Account}:global-cluster:${GlobalCluster}"}');
+export const GlobalCluster = cloudControlType<GlobalClusterArgs, GlobalClusterOutputs>("AWS::DocDB::GlobalCluster", "aws:docdb:GlobalCluster", '{"p":[["GlobalClusterIdentifier","string",67],["SourceDBClusterIdentifier","string",82],["Engine",["enum","docdb"],66],["EngineVersion","string",66],["DeletionProtection","boolean"],["StorageEncrypted","boolean",66],["Tags",["array",["ref","Tag"]]],["GlobalClusterArn","string",72],["GlobalClusterResourceId","string",72]],"id":["GlobalClusterIdentifier"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SourceDBClusterIdentifier"],"co":["Engine","EngineVersion","GlobalClusterIdentifier","SourceDBClusterIdentifier","StorageEncrypted"],"ro":["GlobalClusterArn","GlobalClusterResourceId"],"uo":["Tags"],"pt":{"GlobalClusterIdentifier":"$lowercase(GlobalClusterIdentifier)"},"tg":[true,true,true]},"arn":"arn:${Partition}:rds::${Account}:global-cluster:${GlobalCluster}"}');
 /** A {@link GlobalCluster} instance: its attributes as typed outputs. */
 export type GlobalCluster = InstanceType<typeof GlobalCluster>;
 
@@ -495,7 +495,11 @@ export type GlobalCluster = InstanceType<typeof GlobalCluster>;
 export interface GlobalClusterArgs {
   /** The cluster identifier of the global cluster. */
   globalClusterIdentifier: string;
-  /** The Amazon Resource Name (ARN) to use as the primary cluster of the global cluster. You may also choose to instead specify the DBClusterIdentifier. If you provide a value for this parameter, don't specify values for the following settings because Amazon DocumentDB uses the values from the specified source DB cluster: Engine, EngineVersion, StorageEncrypted */
+  /**
+   * The Amazon Resource Name (ARN) to use as the primary cluster of the global cluster. You may also choose to instead specify the DBClusterIdentifier. If you provide a value for this parameter, don't specify values for the following settings because Amazon DocumentDB uses the values from the specified source DB cluster: Engine, EngineVersion, StorageEncrypted
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sourceDBClusterIdentifier?: string;
   /** The database engine to use for this global cluster. */
   engine?: "docdb";

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-publicrepository.html | CloudFormation: AWS::ECR::PublicRepository}
  */
-export const PublicRepository = cloudControlType<PublicRepositoryArgs, PublicRepositoryOutputs>("AWS::ECR::PublicRepository", "aws:ecr:PublicRepository", '{"p":[["RepositoryPolicyText",["union","json","string"]],["RepositoryName","string",66],["RepositoryCatalogData",["ref","RepositoryCatalogData"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["RepositoryName"],"d":{"RepositoryCatalogData":[["AboutText","string"],["OperatingSystems",["array","string"]],["UsageText","string"],["RepositoryDescription","string"],["Architectures",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ecr-public::${Account}:repository/${RepositoryName}"}');
+export const PublicRepository = cloudControlType<PublicRepositoryArgs, PublicRepositoryOutputs>("AWS::ECR::PublicRepository", "aws:ecr:PublicRepository", '{"p":[["RepositoryPolicyText",["union","json","string"]],["RepositoryName","string",66],["RepositoryCatalogData",["ref","RepositoryCatalogData"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["RepositoryName"],"d":{"RepositoryCatalogData":[["AboutText","string"],["OperatingSystems",["array","string"]],["UsageText","string"],["RepositoryDescription","string"],["Architectures",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["RepositoryName"],"ro":["Arn"],"uo":["RepositoryCatalogData/Architectures","RepositoryCatalogData/OperatingSystems","Tags"],"tg":[true,true,true],"nm":{"path":"RepositoryName","min":2,"max":256,"pattern":""}},"arn":"arn:${Partition}:ecr-public::${Account}:repository/${RepositoryName}"}');
 /** A {@link PublicRepository} instance: its attributes as typed outputs. */
 export type PublicRepository = InstanceType<typeof PublicRepository>;
 
@@ -68,7 +68,7 @@ export interface PublicRepositoryRepositoryCatalogData {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-pullthroughcacherule.html | CloudFormation: AWS::ECR::PullThroughCacheRule}
  */
-export const PullThroughCacheRule = cloudControlType<PullThroughCacheRuleArgs, PullThroughCacheRuleOutputs>("AWS::ECR::PullThroughCacheRule", "aws:ecr:PullThroughCacheRule", '{"p":[["UpstreamRegistryUrl","string",66],["EcrRepositoryPrefix","string",66],["CredentialArn","string",66],["UpstreamRegistry","string",66],["CustomRoleArn","string",66],["UpstreamRepositoryPrefix","string",66]],"id":["EcrRepositoryPrefix"]}');
+export const PullThroughCacheRule = cloudControlType<PullThroughCacheRuleArgs, PullThroughCacheRuleOutputs>("AWS::ECR::PullThroughCacheRule", "aws:ecr:PullThroughCacheRule", '{"p":[["UpstreamRegistryUrl","string",66],["EcrRepositoryPrefix","string",66],["CredentialArn","string",82],["UpstreamRegistry","string",82],["CustomRoleArn","string",82],["UpstreamRepositoryPrefix","string",66]],"id":["EcrRepositoryPrefix"],"reg":{"h":"crudl","wo":["CredentialArn","UpstreamRegistry","CustomRoleArn"],"co":["EcrRepositoryPrefix","UpstreamRegistryUrl","CredentialArn","UpstreamRegistry","CustomRoleArn","UpstreamRepositoryPrefix"],"tg":[false,true,true],"nm":{"path":"EcrRepositoryPrefix","min":2,"max":30,"pattern":"^([a-z0-9]+((\\\\.|_|__|-+)[a-z0-9]+)*(\\\\/[a-z0-9]+((\\\\.|_|__|-+)[a-z0-9]+)*)*\\\\/?|ROOT)$"}}}');
 /** A {@link PullThroughCacheRule} instance: its attributes as typed outputs. */
 export type PullThroughCacheRule = InstanceType<typeof PullThroughCacheRule>;
 
@@ -78,11 +78,23 @@ export interface PullThroughCacheRuleArgs {
   upstreamRegistryUrl?: string;
   /** The Amazon ECR repository prefix associated with the pull through cache rule. */
   ecrRepositoryPrefix?: string;
-  /** The ARN of the Secrets Manager secret associated with the pull through cache rule. */
+  /**
+   * The ARN of the Secrets Manager secret associated with the pull through cache rule.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   credentialArn?: string;
-  /** The name of the upstream source registry associated with the pull through cache rule. */
+  /**
+   * The name of the upstream source registry associated with the pull through cache rule.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   upstreamRegistry?: string;
-  /** The ARN of the IAM role associated with the pull through cache rule. */
+  /**
+   * The ARN of the IAM role associated with the pull through cache rule.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   customRoleArn?: string;
   /** The upstream repository prefix associated with the pull through cache rule. */
   upstreamRepositoryPrefix?: string;
@@ -99,7 +111,7 @@ export interface PullThroughCacheRuleOutputs extends PullThroughCacheRuleArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-pulltimeupdateexclusion.html | CloudFormation: AWS::ECR::PullTimeUpdateExclusion}
  */
-export const PullTimeUpdateExclusion = cloudControlType<PullTimeUpdateExclusionArgs, PullTimeUpdateExclusionOutputs>("AWS::ECR::PullTimeUpdateExclusion", "aws:ecr:PullTimeUpdateExclusion", '{"p":[["PrincipalArn","string",67]],"id":["PrincipalArn"]}');
+export const PullTimeUpdateExclusion = cloudControlType<PullTimeUpdateExclusionArgs, PullTimeUpdateExclusionOutputs>("AWS::ECR::PullTimeUpdateExclusion", "aws:ecr:PullTimeUpdateExclusion", '{"p":[["PrincipalArn","string",67]],"id":["PrincipalArn"],"reg":{"h":"crdl","co":["PrincipalArn"],"tg":[false,true,true]}}');
 /** A {@link PullTimeUpdateExclusion} instance: its attributes as typed outputs. */
 export type PullTimeUpdateExclusion = InstanceType<typeof PullTimeUpdateExclusion>;
 
@@ -120,7 +132,7 @@ export interface PullTimeUpdateExclusionOutputs extends PullTimeUpdateExclusionA
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-registrypolicy.html | CloudFormation: AWS::ECR::RegistryPolicy}
  */
-export const RegistryPolicy = cloudControlType<RegistryPolicyArgs, RegistryPolicyOutputs>("AWS::ECR::RegistryPolicy", "aws:ecr:RegistryPolicy", '{"p":[["PolicyText","json",1],["RegistryId","string",72]],"id":["RegistryId"]}');
+export const RegistryPolicy = cloudControlType<RegistryPolicyArgs, RegistryPolicyOutputs>("AWS::ECR::RegistryPolicy", "aws:ecr:RegistryPolicy", '{"p":[["PolicyText","json",1],["RegistryId","string",72]],"id":["RegistryId"],"reg":{"h":"crudl","ro":["RegistryId"],"tg":[false,true,true]}}');
 /** A {@link RegistryPolicy} instance: its attributes as typed outputs. */
 export type RegistryPolicy = InstanceType<typeof RegistryPolicy>;
 
@@ -141,7 +153,7 @@ export interface RegistryPolicyOutputs extends RegistryPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-registryscanningconfiguration.html | CloudFormation: AWS::ECR::RegistryScanningConfiguration}
  */
-export const RegistryScanningConfiguration = cloudControlType<RegistryScanningConfigurationArgs, RegistryScanningConfigurationOutputs>("AWS::ECR::RegistryScanningConfiguration", "aws:ecr:RegistryScanningConfiguration", '{"p":[["Rules",["array",["ref","ScanningRule"]],1],["ScanType",["enum","BASIC","ENHANCED"],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"ScanningRule":[["RepositoryFilters",["array",["ref","RepositoryFilter"]],1],["ScanFrequency",["enum","SCAN_ON_PUSH","CONTINUOUS_SCAN"],1]],"RepositoryFilter":[["Filter","string",1],["FilterType",["enum","WILDCARD"],1]]}}');
+export const RegistryScanningConfiguration = cloudControlType<RegistryScanningConfigurationArgs, RegistryScanningConfigurationOutputs>("AWS::ECR::RegistryScanningConfiguration", "aws:ecr:RegistryScanningConfiguration", '{"p":[["Rules",["array",["ref","ScanningRule"]],1],["ScanType",["enum","BASIC","ENHANCED"],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"ScanningRule":[["RepositoryFilters",["array",["ref","RepositoryFilter"]],1],["ScanFrequency",["enum","SCAN_ON_PUSH","CONTINUOUS_SCAN"],1]],"RepositoryFilter":[["Filter","string",1],["FilterType",["enum","WILDCARD"],1]]},"reg":{"h":"crudl","ro":["RegistryId"],"uo":["Rules","Rules/*/RepositoryFilters"],"tg":[false,true,true]}}');
 /** A {@link RegistryScanningConfiguration} instance: its attributes as typed outputs. */
 export type RegistryScanningConfiguration = InstanceType<typeof RegistryScanningConfiguration>;
 
@@ -190,7 +202,7 @@ export interface RegistryScanningConfigurationRepositoryFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-replicationconfiguration.html | CloudFormation: AWS::ECR::ReplicationConfiguration}
  */
-export const ReplicationConfiguration = cloudControlType<ReplicationConfigurationArgs, ReplicationConfigurationOutputs>("AWS::ECR::ReplicationConfiguration", "aws:ecr:ReplicationConfiguration", '{"p":[["ReplicationConfiguration",["ref","ReplicationConfiguration"],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"ReplicationConfiguration":[["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["RepositoryFilters",["array",["ref","RepositoryFilter"]]],["Destinations",["array",["ref","ReplicationDestination"]],1]],"RepositoryFilter":[["FilterType",["enum","PREFIX_MATCH"],1],["Filter","string",1]],"ReplicationDestination":[["Region","string",1],["RegistryId","string",1]]}}');
+export const ReplicationConfiguration = cloudControlType<ReplicationConfigurationArgs, ReplicationConfigurationOutputs>("AWS::ECR::ReplicationConfiguration", "aws:ecr:ReplicationConfiguration", '{"p":[["ReplicationConfiguration",["ref","ReplicationConfiguration"],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"ReplicationConfiguration":[["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["RepositoryFilters",["array",["ref","RepositoryFilter"]]],["Destinations",["array",["ref","ReplicationDestination"]],1]],"RepositoryFilter":[["FilterType",["enum","PREFIX_MATCH"],1],["Filter","string",1]],"ReplicationDestination":[["Region","string",1],["RegistryId","string",1]]},"reg":{"h":"crudl","ro":["RegistryId"],"tg":[false,true,true]}}');
 /** A {@link ReplicationConfiguration} instance: its attributes as typed outputs. */
 export type ReplicationConfiguration = InstanceType<typeof ReplicationConfiguration>;
 
@@ -257,13 +269,17 @@ export interface ReplicationConfigurationReplicationDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-repository.html | CloudFormation: AWS::ECR::Repository}
  */
-export const Repository = cloudControlType<RepositoryArgs, RepositoryOutputs>("AWS::ECR::Repository", "aws:ecr:Repository", '{"p":[["EmptyOnDelete","boolean"],["ImageScanningConfiguration",["ref","ImageScanningConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["RepositoryPolicyText",["union","json","string"]],["LifecyclePolicy",["ref","LifecyclePolicy"]],["RepositoryName","string",66],["Tags",["array",["ref","Tag"]]],["ImageTagMutability",["enum","MUTABLE","IMMUTABLE","MUTABLE_WITH_EXCLUSION","IMMUTABLE_WITH_EXCLUSION"]],["ImageTagMutabilityExclusionFilters",["array",["ref","ImageTagMutabilityExclusionFilter"]]],["RepositoryUri","string",8],["Arn","string",72]],"id":["RepositoryName"],"d":{"ImageScanningConfiguration":[["ScanOnPush","boolean"]],"EncryptionConfiguration":[["EncryptionType",["enum","AES256","KMS","KMS_DSSE"],3],["KmsKey","string",2]],"LifecyclePolicy":[["LifecyclePolicyText","string"],["RegistryId","string"]],"ImageTagMutabilityExclusionFilter":[["ImageTagMutabilityExclusionFilterType",["enum","WILDCARD"],1],["ImageTagMutabilityExclusionFilterValue","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ecr:${Region}:${Account}:repository/${RepositoryName}"}');
+export const Repository = cloudControlType<RepositoryArgs, RepositoryOutputs>("AWS::ECR::Repository", "aws:ecr:Repository", '{"p":[["EmptyOnDelete","boolean",16],["ImageScanningConfiguration",["ref","ImageScanningConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["RepositoryPolicyText",["union","json","string"]],["LifecyclePolicy",["ref","LifecyclePolicy"]],["RepositoryName","string",66],["Tags",["array",["ref","Tag"]]],["ImageTagMutability",["enum","MUTABLE","IMMUTABLE","MUTABLE_WITH_EXCLUSION","IMMUTABLE_WITH_EXCLUSION"]],["ImageTagMutabilityExclusionFilters",["array",["ref","ImageTagMutabilityExclusionFilter"]]],["RepositoryUri","string",8],["Arn","string",72]],"id":["RepositoryName"],"d":{"ImageScanningConfiguration":[["ScanOnPush","boolean"]],"EncryptionConfiguration":[["EncryptionType",["enum","AES256","KMS","KMS_DSSE"],1],["KmsKey","string"]],"LifecyclePolicy":[["LifecyclePolicyText","string"],["RegistryId","string"]],"ImageTagMutabilityExclusionFilter":[["ImageTagMutabilityExclusionFilterType",["enum","WILDCARD"],1],["ImageTagMutabilityExclusionFilterValue","string",1]]},"tags":["Tags","standard"],"rp":[["EncryptionConfiguration","EncryptionType"],["EncryptionConfiguration","KmsKey"]],"reg":{"h":"crudl","wo":["EmptyOnDelete"],"co":["RepositoryName","EncryptionConfiguration","EncryptionConfiguration/EncryptionType","EncryptionConfiguration/KmsKey"],"ro":["Arn","RepositoryUri"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"RepositoryName","min":2,"max":256,"pattern":""}},"arn":"arn:${Partition}:ecr:${Region}:${Account}:repository/${RepositoryName}"}');
 /** A {@link Repository} instance: its attributes as typed outputs. */
 export type Repository = InstanceType<typeof Repository>;
 
 /** Inputs of {@link Repository}. */
 export interface RepositoryArgs {
-  /** If true, deleting the repository force deletes the contents of the repository. If false, the repository must be empty before attempting to delete it. */
+  /**
+   * If true, deleting the repository force deletes the contents of the repository. If false, the repository must be empty before attempting to delete it.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   emptyOnDelete?: boolean;
   /**
    * > The `imageScanningConfiguration` parameter is being deprecated, in favor of specifying the image scanning configuration at the registry level. For more information, see `PutRegistryScanningConfiguration` . 
@@ -374,7 +390,7 @@ export interface RepositoryImageTagMutabilityExclusionFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-repositorycreationtemplate.html | CloudFormation: AWS::ECR::RepositoryCreationTemplate}
  */
-export const RepositoryCreationTemplate = cloudControlType<RepositoryCreationTemplateArgs, RepositoryCreationTemplateOutputs>("AWS::ECR::RepositoryCreationTemplate", "aws:ecr:RepositoryCreationTemplate", '{"p":[["Prefix","string",67],["Description","string"],["ImageTagMutability",["enum","MUTABLE","IMMUTABLE","IMMUTABLE_WITH_EXCLUSION","MUTABLE_WITH_EXCLUSION"]],["ImageTagMutabilityExclusionFilters",["array",["ref","ImageTagMutabilityExclusionFilter"]]],["RepositoryPolicy","string"],["LifecyclePolicy","string"],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["ResourceTags",["array",["ref","Tag"]]],["AppliedFor",["array",["enum","REPLICATION","PULL_THROUGH_CACHE","CREATE_ON_PUSH"]],1],["CustomRoleArn","string"],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Prefix"],"d":{"ImageTagMutabilityExclusionFilter":[["ImageTagMutabilityExclusionFilterType",["enum","WILDCARD"],1],["ImageTagMutabilityExclusionFilterValue","string",1]],"EncryptionConfiguration":[["EncryptionType",["enum","AES256","KMS","KMS_DSSE"],1],["KmsKey","string"]]}}');
+export const RepositoryCreationTemplate = cloudControlType<RepositoryCreationTemplateArgs, RepositoryCreationTemplateOutputs>("AWS::ECR::RepositoryCreationTemplate", "aws:ecr:RepositoryCreationTemplate", '{"p":[["Prefix","string",67],["Description","string"],["ImageTagMutability",["enum","MUTABLE","IMMUTABLE","IMMUTABLE_WITH_EXCLUSION","MUTABLE_WITH_EXCLUSION"]],["ImageTagMutabilityExclusionFilters",["array",["ref","ImageTagMutabilityExclusionFilter"]]],["RepositoryPolicy","string"],["LifecyclePolicy","string"],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["ResourceTags",["array",["ref","Tag"]]],["AppliedFor",["array",["enum","REPLICATION","PULL_THROUGH_CACHE","CREATE_ON_PUSH"]],1],["CustomRoleArn","string"],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Prefix"],"d":{"ImageTagMutabilityExclusionFilter":[["ImageTagMutabilityExclusionFilterType",["enum","WILDCARD"],1],["ImageTagMutabilityExclusionFilterValue","string",1]],"EncryptionConfiguration":[["EncryptionType",["enum","AES256","KMS","KMS_DSSE"],1],["KmsKey","string"]]},"reg":{"h":"crudl","co":["Prefix"],"ro":["CreatedAt","UpdatedAt"],"uo":["ResourceTags","AppliedFor"],"tg":[false,true,true]}}');
 /** A {@link RepositoryCreationTemplate} instance: its attributes as typed outputs. */
 export type RepositoryCreationTemplate = InstanceType<typeof RepositoryCreationTemplate>;
 
@@ -451,7 +467,7 @@ export interface RepositoryCreationTemplateEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ecr-signingconfiguration.html | CloudFormation: AWS::ECR::SigningConfiguration}
  */
-export const SigningConfiguration = cloudControlType<SigningConfigurationArgs, SigningConfigurationOutputs>("AWS::ECR::SigningConfiguration", "aws:ecr:SigningConfiguration", '{"p":[["Rules",["array",["ref","Rule"]],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"Rule":[["SigningProfileArn","string",1],["RepositoryFilters",["array",["ref","RepositoryFilter"]]]],"RepositoryFilter":[["Filter","string",1],["FilterType",["enum","WILDCARD_MATCH"],1]]}}');
+export const SigningConfiguration = cloudControlType<SigningConfigurationArgs, SigningConfigurationOutputs>("AWS::ECR::SigningConfiguration", "aws:ecr:SigningConfiguration", '{"p":[["Rules",["array",["ref","Rule"]],1],["RegistryId","string",72]],"id":["RegistryId"],"d":{"Rule":[["SigningProfileArn","string",1],["RepositoryFilters",["array",["ref","RepositoryFilter"]]]],"RepositoryFilter":[["Filter","string",1],["FilterType",["enum","WILDCARD_MATCH"],1]]},"reg":{"h":"crudl","ro":["RegistryId"],"uo":["Rules","Rules/*/RepositoryFilters"],"tg":[false,true,true]}}');
 /** A {@link SigningConfiguration} instance: its attributes as typed outputs. */
 export type SigningConfiguration = InstanceType<typeof SigningConfiguration>;
 

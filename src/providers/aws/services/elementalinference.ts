@@ -13,12 +13,13 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elementalinference-dictionary.html | CloudFormation: AWS::ElementalInference::Dictionary}
  */
-export const Dictionary = cloudControlType<DictionaryArgs, DictionaryOutputs>("AWS::ElementalInference::Dictionary", "aws:elementalinference:Dictionary", '{"p":[["Entries","string"],["Language",["enum","eng","fra","ita","deu","spa","por"],1],["Name","string",1],["Tags",["map","string"]],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:elemental-inference:${Region}:${Account}:dictionary/${Id}"}');
+export const Dictionary = cloudControlType<DictionaryArgs, DictionaryOutputs>("AWS::ElementalInference::Dictionary", "aws:elementalinference:Dictionary", '{"p":[["Entries","string",16],["Language",["enum","eng","fra","ita","deu","spa","por"],1],["Name","string",1],["Tags",["map","string"]],["Arn","string",72],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Entries"],"ro":["Arn","Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:elemental-inference:${Region}:${Account}:dictionary/${Id}"}');
 /** A {@link Dictionary} instance: its attributes as typed outputs. */
 export type Dictionary = InstanceType<typeof Dictionary>;
 
 /** Inputs of {@link Dictionary}. */
 export interface DictionaryArgs {
+  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   entries?: string;
   language: "eng" | "fra" | "ita" | "deu" | "spa" | "por";
   name: string;
@@ -36,7 +37,7 @@ export interface DictionaryOutputs extends DictionaryArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elementalinference-feed.html | CloudFormation: AWS::ElementalInference::Feed}
  */
-export const Feed = cloudControlType<FeedArgs, FeedOutputs>("AWS::ElementalInference::Feed", "aws:elementalinference:Feed", '{"p":[["AccessRoleArn","string"],["Name","string",1],["Outputs",["array",["ref","GetOutput"]],1],["Tags",["map","string"]],["Arn","string",72],["DataEndpoints",["array","string"],8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GetOutput":[["Name","string",1],["OutputConfig",["ref","OutputConfig"],1],["Status",["enum","ENABLED","DISABLED"],1],["Description","string"]],"OutputConfig":[["Cropping",["ref","CroppingConfig"]],["Clipping",["ref","ClippingConfig"]],["Subtitling",["ref","SubtitlingConfig"]]],"CroppingConfig":[["TemplateGroups",["array",["ref","TemplateGroup"]]]],"TemplateGroup":[["Name","string",1],["TemplateUris",["array","string"],1]],"ClippingConfig":[["CallbackMetadata","string"],["DataSourceConfiguration",["ref","DataSourceConfiguration"]]],"DataSourceConfiguration":[["FixtureId","string",1]],"SubtitlingConfig":[["Language",["enum","eng","eng-au","eng-gb","eng-us","fra","ita","deu","spa","por"],1],["AspectRatio",["ref","AspectRatio"]],["Dictionary","string"],["ProfanityFilter",["enum","DISABLED","CENSOR","DROP"]]],"AspectRatio":[["Width","integer",1],["Height","integer",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:elemental-inference:${Region}:${Account}:feed/${Id}"}');
+export const Feed = cloudControlType<FeedArgs, FeedOutputs>("AWS::ElementalInference::Feed", "aws:elementalinference:Feed", '{"p":[["AccessRoleArn","string"],["Name","string",1],["Outputs",["array",["ref","GetOutput"]],1],["Tags",["map","string"]],["Arn","string",72],["DataEndpoints",["array","string"],8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GetOutput":[["Name","string",1],["OutputConfig",["ref","OutputConfig"],1],["Status",["enum","ENABLED","DISABLED"],1],["Description","string"]],"OutputConfig":[["Cropping",["ref","CroppingConfig"]],["Clipping",["ref","ClippingConfig"]],["Subtitling",["ref","SubtitlingConfig"]]],"CroppingConfig":[["TemplateGroups",["array",["ref","TemplateGroup"]]]],"TemplateGroup":[["Name","string",1],["TemplateUris",["array","string"],1]],"ClippingConfig":[["CallbackMetadata","string"],["DataSourceConfiguration",["ref","DataSourceConfiguration"]]],"DataSourceConfiguration":[["FixtureId","string",1]],"SubtitlingConfig":[["Language",["enum","eng","eng-au","eng-gb","eng-us","fra","ita","deu","spa","por"],1],["AspectRatio",["ref","AspectRatio"]],["Dictionary","string"],["ProfanityFilter",["enum","DISABLED","CENSOR","DROP"]]],"AspectRatio":[["Width","integer",1],["Height","integer",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Arn","DataEndpoints","Id"],"tg":[true,true,true]},"arn":"arn:${Partition}:elemental-inference:${Region}:${Account}:feed/${Id}"}');
 /** A {@link Feed} instance: its attributes as typed outputs. */
 export type Feed = InstanceType<typeof Feed>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-finspace-environment.html | CloudFormation: AWS::FinSpace::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::FinSpace::Environment", "aws:finspace:Environment", '{"p":[["Description","string"],["KmsKeyId","string",66],["FederationParameters",["ref","FederationParameters"],66],["FederationMode",["enum","LOCAL","FEDERATED"]],["SuperuserParameters",["ref","SuperuserParameters"],66],["Tags",["array",["ref","Tag"]],66],["Name","string",1],["DataBundles",["array","string"],66],["Status",["enum","CREATE_REQUESTED","CREATING","CREATED","DELETE_REQUESTED","DELETING","DELETED","FAILED_CREATION","FAILED_DELETION","RETRY_DELETION","SUSPENDED"],8],["EnvironmentId","string",72],["EnvironmentArn","string",72],["SageMakerStudioDomainUrl","string",8],["EnvironmentUrl","string",8],["AwsAccountId","string",8],["DedicatedServiceAccountId","string",8]],"id":["EnvironmentId"],"d":{"FederationParameters":[["AttributeMap",["array",["ref","AttributeMapItems"]],2],["FederationProviderName","string",2],["SamlMetadataURL","string",2],["FederationURN","string",2],["SamlMetadataDocument","string",2],["ApplicationCallBackURL","string",2]],"AttributeMapItems":[["Value","string",2],["Key","string",2]],"SuperuserParameters":[["FirstName","string",2],["LastName","string",2],["EmailAddress","string",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:finspace:${Region}:${Account}:environment/${EnvironmentId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::FinSpace::Environment", "aws:finspace:Environment", '{"p":[["Description","string"],["KmsKeyId","string",66],["FederationParameters",["ref","FederationParameters"],66],["FederationMode",["enum","LOCAL","FEDERATED"]],["SuperuserParameters",["ref","SuperuserParameters"],82],["Tags",["array",["ref","Tag"]],82],["Name","string",1],["DataBundles",["array","string"],66],["Status",["enum","CREATE_REQUESTED","CREATING","CREATED","DELETE_REQUESTED","DELETING","DELETED","FAILED_CREATION","FAILED_DELETION","RETRY_DELETION","SUSPENDED"],8],["EnvironmentId","string",72],["EnvironmentArn","string",72],["SageMakerStudioDomainUrl","string",8],["EnvironmentUrl","string",8],["AwsAccountId","string",8],["DedicatedServiceAccountId","string",8]],"id":["EnvironmentId"],"d":{"FederationParameters":[["AttributeMap",["array",["ref","AttributeMapItems"]]],["FederationProviderName","string"],["SamlMetadataURL","string"],["FederationURN","string"],["SamlMetadataDocument","string"],["ApplicationCallBackURL","string"]],"AttributeMapItems":[["Value","string"],["Key","string"]],"SuperuserParameters":[["FirstName","string"],["LastName","string"],["EmailAddress","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["SuperuserParameters","FederationParameters/AttributeMap","Tags"],"co":["KmsKeyId","SuperuserParameters","FederationParameters","DataBundles","Tags"],"ro":["EnvironmentId","Status","SageMakerStudioDomainUrl","EnvironmentArn","EnvironmentUrl","AwsAccountId","DedicatedServiceAccountId"],"uo":["FederationParameters/AttributeMap","Tags"],"dep":["DataBundles"],"tg":[true,true,false]},"arn":"arn:${Partition}:finspace:${Region}:${Account}:environment/${EnvironmentId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
@@ -27,9 +27,17 @@ export interface EnvironmentArgs {
   federationParameters?: EnvironmentFederationParameters;
   /** The authentication mode for the environment. */
   federationMode?: "LOCAL" | "FEDERATED";
-  /** Configuration information for the superuser. */
+  /**
+   * Configuration information for the superuser.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   superuserParameters?: EnvironmentSuperuserParameters;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tags?: AwsTag[];
   /** The name of the FinSpace environment. */
   name: string;

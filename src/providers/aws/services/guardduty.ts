@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-customdetectionruleassociation.html | CloudFormation: AWS::GuardDuty::CustomDetectionRuleAssociation}
  */
-export const CustomDetectionRuleAssociation = cloudControlType<CustomDetectionRuleAssociationArgs, CustomDetectionRuleAssociationOutputs>("AWS::GuardDuty::CustomDetectionRuleAssociation", "aws:guardduty:CustomDetectionRuleAssociation", '{"p":[["RuleId","string",67],["Mode",["enum","LIVE","DRY_RUN"],1],["Tags",["array",["ref","TagItem"]]],["AssociationId","string",72],["Arn","string",72],["AccountId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["RuleId","AssociationId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const CustomDetectionRuleAssociation = cloudControlType<CustomDetectionRuleAssociationArgs, CustomDetectionRuleAssociationOutputs>("AWS::GuardDuty::CustomDetectionRuleAssociation", "aws:guardduty:CustomDetectionRuleAssociation", '{"p":[["RuleId","string",67],["Mode",["enum","LIVE","DRY_RUN"],1],["Tags",["array",["ref","TagItem"]]],["AssociationId","string",72],["Arn","string",72],["AccountId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["RuleId","AssociationId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
 /** A {@link CustomDetectionRuleAssociation} instance: its attributes as typed outputs. */
 export type CustomDetectionRuleAssociation = InstanceType<typeof CustomDetectionRuleAssociation>;
 
@@ -54,7 +54,7 @@ export interface CustomDetectionRuleAssociationTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-detector.html | CloudFormation: AWS::GuardDuty::Detector}
  */
-export const Detector = cloudControlType<DetectorArgs, DetectorOutputs>("AWS::GuardDuty::Detector", "aws:guardduty:Detector", '{"p":[["FindingPublishingFrequency","string"],["DataSources",["ref","CFNDataSourceConfigurations"]],["Enable","boolean",1],["Features",["array",["ref","CFNFeatureConfiguration"]]],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CFNDataSourceConfigurations":[["MalwareProtection",["ref","CFNMalwareProtectionConfiguration"]],["S3Logs",["ref","CFNS3LogsConfiguration"]],["Kubernetes",["ref","CFNKubernetesConfiguration"]]],"CFNMalwareProtectionConfiguration":[["ScanEc2InstanceWithFindings",["ref","CFNScanEc2InstanceWithFindingsConfiguration"]]],"CFNScanEc2InstanceWithFindingsConfiguration":[["EbsVolumes","boolean"]],"CFNS3LogsConfiguration":[["Enable","boolean",1]],"CFNKubernetesConfiguration":[["AuditLogs",["ref","CFNKubernetesAuditLogsConfiguration"],1]],"CFNKubernetesAuditLogsConfiguration":[["Enable","boolean",1]],"CFNFeatureConfiguration":[["Status",["enum","ENABLED","DISABLED"],1],["AdditionalConfiguration",["array",["ref","CFNFeatureAdditionalConfiguration"]]],["Name","string",1]],"CFNFeatureAdditionalConfiguration":[["Status","string"],["Name","string"]],"TagItem":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:guardduty:${Region}:${Account}:detector/${DetectorId}"}');
+export const Detector = cloudControlType<DetectorArgs, DetectorOutputs>("AWS::GuardDuty::Detector", "aws:guardduty:Detector", '{"p":[["FindingPublishingFrequency","string"],["DataSources",["ref","CFNDataSourceConfigurations"]],["Enable","boolean",1],["Features",["array",["ref","CFNFeatureConfiguration"]]],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"CFNDataSourceConfigurations":[["MalwareProtection",["ref","CFNMalwareProtectionConfiguration"]],["S3Logs",["ref","CFNS3LogsConfiguration"]],["Kubernetes",["ref","CFNKubernetesConfiguration"]]],"CFNMalwareProtectionConfiguration":[["ScanEc2InstanceWithFindings",["ref","CFNScanEc2InstanceWithFindingsConfiguration"]]],"CFNScanEc2InstanceWithFindingsConfiguration":[["EbsVolumes","boolean"]],"CFNS3LogsConfiguration":[["Enable","boolean",1]],"CFNKubernetesConfiguration":[["AuditLogs",["ref","CFNKubernetesAuditLogsConfiguration"],1]],"CFNKubernetesAuditLogsConfiguration":[["Enable","boolean",1]],"CFNFeatureConfiguration":[["Status",["enum","ENABLED","DISABLED"],1],["AdditionalConfiguration",["array",["ref","CFNFeatureAdditionalConfiguration"]]],["Name","string",1]],"CFNFeatureAdditionalConfiguration":[["Status","string"],["Name","string"]],"TagItem":[["Value","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id"],"uo":["Features","Features/*/AdditionalConfiguration","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:guardduty:${Region}:${Account}:detector/${DetectorId}"}');
 /** A {@link Detector} instance: its attributes as typed outputs. */
 export type Detector = InstanceType<typeof Detector>;
 
@@ -191,7 +191,7 @@ export interface DetectorTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-filter.html | CloudFormation: AWS::GuardDuty::Filter}
  */
-export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::GuardDuty::Filter", "aws:guardduty:Filter", '{"p":[["Action","string"],["Description","string"],["DetectorId","string",67],["FindingCriteria",["ref","FindingCriteria"],1],["Rank","integer"],["Tags",["array",["ref","TagItem"]]],["Name","string",67]],"id":["DetectorId","Name"],"d":{"FindingCriteria":[["Criterion",["map",["ref","Condition"]]],["ItemType",["ref","Condition"]]],"Condition":[["Equals",["array","string"]],["LessThan","integer"],["LessThanOrEqual","integer"],["GreaterThan","integer"],["Lt","integer"],["Gte","integer"],["GreaterThanOrEqual","integer"],["Neq",["array","string"]],["Eq",["array","string"]],["Lte","integer"],["Gt","integer"],["NotEquals",["array","string"]],["Matches",["array","string"]],["NotMatches",["array","string"]]],"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::GuardDuty::Filter", "aws:guardduty:Filter", '{"p":[["Action","string"],["Description","string"],["DetectorId","string",67],["FindingCriteria",["ref","FindingCriteria"],1],["Rank","integer"],["Tags",["array",["ref","TagItem"]]],["Name","string",67]],"id":["DetectorId","Name"],"d":{"FindingCriteria":[["Criterion",["map",["ref","Condition"]]],["ItemType",["ref","Condition"]]],"Condition":[["Equals",["array","string"]],["LessThan","integer"],["LessThanOrEqual","integer"],["GreaterThan","integer"],["Lt","integer"],["Gte","integer"],["GreaterThanOrEqual","integer"],["Neq",["array","string"]],["Eq",["array","string"]],["Lte","integer"],["Gt","integer"],["NotEquals",["array","string"]],["Matches",["array","string"]],["NotMatches",["array","string"]]],"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DetectorId","Name"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Filter} instance: its attributes as typed outputs. */
 export type Filter = InstanceType<typeof Filter>;
 
@@ -313,7 +313,7 @@ export interface FilterTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-ipset.html | CloudFormation: AWS::GuardDuty::IPSet}
  */
-export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::GuardDuty::IPSet", "aws:guardduty:IPSet", '{"p":[["Format","string",67],["Activate","boolean"],["DetectorId","string",66],["Tags",["array",["ref","TagItem"]]],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Id","string",72,"awsId"]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::GuardDuty::IPSet", "aws:guardduty:IPSet", '{"p":[["Format","string",67],["Activate","boolean",16],["DetectorId","string",66],["Tags",["array",["ref","TagItem"]]],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Id","string",72,"awsId"]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Activate"],"co":["Format","DetectorId"],"ro":["Id"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link IPSet} instance: its attributes as typed outputs. */
 export type IPSet = InstanceType<typeof IPSet>;
 
@@ -321,7 +321,11 @@ export type IPSet = InstanceType<typeof IPSet>;
 export interface IPSetArgs {
   /** The format of the file that contains the IPSet. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
   format: string;
-  /** A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active. */
+  /**
+   * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activate?: boolean;
   /**
    * The unique ID of the detector of the GuardDuty account for which you want to create an IPSet.
@@ -383,7 +387,7 @@ export interface IPSetTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-malwareprotectionplan.html | CloudFormation: AWS::GuardDuty::MalwareProtectionPlan}
  */
-export const MalwareProtectionPlan = cloudControlType<MalwareProtectionPlanArgs, MalwareProtectionPlanOutputs>("AWS::GuardDuty::MalwareProtectionPlan", "aws:guardduty:MalwareProtectionPlan", '{"p":[["Role","string",1],["ProtectedResource",["ref","CFNProtectedResource"],1],["Actions",["ref","CFNActions"]],["Tags",["array",["ref","TagItem"]]],["MalwareProtectionPlanId","string",72],["Arn","string",72],["CreatedAt","string",8],["Status","string",8],["StatusReasons",["array",["ref","CFNStatusReasons"]],8]],"id":["MalwareProtectionPlanId"],"d":{"CFNProtectedResource":[["S3Bucket",["ref","S3Bucket"],1]],"S3Bucket":[["BucketName","string"],["ObjectPrefixes",["array","string"]]],"CFNActions":[["Tagging",["ref","CFNTagging"]]],"CFNTagging":[["Status","string"]],"TagItem":[["Key","string",1],["Value","string",1]],"CFNStatusReasons":[["Code","string"],["Message","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:guardduty:${Region}:${Account}:malware-protection-plan/${MalwareProtectionPlanId}"}');
+export const MalwareProtectionPlan = cloudControlType<MalwareProtectionPlanArgs, MalwareProtectionPlanOutputs>("AWS::GuardDuty::MalwareProtectionPlan", "aws:guardduty:MalwareProtectionPlan", '{"p":[["Role","string",1],["ProtectedResource",["ref","CFNProtectedResource"],1],["Actions",["ref","CFNActions"]],["Tags",["array",["ref","TagItem"]]],["MalwareProtectionPlanId","string",72],["Arn","string",72],["CreatedAt","string",8],["Status","string",8],["StatusReasons",["array",["ref","CFNStatusReasons"]],8]],"id":["MalwareProtectionPlanId"],"d":{"CFNProtectedResource":[["S3Bucket",["ref","S3Bucket"],1]],"S3Bucket":[["BucketName","string"],["ObjectPrefixes",["array","string"]]],"CFNActions":[["Tagging",["ref","CFNTagging"]]],"CFNTagging":[["Status","string"]],"TagItem":[["Key","string",1],["Value","string",1]],"CFNStatusReasons":[["Code","string"],["Message","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["MalwareProtectionPlanId","Arn","CreatedAt","Status","StatusReasons"],"tg":[true,true,true]},"arn":"arn:${Partition}:guardduty:${Region}:${Account}:malware-protection-plan/${MalwareProtectionPlanId}"}');
 /** A {@link MalwareProtectionPlan} instance: its attributes as typed outputs. */
 export type MalwareProtectionPlan = InstanceType<typeof MalwareProtectionPlan>;
 
@@ -492,7 +496,7 @@ export interface MalwareProtectionPlanCFNStatusReasons {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-master.html | CloudFormation: AWS::GuardDuty::Master}
  */
-export const Master = cloudControlType<MasterArgs, MasterOutputs>("AWS::GuardDuty::Master", "aws:guardduty:Master", '{"p":[["DetectorId","string",67],["MasterId","string",67],["InvitationId","string",66]],"id":["DetectorId","MasterId"]}');
+export const Master = cloudControlType<MasterArgs, MasterOutputs>("AWS::GuardDuty::Master", "aws:guardduty:Master", '{"p":[["DetectorId","string",67],["MasterId","string",67],["InvitationId","string",66]],"id":["DetectorId","MasterId"],"reg":{"h":"crdl","co":["MasterId","InvitationId","DetectorId"],"tg":[false,false,false]}}');
 /** A {@link Master} instance: its attributes as typed outputs. */
 export type Master = InstanceType<typeof Master>;
 
@@ -520,7 +524,7 @@ export interface MasterOutputs extends MasterArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-member.html | CloudFormation: AWS::GuardDuty::Member}
  */
-export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::GuardDuty::Member", "aws:guardduty:Member", '{"p":[["Status","string"],["MemberId","string",66],["Email","string",67],["Message","string"],["DisableEmailNotification","boolean"],["DetectorId","string",66]],"id":["DetectorId","MemberId"]}');
+export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::GuardDuty::Member", "aws:guardduty:Member", '{"p":[["Status","string"],["MemberId","string",66],["Email","string",1],["Message","string",16],["DisableEmailNotification","boolean",16],["DetectorId","string",66]],"id":["DetectorId","MemberId"],"reg":{"h":"crudl","wo":["DisableEmailNotification","Message"],"co":["DetectorId","MemberId"],"tg":[false,false,false]}}');
 /** A {@link Member} instance: its attributes as typed outputs. */
 export type Member = InstanceType<typeof Member>;
 
@@ -532,9 +536,17 @@ export interface MemberArgs {
   memberId?: string;
   /** The email address associated with the member account. */
   email: string;
-  /** The invitation message that you want to send to the accounts that you're inviting to GuardDuty as members. */
+  /**
+   * The invitation message that you want to send to the accounts that you're inviting to GuardDuty as members.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   message?: string;
-  /** Specifies whether or not to disable email notification for the member account that you invite. */
+  /**
+   * Specifies whether or not to disable email notification for the member account that you invite.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   disableEmailNotification?: boolean;
   /** The ID of the detector associated with the GuardDuty service to add the member to. */
   detectorId?: string;
@@ -555,7 +567,7 @@ export interface MemberOutputs extends MemberArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-publishingdestination.html | CloudFormation: AWS::GuardDuty::PublishingDestination}
  */
-export const PublishingDestination = cloudControlType<PublishingDestinationArgs, PublishingDestinationOutputs>("AWS::GuardDuty::PublishingDestination", "aws:guardduty:PublishingDestination", '{"p":[["DetectorId","string",67],["DestinationType","string",1],["DestinationProperties",["ref","CFNDestinationProperties"],1],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status","string",8],["PublishingFailureStartTimestamp","string",8]],"id":["DetectorId","Id"],"d":{"CFNDestinationProperties":[["DestinationArn","string"],["KmsKeyArn","string"]],"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const PublishingDestination = cloudControlType<PublishingDestinationArgs, PublishingDestinationOutputs>("AWS::GuardDuty::PublishingDestination", "aws:guardduty:PublishingDestination", '{"p":[["DetectorId","string",67],["DestinationType","string",1],["DestinationProperties",["ref","CFNDestinationProperties"],1],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status","string",8],["PublishingFailureStartTimestamp","string",8]],"id":["DetectorId","Id"],"d":{"CFNDestinationProperties":[["DestinationArn","string"],["KmsKeyArn","string"]],"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DetectorId"],"ro":["Id","Status","PublishingFailureStartTimestamp"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link PublishingDestination} instance: its attributes as typed outputs. */
 export type PublishingDestination = InstanceType<typeof PublishingDestination>;
 
@@ -612,7 +624,7 @@ export interface PublishingDestinationTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-threatentityset.html | CloudFormation: AWS::GuardDuty::ThreatEntitySet}
  */
-export const ThreatEntitySet = cloudControlType<ThreatEntitySetArgs, ThreatEntitySetOutputs>("AWS::GuardDuty::ThreatEntitySet", "aws:guardduty:ThreatEntitySet", '{"p":[["Format","string",67],["Activate","boolean"],["DetectorId","string",66],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status",["enum","INACTIVE","ACTIVATING","ACTIVE","DEACTIVATING","ERROR","DELETE_PENDING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["ErrorDetails","string",8]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const ThreatEntitySet = cloudControlType<ThreatEntitySetArgs, ThreatEntitySetOutputs>("AWS::GuardDuty::ThreatEntitySet", "aws:guardduty:ThreatEntitySet", '{"p":[["Format","string",67],["Activate","boolean",16],["DetectorId","string",66],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status",["enum","INACTIVE","ACTIVATING","ACTIVE","DEACTIVATING","ERROR","DELETE_PENDING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["ErrorDetails","string",8]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Activate"],"co":["Format","DetectorId"],"ro":["Id","Status","CreatedAt","UpdatedAt","ErrorDetails"],"tg":[true,true,true]}}');
 /** A {@link ThreatEntitySet} instance: its attributes as typed outputs. */
 export type ThreatEntitySet = InstanceType<typeof ThreatEntitySet>;
 
@@ -620,7 +632,11 @@ export type ThreatEntitySet = InstanceType<typeof ThreatEntitySet>;
 export interface ThreatEntitySetArgs {
   /** The format of the file that contains the threat entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
   format: string;
-  /** A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to consider the entries in this list and generate findings based on associated activity, this list must be active. */
+  /**
+   * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to consider the entries in this list and generate findings based on associated activity, this list must be active.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activate?: boolean;
   /**
    * The unique regional detector ID of the GuardDuty account for which you want to create a threat entity set.
@@ -685,7 +701,7 @@ export interface ThreatEntitySetTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-threatintelset.html | CloudFormation: AWS::GuardDuty::ThreatIntelSet}
  */
-export const ThreatIntelSet = cloudControlType<ThreatIntelSetArgs, ThreatIntelSetOutputs>("AWS::GuardDuty::ThreatIntelSet", "aws:guardduty:ThreatIntelSet", '{"p":[["Format","string",67],["Activate","boolean"],["DetectorId","string",66],["Tags",["array",["ref","TagItem"]]],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Id","string",72,"awsId"]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const ThreatIntelSet = cloudControlType<ThreatIntelSetArgs, ThreatIntelSetOutputs>("AWS::GuardDuty::ThreatIntelSet", "aws:guardduty:ThreatIntelSet", '{"p":[["Format","string",67],["Activate","boolean",16],["DetectorId","string",66],["Tags",["array",["ref","TagItem"]]],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Id","string",72,"awsId"]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Activate"],"co":["Format","DetectorId"],"ro":["Id"],"tg":[true,true,true]}}');
 /** A {@link ThreatIntelSet} instance: its attributes as typed outputs. */
 export type ThreatIntelSet = InstanceType<typeof ThreatIntelSet>;
 
@@ -693,7 +709,11 @@ export type ThreatIntelSet = InstanceType<typeof ThreatIntelSet>;
 export interface ThreatIntelSetArgs {
   /** The format of the file that contains the `ThreatIntelSet` . For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
   format: string;
-  /** A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to be able to generate findings based on an activity associated with these entries, this list must be active. */
+  /**
+   * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to be able to generate findings based on an activity associated with these entries, this list must be active.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activate?: boolean;
   /**
    * The unique ID of the detector of the GuardDuty account for which you want to create a `threatIntelSet` .
@@ -756,7 +776,7 @@ export interface ThreatIntelSetTagItem {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-trustedentityset.html | CloudFormation: AWS::GuardDuty::TrustedEntitySet}
  */
-export const TrustedEntitySet = cloudControlType<TrustedEntitySetArgs, TrustedEntitySetOutputs>("AWS::GuardDuty::TrustedEntitySet", "aws:guardduty:TrustedEntitySet", '{"p":[["Format","string",67],["Activate","boolean"],["DetectorId","string",66],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status",["enum","INACTIVE","ACTIVATING","ACTIVE","DEACTIVATING","ERROR","DELETE_PENDING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["ErrorDetails","string",8]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"]}');
+export const TrustedEntitySet = cloudControlType<TrustedEntitySetArgs, TrustedEntitySetOutputs>("AWS::GuardDuty::TrustedEntitySet", "aws:guardduty:TrustedEntitySet", '{"p":[["Format","string",67],["Activate","boolean",16],["DetectorId","string",66],["Name","string"],["Location","string",1],["ExpectedBucketOwner","string"],["Tags",["array",["ref","TagItem"]]],["Id","string",72,"awsId"],["Status",["enum","INACTIVE","ACTIVATING","ACTIVE","DEACTIVATING","ERROR","DELETE_PENDING","DELETED"],8],["CreatedAt","string",8],["UpdatedAt","string",8],["ErrorDetails","string",8]],"id":["Id","DetectorId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Activate"],"co":["Format","DetectorId"],"ro":["Id","Status","CreatedAt","UpdatedAt","ErrorDetails"],"tg":[true,true,true]}}');
 /** A {@link TrustedEntitySet} instance: its attributes as typed outputs. */
 export type TrustedEntitySet = InstanceType<typeof TrustedEntitySet>;
 
@@ -764,7 +784,11 @@ export type TrustedEntitySet = InstanceType<typeof TrustedEntitySet>;
 export interface TrustedEntitySetArgs {
   /** The format of the file that contains the trusted entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
   format: string;
-  /** A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active. */
+  /**
+   * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   activate?: boolean;
   /**
    * The unique regional detector ID of the GuardDuty account for which you want to create a trusted entity set.

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-interconnect-connection.html | CloudFormation: AWS::Interconnect::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::Interconnect::Connection", "aws:interconnect:Connection", '{"p":[["Description","string"],["Bandwidth","string"],["AttachPoint",["ref","AttachPoint"],67],["EnvironmentId","string",66],["RemoteOwnerAccount","string"],["RemoteAccount",["ref","RemoteAccount"],66],["ActivationKey","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionId","string",72],["Arn","string",72],["Provider",["ref","Provider"],8],["Type","string",8],["State",["enum","available","requested","pending","down","deleting","deleted","failed"],8],["SharedId","string",8],["OwnerAccount","string",8],["BillingTier","integer",8]],"id":["Arn"],"d":{"AttachPoint":[["DirectConnectGateway","string"],["Arn","string"]],"RemoteAccount":[["Identifier","string",1]],"Provider":[["CloudServiceProvider","string"],["LastMileProvider","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:interconnect:${Region}:${Account}:connection/${Id}"}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::Interconnect::Connection", "aws:interconnect:Connection", '{"p":[["Description","string"],["Bandwidth","string"],["AttachPoint",["ref","AttachPoint"],67],["EnvironmentId","string",66],["RemoteOwnerAccount","string",16],["RemoteAccount",["ref","RemoteAccount"],82],["ActivationKey","string",66],["Tags",["array",["ref","Tag"]]],["ConnectionId","string",72],["Arn","string",72],["Provider",["ref","Provider"],8],["Type","string",8],["State",["enum","available","requested","pending","down","deleting","deleted","failed"],8],["SharedId","string",8],["OwnerAccount","string",8],["BillingTier","integer",8]],"id":["Arn"],"d":{"AttachPoint":[["DirectConnectGateway","string"],["Arn","string"]],"RemoteAccount":[["Identifier","string",1]],"Provider":[["CloudServiceProvider","string"],["LastMileProvider","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RemoteOwnerAccount","RemoteAccount"],"co":["AttachPoint","EnvironmentId","ActivationKey","RemoteAccount"],"ro":["ConnectionId","Arn","Provider","Type","State","SharedId","OwnerAccount","BillingTier"],"uo":["Tags"],"ai":[["ConnectionId"]],"dep":["RemoteOwnerAccount"],"tg":[true,true,true]},"arn":"arn:${Partition}:interconnect:${Region}:${Account}:connection/${Id}"}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 
@@ -27,9 +27,17 @@ export interface ConnectionArgs {
   attachPoint: ConnectionAttachPoint;
   /** The ID of the environment for the connection. Required when creating a connection through AWS. Mutually exclusive with ActivationKey. */
   environmentId?: string;
-  /** Deprecated. Use RemoteAccount instead. The account ID of the remote owner. Required when creating a connection through AWS. */
+  /**
+   * Deprecated. Use RemoteAccount instead. The account ID of the remote owner. Required when creating a connection through AWS.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   remoteOwnerAccount?: string;
-  /** The remote account identifier for the connection. Required when creating a connection through AWS. Replaces RemoteOwnerAccount. */
+  /**
+   * The remote account identifier for the connection. Required when creating a connection through AWS. Replaces RemoteOwnerAccount.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   remoteAccount?: ConnectionRemoteAccount;
   /** The activation key for accepting a connection proposal from a partner CSP. Mutually exclusive with EnvironmentId. */
   activationKey?: string;

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-internetmonitor-monitor.html | CloudFormation: AWS::InternetMonitor::Monitor}
  */
-export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::InternetMonitor::Monitor", "aws:internetmonitor:Monitor", '{"p":[["Status",["enum","PENDING","ACTIVE","INACTIVE","ERROR"]],["TrafficPercentageToMonitor","integer"],["HealthEventsConfig",["ref","HealthEventsConfig"]],["ResourcesToAdd",["array","string"]],["InternetMeasurementsLogDelivery",["ref","InternetMeasurementsLogDelivery"]],["MonitorName","string",67],["ResourcesToRemove",["array","string"]],["Resources",["array","string"]],["MaxCityNetworksToMonitor","integer"],["Tags",["array",["ref","Tag"]]],["LinkedAccountId","string"],["IncludeLinkedAccounts","boolean"],["ModifiedAt","string",8],["MonitorArn","string",72],["CreatedAt","string",8],["ProcessingStatusInfo","string",8],["ProcessingStatus",["enum","OK","INACTIVE","COLLECTING_DATA","INSUFFICIENT_DATA","FAULT_SERVICE","FAULT_ACCESS_CLOUDWATCH"],8]],"id":["MonitorName"],"d":{"HealthEventsConfig":[["AvailabilityLocalHealthEventsConfig",["ref","LocalHealthEventsConfig"]],["PerformanceScoreThreshold","number"],["PerformanceLocalHealthEventsConfig",["ref","LocalHealthEventsConfig"]],["AvailabilityScoreThreshold","number"]],"LocalHealthEventsConfig":[["Status",["enum","ENABLED","DISABLED"]],["HealthScoreThreshold","number"],["MinTrafficImpact","number"]],"InternetMeasurementsLogDelivery":[["S3Config",["ref","S3Config"]]],"S3Config":[["BucketName","string"],["LogDeliveryStatus",["enum","ENABLED","DISABLED"]],["BucketPrefix","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:internetmonitor:${Region}:${Account}:monitor/${MonitorName}"}');
+export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::InternetMonitor::Monitor", "aws:internetmonitor:Monitor", '{"p":[["Status",["enum","PENDING","ACTIVE","INACTIVE","ERROR"]],["TrafficPercentageToMonitor","integer"],["HealthEventsConfig",["ref","HealthEventsConfig"]],["ResourcesToAdd",["array","string"],16],["InternetMeasurementsLogDelivery",["ref","InternetMeasurementsLogDelivery"]],["MonitorName","string",67],["ResourcesToRemove",["array","string"],16],["Resources",["array","string"]],["MaxCityNetworksToMonitor","integer"],["Tags",["array",["ref","Tag"]]],["LinkedAccountId","string",16],["IncludeLinkedAccounts","boolean",16],["ModifiedAt","string",8],["MonitorArn","string",72],["CreatedAt","string",8],["ProcessingStatusInfo","string",8],["ProcessingStatus",["enum","OK","INACTIVE","COLLECTING_DATA","INSUFFICIENT_DATA","FAULT_SERVICE","FAULT_ACCESS_CLOUDWATCH"],8]],"id":["MonitorName"],"d":{"HealthEventsConfig":[["AvailabilityLocalHealthEventsConfig",["ref","LocalHealthEventsConfig"]],["PerformanceScoreThreshold","number"],["PerformanceLocalHealthEventsConfig",["ref","LocalHealthEventsConfig"]],["AvailabilityScoreThreshold","number"]],"LocalHealthEventsConfig":[["Status",["enum","ENABLED","DISABLED"]],["HealthScoreThreshold","number"],["MinTrafficImpact","number"]],"InternetMeasurementsLogDelivery":[["S3Config",["ref","S3Config"]]],"S3Config":[["BucketName","string"],["LogDeliveryStatus",["enum","ENABLED","DISABLED"]],["BucketPrefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourcesToAdd","ResourcesToRemove","LinkedAccountId","IncludeLinkedAccounts"],"co":["MonitorName"],"ro":["CreatedAt","ModifiedAt","MonitorArn","ProcessingStatus","ProcessingStatusInfo"],"uo":["Resources","ResourcesToAdd","ResourcesToRemove","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:internetmonitor:${Region}:${Account}:monitor/${MonitorName}"}');
 /** A {@link Monitor} instance: its attributes as typed outputs. */
 export type Monitor = InstanceType<typeof Monitor>;
 
@@ -47,6 +47,8 @@ export interface MonitorArgs {
    * If you add only VPC resources, at least one VPC must have an Internet Gateway attached to it, to make sure that it has internet connectivity.
    *
    * > You can specify this field for a monitor update only if the `Resources` field is empty.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   resourcesToAdd?: string[];
   /** Publish internet measurements for a monitor for all city-networks (up to the 500,000 service limit) to another location, such as an Amazon S3 bucket. Measurements are also published to Amazon CloudWatch Logs for the first 500 (by traffic volume) city-networks (client locations and ASNs, typically internet service providers or ISPs). */
@@ -57,6 +59,8 @@ export interface MonitorArgs {
    * The resources to remove from a monitor, which you provide as a set of Amazon Resource Names (ARNs)
    *
    * > You can specify this field for a monitor update only if the `Resources` field is empty.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   resourcesToRemove?: string[];
   /**
@@ -73,9 +77,17 @@ export interface MonitorArgs {
   maxCityNetworksToMonitor?: number;
   /** The tags for a monitor, listed as a set of *key:value* pairs. */
   tags?: AwsTag[];
-  /** The account ID for an account that you've set up cross-account sharing for in Internet Monitor. You configure cross-account sharing by using Amazon CloudWatch Observability Access Manager. For more information, see [Internet Monitor cross-account observability](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cwim-cross-account.html) in the Amazon CloudWatch User Guide. */
+  /**
+   * The account ID for an account that you've set up cross-account sharing for in Internet Monitor. You configure cross-account sharing by using Amazon CloudWatch Observability Access Manager. For more information, see [Internet Monitor cross-account observability](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cwim-cross-account.html) in the Amazon CloudWatch User Guide.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   linkedAccountId?: string;
-  /** A boolean option that you can set to `TRUE` to include monitors for linked accounts in a list of monitors, when you've set up cross-account sharing in Internet Monitor. You configure cross-account sharing by using Amazon CloudWatch Observability Access Manager. For more information, see [Internet Monitor cross-account observability](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cwim-cross-account.html) in the Amazon CloudWatch User Guide. */
+  /**
+   * A boolean option that you can set to `TRUE` to include monitors for linked accounts in a list of monitors, when you've set up cross-account sharing in Internet Monitor. You configure cross-account sharing by using Amazon CloudWatch Observability Access Manager. For more information, see [Internet Monitor cross-account observability](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cwim-cross-account.html) in the Amazon CloudWatch User Guide.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   includeLinkedAccounts?: boolean;
 }
 

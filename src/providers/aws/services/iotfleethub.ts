@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotfleethub-application.html | CloudFormation: AWS::IoTFleetHub::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::IoTFleetHub::Application", "aws:iotfleethub:Application", '{"p":[["ApplicationName","string",1],["ApplicationDescription","string"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["ApplicationUrl","string",8],["ApplicationArn","string",72],["ApplicationState","string",8],["SsoClientId","string",8],["ApplicationId","string",72],["ApplicationLastUpdateDate","integer",8],["ErrorMessage","string",8],["ApplicationCreationDate","integer",8]]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::IoTFleetHub::Application", "aws:iotfleethub:Application", '{"p":[["ApplicationName","string",1],["ApplicationDescription","string"],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["ApplicationUrl","string",8],["ApplicationArn","string",72],["ApplicationState","string",8],["SsoClientId","string",8],["ApplicationId","string",72],["ApplicationLastUpdateDate","integer",8],["ErrorMessage","string",8],["ApplicationCreationDate","integer",8]],"reg":{"h":"crudl","ro":["ApplicationArn","ApplicationId","ApplicationUrl","ApplicationState","ApplicationCreationDate","ApplicationLastUpdateDate","SsoClientId","ErrorMessage"],"uo":["Tags"]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotthingsgraph-flowtemplate.html | CloudFormation: AWS::IoTThingsGraph::FlowTemplate}
  */
-export const FlowTemplate = cloudControlType<FlowTemplateArgs, FlowTemplateOutputs>("AWS::IoTThingsGraph::FlowTemplate", "aws:iotthingsgraph:FlowTemplate", '{"p":[["CompatibleNamespaceVersion","number"],["Definition",["ref","DefinitionDocument"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DefinitionDocument":[["Language","string",1],["Text","string",1]]}}');
+export const FlowTemplate = cloudControlType<FlowTemplateArgs, FlowTemplateOutputs>("AWS::IoTThingsGraph::FlowTemplate", "aws:iotthingsgraph:FlowTemplate", '{"p":[["CompatibleNamespaceVersion","number"],["Definition",["ref","DefinitionDocument"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"DefinitionDocument":[["Language","string",1],["Text","string",1]]},"reg":{"h":""}}');
 /** A {@link FlowTemplate} instance: its attributes as typed outputs. */
 export type FlowTemplate = InstanceType<typeof FlowTemplate>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-channel.html | CloudFormation: AWS::IVS::Channel}
  */
-export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::IVS::Channel", "aws:ivs:Channel", '{"p":[["Type",["enum","STANDARD","BASIC","ADVANCED_SD","ADVANCED_HD"]],["RecordingConfigurationArn","string"],["Authorized","boolean"],["Preset",["enum","","HIGHER_BANDWIDTH_DELIVERY","CONSTRAINED_BANDWIDTH_DELIVERY"]],["InsecureIngest","boolean"],["LatencyMode",["enum","NORMAL","LOW"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["MultitrackInputConfiguration",["ref","MultitrackInputConfiguration"]],["ContainerFormat",["enum","TS","FRAGMENTED_MP4"]],["PlaybackUrl","string",8],["IngestEndpoint","string",8],["Arn","string",72]],"id":["Arn"],"d":{"MultitrackInputConfiguration":[["Enabled","boolean"],["MaximumResolution",["enum","SD","HD","FULL_HD"]],["Policy",["enum","ALLOW","REQUIRE"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:channel/${ResourceId}"}');
+export const Channel = cloudControlType<ChannelArgs, ChannelOutputs>("AWS::IVS::Channel", "aws:ivs:Channel", '{"p":[["Type",["enum","STANDARD","BASIC","ADVANCED_SD","ADVANCED_HD"]],["RecordingConfigurationArn","string"],["Authorized","boolean"],["Preset",["enum","","HIGHER_BANDWIDTH_DELIVERY","CONSTRAINED_BANDWIDTH_DELIVERY"]],["InsecureIngest","boolean"],["LatencyMode",["enum","NORMAL","LOW"]],["Tags",["array",["ref","Tag"]]],["Name","string"],["MultitrackInputConfiguration",["ref","MultitrackInputConfiguration"]],["ContainerFormat",["enum","TS","FRAGMENTED_MP4"]],["PlaybackUrl","string",8],["IngestEndpoint","string",8],["Arn","string",72]],"id":["Arn"],"d":{"MultitrackInputConfiguration":[["Enabled","boolean"],["MaximumResolution",["enum","SD","HD","FULL_HD"]],["Policy",["enum","ALLOW","REQUIRE"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","PlaybackUrl","IngestEndpoint"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivs:${Region}:${Account}:channel/${ResourceId}"}');
 /** A {@link Channel} instance: its attributes as typed outputs. */
 export type Channel = InstanceType<typeof Channel>;
 
@@ -105,7 +105,7 @@ export interface ChannelMultitrackInputConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-encoderconfiguration.html | CloudFormation: AWS::IVS::EncoderConfiguration}
  */
-export const EncoderConfiguration = cloudControlType<EncoderConfigurationArgs, EncoderConfigurationOutputs>("AWS::IVS::EncoderConfiguration", "aws:ivs:EncoderConfiguration", '{"p":[["Video",["ref","Video"],66],["Name","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Video":[["Bitrate","integer",2],["Framerate","number",2],["Height","integer",2],["Width","integer",2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:encoder-configuration/${ResourceId}"}');
+export const EncoderConfiguration = cloudControlType<EncoderConfigurationArgs, EncoderConfigurationOutputs>("AWS::IVS::EncoderConfiguration", "aws:ivs:EncoderConfiguration", '{"p":[["Video",["ref","Video"],66],["Name","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Video":[["Bitrate","integer"],["Framerate","number"],["Height","integer"],["Width","integer"]]},"tags":["Tags","standard"],"rp":[["Video","Bitrate"],["Video","Framerate"],["Video","Height"],["Video","Width"]],"reg":{"h":"crudl","co":["Name","Video","Video/Bitrate","Video/Framerate","Video/Height","Video/Width"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:encoder-configuration/${ResourceId}"}');
 /** A {@link EncoderConfiguration} instance: its attributes as typed outputs. */
 export type EncoderConfiguration = InstanceType<typeof EncoderConfiguration>;
 
@@ -150,7 +150,7 @@ export interface EncoderConfigurationVideo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-ingestconfiguration.html | CloudFormation: AWS::IVS::IngestConfiguration}
  */
-export const IngestConfiguration = cloudControlType<IngestConfigurationArgs, IngestConfigurationOutputs>("AWS::IVS::IngestConfiguration", "aws:ivs:IngestConfiguration", '{"p":[["Name","string",66],["StageArn","string"],["IngestProtocol",["enum","RTMP","RTMPS"],66],["InsecureIngest","boolean",66],["UserId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ParticipantId","string",8],["StreamKey","string",8],["State",["enum","ACTIVE","INACTIVE"],8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:ingest-configuration/${ResourceId}"}');
+export const IngestConfiguration = cloudControlType<IngestConfigurationArgs, IngestConfigurationOutputs>("AWS::IVS::IngestConfiguration", "aws:ivs:IngestConfiguration", '{"p":[["Name","string",66],["StageArn","string"],["IngestProtocol",["enum","RTMP","RTMPS"],66],["InsecureIngest","boolean",82],["UserId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ParticipantId","string",8],["StreamKey","string",8],["State",["enum","ACTIVE","INACTIVE"],8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["InsecureIngest"],"co":["InsecureIngest","UserId","Name","IngestProtocol"],"ro":["Arn","ParticipantId","StreamKey","State"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:ingest-configuration/${ResourceId}"}');
 /** A {@link IngestConfiguration} instance: its attributes as typed outputs. */
 export type IngestConfiguration = InstanceType<typeof IngestConfiguration>;
 
@@ -162,7 +162,11 @@ export interface IngestConfigurationArgs {
   stageArn?: string;
   /** Type of ingest protocol that the user employs for broadcasting. */
   ingestProtocol?: "RTMP" | "RTMPS";
-  /** Whether the channel allows insecure RTMP ingest. Default: `false` . */
+  /**
+   * Whether the channel allows insecure RTMP ingest. Default: `false` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   insecureIngest?: boolean;
   /** Customer-assigned name to help identify the participant using the IngestConfiguration; this can be used to link a participant to a user in the customer’s own systems. This can be any UTF-8 encoded text. *This field is exposed to all stage participants and should not be used for personally identifying, confidential, or sensitive information.* */
   userId?: string;
@@ -187,13 +191,17 @@ export interface IngestConfigurationOutputs extends IngestConfigurationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-playbackkeypair.html | CloudFormation: AWS::IVS::PlaybackKeyPair}
  */
-export const PlaybackKeyPair = cloudControlType<PlaybackKeyPairArgs, PlaybackKeyPairOutputs>("AWS::IVS::PlaybackKeyPair", "aws:ivs:PlaybackKeyPair", '{"p":[["PublicKeyMaterial","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Fingerprint","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:playback-key/${ResourceId}"}');
+export const PlaybackKeyPair = cloudControlType<PlaybackKeyPairArgs, PlaybackKeyPairOutputs>("AWS::IVS::PlaybackKeyPair", "aws:ivs:PlaybackKeyPair", '{"p":[["PublicKeyMaterial","string",82],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Fingerprint","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PublicKeyMaterial"],"co":["PublicKeyMaterial","Name"],"ro":["Arn","Fingerprint"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:playback-key/${ResourceId}"}');
 /** A {@link PlaybackKeyPair} instance: its attributes as typed outputs. */
 export type PlaybackKeyPair = InstanceType<typeof PlaybackKeyPair>;
 
 /** Inputs of {@link PlaybackKeyPair}. */
 export interface PlaybackKeyPairArgs {
-  /** The public portion of a customer-generated key pair. Note that this field is required to create the AWS::IVS::PlaybackKeyPair resource. */
+  /**
+   * The public portion of a customer-generated key pair. Note that this field is required to create the AWS::IVS::PlaybackKeyPair resource.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   publicKeyMaterial?: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -218,7 +226,7 @@ export interface PlaybackKeyPairOutputs extends PlaybackKeyPairArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-playbackrestrictionpolicy.html | CloudFormation: AWS::IVS::PlaybackRestrictionPolicy}
  */
-export const PlaybackRestrictionPolicy = cloudControlType<PlaybackRestrictionPolicyArgs, PlaybackRestrictionPolicyOutputs>("AWS::IVS::PlaybackRestrictionPolicy", "aws:ivs:PlaybackRestrictionPolicy", '{"p":[["AllowedCountries",["array","string"]],["AllowedOrigins",["array","string"]],["EnableStrictOriginEnforcement","boolean"],["Name","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:playback-restriction-policy/${ResourceId}"}');
+export const PlaybackRestrictionPolicy = cloudControlType<PlaybackRestrictionPolicyArgs, PlaybackRestrictionPolicyOutputs>("AWS::IVS::PlaybackRestrictionPolicy", "aws:ivs:PlaybackRestrictionPolicy", '{"p":[["AllowedCountries",["array","string"]],["AllowedOrigins",["array","string"]],["EnableStrictOriginEnforcement","boolean"],["Name","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn"],"uo":["AllowedCountries","AllowedOrigins","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivs:${Region}:${Account}:playback-restriction-policy/${ResourceId}"}');
 /** A {@link PlaybackRestrictionPolicy} instance: its attributes as typed outputs. */
 export type PlaybackRestrictionPolicy = InstanceType<typeof PlaybackRestrictionPolicy>;
 
@@ -251,7 +259,7 @@ export interface PlaybackRestrictionPolicyOutputs extends PlaybackRestrictionPol
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-publickey.html | CloudFormation: AWS::IVS::PublicKey}
  */
-export const PublicKey = cloudControlType<PublicKeyArgs, PublicKeyOutputs>("AWS::IVS::PublicKey", "aws:ivs:PublicKey", '{"p":[["Name","string",66],["PublicKeyMaterial","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Fingerprint","string",8]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:public-key/${ResourceId}"}');
+export const PublicKey = cloudControlType<PublicKeyArgs, PublicKeyOutputs>("AWS::IVS::PublicKey", "aws:ivs:PublicKey", '{"p":[["Name","string",66],["PublicKeyMaterial","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Fingerprint","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["PublicKeyMaterial","Name"],"ro":["Arn","Fingerprint"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:public-key/${ResourceId}"}');
 /** A {@link PublicKey} instance: its attributes as typed outputs. */
 export type PublicKey = InstanceType<typeof PublicKey>;
 
@@ -278,7 +286,7 @@ export interface PublicKeyOutputs extends PublicKeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-recordingconfiguration.html | CloudFormation: AWS::IVS::RecordingConfiguration}
  */
-export const RecordingConfiguration = cloudControlType<RecordingConfigurationArgs, RecordingConfigurationOutputs>("AWS::IVS::RecordingConfiguration", "aws:ivs:RecordingConfiguration", '{"p":[["DestinationConfiguration",["ref","DestinationConfiguration"],67],["RenditionConfiguration",["ref","RenditionConfiguration"],66],["RecordingReconnectWindowSeconds","integer",66],["Tags",["array",["ref","Tag"]]],["ThumbnailConfiguration",["ref","ThumbnailConfiguration"],66],["Name","string",66],["State",["enum","CREATING","CREATE_FAILED","ACTIVE"],8],["Arn","string",72]],"id":["Arn"],"d":{"DestinationConfiguration":[["S3",["ref","S3DestinationConfiguration"],2]],"S3DestinationConfiguration":[["BucketName","string",3]],"RenditionConfiguration":[["RenditionSelection",["enum","ALL","NONE","CUSTOM"],2],["Renditions",["array","string"],2]],"ThumbnailConfiguration":[["TargetIntervalSeconds","integer",2],["Storage",["array","string"],2],["RecordingMode",["enum","INTERVAL","DISABLED"],2],["Resolution",["enum","FULL_HD","HD","SD","LOWEST_RESOLUTION"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:recording-configuration/${ResourceId}"}');
+export const RecordingConfiguration = cloudControlType<RecordingConfigurationArgs, RecordingConfigurationOutputs>("AWS::IVS::RecordingConfiguration", "aws:ivs:RecordingConfiguration", '{"p":[["DestinationConfiguration",["ref","DestinationConfiguration"],67],["RenditionConfiguration",["ref","RenditionConfiguration"],66],["RecordingReconnectWindowSeconds","integer",66],["Tags",["array",["ref","Tag"]]],["ThumbnailConfiguration",["ref","ThumbnailConfiguration"],66],["Name","string",66],["State",["enum","CREATING","CREATE_FAILED","ACTIVE"],8],["Arn","string",72]],"id":["Arn"],"d":{"DestinationConfiguration":[["S3",["ref","S3DestinationConfiguration"]]],"S3DestinationConfiguration":[["BucketName","string",1]],"RenditionConfiguration":[["RenditionSelection",["enum","ALL","NONE","CUSTOM"]],["Renditions",["array","string"]]],"ThumbnailConfiguration":[["TargetIntervalSeconds","integer"],["Storage",["array","string"]],["RecordingMode",["enum","INTERVAL","DISABLED"]],["Resolution",["enum","FULL_HD","HD","SD","LOWEST_RESOLUTION"]]]},"tags":["Tags","standard"],"rp":[["DestinationConfiguration","S3"],["DestinationConfiguration","S3","BucketName"],["ThumbnailConfiguration","RecordingMode"],["ThumbnailConfiguration","TargetIntervalSeconds"],["ThumbnailConfiguration","Storage"],["ThumbnailConfiguration","Resolution"],["RenditionConfiguration","RenditionSelection"],["RenditionConfiguration","Renditions"]],"reg":{"h":"crudl","co":["Name","DestinationConfiguration","DestinationConfiguration/S3","DestinationConfiguration/S3/BucketName","RecordingReconnectWindowSeconds","ThumbnailConfiguration","ThumbnailConfiguration/RecordingMode","ThumbnailConfiguration/TargetIntervalSeconds","ThumbnailConfiguration/Storage","ThumbnailConfiguration/Resolution","RenditionConfiguration","RenditionConfiguration/RenditionSelection","RenditionConfiguration/Renditions"],"ro":["Arn","State"],"uo":["Tags","ThumbnailConfiguration/Storage","RenditionConfiguration/Renditions"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:recording-configuration/${ResourceId}"}');
 /** A {@link RecordingConfiguration} instance: its attributes as typed outputs. */
 export type RecordingConfiguration = InstanceType<typeof RecordingConfiguration>;
 
@@ -380,7 +388,7 @@ export interface RecordingConfigurationThumbnailConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-stage.html | CloudFormation: AWS::IVS::Stage}
  */
-export const Stage = cloudControlType<StageArgs, StageOutputs>("AWS::IVS::Stage", "aws:ivs:Stage", '{"p":[["Name","string"],["AutoParticipantRecordingConfiguration",["ref","AutoParticipantRecordingConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ActiveSessionId","string",8]],"id":["Arn"],"d":{"AutoParticipantRecordingConfiguration":[["StorageConfigurationArn","string",1],["MediaTypes",["array",["enum","AUDIO_VIDEO","AUDIO_ONLY"]]],["HlsConfiguration",["ref","HlsConfiguration"]],["RecordingReconnectWindowSeconds","integer"],["ThumbnailConfiguration",["ref","ThumbnailConfiguration"]]],"HlsConfiguration":[["ParticipantRecordingHlsConfiguration",["ref","ParticipantRecordingHlsConfiguration"]]],"ParticipantRecordingHlsConfiguration":[["TargetSegmentDurationSeconds","integer"]],"ThumbnailConfiguration":[["ParticipantThumbnailConfiguration",["ref","ParticipantThumbnailConfiguration"]]],"ParticipantThumbnailConfiguration":[["RecordingMode",["enum","INTERVAL","DISABLED"]],["Storage",["array",["enum","SEQUENTIAL","LATEST"]]],["TargetIntervalSeconds","integer"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:stage/${ResourceId}"}');
+export const Stage = cloudControlType<StageArgs, StageOutputs>("AWS::IVS::Stage", "aws:ivs:Stage", '{"p":[["Name","string"],["AutoParticipantRecordingConfiguration",["ref","AutoParticipantRecordingConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ActiveSessionId","string",8]],"id":["Arn"],"d":{"AutoParticipantRecordingConfiguration":[["StorageConfigurationArn","string",1],["MediaTypes",["array",["enum","AUDIO_VIDEO","AUDIO_ONLY"]]],["HlsConfiguration",["ref","HlsConfiguration"]],["RecordingReconnectWindowSeconds","integer"],["ThumbnailConfiguration",["ref","ThumbnailConfiguration"]]],"HlsConfiguration":[["ParticipantRecordingHlsConfiguration",["ref","ParticipantRecordingHlsConfiguration"]]],"ParticipantRecordingHlsConfiguration":[["TargetSegmentDurationSeconds","integer"]],"ThumbnailConfiguration":[["ParticipantThumbnailConfiguration",["ref","ParticipantThumbnailConfiguration"]]],"ParticipantThumbnailConfiguration":[["RecordingMode",["enum","INTERVAL","DISABLED"]],["Storage",["array",["enum","SEQUENTIAL","LATEST"]]],["TargetIntervalSeconds","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","ActiveSessionId"],"uo":["AutoParticipantRecordingConfiguration/MediaTypes","AutoParticipantRecordingConfiguration/ThumbnailConfiguration/ParticipantThumbnailConfiguration/Storage","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivs:${Region}:${Account}:stage/${ResourceId}"}');
 /** A {@link Stage} instance: its attributes as typed outputs. */
 export type Stage = InstanceType<typeof Stage>;
 
@@ -477,7 +485,7 @@ export interface StageParticipantThumbnailConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-storageconfiguration.html | CloudFormation: AWS::IVS::StorageConfiguration}
  */
-export const StorageConfiguration = cloudControlType<StorageConfigurationArgs, StorageConfigurationOutputs>("AWS::IVS::StorageConfiguration", "aws:ivs:StorageConfiguration", '{"p":[["Name","string",66],["S3",["ref","S3StorageConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"S3StorageConfiguration":[["BucketName","string",3]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:storage-configuration/${ResourceId}"}');
+export const StorageConfiguration = cloudControlType<StorageConfigurationArgs, StorageConfigurationOutputs>("AWS::IVS::StorageConfiguration", "aws:ivs:StorageConfiguration", '{"p":[["Name","string",66],["S3",["ref","S3StorageConfiguration"],67],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"S3StorageConfiguration":[["BucketName","string",1]]},"tags":["Tags","standard"],"rp":[["S3","BucketName"]],"reg":{"h":"crudl","co":["Name","S3","S3/BucketName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":0,"max":128,"pattern":"^[a-zA-Z0-9-_]*$"}},"arn":"arn:${Partition}:ivs:${Region}:${Account}:storage-configuration/${ResourceId}"}');
 /** A {@link StorageConfiguration} instance: its attributes as typed outputs. */
 export type StorageConfiguration = InstanceType<typeof StorageConfiguration>;
 
@@ -516,7 +524,7 @@ export interface StorageConfigurationS3StorageConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-streamkey.html | CloudFormation: AWS::IVS::StreamKey}
  */
-export const StreamKey = cloudControlType<StreamKeyArgs, StreamKeyOutputs>("AWS::IVS::StreamKey", "aws:ivs:StreamKey", '{"p":[["ChannelArn","string",67],["Tags",["array",["ref","Tag"]]],["Value","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ivs:${Region}:${Account}:stream-key/${ResourceId}"}');
+export const StreamKey = cloudControlType<StreamKeyArgs, StreamKeyOutputs>("AWS::IVS::StreamKey", "aws:ivs:StreamKey", '{"p":[["ChannelArn","string",67],["Tags",["array",["ref","Tag"]]],["Value","string",8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ChannelArn"],"ro":["Arn","Value"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ivs:${Region}:${Account}:stream-key/${ResourceId}"}');
 /** A {@link StreamKey} instance: its attributes as typed outputs. */
 export type StreamKey = InstanceType<typeof StreamKey>;
 

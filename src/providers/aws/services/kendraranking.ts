@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendraranking-executionplan.html | CloudFormation: AWS::KendraRanking::ExecutionPlan}
  */
-export const ExecutionPlan = cloudControlType<ExecutionPlanArgs, ExecutionPlanOutputs>("AWS::KendraRanking::ExecutionPlan", "aws:kendraranking:ExecutionPlan", '{"p":[["Description","string"],["CapacityUnits",["ref","CapacityUnitsConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityUnitsConfiguration":[["RescoreCapacityUnits","integer",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:kendra-ranking:${Region}:${Account}:rescore-execution-plan/${RescoreExecutionPlanId}"}');
+export const ExecutionPlan = cloudControlType<ExecutionPlanArgs, ExecutionPlanOutputs>("AWS::KendraRanking::ExecutionPlan", "aws:kendraranking:ExecutionPlan", '{"p":[["Description","string"],["CapacityUnits",["ref","CapacityUnitsConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityUnitsConfiguration":[["RescoreCapacityUnits","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn"],"uo":["Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:kendra-ranking:${Region}:${Account}:rescore-execution-plan/${RescoreExecutionPlanId}"}');
 /** A {@link ExecutionPlan} instance: its attributes as typed outputs. */
 export type ExecutionPlan = InstanceType<typeof ExecutionPlan>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisvideo-signalingchannel.html | CloudFormation: AWS::KinesisVideo::SignalingChannel}
  */
-export const SignalingChannel = cloudControlType<SignalingChannelArgs, SignalingChannelOutputs>("AWS::KinesisVideo::SignalingChannel", "aws:kinesisvideo:SignalingChannel", '{"p":[["Type",["enum","SINGLE_MASTER"]],["MessageTtlSeconds","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"]}');
+export const SignalingChannel = cloudControlType<SignalingChannelArgs, SignalingChannelOutputs>("AWS::KinesisVideo::SignalingChannel", "aws:kinesisvideo:SignalingChannel", '{"p":[["Type",["enum","SINGLE_MASTER"]],["MessageTtlSeconds","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":256,"pattern":"[a-zA-Z0-9_.-]+"}}}');
 /** A {@link SignalingChannel} instance: its attributes as typed outputs. */
 export type SignalingChannel = InstanceType<typeof SignalingChannel>;
 
@@ -56,7 +56,7 @@ export interface SignalingChannelOutputs extends SignalingChannelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kinesisvideo-stream.html | CloudFormation: AWS::KinesisVideo::Stream}
  */
-export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::KinesisVideo::Stream", "aws:kinesisvideo:Stream", '{"p":[["KmsKeyId","string"],["MediaType","string"],["DataRetentionInHours","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["DeviceName","string"],["StreamStorageConfiguration",["ref","StreamStorageConfiguration"]],["Arn","string",72]],"id":["Name"],"d":{"StreamStorageConfiguration":[["DefaultStorageTier",["enum","HOT","WARM"]]]},"tags":["Tags","standard"]}');
+export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::KinesisVideo::Stream", "aws:kinesisvideo:Stream", '{"p":[["KmsKeyId","string"],["MediaType","string"],["DataRetentionInHours","integer"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["DeviceName","string"],["StreamStorageConfiguration",["ref","StreamStorageConfiguration"]],["Arn","string",72]],"id":["Name"],"d":{"StreamStorageConfiguration":[["DefaultStorageTier",["enum","HOT","WARM"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":256,"pattern":"[a-zA-Z0-9_.-]+"}}}');
 /** A {@link Stream} instance: its attributes as typed outputs. */
 export type Stream = InstanceType<typeof Stream>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kms-alias.html | CloudFormation: AWS::KMS::Alias}
  */
-export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::KMS::Alias", "aws:kms:Alias", '{"p":[["TargetKeyId","string",1],["AliasName","string",67]],"id":["AliasName"],"arn":"arn:${Partition}:kms:${Region}:${Account}:alias/${Alias}"}');
+export const Alias = cloudControlType<AliasArgs, AliasOutputs>("AWS::KMS::Alias", "aws:kms:Alias", '{"p":[["TargetKeyId","string",1],["AliasName","string",67]],"id":["AliasName"],"reg":{"h":"crudl","co":["AliasName"],"tg":[false,true,true]},"arn":"arn:${Partition}:kms:${Region}:${Account}:alias/${Alias}"}');
 /** A {@link Alias} instance: its attributes as typed outputs. */
 export type Alias = InstanceType<typeof Alias>;
 
@@ -59,7 +59,7 @@ export interface AliasOutputs extends AliasArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kms-key.html | CloudFormation: AWS::KMS::Key}
  */
-export const Key = cloudControlType<KeyArgs, KeyOutputs>("AWS::KMS::Key", "aws:kms:Key", '{"p":[["Origin",["enum","AWS_KMS","EXTERNAL"]],["MultiRegion","boolean"],["Description","string"],["PendingWindowInDays","integer"],["BypassPolicyLockoutSafetyCheck","boolean"],["KeyPolicy",["union","json","string"]],["KeySpec",["enum","SYMMETRIC_DEFAULT","RSA_2048","RSA_3072","RSA_4096","ECC_NIST_P256","ECC_NIST_P384","ECC_NIST_P521","ECC_SECG_P256K1","HMAC_224","HMAC_256","HMAC_384","HMAC_512","SM2","ML_DSA_44","ML_DSA_65","ML_DSA_87","ECC_NIST_EDWARDS25519"]],["Enabled","boolean"],["KeyUsage",["enum","ENCRYPT_DECRYPT","SIGN_VERIFY","GENERATE_VERIFY_MAC","KEY_AGREEMENT"]],["EnableKeyRotation","boolean"],["Tags",["array",["ref","Tag"]]],["RotationPeriodInDays","integer"],["KeyId","string",72],["Arn","string",72]],"id":["KeyId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:kms:${Region}:${Account}:key/${KeyId}"}');
+export const Key = cloudControlType<KeyArgs, KeyOutputs>("AWS::KMS::Key", "aws:kms:Key", '{"p":[["Origin",["enum","AWS_KMS","EXTERNAL"]],["MultiRegion","boolean"],["Description","string"],["PendingWindowInDays","integer",16],["BypassPolicyLockoutSafetyCheck","boolean",16],["KeyPolicy",["union","json","string"]],["KeySpec",["enum","SYMMETRIC_DEFAULT","RSA_2048","RSA_3072","RSA_4096","ECC_NIST_P256","ECC_NIST_P384","ECC_NIST_P521","ECC_SECG_P256K1","HMAC_224","HMAC_256","HMAC_384","HMAC_512","SM2","ML_DSA_44","ML_DSA_65","ML_DSA_87","ECC_NIST_EDWARDS25519"]],["Enabled","boolean"],["KeyUsage",["enum","ENCRYPT_DECRYPT","SIGN_VERIFY","GENERATE_VERIFY_MAC","KEY_AGREEMENT"]],["EnableKeyRotation","boolean"],["Tags",["array",["ref","Tag"]]],["RotationPeriodInDays","integer",16],["KeyId","string",72],["Arn","string",72]],"id":["KeyId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PendingWindowInDays","BypassPolicyLockoutSafetyCheck","RotationPeriodInDays"],"ro":["Arn","KeyId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:kms:${Region}:${Account}:key/${KeyId}"}');
 /** A {@link Key} instance: its attributes as typed outputs. */
 export type Key = InstanceType<typeof Key>;
 
@@ -92,6 +92,8 @@ export interface KeyArgs {
    * Specifies the number of days in the waiting period before AWS  deletes a KMS key that has been removed from a CloudFormation stack. Enter a value between 7 and 30 days. The default value is 30 days.
    *
    * When you remove a KMS key from a CloudFormation stack, AWS  schedules the KMS key for deletion and starts the mandatory waiting period. The `PendingWindowInDays` property determines the length of waiting period. During the waiting period, the key state of KMS key is `Pending Deletion` or `Pending Replica Deletion` , which prevents the KMS key from being used in cryptographic operations. When the waiting period expires, AWS  permanently deletes the KMS key. …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   pendingWindowInDays?: number;
   /**
@@ -102,6 +104,8 @@ export interface KeyArgs {
    * > For more information, see [Default key policy](https://docs.aws.amazon.com/kms/latest/developerguide/key-policy-default.html#prevent-unmanageable-key) in the *AWS Key Management Service Developer Guide* . 
    *
    * Use this parameter only when you intend to prevent the principal that is making the request from making a subsequent [PutKeyPolicy](https://docs.aws.amazon.com/kms/latest/APIReference/API_PutKeyPolicy.html) request on the KMS key.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   bypassPolicyLockoutSafetyCheck?: boolean;
   /**
@@ -161,6 +165,8 @@ export interface KeyArgs {
    * You can use the [`kms:RotationPeriodInDays`](https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-rotation-period-in-days) condition key to further constrain the values that principals can specify in the `RotationPeriodInDays` parameter.
    *
    * For more information about rotating KMS keys and automatic rotation, see [Rotating keys](https://docs.aws.amazon.com/kms/latest/developerguide/rotate-keys.html) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   rotationPeriodInDays?: number;
 }
@@ -190,7 +196,7 @@ export interface KeyOutputs extends KeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kms-replicakey.html | CloudFormation: AWS::KMS::ReplicaKey}
  */
-export const ReplicaKey = cloudControlType<ReplicaKeyArgs, ReplicaKeyOutputs>("AWS::KMS::ReplicaKey", "aws:kms:ReplicaKey", '{"p":[["Description","string"],["PendingWindowInDays","integer"],["KeyPolicy",["union","json","string"],1],["PrimaryKeyArn","string",67],["Enabled","boolean"],["Tags",["array",["ref","Tag"]]],["KeyId","string",72],["Arn","string",72]],"id":["KeyId"],"tags":["Tags","standard"]}');
+export const ReplicaKey = cloudControlType<ReplicaKeyArgs, ReplicaKeyOutputs>("AWS::KMS::ReplicaKey", "aws:kms:ReplicaKey", '{"p":[["Description","string"],["PendingWindowInDays","integer",16],["KeyPolicy",["union","json","string"],1],["PrimaryKeyArn","string",67],["Enabled","boolean"],["Tags",["array",["ref","Tag"]]],["KeyId","string",72],["Arn","string",72]],"id":["KeyId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["PendingWindowInDays"],"co":["PrimaryKeyArn"],"ro":["Arn","KeyId"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link ReplicaKey} instance: its attributes as typed outputs. */
 export type ReplicaKey = InstanceType<typeof ReplicaKey>;
 
@@ -210,6 +216,8 @@ export interface ReplicaKeyArgs {
    * When you remove a replica key from a CloudFormation stack, AWS  schedules the replica key for deletion and starts the mandatory waiting period. The `PendingWindowInDays` property determines the length of waiting period. During the waiting period, the key state of replica key is `Pending Deletion` , which prevents it from being used in cryptographic operations. When the waiting period expires, AWS  permanently deletes the replica key.
    *
    * If the KMS key is a multi-Region primary key with replica keys, the waiting period begins when the last of its replica keys is deleted. Otherwise, the waiting period begins immediately. …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   pendingWindowInDays?: number;
   /**

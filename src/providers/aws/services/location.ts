@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-apikey.html | CloudFormation: AWS::Location::APIKey}
  */
-export const APIKey = cloudControlType<APIKeyArgs, APIKeyOutputs>("AWS::Location::APIKey", "aws:location:APIKey", '{"p":[["Description","string"],["ExpireTime","string"],["ForceUpdate","boolean"],["KeyName","string",67],["NoExpiry","boolean"],["Restrictions",["ref","ApiKeyRestrictions"],1],["Tags",["array",["ref","Tag"]]],["ForceDelete","boolean"],["CreateTime","string",8],["Arn","string",72],["KeyArn","string",8],["UpdateTime","string",8]],"id":["KeyName"],"d":{"ApiKeyRestrictions":[["AllowActions",["array","string"],1],["AllowResources",["array","string"],1],["AllowReferers",["array","string"]],["AllowAndroidApps",["array",["ref","AndroidApp"]]],["AllowAppleApps",["array",["ref","AppleApp"]]]],"AndroidApp":[["Package","string",1],["CertificateFingerprint","string",1]],"AppleApp":[["BundleId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:api-key/${KeyName}"}');
+export const APIKey = cloudControlType<APIKeyArgs, APIKeyOutputs>("AWS::Location::APIKey", "aws:location:APIKey", '{"p":[["Description","string"],["ExpireTime","string"],["ForceUpdate","boolean",16],["KeyName","string",67],["NoExpiry","boolean",16],["Restrictions",["ref","ApiKeyRestrictions"],1],["Tags",["array",["ref","Tag"]]],["ForceDelete","boolean",16],["CreateTime","string",8],["Arn","string",72],["KeyArn","string",8],["UpdateTime","string",8]],"id":["KeyName"],"d":{"ApiKeyRestrictions":[["AllowActions",["array","string"],1],["AllowResources",["array","string"],1],["AllowReferers",["array","string"]],["AllowAndroidApps",["array",["ref","AndroidApp"]]],["AllowAppleApps",["array",["ref","AppleApp"]]]],"AndroidApp":[["Package","string",1],["CertificateFingerprint","string",1]],"AppleApp":[["BundleId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ForceUpdate","ForceDelete","NoExpiry"],"co":["KeyName"],"ro":["CreateTime","Arn","KeyArn","UpdateTime"],"uo":["Restrictions/AllowActions","Restrictions/AllowResources","Restrictions/AllowReferers","Restrictions/AllowAndroidApps","Restrictions/AllowAppleApps","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:api-key/${KeyName}"}');
 /** A {@link APIKey} instance: its attributes as typed outputs. */
 export type APIKey = InstanceType<typeof APIKey>;
 
@@ -26,6 +26,8 @@ export interface APIKeyArgs {
   /**
    * The boolean flag to be included for updating `ExpireTime` or Restrictions details.
    * Must be set to `true` to update an API key resource that has been used in the past 7 days. `False` if force update is not preferred.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   forceUpdate?: boolean;
   /**
@@ -38,7 +40,11 @@ export interface APIKeyArgs {
    * - No spaces allowed. For example, `ExampleAPIKey` .
    */
   keyName: string;
-  /** Whether the API key should expire. Set to `true` to set the API key to have no expiration time. */
+  /**
+   * Whether the API key should expire. Set to `true` to set the API key to have no expiration time.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   noExpiry?: boolean;
   /** The API key restrictions for the API key resource. */
   restrictions: APIKeyApiKeyRestrictions;
@@ -50,6 +56,8 @@ export interface APIKeyArgs {
    * Valid values: `true` , or `false` .
    *
    * > This action is irreversible. Only use ForceDelete if you are certain the key is no longer in use.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   forceDelete?: boolean;
 }
@@ -139,7 +147,7 @@ export interface APIKeyAppleApp {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-geofencecollection.html | CloudFormation: AWS::Location::GeofenceCollection}
  */
-export const GeofenceCollection = cloudControlType<GeofenceCollectionArgs, GeofenceCollectionOutputs>("AWS::Location::GeofenceCollection", "aws:location:GeofenceCollection", '{"p":[["Description","string",66],["KmsKeyId","string",66],["CollectionName","string",67],["PricingPlan",["enum","RequestBasedUsage"]],["PricingPlanDataSource","string"],["Tags",["array",["ref","Tag"]]],["CollectionArn","string",8],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72]],"id":["CollectionName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:geofence-collection/${CollectionName}"}');
+export const GeofenceCollection = cloudControlType<GeofenceCollectionArgs, GeofenceCollectionOutputs>("AWS::Location::GeofenceCollection", "aws:location:GeofenceCollection", '{"p":[["Description","string"],["KmsKeyId","string",66],["CollectionName","string",67],["PricingPlan",["enum","RequestBasedUsage"]],["PricingPlanDataSource","string"],["Tags",["array",["ref","Tag"]]],["CollectionArn","string",8],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72]],"id":["CollectionName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CollectionName","KmsKeyId"],"ro":["CollectionArn","Arn","CreateTime","UpdateTime"],"uo":["Tags"],"dep":["PricingPlan","PricingPlanDataSource"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:geofence-collection/${CollectionName}"}');
 /** A {@link GeofenceCollection} instance: its attributes as typed outputs. */
 export type GeofenceCollection = InstanceType<typeof GeofenceCollection>;
 
@@ -204,7 +212,7 @@ export interface GeofenceCollectionOutputs extends GeofenceCollectionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-map.html | CloudFormation: AWS::Location::Map}
  */
-export const Map = cloudControlType<MapArgs, MapOutputs>("AWS::Location::Map", "aws:location:Map", '{"p":[["MapName","string",67],["Description","string",66],["Configuration",["ref","MapConfiguration"],67],["PricingPlan",["enum","RequestBasedUsage"],66],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72],["MapArn","string",72],["DataSource","string",8]],"id":["MapName"],"d":{"MapConfiguration":[["Style","string",3],["PoliticalView","string"],["CustomLayers",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:map/${MapName}"}');
+export const Map = cloudControlType<MapArgs, MapOutputs>("AWS::Location::Map", "aws:location:Map", '{"p":[["MapName","string",67],["Description","string"],["Configuration",["ref","MapConfiguration"],67],["PricingPlan",["enum","RequestBasedUsage"]],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72],["MapArn","string",72],["DataSource","string",8]],"id":["MapName"],"d":{"MapConfiguration":[["Style","string",1],["PoliticalView","string"],["CustomLayers",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Configuration","MapName"],"ro":["CreateTime","Arn","MapArn","UpdateTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:map/${MapName}"}');
 /** A {@link Map} instance: its attributes as typed outputs. */
 export type Map = InstanceType<typeof Map>;
 
@@ -303,7 +311,7 @@ export interface MapMapConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-placeindex.html | CloudFormation: AWS::Location::PlaceIndex}
  */
-export const PlaceIndex = cloudControlType<PlaceIndexArgs, PlaceIndexOutputs>("AWS::Location::PlaceIndex", "aws:location:PlaceIndex", '{"p":[["IndexName","string",67],["Description","string",66],["PricingPlan",["enum","RequestBasedUsage"],66],["DataSourceConfiguration",["ref","DataSourceConfiguration"],66],["DataSource","string",67],["Tags",["array",["ref","Tag"]]],["IndexArn","string",8],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72]],"id":["IndexName"],"d":{"DataSourceConfiguration":[["IntendedUse",["enum","SingleUse","Storage"],2]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:place-index/${IndexName}"}');
+export const PlaceIndex = cloudControlType<PlaceIndexArgs, PlaceIndexOutputs>("AWS::Location::PlaceIndex", "aws:location:PlaceIndex", '{"p":[["IndexName","string",67],["Description","string"],["PricingPlan",["enum","RequestBasedUsage"]],["DataSourceConfiguration",["ref","DataSourceConfiguration"]],["DataSource","string",67],["Tags",["array",["ref","Tag"]]],["IndexArn","string",8],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72]],"id":["IndexName"],"d":{"DataSourceConfiguration":[["IntendedUse",["enum","SingleUse","Storage"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DataSource","IndexName"],"ro":["CreateTime","Arn","IndexArn","UpdateTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:place-index/${IndexName}"}');
 /** A {@link PlaceIndex} instance: its attributes as typed outputs. */
 export type PlaceIndex = InstanceType<typeof PlaceIndex>;
 
@@ -393,7 +401,7 @@ export interface PlaceIndexDataSourceConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-routecalculator.html | CloudFormation: AWS::Location::RouteCalculator}
  */
-export const RouteCalculator = cloudControlType<RouteCalculatorArgs, RouteCalculatorOutputs>("AWS::Location::RouteCalculator", "aws:location:RouteCalculator", '{"p":[["CalculatorName","string",67],["Description","string",66],["PricingPlan",["enum","RequestBasedUsage"],66],["DataSource","string",67],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["CalculatorArn","string",8],["Arn","string",72]],"id":["CalculatorName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:route-calculator/${CalculatorName}"}');
+export const RouteCalculator = cloudControlType<RouteCalculatorArgs, RouteCalculatorOutputs>("AWS::Location::RouteCalculator", "aws:location:RouteCalculator", '{"p":[["CalculatorName","string",67],["Description","string"],["PricingPlan",["enum","RequestBasedUsage"]],["DataSource","string",67],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["CalculatorArn","string",8],["Arn","string",72]],"id":["CalculatorName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["CalculatorName","DataSource"],"ro":["CalculatorArn","Arn","CreateTime","UpdateTime"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:route-calculator/${CalculatorName}"}');
 /** A {@link RouteCalculator} instance: its attributes as typed outputs. */
 export type RouteCalculator = InstanceType<typeof RouteCalculator>;
 
@@ -456,7 +464,7 @@ export interface RouteCalculatorOutputs extends RouteCalculatorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-tracker.html | CloudFormation: AWS::Location::Tracker}
  */
-export const Tracker = cloudControlType<TrackerArgs, TrackerOutputs>("AWS::Location::Tracker", "aws:location:Tracker", '{"p":[["TrackerName","string",67],["Description","string",66],["KmsKeyId","string",66],["PositionFiltering",["enum","TimeBased","DistanceBased","AccuracyBased"],66],["EventBridgeEnabled","boolean"],["KmsKeyEnableGeospatialQueries","boolean"],["PricingPlan",["enum","RequestBasedUsage"]],["PricingPlanDataSource","string"],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72],["TrackerArn","string",72]],"id":["TrackerName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:geo:${Region}:${Account}:tracker/${TrackerName}"}');
+export const Tracker = cloudControlType<TrackerArgs, TrackerOutputs>("AWS::Location::Tracker", "aws:location:Tracker", '{"p":[["TrackerName","string",67],["Description","string"],["KmsKeyId","string",66],["PositionFiltering",["enum","TimeBased","DistanceBased","AccuracyBased"]],["EventBridgeEnabled","boolean"],["KmsKeyEnableGeospatialQueries","boolean"],["PricingPlan",["enum","RequestBasedUsage"]],["PricingPlanDataSource","string"],["Tags",["array",["ref","Tag"]]],["CreateTime","string",8],["UpdateTime","string",8],["Arn","string",72],["TrackerArn","string",72]],"id":["TrackerName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["KmsKeyId","TrackerName"],"ro":["CreateTime","Arn","TrackerArn","UpdateTime"],"uo":["Tags"],"dep":["PricingPlan","PricingPlanDataSource"],"tg":[true,true,true]},"arn":"arn:${Partition}:geo:${Region}:${Account}:tracker/${TrackerName}"}');
 /** A {@link Tracker} instance: its attributes as typed outputs. */
 export type Tracker = InstanceType<typeof Tracker>;
 
@@ -522,7 +530,7 @@ export interface TrackerOutputs extends TrackerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-location-trackerconsumer.html | CloudFormation: AWS::Location::TrackerConsumer}
  */
-export const TrackerConsumer = cloudControlType<TrackerConsumerArgs, TrackerConsumerOutputs>("AWS::Location::TrackerConsumer", "aws:location:TrackerConsumer", '{"p":[["TrackerName","string",67],["ConsumerArn","string",67]],"id":["TrackerName","ConsumerArn"]}');
+export const TrackerConsumer = cloudControlType<TrackerConsumerArgs, TrackerConsumerOutputs>("AWS::Location::TrackerConsumer", "aws:location:TrackerConsumer", '{"p":[["TrackerName","string",67],["ConsumerArn","string",67]],"id":["TrackerName","ConsumerArn"],"reg":{"h":"crdl","co":["TrackerName","ConsumerArn"],"tg":[false,false,false]}}');
 /** A {@link TrackerConsumer} instance: its attributes as typed outputs. */
 export type TrackerConsumer = InstanceType<typeof TrackerConsumer>;
 

@@ -21,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-accountpolicy.html | CloudFormation: AWS::Logs::AccountPolicy}
  */
-export const AccountPolicy = cloudControlType<AccountPolicyArgs, AccountPolicyOutputs>("AWS::Logs::AccountPolicy", "aws:logs:AccountPolicy", '{"p":[["PolicyType",["enum","DATA_PROTECTION_POLICY","SUBSCRIPTION_FILTER_POLICY","FIELD_INDEX_POLICY","TRANSFORMER_POLICY","METRIC_EXTRACTION_POLICY"],67],["Scope",["enum","ALL"]],["PolicyName","string",67],["PolicyDocument","string",1],["SelectionCriteria","string"],["AccountId","string",72]],"id":["AccountId","PolicyType","PolicyName"]}');
+export const AccountPolicy = cloudControlType<AccountPolicyArgs, AccountPolicyOutputs>("AWS::Logs::AccountPolicy", "aws:logs:AccountPolicy", '{"p":[["PolicyType",["enum","DATA_PROTECTION_POLICY","SUBSCRIPTION_FILTER_POLICY","FIELD_INDEX_POLICY","TRANSFORMER_POLICY","METRIC_EXTRACTION_POLICY"],67],["Scope",["enum","ALL"]],["PolicyName","string",67],["PolicyDocument","string",1],["SelectionCriteria","string"],["AccountId","string",72]],"id":["AccountId","PolicyType","PolicyName"],"reg":{"h":"crudl","co":["PolicyName","PolicyType"],"ro":["AccountId"],"tg":[false,false,false]}}');
 /** A {@link AccountPolicy} instance: its attributes as typed outputs. */
 export type AccountPolicy = InstanceType<typeof AccountPolicy>;
 
@@ -79,7 +79,7 @@ export interface AccountPolicyOutputs extends AccountPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-delivery.html | CloudFormation: AWS::Logs::Delivery}
  */
-export const Delivery = cloudControlType<DeliveryArgs, DeliveryOutputs>("AWS::Logs::Delivery", "aws:logs:Delivery", '{"p":[["DeliverySourceName","string",67],["DeliveryDestinationArn","string",67],["Tags",["array",["ref","Tag"]]],["RecordFields",["array","string"]],["FieldDelimiter","string"],["S3SuffixPath","string"],["S3EnableHiveCompatiblePath","boolean"],["DeliveryId","string",72],["Arn","string",72],["DeliveryDestinationType","string",8]],"id":["DeliveryId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery:${DeliveryName}"}');
+export const Delivery = cloudControlType<DeliveryArgs, DeliveryOutputs>("AWS::Logs::Delivery", "aws:logs:Delivery", '{"p":[["DeliverySourceName","string",67],["DeliveryDestinationArn","string",67],["Tags",["array",["ref","Tag"]]],["RecordFields",["array","string"]],["FieldDelimiter","string"],["S3SuffixPath","string"],["S3EnableHiveCompatiblePath","boolean"],["DeliveryId","string",72],["Arn","string",72],["DeliveryDestinationType","string",8]],"id":["DeliveryId"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DeliverySourceName","DeliveryDestinationArn"],"ro":["DeliveryId","Arn","DeliveryDestinationType"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery:${DeliveryName}"}');
 /** A {@link Delivery} instance: its attributes as typed outputs. */
 export type Delivery = InstanceType<typeof Delivery>;
 
@@ -122,7 +122,7 @@ export interface DeliveryOutputs extends DeliveryArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-deliverydestination.html | CloudFormation: AWS::Logs::DeliveryDestination}
  */
-export const DeliveryDestination = cloudControlType<DeliveryDestinationArgs, DeliveryDestinationOutputs>("AWS::Logs::DeliveryDestination", "aws:logs:DeliveryDestination", '{"p":[["Name","string",67],["DestinationResourceArn","string",66],["Tags",["array",["ref","Tag"]]],["DeliveryDestinationType","string",66],["DeliveryDestinationPolicy",["ref","DestinationPolicy"]],["OutputFormat","string",66],["Arn","string",72]],"id":["Name"],"d":{"DestinationPolicy":[["DeliveryDestinationName","string"],["DeliveryDestinationPolicy","json"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery-destination:${DeliveryDestinationName}"}');
+export const DeliveryDestination = cloudControlType<DeliveryDestinationArgs, DeliveryDestinationOutputs>("AWS::Logs::DeliveryDestination", "aws:logs:DeliveryDestination", '{"p":[["Name","string",67],["DestinationResourceArn","string",66],["Tags",["array",["ref","Tag"]]],["DeliveryDestinationType","string",66],["DeliveryDestinationPolicy",["ref","DestinationPolicy"]],["OutputFormat","string",66],["Arn","string",72]],"id":["Name"],"d":{"DestinationPolicy":[["DeliveryDestinationName","string"],["DeliveryDestinationPolicy","json"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","OutputFormat","DestinationResourceArn","DeliveryDestinationType"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery-destination:${DeliveryDestinationName}"}');
 /** A {@link DeliveryDestination} instance: its attributes as typed outputs. */
 export type DeliveryDestination = InstanceType<typeof DeliveryDestination>;
 
@@ -173,7 +173,7 @@ export interface DeliveryDestinationDestinationPolicy {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-deliverysource.html | CloudFormation: AWS::Logs::DeliverySource}
  */
-export const DeliverySource = cloudControlType<DeliverySourceArgs, DeliverySourceOutputs>("AWS::Logs::DeliverySource", "aws:logs:DeliverySource", '{"p":[["Name","string",67],["ResourceArn","string"],["LogType","string"],["Tags",["array",["ref","Tag"]]],["DeliverySourceConfiguration",["map","string"]],["Service","string",8],["ResourceArns",["array","string"],8],["Arn","string",72],["Status",["enum","ACTIVE","INACTIVE"],8],["StatusReason",["enum","RESOURCE_DELETED"],8]],"id":["Name"],"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery-source:${DeliverySourceName}"}');
+export const DeliverySource = cloudControlType<DeliverySourceArgs, DeliverySourceOutputs>("AWS::Logs::DeliverySource", "aws:logs:DeliverySource", '{"p":[["Name","string",67],["ResourceArn","string",16],["LogType","string"],["Tags",["array",["ref","Tag"]]],["DeliverySourceConfiguration",["map","string"]],["Service","string",8],["ResourceArns",["array","string"],8],["Arn","string",72],["Status",["enum","ACTIVE","INACTIVE"],8],["StatusReason",["enum","RESOURCE_DELETED"],8]],"id":["Name"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourceArn"],"co":["Name"],"ro":["Service","ResourceArns","Arn","Status","StatusReason"],"uo":["ResourceArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:delivery-source:${DeliverySourceName}"}');
 /** A {@link DeliverySource} instance: its attributes as typed outputs. */
 export type DeliverySource = InstanceType<typeof DeliverySource>;
 
@@ -181,7 +181,11 @@ export type DeliverySource = InstanceType<typeof DeliverySource>;
 export interface DeliverySourceArgs {
   /** The unique name of the delivery source. */
   name: string;
-  /** The ARN of the AWS resource that is generating and sending logs. For example, `arn:aws:workmail:us-east-1:123456789012:organization/m-1234EXAMPLEabcd1234abcd1234abcd1234` */
+  /**
+   * The ARN of the AWS resource that is generating and sending logs. For example, `arn:aws:workmail:us-east-1:123456789012:organization/m-1234EXAMPLEabcd1234abcd1234abcd1234`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceArn?: string;
   /** The type of log that the source is sending. For valid values for this parameter, see the documentation for the source service. */
   logType?: string;
@@ -214,7 +218,7 @@ export interface DeliverySourceOutputs extends DeliverySourceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-destination.html | CloudFormation: AWS::Logs::Destination}
  */
-export const Destination = cloudControlType<DestinationArgs, DestinationOutputs>("AWS::Logs::Destination", "aws:logs:Destination", '{"p":[["DestinationPolicy","string"],["DestinationName","string",67],["TargetArn","string",1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["DestinationName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:destination:${DestinationName}"}');
+export const Destination = cloudControlType<DestinationArgs, DestinationOutputs>("AWS::Logs::Destination", "aws:logs:Destination", '{"p":[["DestinationPolicy","string"],["DestinationName","string",67],["TargetArn","string",1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["DestinationName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DestinationName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:destination:${DestinationName}"}');
 /** A {@link Destination} instance: its attributes as typed outputs. */
 export type Destination = InstanceType<typeof Destination>;
 
@@ -247,7 +251,7 @@ export interface DestinationOutputs extends DestinationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-integration.html | CloudFormation: AWS::Logs::Integration}
  */
-export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::Logs::Integration", "aws:logs:Integration", '{"p":[["IntegrationName","string",67],["IntegrationType",["enum","OPENSEARCH"],67],["ResourceConfig",["ref","ResourceConfig"],67],["IntegrationStatus",["enum","PROVISIONING","ACTIVE","FAILED"],8]],"id":["IntegrationName"],"d":{"ResourceConfig":[["OpenSearchResourceConfig",["ref","OpenSearchResourceConfig"]]],"OpenSearchResourceConfig":[["KmsKeyArn","string"],["DataSourceRoleArn","string",1],["DashboardViewerPrincipals",["array","string"],1],["ApplicationARN","string"],["RetentionDays","integer"]]}}');
+export const Integration = cloudControlType<IntegrationArgs, IntegrationOutputs>("AWS::Logs::Integration", "aws:logs:Integration", '{"p":[["IntegrationName","string",67],["IntegrationType",["enum","OPENSEARCH"],67],["ResourceConfig",["ref","ResourceConfig"],83],["IntegrationStatus",["enum","PROVISIONING","ACTIVE","FAILED"],8]],"id":["IntegrationName"],"d":{"ResourceConfig":[["OpenSearchResourceConfig",["ref","OpenSearchResourceConfig"]]],"OpenSearchResourceConfig":[["KmsKeyArn","string"],["DataSourceRoleArn","string",1],["DashboardViewerPrincipals",["array","string"],1],["ApplicationARN","string"],["RetentionDays","integer"]]},"reg":{"h":"crdl","wo":["ResourceConfig"],"co":["IntegrationName","IntegrationType","ResourceConfig"],"ro":["IntegrationStatus"],"tg":[false,false,false]}}');
 /** A {@link Integration} instance: its attributes as typed outputs. */
 export type Integration = InstanceType<typeof Integration>;
 
@@ -257,7 +261,11 @@ export interface IntegrationArgs {
   integrationName: string;
   /** The type of integration. Integrations with OpenSearch Service have the type `OPENSEARCH` . */
   integrationType: "OPENSEARCH";
-  /** This structure contains configuration details about an integration between CloudWatch Logs and another entity. */
+  /**
+   * This structure contains configuration details about an integration between CloudWatch Logs and another entity.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceConfig: IntegrationResourceConfig;
 }
 
@@ -312,13 +320,17 @@ export interface IntegrationOpenSearchResourceConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-loganomalydetector.html | CloudFormation: AWS::Logs::LogAnomalyDetector}
  */
-export const LogAnomalyDetector = cloudControlType<LogAnomalyDetectorArgs, LogAnomalyDetectorOutputs>("AWS::Logs::LogAnomalyDetector", "aws:logs:LogAnomalyDetector", '{"p":[["AccountId","string"],["KmsKeyId","string"],["DetectorName","string"],["LogGroupArnList",["array","string"]],["EvaluationFrequency",["enum","FIVE_MIN","TEN_MIN","FIFTEEN_MIN","THIRTY_MIN","ONE_HOUR"]],["FilterPattern","string"],["AnomalyVisibilityTime","number"],["AnomalyDetectorArn","string",72],["CreationTimeStamp","number",8],["LastModifiedTimeStamp","number",8],["AnomalyDetectorStatus","string",8]],"id":["AnomalyDetectorArn"],"arn":"arn:${Partition}:logs:${Region}:${Account}:anomaly-detector:${DetectorId}"}');
+export const LogAnomalyDetector = cloudControlType<LogAnomalyDetectorArgs, LogAnomalyDetectorOutputs>("AWS::Logs::LogAnomalyDetector", "aws:logs:LogAnomalyDetector", '{"p":[["AccountId","string",16],["KmsKeyId","string"],["DetectorName","string"],["LogGroupArnList",["array","string"]],["EvaluationFrequency",["enum","FIVE_MIN","TEN_MIN","FIFTEEN_MIN","THIRTY_MIN","ONE_HOUR"]],["FilterPattern","string"],["AnomalyVisibilityTime","number"],["AnomalyDetectorArn","string",72],["CreationTimeStamp","number",8],["LastModifiedTimeStamp","number",8],["AnomalyDetectorStatus","string",8]],"id":["AnomalyDetectorArn"],"reg":{"h":"crudl","wo":["AccountId"],"ro":["AnomalyDetectorArn","CreationTimeStamp","LastModifiedTimeStamp","AnomalyDetectorStatus"],"uo":["LogGroupArnList"],"tg":[false,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:anomaly-detector:${DetectorId}"}');
 /** A {@link LogAnomalyDetector} instance: its attributes as typed outputs. */
 export type LogAnomalyDetector = InstanceType<typeof LogAnomalyDetector>;
 
 /** Inputs of {@link LogAnomalyDetector}. */
 export interface LogAnomalyDetectorArgs {
-  /** The ID of the account to create the anomaly detector in. */
+  /**
+   * The ID of the account to create the anomaly detector in.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   accountId?: string;
   /**
    * Optionally assigns a AWS  key to secure this anomaly detector and its findings. If a key is assigned, the anomalies found and the model used by this detector are encrypted at rest with the key. If a key is assigned to an anomaly detector, a user must have permissions for both this key and for the anomaly detector to retrieve information about the anomalies that it finds.
@@ -361,7 +373,7 @@ export interface LogAnomalyDetectorOutputs extends LogAnomalyDetectorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-loggroup.html | CloudFormation: AWS::Logs::LogGroup}
  */
-export const LogGroup = cloudControlType<LogGroupArgs, LogGroupOutputs>("AWS::Logs::LogGroup", "aws:logs:LogGroup", '{"p":[["RetentionInDays",["enum",1,3,5,7,14,30,60,90,120,150,180,365,400,545,731,1096,1827,2192,2557,2922,3288,3653]],["KmsKeyId","string"],["LogGroupName","string",66],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["FieldIndexPolicies",["array","json"]],["LogGroupClass",["enum","STANDARD","INFREQUENT_ACCESS","DELIVERY"]],["ResourcePolicyDocument","json"],["DeletionProtectionEnabled","boolean"],["BearerTokenAuthenticationEnabled","boolean"],["Arn","string",72]],"id":["LogGroupName"],"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:log-group:${LogGroupName}"}');
+export const LogGroup = cloudControlType<LogGroupArgs, LogGroupOutputs>("AWS::Logs::LogGroup", "aws:logs:LogGroup", '{"p":[["RetentionInDays",["enum",1,3,5,7,14,30,60,90,120,150,180,365,400,545,731,1096,1827,2192,2557,2922,3288,3653]],["KmsKeyId","string"],["LogGroupName","string",66],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["FieldIndexPolicies",["array","json"]],["LogGroupClass",["enum","STANDARD","INFREQUENT_ACCESS","DELIVERY"]],["ResourcePolicyDocument","json"],["DeletionProtectionEnabled","boolean"],["BearerTokenAuthenticationEnabled","boolean"],["Arn","string",72]],"id":["LogGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LogGroupName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"LogGroupName","min":1,"max":512,"pattern":""}},"arn":"arn:${Partition}:logs:${Region}:${Account}:log-group:${LogGroupName}"}');
 /** A {@link LogGroup} instance: its attributes as typed outputs. */
 export type LogGroup = InstanceType<typeof LogGroup>;
 
@@ -439,7 +451,7 @@ export interface LogGroupOutputs extends LogGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-logstream.html | CloudFormation: AWS::Logs::LogStream}
  */
-export const LogStream = cloudControlType<LogStreamArgs, LogStreamOutputs>("AWS::Logs::LogStream", "aws:logs:LogStream", '{"p":[["LogStreamName","string",66],["LogGroupName","string",67]],"id":["LogGroupName","LogStreamName"]}');
+export const LogStream = cloudControlType<LogStreamArgs, LogStreamOutputs>("AWS::Logs::LogStream", "aws:logs:LogStream", '{"p":[["LogStreamName","string",66],["LogGroupName","string",67]],"id":["LogGroupName","LogStreamName"],"reg":{"h":"crdl","co":["LogGroupName","LogStreamName"],"tg":[false,true,true],"nm":{"path":"LogStreamName"}}}');
 /** A {@link LogStream} instance: its attributes as typed outputs. */
 export type LogStream = InstanceType<typeof LogStream>;
 
@@ -464,7 +476,7 @@ export interface LogStreamOutputs extends LogStreamArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-metricfilter.html | CloudFormation: AWS::Logs::MetricFilter}
  */
-export const MetricFilter = cloudControlType<MetricFilterArgs, MetricFilterOutputs>("AWS::Logs::MetricFilter", "aws:logs:MetricFilter", '{"p":[["MetricTransformations",["array",["ref","MetricTransformation"]],1],["FilterPattern","string",1],["LogGroupName","string",67],["FilterName","string",66],["FieldSelectionCriteria","string"],["EmitSystemFieldDimensions",["array","string"]],["ApplyOnTransformedLogs","boolean"]],"id":["LogGroupName","FilterName"],"d":{"MetricTransformation":[["DefaultValue","number"],["MetricName","string",1],["MetricValue","string",1],["MetricNamespace","string",1],["Dimensions",["array",["ref","Dimension"]]],["Unit",["enum","Seconds","Microseconds","Milliseconds","Bytes","Kilobytes","Megabytes","Gigabytes","Terabytes","Bits","Kilobits","Megabits","Gigabits","Terabits","Percent","Count","Bytes/Second","Kilobytes/Second","Megabytes/Second","Gigabytes/Second","Terabytes/Second","Bits/Second","Kilobits/Second","Megabits/Second","Gigabits/Second","Terabits/Second","Count/Second","None"]]],"Dimension":[["Value","string",1],["Key","string",1]]}}');
+export const MetricFilter = cloudControlType<MetricFilterArgs, MetricFilterOutputs>("AWS::Logs::MetricFilter", "aws:logs:MetricFilter", '{"p":[["MetricTransformations",["array",["ref","MetricTransformation"]],1],["FilterPattern","string",1],["LogGroupName","string",67],["FilterName","string",66],["FieldSelectionCriteria","string"],["EmitSystemFieldDimensions",["array","string"]],["ApplyOnTransformedLogs","boolean"]],"id":["LogGroupName","FilterName"],"d":{"MetricTransformation":[["DefaultValue","number"],["MetricName","string",1],["MetricValue","string",1],["MetricNamespace","string",1],["Dimensions",["array",["ref","Dimension"]]],["Unit",["enum","Seconds","Microseconds","Milliseconds","Bytes","Kilobytes","Megabytes","Gigabytes","Terabytes","Bits","Kilobits","Megabits","Gigabits","Terabits","Percent","Count","Bytes/Second","Kilobytes/Second","Megabytes/Second","Gigabytes/Second","Terabytes/Second","Bits/Second","Kilobits/Second","Megabits/Second","Gigabits/Second","Terabits/Second","Count/Second","None"]]],"Dimension":[["Value","string",1],["Key","string",1]]},"reg":{"h":"crudl","co":["FilterName","LogGroupName"],"uo":["MetricTransformations","MetricTransformations/*/Dimensions","EmitSystemFieldDimensions"],"tg":[false,true,true]}}');
 /** A {@link MetricFilter} instance: its attributes as typed outputs. */
 export type MetricFilter = InstanceType<typeof MetricFilter>;
 
@@ -549,7 +561,7 @@ export interface MetricFilterDimension {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-querydefinition.html | CloudFormation: AWS::Logs::QueryDefinition}
  */
-export const QueryDefinition = cloudControlType<QueryDefinitionArgs, QueryDefinitionOutputs>("AWS::Logs::QueryDefinition", "aws:logs:QueryDefinition", '{"p":[["QueryString","string",1],["LogGroupNames",["array","string"]],["Name","string",1],["QueryLanguage",["enum","CWLI","SQL","PPL"]],["Parameters",["array",["ref","QueryParameter"]]],["QueryDefinitionId","string",72]],"id":["QueryDefinitionId"],"d":{"QueryParameter":[["Name","string",1],["DefaultValue","string"],["Description","string"]]}}');
+export const QueryDefinition = cloudControlType<QueryDefinitionArgs, QueryDefinitionOutputs>("AWS::Logs::QueryDefinition", "aws:logs:QueryDefinition", '{"p":[["QueryString","string",1],["LogGroupNames",["array","string"]],["Name","string",1],["QueryLanguage",["enum","CWLI","SQL","PPL"]],["Parameters",["array",["ref","QueryParameter"]]],["QueryDefinitionId","string",72]],"id":["QueryDefinitionId"],"d":{"QueryParameter":[["Name","string",1],["DefaultValue","string"],["Description","string"]]},"reg":{"h":"crudl","ro":["QueryDefinitionId"],"uo":["LogGroupNames","Parameters"],"tg":[false,true,true]}}');
 /** A {@link QueryDefinition} instance: its attributes as typed outputs. */
 export type QueryDefinition = InstanceType<typeof QueryDefinition>;
 
@@ -596,7 +608,7 @@ export interface QueryDefinitionQueryParameter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-resourcepolicy.html | CloudFormation: AWS::Logs::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Logs::ResourcePolicy", "aws:logs:ResourcePolicy", '{"p":[["PolicyName","string",67],["PolicyDocument",["union","string","json"],1]],"id":["PolicyName"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Logs::ResourcePolicy", "aws:logs:ResourcePolicy", '{"p":[["PolicyName","string",67],["PolicyDocument",["union","string","json"],1]],"id":["PolicyName"],"reg":{"h":"crudl","co":["PolicyName"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
@@ -617,7 +629,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-scheduledquery.html | CloudFormation: AWS::Logs::ScheduledQuery}
  */
-export const ScheduledQuery = cloudControlType<ScheduledQueryArgs, ScheduledQueryOutputs>("AWS::Logs::ScheduledQuery", "aws:logs:ScheduledQuery", '{"p":[["Name","string",67],["Description","string"],["QueryLanguage","string",1],["QueryString","string",1],["LogGroupIdentifiers",["array","string"]],["ScheduleExpression","string",1],["Timezone","string"],["StartTimeOffset","integer"],["DestinationConfiguration",["ref","DestinationConfiguration"]],["ScheduleStartTime","number"],["ScheduleEndTime","number"],["ExecutionRoleArn","string",1],["State",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","TagsItems"]]],["ScheduledQueryArn","string",72],["LastTriggeredTime","number",8],["LastExecutionStatus",["enum","Pending","InvalidQuery","Complete","Failed","Timeout"],8],["CreationTime","number",8],["LastUpdatedTime","number",8]],"id":["ScheduledQueryArn"],"d":{"DestinationConfiguration":[["S3Configuration",["ref","S3Configuration"]]],"S3Configuration":[["DestinationIdentifier","string",1],["RoleArn","string",1]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:logs:${Region}:${Account}:scheduled-query:${ScheduledQueryId}"}');
+export const ScheduledQuery = cloudControlType<ScheduledQueryArgs, ScheduledQueryOutputs>("AWS::Logs::ScheduledQuery", "aws:logs:ScheduledQuery", '{"p":[["Name","string",67],["Description","string"],["QueryLanguage","string",1],["QueryString","string",1],["LogGroupIdentifiers",["array","string"]],["ScheduleExpression","string",1],["Timezone","string"],["StartTimeOffset","integer"],["DestinationConfiguration",["ref","DestinationConfiguration"]],["ScheduleStartTime","number"],["ScheduleEndTime","number"],["ExecutionRoleArn","string",1],["State",["enum","ENABLED","DISABLED"]],["Tags",["array",["ref","TagsItems"]]],["ScheduledQueryArn","string",72],["LastTriggeredTime","number",8],["LastExecutionStatus",["enum","Pending","InvalidQuery","Complete","Failed","Timeout"],8],["CreationTime","number",8],["LastUpdatedTime","number",8]],"id":["ScheduledQueryArn"],"d":{"DestinationConfiguration":[["S3Configuration",["ref","S3Configuration"]]],"S3Configuration":[["DestinationIdentifier","string",1],["RoleArn","string",1]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["ScheduledQueryArn","LastTriggeredTime","LastExecutionStatus","CreationTime","LastUpdatedTime"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:logs:${Region}:${Account}:scheduled-query:${ScheduledQueryId}"}');
 /** A {@link ScheduledQuery} instance: its attributes as typed outputs. */
 export type ScheduledQuery = InstanceType<typeof ScheduledQuery>;
 
@@ -670,7 +682,7 @@ export interface ScheduledQueryTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-storagetierpolicy.html | CloudFormation: AWS::Logs::StorageTierPolicy}
  */
-export const StorageTierPolicy = cloudControlType<StorageTierPolicyArgs, StorageTierPolicyOutputs>("AWS::Logs::StorageTierPolicy", "aws:logs:StorageTierPolicy", '{"p":[["StorageTier",["enum","INTELLIGENT_TIERING"],1],["AccountId","string",72],["LastUpdatedTime","number",8]],"id":["AccountId"]}');
+export const StorageTierPolicy = cloudControlType<StorageTierPolicyArgs, StorageTierPolicyOutputs>("AWS::Logs::StorageTierPolicy", "aws:logs:StorageTierPolicy", '{"p":[["StorageTier",["enum","INTELLIGENT_TIERING"],1],["AccountId","string",72],["LastUpdatedTime","number",8]],"id":["AccountId"],"reg":{"h":""}}');
 /** A {@link StorageTierPolicy} instance: its attributes as typed outputs. */
 export type StorageTierPolicy = InstanceType<typeof StorageTierPolicy>;
 
@@ -700,7 +712,7 @@ export interface StorageTierPolicyOutputs extends StorageTierPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-subscriptionfilter.html | CloudFormation: AWS::Logs::SubscriptionFilter}
  */
-export const SubscriptionFilter = cloudControlType<SubscriptionFilterArgs, SubscriptionFilterOutputs>("AWS::Logs::SubscriptionFilter", "aws:logs:SubscriptionFilter", '{"p":[["FilterPattern","string",1],["Distribution",["enum","Random","ByLogStream"]],["LogGroupName","string",67],["FilterName","string",66],["DestinationArn","string",1],["RoleArn","string"],["ApplyOnTransformedLogs","boolean"],["FieldSelectionCriteria","string"],["EmitSystemFields",["array","string"]]],"id":["FilterName","LogGroupName"]}');
+export const SubscriptionFilter = cloudControlType<SubscriptionFilterArgs, SubscriptionFilterOutputs>("AWS::Logs::SubscriptionFilter", "aws:logs:SubscriptionFilter", '{"p":[["FilterPattern","string",1],["Distribution",["enum","Random","ByLogStream"]],["LogGroupName","string",67],["FilterName","string",66],["DestinationArn","string",1],["RoleArn","string"],["ApplyOnTransformedLogs","boolean"],["FieldSelectionCriteria","string"],["EmitSystemFields",["array","string"]]],"id":["FilterName","LogGroupName"],"reg":{"h":"crudl","co":["FilterName","LogGroupName"],"uo":["EmitSystemFields"],"tg":[false,false,false]}}');
 /** A {@link SubscriptionFilter} instance: its attributes as typed outputs. */
 export type SubscriptionFilter = InstanceType<typeof SubscriptionFilter>;
 
@@ -745,7 +757,7 @@ export interface SubscriptionFilterOutputs extends SubscriptionFilterArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-transformer.html | CloudFormation: AWS::Logs::Transformer}
  */
-export const Transformer = cloudControlType<TransformerArgs, TransformerOutputs>("AWS::Logs::Transformer", "aws:logs:Transformer", '{"p":[["LogGroupIdentifier","string",67],["TransformerConfig",["array",["ref","Processor"]],1]],"id":["LogGroupIdentifier"],"d":{"Processor":[["ParseCloudfront",["ref","ParseCloudfront"]],["ParseVPC",["ref","ParseVPC"]],["ParseWAF",["ref","ParseWAF"]],["ParseJSON",["ref","ParseJSON"]],["ParseRoute53",["ref","ParseRoute53"]],["ParsePostgres",["ref","ParsePostgres"]],["ParseToOCSF",["ref","ParseToOCSF"]],["ParseKeyValue",["ref","ParseKeyValue"]],["CopyValue",["ref","CopyValue"]],["Csv",["ref","Csv"]],["DateTimeConverter",["ref","DateTimeConverter"]],["DeleteKeys",["ref","DeleteKeys"]],["Grok",["ref","Grok"]],["ListToMap",["ref","ListToMap"]],["AddKeys",["ref","AddKeys"]],["MoveKeys",["ref","MoveKeys"]],["RenameKeys",["ref","RenameKeys"]],["LowerCaseString",["ref","LowerCaseString"]],["SplitString",["ref","SplitString"]],["SubstituteString",["ref","SubstituteString"]],["TrimString",["ref","TrimString"]],["UpperCaseString",["ref","UpperCaseString"]],["TypeConverter",["ref","TypeConverter"]]],"ParseCloudfront":[["Source","string"]],"ParseVPC":[["Source","string"]],"ParseWAF":[["Source","string"]],"ParseJSON":[["Source","string"],["Destination","string"]],"ParseRoute53":[["Source","string"]],"ParsePostgres":[["Source","string"]],"ParseToOCSF":[["Source","string"],["EventSource",["enum","CloudTrail","Route53Resolver","VPCFlow","EKSAudit","AWSWAF"],1],["OcsfVersion",["enum","V1.1","V1.5"],1],["MappingVersion","string"]],"ParseKeyValue":[["Source","string"],["Destination","string"],["FieldDelimiter","string"],["KeyValueDelimiter","string"],["KeyPrefix","string"],["NonMatchValue","string"],["OverwriteIfExists","boolean"]],"CopyValue":[["Entries",["array",["ref","CopyValueEntry"]],1]],"CopyValueEntry":[["Source","string",1],["Target","string",1],["OverwriteIfExists","boolean"]],"Csv":[["QuoteCharacter","string"],["Delimiter","string"],["Source","string"],["Columns",["array","string"]]],"DateTimeConverter":[["Source","string",1],["Target","string",1],["TargetFormat","string"],["MatchPatterns",["array","string"],1],["SourceTimezone","string"],["TargetTimezone","string"],["Locale","string"]],"DeleteKeys":[["WithKeys",["array","string"],1]],"Grok":[["Source","string"],["Match","string",1]],"ListToMap":[["Source","string",1],["Key","string",1],["ValueKey","string"],["Target","string"],["Flatten","boolean"],["FlattenedElement",["enum","first","last"]]],"AddKeys":[["Entries",["array",["ref","AddKeyEntry"]],1]],"AddKeyEntry":[["Key","string",1],["Value","string",1],["OverwriteIfExists","boolean"]],"MoveKeys":[["Entries",["array",["ref","MoveKeyEntry"]],1]],"MoveKeyEntry":[["Source","string",1],["Target","string",1],["OverwriteIfExists","boolean"]],"RenameKeys":[["Entries",["array",["ref","RenameKeyEntry"]],1]],"RenameKeyEntry":[["Key","string",1],["RenameTo","string",1],["OverwriteIfExists","boolean"]],"LowerCaseString":[["WithKeys",["array","string"],1]],"SplitString":[["Entries",["array",["ref","SplitStringEntry"]],1]],"SplitStringEntry":[["Source","string",1],["Delimiter","string",1]],"SubstituteString":[["Entries",["array",["ref","SubstituteStringEntry"]],1]],"SubstituteStringEntry":[["Source","string",1],["From","string",1],["To","string",1]],"TrimString":[["WithKeys",["array","string"],1]],"UpperCaseString":[["WithKeys",["array","string"],1]],"TypeConverter":[["Entries",["array",["ref","TypeConverterEntry"]],1]],"TypeConverterEntry":[["Key","string",1],["Type",["enum","boolean","integer","double","string"],1]]}}');
+export const Transformer = cloudControlType<TransformerArgs, TransformerOutputs>("AWS::Logs::Transformer", "aws:logs:Transformer", '{"p":[["LogGroupIdentifier","string",67],["TransformerConfig",["array",["ref","Processor"]],1]],"id":["LogGroupIdentifier"],"d":{"Processor":[["ParseCloudfront",["ref","ParseCloudfront"]],["ParseVPC",["ref","ParseVPC"]],["ParseWAF",["ref","ParseWAF"]],["ParseJSON",["ref","ParseJSON"]],["ParseRoute53",["ref","ParseRoute53"]],["ParsePostgres",["ref","ParsePostgres"]],["ParseToOCSF",["ref","ParseToOCSF"]],["ParseKeyValue",["ref","ParseKeyValue"]],["CopyValue",["ref","CopyValue"]],["Csv",["ref","Csv"]],["DateTimeConverter",["ref","DateTimeConverter"]],["DeleteKeys",["ref","DeleteKeys"]],["Grok",["ref","Grok"]],["ListToMap",["ref","ListToMap"]],["AddKeys",["ref","AddKeys"]],["MoveKeys",["ref","MoveKeys"]],["RenameKeys",["ref","RenameKeys"]],["LowerCaseString",["ref","LowerCaseString"]],["SplitString",["ref","SplitString"]],["SubstituteString",["ref","SubstituteString"]],["TrimString",["ref","TrimString"]],["UpperCaseString",["ref","UpperCaseString"]],["TypeConverter",["ref","TypeConverter"]]],"ParseCloudfront":[["Source","string"]],"ParseVPC":[["Source","string"]],"ParseWAF":[["Source","string"]],"ParseJSON":[["Source","string"],["Destination","string"]],"ParseRoute53":[["Source","string"]],"ParsePostgres":[["Source","string"]],"ParseToOCSF":[["Source","string"],["EventSource",["enum","CloudTrail","Route53Resolver","VPCFlow","EKSAudit","AWSWAF"],1],["OcsfVersion",["enum","V1.1","V1.5"],1],["MappingVersion","string"]],"ParseKeyValue":[["Source","string"],["Destination","string"],["FieldDelimiter","string"],["KeyValueDelimiter","string"],["KeyPrefix","string"],["NonMatchValue","string"],["OverwriteIfExists","boolean"]],"CopyValue":[["Entries",["array",["ref","CopyValueEntry"]],1]],"CopyValueEntry":[["Source","string",1],["Target","string",1],["OverwriteIfExists","boolean"]],"Csv":[["QuoteCharacter","string"],["Delimiter","string"],["Source","string"],["Columns",["array","string"]]],"DateTimeConverter":[["Source","string",1],["Target","string",1],["TargetFormat","string"],["MatchPatterns",["array","string"],1],["SourceTimezone","string"],["TargetTimezone","string"],["Locale","string"]],"DeleteKeys":[["WithKeys",["array","string"],1]],"Grok":[["Source","string"],["Match","string",1]],"ListToMap":[["Source","string",1],["Key","string",1],["ValueKey","string"],["Target","string"],["Flatten","boolean"],["FlattenedElement",["enum","first","last"]]],"AddKeys":[["Entries",["array",["ref","AddKeyEntry"]],1]],"AddKeyEntry":[["Key","string",1],["Value","string",1],["OverwriteIfExists","boolean"]],"MoveKeys":[["Entries",["array",["ref","MoveKeyEntry"]],1]],"MoveKeyEntry":[["Source","string",1],["Target","string",1],["OverwriteIfExists","boolean"]],"RenameKeys":[["Entries",["array",["ref","RenameKeyEntry"]],1]],"RenameKeyEntry":[["Key","string",1],["RenameTo","string",1],["OverwriteIfExists","boolean"]],"LowerCaseString":[["WithKeys",["array","string"],1]],"SplitString":[["Entries",["array",["ref","SplitStringEntry"]],1]],"SplitStringEntry":[["Source","string",1],["Delimiter","string",1]],"SubstituteString":[["Entries",["array",["ref","SubstituteStringEntry"]],1]],"SubstituteStringEntry":[["Source","string",1],["From","string",1],["To","string",1]],"TrimString":[["WithKeys",["array","string"],1]],"UpperCaseString":[["WithKeys",["array","string"],1]],"TypeConverter":[["Entries",["array",["ref","TypeConverterEntry"]],1]],"TypeConverterEntry":[["Key","string",1],["Type",["enum","boolean","integer","double","string"],1]]},"reg":{"h":"crudl","co":["LogGroupIdentifier"],"uo":["TransformerConfig","TransformerConfig/*/CopyValue/Entries","TransformerConfig/*/Csv/Columns","TransformerConfig/*/DateTimeConverter/MatchPatterns","TransformerConfig/*/DeleteKeys/WithKeys","TransformerConfig/*/AddKeys/Entries","TransformerConfig/*/MoveKeys/Entries","TransformerConfig/*/RenameKeys/Entries","TransformerConfig/*/LowerCaseString/WithKeys","TransformerConfig/*/SplitString/Entries","TransformerConfig/*/SubstituteString/Entries","TransformerConfig/*/TrimString/WithKeys","TransformerConfig/*/UpperCaseString/WithKeys","TransformerConfig/*/TypeConverter/Entries"],"tg":[false,false,false]}}');
 /** A {@link Transformer} instance: its attributes as typed outputs. */
 export type Transformer = InstanceType<typeof Transformer>;
 

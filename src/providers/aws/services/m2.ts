@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-m2-application.html | CloudFormation: AWS::M2::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::M2::Application", "aws:m2:Application", '{"p":[["Description","string"],["KmsKeyId","string",66],["Definition",["ref","Definition"]],["EngineType",["enum","microfocus","bluage"],67],["RoleArn","string",66],["Tags",["map","string"]],["Name","string",67],["ApplicationArn","string",72],["ApplicationId","string",72]],"id":["ApplicationArn"],"d":{"Definition":[["Content","string"],["S3Location","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:m2:${Region}:${Account}:app/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::M2::Application", "aws:m2:Application", '{"p":[["Description","string"],["KmsKeyId","string",66],["Definition",["ref","Definition"],16],["EngineType",["enum","microfocus","bluage"],67],["RoleArn","string",66],["Tags",["map","string"]],["Name","string",67],["ApplicationArn","string",72],["ApplicationId","string",72]],"id":["ApplicationArn"],"d":{"Definition":[["Content","string"],["S3Location","string"]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Definition"],"co":["EngineType","Name","KmsKeyId","RoleArn"],"ro":["ApplicationArn","ApplicationId"],"tg":[true,true,true]},"arn":"arn:${Partition}:m2:${Region}:${Account}:app/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -29,6 +29,8 @@ export interface ApplicationArgs {
    * The application definition for a particular application. You can specify either inline JSON or an Amazon S3 bucket location.
    *
    * For information about application definitions, see the [AWS Mainframe Modernization User Guide](https://docs.aws.amazon.com/m2/latest/userguide/applications-m2-definition.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   definition?: ApplicationDefinition;
   /** The type of the target platform for this application. */
@@ -72,7 +74,7 @@ export interface ApplicationDefinition {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-m2-deployment.html | CloudFormation: AWS::M2::Deployment}
  */
-export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::M2::Deployment", "aws:m2:Deployment", '{"p":[["EnvironmentId","string",67],["ApplicationId","string",67],["ApplicationVersion","integer",1],["DeploymentId","string",72],["Status","string",8]],"id":["ApplicationId"]}');
+export const Deployment = cloudControlType<DeploymentArgs, DeploymentOutputs>("AWS::M2::Deployment", "aws:m2:Deployment", '{"p":[["EnvironmentId","string",67],["ApplicationId","string",67],["ApplicationVersion","integer",1],["DeploymentId","string",72],["Status","string",8]],"id":["ApplicationId"],"reg":{"h":"crudl","co":["EnvironmentId","ApplicationId"],"ro":["DeploymentId","Status"],"tg":[false,false,false]}}');
 /** A {@link Deployment} instance: its attributes as typed outputs. */
 export type Deployment = InstanceType<typeof Deployment>;
 
@@ -99,7 +101,7 @@ export interface DeploymentOutputs extends DeploymentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-m2-environment.html | CloudFormation: AWS::M2::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::M2::Environment", "aws:m2:Environment", '{"p":[["Description","string",66],["EngineVersion","string"],["KmsKeyId","string",66],["HighAvailabilityConfig",["ref","HighAvailabilityConfig"]],["PreferredMaintenanceWindow","string"],["SecurityGroupIds",["array","string"],66],["SubnetIds",["array","string"],66],["Name","string",67],["EngineType",["enum","microfocus","bluage"],67],["PubliclyAccessible","boolean",66],["InstanceType","string",1],["StorageConfigurations",["array",["ref","StorageConfiguration"]],66],["Tags",["map","string"]],["NetworkType",["enum","ipv4","dual"],66],["EnvironmentId","string",72],["EnvironmentArn","string",72]],"id":["EnvironmentArn"],"d":{"HighAvailabilityConfig":[["DesiredCapacity","integer",1]],"StorageConfiguration":[["Efs",["ref","EfsStorageConfiguration"],2],["Fsx",["ref","FsxStorageConfiguration"],2]],"EfsStorageConfiguration":[["MountPoint","string",3],["FileSystemId","string",3]],"FsxStorageConfiguration":[["MountPoint","string",3],["FileSystemId","string",3]]},"tags":["Tags","map"],"arn":"arn:${Partition}:m2:${Region}:${Account}:env/${EnvironmentId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::M2::Environment", "aws:m2:Environment", '{"p":[["Description","string",66],["EngineVersion","string"],["KmsKeyId","string",66],["HighAvailabilityConfig",["ref","HighAvailabilityConfig"]],["PreferredMaintenanceWindow","string"],["SecurityGroupIds",["array","string"],66],["SubnetIds",["array","string"],66],["Name","string",67],["EngineType",["enum","microfocus","bluage"],67],["PubliclyAccessible","boolean",66],["InstanceType","string",1],["StorageConfigurations",["array",["ref","StorageConfiguration"]],66],["Tags",["map","string"]],["NetworkType",["enum","ipv4","dual"],66],["EnvironmentId","string",72],["EnvironmentArn","string",72]],"id":["EnvironmentArn"],"d":{"HighAvailabilityConfig":[["DesiredCapacity","integer",1]],"StorageConfiguration":[["Efs",["ref","EfsStorageConfiguration"]],["Fsx",["ref","FsxStorageConfiguration"]]],"EfsStorageConfiguration":[["MountPoint","string",1],["FileSystemId","string",1]],"FsxStorageConfiguration":[["MountPoint","string",1],["FileSystemId","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Description","EngineType","KmsKeyId","Name","NetworkType","PubliclyAccessible","SecurityGroupIds","StorageConfigurations","SubnetIds"],"ro":["EnvironmentArn","EnvironmentId"],"uo":["SecurityGroupIds","StorageConfigurations","SubnetIds"],"tg":[true,true,true]},"arn":"arn:${Partition}:m2:${Region}:${Account}:env/${EnvironmentId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconvert-jobtemplate.html | CloudFormation: AWS::MediaConvert::JobTemplate}
  */
-export const JobTemplate = cloudControlType<JobTemplateArgs, JobTemplateOutputs>("AWS::MediaConvert::JobTemplate", "aws:mediaconvert:JobTemplate", '{"p":[["Category","string"],["Description","string"],["AccelerationSettings",["ref","AccelerationSettings"]],["Priority","integer"],["StatusUpdateInterval","string"],["SettingsJson","json",1],["Queue","string"],["HopDestinations",["array",["ref","HopDestination"]]],["Tags","json"],["Name","string",66],["Arn","string",72]],"id":["Name"],"d":{"AccelerationSettings":[["Mode","string",1]],"HopDestination":[["WaitMinutes","integer"],["Priority","integer"],["Queue","string"]]},"tags":["Tags","map"],"arn":"arn:${Partition}:mediaconvert:${Region}:${Account}:jobTemplates/${JobTemplateName}"}');
+export const JobTemplate = cloudControlType<JobTemplateArgs, JobTemplateOutputs>("AWS::MediaConvert::JobTemplate", "aws:mediaconvert:JobTemplate", '{"p":[["Category","string"],["Description","string"],["AccelerationSettings",["ref","AccelerationSettings"]],["Priority","integer"],["StatusUpdateInterval","string"],["SettingsJson","json",1],["Queue","string"],["HopDestinations",["array",["ref","HopDestination"]]],["Tags","json"],["Name","string",66],["Arn","string",72]],"id":["Name"],"d":{"AccelerationSettings":[["Mode","string",1]],"HopDestination":[["WaitMinutes","integer"],["Priority","integer"],["Queue","string"]]},"tags":["Tags","map"],"reg":{"h":""},"arn":"arn:${Partition}:mediaconvert:${Region}:${Account}:jobTemplates/${JobTemplateName}"}');
 /** A {@link JobTemplate} instance: its attributes as typed outputs. */
 export type JobTemplate = InstanceType<typeof JobTemplate>;
 
@@ -128,7 +128,7 @@ export interface JobTemplateHopDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconvert-preset.html | CloudFormation: AWS::MediaConvert::Preset}
  */
-export const Preset = cloudControlType<PresetArgs, PresetOutputs>("AWS::MediaConvert::Preset", "aws:mediaconvert:Preset", '{"p":[["Category","string"],["Description","string"],["SettingsJson","json",1],["Tags","json"],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","map"],"arn":"arn:${Partition}:mediaconvert:${Region}:${Account}:presets/${PresetName}"}');
+export const Preset = cloudControlType<PresetArgs, PresetOutputs>("AWS::MediaConvert::Preset", "aws:mediaconvert:Preset", '{"p":[["Category","string"],["Description","string"],["SettingsJson","json",1],["Tags","json"],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:mediaconvert:${Region}:${Account}:presets/${PresetName}"}');
 /** A {@link Preset} instance: its attributes as typed outputs. */
 export type Preset = InstanceType<typeof Preset>;
 
@@ -167,7 +167,7 @@ export interface PresetOutputs extends PresetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-mediaconvert-queue.html | CloudFormation: AWS::MediaConvert::Queue}
  */
-export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::MediaConvert::Queue", "aws:mediaconvert:Queue", '{"p":[["Status","string"],["Description","string"],["PricingPlan","string"],["Tags","json"],["Name","string",66],["ConcurrentJobs","integer"],["MaximumConcurrentFeeds","integer"],["Arn","string",72]],"id":["Name"],"tags":["Tags","map"],"arn":"arn:${Partition}:mediaconvert:${Region}:${Account}:queues/${QueueName}"}');
+export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::MediaConvert::Queue", "aws:mediaconvert:Queue", '{"p":[["Status","string"],["Description","string"],["PricingPlan","string"],["Tags","json"],["Name","string",66],["ConcurrentJobs","integer"],["MaximumConcurrentFeeds","integer"],["Arn","string",72]],"id":["Name"],"tags":["Tags","map"],"reg":{"h":""},"arn":"arn:${Partition}:mediaconvert:${Region}:${Account}:queues/${QueueName}"}');
 /** A {@link Queue} instance: its attributes as typed outputs. */
 export type Queue = InstanceType<typeof Queue>;
 

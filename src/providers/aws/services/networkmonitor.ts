@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmonitor-monitor.html | CloudFormation: AWS::NetworkMonitor::Monitor}
  */
-export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::NetworkMonitor::Monitor", "aws:networkmonitor:Monitor", '{"p":[["MonitorName","string",67],["AggregationPeriod","integer"],["Tags",["array",["ref","Tag"]]],["MonitorArn","string",72],["State",["enum","PENDING","ACTIVE","INACTIVE","ERROR","DELETING"],8],["CreatedAt","string",8],["ModifiedAt","string",8]],"id":["MonitorArn"],"tags":["Tags","standard"]}');
+export const Monitor = cloudControlType<MonitorArgs, MonitorOutputs>("AWS::NetworkMonitor::Monitor", "aws:networkmonitor:Monitor", '{"p":[["MonitorName","string",67],["AggregationPeriod","integer"],["Tags",["array",["ref","Tag"]]],["MonitorArn","string",72],["State",["enum","PENDING","ACTIVE","INACTIVE","ERROR","DELETING"],8],["CreatedAt","string",8],["ModifiedAt","string",8]],"id":["MonitorArn"],"tags":["Tags","standard"],"reg":{"h":""}}');
 /** A {@link Monitor} instance: its attributes as typed outputs. */
 export type Monitor = InstanceType<typeof Monitor>;
 

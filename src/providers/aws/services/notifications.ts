@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-channelassociation.html | CloudFormation: AWS::Notifications::ChannelAssociation}
  */
-export const ChannelAssociation = cloudControlType<ChannelAssociationArgs, ChannelAssociationOutputs>("AWS::Notifications::ChannelAssociation", "aws:notifications:ChannelAssociation", '{"p":[["Arn","string",67],["NotificationConfigurationArn","string",67]],"id":["Arn","NotificationConfigurationArn"]}');
+export const ChannelAssociation = cloudControlType<ChannelAssociationArgs, ChannelAssociationOutputs>("AWS::Notifications::ChannelAssociation", "aws:notifications:ChannelAssociation", '{"p":[["Arn","string",67],["NotificationConfigurationArn","string",67]],"id":["Arn","NotificationConfigurationArn"],"reg":{"h":"crdl","co":["Arn","NotificationConfigurationArn"],"tg":[false,true,true]}}');
 /** A {@link ChannelAssociation} instance: its attributes as typed outputs. */
 export type ChannelAssociation = InstanceType<typeof ChannelAssociation>;
 
@@ -34,7 +34,7 @@ export interface ChannelAssociationOutputs extends ChannelAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-eventrule.html | CloudFormation: AWS::Notifications::EventRule}
  */
-export const EventRule = cloudControlType<EventRuleArgs, EventRuleOutputs>("AWS::Notifications::EventRule", "aws:notifications:EventRule", '{"p":[["EventPattern","string"],["EventType","string",67],["NotificationConfigurationArn","string",67],["Regions",["array","string"],1],["Source","string",67],["Arn","string",72],["CreationTime","string",8],["ManagedRules",["array","string"],8],["StatusSummaryByRegion",["map",["ref","EventRuleStatusSummary"]],8]],"id":["Arn"],"d":{"EventRuleStatusSummary":[["Status",["enum","ACTIVE","INACTIVE","CREATING","UPDATING","DELETING"],1],["Reason","string",1]]}}');
+export const EventRule = cloudControlType<EventRuleArgs, EventRuleOutputs>("AWS::Notifications::EventRule", "aws:notifications:EventRule", '{"p":[["EventPattern","string"],["EventType","string",67],["NotificationConfigurationArn","string",67],["Regions",["array","string"],1],["Source","string",67],["Arn","string",72],["CreationTime","string",8],["ManagedRules",["array","string"],8],["StatusSummaryByRegion",["map",["ref","EventRuleStatusSummary"]],8]],"id":["Arn"],"d":{"EventRuleStatusSummary":[["Status",["enum","ACTIVE","INACTIVE","CREATING","UPDATING","DELETING"],1],["Reason","string",1]]},"reg":{"h":"crudl","co":["EventType","NotificationConfigurationArn","Source"],"ro":["Arn","CreationTime","ManagedRules","StatusSummaryByRegion"],"tg":[false,true,true]}}');
 /** A {@link EventRule} instance: its attributes as typed outputs. */
 export type EventRule = InstanceType<typeof EventRule>;
 
@@ -114,7 +114,7 @@ export interface EventRuleEventRuleStatusSummary {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-managednotificationaccountcontactassociation.html | CloudFormation: AWS::Notifications::ManagedNotificationAccountContactAssociation}
  */
-export const ManagedNotificationAccountContactAssociation = cloudControlType<ManagedNotificationAccountContactAssociationArgs, ManagedNotificationAccountContactAssociationOutputs>("AWS::Notifications::ManagedNotificationAccountContactAssociation", "aws:notifications:ManagedNotificationAccountContactAssociation", '{"p":[["ManagedNotificationConfigurationArn","string",67],["ContactIdentifier",["enum","ACCOUNT_PRIMARY","ACCOUNT_ALTERNATE_SECURITY","ACCOUNT_ALTERNATE_OPERATIONS","ACCOUNT_ALTERNATE_BILLING"],67],["IsSensitiveEventsSubscribed","boolean"]],"id":["ManagedNotificationConfigurationArn","ContactIdentifier"]}');
+export const ManagedNotificationAccountContactAssociation = cloudControlType<ManagedNotificationAccountContactAssociationArgs, ManagedNotificationAccountContactAssociationOutputs>("AWS::Notifications::ManagedNotificationAccountContactAssociation", "aws:notifications:ManagedNotificationAccountContactAssociation", '{"p":[["ManagedNotificationConfigurationArn","string",67],["ContactIdentifier",["enum","ACCOUNT_PRIMARY","ACCOUNT_ALTERNATE_SECURITY","ACCOUNT_ALTERNATE_OPERATIONS","ACCOUNT_ALTERNATE_BILLING"],67],["IsSensitiveEventsSubscribed","boolean"]],"id":["ManagedNotificationConfigurationArn","ContactIdentifier"],"reg":{"h":"crudl","co":["ManagedNotificationConfigurationArn","ContactIdentifier"],"tg":[false,true,true]}}');
 /** A {@link ManagedNotificationAccountContactAssociation} instance: its attributes as typed outputs. */
 export type ManagedNotificationAccountContactAssociation = InstanceType<typeof ManagedNotificationAccountContactAssociation>;
 
@@ -137,7 +137,7 @@ export interface ManagedNotificationAccountContactAssociationOutputs extends Man
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-managednotificationadditionalchannelassociation.html | CloudFormation: AWS::Notifications::ManagedNotificationAdditionalChannelAssociation}
  */
-export const ManagedNotificationAdditionalChannelAssociation = cloudControlType<ManagedNotificationAdditionalChannelAssociationArgs, ManagedNotificationAdditionalChannelAssociationOutputs>("AWS::Notifications::ManagedNotificationAdditionalChannelAssociation", "aws:notifications:ManagedNotificationAdditionalChannelAssociation", '{"p":[["ChannelArn","string",67],["ManagedNotificationConfigurationArn","string",67],["IsSensitiveEventsSubscribed","boolean"]],"id":["ChannelArn","ManagedNotificationConfigurationArn"]}');
+export const ManagedNotificationAdditionalChannelAssociation = cloudControlType<ManagedNotificationAdditionalChannelAssociationArgs, ManagedNotificationAdditionalChannelAssociationOutputs>("AWS::Notifications::ManagedNotificationAdditionalChannelAssociation", "aws:notifications:ManagedNotificationAdditionalChannelAssociation", '{"p":[["ChannelArn","string",67],["ManagedNotificationConfigurationArn","string",67],["IsSensitiveEventsSubscribed","boolean"]],"id":["ChannelArn","ManagedNotificationConfigurationArn"],"reg":{"h":"crdl","co":["ChannelArn","ManagedNotificationConfigurationArn"],"tg":[false,true,true]}}');
 /** A {@link ManagedNotificationAdditionalChannelAssociation} instance: its attributes as typed outputs. */
 export type ManagedNotificationAdditionalChannelAssociation = InstanceType<typeof ManagedNotificationAdditionalChannelAssociation>;
 
@@ -160,7 +160,7 @@ export interface ManagedNotificationAdditionalChannelAssociationOutputs extends 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-notificationconfiguration.html | CloudFormation: AWS::Notifications::NotificationConfiguration}
  */
-export const NotificationConfiguration = cloudControlType<NotificationConfigurationArgs, NotificationConfigurationOutputs>("AWS::Notifications::NotificationConfiguration", "aws:notifications:NotificationConfiguration", '{"p":[["AggregationDuration",["enum","LONG","SHORT","NONE"]],["Description","string",1],["Name","string",1],["Tags",["array",["ref","Tag"]],66],["CreationTime","string",8],["Status",["enum","ACTIVE","PARTIALLY_ACTIVE","INACTIVE","DELETING"],8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:notifications::${Account}:configuration/${NotificationConfigurationId}"}');
+export const NotificationConfiguration = cloudControlType<NotificationConfigurationArgs, NotificationConfigurationOutputs>("AWS::Notifications::NotificationConfiguration", "aws:notifications:NotificationConfiguration", '{"p":[["AggregationDuration",["enum","LONG","SHORT","NONE"]],["Description","string",1],["Name","string",1],["Tags",["array",["ref","Tag"]],66],["CreationTime","string",8],["Status",["enum","ACTIVE","PARTIALLY_ACTIVE","INACTIVE","DELETING"],8],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Tags"],"ro":["CreationTime","Status","Arn"],"uo":["Tags"],"tg":[true,true,false]},"arn":"arn:${Partition}:notifications::${Account}:configuration/${NotificationConfigurationId}"}');
 /** A {@link NotificationConfiguration} instance: its attributes as typed outputs. */
 export type NotificationConfiguration = InstanceType<typeof NotificationConfiguration>;
 
@@ -205,7 +205,7 @@ export interface NotificationConfigurationOutputs extends NotificationConfigurat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-notificationhub.html | CloudFormation: AWS::Notifications::NotificationHub}
  */
-export const NotificationHub = cloudControlType<NotificationHubArgs, NotificationHubOutputs>("AWS::Notifications::NotificationHub", "aws:notifications:NotificationHub", '{"p":[["Region","string",67],["CreationTime","string",8],["NotificationHubStatusSummary",["ref","NotificationHubStatusSummary"],8]],"id":["Region"],"d":{"NotificationHubStatusSummary":[["NotificationHubStatus",["enum","ACTIVE","REGISTERING","DEREGISTERING","INACTIVE"],1],["NotificationHubStatusReason","string",1]]}}');
+export const NotificationHub = cloudControlType<NotificationHubArgs, NotificationHubOutputs>("AWS::Notifications::NotificationHub", "aws:notifications:NotificationHub", '{"p":[["Region","string",67],["CreationTime","string",8],["NotificationHubStatusSummary",["ref","NotificationHubStatusSummary"],8]],"id":["Region"],"d":{"NotificationHubStatusSummary":[["NotificationHubStatus",["enum","ACTIVE","REGISTERING","DEREGISTERING","INACTIVE"],1],["NotificationHubStatusReason","string",1]]},"reg":{"h":"crdl","co":["Region"],"ro":["CreationTime","NotificationHubStatusSummary"],"tg":[false,true,true]}}');
 /** A {@link NotificationHub} instance: its attributes as typed outputs. */
 export type NotificationHub = InstanceType<typeof NotificationHub>;
 
@@ -239,7 +239,7 @@ export interface NotificationHubNotificationHubStatusSummary {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-notifications-organizationalunitassociation.html | CloudFormation: AWS::Notifications::OrganizationalUnitAssociation}
  */
-export const OrganizationalUnitAssociation = cloudControlType<OrganizationalUnitAssociationArgs, OrganizationalUnitAssociationOutputs>("AWS::Notifications::OrganizationalUnitAssociation", "aws:notifications:OrganizationalUnitAssociation", '{"p":[["NotificationConfigurationArn","string",67],["OrganizationalUnitId","string",67]],"id":["NotificationConfigurationArn","OrganizationalUnitId"]}');
+export const OrganizationalUnitAssociation = cloudControlType<OrganizationalUnitAssociationArgs, OrganizationalUnitAssociationOutputs>("AWS::Notifications::OrganizationalUnitAssociation", "aws:notifications:OrganizationalUnitAssociation", '{"p":[["NotificationConfigurationArn","string",67],["OrganizationalUnitId","string",67]],"id":["NotificationConfigurationArn","OrganizationalUnitId"],"reg":{"h":"crdl","co":["NotificationConfigurationArn","OrganizationalUnitId"],"tg":[false,true,true]}}');
 /** A {@link OrganizationalUnitAssociation} instance: its attributes as typed outputs. */
 export type OrganizationalUnitAssociation = InstanceType<typeof OrganizationalUnitAssociation>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-novaact-workflowdefinition.html | CloudFormation: AWS::NovaAct::WorkflowDefinition}
  */
-export const WorkflowDefinition = cloudControlType<WorkflowDefinitionArgs, WorkflowDefinitionOutputs>("AWS::NovaAct::WorkflowDefinition", "aws:novaact:WorkflowDefinition", '{"p":[["Description","string",66],["ExportConfig",["ref","WorkflowExportConfig"],66],["Name","string",67],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","DELETING"],8]],"id":["Arn"],"d":{"WorkflowExportConfig":[["S3BucketName","string",1],["S3KeyPrefix","string"]]},"arn":"arn:${Partition}:nova-act:${Region}:${Account}:workflow-definition/${WorkflowDefinitionName}"}');
+export const WorkflowDefinition = cloudControlType<WorkflowDefinitionArgs, WorkflowDefinitionOutputs>("AWS::NovaAct::WorkflowDefinition", "aws:novaact:WorkflowDefinition", '{"p":[["Description","string",66],["ExportConfig",["ref","WorkflowExportConfig"],66],["Name","string",67],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","DELETING"],8]],"id":["Arn"],"d":{"WorkflowExportConfig":[["S3BucketName","string",1],["S3KeyPrefix","string"]]},"reg":{"h":"crdl","co":["Name","Description","ExportConfig"],"ro":["Arn","CreatedAt","Status"],"ai":[["Name"]],"tg":[false,true,true]},"arn":"arn:${Partition}:nova-act:${Region}:${Account}:workflow-definition/${WorkflowDefinitionName}"}');
 /** A {@link WorkflowDefinition} instance: its attributes as typed outputs. */
 export type WorkflowDefinition = InstanceType<typeof WorkflowDefinition>;
 

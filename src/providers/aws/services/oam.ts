@@ -21,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-oam-link.html | CloudFormation: AWS::Oam::Link}
  */
-export const Link = cloudControlType<LinkArgs, LinkOutputs>("AWS::Oam::Link", "aws:oam:Link", '{"p":[["SinkIdentifier","string",67],["LabelTemplate","string",66],["ResourceTypes",["array","string"],1],["Tags",["map","string"]],["LinkConfiguration",["ref","LinkConfiguration"]],["Label","string",8],["Arn","string",72]],"id":["Arn"],"d":{"LinkConfiguration":[["MetricConfiguration",["ref","LinkFilter"]],["LogGroupConfiguration",["ref","LinkFilter"]]],"LinkFilter":[["Filter","string",1]]},"tags":["Tags","map"],"arn":"arn:${Partition}:oam:${Region}:${Account}:link/${ResourceId}"}');
+export const Link = cloudControlType<LinkArgs, LinkOutputs>("AWS::Oam::Link", "aws:oam:Link", '{"p":[["SinkIdentifier","string",67],["LabelTemplate","string",82],["ResourceTypes",["array","string"],1],["Tags",["map","string"]],["LinkConfiguration",["ref","LinkConfiguration"]],["Label","string",8],["Arn","string",72]],"id":["Arn"],"d":{"LinkConfiguration":[["MetricConfiguration",["ref","LinkFilter"]],["LogGroupConfiguration",["ref","LinkFilter"]]],"LinkFilter":[["Filter","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["LabelTemplate"],"co":["SinkIdentifier","LabelTemplate"],"ro":["Arn","Label"],"uo":["ResourceTypes"],"tg":[true,true,true]},"arn":"arn:${Partition}:oam:${Region}:${Account}:link/${ResourceId}"}');
 /** A {@link Link} instance: its attributes as typed outputs. */
 export type Link = InstanceType<typeof Link>;
 
@@ -39,6 +39,8 @@ export interface LinkArgs {
    * - `$AccountEmailNoDomain` is an email address without the domain name, such as `mariagarcia`
    *
    * > In the  and  Regions, the only supported option is to use custom labels, and the `$AccountName` , `$AccountEmail` , and `$AccountEmailNoDomain` variables all resolve as *account-id* instead of the specified variable.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   labelTemplate?: string;
   /** An array of strings that define which types of data that the source account shares with the monitoring account. Valid values are `AWS::CloudWatch::Metric | AWS::Logs::LogGroup | AWS::XRay::Trace | AWS::ApplicationInsights::Application | AWS::InternetMonitor::Monitor` . */
@@ -110,7 +112,7 @@ export interface LinkLinkFilter {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-oam-sink.html | CloudFormation: AWS::Oam::Sink}
  */
-export const Sink = cloudControlType<SinkArgs, SinkOutputs>("AWS::Oam::Sink", "aws:oam:Sink", '{"p":[["Policy","json"],["Tags",["map","string"]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"arn":"arn:${Partition}:oam:${Region}:${Account}:sink/${ResourceId}"}');
+export const Sink = cloudControlType<SinkArgs, SinkOutputs>("AWS::Oam::Sink", "aws:oam:Sink", '{"p":[["Policy","json"],["Tags",["map","string"]],["Name","string",67],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"tg":[true,true,true]},"arn":"arn:${Partition}:oam:${Region}:${Account}:sink/${ResourceId}"}');
 /** A {@link Sink} instance: its attributes as typed outputs. */
 export type Sink = InstanceType<typeof Sink>;
 

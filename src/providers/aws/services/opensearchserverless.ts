@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-accesspolicy.html | CloudFormation: AWS::OpenSearchServerless::AccessPolicy}
  */
-export const AccessPolicy = cloudControlType<AccessPolicyArgs, AccessPolicyOutputs>("AWS::OpenSearchServerless::AccessPolicy", "aws:opensearchserverless:AccessPolicy", '{"p":[["Policy","string",1],["Type",["enum","data"],67],["Description","string"],["Name","string",67]],"id":["Type","Name"]}');
+export const AccessPolicy = cloudControlType<AccessPolicyArgs, AccessPolicyOutputs>("AWS::OpenSearchServerless::AccessPolicy", "aws:opensearchserverless:AccessPolicy", '{"p":[["Policy","string",1],["Type",["enum","data"],67],["Description","string"],["Name","string",67]],"id":["Type","Name"],"reg":{"h":"crudl","co":["Type","Name"],"tg":[false,false,false]}}');
 /** A {@link AccessPolicy} instance: its attributes as typed outputs. */
 export type AccessPolicy = InstanceType<typeof AccessPolicy>;
 
@@ -40,7 +40,7 @@ export interface AccessPolicyOutputs extends AccessPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-collection.html | CloudFormation: AWS::OpenSearchServerless::Collection}
  */
-export const Collection = cloudControlType<CollectionArgs, CollectionOutputs>("AWS::OpenSearchServerless::Collection", "aws:opensearchserverless:Collection", '{"p":[["Type",["enum","SEARCH","TIMESERIES","VECTORSEARCH"],66],["Description","string"],["Tags",["array",["ref","Tag"]],66],["Name","string",67],["StandbyReplicas",["enum","ENABLED","DISABLED"],66],["DeletionProtection",["enum","ENABLED","DISABLED"]],["CollectionGroupName","string",66],["EncryptionConfig",["ref","EncryptionConfig"],66],["VectorOptions",["ref","VectorOptions"]],["CollectionEndpoint","string",8],["Id","string",72,"awsId"],["Arn","string",72],["DashboardEndpoint","string",8],["FipsEndpoints",["ref","FipsEndpoints"],8],["KmsKeyArn","string",8]],"id":["Id"],"d":{"EncryptionConfig":[["AWSOwnedKey","boolean"],["KmsKeyArn","string"]],"VectorOptions":[["ServerlessVectorAcceleration",["enum","ENABLED","DISABLED","ALLOWED"]]],"FipsEndpoints":[["CollectionEndpoint","string"],["DashboardEndpoint","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aoss:${Region}:${Account}:collection/${CollectionId}"}');
+export const Collection = cloudControlType<CollectionArgs, CollectionOutputs>("AWS::OpenSearchServerless::Collection", "aws:opensearchserverless:Collection", '{"p":[["Type",["enum","SEARCH","TIMESERIES","VECTORSEARCH"],66],["Description","string"],["Tags",["array",["ref","Tag"]],82],["Name","string",67],["StandbyReplicas",["enum","ENABLED","DISABLED"],66],["DeletionProtection",["enum","ENABLED","DISABLED"]],["CollectionGroupName","string",66],["EncryptionConfig",["ref","EncryptionConfig"],82],["VectorOptions",["ref","VectorOptions"]],["CollectionEndpoint","string",8],["Id","string",72,"awsId"],["Arn","string",72],["DashboardEndpoint","string",8],["FipsEndpoints",["ref","FipsEndpoints"],8],["KmsKeyArn","string",8]],"id":["Id"],"d":{"EncryptionConfig":[["AWSOwnedKey","boolean"],["KmsKeyArn","string"]],"VectorOptions":[["ServerlessVectorAcceleration",["enum","ENABLED","DISABLED","ALLOWED"]]],"FipsEndpoints":[["CollectionEndpoint","string"],["DashboardEndpoint","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Tags","EncryptionConfig"],"co":["Name","Tags","Type","StandbyReplicas","CollectionGroupName","EncryptionConfig"],"ro":["Id","Arn","CollectionEndpoint","DashboardEndpoint","FipsEndpoints","KmsKeyArn"],"uo":["Tags"],"ai":[["Name"],["Arn"]],"tg":[true,true,false]},"arn":"arn:${Partition}:aoss:${Region}:${Account}:collection/${CollectionId}"}');
 /** A {@link Collection} instance: its attributes as typed outputs. */
 export type Collection = InstanceType<typeof Collection>;
 
@@ -54,6 +54,8 @@ export interface CollectionArgs {
    * An arbitrary set of tags (key–value pairs) to associate with the collection.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   tags?: AwsTag[];
   /**
@@ -73,7 +75,11 @@ export interface CollectionArgs {
   deletionProtection?: "ENABLED" | "DISABLED";
   /** The name of the collection group to associate with the collection. */
   collectionGroupName?: string;
-  /** Encryption settings for the collection */
+  /**
+   * Encryption settings for the collection
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   encryptionConfig?: CollectionEncryptionConfig;
   /** Vector search configuration options for the collection */
   vectorOptions?: CollectionVectorOptions;
@@ -127,7 +133,7 @@ export interface CollectionFipsEndpoints {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-collectiongroup.html | CloudFormation: AWS::OpenSearchServerless::CollectionGroup}
  */
-export const CollectionGroup = cloudControlType<CollectionGroupArgs, CollectionGroupOutputs>("AWS::OpenSearchServerless::CollectionGroup", "aws:opensearchserverless:CollectionGroup", '{"p":[["Name","string",67],["Description","string"],["StandbyReplicas",["enum","ENABLED","DISABLED"],67],["Generation",["enum","CLASSIC","NEXTGEN"],66],["CapacityLimits",["ref","CapacityLimits"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityLimits":[["MaxSearchCapacityInOcu","number"],["MaxIndexingCapacityInOcu","number"],["MinSearchCapacityInOcu","number"],["MinIndexingCapacityInOcu","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:aoss:${Region}:${Account}:collection-group/${CollectionGroupId}"}');
+export const CollectionGroup = cloudControlType<CollectionGroupArgs, CollectionGroupOutputs>("AWS::OpenSearchServerless::CollectionGroup", "aws:opensearchserverless:CollectionGroup", '{"p":[["Name","string",67],["Description","string"],["StandbyReplicas",["enum","ENABLED","DISABLED"],67],["Generation",["enum","CLASSIC","NEXTGEN"],66],["CapacityLimits",["ref","CapacityLimits"]],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"CapacityLimits":[["MaxSearchCapacityInOcu","number"],["MaxIndexingCapacityInOcu","number"],["MinSearchCapacityInOcu","number"],["MinIndexingCapacityInOcu","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","StandbyReplicas","Generation"],"ro":["Id","Arn"],"uo":["Tags"],"ai":[["Name"],["Arn"]],"tg":[true,true,true]},"arn":"arn:${Partition}:aoss:${Region}:${Account}:collection-group/${CollectionGroupId}"}');
 /** A {@link CollectionGroup} instance: its attributes as typed outputs. */
 export type CollectionGroup = InstanceType<typeof CollectionGroup>;
 
@@ -171,7 +177,7 @@ export interface CollectionGroupCapacityLimits {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-collectionindex.html | CloudFormation: AWS::OpenSearchServerless::CollectionIndex}
  */
-export const CollectionIndex = cloudControlType<CollectionIndexArgs, CollectionIndexOutputs>("AWS::OpenSearchServerless::CollectionIndex", "aws:opensearchserverless:CollectionIndex", '{"p":[["Id","string",67,"awsId"],["IndexName","string",67],["IndexSchema","string"]],"id":["Id","IndexName"]}');
+export const CollectionIndex = cloudControlType<CollectionIndexArgs, CollectionIndexOutputs>("AWS::OpenSearchServerless::CollectionIndex", "aws:opensearchserverless:CollectionIndex", '{"p":[["Id","string",67,"awsId"],["IndexName","string",67],["IndexSchema","string"]],"id":["Id","IndexName"],"reg":{"h":"crud","co":["Id","IndexName"],"tg":[false,false,false]}}');
 /** A {@link CollectionIndex} instance: its attributes as typed outputs. */
 export type CollectionIndex = InstanceType<typeof CollectionIndex>;
 
@@ -194,7 +200,7 @@ export interface CollectionIndexOutputs extends CollectionIndexArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-index.html | CloudFormation: AWS::OpenSearchServerless::Index}
  */
-export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::OpenSearchServerless::Index", "aws:opensearchserverless:Index", '{"p":[["CollectionEndpoint","string",67],["IndexName","string",67],["Settings",["ref","IndexSettings"]],["Mappings",["ref","Mappings"]],["Uuid","string",8]],"id":["IndexName","CollectionEndpoint"],"d":{"IndexSettings":[["Index",["ref","Index"]],["Analysis",["ref","Analysis"],2]],"Index":[["RefreshInterval","string"],["Knn","boolean"],["KnnAlgoParamEfSearch","integer"]],"Analysis":[["Analyzer",["map",["ref","AnalyzerItems"]]]],"AnalyzerItems":[["Type","string"],["Tokenizer","string"],["Filter",["array","string"]],["CharFilter",["array","string"]]],"Mappings":[["Properties",["map",["ref","PropertyMapping"]]]],"PropertyMapping":[["Dimension","integer"],["Index","boolean"],["Type",["enum","text","knn_vector","keyword","integer"],1],["Analyzer","string"],["SpaceType",["enum","l2","l1","linf","cosinesimil","innerproduct","hamming"]],["CompressionLevel",["enum","16x","32x","8x","4x","2x","1x"]],["DataType",["enum","float","byte"]],["Value","string"],["Method",["ref","Method"]],["Properties",["map",["ref","PropertyMapping"]]]],"Method":[["Engine",["enum","nmslib","faiss","lucene"]],["Name",["enum","hnsw","ivf"],1],["SpaceType",["enum","l2","l1","linf","cosinesimil","innerproduct","hamming"]],["Parameters",["ref","Parameters"]]],"Parameters":[["EfConstruction","integer"],["M","integer"]]}}');
+export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::OpenSearchServerless::Index", "aws:opensearchserverless:Index", '{"p":[["CollectionEndpoint","string",67],["IndexName","string",67],["Settings",["ref","IndexSettings"]],["Mappings",["ref","Mappings"]],["Uuid","string",8]],"id":["IndexName","CollectionEndpoint"],"d":{"IndexSettings":[["Index",["ref","Index"]],["Analysis",["ref","Analysis"]]],"Index":[["RefreshInterval","string"],["Knn","boolean"],["KnnAlgoParamEfSearch","integer"]],"Analysis":[["Analyzer",["map",["ref","AnalyzerItems"]]]],"AnalyzerItems":[["Type","string"],["Tokenizer","string"],["Filter",["array","string"]],["CharFilter",["array","string"]]],"Mappings":[["Properties",["map",["ref","PropertyMapping"]]]],"PropertyMapping":[["Dimension","integer"],["Index","boolean"],["Type",["enum","text","knn_vector","keyword","integer"],1],["Analyzer","string"],["SpaceType",["enum","l2","l1","linf","cosinesimil","innerproduct","hamming"]],["CompressionLevel",["enum","16x","32x","8x","4x","2x","1x"]],["DataType",["enum","float","byte"]],["Value","string"],["Method",["ref","Method"]],["Properties",["map",["ref","PropertyMapping"]]]],"Method":[["Engine",["enum","nmslib","faiss","lucene"]],["Name",["enum","hnsw","ivf"],1],["SpaceType",["enum","l2","l1","linf","cosinesimil","innerproduct","hamming"]],["Parameters",["ref","Parameters"]]],"Parameters":[["EfConstruction","integer"],["M","integer"]]},"rp":[["Settings","Analysis"]],"reg":{"h":"crudl","wo":["Settings/Index/RefreshInterval","Settings/Index/KnnAlgoParamEfSearch"],"co":["IndexName","CollectionEndpoint","Settings/Analysis"],"ro":["Uuid"],"tg":[false,true,true]}}');
 /** A {@link Index} instance: its attributes as typed outputs. */
 export type Index = InstanceType<typeof Index>;
 
@@ -335,7 +341,7 @@ export interface IndexParameters {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-lifecyclepolicy.html | CloudFormation: AWS::OpenSearchServerless::LifecyclePolicy}
  */
-export const LifecyclePolicy = cloudControlType<LifecyclePolicyArgs, LifecyclePolicyOutputs>("AWS::OpenSearchServerless::LifecyclePolicy", "aws:opensearchserverless:LifecyclePolicy", '{"p":[["Name","string",67],["Type",["enum","retention"],67],["Description","string"],["Policy","string",1]],"id":["Type","Name"]}');
+export const LifecyclePolicy = cloudControlType<LifecyclePolicyArgs, LifecyclePolicyOutputs>("AWS::OpenSearchServerless::LifecyclePolicy", "aws:opensearchserverless:LifecyclePolicy", '{"p":[["Name","string",67],["Type",["enum","retention"],67],["Description","string"],["Policy","string",1]],"id":["Type","Name"],"reg":{"h":"crudl","co":["Type","Name"],"tg":[false,false,false]}}');
 /** A {@link LifecyclePolicy} instance: its attributes as typed outputs. */
 export type LifecyclePolicy = InstanceType<typeof LifecyclePolicy>;
 
@@ -360,7 +366,7 @@ export interface LifecyclePolicyOutputs extends LifecyclePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-securityconfig.html | CloudFormation: AWS::OpenSearchServerless::SecurityConfig}
  */
-export const SecurityConfig = cloudControlType<SecurityConfigArgs, SecurityConfigOutputs>("AWS::OpenSearchServerless::SecurityConfig", "aws:opensearchserverless:SecurityConfig", '{"p":[["Type",["enum","saml","iamidentitycenter","iamfederation"],66],["Description","string"],["SamlOptions",["ref","SamlConfigOptions"]],["Name","string",66],["IamIdentityCenterOptions",["ref","IamIdentityCenterConfigOptions"]],["IamFederationOptions",["ref","IamFederationConfigOptions"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SamlConfigOptions":[["SessionTimeout","integer"],["UserAttribute","string"],["Metadata","string",1],["GroupAttribute","string"],["OpenSearchServerlessEntityId","string"]],"IamIdentityCenterConfigOptions":[["InstanceArn","string",3],["ApplicationArn","string"],["ApplicationName","string"],["ApplicationDescription","string"],["UserAttribute","string"],["GroupAttribute","string"]],"IamFederationConfigOptions":[["GroupAttribute","string"],["UserAttribute","string"]]}}');
+export const SecurityConfig = cloudControlType<SecurityConfigArgs, SecurityConfigOutputs>("AWS::OpenSearchServerless::SecurityConfig", "aws:opensearchserverless:SecurityConfig", '{"p":[["Type",["enum","saml","iamidentitycenter","iamfederation"],66],["Description","string"],["SamlOptions",["ref","SamlConfigOptions"]],["Name","string",82],["IamIdentityCenterOptions",["ref","IamIdentityCenterConfigOptions"]],["IamFederationOptions",["ref","IamFederationConfigOptions"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SamlConfigOptions":[["SessionTimeout","integer"],["UserAttribute","string"],["Metadata","string",1],["GroupAttribute","string"],["OpenSearchServerlessEntityId","string"]],"IamIdentityCenterConfigOptions":[["InstanceArn","string",1],["ApplicationArn","string"],["ApplicationName","string"],["ApplicationDescription","string"],["UserAttribute","string"],["GroupAttribute","string"]],"IamFederationConfigOptions":[["GroupAttribute","string"],["UserAttribute","string"]]},"rp":[["IamIdentityCenterOptions","InstanceArn"]],"reg":{"h":"crudl","wo":["Name"],"co":["Type","Name","IamIdentityCenterOptions/InstanceArn"],"ro":["Id","IamIdentityCenterOptions/ApplicationArn","IamIdentityCenterOptions/ApplicationName","IamIdentityCenterOptions/ApplicationDescription"],"ai":[["Name"]],"tg":[false,false,false],"nm":{"path":"Name","min":3,"max":32,"pattern":"^[a-z][a-z0-9-]{2,31}$"}}}');
 /** A {@link SecurityConfig} instance: its attributes as typed outputs. */
 export type SecurityConfig = InstanceType<typeof SecurityConfig>;
 
@@ -372,7 +378,11 @@ export interface SecurityConfigArgs {
   description?: string;
   /** SAML options for the security configuration in the form of a key-value map. */
   samlOptions?: SecurityConfigSamlConfigOptions;
-  /** The name of the security configuration. */
+  /**
+   * The name of the security configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   name?: string;
   /** Describes IAM Identity Center options in the form of a key-value map. */
   iamIdentityCenterOptions?: SecurityConfigIamIdentityCenterConfigOptions;
@@ -445,7 +455,7 @@ export interface SecurityConfigIamFederationConfigOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-securitypolicy.html | CloudFormation: AWS::OpenSearchServerless::SecurityPolicy}
  */
-export const SecurityPolicy = cloudControlType<SecurityPolicyArgs, SecurityPolicyOutputs>("AWS::OpenSearchServerless::SecurityPolicy", "aws:opensearchserverless:SecurityPolicy", '{"p":[["Policy","string",1],["Type",["enum","encryption","network"],67],["Description","string"],["Name","string",67]],"id":["Type","Name"]}');
+export const SecurityPolicy = cloudControlType<SecurityPolicyArgs, SecurityPolicyOutputs>("AWS::OpenSearchServerless::SecurityPolicy", "aws:opensearchserverless:SecurityPolicy", '{"p":[["Policy","string",1],["Type",["enum","encryption","network"],67],["Description","string"],["Name","string",67]],"id":["Type","Name"],"reg":{"h":"crudl","co":["Type","Name"],"tg":[false,false,false]}}');
 /** A {@link SecurityPolicy} instance: its attributes as typed outputs. */
 export type SecurityPolicy = InstanceType<typeof SecurityPolicy>;
 
@@ -470,7 +480,7 @@ export interface SecurityPolicyOutputs extends SecurityPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-opensearchserverless-vpcendpoint.html | CloudFormation: AWS::OpenSearchServerless::VpcEndpoint}
  */
-export const VpcEndpoint = cloudControlType<VpcEndpointArgs, VpcEndpointOutputs>("AWS::OpenSearchServerless::VpcEndpoint", "aws:opensearchserverless:VpcEndpoint", '{"p":[["VpcId","string",67],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const VpcEndpoint = cloudControlType<VpcEndpointArgs, VpcEndpointOutputs>("AWS::OpenSearchServerless::VpcEndpoint", "aws:opensearchserverless:VpcEndpoint", '{"p":[["VpcId","string",67],["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"crudl","co":["Name","VpcId"],"ro":["Id"],"uo":["SecurityGroupIds","SubnetIds"],"ai":[["Name"]],"tg":[false,false,false]}}');
 /** A {@link VpcEndpoint} instance: its attributes as typed outputs. */
 export type VpcEndpoint = InstanceType<typeof VpcEndpoint>;
 

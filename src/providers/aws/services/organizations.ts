@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-account.html | CloudFormation: AWS::Organizations::Account}
  */
-export const Account = cloudControlType<AccountArgs, AccountOutputs>("AWS::Organizations::Account", "aws:organizations:Account", '{"p":[["RoleName","string"],["Email","string",1],["ParentIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["AccountName","string",1],["JoinedMethod",["enum","INVITED","CREATED"],8],["Status",["enum","ACTIVE","SUSPENDED","PENDING_CLOSURE"],8],["JoinedTimestamp","string",8],["AccountId","string",72],["Arn","string",72],["State",["enum","PENDING_ACTIVATION","ACTIVE","SUSPENDED","PENDING_CLOSURE","CLOSED"],8],["Paths",["array","string"],8]],"id":["AccountId"],"tags":["Tags","standard"]}');
+export const Account = cloudControlType<AccountArgs, AccountOutputs>("AWS::Organizations::Account", "aws:organizations:Account", '{"p":[["RoleName","string",16],["Email","string",1],["ParentIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["AccountName","string",1],["JoinedMethod",["enum","INVITED","CREATED"],8],["Status",["enum","ACTIVE","SUSPENDED","PENDING_CLOSURE"],8],["JoinedTimestamp","string",8],["AccountId","string",72],["Arn","string",72],["State",["enum","PENDING_ACTIVATION","ACTIVE","SUSPENDED","PENDING_CLOSURE","CLOSED"],8],["Paths",["array","string"],8]],"id":["AccountId"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["RoleName"],"ro":["AccountId","Status","State","JoinedTimestamp","JoinedMethod","Arn","Paths"],"uo":["ParentIds","Tags"],"tg":[true,true,true]}}');
 /** A {@link Account} instance: its attributes as typed outputs. */
 export type Account = InstanceType<typeof Account>;
 
@@ -30,6 +30,8 @@ export interface AccountArgs {
    *
    * - [Creating the OrganizationAccountAccessRole in an invited member account](https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_accounts_access.html#orgs_manage_accounts_create-cross-account-role) in the *AWS Organizations User Guide*
    * - Steps 2 and 3 in [IAM Tutorial: Delegate access across AWS accounts using IAM roles](https://docs.aws.amazon.com/IAM/latest/UserGuide/tutorial_cross-account-with-roles.html) in the *IAM User Guide* …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   roleName?: string;
   /**
@@ -88,7 +90,7 @@ export interface AccountOutputs extends AccountArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-organization.html | CloudFormation: AWS::Organizations::Organization}
  */
-export const Organization = cloudControlType<OrganizationArgs, OrganizationOutputs>("AWS::Organizations::Organization", "aws:organizations:Organization", '{"p":[["FeatureSet",["enum","ALL","CONSOLIDATED_BILLING"]],["RootId","string",8],["Id","string",72,"awsId"],["Arn","string",72],["ManagementAccountArn","string",8],["ManagementAccountId","string",8],["ManagementAccountEmail","string",8]],"id":["Id"]}');
+export const Organization = cloudControlType<OrganizationArgs, OrganizationOutputs>("AWS::Organizations::Organization", "aws:organizations:Organization", '{"p":[["FeatureSet",["enum","ALL","CONSOLIDATED_BILLING"]],["RootId","string",8],["Id","string",72,"awsId"],["Arn","string",72],["ManagementAccountArn","string",8],["ManagementAccountId","string",8],["ManagementAccountEmail","string",8]],"id":["Id"],"reg":{"h":"crudl","ro":["Id","Arn","ManagementAccountArn","ManagementAccountId","ManagementAccountEmail","RootId"],"tg":[false,true,true]}}');
 /** A {@link Organization} instance: its attributes as typed outputs. */
 export type Organization = InstanceType<typeof Organization>;
 
@@ -134,7 +136,7 @@ export interface OrganizationOutputs extends OrganizationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-organizationalunit.html | CloudFormation: AWS::Organizations::OrganizationalUnit}
  */
-export const OrganizationalUnit = cloudControlType<OrganizationalUnitArgs, OrganizationalUnitOutputs>("AWS::Organizations::OrganizationalUnit", "aws:organizations:OrganizationalUnit", '{"p":[["ParentId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["Path","string",8]],"id":["Id"],"tags":["Tags","standard"]}');
+export const OrganizationalUnit = cloudControlType<OrganizationalUnitArgs, OrganizationalUnitOutputs>("AWS::Organizations::OrganizationalUnit", "aws:organizations:OrganizationalUnit", '{"p":[["ParentId","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["Path","string",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ParentId"],"ro":["Arn","Id","Path"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link OrganizationalUnit} instance: its attributes as typed outputs. */
 export type OrganizationalUnit = InstanceType<typeof OrganizationalUnit>;
 
@@ -188,7 +190,7 @@ export interface OrganizationalUnitOutputs extends OrganizationalUnitArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-policy.html | CloudFormation: AWS::Organizations::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::Organizations::Policy", "aws:organizations:Policy", '{"p":[["Type",["enum","AISERVICES_OPT_OUT_POLICY","BACKUP_POLICY","BEDROCK_POLICY","CHATBOT_POLICY","DECLARATIVE_POLICY_EC2","INSPECTOR_POLICY","NETWORK_SECURITY_DIRECTOR_POLICY","RESOURCE_CONTROL_POLICY","S3_POLICY","SECURITYHUB_POLICY","SERVICE_CONTROL_POLICY","TAG_POLICY","UPGRADE_ROLLOUT_POLICY"],67],["TargetIds",["array","string"]],["Description","string"],["Content",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["AwsManaged","boolean",8]],"id":["Id"],"tags":["Tags","standard"]}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::Organizations::Policy", "aws:organizations:Policy", '{"p":[["Type",["enum","AISERVICES_OPT_OUT_POLICY","BACKUP_POLICY","BEDROCK_POLICY","CHATBOT_POLICY","DECLARATIVE_POLICY_EC2","INSPECTOR_POLICY","NETWORK_SECURITY_DIRECTOR_POLICY","RESOURCE_CONTROL_POLICY","S3_POLICY","SECURITYHUB_POLICY","SERVICE_CONTROL_POLICY","TAG_POLICY","UPGRADE_ROLLOUT_POLICY"],67],["TargetIds",["array","string"]],["Description","string"],["Content",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["AwsManaged","boolean",8]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Type"],"ro":["Id","Arn","AwsManaged"],"uo":["TargetIds","Tags"],"tg":[true,true,true]}}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
@@ -261,7 +263,7 @@ export interface PolicyOutputs extends PolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-organizations-resourcepolicy.html | CloudFormation: AWS::Organizations::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Organizations::ResourcePolicy", "aws:organizations:ResourcePolicy", '{"p":[["Content",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Organizations::ResourcePolicy", "aws:organizations:ResourcePolicy", '{"p":[["Content",["union","json","string"],1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Id","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 

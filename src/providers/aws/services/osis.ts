@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-osis-pipeline.html | CloudFormation: AWS::OSIS::Pipeline}
  */
-export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::OSIS::Pipeline", "aws:osis:Pipeline", '{"p":[["PipelineConfigurationBody","string",1],["MinUnits","integer",1],["PipelineName","string",67],["VpcOptions",["ref","VpcOptions"]],["MaxUnits","integer",1],["LogPublishingOptions",["ref","LogPublishingOptions"]],["Tags",["array",["ref","Tag"]]],["BufferOptions",["ref","BufferOptions"]],["EncryptionAtRestOptions",["ref","EncryptionAtRestOptions"]],["PipelineRoleArn","string"],["ResourcePolicy",["ref","ResourcePolicy"]],["PipelineArn","string",72],["VpcEndpoints",["array",["ref","VpcEndpoint"]],8],["IngestEndpointUrls",["array","string"],8],["VpcEndpointService","string",8]],"id":["PipelineArn"],"d":{"VpcOptions":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["VpcEndpointManagement",["enum","CUSTOMER","SERVICE"]],["VpcAttachmentOptions",["ref","VpcAttachmentOptions"]]],"VpcAttachmentOptions":[["AttachToVpc","boolean",1],["CidrBlock","string",1]],"LogPublishingOptions":[["CloudWatchLogDestination",["ref","CloudWatchLogDestination"]],["IsLoggingEnabled","boolean"]],"CloudWatchLogDestination":[["LogGroup","string",1]],"BufferOptions":[["PersistentBufferEnabled","boolean",1]],"EncryptionAtRestOptions":[["KmsKeyArn","string",1]],"ResourcePolicy":[["Policy","json",1]],"VpcEndpoint":[["VpcId","string"],["VpcOptions",["ref","VpcOptions"]],["VpcEndpointId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:osis:${Region}:${Account}:pipeline/${PipelineName}"}');
+export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::OSIS::Pipeline", "aws:osis:Pipeline", '{"p":[["PipelineConfigurationBody","string",1],["MinUnits","integer",1],["PipelineName","string",67],["VpcOptions",["ref","VpcOptions"],16],["MaxUnits","integer",1],["LogPublishingOptions",["ref","LogPublishingOptions"]],["Tags",["array",["ref","Tag"]]],["BufferOptions",["ref","BufferOptions"]],["EncryptionAtRestOptions",["ref","EncryptionAtRestOptions"]],["PipelineRoleArn","string"],["ResourcePolicy",["ref","ResourcePolicy"]],["PipelineArn","string",72],["VpcEndpoints",["array",["ref","VpcEndpoint"]],8],["IngestEndpointUrls",["array","string"],8],["VpcEndpointService","string",8]],"id":["PipelineArn"],"d":{"VpcOptions":[["SecurityGroupIds",["array","string"]],["SubnetIds",["array","string"],1],["VpcEndpointManagement",["enum","CUSTOMER","SERVICE"]],["VpcAttachmentOptions",["ref","VpcAttachmentOptions"]]],"VpcAttachmentOptions":[["AttachToVpc","boolean",1],["CidrBlock","string",1]],"LogPublishingOptions":[["CloudWatchLogDestination",["ref","CloudWatchLogDestination"]],["IsLoggingEnabled","boolean"]],"CloudWatchLogDestination":[["LogGroup","string",1]],"BufferOptions":[["PersistentBufferEnabled","boolean",1]],"EncryptionAtRestOptions":[["KmsKeyArn","string",1]],"ResourcePolicy":[["Policy","json",1]],"VpcEndpoint":[["VpcId","string"],["VpcOptions",["ref","VpcOptions"]],["VpcEndpointId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["VpcOptions"],"co":["PipelineName"],"ro":["PipelineArn","IngestEndpointUrls","VpcEndpoints","VpcEndpointService"],"uo":["Tags","VpcOptions/SecurityGroupIds","VpcOptions/SubnetIds","VpcEndpoints","VpcEndpoints/*/VpcOptions/SecurityGroupIds","VpcEndpoints/*/VpcOptions/SubnetIds","IngestEndpointUrls"],"tg":[true,true,true]},"arn":"arn:${Partition}:osis:${Region}:${Account}:pipeline/${PipelineName}"}');
 /** A {@link Pipeline} instance: its attributes as typed outputs. */
 export type Pipeline = InstanceType<typeof Pipeline>;
 
@@ -25,7 +25,11 @@ export interface PipelineArgs {
   minUnits: number;
   /** The name of the pipeline. */
   pipelineName: string;
-  /** Options that specify the subnets and security groups for an OpenSearch Ingestion VPC endpoint. */
+  /**
+   * Options that specify the subnets and security groups for an OpenSearch Ingestion VPC endpoint.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   vpcOptions?: PipelineVpcOptions;
   /** The maximum pipeline capacity, in Ingestion Compute Units (ICUs). */
   maxUnits: number;

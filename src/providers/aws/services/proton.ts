@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-proton-environmentaccountconnection.html | CloudFormation: AWS::Proton::EnvironmentAccountConnection}
  */
-export const EnvironmentAccountConnection = cloudControlType<EnvironmentAccountConnectionArgs, EnvironmentAccountConnectionOutputs>("AWS::Proton::EnvironmentAccountConnection", "aws:proton:EnvironmentAccountConnection", '{"p":[["EnvironmentName","string"],["ComponentRoleArn","string"],["ManagementAccountId","string"],["CodebuildRoleArn","string"],["EnvironmentAccountId","string"],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["Status",["enum","PENDING","CONNECTED","REJECTED"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:proton:${Region}:${Account}:environment-account-connection/${Id}"}');
+export const EnvironmentAccountConnection = cloudControlType<EnvironmentAccountConnectionArgs, EnvironmentAccountConnectionOutputs>("AWS::Proton::EnvironmentAccountConnection", "aws:proton:EnvironmentAccountConnection", '{"p":[["EnvironmentName","string"],["ComponentRoleArn","string"],["ManagementAccountId","string"],["CodebuildRoleArn","string"],["EnvironmentAccountId","string"],["RoleArn","string"],["Tags",["array",["ref","Tag"]]],["Status",["enum","PENDING","CONNECTED","REJECTED"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn","Id","Status"],"uo":["Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:proton:${Region}:${Account}:environment-account-connection/${Id}"}');
 /** A {@link EnvironmentAccountConnection} instance: its attributes as typed outputs. */
 export type EnvironmentAccountConnection = InstanceType<typeof EnvironmentAccountConnection>;
 
@@ -65,7 +65,7 @@ export interface EnvironmentAccountConnectionOutputs extends EnvironmentAccountC
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-proton-environmenttemplate.html | CloudFormation: AWS::Proton::EnvironmentTemplate}
  */
-export const EnvironmentTemplate = cloudControlType<EnvironmentTemplateArgs, EnvironmentTemplateOutputs>("AWS::Proton::EnvironmentTemplate", "aws:proton:EnvironmentTemplate", '{"p":[["Description","string"],["DisplayName","string"],["EncryptionKey","string",66],["Provisioning",["enum","CUSTOMER_MANAGED"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:proton:${Region}:${Account}:environment-template/${Name}"}');
+export const EnvironmentTemplate = cloudControlType<EnvironmentTemplateArgs, EnvironmentTemplateOutputs>("AWS::Proton::EnvironmentTemplate", "aws:proton:EnvironmentTemplate", '{"p":[["Description","string"],["DisplayName","string"],["EncryptionKey","string",66],["Provisioning",["enum","CUSTOMER_MANAGED"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EncryptionKey","Name","Provisioning"],"ro":["Arn"],"ai":[["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":100,"pattern":"^[0-9A-Za-z]+[0-9A-Za-z_\\\\-]*$"}},"arn":"arn:${Partition}:proton:${Region}:${Account}:environment-template/${Name}"}');
 /** A {@link EnvironmentTemplate} instance: its attributes as typed outputs. */
 export type EnvironmentTemplate = InstanceType<typeof EnvironmentTemplate>;
 
@@ -100,7 +100,7 @@ export interface EnvironmentTemplateOutputs extends EnvironmentTemplateArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-proton-servicetemplate.html | CloudFormation: AWS::Proton::ServiceTemplate}
  */
-export const ServiceTemplate = cloudControlType<ServiceTemplateArgs, ServiceTemplateOutputs>("AWS::Proton::ServiceTemplate", "aws:proton:ServiceTemplate", '{"p":[["Description","string"],["DisplayName","string"],["PipelineProvisioning",["enum","CUSTOMER_MANAGED"],66],["EncryptionKey","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:proton:${Region}:${Account}:service-template/${Name}"}');
+export const ServiceTemplate = cloudControlType<ServiceTemplateArgs, ServiceTemplateOutputs>("AWS::Proton::ServiceTemplate", "aws:proton:ServiceTemplate", '{"p":[["Description","string"],["DisplayName","string"],["PipelineProvisioning",["enum","CUSTOMER_MANAGED"],66],["EncryptionKey","string",66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["EncryptionKey","Name","PipelineProvisioning"],"ro":["Arn"],"ai":[["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":1,"max":100,"pattern":"^[0-9A-Za-z]+[0-9A-Za-z_\\\\-]*$"}},"arn":"arn:${Partition}:proton:${Region}:${Account}:service-template/${Name}"}');
 /** A {@link ServiceTemplate} instance: its attributes as typed outputs. */
 export type ServiceTemplate = InstanceType<typeof ServiceTemplate>;
 

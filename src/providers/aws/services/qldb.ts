@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qldb-ledger.html | CloudFormation: AWS::QLDB::Ledger}
  */
-export const Ledger = cloudControlType<LedgerArgs, LedgerOutputs>("AWS::QLDB::Ledger", "aws:qldb:Ledger", '{"p":[["PermissionsMode","string",1],["DeletionProtection","boolean"],["KmsKey","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:qldb:${Region}:${Account}:ledger/${LedgerName}"}');
+export const Ledger = cloudControlType<LedgerArgs, LedgerOutputs>("AWS::QLDB::Ledger", "aws:qldb:Ledger", '{"p":[["PermissionsMode","string",1],["DeletionProtection","boolean"],["KmsKey","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:qldb:${Region}:${Account}:ledger/${LedgerName}"}');
 /** A {@link Ledger} instance: its attributes as typed outputs. */
 export type Ledger = InstanceType<typeof Ledger>;
 
@@ -80,7 +80,7 @@ export interface LedgerOutputs extends LedgerArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qldb-stream.html | CloudFormation: AWS::QLDB::Stream}
  */
-export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::QLDB::Stream", "aws:qldb:Stream", '{"p":[["InclusiveStartTime","string",67],["StreamName","string",67],["KinesisConfiguration",["ref","KinesisConfiguration"],67],["ExclusiveEndTime","string",66],["LedgerName","string",67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["LedgerName","Id"],"d":{"KinesisConfiguration":[["AggregationEnabled","boolean",2],["StreamArn","string",2]]},"tags":["Tags","standard"]}');
+export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::QLDB::Stream", "aws:qldb:Stream", '{"p":[["InclusiveStartTime","string",67],["StreamName","string",67],["KinesisConfiguration",["ref","KinesisConfiguration"],67],["ExclusiveEndTime","string",66],["LedgerName","string",67],["RoleArn","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["LedgerName","Id"],"d":{"KinesisConfiguration":[["AggregationEnabled","boolean"],["StreamArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LedgerName","StreamName","RoleArn","KinesisConfiguration","InclusiveStartTime","ExclusiveEndTime"],"ro":["Id","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Stream} instance: its attributes as typed outputs. */
 export type Stream = InstanceType<typeof Stream>;
 

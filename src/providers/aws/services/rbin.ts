@@ -18,7 +18,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rbin-rule.html | CloudFormation: AWS::Rbin::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::Rbin::Rule", "aws:rbin:Rule", '{"p":[["Description","string"],["ResourceTags",["array",["ref","ResourceTag"]]],["ExcludeResourceTags",["array",["ref","ResourceTag"]]],["ResourceType",["enum","EBS_SNAPSHOT","EC2_IMAGE","EBS_VOLUME"],67],["Tags",["array",["ref","Tag"]]],["RetentionPeriod",["ref","RetentionPeriod"],1],["Status","string"],["LockConfiguration",["ref","UnlockDelay"]],["Arn","string",72],["Identifier","string",8],["LockState","string",8]],"id":["Arn"],"d":{"ResourceTag":[["ResourceTagKey","string",1],["ResourceTagValue","string",1]],"RetentionPeriod":[["RetentionPeriodValue","integer",1],["RetentionPeriodUnit",["enum","DAYS"],1]],"UnlockDelay":[["UnlockDelayValue","integer"],["UnlockDelayUnit",["enum","DAYS"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:rbin:${Region}:${Account}:rule/${ResourceName}"}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::Rbin::Rule", "aws:rbin:Rule", '{"p":[["Description","string"],["ResourceTags",["array",["ref","ResourceTag"]]],["ExcludeResourceTags",["array",["ref","ResourceTag"]]],["ResourceType",["enum","EBS_SNAPSHOT","EC2_IMAGE","EBS_VOLUME"],67],["Tags",["array",["ref","Tag"]]],["RetentionPeriod",["ref","RetentionPeriod"],1],["Status","string"],["LockConfiguration",["ref","UnlockDelay"],16],["Arn","string",72],["Identifier","string",8],["LockState","string",8]],"id":["Arn"],"d":{"ResourceTag":[["ResourceTagKey","string",1],["ResourceTagValue","string",1]],"RetentionPeriod":[["RetentionPeriodValue","integer",1],["RetentionPeriodUnit",["enum","DAYS"],1]],"UnlockDelay":[["UnlockDelayValue","integer"],["UnlockDelayUnit",["enum","DAYS"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["LockConfiguration","LockConfiguration/UnlockDelayValue","LockConfiguration/UnlockDelayUnit"],"co":["ResourceType"],"ro":["Arn","Identifier","LockState"],"uo":["ResourceTags","ExcludeResourceTags","Tags"],"ai":[["Identifier"]],"tg":[true,true,true]},"arn":"arn:${Partition}:rbin:${Region}:${Account}:rule/${ResourceName}"}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
@@ -54,7 +54,11 @@ export interface RuleArgs {
   retentionPeriod: RuleRetentionPeriod;
   /** The state of the retention rule. Only retention rules that are in the `available` state retain resources. */
   status?: string;
-  /** Information about the retention rule lock configuration. */
+  /**
+   * Information about the retention rule lock configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   lockConfiguration?: RuleUnlockDelay;
 }
 

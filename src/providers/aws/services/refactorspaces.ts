@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-refactorspaces-application.html | CloudFormation: AWS::RefactorSpaces::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::RefactorSpaces::Application", "aws:refactorspaces:Application", '{"p":[["EnvironmentIdentifier","string",67],["VpcId","string",67],["ApiGatewayProxy",["ref","ApiGatewayProxyInput"],66],["ProxyType",["enum","API_GATEWAY"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["NlbArn","string",8],["ProxyUrl","string",8],["NlbName","string",8],["StageName","string",8],["ApiGatewayId","string",8],["VpcLinkId","string",8],["ApplicationIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier","ApplicationIdentifier"],"d":{"ApiGatewayProxyInput":[["StageName","string",2],["EndpointType",["enum","REGIONAL","PRIVATE"],2]]},"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::RefactorSpaces::Application", "aws:refactorspaces:Application", '{"p":[["EnvironmentIdentifier","string",67],["VpcId","string",67],["ApiGatewayProxy",["ref","ApiGatewayProxyInput"],82],["ProxyType",["enum","API_GATEWAY"],67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["NlbArn","string",8],["ProxyUrl","string",8],["NlbName","string",8],["StageName","string",8],["ApiGatewayId","string",8],["VpcLinkId","string",8],["ApplicationIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier","ApplicationIdentifier"],"d":{"ApiGatewayProxyInput":[["StageName","string"],["EndpointType",["enum","REGIONAL","PRIVATE"]]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["ApiGatewayProxy"],"co":["ApiGatewayProxy","EnvironmentIdentifier","Name","ProxyType","VpcId"],"ro":["ApplicationIdentifier","Arn","ApiGatewayId","VpcLinkId","NlbArn","NlbName","ProxyUrl","StageName"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -25,7 +25,11 @@ export interface ApplicationArgs {
   environmentIdentifier: string;
   /** The ID of the virtual private cloud (VPC). */
   vpcId: string;
-  /** The endpoint URL of the Amazon API Gateway proxy. */
+  /**
+   * The endpoint URL of the Amazon API Gateway proxy.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   apiGatewayProxy?: ApplicationApiGatewayProxyInput;
   /** The proxy type of the proxy created within the application. */
   proxyType: "API_GATEWAY";
@@ -78,19 +82,31 @@ export interface ApplicationApiGatewayProxyInput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-refactorspaces-environment.html | CloudFormation: AWS::RefactorSpaces::Environment}
  */
-export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::RefactorSpaces::Environment", "aws:refactorspaces:Environment", '{"p":[["Description","string",66],["NetworkFabricType",["enum","TRANSIT_GATEWAY","NONE"],66],["Tags",["array",["ref","Tag"]]],["Name","string",66],["TransitGatewayId","string",8],["EnvironmentIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier"],"tags":["Tags","standard"],"arn":"arn:${Partition}:refactor-spaces:${Region}:${Account}:environment/${EnvironmentId}"}');
+export const Environment = cloudControlType<EnvironmentArgs, EnvironmentOutputs>("AWS::RefactorSpaces::Environment", "aws:refactorspaces:Environment", '{"p":[["Description","string",82],["NetworkFabricType",["enum","TRANSIT_GATEWAY","NONE"],82],["Tags",["array",["ref","Tag"]]],["Name","string",82],["TransitGatewayId","string",8],["EnvironmentIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Description","Name","NetworkFabricType"],"co":["Description","Name","NetworkFabricType"],"ro":["EnvironmentIdentifier","Arn","TransitGatewayId"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":63,"pattern":""}},"arn":"arn:${Partition}:refactor-spaces:${Region}:${Account}:environment/${EnvironmentId}"}');
 /** A {@link Environment} instance: its attributes as typed outputs. */
 export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** A description of the environment. */
+  /**
+   * A description of the environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   description?: string;
-  /** The network fabric type of the environment. */
+  /**
+   * The network fabric type of the environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   networkFabricType?: "TRANSIT_GATEWAY" | "NONE";
   /** The tags assigned to the environment. */
   tags?: AwsTag[];
-  /** The name of the environment. */
+  /**
+   * The name of the environment.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   name?: string;
 }
 
@@ -117,21 +133,37 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-refactorspaces-route.html | CloudFormation: AWS::RefactorSpaces::Route}
  */
-export const Route = cloudControlType<RouteArgs, RouteOutputs>("AWS::RefactorSpaces::Route", "aws:refactorspaces:Route", '{"p":[["UriPathRoute",["ref","UriPathRouteInput"]],["EnvironmentIdentifier","string",67],["RouteType",["enum","DEFAULT","URI_PATH"],67],["DefaultRoute",["ref","DefaultRouteInput"]],["ServiceIdentifier","string",67],["ApplicationIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["RouteIdentifier","string",72],["Arn","string",72],["PathResourceToId","string",8]],"id":["EnvironmentIdentifier","ApplicationIdentifier","RouteIdentifier"],"d":{"UriPathRouteInput":[["SourcePath","string",2],["AppendSourcePath","boolean",2],["ActivationState",["enum","INACTIVE","ACTIVE"],1],["Methods",["array","string"],2],["IncludeChildPaths","boolean",2]],"DefaultRouteInput":[["ActivationState",["enum","INACTIVE","ACTIVE"],1]]},"tags":["Tags","standard"]}');
+export const Route = cloudControlType<RouteArgs, RouteOutputs>("AWS::RefactorSpaces::Route", "aws:refactorspaces:Route", '{"p":[["UriPathRoute",["ref","UriPathRouteInput"],16],["EnvironmentIdentifier","string",67],["RouteType",["enum","DEFAULT","URI_PATH"],83],["DefaultRoute",["ref","DefaultRouteInput"],16],["ServiceIdentifier","string",83],["ApplicationIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["RouteIdentifier","string",72],["Arn","string",72],["PathResourceToId","string",8]],"id":["EnvironmentIdentifier","ApplicationIdentifier","RouteIdentifier"],"d":{"UriPathRouteInput":[["SourcePath","string"],["AppendSourcePath","boolean"],["ActivationState",["enum","INACTIVE","ACTIVE"],1],["Methods",["array","string"]],["IncludeChildPaths","boolean"]],"DefaultRouteInput":[["ActivationState",["enum","INACTIVE","ACTIVE"],1]]},"tags":["Tags","standard"],"rp":[["UriPathRoute","SourcePath"],["UriPathRoute","Methods"],["UriPathRoute","IncludeChildPaths"],["UriPathRoute","AppendSourcePath"]],"reg":{"h":"crudl","wo":["RouteType","ServiceIdentifier","DefaultRoute","UriPathRoute"],"co":["ApplicationIdentifier","EnvironmentIdentifier","RouteType","ServiceIdentifier","UriPathRoute/SourcePath","UriPathRoute/Methods","UriPathRoute/IncludeChildPaths","UriPathRoute/AppendSourcePath"],"ro":["RouteIdentifier","PathResourceToId","Arn"],"uo":["UriPathRoute/Methods","Tags"],"tg":[true,true,true]}}');
 /** A {@link Route} instance: its attributes as typed outputs. */
 export type Route = InstanceType<typeof Route>;
 
 /** Inputs of {@link Route}. */
 export interface RouteArgs {
-  /** The configuration for the URI path route type. */
+  /**
+   * The configuration for the URI path route type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   uriPathRoute?: RouteUriPathRouteInput;
   /** The unique identifier of the environment. */
   environmentIdentifier: string;
-  /** The route type of the route. */
+  /**
+   * The route type of the route.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   routeType: "DEFAULT" | "URI_PATH";
-  /** Configuration for the default route type. */
+  /**
+   * Configuration for the default route type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   defaultRoute?: RouteDefaultRouteInput;
-  /** The unique identifier of the service. */
+  /**
+   * The unique identifier of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serviceIdentifier: string;
   /** The unique identifier of the application. */
   applicationIdentifier: string;
@@ -186,29 +218,53 @@ export interface RouteDefaultRouteInput {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-refactorspaces-service.html | CloudFormation: AWS::RefactorSpaces::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::RefactorSpaces::Service", "aws:refactorspaces:Service", '{"p":[["LambdaEndpoint",["ref","LambdaEndpointInput"],66],["UrlEndpoint",["ref","UrlEndpointInput"],66],["Description","string",66],["EnvironmentIdentifier","string",67],["VpcId","string",66],["EndpointType",["enum","LAMBDA","URL"],67],["ApplicationIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",67],["ServiceIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier","ApplicationIdentifier","ServiceIdentifier"],"d":{"LambdaEndpointInput":[["Arn","string",3]],"UrlEndpointInput":[["HealthUrl","string",2],["Url","string",3]]},"tags":["Tags","standard"]}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::RefactorSpaces::Service", "aws:refactorspaces:Service", '{"p":[["LambdaEndpoint",["ref","LambdaEndpointInput"],82],["UrlEndpoint",["ref","UrlEndpointInput"],82],["Description","string",82],["EnvironmentIdentifier","string",67],["VpcId","string",82],["EndpointType",["enum","LAMBDA","URL"],83],["ApplicationIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["Name","string",83],["ServiceIdentifier","string",72],["Arn","string",72]],"id":["EnvironmentIdentifier","ApplicationIdentifier","ServiceIdentifier"],"d":{"LambdaEndpointInput":[["Arn","string",1]],"UrlEndpointInput":[["HealthUrl","string"],["Url","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crdl","wo":["Description","EndpointType","LambdaEndpoint","Name","UrlEndpoint","VpcId"],"co":["Description","EndpointType","EnvironmentIdentifier","ApplicationIdentifier","LambdaEndpoint","Name","UrlEndpoint","VpcId"],"ro":["ServiceIdentifier","Arn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
 /** Inputs of {@link Service}. */
 export interface ServiceArgs {
-  /** A summary of the configuration for the AWS Lambda endpoint type. */
+  /**
+   * A summary of the configuration for the AWS Lambda endpoint type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   lambdaEndpoint?: ServiceLambdaEndpointInput;
-  /** The summary of the configuration for the URL endpoint type. */
+  /**
+   * The summary of the configuration for the URL endpoint type.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   urlEndpoint?: ServiceUrlEndpointInput;
-  /** A description of the service. */
+  /**
+   * A description of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   description?: string;
   /** The unique identifier of the environment. */
   environmentIdentifier: string;
-  /** The ID of the virtual private cloud (VPC). */
+  /**
+   * The ID of the virtual private cloud (VPC).
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   vpcId?: string;
-  /** The endpoint type of the service. */
+  /**
+   * The endpoint type of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   endpointType: "LAMBDA" | "URL";
   /** The unique identifier of the application. */
   applicationIdentifier: string;
   /** The tags assigned to the service. */
   tags?: AwsTag[];
-  /** The name of the service. */
+  /**
+   * The name of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   name: string;
 }
 

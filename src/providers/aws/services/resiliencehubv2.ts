@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-policy.html | CloudFormation: AWS::ResilienceHubV2::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::ResilienceHubV2::Policy", "aws:resiliencehubv2:Policy", '{"p":[["Name","string",67],["Description","string"],["AvailabilitySlo",["ref","AvailabilitySlo"]],["MultiAz",["ref","MultiAzTargets"]],["MultiRegion",["ref","MultiRegionTargets"]],["Tags",["array",["ref","Tag"]]],["DataRecovery",["ref","DataRecoveryTargets"]],["KmsKeyId","string",66],["SharingEnabled","boolean"],["PolicyArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["AssociatedServiceCount","integer",8]],"id":["PolicyArn"],"d":{"AvailabilitySlo":[["Target","number"]],"MultiAzTargets":[["RtoInMinutes","integer"],["RpoInMinutes","integer"],["DisasterRecoveryApproach",["enum","ACTIVE_ACTIVE","HOT_STANDBY","WARM_STANDBY","PILOT_LIGHT","BACKUP_AND_RESTORE"]]],"MultiRegionTargets":[["RtoInMinutes","integer"],["RpoInMinutes","integer"],["DisasterRecoveryApproach",["enum","ACTIVE_ACTIVE","HOT_STANDBY","WARM_STANDBY","PILOT_LIGHT","BACKUP_AND_RESTORE"]]],"DataRecoveryTargets":[["TimeBetweenBackupsInMinutes","integer"]]},"tags":["Tags","standard"]}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::ResilienceHubV2::Policy", "aws:resiliencehubv2:Policy", '{"p":[["Name","string",67],["Description","string"],["AvailabilitySlo",["ref","AvailabilitySlo"]],["MultiAz",["ref","MultiAzTargets"]],["MultiRegion",["ref","MultiRegionTargets"]],["Tags",["array",["ref","Tag"]]],["DataRecovery",["ref","DataRecoveryTargets"]],["KmsKeyId","string",82],["SharingEnabled","boolean"],["PolicyArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["AssociatedServiceCount","integer",8]],"id":["PolicyArn"],"d":{"AvailabilitySlo":[["Target","number"]],"MultiAzTargets":[["RtoInMinutes","integer"],["RpoInMinutes","integer"],["DisasterRecoveryApproach",["enum","ACTIVE_ACTIVE","HOT_STANDBY","WARM_STANDBY","PILOT_LIGHT","BACKUP_AND_RESTORE"]]],"MultiRegionTargets":[["RtoInMinutes","integer"],["RpoInMinutes","integer"],["DisasterRecoveryApproach",["enum","ACTIVE_ACTIVE","HOT_STANDBY","WARM_STANDBY","PILOT_LIGHT","BACKUP_AND_RESTORE"]]],"DataRecoveryTargets":[["TimeBetweenBackupsInMinutes","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyId"],"co":["Name","KmsKeyId"],"ro":["PolicyArn","CreatedAt","UpdatedAt","AssociatedServiceCount"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
@@ -29,7 +29,11 @@ export interface PolicyArgs {
   /** Tags assigned to the policy. */
   tags?: AwsTag[];
   dataRecovery?: PolicyDataRecoveryTargets;
-  /** The KMS key ID for encrypting policy data. */
+  /**
+   * The KMS key ID for encrypting policy data.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kmsKeyId?: string;
   /** Whether the policy is enabled to be shared with other members of the Organization. Only applicable if the policy owner is a management account or delegated admin. */
   sharingEnabled?: boolean;
@@ -84,7 +88,7 @@ export interface PolicyDataRecoveryTargets {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-service.html | CloudFormation: AWS::ResilienceHubV2::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ResilienceHubV2::Service", "aws:resiliencehubv2:Service", '{"p":[["Name","string",67],["Description","string"],["Regions",["array","string"],67],["AssociatedSystems",["array",["ref","AssociatedSystem"]]],["PolicyArn","string"],["PermissionModel",["ref","PermissionModel"]],["DependencyDiscovery",["enum","ENABLED","DISABLED","INITIALIZING"]],["ReportConfiguration",["ref","ServiceReportConfiguration"]],["InputSources",["array",["ref","InputSourceDefinition"]]],["Assertions",["array",["ref","AssertionDefinition"]]],["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",66],["ServiceArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["EffectivePolicyValues",["ref","EffectivePolicyValues"],8]],"id":["ServiceArn"],"d":{"AssociatedSystem":[["SystemArn","string",1],["UserJourneyIds",["array","string"]]],"PermissionModel":[["InvokerRoleName","string",1],["CrossAccountRoleArns",["array",["ref","CrossAccountRoleConfiguration"]]]],"CrossAccountRoleConfiguration":[["CrossAccountRoleArn","string",1],["ExternalId","string"]],"ServiceReportConfiguration":[["ReportOutput",["array",["ref","ReportOutputConfiguration"]],1]],"ReportOutputConfiguration":[["S3",["ref","S3ReportOutputConfiguration"],1]],"S3ReportOutputConfiguration":[["BucketPath","string",1],["BucketOwner","string",1]],"InputSourceDefinition":[["ResourceConfiguration",["ref","ResourceConfiguration"],1]],"ResourceConfiguration":[["ResourceTags",["array",["ref","ResourceTag"]]],["CfnStackArn","string"],["TfStateFileUrl","string"],["Eks",["ref","EksSource"]],["DesignFileS3Url","string"]],"ResourceTag":[["Key","string",1],["Values",["array","string"],1]],"EksSource":[["ClusterArn","string",1],["Namespaces",["array","string"],1],["LabelSelector",["ref","EksLabelSelector"]]],"EksLabelSelector":[["MatchLabels",["map","string"]],["MatchExpressions",["array",["ref","EksLabelSelectorRequirement"]]]],"EksLabelSelectorRequirement":[["Key","string",1],["Operator",["enum","IN","NOT_IN","EXISTS","DOES_NOT_EXIST"],1],["Values",["array","string"]]],"AssertionDefinition":[["Text","string",1]],"EffectivePolicyValues":[["AvailabilitySlo",["ref","SloSource"]],["MultiAzRto",["ref","TargetSource"]],["MultiAzRpo",["ref","TargetSource"]],["MultiAzDrApproach",["ref","DisasterRecoverySource"]],["MultiRegionRto",["ref","TargetSource"]],["MultiRegionRpo",["ref","TargetSource"]],["MultiRegionDrApproach",["ref","DisasterRecoverySource"]]],"SloSource":[["Value","number"],["PolicyName","string"]],"TargetSource":[["Value","integer"],["PolicyName","string"]],"DisasterRecoverySource":[["Value","string"],["PolicyName","string"]]},"tags":["Tags","standard"]}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ResilienceHubV2::Service", "aws:resiliencehubv2:Service", '{"p":[["Name","string",67],["Description","string"],["Regions",["array","string"],67],["AssociatedSystems",["array",["ref","AssociatedSystem"]]],["PolicyArn","string"],["PermissionModel",["ref","PermissionModel"]],["DependencyDiscovery",["enum","ENABLED","DISABLED","INITIALIZING"]],["ReportConfiguration",["ref","ServiceReportConfiguration"]],["InputSources",["array",["ref","InputSourceDefinition"]]],["Assertions",["array",["ref","AssertionDefinition"]]],["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",82],["ServiceArn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["EffectivePolicyValues",["ref","EffectivePolicyValues"],8]],"id":["ServiceArn"],"d":{"AssociatedSystem":[["SystemArn","string",1],["UserJourneyIds",["array","string"]]],"PermissionModel":[["InvokerRoleName","string",1],["CrossAccountRoleArns",["array",["ref","CrossAccountRoleConfiguration"]]]],"CrossAccountRoleConfiguration":[["CrossAccountRoleArn","string",1],["ExternalId","string"]],"ServiceReportConfiguration":[["ReportOutput",["array",["ref","ReportOutputConfiguration"]],1]],"ReportOutputConfiguration":[["S3",["ref","S3ReportOutputConfiguration"],1]],"S3ReportOutputConfiguration":[["BucketPath","string",1],["BucketOwner","string",1]],"InputSourceDefinition":[["ResourceConfiguration",["ref","ResourceConfiguration"],1]],"ResourceConfiguration":[["ResourceTags",["array",["ref","ResourceTag"]]],["CfnStackArn","string"],["TfStateFileUrl","string"],["Eks",["ref","EksSource"]],["DesignFileS3Url","string"]],"ResourceTag":[["Key","string",1],["Values",["array","string"],1]],"EksSource":[["ClusterArn","string",1],["Namespaces",["array","string"],1],["LabelSelector",["ref","EksLabelSelector"]]],"EksLabelSelector":[["MatchLabels",["map","string"]],["MatchExpressions",["array",["ref","EksLabelSelectorRequirement"]]]],"EksLabelSelectorRequirement":[["Key","string",1],["Operator",["enum","IN","NOT_IN","EXISTS","DOES_NOT_EXIST"],1],["Values",["array","string"]]],"AssertionDefinition":[["Text","string",1]],"EffectivePolicyValues":[["AvailabilitySlo",["ref","SloSource"]],["MultiAzRto",["ref","TargetSource"]],["MultiAzRpo",["ref","TargetSource"]],["MultiAzDrApproach",["ref","DisasterRecoverySource"]],["MultiRegionRto",["ref","TargetSource"]],["MultiRegionRpo",["ref","TargetSource"]],["MultiRegionDrApproach",["ref","DisasterRecoverySource"]]],"SloSource":[["Value","number"],["PolicyName","string"]],"TargetSource":[["Value","integer"],["PolicyName","string"]],"DisasterRecoverySource":[["Value","string"],["PolicyName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyId"],"co":["Name","Regions","KmsKeyId"],"ro":["ServiceArn","CreatedAt","UpdatedAt","EffectivePolicyValues"],"uo":["Regions","AssociatedSystems","AssociatedSystems/*/UserJourneyIds","PermissionModel/CrossAccountRoleArns","ReportConfiguration/ReportOutput","InputSources","InputSources/*/ResourceConfiguration/ResourceTags","InputSources/*/ResourceConfiguration/ResourceTags/*/Values","InputSources/*/ResourceConfiguration/Eks/Namespaces","Assertions","Tags"],"tg":[true,true,true]}}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
@@ -111,7 +115,11 @@ export interface ServiceArgs {
   assertions?: ServiceAssertionDefinition[];
   /** Tags assigned to the service. */
   tags?: AwsTag[];
-  /** The KMS key ID for encrypting service data. */
+  /**
+   * The KMS key ID for encrypting service data.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kmsKeyId?: string;
 }
 
@@ -302,7 +310,7 @@ export interface ServiceDisasterRecoverySource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-servicefunction.html | CloudFormation: AWS::ResilienceHubV2::ServiceFunction}
  */
-export const ServiceFunction = cloudControlType<ServiceFunctionArgs, ServiceFunctionOutputs>("AWS::ResilienceHubV2::ServiceFunction", "aws:resiliencehubv2:ServiceFunction", '{"p":[["ServiceArn","string",67],["Name","string",1],["Description","string"],["Criticality",["enum","PRIMARY","SUPPLEMENTAL"],1],["ServiceFunctionId","string",72],["ResourceCount","integer",8],["Source",["enum","AI_GENERATED","USER"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ServiceArn","ServiceFunctionId"]}');
+export const ServiceFunction = cloudControlType<ServiceFunctionArgs, ServiceFunctionOutputs>("AWS::ResilienceHubV2::ServiceFunction", "aws:resiliencehubv2:ServiceFunction", '{"p":[["ServiceArn","string",67],["Name","string",1],["Description","string"],["Criticality",["enum","PRIMARY","SUPPLEMENTAL"],1],["ServiceFunctionId","string",72],["ResourceCount","integer",8],["Source",["enum","AI_GENERATED","USER"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ServiceArn","ServiceFunctionId"],"reg":{"h":"crudl","co":["ServiceArn"],"ro":["ServiceFunctionId","ResourceCount","Source","CreatedAt","UpdatedAt"],"tg":[false,false,false]}}');
 /** A {@link ServiceFunction} instance: its attributes as typed outputs. */
 export type ServiceFunction = InstanceType<typeof ServiceFunction>;
 
@@ -337,7 +345,7 @@ export interface ServiceFunctionOutputs extends ServiceFunctionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-system.html | CloudFormation: AWS::ResilienceHubV2::System}
  */
-export const System = cloudControlType<SystemArgs, SystemOutputs>("AWS::ResilienceHubV2::System", "aws:resiliencehubv2:System", '{"p":[["Name","string",67],["Description","string"],["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",66],["SharingEnabled","boolean"],["SystemArn","string",72],["SystemId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SystemArn"],"tags":["Tags","standard"]}');
+export const System = cloudControlType<SystemArgs, SystemOutputs>("AWS::ResilienceHubV2::System", "aws:resiliencehubv2:System", '{"p":[["Name","string",67],["Description","string"],["Tags",["array",["ref","Tag"]]],["KmsKeyId","string",82],["SharingEnabled","boolean"],["SystemArn","string",72],["SystemId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SystemArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["KmsKeyId"],"co":["Name","KmsKeyId"],"ro":["SystemArn","SystemId","CreatedAt","UpdatedAt"],"uo":["Tags"],"ai":[["SystemId"]],"tg":[true,true,true]}}');
 /** A {@link System} instance: its attributes as typed outputs. */
 export type System = InstanceType<typeof System>;
 
@@ -349,7 +357,11 @@ export interface SystemArgs {
   description?: string;
   /** Tags assigned to the system. */
   tags?: AwsTag[];
-  /** The KMS key ID for encrypting system data. */
+  /**
+   * The KMS key ID for encrypting system data.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   kmsKeyId?: string;
   /** Whether the system is enabled to be shared with other members of the Organization. Only applicable if the system owner is a management account or delegated admin. */
   sharingEnabled?: boolean;
@@ -372,7 +384,7 @@ export interface SystemOutputs extends SystemArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resiliencehubv2-userjourney.html | CloudFormation: AWS::ResilienceHubV2::UserJourney}
  */
-export const UserJourney = cloudControlType<UserJourneyArgs, UserJourneyOutputs>("AWS::ResilienceHubV2::UserJourney", "aws:resiliencehubv2:UserJourney", '{"p":[["SystemIdentifier","string",67],["Name","string",67],["Description","string"],["PolicyArn","string"],["UserJourneyId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SystemIdentifier","UserJourneyId"]}');
+export const UserJourney = cloudControlType<UserJourneyArgs, UserJourneyOutputs>("AWS::ResilienceHubV2::UserJourney", "aws:resiliencehubv2:UserJourney", '{"p":[["SystemIdentifier","string",67],["Name","string",67],["Description","string"],["PolicyArn","string"],["UserJourneyId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["SystemIdentifier","UserJourneyId"],"reg":{"h":"crudl","co":["SystemIdentifier","Name"],"ro":["UserJourneyId","CreatedAt","UpdatedAt"],"tg":[false,false,false]}}');
 /** A {@link UserJourney} instance: its attributes as typed outputs. */
 export type UserJourney = InstanceType<typeof UserJourney>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resourceexplorer2-defaultviewassociation.html | CloudFormation: AWS::ResourceExplorer2::DefaultViewAssociation}
  */
-export const DefaultViewAssociation = cloudControlType<DefaultViewAssociationArgs, DefaultViewAssociationOutputs>("AWS::ResourceExplorer2::DefaultViewAssociation", "aws:resourceexplorer2:DefaultViewAssociation", '{"p":[["ViewArn","string",1],["AssociatedAwsPrincipal","string",72]],"id":["AssociatedAwsPrincipal"]}');
+export const DefaultViewAssociation = cloudControlType<DefaultViewAssociationArgs, DefaultViewAssociationOutputs>("AWS::ResourceExplorer2::DefaultViewAssociation", "aws:resourceexplorer2:DefaultViewAssociation", '{"p":[["ViewArn","string",1],["AssociatedAwsPrincipal","string",72]],"id":["AssociatedAwsPrincipal"],"reg":{"h":"crud","ro":["AssociatedAwsPrincipal"],"tg":[false,true,true]}}');
 /** A {@link DefaultViewAssociation} instance: its attributes as typed outputs. */
 export type DefaultViewAssociation = InstanceType<typeof DefaultViewAssociation>;
 
@@ -44,7 +44,7 @@ export interface DefaultViewAssociationOutputs extends DefaultViewAssociationArg
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resourceexplorer2-index.html | CloudFormation: AWS::ResourceExplorer2::Index}
  */
-export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::ResourceExplorer2::Index", "aws:resourceexplorer2:Index", '{"p":[["Type",["enum","LOCAL","AGGREGATOR"],1],["Tags",["map","string"]],["Arn","string",72],["IndexState",["enum","ACTIVE","CREATING","DELETING","DELETED","UPDATING"],8]],"id":["Arn"],"tags":["Tags","map"],"arn":"arn:${Partition}:resource-explorer-2:${Region}:${Account}:index/${IndexUuid}"}');
+export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::ResourceExplorer2::Index", "aws:resourceexplorer2:Index", '{"p":[["Type",["enum","LOCAL","AGGREGATOR"],1],["Tags",["map","string"]],["Arn","string",72],["IndexState",["enum","ACTIVE","CREATING","DELETING","DELETED","UPDATING"],8]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Arn","IndexState"],"tg":[true,true,true]},"arn":"arn:${Partition}:resource-explorer-2:${Region}:${Account}:index/${IndexUuid}"}');
 /** A {@link Index} instance: its attributes as typed outputs. */
 export type Index = InstanceType<typeof Index>;
 
@@ -77,7 +77,7 @@ export interface IndexOutputs extends IndexArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-resourceexplorer2-view.html | CloudFormation: AWS::ResourceExplorer2::View}
  */
-export const View = cloudControlType<ViewArgs, ViewOutputs>("AWS::ResourceExplorer2::View", "aws:resourceexplorer2:View", '{"p":[["Filters",["ref","SearchFilter"]],["IncludedProperties",["array",["ref","IncludedProperty"]]],["Tags",["map","string"]],["ViewName","string",67],["Scope","string",66],["ViewArn","string",72]],"id":["ViewArn"],"d":{"SearchFilter":[["FilterString","string",1]],"IncludedProperty":[["Name","string",1]]},"tags":["Tags","map"]}');
+export const View = cloudControlType<ViewArgs, ViewOutputs>("AWS::ResourceExplorer2::View", "aws:resourceexplorer2:View", '{"p":[["Filters",["ref","SearchFilter"]],["IncludedProperties",["array",["ref","IncludedProperty"]]],["Tags",["map","string"]],["ViewName","string",67],["Scope","string",66],["ViewArn","string",72]],"id":["ViewArn"],"d":{"SearchFilter":[["FilterString","string",1]],"IncludedProperty":[["Name","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","co":["Scope","ViewName"],"ro":["ViewArn"],"tg":[true,true,true]}}');
 /** A {@link View} instance: its attributes as typed outputs. */
 export type View = InstanceType<typeof View>;
 

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-fleet.html | CloudFormation: AWS::RoboMaker::Fleet}
  */
-export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::RoboMaker::Fleet", "aws:robomaker:Fleet", '{"p":[["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"]}');
+export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::RoboMaker::Fleet", "aws:robomaker:Fleet", '{"p":[["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn"],"nm":{"path":"Name","min":1,"max":255,"pattern":"[a-zA-Z0-9_\\\\-]{1,255}$"}}}');
 /** A {@link Fleet} instance: its attributes as typed outputs. */
 export type Fleet = InstanceType<typeof Fleet>;
 
@@ -44,7 +44,7 @@ export interface FleetOutputs extends FleetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-robot.html | CloudFormation: AWS::RoboMaker::Robot}
  */
-export const Robot = cloudControlType<RobotArgs, RobotOutputs>("AWS::RoboMaker::Robot", "aws:robomaker:Robot", '{"p":[["Fleet","string",66],["Architecture",["enum","X86_64","ARM64","ARMHF"],67],["GreengrassGroupId","string",67],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"]}');
+export const Robot = cloudControlType<RobotArgs, RobotOutputs>("AWS::RoboMaker::Robot", "aws:robomaker:Robot", '{"p":[["Fleet","string",66],["Architecture",["enum","X86_64","ARM64","ARMHF"],67],["GreengrassGroupId","string",67],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"tags":["Tags","map"],"reg":{"h":"crudl","co":["GreengrassGroupId","Name","Architecture","Fleet"],"ro":["Arn"],"nm":{"path":"Name","min":1,"max":255}}}');
 /** A {@link Robot} instance: its attributes as typed outputs. */
 export type Robot = InstanceType<typeof Robot>;
 
@@ -73,7 +73,7 @@ export interface RobotOutputs extends RobotArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-robotapplication.html | CloudFormation: AWS::RoboMaker::RobotApplication}
  */
-export const RobotApplication = cloudControlType<RobotApplicationArgs, RobotApplicationOutputs>("AWS::RoboMaker::RobotApplication", "aws:robomaker:RobotApplication", '{"p":[["CurrentRevisionId","string"],["Environment","string"],["RobotSoftwareSuite",["ref","RobotSoftwareSuite"],1],["Sources",["array",["ref","SourceConfig"]]],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"d":{"RobotSoftwareSuite":[["Version",["enum","Kinetic","Melodic","Dashing"]],["Name",["enum","ROS","ROS2","General"],1]],"SourceConfig":[["S3Bucket","string",1],["Architecture",["enum","X86_64","ARM64","ARMHF"],1],["S3Key","string",1]]},"tags":["Tags","map"]}');
+export const RobotApplication = cloudControlType<RobotApplicationArgs, RobotApplicationOutputs>("AWS::RoboMaker::RobotApplication", "aws:robomaker:RobotApplication", '{"p":[["CurrentRevisionId","string"],["Environment","string"],["RobotSoftwareSuite",["ref","RobotSoftwareSuite"],1],["Sources",["array",["ref","SourceConfig"]],16],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"d":{"RobotSoftwareSuite":[["Version",["enum","Kinetic","Melodic","Dashing"]],["Name",["enum","ROS","ROS2","General"],1]],"SourceConfig":[["S3Bucket","string",1],["Architecture",["enum","X86_64","ARM64","ARMHF"],1],["S3Key","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["RobotSoftwareSuite/Version","Sources"],"co":["Name"],"ro":["Arn"],"uo":["Sources"],"nm":{"path":"Name","min":1,"max":255}}}');
 /** A {@link RobotApplication} instance: its attributes as typed outputs. */
 export type RobotApplication = InstanceType<typeof RobotApplication>;
 
@@ -85,7 +85,11 @@ export interface RobotApplicationArgs {
   environment?: string;
   /** The robot software suite used by the robot application. */
   robotSoftwareSuite: RobotApplicationRobotSoftwareSuite;
-  /** The sources of the robot application. */
+  /**
+   * The sources of the robot application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sources?: RobotApplicationSourceConfig[];
   /** A map that contains tag keys and tag values that are attached to the robot application. */
   tags?: Record<string, string>;
@@ -130,7 +134,7 @@ export interface RobotApplicationSourceConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-robotapplicationversion.html | CloudFormation: AWS::RoboMaker::RobotApplicationVersion}
  */
-export const RobotApplicationVersion = cloudControlType<RobotApplicationVersionArgs, RobotApplicationVersionOutputs>("AWS::RoboMaker::RobotApplicationVersion", "aws:robomaker:RobotApplicationVersion", '{"p":[["CurrentRevisionId","string",66],["Application","string",67],["ApplicationVersion","string",8],["Arn","string",72]],"id":["Arn"]}');
+export const RobotApplicationVersion = cloudControlType<RobotApplicationVersionArgs, RobotApplicationVersionOutputs>("AWS::RoboMaker::RobotApplicationVersion", "aws:robomaker:RobotApplicationVersion", '{"p":[["CurrentRevisionId","string",66],["Application","string",67],["ApplicationVersion","string",8],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crd","co":["Application","CurrentRevisionId"],"ro":["ApplicationVersion","Arn"],"tg":[false,false,false]}}');
 /** A {@link RobotApplicationVersion} instance: its attributes as typed outputs. */
 export type RobotApplicationVersion = InstanceType<typeof RobotApplicationVersion>;
 
@@ -155,13 +159,17 @@ export interface RobotApplicationVersionOutputs extends RobotApplicationVersionA
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-simulationapplication.html | CloudFormation: AWS::RoboMaker::SimulationApplication}
  */
-export const SimulationApplication = cloudControlType<SimulationApplicationArgs, SimulationApplicationOutputs>("AWS::RoboMaker::SimulationApplication", "aws:robomaker:SimulationApplication", '{"p":[["RenderingEngine",["ref","RenderingEngine"]],["SimulationSoftwareSuite",["ref","SimulationSoftwareSuite"],1],["CurrentRevisionId","string"],["Environment","string"],["RobotSoftwareSuite",["ref","RobotSoftwareSuite"],1],["Sources",["array",["ref","SourceConfig"]]],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"d":{"RenderingEngine":[["Version","string",1],["Name",["enum","OGRE"],1]],"SimulationSoftwareSuite":[["Version",["enum","7","9","11","Kinetic","Melodic","Dashing","Foxy"]],["Name",["enum","Gazebo","RosbagPlay","SimulationRuntime"],1]],"RobotSoftwareSuite":[["Version",["enum","Kinetic","Melodic","Dashing","Foxy"]],["Name",["enum","ROS","ROS2","General"],1]],"SourceConfig":[["S3Bucket","string",1],["Architecture",["enum","X86_64","ARM64","ARMHF"],1],["S3Key","string",1]]},"tags":["Tags","map"]}');
+export const SimulationApplication = cloudControlType<SimulationApplicationArgs, SimulationApplicationOutputs>("AWS::RoboMaker::SimulationApplication", "aws:robomaker:SimulationApplication", '{"p":[["RenderingEngine",["ref","RenderingEngine"],16],["SimulationSoftwareSuite",["ref","SimulationSoftwareSuite"],1],["CurrentRevisionId","string"],["Environment","string"],["RobotSoftwareSuite",["ref","RobotSoftwareSuite"],1],["Sources",["array",["ref","SourceConfig"]],16],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Arn"],"d":{"RenderingEngine":[["Version","string",1],["Name",["enum","OGRE"],1]],"SimulationSoftwareSuite":[["Version",["enum","7","9","11","Kinetic","Melodic","Dashing","Foxy"]],["Name",["enum","Gazebo","RosbagPlay","SimulationRuntime"],1]],"RobotSoftwareSuite":[["Version",["enum","Kinetic","Melodic","Dashing","Foxy"]],["Name",["enum","ROS","ROS2","General"],1]],"SourceConfig":[["S3Bucket","string",1],["Architecture",["enum","X86_64","ARM64","ARMHF"],1],["S3Key","string",1]]},"tags":["Tags","map"],"reg":{"h":"crudl","wo":["RenderingEngine","RobotSoftwareSuite/Version","Sources","SimulationSoftwareSuite/Version"],"co":["Name"],"ro":["Arn"],"uo":["Sources"],"nm":{"path":"Name","min":1,"max":255,"pattern":"[a-zA-Z0-9_\\\\-]*"}}}');
 /** A {@link SimulationApplication} instance: its attributes as typed outputs. */
 export type SimulationApplication = InstanceType<typeof SimulationApplication>;
 
 /** Inputs of {@link SimulationApplication}. */
 export interface SimulationApplicationArgs {
-  /** The rendering engine for the simulation application. */
+  /**
+   * The rendering engine for the simulation application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   renderingEngine?: SimulationApplicationRenderingEngine;
   /** The simulation software suite used by the simulation application. */
   simulationSoftwareSuite: SimulationApplicationSimulationSoftwareSuite;
@@ -171,7 +179,11 @@ export interface SimulationApplicationArgs {
   environment?: string;
   /** The robot software suite used by the simulation application. */
   robotSoftwareSuite: SimulationApplicationRobotSoftwareSuite;
-  /** The sources of the simulation application. */
+  /**
+   * The sources of the simulation application.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   sources?: SimulationApplicationSourceConfig[];
   /** A map that contains tag keys and tag values that are attached to the simulation application. */
   tags?: Record<string, string>;
@@ -240,7 +252,7 @@ export interface SimulationApplicationSourceConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-robomaker-simulationapplicationversion.html | CloudFormation: AWS::RoboMaker::SimulationApplicationVersion}
  */
-export const SimulationApplicationVersion = cloudControlType<SimulationApplicationVersionArgs, SimulationApplicationVersionOutputs>("AWS::RoboMaker::SimulationApplicationVersion", "aws:robomaker:SimulationApplicationVersion", '{"p":[["CurrentRevisionId","string",66],["Application","string",67],["ApplicationVersion","string",8],["Arn","string",72]],"id":["Arn"]}');
+export const SimulationApplicationVersion = cloudControlType<SimulationApplicationVersionArgs, SimulationApplicationVersionOutputs>("AWS::RoboMaker::SimulationApplicationVersion", "aws:robomaker:SimulationApplicationVersion", '{"p":[["CurrentRevisionId","string",66],["Application","string",67],["ApplicationVersion","string",8],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crd","co":["Application","CurrentRevisionId"],"ro":["ApplicationVersion","Arn"],"tg":[false,false,false]}}');
 /** A {@link SimulationApplicationVersion} instance: its attributes as typed outputs. */
 export type SimulationApplicationVersion = InstanceType<typeof SimulationApplicationVersion>;
 

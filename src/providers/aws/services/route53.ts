@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-cidrcollection.html | CloudFormation: AWS::Route53::CidrCollection}
  */
-export const CidrCollection = cloudControlType<CidrCollectionArgs, CidrCollectionOutputs>("AWS::Route53::CidrCollection", "aws:route53:CidrCollection", '{"p":[["Locations",["array",["ref","Location"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Location":[["CidrList",["array","string"],1],["LocationName","string",1]]},"arn":"arn:${Partition}:route53:::cidrcollection/${Id}"}');
+export const CidrCollection = cloudControlType<CidrCollectionArgs, CidrCollectionOutputs>("AWS::Route53::CidrCollection", "aws:route53:CidrCollection", '{"p":[["Locations",["array",["ref","Location"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Location":[["CidrList",["array","string"],1],["LocationName","string",1]]},"reg":{"h":"crudl","co":["Name"],"ro":["Id","Arn"],"uo":["Locations","Locations/*/CidrList"],"tg":[false,true,false]},"arn":"arn:${Partition}:route53:::cidrcollection/${Id}"}');
 /** A {@link CidrCollection} instance: its attributes as typed outputs. */
 export type CidrCollection = InstanceType<typeof CidrCollection>;
 
@@ -50,7 +50,7 @@ export interface CidrCollectionLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-dnssec.html | CloudFormation: AWS::Route53::DNSSEC}
  */
-export const DNSSEC = cloudControlType<DNSSECArgs, DNSSECOutputs>("AWS::Route53::DNSSEC", "aws:route53:DNSSEC", '{"p":[["HostedZoneId","string",67]],"id":["HostedZoneId"]}');
+export const DNSSEC = cloudControlType<DNSSECArgs, DNSSECOutputs>("AWS::Route53::DNSSEC", "aws:route53:DNSSEC", '{"p":[["HostedZoneId","string",67]],"id":["HostedZoneId"],"reg":{"h":"crdl","co":["HostedZoneId"],"tg":[false,true,true]}}');
 /** A {@link DNSSEC} instance: its attributes as typed outputs. */
 export type DNSSEC = InstanceType<typeof DNSSEC>;
 
@@ -69,7 +69,7 @@ export interface DNSSECOutputs extends DNSSECArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-delegationset.html | CloudFormation: AWS::Route53::DelegationSet}
  */
-export const DelegationSet = cloudControlType<DelegationSetArgs, DelegationSetOutputs>("AWS::Route53::DelegationSet", "aws:route53:DelegationSet", '{"p":[["Arn","string",72],["Id","string",8,"awsId"],["CallerReference","string",8],["NameServers",["array","string"],8]],"id":["Arn"]}');
+export const DelegationSet = cloudControlType<DelegationSetArgs, DelegationSetOutputs>("AWS::Route53::DelegationSet", "aws:route53:DelegationSet", '{"p":[["Arn","string",72],["Id","string",8,"awsId"],["CallerReference","string",8],["NameServers",["array","string"],8]],"id":["Arn"],"reg":{"h":""}}');
 /** A {@link DelegationSet} instance: its attributes as typed outputs. */
 export type DelegationSet = InstanceType<typeof DelegationSet>;
 
@@ -106,7 +106,7 @@ export interface DelegationSetOutputs extends DelegationSetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-healthcheck.html | CloudFormation: AWS::Route53::HealthCheck}
  */
-export const HealthCheck = cloudControlType<HealthCheckArgs, HealthCheckOutputs>("AWS::Route53::HealthCheck", "aws:route53:HealthCheck", '{"p":[["HealthCheckConfig",["ref","HealthCheckConfig"],1],["HealthCheckTags",["array",["ref","HealthCheckTag"]]],["HealthCheckId","string",72]],"id":["HealthCheckId"],"d":{"HealthCheckConfig":[["AlarmIdentifier",["ref","AlarmIdentifier"]],["ChildHealthChecks",["array","string"]],["EnableSNI","boolean"],["FailureThreshold","integer"],["FullyQualifiedDomainName","string"],["HealthThreshold","integer"],["IPAddress","string"],["InsufficientDataHealthStatus",["enum","Healthy","LastKnownStatus","Unhealthy"]],["Inverted","boolean"],["MeasureLatency","boolean",2],["Port","integer"],["Regions",["array","string"]],["RequestInterval","integer",2],["ResourcePath","string"],["RoutingControlArn","string"],["SearchString","string"],["Type",["enum","CALCULATED","CLOUDWATCH_METRIC","HTTP","HTTP_STR_MATCH","HTTPS","HTTPS_STR_MATCH","TCP","RECOVERY_CONTROL"],3]],"AlarmIdentifier":[["Name","string",1],["Region","string",1]],"HealthCheckTag":[["Value","string",1],["Key","string",1]]},"tags":["HealthCheckTags","standard"],"arn":"arn:${Partition}:route53:::healthcheck/${Id}"}');
+export const HealthCheck = cloudControlType<HealthCheckArgs, HealthCheckOutputs>("AWS::Route53::HealthCheck", "aws:route53:HealthCheck", '{"p":[["HealthCheckConfig",["ref","HealthCheckConfig"],1],["HealthCheckTags",["array",["ref","HealthCheckTag"]]],["HealthCheckId","string",72]],"id":["HealthCheckId"],"d":{"HealthCheckConfig":[["AlarmIdentifier",["ref","AlarmIdentifier"]],["ChildHealthChecks",["array","string"]],["EnableSNI","boolean"],["FailureThreshold","integer"],["FullyQualifiedDomainName","string"],["HealthThreshold","integer"],["IPAddress","string"],["InsufficientDataHealthStatus",["enum","Healthy","LastKnownStatus","Unhealthy"]],["Inverted","boolean"],["MeasureLatency","boolean"],["Port","integer"],["Regions",["array","string"]],["RequestInterval","integer"],["ResourcePath","string"],["RoutingControlArn","string"],["SearchString","string"],["Type",["enum","CALCULATED","CLOUDWATCH_METRIC","HTTP","HTTP_STR_MATCH","HTTPS","HTTPS_STR_MATCH","TCP","RECOVERY_CONTROL"],1]],"AlarmIdentifier":[["Name","string",1],["Region","string",1]],"HealthCheckTag":[["Value","string",1],["Key","string",1]]},"tags":["HealthCheckTags","standard"],"rp":[["HealthCheckConfig","Type"],["HealthCheckConfig","MeasureLatency"],["HealthCheckConfig","RequestInterval"]],"reg":{"h":"crudl","co":["HealthCheckConfig/Type","HealthCheckConfig/MeasureLatency","HealthCheckConfig/RequestInterval"],"ro":["HealthCheckId"],"uo":["HealthCheckConfig/ChildHealthChecks","HealthCheckConfig/Regions","HealthCheckTags"],"tg":[true,false,true]},"arn":"arn:${Partition}:route53:::healthcheck/${Id}"}');
 /** A {@link HealthCheck} instance: its attributes as typed outputs. */
 export type HealthCheck = InstanceType<typeof HealthCheck>;
 
@@ -313,7 +313,7 @@ export interface HealthCheckHealthCheckTag {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-hostedzone.html | CloudFormation: AWS::Route53::HostedZone}
  */
-export const HostedZone = cloudControlType<HostedZoneArgs, HostedZoneOutputs>("AWS::Route53::HostedZone", "aws:route53.cc:HostedZone", '{"p":[["HostedZoneTags",["array",["ref","HostedZoneTag"]]],["VPCs",["array",["ref","VPC"]]],["HostedZoneConfig",["ref","HostedZoneConfig"]],["QueryLoggingConfig",["ref","QueryLoggingConfig"]],["Name","string",66],["HostedZoneFeatures",["ref","HostedZoneFeatures"]],["Id","string",72,"awsId"],["NameServers",["array","string"],8]],"id":["Id"],"d":{"HostedZoneTag":[["Value","string",1],["Key","string",1]],"VPC":[["VPCRegion","string",1],["VPCId","string",1]],"HostedZoneConfig":[["Comment","string"]],"QueryLoggingConfig":[["CloudWatchLogsLogGroupArn","string",1]],"HostedZoneFeatures":[["EnableAcceleratedRecovery","boolean"]]},"tags":["HostedZoneTags","standard"],"arn":"arn:${Partition}:route53:::hostedzone/${Id}"}');
+export const HostedZone = cloudControlType<HostedZoneArgs, HostedZoneOutputs>("AWS::Route53::HostedZone", "aws:route53.cc:HostedZone", '{"p":[["HostedZoneTags",["array",["ref","HostedZoneTag"]]],["VPCs",["array",["ref","VPC"]]],["HostedZoneConfig",["ref","HostedZoneConfig"]],["QueryLoggingConfig",["ref","QueryLoggingConfig"]],["Name","string",66],["HostedZoneFeatures",["ref","HostedZoneFeatures"]],["Id","string",72,"awsId"],["NameServers",["array","string"],8]],"id":["Id"],"d":{"HostedZoneTag":[["Value","string",1],["Key","string",1]],"VPC":[["VPCRegion","string",1],["VPCId","string",1]],"HostedZoneConfig":[["Comment","string"]],"QueryLoggingConfig":[["CloudWatchLogsLogGroupArn","string",1]],"HostedZoneFeatures":[["EnableAcceleratedRecovery","boolean"]]},"tags":["HostedZoneTags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Id","NameServers"],"uo":["HostedZoneTags","VPCs"],"pt":{"Name":"Name $OR $join([Name, \\".\\"]) $OR $lowercase(Name) $OR $lowercase($join([Name, \\".\\"]))"},"tg":[true,false,true],"nm":{"path":"Name","max":1024}},"arn":"arn:${Partition}:route53:::hostedzone/${Id}"}');
 /** A {@link HostedZone} instance: its attributes as typed outputs. */
 export type HostedZone = InstanceType<typeof HostedZone>;
 
@@ -460,7 +460,7 @@ export interface HostedZoneHostedZoneFeatures {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-keysigningkey.html | CloudFormation: AWS::Route53::KeySigningKey}
  */
-export const KeySigningKey = cloudControlType<KeySigningKeyArgs, KeySigningKeyOutputs>("AWS::Route53::KeySigningKey", "aws:route53:KeySigningKey", '{"p":[["Status",["enum","ACTIVE","INACTIVE"],1],["KeyManagementServiceArn","string",67],["HostedZoneId","string",67],["Name","string",67]],"id":["HostedZoneId","Name"]}');
+export const KeySigningKey = cloudControlType<KeySigningKeyArgs, KeySigningKeyOutputs>("AWS::Route53::KeySigningKey", "aws:route53:KeySigningKey", '{"p":[["Status",["enum","ACTIVE","INACTIVE"],1],["KeyManagementServiceArn","string",67],["HostedZoneId","string",67],["Name","string",67]],"id":["HostedZoneId","Name"],"reg":{"h":"crudl","co":["HostedZoneId","Name","KeyManagementServiceArn"],"tg":[false,true,true]}}');
 /** A {@link KeySigningKey} instance: its attributes as typed outputs. */
 export type KeySigningKey = InstanceType<typeof KeySigningKey>;
 
@@ -495,7 +495,7 @@ export interface KeySigningKeyOutputs extends KeySigningKeyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-queryloggingconfig.html | CloudFormation: AWS::Route53::QueryLoggingConfig}
  */
-export const QueryLoggingConfig = cloudControlType<QueryLoggingConfigArgs, QueryLoggingConfigOutputs>("AWS::Route53::QueryLoggingConfig", "aws:route53:QueryLoggingConfig", '{"p":[["HostedZoneId","string",67],["CloudWatchLogsLogGroupArn","string",67],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"]}');
+export const QueryLoggingConfig = cloudControlType<QueryLoggingConfigArgs, QueryLoggingConfigOutputs>("AWS::Route53::QueryLoggingConfig", "aws:route53:QueryLoggingConfig", '{"p":[["HostedZoneId","string",67],["CloudWatchLogsLogGroupArn","string",67],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"reg":{"h":""}}');
 /** A {@link QueryLoggingConfig} instance: its attributes as typed outputs. */
 export type QueryLoggingConfig = InstanceType<typeof QueryLoggingConfig>;
 
@@ -524,7 +524,7 @@ export interface QueryLoggingConfigOutputs extends QueryLoggingConfigArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-recordset.html | CloudFormation: AWS::Route53::RecordSet}
  */
-export const RecordSet = cloudControlType<RecordSetArgs, RecordSetOutputs>("AWS::Route53::RecordSet", "aws:route53.cc:RecordSet", '{"p":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Comment","string"],["Failover",["enum","PRIMARY","SECONDARY"]],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["MultiValueAnswer","boolean"],["Name","string",67],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string",64],["TTL","string"],["Type","string",65],["Weight","integer"]],"id":["Name","HostedZoneId","Type","SetIdentifier"],"d":{"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]]}}');
+export const RecordSet = cloudControlType<RecordSetArgs, RecordSetOutputs>("AWS::Route53::RecordSet", "aws:route53.cc:RecordSet", '{"p":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Comment","string"],["Failover",["enum","PRIMARY","SECONDARY"]],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["MultiValueAnswer","boolean"],["Name","string",67],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string",64],["TTL","string"],["Type","string",65],["Weight","integer"]],"id":["Name","HostedZoneId","Type","SetIdentifier"],"d":{"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]]},"reg":{"h":"","co":["HostedZoneName","Name","HostedZoneId"],"ro":["Id"]}}');
 /** A {@link RecordSet} instance: its attributes as typed outputs. */
 export type RecordSet = InstanceType<typeof RecordSet>;
 
@@ -772,7 +772,7 @@ export interface RecordSetGeoLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-recordsetgroup.html | CloudFormation: AWS::Route53::RecordSetGroup}
  */
-export const RecordSetGroup = cloudControlType<RecordSetGroupArgs, RecordSetGroupOutputs>("AWS::Route53::RecordSetGroup", "aws:route53:RecordSetGroup", '{"p":[["Comment","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["RecordSets",["array",["ref","RecordSet"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RecordSet":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Failover","string"],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string"],["HostedZoneName","string"],["MultiValueAnswer","boolean"],["Name","string",1],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string"],["TTL","string"],["Type","string",1],["Weight","integer"],["GeoProximityLocation",["ref","GeoProximityLocation"]]],"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]],"GeoProximityLocation":[["AWSRegion","string"],["LocalZoneGroup","string"],["Bias","integer"],["Coordinates",["ref","Coordinates"]]],"Coordinates":[["Longitude","string",1],["Latitude","string",1]]}}');
+export const RecordSetGroup = cloudControlType<RecordSetGroupArgs, RecordSetGroupOutputs>("AWS::Route53::RecordSetGroup", "aws:route53:RecordSetGroup", '{"p":[["Comment","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["RecordSets",["array",["ref","RecordSet"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RecordSet":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Failover","string"],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string"],["HostedZoneName","string"],["MultiValueAnswer","boolean"],["Name","string",1],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string"],["TTL","string"],["Type","string",1],["Weight","integer"],["GeoProximityLocation",["ref","GeoProximityLocation"]]],"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]],"GeoProximityLocation":[["AWSRegion","string"],["LocalZoneGroup","string"],["Bias","integer"],["Coordinates",["ref","Coordinates"]]],"Coordinates":[["Longitude","string",1],["Latitude","string",1]]},"reg":{"h":""}}');
 /** A {@link RecordSetGroup} instance: its attributes as typed outputs. */
 export type RecordSetGroup = InstanceType<typeof RecordSetGroup>;
 
@@ -1073,7 +1073,7 @@ export interface RecordSetGroupCoordinates {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-trafficpolicy.html | CloudFormation: AWS::Route53::TrafficPolicy}
  */
-export const TrafficPolicy = cloudControlType<TrafficPolicyArgs, TrafficPolicyOutputs>("AWS::Route53::TrafficPolicy", "aws:route53:TrafficPolicy", '{"p":[["Name","string",67],["Document","string",67],["Comment","string"],["Arn","string",72],["Id","string",8,"awsId"],["Version","integer",8],["Type",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"arn":"arn:${Partition}:route53:::trafficpolicy/${Id}"}');
+export const TrafficPolicy = cloudControlType<TrafficPolicyArgs, TrafficPolicyOutputs>("AWS::Route53::TrafficPolicy", "aws:route53:TrafficPolicy", '{"p":[["Name","string",67],["Document","string",67],["Comment","string"],["Arn","string",72],["Id","string",8,"awsId"],["Version","integer",8],["Type",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"reg":{"h":""},"arn":"arn:${Partition}:route53:::trafficpolicy/${Id}"}');
 /** A {@link TrafficPolicy} instance: its attributes as typed outputs. */
 export type TrafficPolicy = InstanceType<typeof TrafficPolicy>;
 
@@ -1104,7 +1104,7 @@ export interface TrafficPolicyOutputs extends TrafficPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-trafficpolicyinstance.html | CloudFormation: AWS::Route53::TrafficPolicyInstance}
  */
-export const TrafficPolicyInstance = cloudControlType<TrafficPolicyInstanceArgs, TrafficPolicyInstanceOutputs>("AWS::Route53::TrafficPolicyInstance", "aws:route53:TrafficPolicyInstance", '{"p":[["HostedZoneId","string",67],["Name","string",67],["TTL","integer",1],["TrafficPolicyId","string",1],["TrafficPolicyVersion","integer",1],["Arn","string",72],["Id","string",8,"awsId"],["State","string",8],["TrafficPolicyType",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"arn":"arn:${Partition}:route53:::trafficpolicyinstance/${Id}"}');
+export const TrafficPolicyInstance = cloudControlType<TrafficPolicyInstanceArgs, TrafficPolicyInstanceOutputs>("AWS::Route53::TrafficPolicyInstance", "aws:route53:TrafficPolicyInstance", '{"p":[["HostedZoneId","string",67],["Name","string",67],["TTL","integer",1],["TrafficPolicyId","string",1],["TrafficPolicyVersion","integer",1],["Arn","string",72],["Id","string",8,"awsId"],["State","string",8],["TrafficPolicyType",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"reg":{"h":""},"arn":"arn:${Partition}:route53:::trafficpolicyinstance/${Id}"}');
 /** A {@link TrafficPolicyInstance} instance: its attributes as typed outputs. */
 export type TrafficPolicyInstance = InstanceType<typeof TrafficPolicyInstance>;
 

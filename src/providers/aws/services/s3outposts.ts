@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3outposts-accesspoint.html | CloudFormation: AWS::S3Outposts::AccessPoint}
  */
-export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3Outposts::AccessPoint", "aws:s3outposts:AccessPoint", '{"p":[["Policy","json"],["Bucket","string",67],["VpcConfiguration",["ref","VpcConfiguration"],67],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfiguration":[["VpcId","string",2]]}}');
+export const AccessPoint = cloudControlType<AccessPointArgs, AccessPointOutputs>("AWS::S3Outposts::AccessPoint", "aws:s3outposts:AccessPoint", '{"p":[["Policy","json"],["Bucket","string",67],["VpcConfiguration",["ref","VpcConfiguration"],67],["Name","string",67],["Arn","string",72]],"id":["Arn"],"d":{"VpcConfiguration":[["VpcId","string"]]},"reg":{"h":"crudl","co":["Bucket","Name","VpcConfiguration"],"ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link AccessPoint} instance: its attributes as typed outputs. */
 export type AccessPoint = InstanceType<typeof AccessPoint>;
 
@@ -59,7 +59,7 @@ export interface AccessPointVpcConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3outposts-bucket.html | CloudFormation: AWS::S3Outposts::Bucket}
  */
-export const Bucket = cloudControlType<BucketArgs, BucketOutputs>("AWS::S3Outposts::Bucket", "aws:s3outposts:Bucket", '{"p":[["OutpostId","string",67],["BucketName","string",67],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"LifecycleConfiguration":[["Rules",["array",["ref","Rule"]],1]],"Rule":[["Status",["enum","Enabled","Disabled"],1],["ExpirationDate","string"],["Filter",["ref","Filter"]],["ExpirationInDays","integer"],["Id","string"],["AbortIncompleteMultipartUpload",["ref","AbortIncompleteMultipartUpload"]]],"Filter":[["AndOperator",["ref","FilterAndOperator"]],["Prefix","string"],["Tag",["ref","FilterTag"]]],"FilterAndOperator":[["Prefix","string"],["Tags",["array",["ref","FilterTag"]],1]],"FilterTag":[["Value","string",1],["Key","string",1]],"AbortIncompleteMultipartUpload":[["DaysAfterInitiation","integer",1]]},"tags":["Tags","standard"]}');
+export const Bucket = cloudControlType<BucketArgs, BucketOutputs>("AWS::S3Outposts::Bucket", "aws:s3outposts:Bucket", '{"p":[["OutpostId","string",67],["BucketName","string",67],["LifecycleConfiguration",["ref","LifecycleConfiguration"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"LifecycleConfiguration":[["Rules",["array",["ref","Rule"]],1]],"Rule":[["Status",["enum","Enabled","Disabled"],1],["ExpirationDate","string"],["Filter",["ref","Filter"]],["ExpirationInDays","integer"],["Id","string"],["AbortIncompleteMultipartUpload",["ref","AbortIncompleteMultipartUpload"]]],"Filter":[["AndOperator",["ref","FilterAndOperator"]],["Prefix","string"],["Tag",["ref","FilterTag"]]],"FilterAndOperator":[["Prefix","string"],["Tags",["array",["ref","FilterTag"]],1]],"FilterTag":[["Value","string",1],["Key","string",1]],"AbortIncompleteMultipartUpload":[["DaysAfterInitiation","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["BucketName","OutpostId"],"ro":["Arn"],"uo":["Tags","LifecycleConfiguration/Rules"],"tg":[true,true,true]}}');
 /** A {@link Bucket} instance: its attributes as typed outputs. */
 export type Bucket = InstanceType<typeof Bucket>;
 
@@ -179,7 +179,7 @@ export interface BucketAbortIncompleteMultipartUpload {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3outposts-bucketpolicy.html | CloudFormation: AWS::S3Outposts::BucketPolicy}
  */
-export const BucketPolicy = cloudControlType<BucketPolicyArgs, BucketPolicyOutputs>("AWS::S3Outposts::BucketPolicy", "aws:s3outposts:BucketPolicy", '{"p":[["Bucket","string",67],["PolicyDocument","json",1]],"id":["Bucket"]}');
+export const BucketPolicy = cloudControlType<BucketPolicyArgs, BucketPolicyOutputs>("AWS::S3Outposts::BucketPolicy", "aws:s3outposts:BucketPolicy", '{"p":[["Bucket","string",67],["PolicyDocument","json",1]],"id":["Bucket"],"reg":{"h":"crud","co":["Bucket"],"tg":[false,false,false]}}');
 /** A {@link BucketPolicy} instance: its attributes as typed outputs. */
 export type BucketPolicy = InstanceType<typeof BucketPolicy>;
 
@@ -204,7 +204,7 @@ export interface BucketPolicyOutputs extends BucketPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3outposts-endpoint.html | CloudFormation: AWS::S3Outposts::Endpoint}
  */
-export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::S3Outposts::Endpoint", "aws:s3outposts:Endpoint", '{"p":[["OutpostId","string",67],["SecurityGroupId","string",67],["FailedReason",["ref","FailedReason"]],["SubnetId","string",67],["AccessType",["enum","CustomerOwnedIp","Private"],66],["CustomerOwnedIpv4Pool","string",66],["Status",["enum","Available","Pending","Deleting","Create_Failed","Delete_Failed"],8],["NetworkInterfaces",["array",["ref","NetworkInterface"]],8],["CreationTime","string",8],["CidrBlock","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"FailedReason":[["Message","string"],["ErrorCode","string"]],"NetworkInterface":[["NetworkInterfaceId","string",1]]}}');
+export const Endpoint = cloudControlType<EndpointArgs, EndpointOutputs>("AWS::S3Outposts::Endpoint", "aws:s3outposts:Endpoint", '{"p":[["OutpostId","string",67],["SecurityGroupId","string",67],["FailedReason",["ref","FailedReason"]],["SubnetId","string",67],["AccessType",["enum","CustomerOwnedIp","Private"],66],["CustomerOwnedIpv4Pool","string",66],["Status",["enum","Available","Pending","Deleting","Create_Failed","Delete_Failed"],8],["NetworkInterfaces",["array",["ref","NetworkInterface"]],8],["CreationTime","string",8],["CidrBlock","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"FailedReason":[["Message","string"],["ErrorCode","string"]],"NetworkInterface":[["NetworkInterfaceId","string",1]]},"reg":{"h":"crdl","co":["OutpostId","SecurityGroupId","SubnetId","AccessType","CustomerOwnedIpv4Pool"],"ro":["Arn","CidrBlock","CreationTime","Id","NetworkInterfaces","Status"],"uo":["NetworkInterfaces"],"tg":[false,false,false]}}');
 /** A {@link Endpoint} instance: its attributes as typed outputs. */
 export type Endpoint = InstanceType<typeof Endpoint>;
 

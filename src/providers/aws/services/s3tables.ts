@@ -19,7 +19,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-namespace.html | CloudFormation: AWS::S3Tables::Namespace}
  */
-export const Namespace = cloudControlType<NamespaceArgs, NamespaceOutputs>("AWS::S3Tables::Namespace", "aws:s3tables:Namespace", '{"p":[["TableBucketARN","string",67],["Namespace","string",67]],"id":["TableBucketARN","Namespace"]}');
+export const Namespace = cloudControlType<NamespaceArgs, NamespaceOutputs>("AWS::S3Tables::Namespace", "aws:s3tables:Namespace", '{"p":[["TableBucketARN","string",67],["Namespace","string",67]],"id":["TableBucketARN","Namespace"],"reg":{"h":"crdl","co":["TableBucketARN","Namespace"],"tg":[false,false,false]}}');
 /** A {@link Namespace} instance: its attributes as typed outputs. */
 export type Namespace = InstanceType<typeof Namespace>;
 
@@ -50,13 +50,17 @@ export interface NamespaceOutputs extends NamespaceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-table.html | CloudFormation: AWS::S3Tables::Table}
  */
-export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::S3Tables::Table", "aws:s3tables:Table", '{"p":[["WithoutMetadata",["enum","Yes"],66],["StorageClassConfiguration",["ref","StorageClassConfiguration"],66],["Compaction",["ref","Compaction"]],["Namespace","string",1],["TableName","string",1],["TableBucketARN","string",67],["OpenTableFormat",["enum","ICEBERG"],67],["IcebergMetadata",["ref","IcebergMetadata"],66],["SnapshotManagement",["ref","SnapshotManagement"]],["Tags",["array",["ref","Tag"]]],["TableARN","string",72],["WarehouseLocation","string",8],["VersionToken","string",8]],"id":["TableARN"],"d":{"StorageClassConfiguration":[["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING"]]],"Compaction":[["Status",["enum","enabled","disabled"]],["TargetFileSizeMB","integer"]],"IcebergMetadata":[["IcebergSchema",["ref","IcebergSchema"]],["IcebergSortOrder",["ref","IcebergSortOrder"]],["IcebergSchemaV2",["ref","IcebergSchemaV2"]],["IcebergPartitionSpec",["ref","IcebergPartitionSpec"]],["TableProperties",["map","string"]]],"IcebergSchema":[["SchemaFieldList",["array",["ref","SchemaField"]],1]],"SchemaField":[["Type","string",1],["Required","boolean"],["Id","integer"],["Name","string",1]],"IcebergSortOrder":[["Fields",["array",["ref","IcebergSortField"]],1],["OrderId","integer"]],"IcebergSortField":[["SourceId","integer",1],["NullOrder",["enum","nulls-first","nulls-last"],1],["Transform","string",1],["Direction",["enum","asc","desc"],1]],"IcebergSchemaV2":[["SchemaV2FieldList",["array",["ref","SchemaV2Field"]],1],["SchemaV2FieldType",["enum","struct"],1],["SchemaId","integer"],["IdentifierFieldIds",["array","integer"]]],"SchemaV2Field":[["Type",["union","string","json"],1],["Required","boolean",1],["Doc","string"],["Id","integer",1],["Name","string",1]],"IcebergPartitionSpec":[["Fields",["array",["ref","IcebergPartitionField"]],1],["SpecId","integer"]],"IcebergPartitionField":[["SourceId","integer",1],["FieldId","integer"],["Transform","string",1],["Name","string",1]],"SnapshotManagement":[["Status",["enum","enabled","disabled"]],["MinSnapshotsToKeep","integer"],["MaxSnapshotAgeHours","integer"]]},"tags":["Tags","standard"]}');
+export const Table = cloudControlType<TableArgs, TableOutputs>("AWS::S3Tables::Table", "aws:s3tables:Table", '{"p":[["WithoutMetadata",["enum","Yes"],82],["StorageClassConfiguration",["ref","StorageClassConfiguration"],66],["Compaction",["ref","Compaction"]],["Namespace","string",1],["TableName","string",1],["TableBucketARN","string",67],["OpenTableFormat",["enum","ICEBERG"],67],["IcebergMetadata",["ref","IcebergMetadata"],82],["SnapshotManagement",["ref","SnapshotManagement"]],["Tags",["array",["ref","Tag"]]],["TableARN","string",72],["WarehouseLocation","string",8],["VersionToken","string",8]],"id":["TableARN"],"d":{"StorageClassConfiguration":[["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING"]]],"Compaction":[["Status",["enum","enabled","disabled"]],["TargetFileSizeMB","integer"]],"IcebergMetadata":[["IcebergSchema",["ref","IcebergSchema"]],["IcebergSortOrder",["ref","IcebergSortOrder"]],["IcebergSchemaV2",["ref","IcebergSchemaV2"]],["IcebergPartitionSpec",["ref","IcebergPartitionSpec"]],["TableProperties",["map","string"]]],"IcebergSchema":[["SchemaFieldList",["array",["ref","SchemaField"]],1]],"SchemaField":[["Type","string",1],["Required","boolean"],["Id","integer"],["Name","string",1]],"IcebergSortOrder":[["Fields",["array",["ref","IcebergSortField"]],1],["OrderId","integer"]],"IcebergSortField":[["SourceId","integer",1],["NullOrder",["enum","nulls-first","nulls-last"],1],["Transform","string",1],["Direction",["enum","asc","desc"],1]],"IcebergSchemaV2":[["SchemaV2FieldList",["array",["ref","SchemaV2Field"]],1],["SchemaV2FieldType",["enum","struct"],1],["SchemaId","integer"],["IdentifierFieldIds",["array","integer"]]],"SchemaV2Field":[["Type",["union","string","json"],1],["Required","boolean",1],["Doc","string"],["Id","integer",1],["Name","string",1]],"IcebergPartitionSpec":[["Fields",["array",["ref","IcebergPartitionField"]],1],["SpecId","integer"]],"IcebergPartitionField":[["SourceId","integer",1],["FieldId","integer"],["Transform","string",1],["Name","string",1]],"SnapshotManagement":[["Status",["enum","enabled","disabled"]],["MinSnapshotsToKeep","integer"],["MaxSnapshotAgeHours","integer"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["IcebergMetadata","WithoutMetadata"],"co":["TableBucketARN","OpenTableFormat","IcebergMetadata","WithoutMetadata","StorageClassConfiguration"],"ro":["TableARN","WarehouseLocation","VersionToken"],"uo":["IcebergMetadata/IcebergSchema/SchemaFieldList","IcebergMetadata/IcebergSortOrder/Fields","IcebergMetadata/IcebergSchemaV2/SchemaV2FieldList","IcebergMetadata/IcebergSchemaV2/IdentifierFieldIds","IcebergMetadata/IcebergPartitionSpec/Fields","Tags"],"tg":[true,true,true]}}');
 /** A {@link Table} instance: its attributes as typed outputs. */
 export type Table = InstanceType<typeof Table>;
 
 /** Inputs of {@link Table}. */
 export interface TableArgs {
-  /** Indicates that you don't want to specify a schema for the table. This property is mutually exclusive to `IcebergMetadata` , and its only possible value is `Yes` . */
+  /**
+   * Indicates that you don't want to specify a schema for the table. This property is mutually exclusive to `IcebergMetadata` , and its only possible value is `Yes` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   withoutMetadata?: "Yes";
   /** The configuration details for the storage class of tables or table buckets. This allows you to optimize storage costs by selecting the appropriate storage class based on your access patterns and performance requirements. */
   storageClassConfiguration?: TableStorageClassConfiguration;
@@ -70,7 +74,11 @@ export interface TableArgs {
   tableBucketARN: string;
   /** The format of the table. */
   openTableFormat: "ICEBERG";
-  /** Contains details about the metadata for an Iceberg table. */
+  /**
+   * Contains details about the metadata for an Iceberg table.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   icebergMetadata?: TableIcebergMetadata;
   /** Contains details about the Iceberg snapshot management settings for the table. */
   snapshotManagement?: TableSnapshotManagement;
@@ -269,7 +277,7 @@ export interface TableSnapshotManagement {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-tablebucket.html | CloudFormation: AWS::S3Tables::TableBucket}
  */
-export const TableBucket = cloudControlType<TableBucketArgs, TableBucketOutputs>("AWS::S3Tables::TableBucket", "aws:s3tables:TableBucket", '{"p":[["TableBucketName","string",67],["UnreferencedFileRemoval",["ref","UnreferencedFileRemoval"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["MetricsConfiguration",["ref","MetricsConfiguration"]],["StorageClassConfiguration",["ref","StorageClassConfiguration"]],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["Tags",["array",["ref","Tag"]]],["TableBucketARN","string",72]],"id":["TableBucketARN"],"d":{"UnreferencedFileRemoval":[["Status",["enum","Enabled","Disabled"]],["UnreferencedDays","integer"],["NoncurrentDays","integer"]],"EncryptionConfiguration":[["SSEAlgorithm",["enum","AES256","aws:kms"]],["KMSKeyArn","string"]],"MetricsConfiguration":[["Status",["enum","Enabled","Disabled"]]],"StorageClassConfiguration":[["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING"]]],"ReplicationConfiguration":[["Role","string",1],["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["Destinations",["array",["ref","ReplicationDestination"]],1]],"ReplicationDestination":[["DestinationTableBucketARN","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3tables:${Region}:${Account}:bucket/${TableBucketName}"}');
+export const TableBucket = cloudControlType<TableBucketArgs, TableBucketOutputs>("AWS::S3Tables::TableBucket", "aws:s3tables:TableBucket", '{"p":[["TableBucketName","string",67],["UnreferencedFileRemoval",["ref","UnreferencedFileRemoval"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["MetricsConfiguration",["ref","MetricsConfiguration"]],["StorageClassConfiguration",["ref","StorageClassConfiguration"]],["ReplicationConfiguration",["ref","ReplicationConfiguration"]],["Tags",["array",["ref","Tag"]]],["TableBucketARN","string",72]],"id":["TableBucketARN"],"d":{"UnreferencedFileRemoval":[["Status",["enum","Enabled","Disabled"]],["UnreferencedDays","integer"],["NoncurrentDays","integer"]],"EncryptionConfiguration":[["SSEAlgorithm",["enum","AES256","aws:kms"]],["KMSKeyArn","string"]],"MetricsConfiguration":[["Status",["enum","Enabled","Disabled"]]],"StorageClassConfiguration":[["StorageClass",["enum","STANDARD","INTELLIGENT_TIERING"]]],"ReplicationConfiguration":[["Role","string",1],["Rules",["array",["ref","ReplicationRule"]],1]],"ReplicationRule":[["Destinations",["array",["ref","ReplicationDestination"]],1]],"ReplicationDestination":[["DestinationTableBucketARN","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TableBucketName"],"ro":["TableBucketARN"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:s3tables:${Region}:${Account}:bucket/${TableBucketName}"}');
 /** A {@link TableBucket} instance: its attributes as typed outputs. */
 export type TableBucket = InstanceType<typeof TableBucket>;
 
@@ -386,7 +394,7 @@ export interface TableBucketReplicationDestination {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-tablebucketpolicy.html | CloudFormation: AWS::S3Tables::TableBucketPolicy}
  */
-export const TableBucketPolicy = cloudControlType<TableBucketPolicyArgs, TableBucketPolicyOutputs>("AWS::S3Tables::TableBucketPolicy", "aws:s3tables:TableBucketPolicy", '{"p":[["ResourcePolicy",["union","json","string"],1],["TableBucketARN","string",67]],"id":["TableBucketARN"]}');
+export const TableBucketPolicy = cloudControlType<TableBucketPolicyArgs, TableBucketPolicyOutputs>("AWS::S3Tables::TableBucketPolicy", "aws:s3tables:TableBucketPolicy", '{"p":[["ResourcePolicy",["union","json","string"],1],["TableBucketARN","string",67]],"id":["TableBucketARN"],"reg":{"h":"crudl","co":["TableBucketARN"],"tg":[false,false,false]}}');
 /** A {@link TableBucketPolicy} instance: its attributes as typed outputs. */
 export type TableBucketPolicy = InstanceType<typeof TableBucketPolicy>;
 
@@ -413,7 +421,7 @@ export interface TableBucketPolicyOutputs extends TableBucketPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3tables-tablepolicy.html | CloudFormation: AWS::S3Tables::TablePolicy}
  */
-export const TablePolicy = cloudControlType<TablePolicyArgs, TablePolicyOutputs>("AWS::S3Tables::TablePolicy", "aws:s3tables:TablePolicy", '{"p":[["ResourcePolicy",["union","json","string"],1],["TableARN","string",67],["TableBucketARN","string",8],["Namespace","string",8],["TableName","string",8]],"id":["TableARN"]}');
+export const TablePolicy = cloudControlType<TablePolicyArgs, TablePolicyOutputs>("AWS::S3Tables::TablePolicy", "aws:s3tables:TablePolicy", '{"p":[["ResourcePolicy",["union","json","string"],1],["TableARN","string",67],["TableBucketARN","string",8],["Namespace","string",8],["TableName","string",8]],"id":["TableARN"],"reg":{"h":"crudl","co":["TableARN"],"ro":["TableBucketARN","Namespace","TableName"],"tg":[false,false,false]}}');
 /** A {@link TablePolicy} instance: its attributes as typed outputs. */
 export type TablePolicy = InstanceType<typeof TablePolicy>;
 

@@ -34,7 +34,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3vectors-index.html | CloudFormation: AWS::S3Vectors::Index}
  */
-export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::S3Vectors::Index", "aws:s3vectors:Index", '{"p":[["DataType",["enum","float32"],67],["Dimension","integer",67],["DistanceMetric",["enum","cosine","euclidean"],67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["IndexName","string",66],["MetadataConfiguration",["ref","MetadataConfiguration"],66],["VectorBucketArn","string",66],["VectorBucketName","string",66],["Tags",["array",["ref","Tag"]]],["CreationTime","string",8],["IndexArn","string",72]],"id":["IndexArn"],"d":{"EncryptionConfiguration":[["SseType",["enum","AES256","aws:kms"]],["KmsKeyArn","string"]],"MetadataConfiguration":[["NonFilterableMetadataKeys",["array","string"]]]},"tags":["Tags","standard"]}');
+export const Index = cloudControlType<IndexArgs, IndexOutputs>("AWS::S3Vectors::Index", "aws:s3vectors:Index", '{"p":[["DataType",["enum","float32"],67],["Dimension","integer",67],["DistanceMetric",["enum","cosine","euclidean"],67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["IndexName","string",66],["MetadataConfiguration",["ref","MetadataConfiguration"],66],["VectorBucketArn","string",66],["VectorBucketName","string",66],["Tags",["array",["ref","Tag"]]],["CreationTime","string",8],["IndexArn","string",72]],"id":["IndexArn"],"d":{"EncryptionConfiguration":[["SseType",["enum","AES256","aws:kms"]],["KmsKeyArn","string"]],"MetadataConfiguration":[["NonFilterableMetadataKeys",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DataType","Dimension","DistanceMetric","EncryptionConfiguration","IndexName","MetadataConfiguration","VectorBucketArn","VectorBucketName"],"ro":["CreationTime","IndexArn"],"uo":["MetadataConfiguration/NonFilterableMetadataKeys","Tags"],"ai":[["IndexName","VectorBucketName"]],"tg":[true,true,true],"nm":{"path":"IndexName","min":3,"max":63}}}');
 /** A {@link Index} instance: its attributes as typed outputs. */
 export type Index = InstanceType<typeof Index>;
 
@@ -147,7 +147,7 @@ export interface IndexMetadataConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3vectors-vectorbucket.html | CloudFormation: AWS::S3Vectors::VectorBucket}
  */
-export const VectorBucket = cloudControlType<VectorBucketArgs, VectorBucketOutputs>("AWS::S3Vectors::VectorBucket", "aws:s3vectors:VectorBucket", '{"p":[["VectorBucketName","string",66],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["Tags",["array",["ref","Tag"]]],["VectorBucketArn","string",72],["CreationTime","string",8]],"id":["VectorBucketArn"],"d":{"EncryptionConfiguration":[["SseType",["enum","AES256","aws:kms"]],["KmsKeyArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:s3vectors:${Region}:${Account}:bucket/${BucketName}"}');
+export const VectorBucket = cloudControlType<VectorBucketArgs, VectorBucketOutputs>("AWS::S3Vectors::VectorBucket", "aws:s3vectors:VectorBucket", '{"p":[["VectorBucketName","string",66],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["Tags",["array",["ref","Tag"]]],["VectorBucketArn","string",72],["CreationTime","string",8]],"id":["VectorBucketArn"],"d":{"EncryptionConfiguration":[["SseType",["enum","AES256","aws:kms"]],["KmsKeyArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VectorBucketName","EncryptionConfiguration"],"ro":["VectorBucketArn","CreationTime"],"uo":["Tags"],"ai":[["VectorBucketName"]],"tg":[true,true,true],"nm":{"path":"VectorBucketName","min":3,"max":63}},"arn":"arn:${Partition}:s3vectors:${Region}:${Account}:bucket/${BucketName}"}');
 /** A {@link VectorBucket} instance: its attributes as typed outputs. */
 export type VectorBucket = InstanceType<typeof VectorBucket>;
 
@@ -231,7 +231,7 @@ export interface VectorBucketEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3vectors-vectorbucketpolicy.html | CloudFormation: AWS::S3Vectors::VectorBucketPolicy}
  */
-export const VectorBucketPolicy = cloudControlType<VectorBucketPolicyArgs, VectorBucketPolicyOutputs>("AWS::S3Vectors::VectorBucketPolicy", "aws:s3vectors:VectorBucketPolicy", '{"p":[["Policy",["union","json","string"],1],["VectorBucketArn","string",66],["VectorBucketName","string",66]],"id":["VectorBucketArn"]}');
+export const VectorBucketPolicy = cloudControlType<VectorBucketPolicyArgs, VectorBucketPolicyOutputs>("AWS::S3Vectors::VectorBucketPolicy", "aws:s3vectors:VectorBucketPolicy", '{"p":[["Policy",["union","json","string"],1],["VectorBucketArn","string",66],["VectorBucketName","string",82]],"id":["VectorBucketArn"],"reg":{"h":"crudl","wo":["VectorBucketName"],"co":["VectorBucketArn","VectorBucketName"],"ai":[["VectorBucketName"]],"tg":[false,false,false],"nm":{"path":"VectorBucketArn"}}}');
 /** A {@link VectorBucketPolicy} instance: its attributes as typed outputs. */
 export type VectorBucketPolicy = InstanceType<typeof VectorBucketPolicy>;
 
@@ -241,7 +241,11 @@ export interface VectorBucketPolicyArgs {
   policy: Record<string, unknown> | string;
   /** The Amazon Resource Name (ARN) of the S3 vector bucket to which the policy applies. */
   vectorBucketArn?: string;
-  /** The name of the S3 vector bucket to which the policy applies. */
+  /**
+   * The name of the S3 vector bucket to which the policy applies.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   vectorBucketName?: string;
 }
 

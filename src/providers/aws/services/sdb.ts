@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sdb-domain.html | CloudFormation: AWS::SDB::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::SDB::Domain", "aws:sdb:Domain", '{"p":[["Description","string"],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:sdb:${Region}:${Account}:domain/${DomainName}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::SDB::Domain", "aws:sdb:Domain", '{"p":[["Description","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""},"arn":"arn:${Partition}:sdb:${Region}:${Account}:domain/${DomainName}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalogappregistry-application.html | CloudFormation: AWS::ServiceCatalogAppRegistry::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ServiceCatalogAppRegistry::Application", "aws:servicecatalogappregistry:Application", '{"p":[["Description","string"],["Tags",["map","string"]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["ApplicationName","string",8],["ApplicationTagKey","string",8],["ApplicationTagValue","string",8]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:servicecatalog:${Region}:${Account}:/applications/${ApplicationId}"}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::ServiceCatalogAppRegistry::Application", "aws:servicecatalogappregistry:Application", '{"p":[["Description","string"],["Tags",["map","string"]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72],["ApplicationName","string",8],["ApplicationTagKey","string",8],["ApplicationTagValue","string",8]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Id","Arn","ApplicationName","ApplicationTagKey","ApplicationTagValue"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:servicecatalog:${Region}:${Account}:/applications/${ApplicationId}"}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -46,7 +46,7 @@ export interface ApplicationOutputs extends ApplicationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalogappregistry-attributegroup.html | CloudFormation: AWS::ServiceCatalogAppRegistry::AttributeGroup}
  */
-export const AttributeGroup = cloudControlType<AttributeGroupArgs, AttributeGroupOutputs>("AWS::ServiceCatalogAppRegistry::AttributeGroup", "aws:servicecatalogappregistry:AttributeGroup", '{"p":[["Description","string"],["Attributes","json",1],["Tags",["map","string"]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","map"],"arn":"arn:${Partition}:servicecatalog:${Region}:${Account}:/attribute-groups/${AttributeGroupId}"}');
+export const AttributeGroup = cloudControlType<AttributeGroupArgs, AttributeGroupOutputs>("AWS::ServiceCatalogAppRegistry::AttributeGroup", "aws:servicecatalogappregistry:AttributeGroup", '{"p":[["Description","string"],["Attributes","json",1],["Tags",["map","string"]],["Name","string",1],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","map"],"reg":{"h":"crudl","ro":["Id","Arn"],"ai":[["Name"]],"tg":[true,true,true]},"arn":"arn:${Partition}:servicecatalog:${Region}:${Account}:/attribute-groups/${AttributeGroupId}"}');
 /** A {@link AttributeGroup} instance: its attributes as typed outputs. */
 export type AttributeGroup = InstanceType<typeof AttributeGroup>;
 
@@ -75,7 +75,7 @@ export interface AttributeGroupOutputs extends AttributeGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalogappregistry-attributegroupassociation.html | CloudFormation: AWS::ServiceCatalogAppRegistry::AttributeGroupAssociation}
  */
-export const AttributeGroupAssociation = cloudControlType<AttributeGroupAssociationArgs, AttributeGroupAssociationOutputs>("AWS::ServiceCatalogAppRegistry::AttributeGroupAssociation", "aws:servicecatalogappregistry:AttributeGroupAssociation", '{"p":[["AttributeGroup","string",67],["Application","string",67],["ApplicationArn","string",72],["AttributeGroupArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn","AttributeGroupArn"]}');
+export const AttributeGroupAssociation = cloudControlType<AttributeGroupAssociationArgs, AttributeGroupAssociationOutputs>("AWS::ServiceCatalogAppRegistry::AttributeGroupAssociation", "aws:servicecatalogappregistry:AttributeGroupAssociation", '{"p":[["AttributeGroup","string",67],["Application","string",67],["ApplicationArn","string",72],["AttributeGroupArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn","AttributeGroupArn"],"reg":{"h":"crdl","co":["Application","AttributeGroup"],"ro":["ApplicationArn","AttributeGroupArn"],"tg":[false,false,false]}}');
 /** A {@link AttributeGroupAssociation} instance: its attributes as typed outputs. */
 export type AttributeGroupAssociation = InstanceType<typeof AttributeGroupAssociation>;
 
@@ -101,7 +101,7 @@ export interface AttributeGroupAssociationOutputs extends AttributeGroupAssociat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalogappregistry-resourceassociation.html | CloudFormation: AWS::ServiceCatalogAppRegistry::ResourceAssociation}
  */
-export const ResourceAssociation = cloudControlType<ResourceAssociationArgs, ResourceAssociationOutputs>("AWS::ServiceCatalogAppRegistry::ResourceAssociation", "aws:servicecatalogappregistry:ResourceAssociation", '{"p":[["Resource","string",67],["ResourceType",["enum","CFN_STACK"],67],["Application","string",67],["ResourceArn","string",72],["ApplicationArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn","ResourceArn","ResourceType"]}');
+export const ResourceAssociation = cloudControlType<ResourceAssociationArgs, ResourceAssociationOutputs>("AWS::ServiceCatalogAppRegistry::ResourceAssociation", "aws:servicecatalogappregistry:ResourceAssociation", '{"p":[["Resource","string",67],["ResourceType",["enum","CFN_STACK"],67],["Application","string",67],["ResourceArn","string",72],["ApplicationArn","string",72],["Id","string",8,"awsId"]],"id":["ApplicationArn","ResourceArn","ResourceType"],"reg":{"h":"crdl","co":["Application","Resource","ResourceType"],"ro":["ApplicationArn","ResourceArn"],"tg":[false,false,false]}}');
 /** A {@link ResourceAssociation} instance: its attributes as typed outputs. */
 export type ResourceAssociation = InstanceType<typeof ResourceAssociation>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-httpnamespace.html | CloudFormation: AWS::ServiceDiscovery::HttpNamespace}
  */
-export const HttpNamespace = cloudControlType<HttpNamespaceArgs, HttpNamespaceOutputs>("AWS::ServiceDiscovery::HttpNamespace", "aws:servicediscovery:HttpNamespace", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
+export const HttpNamespace = cloudControlType<HttpNamespaceArgs, HttpNamespaceOutputs>("AWS::ServiceDiscovery::HttpNamespace", "aws:servicediscovery:HttpNamespace", '{"p":[["Description","string"],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
 /** A {@link HttpNamespace} instance: its attributes as typed outputs. */
 export type HttpNamespace = InstanceType<typeof HttpNamespace>;
 
@@ -42,7 +42,7 @@ export interface HttpNamespaceOutputs extends HttpNamespaceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-instance.html | CloudFormation: AWS::ServiceDiscovery::Instance}
  */
-export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::ServiceDiscovery::Instance", "aws:servicediscovery:Instance", '{"p":[["InstanceAttributes","json",1],["InstanceId","string",66],["ServiceId","string",67]],"id":["ServiceId","InstanceId"]}');
+export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::ServiceDiscovery::Instance", "aws:servicediscovery:Instance", '{"p":[["InstanceAttributes","json",1],["InstanceId","string",66],["ServiceId","string",67]],"id":["ServiceId","InstanceId"],"reg":{"h":""}}');
 /** A {@link Instance} instance: its attributes as typed outputs. */
 export type Instance = InstanceType<typeof Instance>;
 
@@ -96,7 +96,7 @@ export interface InstanceOutputs extends InstanceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-privatednsnamespace.html | CloudFormation: AWS::ServiceDiscovery::PrivateDnsNamespace}
  */
-export const PrivateDnsNamespace = cloudControlType<PrivateDnsNamespaceArgs, PrivateDnsNamespaceOutputs>("AWS::ServiceDiscovery::PrivateDnsNamespace", "aws:servicediscovery:PrivateDnsNamespace", '{"p":[["Description","string"],["Vpc","string",66],["Properties",["ref","Properties"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["HostedZoneId","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Properties":[["DnsProperties",["ref","PrivateDnsPropertiesMutable"]]],"PrivateDnsPropertiesMutable":[["SOA",["ref","SOA"]]],"SOA":[["TTL","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
+export const PrivateDnsNamespace = cloudControlType<PrivateDnsNamespaceArgs, PrivateDnsNamespaceOutputs>("AWS::ServiceDiscovery::PrivateDnsNamespace", "aws:servicediscovery:PrivateDnsNamespace", '{"p":[["Description","string"],["Vpc","string",66],["Properties",["ref","Properties"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["HostedZoneId","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Properties":[["DnsProperties",["ref","PrivateDnsPropertiesMutable"]]],"PrivateDnsPropertiesMutable":[["SOA",["ref","SOA"]]],"SOA":[["TTL","number"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
 /** A {@link PrivateDnsNamespace} instance: its attributes as typed outputs. */
 export type PrivateDnsNamespace = InstanceType<typeof PrivateDnsNamespace>;
 
@@ -161,7 +161,7 @@ export interface PrivateDnsNamespaceSOA {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-publicdnsnamespace.html | CloudFormation: AWS::ServiceDiscovery::PublicDnsNamespace}
  */
-export const PublicDnsNamespace = cloudControlType<PublicDnsNamespaceArgs, PublicDnsNamespaceOutputs>("AWS::ServiceDiscovery::PublicDnsNamespace", "aws:servicediscovery:PublicDnsNamespace", '{"p":[["Description","string"],["Properties",["ref","Properties"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["HostedZoneId","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Properties":[["DnsProperties",["ref","PublicDnsPropertiesMutable"]]],"PublicDnsPropertiesMutable":[["SOA",["ref","SOA"]]],"SOA":[["TTL","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
+export const PublicDnsNamespace = cloudControlType<PublicDnsNamespaceArgs, PublicDnsNamespaceOutputs>("AWS::ServiceDiscovery::PublicDnsNamespace", "aws:servicediscovery:PublicDnsNamespace", '{"p":[["Description","string"],["Properties",["ref","Properties"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["HostedZoneId","string",8],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"Properties":[["DnsProperties",["ref","PublicDnsPropertiesMutable"]]],"PublicDnsPropertiesMutable":[["SOA",["ref","SOA"]]],"SOA":[["TTL","number"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:namespace/${NamespaceId}"}');
 /** A {@link PublicDnsNamespace} instance: its attributes as typed outputs. */
 export type PublicDnsNamespace = InstanceType<typeof PublicDnsNamespace>;
 
@@ -226,7 +226,7 @@ export interface PublicDnsNamespaceSOA {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicediscovery-service.html | CloudFormation: AWS::ServiceDiscovery::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ServiceDiscovery::Service", "aws:servicediscovery:Service", '{"p":[["Type","string",66],["Description","string"],["HealthCheckCustomConfig",["ref","HealthCheckCustomConfig"],66],["DnsConfig",["ref","DnsConfig"]],["NamespaceId","string",66],["HealthCheckConfig",["ref","HealthCheckConfig"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["ServiceAttributes",["map","string"]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"HealthCheckCustomConfig":[["FailureThreshold","number"]],"DnsConfig":[["DnsRecords",["array",["ref","DnsRecord"]],1],["RoutingPolicy","string"],["NamespaceId","string",2]],"DnsRecord":[["Type","string",1],["TTL","number",1]],"HealthCheckConfig":[["Type","string",1],["ResourcePath","string"],["FailureThreshold","number"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:service/${ServiceId}"}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::ServiceDiscovery::Service", "aws:servicediscovery:Service", '{"p":[["Type","string",66],["Description","string"],["HealthCheckCustomConfig",["ref","HealthCheckCustomConfig"],66],["DnsConfig",["ref","DnsConfig"]],["NamespaceId","string",66],["HealthCheckConfig",["ref","HealthCheckConfig"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["ServiceAttributes",["map","string"]],["Id","string",72,"awsId"],["Arn","string",72]],"id":["Id"],"d":{"HealthCheckCustomConfig":[["FailureThreshold","number"]],"DnsConfig":[["DnsRecords",["array",["ref","DnsRecord"]],1],["RoutingPolicy","string"],["NamespaceId","string"]],"DnsRecord":[["Type","string",1],["TTL","number",1]],"HealthCheckConfig":[["Type","string",1],["ResourcePath","string"],["FailureThreshold","number"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["HealthCheckCustomConfig","Name","Type","NamespaceId"],"ro":["Id","Arn"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:servicediscovery:${Region}:${Account}:service/${ServiceId}"}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 

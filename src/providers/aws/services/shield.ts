@@ -21,7 +21,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-shield-drtaccess.html | CloudFormation: AWS::Shield::DRTAccess}
  */
-export const DRTAccess = cloudControlType<DRTAccessArgs, DRTAccessOutputs>("AWS::Shield::DRTAccess", "aws:shield:DRTAccess", '{"p":[["LogBucketList",["array","string"]],["RoleArn","string",1],["AccountId","string",72]],"id":["AccountId"]}');
+export const DRTAccess = cloudControlType<DRTAccessArgs, DRTAccessOutputs>("AWS::Shield::DRTAccess", "aws:shield:DRTAccess", '{"p":[["LogBucketList",["array","string"]],["RoleArn","string",1],["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId"],"uo":["LogBucketList"],"tg":[false,false,false]}}');
 /** A {@link DRTAccess} instance: its attributes as typed outputs. */
 export type DRTAccess = InstanceType<typeof DRTAccess>;
 
@@ -66,7 +66,7 @@ export interface DRTAccessOutputs extends DRTAccessArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-shield-proactiveengagement.html | CloudFormation: AWS::Shield::ProactiveEngagement}
  */
-export const ProactiveEngagement = cloudControlType<ProactiveEngagementArgs, ProactiveEngagementOutputs>("AWS::Shield::ProactiveEngagement", "aws:shield:ProactiveEngagement", '{"p":[["ProactiveEngagementStatus",["enum","ENABLED","DISABLED"],1],["EmergencyContactList",["array",["ref","EmergencyContact"]],1],["AccountId","string",72]],"id":["AccountId"],"d":{"EmergencyContact":[["ContactNotes","string"],["PhoneNumber","string"],["EmailAddress","string",1]]}}');
+export const ProactiveEngagement = cloudControlType<ProactiveEngagementArgs, ProactiveEngagementOutputs>("AWS::Shield::ProactiveEngagement", "aws:shield:ProactiveEngagement", '{"p":[["ProactiveEngagementStatus",["enum","ENABLED","DISABLED"],1],["EmergencyContactList",["array",["ref","EmergencyContact"]],1],["AccountId","string",72]],"id":["AccountId"],"d":{"EmergencyContact":[["ContactNotes","string"],["PhoneNumber","string"],["EmailAddress","string",1]]},"reg":{"h":"crudl","ro":["AccountId"],"uo":["EmergencyContactList"],"tg":[false,false,false]}}');
 /** A {@link ProactiveEngagement} instance: its attributes as typed outputs. */
 export type ProactiveEngagement = InstanceType<typeof ProactiveEngagement>;
 
@@ -132,7 +132,7 @@ export interface ProactiveEngagementEmergencyContact {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-shield-protection.html | CloudFormation: AWS::Shield::Protection}
  */
-export const Protection = cloudControlType<ProtectionArgs, ProtectionOutputs>("AWS::Shield::Protection", "aws:shield:Protection", '{"p":[["ResourceArn","string",67],["HealthCheckArns",["array","string"]],["ApplicationLayerAutomaticResponseConfiguration",["ref","ApplicationLayerAutomaticResponseConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["ProtectionArn","string",72],["ProtectionId","string",72]],"id":["ProtectionArn"],"d":{"ApplicationLayerAutomaticResponseConfiguration":[["Status",["enum","ENABLED","DISABLED"],1],["Action",["ref","Action"],1]],"Action":[["Block","json"],["Count","json"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:shield::${Account}:protection/${Id}"}');
+export const Protection = cloudControlType<ProtectionArgs, ProtectionOutputs>("AWS::Shield::Protection", "aws:shield:Protection", '{"p":[["ResourceArn","string",67],["HealthCheckArns",["array","string"]],["ApplicationLayerAutomaticResponseConfiguration",["ref","ApplicationLayerAutomaticResponseConfiguration"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["ProtectionArn","string",72],["ProtectionId","string",72]],"id":["ProtectionArn"],"d":{"ApplicationLayerAutomaticResponseConfiguration":[["Status",["enum","ENABLED","DISABLED"],1],["Action",["ref","Action"],1]],"Action":[["Block","json"],["Count","json"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","ResourceArn"],"ro":["ProtectionId","ProtectionArn"],"uo":["HealthCheckArns","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:shield::${Account}:protection/${Id}"}');
 /** A {@link Protection} instance: its attributes as typed outputs. */
 export type Protection = InstanceType<typeof Protection>;
 
@@ -221,7 +221,7 @@ export interface ProtectionAction {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-shield-protectiongroup.html | CloudFormation: AWS::Shield::ProtectionGroup}
  */
-export const ProtectionGroup = cloudControlType<ProtectionGroupArgs, ProtectionGroupOutputs>("AWS::Shield::ProtectionGroup", "aws:shield:ProtectionGroup", '{"p":[["Aggregation",["enum","SUM","MEAN","MAX"],1],["Pattern",["enum","ALL","ARBITRARY","BY_RESOURCE_TYPE"],1],["ProtectionGroupId","string",67],["ResourceType",["enum","CLOUDFRONT_DISTRIBUTION","ROUTE_53_HOSTED_ZONE","ELASTIC_IP_ALLOCATION","CLASSIC_LOAD_BALANCER","APPLICATION_LOAD_BALANCER","GLOBAL_ACCELERATOR"]],["Members",["array","string"]],["Tags",["array",["ref","Tag"]]],["ProtectionGroupArn","string",72]],"id":["ProtectionGroupArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:shield::${Account}:protection-group/${ProtectionGroupId}"}');
+export const ProtectionGroup = cloudControlType<ProtectionGroupArgs, ProtectionGroupOutputs>("AWS::Shield::ProtectionGroup", "aws:shield:ProtectionGroup", '{"p":[["Aggregation",["enum","SUM","MEAN","MAX"],1],["Pattern",["enum","ALL","ARBITRARY","BY_RESOURCE_TYPE"],1],["ProtectionGroupId","string",67],["ResourceType",["enum","CLOUDFRONT_DISTRIBUTION","ROUTE_53_HOSTED_ZONE","ELASTIC_IP_ALLOCATION","CLASSIC_LOAD_BALANCER","APPLICATION_LOAD_BALANCER","GLOBAL_ACCELERATOR"]],["Members",["array","string"]],["Tags",["array",["ref","Tag"]]],["ProtectionGroupArn","string",72]],"id":["ProtectionGroupArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProtectionGroupId"],"ro":["ProtectionGroupArn"],"uo":["Members","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:shield::${Account}:protection-group/${ProtectionGroupId}"}');
 /** A {@link ProtectionGroup} instance: its attributes as typed outputs. */
 export type ProtectionGroup = InstanceType<typeof ProtectionGroup>;
 

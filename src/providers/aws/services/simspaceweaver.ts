@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-simspaceweaver-simulation.html | CloudFormation: AWS::SimSpaceWeaver::Simulation}
  */
-export const Simulation = cloudControlType<SimulationArgs, SimulationOutputs>("AWS::SimSpaceWeaver::Simulation", "aws:simspaceweaver:Simulation", '{"p":[["SchemaS3Location",["ref","S3Location"],66],["SnapshotS3Location",["ref","S3Location"],66],["MaximumDuration","string",66],["RoleArn","string",67],["Name","string",67],["DescribePayload","string",8]],"id":["Name"],"d":{"S3Location":[["BucketName","string",3],["ObjectKey","string",3]]},"arn":"arn:${Partition}:simspaceweaver:${Region}:${Account}:simulation/${SimulationName}"}');
+export const Simulation = cloudControlType<SimulationArgs, SimulationOutputs>("AWS::SimSpaceWeaver::Simulation", "aws:simspaceweaver:Simulation", '{"p":[["SchemaS3Location",["ref","S3Location"],66],["SnapshotS3Location",["ref","S3Location"],66],["MaximumDuration","string",66],["RoleArn","string",67],["Name","string",67],["DescribePayload","string",8]],"id":["Name"],"d":{"S3Location":[["BucketName","string",1],["ObjectKey","string",1]]},"reg":{"h":"crudl","co":["Name","RoleArn","SchemaS3Location","SnapshotS3Location","MaximumDuration"],"ro":["DescribePayload"],"pt":{},"tg":[false,false,false]},"arn":"arn:${Partition}:simspaceweaver:${Region}:${Account}:simulation/${SimulationName}"}');
 /** A {@link Simulation} instance: its attributes as typed outputs. */
 export type Simulation = InstanceType<typeof Simulation>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-subscription.html | CloudFormation: AWS::SNS::Subscription}
  */
-export const Subscription = cloudControlType<SubscriptionArgs, SubscriptionOutputs>("AWS::SNS::Subscription", "aws:sns:Subscription", '{"p":[["DeliveryPolicy",["union","json","string"]],["Endpoint","string",66],["FilterPolicy",["union","json","string"]],["FilterPolicyScope","string"],["Protocol","string",67],["RawMessageDelivery","boolean"],["RedrivePolicy",["union","json","string"]],["Region","string"],["SubscriptionRoleArn","string"],["TopicArn","string",67],["ReplayPolicy",["union","json","string"]],["Arn","string",72]],"id":["Arn"]}');
+export const Subscription = cloudControlType<SubscriptionArgs, SubscriptionOutputs>("AWS::SNS::Subscription", "aws:sns:Subscription", '{"p":[["DeliveryPolicy",["union","json","string"]],["Endpoint","string",66],["FilterPolicy",["union","json","string"]],["FilterPolicyScope","string"],["Protocol","string",67],["RawMessageDelivery","boolean"],["RedrivePolicy",["union","json","string"]],["Region","string",16],["SubscriptionRoleArn","string"],["TopicArn","string",67],["ReplayPolicy",["union","json","string"]],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","wo":["Region"],"co":["Endpoint","Protocol","TopicArn"],"ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link Subscription} instance: its attributes as typed outputs. */
 export type Subscription = InstanceType<typeof Subscription>;
 
@@ -53,6 +53,8 @@ export interface SubscriptionArgs {
    *
    * - Updating the `Region` from `NULL` to the caller region.
    * - Updating the `Region` from the caller region to `NULL` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   region?: string;
   /**
@@ -83,7 +85,7 @@ export interface SubscriptionOutputs extends SubscriptionArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topic.html | CloudFormation: AWS::SNS::Topic}
  */
-export const Topic = cloudControlType<TopicArgs, TopicOutputs>("AWS::SNS::Topic", "aws:sns:Topic", '{"p":[["SignatureVersion","string"],["KmsMasterKeyId","string"],["TracingConfig","string"],["DisplayName","string"],["FifoTopic","boolean",66],["ContentBasedDeduplication","boolean"],["Subscription",["array",["ref","Subscription"]]],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["TopicName","string",66],["ArchivePolicy","json"],["FifoThroughputScope","string"],["MaximumMessageSize","integer"],["DeliveryStatusLogging",["array",["ref","LoggingConfig"]]],["TopicArn","string",72]],"id":["TopicArn"],"d":{"Subscription":[["Endpoint","string",1],["Protocol","string",1]],"LoggingConfig":[["Protocol",["enum","http/s","sqs","lambda","firehose","application"],1],["SuccessFeedbackRoleArn","string"],["SuccessFeedbackSampleRate","string"],["FailureFeedbackRoleArn","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:sns:${Region}:${Account}:${TopicName}"}');
+export const Topic = cloudControlType<TopicArgs, TopicOutputs>("AWS::SNS::Topic", "aws:sns:Topic", '{"p":[["SignatureVersion","string"],["KmsMasterKeyId","string"],["TracingConfig","string"],["DisplayName","string"],["FifoTopic","boolean",66],["ContentBasedDeduplication","boolean"],["Subscription",["array",["ref","Subscription"]]],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["TopicName","string",66],["ArchivePolicy","json"],["FifoThroughputScope","string"],["MaximumMessageSize","integer"],["DeliveryStatusLogging",["array",["ref","LoggingConfig"]]],["TopicArn","string",72]],"id":["TopicArn"],"d":{"Subscription":[["Endpoint","string",1],["Protocol","string",1]],"LoggingConfig":[["Protocol",["enum","http/s","sqs","lambda","firehose","application"],1],["SuccessFeedbackRoleArn","string"],["SuccessFeedbackSampleRate","string"],["FailureFeedbackRoleArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["TopicName","FifoTopic"],"ro":["TopicArn"],"uo":["Subscription","Tags","DeliveryStatusLogging"],"tg":[true,true,true],"nm":{"path":"TopicName"}},"arn":"arn:${Partition}:sns:${Region}:${Account}:${TopicName}"}');
 /** A {@link Topic} instance: its attributes as typed outputs. */
 export type Topic = InstanceType<typeof Topic>;
 
@@ -199,7 +201,7 @@ export interface TopicLoggingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topicinlinepolicy.html | CloudFormation: AWS::SNS::TopicInlinePolicy}
  */
-export const TopicInlinePolicy = cloudControlType<TopicInlinePolicyArgs, TopicInlinePolicyOutputs>("AWS::SNS::TopicInlinePolicy", "aws:sns:TopicInlinePolicy", '{"p":[["TopicArn","string",67],["PolicyDocument","json",1]],"id":["TopicArn"]}');
+export const TopicInlinePolicy = cloudControlType<TopicInlinePolicyArgs, TopicInlinePolicyOutputs>("AWS::SNS::TopicInlinePolicy", "aws:sns:TopicInlinePolicy", '{"p":[["TopicArn","string",67],["PolicyDocument","json",1]],"id":["TopicArn"],"reg":{"h":"crud","co":["TopicArn"],"tg":[false,false,false]}}');
 /** A {@link TopicInlinePolicy} instance: its attributes as typed outputs. */
 export type TopicInlinePolicy = InstanceType<typeof TopicInlinePolicy>;
 
@@ -220,7 +222,7 @@ export interface TopicInlinePolicyOutputs extends TopicInlinePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topicpolicy.html | CloudFormation: AWS::SNS::TopicPolicy}
  */
-export const TopicPolicy = cloudControlType<TopicPolicyArgs, TopicPolicyOutputs>("AWS::SNS::TopicPolicy", "aws:sns:TopicPolicy", '{"p":[["Topics",["array","string"],1],["PolicyDocument",["union","json","string"],1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const TopicPolicy = cloudControlType<TopicPolicyArgs, TopicPolicyOutputs>("AWS::SNS::TopicPolicy", "aws:sns:TopicPolicy", '{"p":[["Topics",["array","string"],1],["PolicyDocument",["union","json","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
 /** A {@link TopicPolicy} instance: its attributes as typed outputs. */
 export type TopicPolicy = InstanceType<typeof TopicPolicy>;
 

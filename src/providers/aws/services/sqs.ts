@@ -22,7 +22,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queue.html | CloudFormation: AWS::SQS::Queue}
  */
-export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::SQS::Queue", "aws:sqs:Queue", '{"p":[["ReceiveMessageWaitTimeSeconds","integer"],["FifoThroughputLimit","string"],["KmsMasterKeyId","string"],["FifoQueue","boolean",66],["MaximumMessageSize","integer"],["VisibilityTimeout","integer"],["KmsDataKeyReusePeriodSeconds","integer"],["RedriveAllowPolicy",["union","json","string"]],["SqsManagedSseEnabled","boolean"],["DelaySeconds","integer"],["RedrivePolicy",["union","json","string"]],["MessageRetentionPeriod","integer"],["DeduplicationScope","string"],["ContentBasedDeduplication","boolean"],["QueueName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["QueueUrl","string",72]],"id":["QueueUrl"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sqs:${Region}:${Account}:${QueueName}"}');
+export const Queue = cloudControlType<QueueArgs, QueueOutputs>("AWS::SQS::Queue", "aws:sqs:Queue", '{"p":[["ReceiveMessageWaitTimeSeconds","integer"],["FifoThroughputLimit","string"],["KmsMasterKeyId","string"],["FifoQueue","boolean",66],["MaximumMessageSize","integer"],["VisibilityTimeout","integer"],["KmsDataKeyReusePeriodSeconds","integer"],["RedriveAllowPolicy",["union","json","string"]],["SqsManagedSseEnabled","boolean"],["DelaySeconds","integer"],["RedrivePolicy",["union","json","string"]],["MessageRetentionPeriod","integer"],["DeduplicationScope","string"],["ContentBasedDeduplication","boolean"],["QueueName","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["QueueUrl","string",72]],"id":["QueueUrl"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["FifoQueue","QueueName"],"ro":["QueueUrl","Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"QueueName"}},"arn":"arn:${Partition}:sqs:${Region}:${Account}:${QueueName}"}');
 /** A {@link Queue} instance: its attributes as typed outputs. */
 export type Queue = InstanceType<typeof Queue>;
 
@@ -135,7 +135,7 @@ export interface QueueOutputs extends QueueArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queueinlinepolicy.html | CloudFormation: AWS::SQS::QueueInlinePolicy}
  */
-export const QueueInlinePolicy = cloudControlType<QueueInlinePolicyArgs, QueueInlinePolicyOutputs>("AWS::SQS::QueueInlinePolicy", "aws:sqs:QueueInlinePolicy", '{"p":[["PolicyDocument","json",1],["Queue","string",67]],"id":["Queue"]}');
+export const QueueInlinePolicy = cloudControlType<QueueInlinePolicyArgs, QueueInlinePolicyOutputs>("AWS::SQS::QueueInlinePolicy", "aws:sqs:QueueInlinePolicy", '{"p":[["PolicyDocument","json",1],["Queue","string",67]],"id":["Queue"],"reg":{"h":"crud","co":["Queue"],"tg":[false,false,false]}}');
 /** A {@link QueueInlinePolicy} instance: its attributes as typed outputs. */
 export type QueueInlinePolicy = InstanceType<typeof QueueInlinePolicy>;
 
@@ -156,7 +156,7 @@ export interface QueueInlinePolicyOutputs extends QueueInlinePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queuepolicy.html | CloudFormation: AWS::SQS::QueuePolicy}
  */
-export const QueuePolicy = cloudControlType<QueuePolicyArgs, QueuePolicyOutputs>("AWS::SQS::QueuePolicy", "aws:sqs:QueuePolicy", '{"p":[["PolicyDocument",["union","json","string"],1],["Queues",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const QueuePolicy = cloudControlType<QueuePolicyArgs, QueuePolicyOutputs>("AWS::SQS::QueuePolicy", "aws:sqs:QueuePolicy", '{"p":[["PolicyDocument",["union","json","string"],1],["Queues",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
 /** A {@link QueuePolicy} instance: its attributes as typed outputs. */
 export type QueuePolicy = InstanceType<typeof QueuePolicy>;
 

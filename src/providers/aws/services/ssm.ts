@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-association.html | CloudFormation: AWS::SSM::Association}
  */
-export const Association = cloudControlType<AssociationArgs, AssociationOutputs>("AWS::SSM::Association", "aws:ssm:Association", '{"p":[["AssociationName","string"],["CalendarNames",["array","string"]],["ScheduleExpression","string"],["MaxErrors","string"],["Parameters",["map",["array","string"]]],["InstanceId","string",66],["WaitForSuccessTimeoutSeconds","integer"],["MaxConcurrency","string"],["ComplianceSeverity",["enum","CRITICAL","HIGH","MEDIUM","LOW","UNSPECIFIED"]],["Targets",["array",["ref","Target"]]],["SyncCompliance",["enum","AUTO","MANUAL"]],["OutputLocation",["ref","InstanceAssociationOutputLocation"]],["ScheduleOffset","integer"],["Name","string",1],["ApplyOnlyAtCronInterval","boolean"],["DocumentVersion","string"],["AutomationTargetParameterName","string"],["AssociationDispatchAssumeRole","string"],["Tags",["array",["ref","Tag"]]],["AssociationId","string",72]],"id":["AssociationId"],"d":{"Target":[["Values",["array","string"],1],["Key","string",1]],"InstanceAssociationOutputLocation":[["S3Location",["ref","S3OutputLocation"]]],"S3OutputLocation":[["OutputS3KeyPrefix","string"],["OutputS3Region","string"],["OutputS3BucketName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:association/${AssociationId}"}');
+export const Association = cloudControlType<AssociationArgs, AssociationOutputs>("AWS::SSM::Association", "aws:ssm:Association", '{"p":[["AssociationName","string"],["CalendarNames",["array","string"]],["ScheduleExpression","string"],["MaxErrors","string"],["Parameters",["map",["array","string"]]],["InstanceId","string"],["WaitForSuccessTimeoutSeconds","integer",16],["MaxConcurrency","string"],["ComplianceSeverity",["enum","CRITICAL","HIGH","MEDIUM","LOW","UNSPECIFIED"]],["Targets",["array",["ref","Target"]]],["SyncCompliance",["enum","AUTO","MANUAL"]],["OutputLocation",["ref","InstanceAssociationOutputLocation"]],["ScheduleOffset","integer"],["Name","string",1],["ApplyOnlyAtCronInterval","boolean"],["DocumentVersion","string"],["AutomationTargetParameterName","string"],["AssociationDispatchAssumeRole","string"],["Tags",["array",["ref","Tag"]]],["AssociationId","string",72]],"id":["AssociationId"],"d":{"Target":[["Values",["array","string"],1],["Key","string",1]],"InstanceAssociationOutputLocation":[["S3Location",["ref","S3OutputLocation"]]],"S3OutputLocation":[["OutputS3KeyPrefix","string"],["OutputS3Region","string"],["OutputS3BucketName","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["WaitForSuccessTimeoutSeconds"],"ro":["AssociationId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:association/${AssociationId}"}');
 /** A {@link Association} instance: its attributes as typed outputs. */
 export type Association = InstanceType<typeof Association>;
 
@@ -45,6 +45,8 @@ export interface AssociationArgs {
    * The number of seconds the service should wait for the association status to show "Success" before proceeding with the stack execution. If the association status doesn't show "Success" after the specified number of seconds, then stack creation fails.
    *
    * > When you specify a value for the `WaitForSuccessTimeoutSeconds` , [drift detection](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-stack-drift.html) for your CloudFormation stack’s configuration might yield inaccurate results. If drift detection is important in your scenario, we recommend that you don’t include `WaitForSuccessTimeoutSeconds` in your template.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   waitForSuccessTimeoutSeconds?: number;
   /**
@@ -160,7 +162,7 @@ export interface AssociationS3OutputLocation {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-cloudconnector.html | CloudFormation: AWS::SSM::CloudConnector}
  */
-export const CloudConnector = cloudControlType<CloudConnectorArgs, CloudConnectorOutputs>("AWS::SSM::CloudConnector", "aws:ssm:CloudConnector", '{"p":[["DisplayName","string",1],["Description","string"],["RoleArn","string",67],["Configuration",["ref","CloudConnectorConfiguration"],1],["ConfigConnectorArn","string",67],["Tags",["array",["ref","Tag"]]],["CloudConnectorArn","string",72],["CloudConnectorId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["CloudConnectorArn"],"d":{"CloudConnectorConfiguration":[["AzureConfiguration",["ref","AzureConfiguration"],1]],"AzureConfiguration":[["TenantId","string",3],["TenantDisplayName","string"],["ApplicationId","string",1],["ApplicationDisplayName","string"],["Targets",["ref","ConfigurationTargets"]]],"ConfigurationTargets":[["Subscriptions",["array",["ref","AzureSubscription"]],1]],"AzureSubscription":[["Id","string",1],["DisplayName","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:cloud-connector/${CloudConnectorId}"}');
+export const CloudConnector = cloudControlType<CloudConnectorArgs, CloudConnectorOutputs>("AWS::SSM::CloudConnector", "aws:ssm:CloudConnector", '{"p":[["DisplayName","string",1],["Description","string"],["RoleArn","string",67],["Configuration",["ref","CloudConnectorConfiguration"],1],["ConfigConnectorArn","string",67],["Tags",["array",["ref","Tag"]]],["CloudConnectorArn","string",72],["CloudConnectorId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["CloudConnectorArn"],"d":{"CloudConnectorConfiguration":[["AzureConfiguration",["ref","AzureConfiguration"],1]],"AzureConfiguration":[["TenantId","string",3],["TenantDisplayName","string"],["ApplicationId","string",1],["ApplicationDisplayName","string"],["Targets",["ref","ConfigurationTargets"]]],"ConfigurationTargets":[["Subscriptions",["array",["ref","AzureSubscription"]],1]],"AzureSubscription":[["Id","string",1],["DisplayName","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:ssm:${Region}:${Account}:cloud-connector/${CloudConnectorId}"}');
 /** A {@link CloudConnector} instance: its attributes as typed outputs. */
 export type CloudConnector = InstanceType<typeof CloudConnector>;
 
@@ -249,7 +251,7 @@ export interface CloudConnectorAzureSubscription {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-document.html | CloudFormation: AWS::SSM::Document}
  */
-export const Document = cloudControlType<DocumentArgs, DocumentOutputs>("AWS::SSM::Document", "aws:ssm:Document", '{"p":[["DocumentFormat",["enum","YAML","JSON","TEXT"],4],["Requires",["array",["ref","DocumentRequires"]],4],["Content",["union","json","string"],5],["TargetType","string",4],["DocumentType",["enum","ApplicationConfiguration","ApplicationConfigurationSchema","Automation","Automation.ChangeTemplate","AutoApprovalPolicy","ChangeCalendar","CloudFormation","Command","DeploymentStrategy","ManualApprovalPolicy","Package","Policy","ProblemAnalysis","ProblemAnalysisTemplate","Session"],66],["VersionName","string",4],["UpdateMethod",["enum","Replace","NewVersion"]],["Attachments",["array",["ref","AttachmentsSource"]],4],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"d":{"DocumentRequires":[["Version","string",4],["Name","string",4]],"AttachmentsSource":[["Values",["array","string"],4],["Key",["enum","SourceUrl","S3FileUrl","AttachmentReference"],4],["Name","string",4]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:document/${DocumentName}"}');
+export const Document = cloudControlType<DocumentArgs, DocumentOutputs>("AWS::SSM::Document", "aws:ssm:Document", '{"p":[["DocumentFormat",["enum","YAML","JSON","TEXT"],4],["Requires",["array",["ref","DocumentRequires"]],4],["Content",["union","json","string"],5],["TargetType","string",4],["DocumentType",["enum","ApplicationConfiguration","ApplicationConfigurationSchema","Automation","Automation.ChangeTemplate","AutoApprovalPolicy","ChangeCalendar","CloudFormation","Command","DeploymentStrategy","ManualApprovalPolicy","Package","Policy","ProblemAnalysis","ProblemAnalysisTemplate","Session"],66],["VersionName","string",4],["UpdateMethod",["enum","Replace","NewVersion"],16],["Attachments",["array",["ref","AttachmentsSource"]],20],["Tags",["array",["ref","Tag"]]],["Name","string",66]],"id":["Name"],"d":{"DocumentRequires":[["Version","string",4],["Name","string",4]],"AttachmentsSource":[["Values",["array","string"],4],["Key",["enum","SourceUrl","S3FileUrl","AttachmentReference"],4],["Name","string",4]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["UpdateMethod","Attachments"],"co":["Name","DocumentType"],"uo":["Requires","Attachments","Attachments/*/Values","Tags"],"tg":[true,true,true],"nm":{"path":"Name","pattern":"^[a-zA-Z0-9_\\\\-.]{3,128}$"}},"arn":"arn:${Partition}:ssm:${Region}:${Account}:document/${DocumentName}"}');
 /** A {@link Document} instance: its attributes as typed outputs. */
 export type Document = InstanceType<typeof Document>;
 
@@ -271,9 +273,17 @@ export interface DocumentArgs {
   documentType?: "ApplicationConfiguration" | "ApplicationConfigurationSchema" | "Automation" | "Automation.ChangeTemplate" | "AutoApprovalPolicy" | "ChangeCalendar" | "CloudFormation" | "Command" | "DeploymentStrategy" | "ManualApprovalPolicy" | "Package" | "Policy" | "ProblemAnalysis" | "ProblemAnalysisTemplate" | "Session";
   /** An optional field specifying the version of the artifact you are creating with the document. For example, `Release12.1` . This value is unique across all versions of a document, and can't be changed. */
   versionName?: string;
-  /** If the document resource you specify in your template already exists, this parameter determines whether a new version of the existing document is created, or the existing document is replaced. `Replace` is the default method. If you specify `NewVersion` for the `UpdateMethod` parameter, and the `Name` of the document does not match an existing resource, a new document is created. When you specify `NewVersion` , the default version of the document is changed to the newly created version. */
+  /**
+   * If the document resource you specify in your template already exists, this parameter determines whether a new version of the existing document is created, or the existing document is replaced. `Replace` is the default method. If you specify `NewVersion` for the `UpdateMethod` parameter, and the `Name` of the document does not match an existing resource, a new document is created. When you specify `NewVersion` , the default version of the document is changed to the newly created version.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   updateMethod?: "Replace" | "NewVersion";
-  /** A list of key-value pairs that describe attachments to a version of a document. */
+  /**
+   * A list of key-value pairs that describe attachments to a version of a document.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   attachments?: DocumentAttachmentsSource[];
   /** AWS CloudFormation resource tags to apply to the document. Use tags to help you identify and categorize resources. */
   tags?: AwsTag[];
@@ -358,7 +368,7 @@ export interface DocumentAttachmentsSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-maintenancewindow.html | CloudFormation: AWS::SSM::MaintenanceWindow}
  */
-export const MaintenanceWindow = cloudControlType<MaintenanceWindowArgs, MaintenanceWindowOutputs>("AWS::SSM::MaintenanceWindow", "aws:ssm:MaintenanceWindow", '{"p":[["StartDate","string"],["Description","string"],["AllowUnassociatedTargets","boolean",1],["Cutoff","integer",1],["Schedule","string",1],["Duration","integer",1],["ScheduleOffset","integer"],["EndDate","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ScheduleTimezone","string"],["WindowId","string",72]],"id":["WindowId"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:maintenancewindow/${ResourceId}"}');
+export const MaintenanceWindow = cloudControlType<MaintenanceWindowArgs, MaintenanceWindowOutputs>("AWS::SSM::MaintenanceWindow", "aws:ssm:MaintenanceWindow", '{"p":[["StartDate","string"],["Description","string"],["AllowUnassociatedTargets","boolean",1],["Cutoff","integer",1],["Schedule","string",1],["Duration","integer",1],["ScheduleOffset","integer"],["EndDate","string"],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ScheduleTimezone","string"],["WindowId","string",72]],"id":["WindowId"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["WindowId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:maintenancewindow/${ResourceId}"}');
 /** A {@link MaintenanceWindow} instance: its attributes as typed outputs. */
 export type MaintenanceWindow = InstanceType<typeof MaintenanceWindow>;
 
@@ -399,7 +409,7 @@ export interface MaintenanceWindowOutputs extends MaintenanceWindowArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-maintenancewindowtarget.html | CloudFormation: AWS::SSM::MaintenanceWindowTarget}
  */
-export const MaintenanceWindowTarget = cloudControlType<MaintenanceWindowTargetArgs, MaintenanceWindowTargetOutputs>("AWS::SSM::MaintenanceWindowTarget", "aws:ssm:MaintenanceWindowTarget", '{"p":[["OwnerInformation","string"],["Description","string"],["WindowId","string",67],["ResourceType","string",1],["Targets",["array",["ref","Targets"]],1],["Name","string"],["WindowTargetId","string",72]],"id":["WindowId","WindowTargetId"],"d":{"Targets":[["Values",["array","string"],1],["Key","string",1]]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:windowtarget/${WindowTargetId}"}');
+export const MaintenanceWindowTarget = cloudControlType<MaintenanceWindowTargetArgs, MaintenanceWindowTargetOutputs>("AWS::SSM::MaintenanceWindowTarget", "aws:ssm:MaintenanceWindowTarget", '{"p":[["OwnerInformation","string"],["Description","string"],["WindowId","string",67],["ResourceType","string",1],["Targets",["array",["ref","Targets"]],1],["Name","string"],["WindowTargetId","string",72]],"id":["WindowId","WindowTargetId"],"d":{"Targets":[["Values",["array","string"],1],["Key","string",1]]},"reg":{"h":"crudl","co":["WindowId"],"ro":["WindowTargetId"],"uo":["Targets","Targets/*/Values"],"tg":[false,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:windowtarget/${WindowTargetId}"}');
 /** A {@link MaintenanceWindowTarget} instance: its attributes as typed outputs. */
 export type MaintenanceWindowTarget = InstanceType<typeof MaintenanceWindowTarget>;
 
@@ -452,7 +462,7 @@ export interface MaintenanceWindowTargetTargets {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-maintenancewindowtask.html | CloudFormation: AWS::SSM::MaintenanceWindowTask}
  */
-export const MaintenanceWindowTask = cloudControlType<MaintenanceWindowTaskArgs, MaintenanceWindowTaskOutputs>("AWS::SSM::MaintenanceWindowTask", "aws:ssm:MaintenanceWindowTask", '{"p":[["MaxErrors","string"],["Description","string"],["ServiceRoleArn","string"],["Priority","integer",1],["MaxConcurrency","string"],["Targets",["array",["ref","Target"]]],["Name","string"],["TaskArn","string",1],["TaskInvocationParameters",["ref","TaskInvocationParameters"]],["WindowId","string",67],["TaskParameters","json"],["TaskType","string",67],["CutoffBehavior","string"],["LoggingInfo",["ref","LoggingInfo"]],["WindowTaskId","string",72]],"id":["WindowId","WindowTaskId"],"d":{"Target":[["Values",["array","string"],1],["Key","string",1]],"TaskInvocationParameters":[["MaintenanceWindowRunCommandParameters",["ref","MaintenanceWindowRunCommandParameters"]],["MaintenanceWindowAutomationParameters",["ref","MaintenanceWindowAutomationParameters"]],["MaintenanceWindowStepFunctionsParameters",["ref","MaintenanceWindowStepFunctionsParameters"]],["MaintenanceWindowLambdaParameters",["ref","MaintenanceWindowLambdaParameters"]]],"MaintenanceWindowRunCommandParameters":[["TimeoutSeconds","integer"],["Comment","string"],["OutputS3KeyPrefix","string"],["Parameters","json"],["CloudWatchOutputConfig",["ref","CloudWatchOutputConfig"]],["DocumentHashType","string"],["ServiceRoleArn","string"],["NotificationConfig",["ref","NotificationConfig"]],["DocumentVersion","string"],["OutputS3BucketName","string"],["DocumentHash","string"]],"CloudWatchOutputConfig":[["CloudWatchOutputEnabled","boolean"],["CloudWatchLogGroupName","string"]],"NotificationConfig":[["NotificationArn","string",1],["NotificationType","string"],["NotificationEvents",["array","string"]]],"MaintenanceWindowAutomationParameters":[["Parameters","json"],["DocumentVersion","string"]],"MaintenanceWindowStepFunctionsParameters":[["Input","string"],["Name","string"]],"MaintenanceWindowLambdaParameters":[["ClientContext","string"],["Qualifier","string"],["Payload","string"]],"LoggingInfo":[["S3Bucket","string",1],["Region","string",1],["S3Prefix","string"]]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:windowtask/${WindowTaskId}"}');
+export const MaintenanceWindowTask = cloudControlType<MaintenanceWindowTaskArgs, MaintenanceWindowTaskOutputs>("AWS::SSM::MaintenanceWindowTask", "aws:ssm:MaintenanceWindowTask", '{"p":[["MaxErrors","string"],["Description","string"],["ServiceRoleArn","string"],["Priority","integer",1],["MaxConcurrency","string"],["Targets",["array",["ref","Target"]]],["Name","string"],["TaskArn","string",1],["TaskInvocationParameters",["ref","TaskInvocationParameters"]],["WindowId","string",67],["TaskParameters","json"],["TaskType","string",67],["CutoffBehavior","string"],["LoggingInfo",["ref","LoggingInfo"]],["WindowTaskId","string",72]],"id":["WindowId","WindowTaskId"],"d":{"Target":[["Values",["array","string"],1],["Key","string",1]],"TaskInvocationParameters":[["MaintenanceWindowRunCommandParameters",["ref","MaintenanceWindowRunCommandParameters"]],["MaintenanceWindowAutomationParameters",["ref","MaintenanceWindowAutomationParameters"]],["MaintenanceWindowStepFunctionsParameters",["ref","MaintenanceWindowStepFunctionsParameters"]],["MaintenanceWindowLambdaParameters",["ref","MaintenanceWindowLambdaParameters"]]],"MaintenanceWindowRunCommandParameters":[["TimeoutSeconds","integer"],["Comment","string"],["OutputS3KeyPrefix","string"],["Parameters","json"],["CloudWatchOutputConfig",["ref","CloudWatchOutputConfig"]],["DocumentHashType","string"],["ServiceRoleArn","string"],["NotificationConfig",["ref","NotificationConfig"]],["DocumentVersion","string"],["OutputS3BucketName","string"],["DocumentHash","string"]],"CloudWatchOutputConfig":[["CloudWatchOutputEnabled","boolean"],["CloudWatchLogGroupName","string"]],"NotificationConfig":[["NotificationArn","string",1],["NotificationType","string"],["NotificationEvents",["array","string"]]],"MaintenanceWindowAutomationParameters":[["Parameters","json"],["DocumentVersion","string"]],"MaintenanceWindowStepFunctionsParameters":[["Input","string"],["Name","string"]],"MaintenanceWindowLambdaParameters":[["ClientContext","string"],["Qualifier","string"],["Payload","string"]],"LoggingInfo":[["S3Bucket","string",1],["Region","string",1],["S3Prefix","string"]]},"reg":{"h":"crudl","co":["WindowId","TaskType"],"ro":["WindowTaskId"],"tg":[false,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:windowtask/${WindowTaskId}"}');
 /** A {@link MaintenanceWindowTask} instance: its attributes as typed outputs. */
 export type MaintenanceWindowTask = InstanceType<typeof MaintenanceWindowTask>;
 
@@ -731,7 +741,7 @@ export interface MaintenanceWindowTaskLoggingInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-opsitem.html | CloudFormation: AWS::SSM::OpsItem}
  */
-export const OpsItem = cloudControlType<OpsItemArgs, OpsItemOutputs>("AWS::SSM::OpsItem", "aws:ssm:OpsItem", '{"p":[["Title","string",1],["Description","string",1],["Source","string",67],["Priority","integer"],["Severity","string"],["Category","string"],["Tags",["array",["ref","Tag"]]],["OpsItemId","string",72],["OpsItemArn","string",72],["Status","string",8],["CreatedBy","string",8],["CreatedTime","string",8],["LastModifiedBy","string",8],["LastModifiedTime","string",8],["OpsItemType","string",8],["Version","string",8]],"id":["OpsItemArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:opsitem/${ResourceId}"}');
+export const OpsItem = cloudControlType<OpsItemArgs, OpsItemOutputs>("AWS::SSM::OpsItem", "aws:ssm:OpsItem", '{"p":[["Title","string",1],["Description","string",1],["Source","string",67],["Priority","integer"],["Severity","string"],["Category","string"],["Tags",["array",["ref","Tag"]]],["OpsItemId","string",72],["OpsItemArn","string",72],["Status","string",8],["CreatedBy","string",8],["CreatedTime","string",8],["LastModifiedBy","string",8],["LastModifiedTime","string",8],["OpsItemType","string",8],["Version","string",8]],"id":["OpsItemArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Source"],"ro":["OpsItemId","OpsItemArn","Status","CreatedBy","CreatedTime","LastModifiedBy","LastModifiedTime","OpsItemType","Version"],"uo":["Tags"],"ai":[["OpsItemId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:opsitem/${ResourceId}"}');
 /** A {@link OpsItem} instance: its attributes as typed outputs. */
 export type OpsItem = InstanceType<typeof OpsItem>;
 
@@ -784,7 +794,7 @@ export interface OpsItemOutputs extends OpsItemArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-parameter.html | CloudFormation: AWS::SSM::Parameter}
  */
-export const Parameter = cloudControlType<ParameterArgs, ParameterOutputs>("AWS::SSM::Parameter", "aws:ssm:Parameter", '{"p":[["Type",["enum","String","StringList"],1],["Description","string"],["Policies","string"],["AllowedPattern","string"],["Tier",["enum","Standard","Advanced","Intelligent-Tiering"]],["Value","string",1],["DataType",["enum","text","aws:ec2:image"]],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","map"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:parameter/${ParameterNameWithoutLeadingSlash}"}');
+export const Parameter = cloudControlType<ParameterArgs, ParameterOutputs>("AWS::SSM::Parameter", "aws:ssm:Parameter", '{"p":[["Type",["enum","String","StringList"],1],["Description","string",16],["Policies","string",16],["AllowedPattern","string",16],["Tier",["enum","Standard","Advanced","Intelligent-Tiering"],16],["Value","string",1],["DataType",["enum","text","aws:ec2:image"]],["Tags",["map","string"]],["Name","string",66],["Arn","string",72]],"id":["Name"],"tags":["Tags","map"],"reg":{"h":"crudl","wo":["Description","Tier","AllowedPattern","Policies"],"co":["Name"],"ro":["Arn"],"tg":[true,true,true],"nm":{"path":"Name"}},"arn":"arn:${Partition}:ssm:${Region}:${Account}:parameter/${ParameterNameWithoutLeadingSlash}"}');
 /** A {@link Parameter} instance: its attributes as typed outputs. */
 export type Parameter = InstanceType<typeof Parameter>;
 
@@ -796,17 +806,31 @@ export interface ParameterArgs {
    * > Parameters of type `SecureString` are not supported by AWS CloudFormation .
    */
   type: "String" | "StringList";
-  /** Information about the parameter. */
+  /**
+   * Information about the parameter.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   description?: string;
   /**
    * Information about the policies assigned to a parameter.
    *
    * [Assigning parameter policies](https://docs.aws.amazon.com/systems-manager/latest/userguide/parameter-store-policies.html) in the *AWS Systems Manager User Guide* .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   policies?: string;
-  /** A regular expression used to validate the parameter value. For example, for `String` types with values restricted to numbers, you can specify the following: `AllowedPattern=^\d+$` */
+  /**
+   * A regular expression used to validate the parameter value. For example, for `String` types with values restricted to numbers, you can specify the following: `AllowedPattern=^\d+$`
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   allowedPattern?: string;
-  /** The parameter tier. */
+  /**
+   * The parameter tier.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   tier?: "Standard" | "Advanced" | "Intelligent-Tiering";
   /**
    * The parameter value.
@@ -848,7 +872,7 @@ export interface ParameterOutputs extends ParameterArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-patchbaseline.html | CloudFormation: AWS::SSM::PatchBaseline}
  */
-export const PatchBaseline = cloudControlType<PatchBaselineArgs, PatchBaselineOutputs>("AWS::SSM::PatchBaseline", "aws:ssm:PatchBaseline", '{"p":[["OperatingSystem",["enum","WINDOWS","AMAZON_LINUX","AMAZON_LINUX_2","AMAZON_LINUX_2022","AMAZON_LINUX_2023","UBUNTU","REDHAT_ENTERPRISE_LINUX","SUSE","CENTOS","ORACLE_LINUX","DEBIAN","MACOS","RASPBIAN","ROCKY_LINUX","ALMA_LINUX"],66],["Description","string"],["ApprovalRules",["ref","RuleGroup"]],["Sources",["array",["ref","PatchSource"]]],["Name","string",1],["RejectedPatches",["array","string"]],["ApprovedPatches",["array","string"]],["RejectedPatchesAction",["enum","ALLOW_AS_DEPENDENCY","BLOCK"]],["PatchGroups",["array","string"]],["ApprovedPatchesComplianceLevel",["enum","CRITICAL","HIGH","MEDIUM","LOW","INFORMATIONAL","UNSPECIFIED"]],["ApprovedPatchesEnableNonSecurity","boolean"],["GlobalFilters",["ref","PatchFilterGroup"]],["Tags",["array",["ref","Tag"]]],["DefaultBaseline","boolean"],["AvailableSecurityUpdatesComplianceStatus",["enum","NON_COMPLIANT","COMPLIANT"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RuleGroup":[["PatchRules",["array",["ref","Rule"]]]],"Rule":[["ApproveUntilDate","string"],["EnableNonSecurity","boolean"],["PatchFilterGroup",["ref","PatchFilterGroup"]],["ApproveAfterDays","integer"],["ComplianceLevel",["enum","CRITICAL","HIGH","INFORMATIONAL","LOW","MEDIUM","UNSPECIFIED"]]],"PatchFilterGroup":[["PatchFilters",["array",["ref","PatchFilter"]]]],"PatchFilter":[["Values",["array","string"]],["Key",["enum","ADVISORY_ID","ARCH","BUGZILLA_ID","CLASSIFICATION","CVE_ID","EPOCH","MSRC_SEVERITY","NAME","PATCH_ID","PATCH_SET","PRIORITY","PRODUCT","PRODUCT_FAMILY","RELEASE","REPOSITORY","SECTION","SECURITY","SEVERITY","VERSION"]]],"PatchSource":[["Products",["array","string"]],["Configuration","string"],["Name","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:patchbaseline/${PatchBaselineIdResourceId}"}');
+export const PatchBaseline = cloudControlType<PatchBaselineArgs, PatchBaselineOutputs>("AWS::SSM::PatchBaseline", "aws:ssm:PatchBaseline", '{"p":[["OperatingSystem",["enum","WINDOWS","AMAZON_LINUX","AMAZON_LINUX_2","AMAZON_LINUX_2022","AMAZON_LINUX_2023","UBUNTU","REDHAT_ENTERPRISE_LINUX","SUSE","CENTOS","ORACLE_LINUX","DEBIAN","MACOS","RASPBIAN","ROCKY_LINUX","ALMA_LINUX"],66],["Description","string"],["ApprovalRules",["ref","RuleGroup"]],["Sources",["array",["ref","PatchSource"]]],["Name","string",1],["RejectedPatches",["array","string"]],["ApprovedPatches",["array","string"]],["RejectedPatchesAction",["enum","ALLOW_AS_DEPENDENCY","BLOCK"]],["PatchGroups",["array","string"]],["ApprovedPatchesComplianceLevel",["enum","CRITICAL","HIGH","MEDIUM","LOW","INFORMATIONAL","UNSPECIFIED"]],["ApprovedPatchesEnableNonSecurity","boolean"],["GlobalFilters",["ref","PatchFilterGroup"]],["Tags",["array",["ref","Tag"]]],["DefaultBaseline","boolean"],["AvailableSecurityUpdatesComplianceStatus",["enum","NON_COMPLIANT","COMPLIANT"]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RuleGroup":[["PatchRules",["array",["ref","Rule"]]]],"Rule":[["ApproveUntilDate","string"],["EnableNonSecurity","boolean"],["PatchFilterGroup",["ref","PatchFilterGroup"]],["ApproveAfterDays","integer"],["ComplianceLevel",["enum","CRITICAL","HIGH","INFORMATIONAL","LOW","MEDIUM","UNSPECIFIED"]]],"PatchFilterGroup":[["PatchFilters",["array",["ref","PatchFilter"]]]],"PatchFilter":[["Values",["array","string"]],["Key",["enum","ADVISORY_ID","ARCH","BUGZILLA_ID","CLASSIFICATION","CVE_ID","EPOCH","MSRC_SEVERITY","NAME","PATCH_ID","PATCH_SET","PRIORITY","PRODUCT","PRODUCT_FAMILY","RELEASE","REPOSITORY","SECTION","SECURITY","SEVERITY","VERSION"]]],"PatchSource":[["Products",["array","string"]],["Configuration","string"],["Name","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["OperatingSystem"],"ro":["Id"],"uo":["RejectedPatches","ApprovedPatches"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:patchbaseline/${PatchBaselineIdResourceId}"}');
 /** A {@link PatchBaseline} instance: its attributes as typed outputs. */
 export type PatchBaseline = InstanceType<typeof PatchBaseline>;
 
@@ -1058,7 +1082,7 @@ export interface PatchBaselinePatchSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-resourcedatasync.html | CloudFormation: AWS::SSM::ResourceDataSync}
  */
-export const ResourceDataSync = cloudControlType<ResourceDataSyncArgs, ResourceDataSyncOutputs>("AWS::SSM::ResourceDataSync", "aws:ssm:ResourceDataSync", '{"p":[["S3Destination",["ref","S3Destination"],66],["KMSKeyArn","string",66],["SyncSource",["ref","SyncSource"]],["BucketName","string",66],["BucketRegion","string",66],["SyncFormat","string",66],["SyncType","string",66],["BucketPrefix","string",66],["SyncName","string",67]],"id":["SyncName"],"d":{"S3Destination":[["KMSKeyArn","string",2],["BucketName","string",3],["BucketRegion","string",3],["SyncFormat","string",3],["BucketPrefix","string",2]],"SyncSource":[["SourceType","string",1],["AwsOrganizationsSource",["ref","AwsOrganizationsSource"]],["IncludeFutureRegions","boolean"],["SourceRegions",["array","string"],1]],"AwsOrganizationsSource":[["OrganizationSourceType","string",1],["OrganizationalUnits",["array","string"]]]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:resource-data-sync/${SyncName}"}');
+export const ResourceDataSync = cloudControlType<ResourceDataSyncArgs, ResourceDataSyncOutputs>("AWS::SSM::ResourceDataSync", "aws:ssm:ResourceDataSync", '{"p":[["S3Destination",["ref","S3Destination"],66],["KMSKeyArn","string",66],["SyncSource",["ref","SyncSource"]],["BucketName","string",66],["BucketRegion","string",66],["SyncFormat","string",66],["SyncType","string",66],["BucketPrefix","string",66],["SyncName","string",67]],"id":["SyncName"],"d":{"S3Destination":[["KMSKeyArn","string"],["BucketName","string",1],["BucketRegion","string",1],["SyncFormat","string",1],["BucketPrefix","string"]],"SyncSource":[["SourceType","string",1],["AwsOrganizationsSource",["ref","AwsOrganizationsSource"]],["IncludeFutureRegions","boolean"],["SourceRegions",["array","string"],1]],"AwsOrganizationsSource":[["OrganizationSourceType","string",1],["OrganizationalUnits",["array","string"]]]},"reg":{"h":"crudl","co":["KMSKeyArn","SyncFormat","BucketPrefix","SyncName","BucketRegion","BucketName","S3Destination","SyncType"],"tg":[false,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:resource-data-sync/${SyncName}"}');
 /** A {@link ResourceDataSync} instance: its attributes as typed outputs. */
 export type ResourceDataSync = InstanceType<typeof ResourceDataSync>;
 
@@ -1139,7 +1163,7 @@ export interface ResourceDataSyncAwsOrganizationsSource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-resourcepolicy.html | CloudFormation: AWS::SSM::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::SSM::ResourcePolicy", "aws:ssm:ResourcePolicy", '{"p":[["Policy",["union","json","string"],1],["ResourceArn","string",67],["PolicyHash","string",8],["PolicyId","string",72]],"id":["PolicyId","ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::SSM::ResourcePolicy", "aws:ssm:ResourcePolicy", '{"p":[["Policy",["union","json","string"],1],["ResourceArn","string",67],["PolicyHash","string",8],["PolicyId","string",72]],"id":["PolicyId","ResourceArn"],"reg":{"h":"crudl","co":["ResourceArn"],"ro":["PolicyId","PolicyHash"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
@@ -1164,7 +1188,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssm-servicesetting.html | CloudFormation: AWS::SSM::ServiceSetting}
  */
-export const ServiceSetting = cloudControlType<ServiceSettingArgs, ServiceSettingOutputs>("AWS::SSM::ServiceSetting", "aws:ssm:ServiceSetting", '{"p":[["SettingId","string",67],["SettingValue","string",1],["Status","string",8],["LastModifiedDate","string",8],["LastModifiedUser","string",8],["Arn","string",72]],"id":["Arn"],"arn":"arn:${Partition}:ssm:${Region}:${Account}:servicesetting/${ResourceId}"}');
+export const ServiceSetting = cloudControlType<ServiceSettingArgs, ServiceSettingOutputs>("AWS::SSM::ServiceSetting", "aws:ssm:ServiceSetting", '{"p":[["SettingId","string",67],["SettingValue","string",1],["Status","string",8],["LastModifiedDate","string",8],["LastModifiedUser","string",8],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","co":["SettingId"],"ro":["Status","LastModifiedDate","LastModifiedUser","Arn"],"ai":[["SettingId"]],"tg":[false,true,true]},"arn":"arn:${Partition}:ssm:${Region}:${Account}:servicesetting/${ResourceId}"}');
 /** A {@link ServiceSetting} instance: its attributes as typed outputs. */
 export type ServiceSetting = InstanceType<typeof ServiceSetting>;
 

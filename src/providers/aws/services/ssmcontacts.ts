@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmcontacts-contact.html | CloudFormation: AWS::SSMContacts::Contact}
  */
-export const Contact = cloudControlType<ContactArgs, ContactOutputs>("AWS::SSMContacts::Contact", "aws:ssmcontacts:Contact", '{"p":[["Type",["enum","PERSONAL","ESCALATION","ONCALL_SCHEDULE"],67],["Alias","string",67],["DisplayName","string",1],["Plan",["array",["ref","Stage"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Stage":[["DurationInMinutes","integer"],["RotationIds",["array","string"]],["Targets",["array",["ref","Targets"]]]],"Targets":[["ChannelTargetInfo",["ref","ChannelTargetInfo"]],["ContactTargetInfo",["ref","ContactTargetInfo"]]],"ChannelTargetInfo":[["RetryIntervalInMinutes","integer",1],["ChannelId","string",1]],"ContactTargetInfo":[["ContactId","string",1],["IsEssential","boolean",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm-contacts:${Region}:${Account}:contact/${ContactAlias}"}');
+export const Contact = cloudControlType<ContactArgs, ContactOutputs>("AWS::SSMContacts::Contact", "aws:ssmcontacts:Contact", '{"p":[["Type",["enum","PERSONAL","ESCALATION","ONCALL_SCHEDULE"],67],["Alias","string",67],["DisplayName","string",1],["Plan",["array",["ref","Stage"]],16],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"d":{"Stage":[["DurationInMinutes","integer"],["RotationIds",["array","string"]],["Targets",["array",["ref","Targets"]]]],"Targets":[["ChannelTargetInfo",["ref","ChannelTargetInfo"]],["ContactTargetInfo",["ref","ContactTargetInfo"]]],"ChannelTargetInfo":[["RetryIntervalInMinutes","integer",1],["ChannelId","string",1]],"ContactTargetInfo":[["ContactId","string",1],["IsEssential","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["Plan"],"co":["Alias","Type"],"ro":["Arn"],"uo":["Plan/*/RotationIds","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm-contacts:${Region}:${Account}:contact/${ContactAlias}"}');
 /** A {@link Contact} instance: its attributes as typed outputs. */
 export type Contact = InstanceType<typeof Contact>;
 
@@ -31,7 +31,11 @@ export interface ContactArgs {
   alias: string;
   /** The full name of the contact or escalation plan. */
   displayName: string;
-  /** A list of stages. A contact has an engagement plan with stages that contact specified contact channels. An escalation plan uses stages that contact specified contacts. */
+  /**
+   * A list of stages. A contact has an engagement plan with stages that contact specified contact channels. An escalation plan uses stages that contact specified contacts.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   plan?: ContactStage[];
   tags?: AwsTag[];
 }
@@ -99,7 +103,7 @@ export interface ContactContactTargetInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmcontacts-contactchannel.html | CloudFormation: AWS::SSMContacts::ContactChannel}
  */
-export const ContactChannel = cloudControlType<ContactChannelArgs, ContactChannelOutputs>("AWS::SSMContacts::ContactChannel", "aws:ssmcontacts:ContactChannel", '{"p":[["ChannelName","string",1],["ChannelAddress","string",1],["ContactId","string",67],["ChannelType",["enum","SMS","VOICE","EMAIL"],67],["DeferActivation","boolean"],["Arn","string",72]],"id":["Arn"]}');
+export const ContactChannel = cloudControlType<ContactChannelArgs, ContactChannelOutputs>("AWS::SSMContacts::ContactChannel", "aws:ssmcontacts:ContactChannel", '{"p":[["ChannelName","string",1],["ChannelAddress","string",1],["ContactId","string",67],["ChannelType",["enum","SMS","VOICE","EMAIL"],67],["DeferActivation","boolean",16],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crudl","wo":["DeferActivation"],"co":["ContactId","ChannelType"],"ro":["Arn"],"tg":[false,false,false]}}');
 /** A {@link ContactChannel} instance: its attributes as typed outputs. */
 export type ContactChannel = InstanceType<typeof ContactChannel>;
 
@@ -119,7 +123,11 @@ export interface ContactChannelArgs {
    * - EMAIL
    */
   channelType: "SMS" | "VOICE" | "EMAIL";
-  /** If you want to activate the channel at a later time, you can choose to defer activation. Incident Manager can't engage your contact channel until it has been activated. */
+  /**
+   * If you want to activate the channel at a later time, you can choose to defer activation. Incident Manager can't engage your contact channel until it has been activated.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deferActivation?: boolean;
 }
 
@@ -136,13 +144,17 @@ export interface ContactChannelOutputs extends ContactChannelArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmcontacts-plan.html | CloudFormation: AWS::SSMContacts::Plan}
  */
-export const Plan = cloudControlType<PlanArgs, PlanOutputs>("AWS::SSMContacts::Plan", "aws:ssmcontacts:Plan", '{"p":[["RotationIds",["array","string"]],["Stages",["array",["ref","Stage"]]],["ContactId","string",67],["Arn","string",72]],"id":["Arn"],"d":{"Stage":[["DurationInMinutes","integer",1],["Targets",["array",["ref","Targets"]]]],"Targets":[["ChannelTargetInfo",["ref","ChannelTargetInfo"]],["ContactTargetInfo",["ref","ContactTargetInfo"]]],"ChannelTargetInfo":[["RetryIntervalInMinutes","integer",1],["ChannelId","string",1]],"ContactTargetInfo":[["ContactId","string",1],["IsEssential","boolean",1]]}}');
+export const Plan = cloudControlType<PlanArgs, PlanOutputs>("AWS::SSMContacts::Plan", "aws:ssmcontacts:Plan", '{"p":[["RotationIds",["array","string"],16],["Stages",["array",["ref","Stage"]]],["ContactId","string",67],["Arn","string",72]],"id":["Arn"],"d":{"Stage":[["DurationInMinutes","integer",1],["Targets",["array",["ref","Targets"]]]],"Targets":[["ChannelTargetInfo",["ref","ChannelTargetInfo"]],["ContactTargetInfo",["ref","ContactTargetInfo"]]],"ChannelTargetInfo":[["RetryIntervalInMinutes","integer",1],["ChannelId","string",1]],"ContactTargetInfo":[["ContactId","string",1],["IsEssential","boolean",1]]},"reg":{"h":"crudl","wo":["RotationIds"],"co":["ContactId"],"ro":["Arn"],"uo":["Stages","Stages/*/Targets","RotationIds"],"tg":[false,false,false]}}');
 /** A {@link Plan} instance: its attributes as typed outputs. */
 export type Plan = InstanceType<typeof Plan>;
 
 /** Inputs of {@link Plan}. */
 export interface PlanArgs {
-  /** The Amazon Resource Names (ARNs) of the on-call rotations associated with the plan. */
+  /**
+   * The Amazon Resource Names (ARNs) of the on-call rotations associated with the plan.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   rotationIds?: string[];
   /** A list of stages that the escalation plan or engagement plan uses to engage contacts and contact methods. */
   stages?: PlanStage[];
@@ -211,7 +223,7 @@ export interface PlanContactTargetInfo {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmcontacts-rotation.html | CloudFormation: AWS::SSMContacts::Rotation}
  */
-export const Rotation = cloudControlType<RotationArgs, RotationOutputs>("AWS::SSMContacts::Rotation", "aws:ssmcontacts:Rotation", '{"p":[["Recurrence",["ref","RecurrenceSettings"],1],["TimeZoneId","string",1],["StartTime","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ContactIds",["array","string"],1],["Arn","string",72]],"id":["Arn"],"d":{"RecurrenceSettings":[["DailySettings",["array","string"]],["NumberOfOnCalls","integer",1],["ShiftCoverages",["array",["ref","ShiftCoverage"]]],["WeeklySettings",["array",["ref","WeeklySetting"]]],["RecurrenceMultiplier","integer",1],["MonthlySettings",["array",["ref","MonthlySetting"]]]],"ShiftCoverage":[["DayOfWeek",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1],["CoverageTimes",["array",["ref","CoverageTime"]],1]],"CoverageTime":[["EndTime","string",1],["StartTime","string",1]],"WeeklySetting":[["DayOfWeek",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1],["HandOffTime","string",1]],"MonthlySetting":[["DayOfMonth","integer",1],["HandOffTime","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:ssm-contacts:${Region}:${Account}:rotation/${RotationId}"}');
+export const Rotation = cloudControlType<RotationArgs, RotationOutputs>("AWS::SSMContacts::Rotation", "aws:ssmcontacts:Rotation", '{"p":[["Recurrence",["ref","RecurrenceSettings"],1],["TimeZoneId","string",1],["StartTime","string",1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["ContactIds",["array","string"],1],["Arn","string",72]],"id":["Arn"],"d":{"RecurrenceSettings":[["DailySettings",["array","string"]],["NumberOfOnCalls","integer",1],["ShiftCoverages",["array",["ref","ShiftCoverage"]]],["WeeklySettings",["array",["ref","WeeklySetting"]]],["RecurrenceMultiplier","integer",1],["MonthlySettings",["array",["ref","MonthlySetting"]]]],"ShiftCoverage":[["DayOfWeek",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1],["CoverageTimes",["array",["ref","CoverageTime"]],1]],"CoverageTime":[["EndTime","string",1],["StartTime","string",1]],"WeeklySetting":[["DayOfWeek",["enum","MON","TUE","WED","THU","FRI","SAT","SUN"],1],["HandOffTime","string",1]],"MonthlySetting":[["DayOfMonth","integer",1],["HandOffTime","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["Arn"],"uo":["ContactIds","Recurrence/MonthlySettings","Recurrence/WeeklySettings","Recurrence/DailySettings","Recurrence/ShiftCoverages","Recurrence/ShiftCoverages/*/CoverageTimes","Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:ssm-contacts:${Region}:${Account}:rotation/${RotationId}"}');
 /** A {@link Rotation} instance: its attributes as typed outputs. */
 export type Rotation = InstanceType<typeof Rotation>;
 

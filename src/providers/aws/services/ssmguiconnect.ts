@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ssmguiconnect-preferences.html | CloudFormation: AWS::SSMGuiConnect::Preferences}
  */
-export const Preferences = cloudControlType<PreferencesArgs, PreferencesOutputs>("AWS::SSMGuiConnect::Preferences", "aws:ssmguiconnect:Preferences", '{"p":[["ConnectionRecordingPreferences",["ref","ConnectionRecordingPreferences"]],["AccountId","string",72]],"id":["AccountId"],"d":{"ConnectionRecordingPreferences":[["RecordingDestinations",["ref","RecordingDestinations"],1],["KMSKeyArn","string",1]],"RecordingDestinations":[["S3Buckets",["array",["ref","S3Bucket"]],1]],"S3Bucket":[["BucketOwner","string",1],["BucketName","string",1]]}}');
+export const Preferences = cloudControlType<PreferencesArgs, PreferencesOutputs>("AWS::SSMGuiConnect::Preferences", "aws:ssmguiconnect:Preferences", '{"p":[["ConnectionRecordingPreferences",["ref","ConnectionRecordingPreferences"]],["AccountId","string",72]],"id":["AccountId"],"d":{"ConnectionRecordingPreferences":[["RecordingDestinations",["ref","RecordingDestinations"],1],["KMSKeyArn","string",1]],"RecordingDestinations":[["S3Buckets",["array",["ref","S3Bucket"]],1]],"S3Bucket":[["BucketOwner","string",1],["BucketName","string",1]]},"reg":{"h":"crudl","ro":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link Preferences} instance: its attributes as typed outputs. */
 export type Preferences = InstanceType<typeof Preferences>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-application.html | CloudFormation: AWS::SSO::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::SSO::Application", "aws:sso:Application", '{"p":[["Name","string",1],["Description","string"],["InstanceArn","string",67],["ApplicationProviderArn","string",67],["Status",["enum","ENABLED","DISABLED"]],["PortalOptions",["ref","PortalOptionsConfiguration"]],["Tags",["array",["ref","Tag"]]],["ApplicationArn","string",72],["IdentityStoreArn","string",8]],"id":["ApplicationArn"],"d":{"PortalOptionsConfiguration":[["Visibility",["enum","ENABLED","DISABLED"]],["SignInOptions",["ref","SignInOptions"]]],"SignInOptions":[["Origin",["enum","IDENTITY_CENTER","APPLICATION"],1],["ApplicationUrl","string"]]},"tags":["Tags","standard"]}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::SSO::Application", "aws:sso:Application", '{"p":[["Name","string",1],["Description","string"],["InstanceArn","string",67],["ApplicationProviderArn","string",67],["Status",["enum","ENABLED","DISABLED"]],["PortalOptions",["ref","PortalOptionsConfiguration"]],["Tags",["array",["ref","Tag"]]],["ApplicationArn","string",72],["IdentityStoreArn","string",8]],"id":["ApplicationArn"],"d":{"PortalOptionsConfiguration":[["Visibility",["enum","ENABLED","DISABLED"]],["SignInOptions",["ref","SignInOptions"]]],"SignInOptions":[["Origin",["enum","IDENTITY_CENTER","APPLICATION"],1],["ApplicationUrl","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceArn","ApplicationProviderArn"],"ro":["ApplicationArn","IdentityStoreArn"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -79,7 +79,7 @@ export interface ApplicationSignInOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-applicationassignment.html | CloudFormation: AWS::SSO::ApplicationAssignment}
  */
-export const ApplicationAssignment = cloudControlType<ApplicationAssignmentArgs, ApplicationAssignmentOutputs>("AWS::SSO::ApplicationAssignment", "aws:sso:ApplicationAssignment", '{"p":[["ApplicationArn","string",67],["PrincipalType",["enum","USER","GROUP"],67],["PrincipalId","string",67]],"id":["ApplicationArn","PrincipalType","PrincipalId"]}');
+export const ApplicationAssignment = cloudControlType<ApplicationAssignmentArgs, ApplicationAssignmentOutputs>("AWS::SSO::ApplicationAssignment", "aws:sso:ApplicationAssignment", '{"p":[["ApplicationArn","string",67],["PrincipalType",["enum","USER","GROUP"],67],["PrincipalId","string",67]],"id":["ApplicationArn","PrincipalType","PrincipalId"],"reg":{"h":"crdl","co":["ApplicationArn","PrincipalType","PrincipalId"],"tg":[false,false,false]}}');
 /** A {@link ApplicationAssignment} instance: its attributes as typed outputs. */
 export type ApplicationAssignment = InstanceType<typeof ApplicationAssignment>;
 
@@ -104,7 +104,7 @@ export interface ApplicationAssignmentOutputs extends ApplicationAssignmentArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-assignment.html | CloudFormation: AWS::SSO::Assignment}
  */
-export const Assignment = cloudControlType<AssignmentArgs, AssignmentOutputs>("AWS::SSO::Assignment", "aws:sso:Assignment", '{"p":[["PrincipalId","string",67],["InstanceArn","string",67],["TargetType",["enum","AWS_ACCOUNT"],67],["PermissionSetArn","string",67],["PrincipalType",["enum","USER","GROUP"],67],["TargetId","string",67]],"id":["InstanceArn","TargetId","TargetType","PermissionSetArn","PrincipalType","PrincipalId"]}');
+export const Assignment = cloudControlType<AssignmentArgs, AssignmentOutputs>("AWS::SSO::Assignment", "aws:sso:Assignment", '{"p":[["PrincipalId","string",67],["InstanceArn","string",67],["TargetType",["enum","AWS_ACCOUNT"],67],["PermissionSetArn","string",67],["PrincipalType",["enum","USER","GROUP"],67],["TargetId","string",67]],"id":["InstanceArn","TargetId","TargetType","PermissionSetArn","PrincipalType","PrincipalId"],"reg":{"h":"crdl","co":["InstanceArn","TargetId","TargetType","PermissionSetArn","PrincipalType","PrincipalId"],"tg":[false,false,false]}}');
 /** A {@link Assignment} instance: its attributes as typed outputs. */
 export type Assignment = InstanceType<typeof Assignment>;
 
@@ -138,7 +138,7 @@ export interface AssignmentOutputs extends AssignmentArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-instance.html | CloudFormation: AWS::SSO::Instance}
  */
-export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::SSO::Instance", "aws:sso:Instance", '{"p":[["Name","string"],["Tags",["array",["ref","Tag"]]],["InstanceArn","string",72],["OwnerAccountId","string",8],["IdentityStoreId","string",8],["Status",["enum","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","ACTIVE"],8]],"id":["InstanceArn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:sso:::instance/${InstanceId}"}');
+export const Instance = cloudControlType<InstanceArgs, InstanceOutputs>("AWS::SSO::Instance", "aws:sso:Instance", '{"p":[["Name","string"],["Tags",["array",["ref","Tag"]]],["InstanceArn","string",72],["OwnerAccountId","string",8],["IdentityStoreId","string",8],["Status",["enum","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","ACTIVE"],8]],"id":["InstanceArn"],"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["InstanceArn","OwnerAccountId","IdentityStoreId","Status"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:sso:::instance/${InstanceId}"}');
 /** A {@link Instance} instance: its attributes as typed outputs. */
 export type Instance = InstanceType<typeof Instance>;
 
@@ -172,7 +172,7 @@ export interface InstanceOutputs extends InstanceArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-instanceaccesscontrolattributeconfiguration.html | CloudFormation: AWS::SSO::InstanceAccessControlAttributeConfiguration}
  */
-export const InstanceAccessControlAttributeConfiguration = cloudControlType<InstanceAccessControlAttributeConfigurationArgs, InstanceAccessControlAttributeConfigurationOutputs>("AWS::SSO::InstanceAccessControlAttributeConfiguration", "aws:sso:InstanceAccessControlAttributeConfiguration", '{"p":[["InstanceArn","string",67],["AccessControlAttributes",["array",["ref","AccessControlAttribute"]]],["InstanceAccessControlAttributeConfiguration",["ref","InstanceAccessControlAttributeConfiguration"]]],"id":["InstanceArn"],"d":{"AccessControlAttribute":[["Value",["ref","AccessControlAttributeValue"],1],["Key","string",1]],"AccessControlAttributeValue":[["Source",["array","string"],1]],"InstanceAccessControlAttributeConfiguration":[["AccessControlAttributes",["array",["ref","AccessControlAttribute"]],1]]}}');
+export const InstanceAccessControlAttributeConfiguration = cloudControlType<InstanceAccessControlAttributeConfigurationArgs, InstanceAccessControlAttributeConfigurationOutputs>("AWS::SSO::InstanceAccessControlAttributeConfiguration", "aws:sso:InstanceAccessControlAttributeConfiguration", '{"p":[["InstanceArn","string",67],["AccessControlAttributes",["array",["ref","AccessControlAttribute"]]],["InstanceAccessControlAttributeConfiguration",["ref","InstanceAccessControlAttributeConfiguration"]]],"id":["InstanceArn"],"d":{"AccessControlAttribute":[["Value",["ref","AccessControlAttributeValue"],1],["Key","string",1]],"AccessControlAttributeValue":[["Source",["array","string"],1]],"InstanceAccessControlAttributeConfiguration":[["AccessControlAttributes",["array",["ref","AccessControlAttribute"]],1]]},"reg":{"h":"crudl","co":["InstanceArn"],"uo":["InstanceAccessControlAttributeConfiguration/AccessControlAttributes","AccessControlAttributes"],"dep":["InstanceAccessControlAttributeConfiguration"],"tg":[false,false,false]}}');
 /** A {@link InstanceAccessControlAttributeConfiguration} instance: its attributes as typed outputs. */
 export type InstanceAccessControlAttributeConfiguration = InstanceType<typeof InstanceAccessControlAttributeConfiguration>;
 
@@ -226,7 +226,7 @@ export interface InstanceAccessControlAttributeConfigurationInstanceAccessContro
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sso-permissionset.html | CloudFormation: AWS::SSO::PermissionSet}
  */
-export const PermissionSet = cloudControlType<PermissionSetArgs, PermissionSetOutputs>("AWS::SSO::PermissionSet", "aws:sso:PermissionSet", '{"p":[["RelayStateType","string"],["CustomerManagedPolicyReferences",["array",["ref","CustomerManagedPolicyReference"]]],["SessionDuration","string"],["Description","string"],["InstanceArn","string",67],["InlinePolicy",["union","json","string"]],["ManagedPolicies",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["PermissionsBoundary",["ref","PermissionsBoundary"]],["PermissionSetArn","string",72]],"id":["InstanceArn","PermissionSetArn"],"d":{"CustomerManagedPolicyReference":[["Path","string"],["Name","string",1]],"PermissionsBoundary":[["CustomerManagedPolicyReference",["ref","CustomerManagedPolicyReference"]],["ManagedPolicyArn","string"]]},"tags":["Tags","standard"]}');
+export const PermissionSet = cloudControlType<PermissionSetArgs, PermissionSetOutputs>("AWS::SSO::PermissionSet", "aws:sso:PermissionSet", '{"p":[["RelayStateType","string"],["CustomerManagedPolicyReferences",["array",["ref","CustomerManagedPolicyReference"]]],["SessionDuration","string"],["Description","string"],["InstanceArn","string",67],["InlinePolicy",["union","json","string"]],["ManagedPolicies",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["PermissionsBoundary",["ref","PermissionsBoundary"]],["PermissionSetArn","string",72]],"id":["InstanceArn","PermissionSetArn"],"d":{"CustomerManagedPolicyReference":[["Path","string"],["Name","string",1]],"PermissionsBoundary":[["CustomerManagedPolicyReference",["ref","CustomerManagedPolicyReference"]],["ManagedPolicyArn","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["InstanceArn","Name"],"ro":["PermissionSetArn"],"uo":["ManagedPolicies","Tags","CustomerManagedPolicyReferences"],"tg":[true,true,true]}}');
 /** A {@link PermissionSet} instance: its attributes as typed outputs. */
 export type PermissionSet = InstanceType<typeof PermissionSet>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-activity.html | CloudFormation: AWS::StepFunctions::Activity}
  */
-export const Activity = cloudControlType<ActivityArgs, ActivityOutputs>("AWS::StepFunctions::Activity", "aws:stepfunctions:Activity", '{"p":[["Tags",["array",["ref","TagsEntry"]]],["Name","string",67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["Arn","string",72]],"id":["Arn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]],"EncryptionConfiguration":[["KmsKeyId","string"],["KmsDataKeyReusePeriodSeconds","integer"],["Type",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KEY"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:states:${Region}:${Account}:activity:${ActivityName}"}');
+export const Activity = cloudControlType<ActivityArgs, ActivityOutputs>("AWS::StepFunctions::Activity", "aws:stepfunctions:Activity", '{"p":[["Tags",["array",["ref","TagsEntry"]]],["Name","string",67],["EncryptionConfiguration",["ref","EncryptionConfiguration"],66],["Arn","string",72]],"id":["Arn"],"d":{"TagsEntry":[["Value","string",1],["Key","string",1]],"EncryptionConfiguration":[["KmsKeyId","string"],["KmsDataKeyReusePeriodSeconds","integer"],["Type",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KEY"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","EncryptionConfiguration"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:states:${Region}:${Account}:activity:${ActivityName}"}');
 /** A {@link Activity} instance: its attributes as typed outputs. */
 export type Activity = InstanceType<typeof Activity>;
 
@@ -90,7 +90,7 @@ export interface ActivityEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-statemachine.html | CloudFormation: AWS::StepFunctions::StateMachine}
  */
-export const StateMachine = cloudControlType<StateMachineArgs, StateMachineOutputs>("AWS::StepFunctions::StateMachine", "aws:stepfunctions:StateMachine", '{"p":[["DefinitionString","string"],["LoggingConfiguration",["ref","LoggingConfiguration"]],["DefinitionSubstitutions",["map",["union","string","integer","boolean"]]],["Definition","json"],["DefinitionS3Location",["ref","S3Location"]],["StateMachineName","string",66],["RoleArn","string",1],["Tags",["array",["ref","TagsEntry"]]],["StateMachineType",["enum","STANDARD","EXPRESS"],66],["TracingConfiguration",["ref","TracingConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["StateMachineRevisionId","string",72],["Arn","string",72],["Name","string",8]],"id":["Arn"],"d":{"LoggingConfiguration":[["IncludeExecutionData","boolean"],["Destinations",["array",["ref","LogDestination"]]],["Level",["enum","ALL","ERROR","FATAL","OFF"]]],"LogDestination":[["CloudWatchLogsLogGroup",["ref","CloudWatchLogsLogGroup"]]],"CloudWatchLogsLogGroup":[["LogGroupArn","string"]],"S3Location":[["Bucket","string",1],["Version","string"],["Key","string",1]],"TagsEntry":[["Value","string",1],["Key","string",1]],"TracingConfiguration":[["Enabled","boolean"]],"EncryptionConfiguration":[["KmsKeyId","string"],["KmsDataKeyReusePeriodSeconds","integer"],["Type",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KEY"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:states:${Region}:${Account}:stateMachine:${StateMachineName}"}');
+export const StateMachine = cloudControlType<StateMachineArgs, StateMachineOutputs>("AWS::StepFunctions::StateMachine", "aws:stepfunctions:StateMachine", '{"p":[["DefinitionString","string"],["LoggingConfiguration",["ref","LoggingConfiguration"]],["DefinitionSubstitutions",["map",["union","string","integer","boolean"]],16],["Definition","json",16],["DefinitionS3Location",["ref","S3Location"],16],["StateMachineName","string",66],["RoleArn","string",1],["Tags",["array",["ref","TagsEntry"]]],["StateMachineType",["enum","STANDARD","EXPRESS"],66],["TracingConfiguration",["ref","TracingConfiguration"]],["EncryptionConfiguration",["ref","EncryptionConfiguration"]],["StateMachineRevisionId","string",72],["Arn","string",72],["Name","string",8]],"id":["Arn"],"d":{"LoggingConfiguration":[["IncludeExecutionData","boolean"],["Destinations",["array",["ref","LogDestination"]]],["Level",["enum","ALL","ERROR","FATAL","OFF"]]],"LogDestination":[["CloudWatchLogsLogGroup",["ref","CloudWatchLogsLogGroup"]]],"CloudWatchLogsLogGroup":[["LogGroupArn","string"]],"S3Location":[["Bucket","string",1],["Version","string"],["Key","string",1]],"TagsEntry":[["Value","string",1],["Key","string",1]],"TracingConfiguration":[["Enabled","boolean"]],"EncryptionConfiguration":[["KmsKeyId","string"],["KmsDataKeyReusePeriodSeconds","integer"],["Type",["enum","CUSTOMER_MANAGED_KMS_KEY","AWS_OWNED_KEY"],1]]},"tags":["Tags","standard"],"reg":{"h":"crud","wo":["Definition","DefinitionS3Location","DefinitionSubstitutions"],"co":["StateMachineName","StateMachineType"],"ro":["Arn","Name"],"uo":["LoggingConfiguration/Destinations","Tags"],"tg":[true,true,true],"nm":{"path":"StateMachineName","min":1,"max":80}},"arn":"arn:${Partition}:states:${Region}:${Account}:stateMachine:${StateMachineName}"}');
 /** A {@link StateMachine} instance: its attributes as typed outputs. */
 export type StateMachine = InstanceType<typeof StateMachine>;
 
@@ -108,11 +108,21 @@ export interface StateMachineArgs {
    * A map (string to string) that specifies the mappings for placeholder variables in the state machine definition. This enables the customer to inject values obtained at runtime, for example from intrinsic functions, in the state machine definition. Variables can be template parameter names, resource logical IDs, resource attributes, or a variable in a key-value map.
    *
    * Substitutions must follow the syntax: `${key_name}` or `${variable_1,variable_2,...}` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   definitionSubstitutions?: Record<string, string | number | boolean>;
-  /** The Amazon States Language definition of the state machine. The state machine definition must be in JSON or YAML, and the format of the object must match the format of your CloudFormation template file. See [Amazon States Language](https://docs.aws.amazon.com/step-functions/latest/dg/concepts-amazon-states-language.html) . */
+  /**
+   * The Amazon States Language definition of the state machine. The state machine definition must be in JSON or YAML, and the format of the object must match the format of your CloudFormation template file. See [Amazon States Language](https://docs.aws.amazon.com/step-functions/latest/dg/concepts-amazon-states-language.html) .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   definition?: Record<string, unknown>;
-  /** The name of the S3 bucket where the state machine definition is stored. The state machine definition must be a JSON or YAML file. */
+  /**
+   * The name of the S3 bucket where the state machine definition is stored. The state machine definition must be a JSON or YAML file.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   definitionS3Location?: StateMachineS3Location;
   /**
    * The name of the state machine.
@@ -267,7 +277,7 @@ export interface StateMachineEncryptionConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-statemachinealias.html | CloudFormation: AWS::StepFunctions::StateMachineAlias}
  */
-export const StateMachineAlias = cloudControlType<StateMachineAliasArgs, StateMachineAliasOutputs>("AWS::StepFunctions::StateMachineAlias", "aws:stepfunctions:StateMachineAlias", '{"p":[["Description","string"],["RoutingConfiguration",["array",["ref","RoutingConfigurationVersion"]]],["DeploymentPreference",["ref","DeploymentPreference"]],["Name","string",66],["StateMachineArn","string"],["Arn","string",72]],"id":["Arn"],"d":{"RoutingConfigurationVersion":[["StateMachineVersionArn","string",1],["Weight","integer",1]],"DeploymentPreference":[["Type",["enum","LINEAR","ALL_AT_ONCE","CANARY"],1],["StateMachineVersionArn","string",1],["Percentage","integer"],["Alarms",["array","string"]],["Interval","integer"]]}}');
+export const StateMachineAlias = cloudControlType<StateMachineAliasArgs, StateMachineAliasOutputs>("AWS::StepFunctions::StateMachineAlias", "aws:stepfunctions:StateMachineAlias", '{"p":[["Description","string"],["RoutingConfiguration",["array",["ref","RoutingConfigurationVersion"]]],["DeploymentPreference",["ref","DeploymentPreference"],16],["Name","string",66],["StateMachineArn","string"],["Arn","string",72]],"id":["Arn"],"d":{"RoutingConfigurationVersion":[["StateMachineVersionArn","string",1],["Weight","integer",1]],"DeploymentPreference":[["Type",["enum","LINEAR","ALL_AT_ONCE","CANARY"],1],["StateMachineVersionArn","string",1],["Percentage","integer"],["Alarms",["array","string"]],["Interval","integer"]]},"reg":{"h":"crudl","wo":["DeploymentPreference"],"co":["Name"],"ro":["Arn"],"uo":["RoutingConfiguration","DeploymentPreference/Alarms"],"tg":[false,true,true],"nm":{"path":"Name","min":1,"max":80}}}');
 /** A {@link StateMachineAlias} instance: its attributes as typed outputs. */
 export type StateMachineAlias = InstanceType<typeof StateMachineAlias>;
 
@@ -283,7 +293,11 @@ export interface StateMachineAliasArgs {
    * > `RoutingConfiguration` and `DeploymentPreference` are mutually exclusive properties. You must define only one of these properties.
    */
   routingConfiguration?: StateMachineAliasRoutingConfigurationVersion[];
-  /** The settings that enable gradual state machine deployments. These settings include [Alarms](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-alarms) , [Interval](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-interval) , [Percentage](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-percentage) , [StateMachineVersionArn](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-statemachineversionarn) , and [Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-type) . … */
+  /**
+   * The settings that enable gradual state machine deployments. These settings include [Alarms](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-alarms) , [Interval](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-interval) , [Percentage](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-percentage) , [StateMachineVersionArn](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-statemachineversionarn) , and [Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachinealias-deploymentpreference.html#cfn-stepfunctions-statemachinealias-deploymentpreference-type) . …
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   deploymentPreference?: StateMachineAliasDeploymentPreference;
   /** The name of the state machine alias. If you don't provide a name, it uses an automatically generated name based on the logical ID. */
   name?: string;
@@ -357,7 +371,7 @@ export interface StateMachineAliasDeploymentPreference {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-statemachineversion.html | CloudFormation: AWS::StepFunctions::StateMachineVersion}
  */
-export const StateMachineVersion = cloudControlType<StateMachineVersionArgs, StateMachineVersionOutputs>("AWS::StepFunctions::StateMachineVersion", "aws:stepfunctions:StateMachineVersion", '{"p":[["Description","string",66],["StateMachineRevisionId","string",66],["StateMachineArn","string",67],["Arn","string",72]],"id":["Arn"]}');
+export const StateMachineVersion = cloudControlType<StateMachineVersionArgs, StateMachineVersionOutputs>("AWS::StepFunctions::StateMachineVersion", "aws:stepfunctions:StateMachineVersion", '{"p":[["Description","string",66],["StateMachineRevisionId","string",66],["StateMachineArn","string",67],["Arn","string",72]],"id":["Arn"],"reg":{"h":"crdl","co":["StateMachineArn","StateMachineRevisionId","Description"],"ro":["Arn"],"tg":[false,true,true]}}');
 /** A {@link StateMachineVersion} instance: its attributes as typed outputs. */
 export type StateMachineVersion = InstanceType<typeof StateMachineVersion>;
 

@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-supportapp-accountalias.html | CloudFormation: AWS::SupportApp::AccountAlias}
  */
-export const AccountAlias = cloudControlType<AccountAliasArgs, AccountAliasOutputs>("AWS::SupportApp::AccountAlias", "aws:supportapp:AccountAlias", '{"p":[["AccountAlias","string",1],["AccountAliasResourceId","string",72]],"id":["AccountAliasResourceId"]}');
+export const AccountAlias = cloudControlType<AccountAliasArgs, AccountAliasOutputs>("AWS::SupportApp::AccountAlias", "aws:supportapp:AccountAlias", '{"p":[["AccountAlias","string",1],["AccountAliasResourceId","string",72]],"id":["AccountAliasResourceId"],"reg":{"h":"crudl","ro":["AccountAliasResourceId"],"tg":[false,false,false]}}');
 /** A {@link AccountAlias} instance: its attributes as typed outputs. */
 export type AccountAlias = InstanceType<typeof AccountAlias>;
 
@@ -51,7 +51,7 @@ export interface AccountAliasOutputs extends AccountAliasArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-supportapp-slackchannelconfiguration.html | CloudFormation: AWS::SupportApp::SlackChannelConfiguration}
  */
-export const SlackChannelConfiguration = cloudControlType<SlackChannelConfigurationArgs, SlackChannelConfigurationOutputs>("AWS::SupportApp::SlackChannelConfiguration", "aws:supportapp:SlackChannelConfiguration", '{"p":[["ChannelName","string"],["NotifyOnAddCorrespondenceToCase","boolean"],["ChannelRoleArn","string",1],["NotifyOnResolveCase","boolean"],["NotifyOnCaseSeverity",["enum","none","all","high"],1],["TeamId","string",67],["ChannelId","string",67],["NotifyOnCreateOrReopenCase","boolean"]],"id":["TeamId","ChannelId"]}');
+export const SlackChannelConfiguration = cloudControlType<SlackChannelConfigurationArgs, SlackChannelConfigurationOutputs>("AWS::SupportApp::SlackChannelConfiguration", "aws:supportapp:SlackChannelConfiguration", '{"p":[["ChannelName","string"],["NotifyOnAddCorrespondenceToCase","boolean"],["ChannelRoleArn","string",1],["NotifyOnResolveCase","boolean"],["NotifyOnCaseSeverity",["enum","none","all","high"],1],["TeamId","string",67],["ChannelId","string",67],["NotifyOnCreateOrReopenCase","boolean"]],"id":["TeamId","ChannelId"],"reg":{"h":"crudl","co":["TeamId","ChannelId"],"tg":[false,false,false]}}');
 /** A {@link SlackChannelConfiguration} instance: its attributes as typed outputs. */
 export type SlackChannelConfiguration = InstanceType<typeof SlackChannelConfiguration>;
 
@@ -92,13 +92,17 @@ export interface SlackChannelConfigurationOutputs extends SlackChannelConfigurat
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-supportapp-slackworkspaceconfiguration.html | CloudFormation: AWS::SupportApp::SlackWorkspaceConfiguration}
  */
-export const SlackWorkspaceConfiguration = cloudControlType<SlackWorkspaceConfigurationArgs, SlackWorkspaceConfigurationOutputs>("AWS::SupportApp::SlackWorkspaceConfiguration", "aws:supportapp:SlackWorkspaceConfiguration", '{"p":[["VersionId","string"],["TeamId","string",67]],"id":["TeamId"]}');
+export const SlackWorkspaceConfiguration = cloudControlType<SlackWorkspaceConfigurationArgs, SlackWorkspaceConfigurationOutputs>("AWS::SupportApp::SlackWorkspaceConfiguration", "aws:supportapp:SlackWorkspaceConfiguration", '{"p":[["VersionId","string",16],["TeamId","string",67]],"id":["TeamId"],"reg":{"h":"crudl","wo":["VersionId"],"co":["TeamId"],"tg":[false,false,false]}}');
 /** A {@link SlackWorkspaceConfiguration} instance: its attributes as typed outputs. */
 export type SlackWorkspaceConfiguration = InstanceType<typeof SlackWorkspaceConfiguration>;
 
 /** Inputs of {@link SlackWorkspaceConfiguration}. */
 export interface SlackWorkspaceConfigurationArgs {
-  /** An identifier used to update an existing Slack workspace configuration in AWS CloudFormation , such as `100` . */
+  /**
+   * An identifier used to update an existing Slack workspace configuration in AWS CloudFormation , such as `100` .
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   versionId?: string;
   /** The team ID in Slack. This ID uniquely identifies a Slack workspace, such as `T012ABCDEFG` . */
   teamId: string;

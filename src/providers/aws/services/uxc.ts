@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-uxc-accountcustomization.html | CloudFormation: AWS::UXC::AccountCustomization}
  */
-export const AccountCustomization = cloudControlType<AccountCustomizationArgs, AccountCustomizationOutputs>("AWS::UXC::AccountCustomization", "aws:uxc:AccountCustomization", '{"p":[["AccountColor",["enum","none","pink","purple","darkBlue","lightBlue","teal","green","yellow","orange","red"]],["VisibleServices",["array","string"]],["VisibleRegions",["array","string"]],["AccountId","string",72]],"id":["AccountId"]}');
+export const AccountCustomization = cloudControlType<AccountCustomizationArgs, AccountCustomizationOutputs>("AWS::UXC::AccountCustomization", "aws:uxc:AccountCustomization", '{"p":[["AccountColor",["enum","none","pink","purple","darkBlue","lightBlue","teal","green","yellow","orange","red"]],["VisibleServices",["array","string"]],["VisibleRegions",["array","string"]],["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crud","ro":["AccountId"],"uo":["VisibleServices","VisibleRegions"],"tg":[false,true,true]}}');
 /** A {@link AccountCustomization} instance: its attributes as typed outputs. */
 export type AccountCustomization = InstanceType<typeof AccountCustomization>;
 

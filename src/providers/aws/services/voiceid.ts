@@ -15,7 +15,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-voiceid-domain.html | CloudFormation: AWS::VoiceID::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::VoiceID::Domain", "aws:voiceid:Domain", '{"p":[["Description","string"],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DomainId","string",72]],"id":["DomainId"],"d":{"ServerSideEncryptionConfiguration":[["KmsKeyId","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:voiceid:${Region}:${Account}:domain/${DomainId}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::VoiceID::Domain", "aws:voiceid:Domain", '{"p":[["Description","string"],["ServerSideEncryptionConfiguration",["ref","ServerSideEncryptionConfiguration"],1],["Tags",["array",["ref","Tag"]]],["Name","string",1],["DomainId","string",72]],"id":["DomainId"],"d":{"ServerSideEncryptionConfiguration":[["KmsKeyId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["DomainId"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:voiceid:${Region}:${Account}:domain/${DomainId}"}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 

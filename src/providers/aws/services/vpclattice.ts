@@ -13,13 +13,17 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-accesslogsubscription.html | CloudFormation: AWS::VpcLattice::AccessLogSubscription}
  */
-export const AccessLogSubscription = cloudControlType<AccessLogSubscriptionArgs, AccessLogSubscriptionOutputs>("AWS::VpcLattice::AccessLogSubscription", "aws:vpclattice:AccessLogSubscription", '{"p":[["ResourceIdentifier","string",66],["DestinationArn","string",1],["Tags",["array",["ref","Tag"]]],["ServiceNetworkLogType",["enum","SERVICE","RESOURCE"]],["ResourceArn","string",8],["ResourceId","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:accesslogsubscription/${AccessLogSubscriptionId}"}');
+export const AccessLogSubscription = cloudControlType<AccessLogSubscriptionArgs, AccessLogSubscriptionOutputs>("AWS::VpcLattice::AccessLogSubscription", "aws:vpclattice:AccessLogSubscription", '{"p":[["ResourceIdentifier","string",82],["DestinationArn","string",1],["Tags",["array",["ref","Tag"]]],["ServiceNetworkLogType",["enum","SERVICE","RESOURCE"]],["ResourceArn","string",8],["ResourceId","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourceIdentifier"],"co":["ResourceIdentifier"],"ro":["Arn","Id","ResourceArn","ResourceId"],"uo":["Tags"],"ai":[["Id"],["ResourceIdentifier","DestinationArn","ServiceNetworkLogType"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:accesslogsubscription/${AccessLogSubscriptionId}"}');
 /** A {@link AccessLogSubscription} instance: its attributes as typed outputs. */
 export type AccessLogSubscription = InstanceType<typeof AccessLogSubscription>;
 
 /** Inputs of {@link AccessLogSubscription}. */
 export interface AccessLogSubscriptionArgs {
-  /** The ID or ARN of the service network or service. */
+  /**
+   * The ID or ARN of the service network or service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceIdentifier?: string;
   /** The Amazon Resource Name (ARN) of the destination. The supported destination types are CloudWatch Log groups, Kinesis Data Firehose delivery streams, and Amazon S3 buckets. */
   destinationArn: string;
@@ -48,7 +52,7 @@ export interface AccessLogSubscriptionOutputs extends AccessLogSubscriptionArgs 
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-authpolicy.html | CloudFormation: AWS::VpcLattice::AuthPolicy}
  */
-export const AuthPolicy = cloudControlType<AuthPolicyArgs, AuthPolicyOutputs>("AWS::VpcLattice::AuthPolicy", "aws:vpclattice:AuthPolicy", '{"p":[["Policy","json",1],["ResourceIdentifier","string",67],["State",["enum","Active","Inactive"],8]],"id":["ResourceIdentifier"]}');
+export const AuthPolicy = cloudControlType<AuthPolicyArgs, AuthPolicyOutputs>("AWS::VpcLattice::AuthPolicy", "aws:vpclattice:AuthPolicy", '{"p":[["Policy","json",1],["ResourceIdentifier","string",67],["State",["enum","Active","Inactive"],8]],"id":["ResourceIdentifier"],"reg":{"h":"crud","co":["ResourceIdentifier"],"ro":["State"],"tg":[false,true,true]}}');
 /** A {@link AuthPolicy} instance: its attributes as typed outputs. */
 export type AuthPolicy = InstanceType<typeof AuthPolicy>;
 
@@ -71,7 +75,7 @@ export interface AuthPolicyOutputs extends AuthPolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-domainverification.html | CloudFormation: AWS::VpcLattice::DomainVerification}
  */
-export const DomainVerification = cloudControlType<DomainVerificationArgs, DomainVerificationOutputs>("AWS::VpcLattice::DomainVerification", "aws:vpclattice:DomainVerification", '{"p":[["DomainName","string",67],["Tags",["array",["ref","Tag"]]],["TxtMethodConfig",["ref","TxtMethodConfig"],8],["Status",["enum","VERIFIED","PENDING","VERIFICATION_TIMED_OUT"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"TxtMethodConfig":[["name","string"],["value","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:domainverification/${DomainVerificationId}"}');
+export const DomainVerification = cloudControlType<DomainVerificationArgs, DomainVerificationOutputs>("AWS::VpcLattice::DomainVerification", "aws:vpclattice:DomainVerification", '{"p":[["DomainName","string",67],["Tags",["array",["ref","Tag"]]],["TxtMethodConfig",["ref","TxtMethodConfig"],8],["Status",["enum","VERIFIED","PENDING","VERIFICATION_TIMED_OUT"],8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"TxtMethodConfig":[["name","string"],["value","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["DomainName"],"ro":["TxtMethodConfig","Status","Id","Arn"],"uo":["Tags"],"ai":[["Id"],["DomainName"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:domainverification/${DomainVerificationId}"}');
 /** A {@link DomainVerification} instance: its attributes as typed outputs. */
 export type DomainVerification = InstanceType<typeof DomainVerification>;
 
@@ -111,7 +115,7 @@ export interface DomainVerificationTxtMethodConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-listener.html | CloudFormation: AWS::VpcLattice::Listener}
  */
-export const Listener = cloudControlType<ListenerArgs, ListenerOutputs>("AWS::VpcLattice::Listener", "aws:vpclattice:Listener", '{"p":[["DefaultAction",["ref","DefaultAction"],1],["Port","integer",66],["ServiceIdentifier","string",66],["Protocol",["enum","HTTP","HTTPS","TLS_PASSTHROUGH"],67],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",8,"awsId"],["ServiceArn","string",8],["Arn","string",72],["ServiceId","string",8]],"id":["Arn"],"d":{"DefaultAction":[["Forward",["ref","Forward"]],["FixedResponse",["ref","FixedResponse"]]],"Forward":[["TargetGroups",["array",["ref","WeightedTargetGroup"]],1]],"WeightedTargetGroup":[["Weight","integer"],["TargetGroupIdentifier","string",1]],"FixedResponse":[["StatusCode","integer",1]]},"tags":["Tags","standard"]}');
+export const Listener = cloudControlType<ListenerArgs, ListenerOutputs>("AWS::VpcLattice::Listener", "aws:vpclattice:Listener", '{"p":[["DefaultAction",["ref","DefaultAction"],1],["Port","integer",66],["ServiceIdentifier","string",82],["Protocol",["enum","HTTP","HTTPS","TLS_PASSTHROUGH"],67],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",8,"awsId"],["ServiceArn","string",8],["Arn","string",72],["ServiceId","string",8]],"id":["Arn"],"d":{"DefaultAction":[["Forward",["ref","Forward"]],["FixedResponse",["ref","FixedResponse"]]],"Forward":[["TargetGroups",["array",["ref","WeightedTargetGroup"]],1]],"WeightedTargetGroup":[["Weight","integer"],["TargetGroupIdentifier","string",1]],"FixedResponse":[["StatusCode","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServiceIdentifier"],"co":["ServiceIdentifier","Name","Port","Protocol"],"ro":["Arn","Id","ServiceArn","ServiceId"],"uo":["DefaultAction/Forward/TargetGroups","Tags"],"pt":{"DefaultAction/Forward/TargetGroups/*/TargetGroupIdentifier":"$split(TargetGroupIdentifier, \\"/\\")[-1]"},"ai":[["ServiceIdentifier","Name","Port"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":63,"pattern":""}}}');
 /** A {@link Listener} instance: its attributes as typed outputs. */
 export type Listener = InstanceType<typeof Listener>;
 
@@ -121,7 +125,11 @@ export interface ListenerArgs {
   defaultAction: ListenerDefaultAction;
   /** The listener port. You can specify a value from 1 to 65535. For HTTP, the default is 80. For HTTPS, the default is 443. */
   port?: number;
-  /** The ID or ARN of the service. */
+  /**
+   * The ID or ARN of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serviceIdentifier?: string;
   /** The listener protocol. */
   protocol: "HTTP" | "HTTPS" | "TLS_PASSTHROUGH";
@@ -200,7 +208,7 @@ export interface ListenerFixedResponse {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-resourceconfiguration.html | CloudFormation: AWS::VpcLattice::ResourceConfiguration}
  */
-export const ResourceConfiguration = cloudControlType<ResourceConfigurationArgs, ResourceConfigurationOutputs>("AWS::VpcLattice::ResourceConfiguration", "aws:vpclattice:ResourceConfiguration", '{"p":[["CustomDomainName","string",66],["PortRanges",["array","string"]],["ResourceConfigurationDefinition",["ref","ResourceConfigurationDefinition"]],["GroupDomain","string",66],["ResourceConfigurationAuthType",["enum","NONE","AWS_IAM"],66],["ResourceConfigurationGroupId","string"],["Name","string",1],["AllowAssociationToSharableServiceNetwork","boolean"],["ProtocolType",["enum","TCP"],66],["ResourceConfigurationType",["enum","GROUP","CHILD","SINGLE","ARN","CIDR"],67],["DomainVerificationId","string",66],["ResourceGatewayId","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"ResourceConfigurationDefinition":[["IpResource","string"],["ArnResource","string"],["DnsResource",["ref","DnsResource"]],["CidrResource",["ref","CidrResource"]]],"DnsResource":[["IpAddressType",["enum","IPV4","IPV6","DUALSTACK"],1],["DomainName","string",1]],"CidrResource":[["CidrRanges",["array","string"],1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:resourceconfiguration/${ResourceConfigurationId}"}');
+export const ResourceConfiguration = cloudControlType<ResourceConfigurationArgs, ResourceConfigurationOutputs>("AWS::VpcLattice::ResourceConfiguration", "aws:vpclattice:ResourceConfiguration", '{"p":[["CustomDomainName","string",66],["PortRanges",["array","string"]],["ResourceConfigurationDefinition",["ref","ResourceConfigurationDefinition"]],["GroupDomain","string",66],["ResourceConfigurationAuthType",["enum","NONE","AWS_IAM"],82],["ResourceConfigurationGroupId","string",16],["Name","string",1],["AllowAssociationToSharableServiceNetwork","boolean"],["ProtocolType",["enum","TCP"],66],["ResourceConfigurationType",["enum","GROUP","CHILD","SINGLE","ARN","CIDR"],67],["DomainVerificationId","string",66],["ResourceGatewayId","string",66],["Tags",["array",["ref","Tag"]]],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"ResourceConfigurationDefinition":[["IpResource","string"],["ArnResource","string"],["DnsResource",["ref","DnsResource"]],["CidrResource",["ref","CidrResource"]]],"DnsResource":[["IpAddressType",["enum","IPV4","IPV6","DUALSTACK"],1],["DomainName","string",1]],"CidrResource":[["CidrRanges",["array","string"],1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ResourceConfigurationAuthType","ResourceConfigurationGroupId"],"co":["ResourceGatewayId","ResourceConfigurationType","ProtocolType","ResourceConfigurationAuthType","CustomDomainName","GroupDomain","DomainVerificationId"],"ro":["Id","Arn"],"uo":["PortRanges","Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:resourceconfiguration/${ResourceConfigurationId}"}');
 /** A {@link ResourceConfiguration} instance: its attributes as typed outputs. */
 export type ResourceConfiguration = InstanceType<typeof ResourceConfiguration>;
 
@@ -220,9 +228,17 @@ export interface ResourceConfigurationArgs {
   resourceConfigurationDefinition?: ResourceConfigurationResourceConfigurationDefinition;
   /** (GROUP) The group domain for a group resource configuration. Any domains that you create for the child resource are subdomains of the group domain. Child resources inherit the verification status of the domain. */
   groupDomain?: string;
-  /** The auth type for the resource configuration. */
+  /**
+   * The auth type for the resource configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceConfigurationAuthType?: "NONE" | "AWS_IAM";
-  /** The ID of the group resource configuration. */
+  /**
+   * The ID of the group resource configuration.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   resourceConfigurationGroupId?: string;
   /** The name of the resource configuration. */
   name: string;
@@ -296,7 +312,7 @@ export interface ResourceConfigurationCidrResource {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-resourcegateway.html | CloudFormation: AWS::VpcLattice::ResourceGateway}
  */
-export const ResourceGateway = cloudControlType<ResourceGatewayArgs, ResourceGatewayOutputs>("AWS::VpcLattice::ResourceGateway", "aws:vpclattice:ResourceGateway", '{"p":[["IpAddressType",["enum","IPV4","IPV6","DUALSTACK"],66],["VpcIdentifier","string",67],["Ipv4AddressesPerEni","integer"],["ResourceConfigDnsResolution",["enum","IN_VPC","PUBLIC"],66],["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:resourcegateway/${ResourceGatewayId}"}');
+export const ResourceGateway = cloudControlType<ResourceGatewayArgs, ResourceGatewayOutputs>("AWS::VpcLattice::ResourceGateway", "aws:vpclattice:ResourceGateway", '{"p":[["IpAddressType",["enum","IPV4","IPV6","DUALSTACK"],66],["VpcIdentifier","string",67],["Ipv4AddressesPerEni","integer"],["ResourceConfigDnsResolution",["enum","IN_VPC","PUBLIC"],66],["SubnetIds",["array","string"],67],["SecurityGroupIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["Name","string",67],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["VpcIdentifier","SubnetIds","IpAddressType","Name","ResourceConfigDnsResolution"],"ro":["Id","Arn"],"uo":["SubnetIds","SecurityGroupIds","Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:resourcegateway/${ResourceGatewayId}"}');
 /** A {@link ResourceGateway} instance: its attributes as typed outputs. */
 export type ResourceGateway = InstanceType<typeof ResourceGateway>;
 
@@ -332,7 +348,7 @@ export interface ResourceGatewayOutputs extends ResourceGatewayArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-resourcepolicy.html | CloudFormation: AWS::VpcLattice::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::VpcLattice::ResourcePolicy", "aws:vpclattice:ResourcePolicy", '{"p":[["Policy","json",1],["ResourceArn","string",67]],"id":["ResourceArn"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::VpcLattice::ResourcePolicy", "aws:vpclattice:ResourcePolicy", '{"p":[["Policy","json",1],["ResourceArn","string",67]],"id":["ResourceArn"],"reg":{"h":"crud","co":["ResourceArn"],"tg":[false,true,true]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
@@ -353,7 +369,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-rule.html | CloudFormation: AWS::VpcLattice::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::VpcLattice::Rule", "aws:vpclattice:Rule", '{"p":[["Action",["ref","Action"],1],["Priority","integer",1],["ServiceIdentifier","string",66],["ListenerIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["Match",["ref","Match"],1],["Name","string",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"Action":[["Forward",["ref","Forward"]],["FixedResponse",["ref","FixedResponse"]]],"Forward":[["TargetGroups",["array",["ref","WeightedTargetGroup"]],1]],"WeightedTargetGroup":[["Weight","integer"],["TargetGroupIdentifier","string",1]],"FixedResponse":[["StatusCode","integer",1]],"Match":[["HttpMatch",["ref","HttpMatch"],1]],"HttpMatch":[["HeaderMatches",["array",["ref","HeaderMatch"]]],["PathMatch",["ref","PathMatch"]],["Method",["enum","CONNECT","DELETE","GET","HEAD","OPTIONS","POST","PUT","TRACE"]]],"HeaderMatch":[["CaseSensitive","boolean"],["Name","string",1],["Match",["ref","HeaderMatchType"],1]],"HeaderMatchType":[["Contains","string"],["Exact","string"],["Prefix","string"]],"PathMatch":[["CaseSensitive","boolean"],["Match",["ref","PathMatchType"],1]],"PathMatchType":[["Exact","string"],["Prefix","string"]]},"tags":["Tags","standard"]}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::VpcLattice::Rule", "aws:vpclattice:Rule", '{"p":[["Action",["ref","Action"],1],["Priority","integer",1],["ServiceIdentifier","string",82],["ListenerIdentifier","string",82],["Tags",["array",["ref","Tag"]]],["Match",["ref","Match"],1],["Name","string",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"Action":[["Forward",["ref","Forward"]],["FixedResponse",["ref","FixedResponse"]]],"Forward":[["TargetGroups",["array",["ref","WeightedTargetGroup"]],1]],"WeightedTargetGroup":[["Weight","integer"],["TargetGroupIdentifier","string",1]],"FixedResponse":[["StatusCode","integer",1]],"Match":[["HttpMatch",["ref","HttpMatch"],1]],"HttpMatch":[["HeaderMatches",["array",["ref","HeaderMatch"]]],["PathMatch",["ref","PathMatch"]],["Method",["enum","CONNECT","DELETE","GET","HEAD","OPTIONS","POST","PUT","TRACE"]]],"HeaderMatch":[["CaseSensitive","boolean"],["Name","string",1],["Match",["ref","HeaderMatchType"],1]],"HeaderMatchType":[["Contains","string"],["Exact","string"],["Prefix","string"]],"PathMatch":[["CaseSensitive","boolean"],["Match",["ref","PathMatchType"],1]],"PathMatchType":[["Exact","string"],["Prefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ListenerIdentifier","ServiceIdentifier"],"co":["ListenerIdentifier","ServiceIdentifier","Name"],"ro":["Arn","Id"],"uo":["Action/Forward/TargetGroups","Match/HttpMatch/HeaderMatches","Tags"],"pt":{"Action/Forward/TargetGroups/*/TargetGroupIdentifier":"$split(TargetGroupIdentifier, \\"/\\")[-1]"},"ai":[["ServiceIdentifier","ListenerIdentifier","Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":63,"pattern":""}}}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
@@ -363,9 +379,17 @@ export interface RuleArgs {
   action: RuleAction;
   /** The priority assigned to the rule. Each rule for a specific listener must have a unique priority. The lower the priority number the higher the priority. */
   priority: number;
-  /** The ID or ARN of the service. */
+  /**
+   * The ID or ARN of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serviceIdentifier?: string;
-  /** The ID or ARN of the listener. */
+  /**
+   * The ID or ARN of the listener.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   listenerIdentifier?: string;
   /** The tags for the rule. */
   tags?: AwsTag[];
@@ -518,7 +542,7 @@ export interface RulePathMatchType {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-service.html | CloudFormation: AWS::VpcLattice::Service}
  */
-export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::VpcLattice::Service", "aws:vpclattice:Service", '{"p":[["DnsEntry",["ref","DnsEntry"]],["CustomDomainName","string",66],["AuthType",["enum","NONE","AWS_IAM"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["CertificateArn","string"],["IdleTimeoutSeconds","integer"],["Status",["enum","ACTIVE","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"DnsEntry":[["DomainName","string"],["HostedZoneId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:service/${ServiceId}"}');
+export const Service = cloudControlType<ServiceArgs, ServiceOutputs>("AWS::VpcLattice::Service", "aws:vpclattice:Service", '{"p":[["DnsEntry",["ref","DnsEntry"]],["CustomDomainName","string",66],["AuthType",["enum","NONE","AWS_IAM"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["CertificateArn","string"],["IdleTimeoutSeconds","integer"],["Status",["enum","ACTIVE","CREATE_IN_PROGRESS","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"DnsEntry":[["DomainName","string"],["HostedZoneId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name","CustomDomainName"],"ro":["Arn","CreatedAt","DnsEntry/DomainName","DnsEntry/HostedZoneId","Id","LastUpdatedAt","Status"],"uo":["Tags"],"ai":[["Id"],["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":40,"pattern":""}},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:service/${ServiceId}"}');
 /** A {@link Service} instance: its attributes as typed outputs. */
 export type Service = InstanceType<typeof Service>;
 
@@ -581,7 +605,7 @@ export interface ServiceDnsEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-servicenetwork.html | CloudFormation: AWS::VpcLattice::ServiceNetwork}
  */
-export const ServiceNetwork = cloudControlType<ServiceNetworkArgs, ServiceNetworkOutputs>("AWS::VpcLattice::ServiceNetwork", "aws:vpclattice:ServiceNetwork", '{"p":[["AuthType",["enum","NONE","AWS_IAM"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["SharingConfig",["ref","SharingConfig"],66],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"SharingConfig":[["enabled","boolean",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetwork/${ServiceNetworkId}"}');
+export const ServiceNetwork = cloudControlType<ServiceNetworkArgs, ServiceNetworkOutputs>("AWS::VpcLattice::ServiceNetwork", "aws:vpclattice:ServiceNetwork", '{"p":[["AuthType",["enum","NONE","AWS_IAM"]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["SharingConfig",["ref","SharingConfig"]],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"SharingConfig":[["enabled","boolean",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Name"],"ro":["Arn","CreatedAt","Id","LastUpdatedAt"],"uo":["Tags"],"ai":[["Id"],["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":63,"pattern":""}},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetwork/${ServiceNetworkId}"}');
 /** A {@link ServiceNetwork} instance: its attributes as typed outputs. */
 export type ServiceNetwork = InstanceType<typeof ServiceNetwork>;
 
@@ -633,7 +657,7 @@ export interface ServiceNetworkSharingConfig {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-servicenetworkresourceassociation.html | CloudFormation: AWS::VpcLattice::ServiceNetworkResourceAssociation}
  */
-export const ServiceNetworkResourceAssociation = cloudControlType<ServiceNetworkResourceAssociationArgs, ServiceNetworkResourceAssociationOutputs>("AWS::VpcLattice::ServiceNetworkResourceAssociation", "aws:vpclattice:ServiceNetworkResourceAssociation", '{"p":[["ResourceConfigurationId","string",66],["ServiceNetworkId","string",66],["Tags",["array",["ref","Tag"]]],["PrivateDnsEnabled","boolean",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkresourceassociation/${ServiceNetworkResourceAssociationId}"}');
+export const ServiceNetworkResourceAssociation = cloudControlType<ServiceNetworkResourceAssociationArgs, ServiceNetworkResourceAssociationOutputs>("AWS::VpcLattice::ServiceNetworkResourceAssociation", "aws:vpclattice:ServiceNetworkResourceAssociation", '{"p":[["ResourceConfigurationId","string",66],["ServiceNetworkId","string",66],["Tags",["array",["ref","Tag"]]],["PrivateDnsEnabled","boolean",66],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ResourceConfigurationId","ServiceNetworkId","PrivateDnsEnabled"],"ro":["Id","Arn"],"uo":["Tags"],"ai":[["Id"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkresourceassociation/${ServiceNetworkResourceAssociationId}"}');
 /** A {@link ServiceNetworkResourceAssociation} instance: its attributes as typed outputs. */
 export type ServiceNetworkResourceAssociation = InstanceType<typeof ServiceNetworkResourceAssociation>;
 
@@ -668,17 +692,25 @@ export interface ServiceNetworkResourceAssociationOutputs extends ServiceNetwork
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-servicenetworkserviceassociation.html | CloudFormation: AWS::VpcLattice::ServiceNetworkServiceAssociation}
  */
-export const ServiceNetworkServiceAssociation = cloudControlType<ServiceNetworkServiceAssociationArgs, ServiceNetworkServiceAssociationOutputs>("AWS::VpcLattice::ServiceNetworkServiceAssociation", "aws:vpclattice:ServiceNetworkServiceAssociation", '{"p":[["ServiceNetworkIdentifier","string",66],["DnsEntry",["ref","DnsEntry"]],["ServiceIdentifier","string",66],["Tags",["array",["ref","Tag"]]],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["ServiceNetworkId","string",8],["ServiceName","string",8],["CreatedAt","string",8],["ServiceNetworkName","string",8],["ServiceArn","string",8],["Id","string",8,"awsId"],["Arn","string",72],["ServiceNetworkArn","string",8],["ServiceId","string",8]],"id":["Arn"],"d":{"DnsEntry":[["DomainName","string"],["HostedZoneId","string"]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkserviceassociation/${ServiceNetworkServiceAssociationId}"}');
+export const ServiceNetworkServiceAssociation = cloudControlType<ServiceNetworkServiceAssociationArgs, ServiceNetworkServiceAssociationOutputs>("AWS::VpcLattice::ServiceNetworkServiceAssociation", "aws:vpclattice:ServiceNetworkServiceAssociation", '{"p":[["ServiceNetworkIdentifier","string",82],["DnsEntry",["ref","DnsEntry"]],["ServiceIdentifier","string",82],["Tags",["array",["ref","Tag"]]],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["ServiceNetworkId","string",8],["ServiceName","string",8],["CreatedAt","string",8],["ServiceNetworkName","string",8],["ServiceArn","string",8],["Id","string",8,"awsId"],["Arn","string",72],["ServiceNetworkArn","string",8],["ServiceId","string",8]],"id":["Arn"],"d":{"DnsEntry":[["DomainName","string"],["HostedZoneId","string"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["ServiceNetworkIdentifier","ServiceIdentifier"],"co":["ServiceNetworkIdentifier","ServiceIdentifier"],"ro":["Arn","CreatedAt","DnsEntry/DomainName","DnsEntry/HostedZoneId","Id","ServiceNetworkArn","ServiceNetworkId","ServiceNetworkName","ServiceArn","ServiceId","ServiceName","Status"],"uo":["Tags"],"ai":[["Id"],["ServiceNetworkIdentifier","ServiceIdentifier"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkserviceassociation/${ServiceNetworkServiceAssociationId}"}');
 /** A {@link ServiceNetworkServiceAssociation} instance: its attributes as typed outputs. */
 export type ServiceNetworkServiceAssociation = InstanceType<typeof ServiceNetworkServiceAssociation>;
 
 /** Inputs of {@link ServiceNetworkServiceAssociation}. */
 export interface ServiceNetworkServiceAssociationArgs {
-  /** The ID or ARN of the service network. You must use an ARN if the resources are in different accounts. */
+  /**
+   * The ID or ARN of the service network. You must use an ARN if the resources are in different accounts.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serviceNetworkIdentifier?: string;
   /** The DNS information of the service. */
   dnsEntry?: ServiceNetworkServiceAssociationDnsEntry;
-  /** The ID or ARN of the service. */
+  /**
+   * The ID or ARN of the service.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serviceIdentifier?: string;
   /** The tags for the association. */
   tags?: AwsTag[];
@@ -731,15 +763,23 @@ export interface ServiceNetworkServiceAssociationDnsEntry {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-servicenetworkvpcassociation.html | CloudFormation: AWS::VpcLattice::ServiceNetworkVpcAssociation}
  */
-export const ServiceNetworkVpcAssociation = cloudControlType<ServiceNetworkVpcAssociationArgs, ServiceNetworkVpcAssociationOutputs>("AWS::VpcLattice::ServiceNetworkVpcAssociation", "aws:vpclattice:ServiceNetworkVpcAssociation", '{"p":[["ServiceNetworkIdentifier","string",66],["VpcIdentifier","string",66],["SecurityGroupIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["PrivateDnsEnabled","boolean"],["DnsOptions",["ref","DnsOptions"]],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","UPDATE_IN_PROGRESS","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["VpcId","string",8],["ServiceNetworkId","string",8],["CreatedAt","string",8],["ServiceNetworkName","string",8],["Id","string",8,"awsId"],["Arn","string",72],["ServiceNetworkArn","string",8]],"id":["Arn"],"d":{"DnsOptions":[["PrivateDnsPreference",["enum","VERIFIED_DOMAINS_ONLY","ALL_DOMAINS","VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS","SPECIFIED_DOMAINS_ONLY"]],["PrivateDnsSpecifiedDomains",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkvpcassociation/${ServiceNetworkVpcAssociationId}"}');
+export const ServiceNetworkVpcAssociation = cloudControlType<ServiceNetworkVpcAssociationArgs, ServiceNetworkVpcAssociationOutputs>("AWS::VpcLattice::ServiceNetworkVpcAssociation", "aws:vpclattice:ServiceNetworkVpcAssociation", '{"p":[["ServiceNetworkIdentifier","string",82],["VpcIdentifier","string",82],["SecurityGroupIds",["array","string"]],["Tags",["array",["ref","Tag"]]],["PrivateDnsEnabled","boolean",66],["DnsOptions",["ref","DnsOptions"],66],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","UPDATE_IN_PROGRESS","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["VpcId","string",8],["ServiceNetworkId","string",8],["CreatedAt","string",8],["ServiceNetworkName","string",8],["Id","string",8,"awsId"],["Arn","string",72],["ServiceNetworkArn","string",8]],"id":["Arn"],"d":{"DnsOptions":[["PrivateDnsPreference",["enum","VERIFIED_DOMAINS_ONLY","ALL_DOMAINS","VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS","SPECIFIED_DOMAINS_ONLY"]],["PrivateDnsSpecifiedDomains",["array","string"]]]},"tags":["Tags","standard"],"rp":[["DnsOptions","PrivateDnsPreference"],["DnsOptions","PrivateDnsSpecifiedDomains"]],"reg":{"h":"crudl","wo":["ServiceNetworkIdentifier","VpcIdentifier"],"co":["ServiceNetworkIdentifier","VpcIdentifier","PrivateDnsEnabled","DnsOptions","DnsOptions/PrivateDnsPreference","DnsOptions/PrivateDnsSpecifiedDomains"],"ro":["Arn","CreatedAt","Id","ServiceNetworkArn","ServiceNetworkId","ServiceNetworkName","Status","VpcId"],"uo":["SecurityGroupIds","Tags","DnsOptions/PrivateDnsSpecifiedDomains"],"ai":[["Id"],["ServiceNetworkIdentifier","VpcIdentifier"]],"tg":[true,true,true]},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:servicenetworkvpcassociation/${ServiceNetworkVpcAssociationId}"}');
 /** A {@link ServiceNetworkVpcAssociation} instance: its attributes as typed outputs. */
 export type ServiceNetworkVpcAssociation = InstanceType<typeof ServiceNetworkVpcAssociation>;
 
 /** Inputs of {@link ServiceNetworkVpcAssociation}. */
 export interface ServiceNetworkVpcAssociationArgs {
-  /** The ID or ARN of the service network. You must use an ARN if the resources are in different accounts. */
+  /**
+   * The ID or ARN of the service network. You must use an ARN if the resources are in different accounts.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   serviceNetworkIdentifier?: string;
-  /** The ID of the VPC. */
+  /**
+   * The ID of the VPC.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   vpcIdentifier?: string;
   /** The IDs of the security groups. Security groups aren't added by default. You can add a security group to apply network level controls to control which resources in a VPC are allowed to access the service network and its services. For more information, see [Control traffic to resources using security groups](https://docs.aws.amazon.com//vpc/latest/userguide/VPC_SecurityGroups.html) in the *Amazon VPC User Guide* . */
   securityGroupIds?: string[];
@@ -790,7 +830,7 @@ export interface ServiceNetworkVpcAssociationDnsOptions {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-vpclattice-targetgroup.html | CloudFormation: AWS::VpcLattice::TargetGroup}
  */
-export const TargetGroup = cloudControlType<TargetGroupArgs, TargetGroupOutputs>("AWS::VpcLattice::TargetGroup", "aws:vpclattice:TargetGroup", '{"p":[["Type",["enum","IP","LAMBDA","INSTANCE","ALB"],67],["Config",["ref","TargetGroupConfig"]],["Targets",["array",["ref","Target"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"TargetGroupConfig":[["IpAddressType",["enum","IPV4","IPV6"],2],["Port","integer",2],["HealthCheck",["ref","HealthCheckConfig"]],["LambdaEventStructureVersion",["enum","V1","V2"],2],["VpcIdentifier","string",2],["Protocol",["enum","HTTP","HTTPS","TCP"],2],["ProtocolVersion",["enum","HTTP1","HTTP2","GRPC"],2]],"HealthCheckConfig":[["Path","string"],["HealthCheckIntervalSeconds","integer"],["Matcher",["ref","Matcher"]],["HealthyThresholdCount","integer"],["Port","integer"],["Enabled","boolean"],["Protocol",["enum","HTTP","HTTPS"]],["ProtocolVersion",["enum","HTTP1","HTTP2"]],["UnhealthyThresholdCount","integer"],["HealthCheckTimeoutSeconds","integer"]],"Matcher":[["HttpCode","string",1]],"Target":[["Port","integer"],["Id","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:targetgroup/${TargetGroupId}"}');
+export const TargetGroup = cloudControlType<TargetGroupArgs, TargetGroupOutputs>("AWS::VpcLattice::TargetGroup", "aws:vpclattice:TargetGroup", '{"p":[["Type",["enum","IP","LAMBDA","INSTANCE","ALB"],67],["Config",["ref","TargetGroupConfig"]],["Targets",["array",["ref","Target"]]],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Status",["enum","CREATE_IN_PROGRESS","ACTIVE","DELETE_IN_PROGRESS","CREATE_FAILED","DELETE_FAILED"],8],["LastUpdatedAt","string",8],["CreatedAt","string",8],["Id","string",8,"awsId"],["Arn","string",72]],"id":["Arn"],"d":{"TargetGroupConfig":[["IpAddressType",["enum","IPV4","IPV6"]],["Port","integer"],["HealthCheck",["ref","HealthCheckConfig"]],["LambdaEventStructureVersion",["enum","V1","V2"]],["VpcIdentifier","string"],["Protocol",["enum","HTTP","HTTPS","TCP"]],["ProtocolVersion",["enum","HTTP1","HTTP2","GRPC"]]],"HealthCheckConfig":[["Path","string"],["HealthCheckIntervalSeconds","integer"],["Matcher",["ref","Matcher"]],["HealthyThresholdCount","integer"],["Port","integer"],["Enabled","boolean"],["Protocol",["enum","HTTP","HTTPS"]],["ProtocolVersion",["enum","HTTP1","HTTP2"]],["UnhealthyThresholdCount","integer"],["HealthCheckTimeoutSeconds","integer"]],"Matcher":[["HttpCode","string",1]],"Target":[["Port","integer"],["Id","string",1]]},"tags":["Tags","standard"],"rp":[["Config","Port"],["Config","IpAddressType"],["Config","Protocol"],["Config","ProtocolVersion"],["Config","VpcIdentifier"],["Config","LambdaEventStructureVersion"]],"reg":{"h":"crudl","co":["Name","Type","Config/Port","Config/IpAddressType","Config/Protocol","Config/ProtocolVersion","Config/VpcIdentifier","Config/LambdaEventStructureVersion"],"ro":["Arn","CreatedAt","Id","LastUpdatedAt","Status"],"uo":["Targets","Tags"],"ai":[["Id"],["Name"]],"tg":[true,true,true],"nm":{"path":"Name","min":3,"max":128,"pattern":""}},"arn":"arn:${Partition}:vpc-lattice:${Region}:${Account}:targetgroup/${TargetGroupId}"}');
 /** A {@link TargetGroup} instance: its attributes as typed outputs. */
 export type TargetGroup = InstanceType<typeof TargetGroup>;
 

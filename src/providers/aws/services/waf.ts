@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-bytematchset.html | CloudFormation: AWS::WAF::ByteMatchSet}
  */
-export const ByteMatchSet = cloudControlType<ByteMatchSetArgs, ByteMatchSetOutputs>("AWS::WAF::ByteMatchSet", "aws:waf:ByteMatchSet", '{"p":[["ByteMatchTuples",["array",["ref","ByteMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ByteMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["PositionalConstraint","string",1],["TargetString","string"],["TargetStringBase64","string"],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:bytematchset/${Id}"}');
+export const ByteMatchSet = cloudControlType<ByteMatchSetArgs, ByteMatchSetOutputs>("AWS::WAF::ByteMatchSet", "aws:waf:ByteMatchSet", '{"p":[["ByteMatchTuples",["array",["ref","ByteMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ByteMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["PositionalConstraint","string",1],["TargetString","string"],["TargetStringBase64","string"],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf::${Account}:bytematchset/${Id}"}');
 /** A {@link ByteMatchSet} instance: its attributes as typed outputs. */
 export type ByteMatchSet = InstanceType<typeof ByteMatchSet>;
 
@@ -155,7 +155,7 @@ export interface ByteMatchSetFieldToMatch {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-ipset.html | CloudFormation: AWS::WAF::IPSet}
  */
-export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAF::IPSet", "aws:waf:IPSet", '{"p":[["IPSetDescriptors",["array",["ref","IPSetDescriptor"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"IPSetDescriptor":[["Type","string",1],["Value","string",1]]},"arn":"arn:${Partition}:waf::${Account}:ipset/${Id}"}');
+export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAF::IPSet", "aws:waf:IPSet", '{"p":[["IPSetDescriptors",["array",["ref","IPSetDescriptor"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"IPSetDescriptor":[["Type","string",1],["Value","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf::${Account}:ipset/${Id}"}');
 /** A {@link IPSet} instance: its attributes as typed outputs. */
 export type IPSet = InstanceType<typeof IPSet>;
 
@@ -216,7 +216,7 @@ export interface IPSetIPSetDescriptor {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-rule.html | CloudFormation: AWS::WAF::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::WAF::Rule", "aws:waf:Rule", '{"p":[["MetricName","string",67],["Name","string",67],["Predicates",["array",["ref","Predicate"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["DataId","string",1],["Negated","boolean",1],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:rule/${Id}"}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::WAF::Rule", "aws:waf:Rule", '{"p":[["MetricName","string",67],["Name","string",67],["Predicates",["array",["ref","Predicate"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["DataId","string",1],["Negated","boolean",1],["Type","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf::${Account}:rule/${Id}"}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
@@ -264,7 +264,7 @@ export interface RulePredicate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-sizeconstraintset.html | CloudFormation: AWS::WAF::SizeConstraintSet}
  */
-export const SizeConstraintSet = cloudControlType<SizeConstraintSetArgs, SizeConstraintSetOutputs>("AWS::WAF::SizeConstraintSet", "aws:waf:SizeConstraintSet", '{"p":[["Name","string",67],["SizeConstraints",["array",["ref","SizeConstraint"]],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SizeConstraint":[["ComparisonOperator","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["Size","integer",1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:sizeconstraintset/${Id}"}');
+export const SizeConstraintSet = cloudControlType<SizeConstraintSetArgs, SizeConstraintSetOutputs>("AWS::WAF::SizeConstraintSet", "aws:waf:SizeConstraintSet", '{"p":[["Name","string",67],["SizeConstraints",["array",["ref","SizeConstraint"]],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SizeConstraint":[["ComparisonOperator","string",1],["FieldToMatch",["ref","FieldToMatch"],1],["Size","integer",1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf::${Account}:sizeconstraintset/${Id}"}');
 /** A {@link SizeConstraintSet} instance: its attributes as typed outputs. */
 export type SizeConstraintSet = InstanceType<typeof SizeConstraintSet>;
 
@@ -385,7 +385,7 @@ export interface SizeConstraintSetFieldToMatch {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-sqlinjectionmatchset.html | CloudFormation: AWS::WAF::SqlInjectionMatchSet}
  */
-export const SqlInjectionMatchSet = cloudControlType<SqlInjectionMatchSetArgs, SqlInjectionMatchSetOutputs>("AWS::WAF::SqlInjectionMatchSet", "aws:waf:SqlInjectionMatchSet", '{"p":[["Name","string",67],["SqlInjectionMatchTuples",["array",["ref","SqlInjectionMatchTuple"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SqlInjectionMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:sqlinjectionset/${Id}"}');
+export const SqlInjectionMatchSet = cloudControlType<SqlInjectionMatchSetArgs, SqlInjectionMatchSetOutputs>("AWS::WAF::SqlInjectionMatchSet", "aws:waf:SqlInjectionMatchSet", '{"p":[["Name","string",67],["SqlInjectionMatchTuples",["array",["ref","SqlInjectionMatchTuple"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SqlInjectionMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf::${Account}:sqlinjectionset/${Id}"}');
 /** A {@link SqlInjectionMatchSet} instance: its attributes as typed outputs. */
 export type SqlInjectionMatchSet = InstanceType<typeof SqlInjectionMatchSet>;
 
@@ -485,7 +485,7 @@ export interface SqlInjectionMatchSetFieldToMatch {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-webacl.html | CloudFormation: AWS::WAF::WebACL}
  */
-export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAF::WebACL", "aws:waf:WebACL", '{"p":[["DefaultAction",["ref","WafAction"],1],["MetricName","string",67],["Name","string",67],["Rules",["array",["ref","ActivatedRule"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"WafAction":[["Type","string",1]],"ActivatedRule":[["Action",["ref","WafAction"]],["Priority","integer",1],["RuleId","string",1]]},"arn":"arn:${Partition}:waf::${Account}:webacl/${Id}"}');
+export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAF::WebACL", "aws:waf:WebACL", '{"p":[["DefaultAction",["ref","WafAction"],1],["MetricName","string",67],["Name","string",67],["Rules",["array",["ref","ActivatedRule"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"WafAction":[["Type","string",1]],"ActivatedRule":[["Action",["ref","WafAction"]],["Priority","integer",1],["RuleId","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf::${Account}:webacl/${Id}"}');
 /** A {@link WebACL} instance: its attributes as typed outputs. */
 export type WebACL = InstanceType<typeof WebACL>;
 
@@ -567,7 +567,7 @@ export interface WebACLActivatedRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-waf-xssmatchset.html | CloudFormation: AWS::WAF::XssMatchSet}
  */
-export const XssMatchSet = cloudControlType<XssMatchSetArgs, XssMatchSetOutputs>("AWS::WAF::XssMatchSet", "aws:waf:XssMatchSet", '{"p":[["Name","string",67],["XssMatchTuples",["array",["ref","XssMatchTuple"]],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"XssMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"arn":"arn:${Partition}:waf::${Account}:xssmatchset/${Id}"}');
+export const XssMatchSet = cloudControlType<XssMatchSetArgs, XssMatchSetOutputs>("AWS::WAF::XssMatchSet", "aws:waf:XssMatchSet", '{"p":[["Name","string",67],["XssMatchTuples",["array",["ref","XssMatchTuple"]],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"XssMatchTuple":[["FieldToMatch",["ref","FieldToMatch"],1],["TextTransformation","string",1]],"FieldToMatch":[["Data","string"],["Type","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf::${Account}:xssmatchset/${Id}"}');
 /** A {@link XssMatchSet} instance: its attributes as typed outputs. */
 export type XssMatchSet = InstanceType<typeof XssMatchSet>;
 

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-bytematchset.html | CloudFormation: AWS::WAFRegional::ByteMatchSet}
  */
-export const ByteMatchSet = cloudControlType<ByteMatchSetArgs, ByteMatchSetOutputs>("AWS::WAFRegional::ByteMatchSet", "aws:wafregional:ByteMatchSet", '{"p":[["ByteMatchTuples",["array",["ref","ByteMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ByteMatchTuple":[["TargetString","string"],["TargetStringBase64","string"],["PositionalConstraint","string",1],["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:bytematchset/${Id}"}');
+export const ByteMatchSet = cloudControlType<ByteMatchSetArgs, ByteMatchSetOutputs>("AWS::WAFRegional::ByteMatchSet", "aws:wafregional:ByteMatchSet", '{"p":[["ByteMatchTuples",["array",["ref","ByteMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ByteMatchTuple":[["TargetString","string"],["TargetStringBase64","string"],["PositionalConstraint","string",1],["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:bytematchset/${Id}"}');
 /** A {@link ByteMatchSet} instance: its attributes as typed outputs. */
 export type ByteMatchSet = InstanceType<typeof ByteMatchSet>;
 
@@ -155,7 +155,7 @@ export interface ByteMatchSetFieldToMatch {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-geomatchset.html | CloudFormation: AWS::WAFRegional::GeoMatchSet}
  */
-export const GeoMatchSet = cloudControlType<GeoMatchSetArgs, GeoMatchSetOutputs>("AWS::WAFRegional::GeoMatchSet", "aws:wafregional:GeoMatchSet", '{"p":[["GeoMatchConstraints",["array",["ref","GeoMatchConstraint"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GeoMatchConstraint":[["Type","string",1],["Value","string",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:geomatchset/${Id}"}');
+export const GeoMatchSet = cloudControlType<GeoMatchSetArgs, GeoMatchSetOutputs>("AWS::WAFRegional::GeoMatchSet", "aws:wafregional:GeoMatchSet", '{"p":[["GeoMatchConstraints",["array",["ref","GeoMatchConstraint"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"GeoMatchConstraint":[["Type","string",1],["Value","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:geomatchset/${Id}"}');
 /** A {@link GeoMatchSet} instance: its attributes as typed outputs. */
 export type GeoMatchSet = InstanceType<typeof GeoMatchSet>;
 
@@ -201,7 +201,7 @@ export interface GeoMatchSetGeoMatchConstraint {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-ipset.html | CloudFormation: AWS::WAFRegional::IPSet}
  */
-export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAFRegional::IPSet", "aws:wafregional:IPSet", '{"p":[["IPSetDescriptors",["array",["ref","IPSetDescriptor"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"IPSetDescriptor":[["Type","string",1],["Value","string",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:ipset/${Id}"}');
+export const IPSet = cloudControlType<IPSetArgs, IPSetOutputs>("AWS::WAFRegional::IPSet", "aws:wafregional:IPSet", '{"p":[["IPSetDescriptors",["array",["ref","IPSetDescriptor"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"IPSetDescriptor":[["Type","string",1],["Value","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:ipset/${Id}"}');
 /** A {@link IPSet} instance: its attributes as typed outputs. */
 export type IPSet = InstanceType<typeof IPSet>;
 
@@ -264,7 +264,7 @@ export interface IPSetIPSetDescriptor {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-ratebasedrule.html | CloudFormation: AWS::WAFRegional::RateBasedRule}
  */
-export const RateBasedRule = cloudControlType<RateBasedRuleArgs, RateBasedRuleOutputs>("AWS::WAFRegional::RateBasedRule", "aws:wafregional:RateBasedRule", '{"p":[["MetricName","string",67],["RateLimit","integer",1],["MatchPredicates",["array",["ref","Predicate"]]],["RateKey","string",67],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["Type","string",1],["DataId","string",1],["Negated","boolean",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:ratebasedrule/${Id}"}');
+export const RateBasedRule = cloudControlType<RateBasedRuleArgs, RateBasedRuleOutputs>("AWS::WAFRegional::RateBasedRule", "aws:wafregional:RateBasedRule", '{"p":[["MetricName","string",67],["RateLimit","integer",1],["MatchPredicates",["array",["ref","Predicate"]]],["RateKey","string",67],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["Type","string",1],["DataId","string",1],["Negated","boolean",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:ratebasedrule/${Id}"}');
 /** A {@link RateBasedRule} instance: its attributes as typed outputs. */
 export type RateBasedRule = InstanceType<typeof RateBasedRule>;
 
@@ -312,7 +312,7 @@ export interface RateBasedRulePredicate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-regexpatternset.html | CloudFormation: AWS::WAFRegional::RegexPatternSet}
  */
-export const RegexPatternSet = cloudControlType<RegexPatternSetArgs, RegexPatternSetOutputs>("AWS::WAFRegional::RegexPatternSet", "aws:wafregional:RegexPatternSet", '{"p":[["RegexPatternStrings",["array","string"],1],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:regexpatternset/${Id}"}');
+export const RegexPatternSet = cloudControlType<RegexPatternSetArgs, RegexPatternSetOutputs>("AWS::WAFRegional::RegexPatternSet", "aws:wafregional:RegexPatternSet", '{"p":[["RegexPatternStrings",["array","string"],1],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:regexpatternset/${Id}"}');
 /** A {@link RegexPatternSet} instance: its attributes as typed outputs. */
 export type RegexPatternSet = InstanceType<typeof RegexPatternSet>;
 
@@ -343,7 +343,7 @@ export interface RegexPatternSetOutputs extends RegexPatternSetArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-rule.html | CloudFormation: AWS::WAFRegional::Rule}
  */
-export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::WAFRegional::Rule", "aws:wafregional:Rule", '{"p":[["MetricName","string",67],["Predicates",["array",["ref","Predicate"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["Type","string",1],["DataId","string",1],["Negated","boolean",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:rule/${Id}"}');
+export const Rule = cloudControlType<RuleArgs, RuleOutputs>("AWS::WAFRegional::Rule", "aws:wafregional:Rule", '{"p":[["MetricName","string",67],["Predicates",["array",["ref","Predicate"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Predicate":[["Type","string",1],["DataId","string",1],["Negated","boolean",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:rule/${Id}"}');
 /** A {@link Rule} instance: its attributes as typed outputs. */
 export type Rule = InstanceType<typeof Rule>;
 
@@ -391,7 +391,7 @@ export interface RulePredicate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-sizeconstraintset.html | CloudFormation: AWS::WAFRegional::SizeConstraintSet}
  */
-export const SizeConstraintSet = cloudControlType<SizeConstraintSetArgs, SizeConstraintSetOutputs>("AWS::WAFRegional::SizeConstraintSet", "aws:wafregional:SizeConstraintSet", '{"p":[["SizeConstraints",["array",["ref","SizeConstraint"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SizeConstraint":[["ComparisonOperator","string",1],["Size","integer",1],["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:sizeconstraintset/${Id}"}');
+export const SizeConstraintSet = cloudControlType<SizeConstraintSetArgs, SizeConstraintSetOutputs>("AWS::WAFRegional::SizeConstraintSet", "aws:wafregional:SizeConstraintSet", '{"p":[["SizeConstraints",["array",["ref","SizeConstraint"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SizeConstraint":[["ComparisonOperator","string",1],["Size","integer",1],["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:sizeconstraintset/${Id}"}');
 /** A {@link SizeConstraintSet} instance: its attributes as typed outputs. */
 export type SizeConstraintSet = InstanceType<typeof SizeConstraintSet>;
 
@@ -512,7 +512,7 @@ export interface SizeConstraintSetFieldToMatch {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-sqlinjectionmatchset.html | CloudFormation: AWS::WAFRegional::SqlInjectionMatchSet}
  */
-export const SqlInjectionMatchSet = cloudControlType<SqlInjectionMatchSetArgs, SqlInjectionMatchSetOutputs>("AWS::WAFRegional::SqlInjectionMatchSet", "aws:wafregional:SqlInjectionMatchSet", '{"p":[["SqlInjectionMatchTuples",["array",["ref","SqlInjectionMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SqlInjectionMatchTuple":[["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:sqlinjectionset/${Id}"}');
+export const SqlInjectionMatchSet = cloudControlType<SqlInjectionMatchSetArgs, SqlInjectionMatchSetOutputs>("AWS::WAFRegional::SqlInjectionMatchSet", "aws:wafregional:SqlInjectionMatchSet", '{"p":[["SqlInjectionMatchTuples",["array",["ref","SqlInjectionMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"SqlInjectionMatchTuple":[["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:sqlinjectionset/${Id}"}');
 /** A {@link SqlInjectionMatchSet} instance: its attributes as typed outputs. */
 export type SqlInjectionMatchSet = InstanceType<typeof SqlInjectionMatchSet>;
 
@@ -614,7 +614,7 @@ export interface SqlInjectionMatchSetFieldToMatch {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-webacl.html | CloudFormation: AWS::WAFRegional::WebACL}
  */
-export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAFRegional::WebACL", "aws:wafregional:WebACL", '{"p":[["MetricName","string",67],["DefaultAction",["ref","Action"],1],["Rules",["array",["ref","Rule"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Action":[["Type","string",1]],"Rule":[["Action",["ref","Action"],1],["Priority","integer",1],["RuleId","string",1]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:webacl/${Id}"}');
+export const WebACL = cloudControlType<WebACLArgs, WebACLOutputs>("AWS::WAFRegional::WebACL", "aws:wafregional:WebACL", '{"p":[["MetricName","string",67],["DefaultAction",["ref","Action"],1],["Rules",["array",["ref","Rule"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Action":[["Type","string",1]],"Rule":[["Action",["ref","Action"],1],["Priority","integer",1],["RuleId","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:webacl/${Id}"}');
 /** A {@link WebACL} instance: its attributes as typed outputs. */
 export type WebACL = InstanceType<typeof WebACL>;
 
@@ -683,7 +683,7 @@ export interface WebACLRule {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-webaclassociation.html | CloudFormation: AWS::WAFRegional::WebACLAssociation}
  */
-export const WebACLAssociation = cloudControlType<WebACLAssociationArgs, WebACLAssociationOutputs>("AWS::WAFRegional::WebACLAssociation", "aws:wafregional:WebACLAssociation", '{"p":[["ResourceArn","string",67],["WebACLId","string",67],["Id","string",72,"awsId"]],"id":["Id"]}');
+export const WebACLAssociation = cloudControlType<WebACLAssociationArgs, WebACLAssociationOutputs>("AWS::WAFRegional::WebACLAssociation", "aws:wafregional:WebACLAssociation", '{"p":[["ResourceArn","string",67],["WebACLId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
 /** A {@link WebACLAssociation} instance: its attributes as typed outputs. */
 export type WebACLAssociation = InstanceType<typeof WebACLAssociation>;
 
@@ -711,7 +711,7 @@ export interface WebACLAssociationOutputs extends WebACLAssociationArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wafregional-xssmatchset.html | CloudFormation: AWS::WAFRegional::XssMatchSet}
  */
-export const XssMatchSet = cloudControlType<XssMatchSetArgs, XssMatchSetOutputs>("AWS::WAFRegional::XssMatchSet", "aws:wafregional:XssMatchSet", '{"p":[["XssMatchTuples",["array",["ref","XssMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"XssMatchTuple":[["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:xssmatchset/${Id}"}');
+export const XssMatchSet = cloudControlType<XssMatchSetArgs, XssMatchSetOutputs>("AWS::WAFRegional::XssMatchSet", "aws:wafregional:XssMatchSet", '{"p":[["XssMatchTuples",["array",["ref","XssMatchTuple"]]],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"XssMatchTuple":[["TextTransformation","string",1],["FieldToMatch",["ref","FieldToMatch"],1]],"FieldToMatch":[["Type","string",1],["Data","string"]]},"reg":{"h":""},"arn":"arn:${Partition}:waf-regional:${Region}:${Account}:xssmatchset/${Id}"}');
 /** A {@link XssMatchSet} instance: its attributes as typed outputs. */
 export type XssMatchSet = InstanceType<typeof XssMatchSet>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentcontext.html | CloudFormation: AWS::WellArchitected::AgentContext}
  */
-export const AgentContext = cloudControlType<AgentContextArgs, AgentContextOutputs>("AWS::WellArchitected::AgentContext", "aws:wellarchitected:AgentContext", '{"p":[["ProfileArn","string",67],["Title","string",1],["ContextType",["enum","APPLICATION"],67],["Content","json",1],["Arn","string",72],["Id","string",8,"awsId"],["ApplicationType",["enum","SAS","DESKTOP_APPLICATION","OTHER"],8],["Criticality",["enum","MISSION_CRITICAL","BUSINESS_CRITICAL","NON_CRITICAL","TEST_DEVELOPMENT"],8],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"]}');
+export const AgentContext = cloudControlType<AgentContextArgs, AgentContextOutputs>("AWS::WellArchitected::AgentContext", "aws:wellarchitected:AgentContext", '{"p":[["ProfileArn","string",67],["Title","string",1],["ContextType",["enum","APPLICATION"],67],["Content","json",1],["Arn","string",72],["Id","string",8,"awsId"],["ApplicationType",["enum","SAS","DESKTOP_APPLICATION","OTHER"],8],["Criticality",["enum","MISSION_CRITICAL","BUSINESS_CRITICAL","NON_CRITICAL","TEST_DEVELOPMENT"],8],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"reg":{"h":""}}');
 /** A {@link AgentContext} instance: its attributes as typed outputs. */
 export type AgentContext = InstanceType<typeof AgentContext>;
 
@@ -54,7 +54,7 @@ export interface AgentContextOutputs extends AgentContextArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentgoal.html | CloudFormation: AWS::WellArchitected::AgentGoal}
  */
-export const AgentGoal = cloudControlType<AgentGoalArgs, AgentGoalOutputs>("AWS::WellArchitected::AgentGoal", "aws:wellarchitected:AgentGoal", '{"p":[["ProfileArn","string",67],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE","OPERATIONAL_EXCELLENCE"]],1],["Title","string",1],["Description","string"],["Arn","string",72],["Id","string",8,"awsId"],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"]}');
+export const AgentGoal = cloudControlType<AgentGoalArgs, AgentGoalOutputs>("AWS::WellArchitected::AgentGoal", "aws:wellarchitected:AgentGoal", '{"p":[["ProfileArn","string",67],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE","OPERATIONAL_EXCELLENCE"]],1],["Title","string",1],["Description","string"],["Arn","string",72],["Id","string",8,"awsId"],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"reg":{"h":""}}');
 /** A {@link AgentGoal} instance: its attributes as typed outputs. */
 export type AgentGoal = InstanceType<typeof AgentGoal>;
 
@@ -91,7 +91,7 @@ export interface AgentGoalOutputs extends AgentGoalArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentprofile.html | CloudFormation: AWS::WellArchitected::AgentProfile}
  */
-export const AgentProfile = cloudControlType<AgentProfileArgs, AgentProfileOutputs>("AWS::WellArchitected::AgentProfile", "aws:wellarchitected:AgentProfile", '{"p":[["Name","string",67],["DisplayName","string"],["Description","string"],["BusinessOverview","string"],["ExecutionRoleArn","string",1],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE"]],1],["AggregationConfiguration",["array",["ref","AggregationConfiguration"]],1],["DeletionProtection","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"d":{"AggregationConfiguration":[["AccountId","string",1],["Regions",["array","string"],1],["AccessRoleArn","string",1]]},"tags":["Tags","standard"]}');
+export const AgentProfile = cloudControlType<AgentProfileArgs, AgentProfileOutputs>("AWS::WellArchitected::AgentProfile", "aws:wellarchitected:AgentProfile", '{"p":[["Name","string",67],["DisplayName","string"],["Description","string"],["BusinessOverview","string"],["ExecutionRoleArn","string",1],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE"]],1],["AggregationConfiguration",["array",["ref","AggregationConfiguration"]],1],["DeletionProtection","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"d":{"AggregationConfiguration":[["AccountId","string",1],["Regions",["array","string"],1],["AccessRoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
 /** A {@link AgentProfile} instance: its attributes as typed outputs. */
 export type AgentProfile = InstanceType<typeof AgentProfile>;
 
@@ -150,13 +150,17 @@ export interface AgentProfileAggregationConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-lens.html | CloudFormation: AWS::WellArchitected::Lens}
  */
-export const Lens = cloudControlType<LensArgs, LensOutputs>("AWS::WellArchitected::Lens", "aws:wellarchitected:Lens", '{"p":[["JSONString","string",66],["LensVersion","string",66],["Tags",["array",["ref","TagsItems"]]],["LensArn","string",72],["LensId","string",72],["Name","string",8],["Description","string",8],["Owner","string",8]],"id":["LensArn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:lens/${ResourceId}"}');
+export const Lens = cloudControlType<LensArgs, LensOutputs>("AWS::WellArchitected::Lens", "aws:wellarchitected:Lens", '{"p":[["JSONString","string",82],["LensVersion","string",66],["Tags",["array",["ref","TagsItems"]]],["LensArn","string",72],["LensId","string",72],["Name","string",8],["Description","string",8],["Owner","string",8]],"id":["LensArn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","wo":["JSONString"],"co":["JSONString","LensVersion"],"ro":["LensArn","LensId","Name","Description","Owner"],"ai":[["LensId"]],"tg":[true,true,true]},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:lens/${ResourceId}"}');
 /** A {@link Lens} instance: its attributes as typed outputs. */
 export type Lens = InstanceType<typeof Lens>;
 
 /** Inputs of {@link Lens}. */
 export interface LensArgs {
-  /** The JSON representation of a lens. */
+  /**
+   * The JSON representation of a lens.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   jsonString?: string;
   /** The version of the lens. */
   lensVersion?: string;
@@ -189,7 +193,7 @@ export interface LensTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-profile.html | CloudFormation: AWS::WellArchitected::Profile}
  */
-export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::WellArchitected::Profile", "aws:wellarchitected:Profile", '{"p":[["ProfileName","string",67],["ProfileDescription","string",1],["ProfileQuestions",["array",["ref","ProfileQuestionUpdate"]],1],["Tags",["array",["ref","Tag"]]],["ProfileArn","string",72],["ProfileVersion","string",8],["Owner","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ProfileArn"],"d":{"ProfileQuestionUpdate":[["QuestionId","string"],["SelectedChoiceIds",["array","string"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:profile/${ResourceId}"}');
+export const Profile = cloudControlType<ProfileArgs, ProfileOutputs>("AWS::WellArchitected::Profile", "aws:wellarchitected:Profile", '{"p":[["ProfileName","string",67],["ProfileDescription","string",1],["ProfileQuestions",["array",["ref","ProfileQuestionUpdate"]],1],["Tags",["array",["ref","Tag"]]],["ProfileArn","string",72],["ProfileVersion","string",8],["Owner","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["ProfileArn"],"d":{"ProfileQuestionUpdate":[["QuestionId","string"],["SelectedChoiceIds",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["ProfileName"],"ro":["ProfileArn","ProfileVersion","Owner","CreatedAt","UpdatedAt"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:profile/${ResourceId}"}');
 /** A {@link Profile} instance: its attributes as typed outputs. */
 export type Profile = InstanceType<typeof Profile>;
 
@@ -236,7 +240,7 @@ export interface ProfileProfileQuestionUpdate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-reviewtemplate.html | CloudFormation: AWS::WellArchitected::ReviewTemplate}
  */
-export const ReviewTemplate = cloudControlType<ReviewTemplateArgs, ReviewTemplateOutputs>("AWS::WellArchitected::ReviewTemplate", "aws:wellarchitected:ReviewTemplate", '{"p":[["TemplateName","string",1],["Description","string",1],["Lenses",["array","string"],67],["Notes","string"],["Tags",["array",["ref","TagsItems"]]],["TemplateArn","string",72],["Owner","string",8],["UpdatedAt","string",8],["UpdateStatus",["enum","CURRENT","LENS_NOT_CURRENT"],8]],"id":["TemplateArn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:review-template/${ResourceId}"}');
+export const ReviewTemplate = cloudControlType<ReviewTemplateArgs, ReviewTemplateOutputs>("AWS::WellArchitected::ReviewTemplate", "aws:wellarchitected:ReviewTemplate", '{"p":[["TemplateName","string",1],["Description","string",1],["Lenses",["array","string"],67],["Notes","string"],["Tags",["array",["ref","TagsItems"]]],["TemplateArn","string",72],["Owner","string",8],["UpdatedAt","string",8],["UpdateStatus",["enum","CURRENT","LENS_NOT_CURRENT"],8]],"id":["TemplateArn"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"crudl","co":["Lenses"],"ro":["TemplateArn","Owner","UpdatedAt","UpdateStatus"],"uo":["Tags"],"tg":[true,true,true]},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:review-template/${ResourceId}"}');
 /** A {@link ReviewTemplate} instance: its attributes as typed outputs. */
 export type ReviewTemplate = InstanceType<typeof ReviewTemplate>;
 
@@ -277,7 +281,7 @@ export interface ReviewTemplateTagsItems {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-workload.html | CloudFormation: AWS::WellArchitected::Workload}
  */
-export const Workload = cloudControlType<WorkloadArgs, WorkloadOutputs>("AWS::WellArchitected::Workload", "aws:wellarchitected:Workload", '{"p":[["WorkloadName","string",1],["Description","string",1],["Environment",["enum","PRODUCTION","PREPRODUCTION"],1],["AccountIds",["array","string"]],["AwsRegions",["array","string"]],["NonAwsRegions",["array","string"]],["ArchitecturalDesign","string"],["ReviewOwner","string"],["IndustryType","string"],["Industry","string"],["Lenses",["array","string"],67],["Notes","string"],["DiscoveryConfig",["ref","DiscoveryConfig"]],["Tags",["array",["ref","TagsItems"]]],["WorkloadArn","string",72],["WorkloadId","string",72],["ImprovementStatus",["enum","NOT_APPLICABLE","NOT_STARTED","IN_PROGRESS","COMPLETE","RISK_ACKNOWLEDGED"],8]],"id":["WorkloadArn"],"d":{"DiscoveryConfig":[["TrustedAdvisorIntegrationStatus",["enum","ENABLED","DISABLED"]],["WorkloadResourceDefinition",["array",["enum","WORKLOAD_METADATA","APP_REGISTRY"]]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:workload/${ResourceId}"}');
+export const Workload = cloudControlType<WorkloadArgs, WorkloadOutputs>("AWS::WellArchitected::Workload", "aws:wellarchitected:Workload", '{"p":[["WorkloadName","string",1],["Description","string",1],["Environment",["enum","PRODUCTION","PREPRODUCTION"],1],["AccountIds",["array","string"]],["AwsRegions",["array","string"]],["NonAwsRegions",["array","string"]],["ArchitecturalDesign","string"],["ReviewOwner","string"],["IndustryType","string"],["Industry","string"],["Lenses",["array","string"],67],["Notes","string"],["DiscoveryConfig",["ref","DiscoveryConfig"]],["Tags",["array",["ref","TagsItems"]]],["WorkloadArn","string",72],["WorkloadId","string",72],["ImprovementStatus",["enum","NOT_APPLICABLE","NOT_STARTED","IN_PROGRESS","COMPLETE","RISK_ACKNOWLEDGED"],8]],"id":["WorkloadArn"],"d":{"DiscoveryConfig":[["TrustedAdvisorIntegrationStatus",["enum","ENABLED","DISABLED"]],["WorkloadResourceDefinition",["array",["enum","WORKLOAD_METADATA","APP_REGISTRY"]]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:workload/${ResourceId}"}');
 /** A {@link Workload} instance: its attributes as typed outputs. */
 export type Workload = InstanceType<typeof Workload>;
 

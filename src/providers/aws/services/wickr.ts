@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wickr-network.html | CloudFormation: AWS::Wickr::Network}
  */
-export const Network = cloudControlType<NetworkArgs, NetworkOutputs>("AWS::Wickr::Network", "aws:wickr:Network", '{"p":[["NetworkName","string",1],["AccessLevel",["enum","STANDARD","PREMIUM"],67],["NetworkArn","string",72],["NetworkId","string",72],["AwsAccountId","string",8],["Standing","integer",8],["MigrationState","integer",8]],"id":["NetworkArn"],"arn":"arn:${Partition}:wickr:${Region}:${Account}:network/${NetworkId}"}');
+export const Network = cloudControlType<NetworkArgs, NetworkOutputs>("AWS::Wickr::Network", "aws:wickr:Network", '{"p":[["NetworkName","string",1],["AccessLevel",["enum","STANDARD","PREMIUM"],67],["NetworkArn","string",72],["NetworkId","string",72],["AwsAccountId","string",8],["Standing","integer",8],["MigrationState","integer",8]],"id":["NetworkArn"],"reg":{"h":""},"arn":"arn:${Partition}:wickr:${Region}:${Account}:network/${NetworkId}"}');
 /** A {@link Network} instance: its attributes as typed outputs. */
 export type Network = InstanceType<typeof Network>;
 

@@ -13,7 +13,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-xray-group.html | CloudFormation: AWS::XRay::Group}
  */
-export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::XRay::Group", "aws:xray:Group", '{"p":[["GroupName","string",1],["InsightsConfiguration",["ref","InsightsConfiguration"]],["FilterExpression","string"],["Tags",["array",["ref","Tag"]]],["GroupARN","string",72]],"id":["GroupARN"],"d":{"InsightsConfiguration":[["NotificationsEnabled","boolean"],["InsightsEnabled","boolean"]]},"tags":["Tags","standard"]}');
+export const Group = cloudControlType<GroupArgs, GroupOutputs>("AWS::XRay::Group", "aws:xray:Group", '{"p":[["GroupName","string",1],["InsightsConfiguration",["ref","InsightsConfiguration"]],["FilterExpression","string"],["Tags",["array",["ref","Tag"]]],["GroupARN","string",72]],"id":["GroupARN"],"d":{"InsightsConfiguration":[["NotificationsEnabled","boolean"],["InsightsEnabled","boolean"]]},"tags":["Tags","standard"],"reg":{"h":"crudl","ro":["GroupARN"],"uo":["Tags"],"tg":[true,true,true]}}');
 /** A {@link Group} instance: its attributes as typed outputs. */
 export type Group = InstanceType<typeof Group>;
 
@@ -57,13 +57,17 @@ export interface GroupInsightsConfiguration {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-xray-resourcepolicy.html | CloudFormation: AWS::XRay::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::XRay::ResourcePolicy", "aws:xray:ResourcePolicy", '{"p":[["BypassPolicyLockoutCheck","boolean"],["PolicyName","string",67],["PolicyDocument","string",1]],"id":["PolicyName"]}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::XRay::ResourcePolicy", "aws:xray:ResourcePolicy", '{"p":[["BypassPolicyLockoutCheck","boolean",16],["PolicyName","string",67],["PolicyDocument","string",1]],"id":["PolicyName"],"reg":{"h":"crudl","wo":["BypassPolicyLockoutCheck"],"co":["PolicyName"],"tg":[false,false,false]}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** A flag to indicate whether to bypass the resource-based policy lockout safety check. */
+  /**
+   * A flag to indicate whether to bypass the resource-based policy lockout safety check.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
   bypassPolicyLockoutCheck?: boolean;
   /** The name of the resource-based policy. Must be unique within a specific AWS account. */
   policyName: string;
@@ -84,7 +88,7 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-xray-samplingrule.html | CloudFormation: AWS::XRay::SamplingRule}
  */
-export const SamplingRule = cloudControlType<SamplingRuleArgs, SamplingRuleOutputs>("AWS::XRay::SamplingRule", "aws:xray:SamplingRule", '{"p":[["SamplingRule",["ref","SamplingRule"]],["Tags",["array",["ref","Tag"]]],["SamplingRuleRecord",["ref","SamplingRuleRecord"]],["SamplingRuleUpdate",["ref","SamplingRuleUpdate"]],["RuleName","string"],["RuleARN","string",72]],"id":["RuleARN"],"d":{"SamplingRule":[["Priority","integer",1],["ReservoirSize","integer",1],["RuleARN","string"],["URLPath","string",1],["Attributes",["map","string"]],["FixedRate","number",1],["Host","string",1],["ResourceARN","string",1],["HTTPMethod","string",1],["ServiceName","string",1],["Version","integer",2],["ServiceType","string",1],["RuleName","string"],["SamplingRateBoost",["ref","SamplingRateBoost"]]],"SamplingRateBoost":[["MaxRate","number",1],["CooldownWindowMinutes","integer",1]],"SamplingRuleRecord":[["CreatedAt","string"],["ModifiedAt","string"],["SamplingRule",["ref","SamplingRule"]]],"SamplingRuleUpdate":[["Attributes",["map","string"]],["FixedRate","number"],["Host","string"],["HTTPMethod","string"],["Priority","integer"],["ReservoirSize","integer"],["ResourceARN","string"],["RuleARN","string"],["RuleName","string"],["ServiceName","string"],["ServiceType","string"],["URLPath","string"],["SamplingRateBoost",["ref","SamplingRateBoost"]]]},"tags":["Tags","standard"],"arn":"arn:${Partition}:xray:${Region}:${Account}:sampling-rule/${SamplingRuleName}"}');
+export const SamplingRule = cloudControlType<SamplingRuleArgs, SamplingRuleOutputs>("AWS::XRay::SamplingRule", "aws:xray:SamplingRule", '{"p":[["SamplingRule",["ref","SamplingRule"]],["Tags",["array",["ref","Tag"]]],["SamplingRuleRecord",["ref","SamplingRuleRecord"]],["SamplingRuleUpdate",["ref","SamplingRuleUpdate"]],["RuleName","string"],["RuleARN","string",72]],"id":["RuleARN"],"d":{"SamplingRule":[["Priority","integer",1],["ReservoirSize","integer",1],["RuleARN","string"],["URLPath","string",1],["Attributes",["map","string"]],["FixedRate","number",1],["Host","string",1],["ResourceARN","string",1],["HTTPMethod","string",1],["ServiceName","string",1],["Version","integer"],["ServiceType","string",1],["RuleName","string"],["SamplingRateBoost",["ref","SamplingRateBoost"]]],"SamplingRateBoost":[["MaxRate","number",1],["CooldownWindowMinutes","integer",1]],"SamplingRuleRecord":[["CreatedAt","string"],["ModifiedAt","string"],["SamplingRule",["ref","SamplingRule"]]],"SamplingRuleUpdate":[["Attributes",["map","string"]],["FixedRate","number"],["Host","string"],["HTTPMethod","string"],["Priority","integer"],["ReservoirSize","integer"],["ResourceARN","string"],["RuleARN","string"],["RuleName","string"],["ServiceName","string"],["ServiceType","string"],["URLPath","string"],["SamplingRateBoost",["ref","SamplingRateBoost"]]]},"tags":["Tags","standard"],"rp":[["SamplingRule","Version"]],"reg":{"h":"crudl","co":["SamplingRule/Version"],"ro":["RuleARN"],"uo":["Tags"],"dep":["RuleName","SamplingRuleRecord","SamplingRuleUpdate"],"tg":[true,true,true]},"arn":"arn:${Partition}:xray:${Region}:${Account}:sampling-rule/${SamplingRuleName}"}');
 /** A {@link SamplingRule} instance: its attributes as typed outputs. */
 export type SamplingRule = InstanceType<typeof SamplingRule>;
 
@@ -204,7 +208,7 @@ export interface SamplingRuleSamplingRuleUpdate {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-xray-transactionsearchconfig.html | CloudFormation: AWS::XRay::TransactionSearchConfig}
  */
-export const TransactionSearchConfig = cloudControlType<TransactionSearchConfigArgs, TransactionSearchConfigOutputs>("AWS::XRay::TransactionSearchConfig", "aws:xray:TransactionSearchConfig", '{"p":[["IndexingPercentage","number"],["AccountId","string",72]],"id":["AccountId"]}');
+export const TransactionSearchConfig = cloudControlType<TransactionSearchConfigArgs, TransactionSearchConfigOutputs>("AWS::XRay::TransactionSearchConfig", "aws:xray:TransactionSearchConfig", '{"p":[["IndexingPercentage","number"],["AccountId","string",72]],"id":["AccountId"],"reg":{"h":"crudl","ro":["AccountId"],"tg":[false,true,true]}}');
 /** A {@link TransactionSearchConfig} instance: its attributes as typed outputs. */
 export type TransactionSearchConfig = InstanceType<typeof TransactionSearchConfig>;
 
