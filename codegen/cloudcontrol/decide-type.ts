@@ -131,6 +131,7 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
   const reg = registryData(schema);
   if (curated?.updatable) reg.co = (reg.co ?? []).filter((p) => !curated.updatable!.includes(p));
   if (curated?.naming && reg.nm) reg.nm = { ...reg.nm, ...curated.naming };
+  if (reg.h === "") reg.nc = curated?.unprovisionable ?? (schema ? "its CloudFormation registry schema has no create handler" : "the CloudFormation registry has no schema for it, so Cloud Control cannot provision it");
   const b = new TypeBuilder(env.db, r, curated, env.curated.isSecretName, env.claim, schema ? reg : undefined);
   const identifier = r.primaryIdentifier ?? [];
   const props: { tuple: PropTuple; field: FieldModel }[] = [];
@@ -161,7 +162,7 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
     cfnType: r.cloudFormationType,
     name,
     token: env.curated.tokens[r.cloudFormationType] ?? typeToken(r.cloudFormationType, env.module),
-    docs: docText(r.documentation),
+    docs: reg.nc ? `${docText(r.documentation)}\n\n@deprecated Cloud Control cannot create ${r.cloudFormationType}: ${reg.nc}. Preview refuses it.` : docText(r.documentation),
     docUrl: cfnDocUrl(r.cloudFormationType),
     args,
     outputs,

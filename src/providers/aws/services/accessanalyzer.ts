@@ -177,9 +177,11 @@ export interface AnalyzerInternalAccessAnalysisRuleCriteria {
 /**
  * Creates an archive rule for the specified analyzer. Archive rules automatically archive new findings that meet the criteria you define when you create the rule.
  *
+ * @deprecated Cloud Control cannot create AWS::AccessAnalyzer::ArchiveRule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-accessanalyzer-archiverule.html | CloudFormation: AWS::AccessAnalyzer::ArchiveRule}
  */
-export const ArchiveRule = cloudControlType<ArchiveRuleArgs, ArchiveRuleOutputs>("AWS::AccessAnalyzer::ArchiveRule", "aws:accessanalyzer:ArchiveRule", '{"p":[["AnalyzerName","string",67],["RuleName","string",67],["Filter",["map",["ref","FilterItems"]],1],["Arn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"FilterItems":[["Eq",["array","string"]],["Neq",["array","string"]],["Contains",["array","string"]],["Exists","boolean"]]},"reg":{"h":""}}');
+export const ArchiveRule = cloudControlType<ArchiveRuleArgs, ArchiveRuleOutputs>("AWS::AccessAnalyzer::ArchiveRule", "aws:accessanalyzer:ArchiveRule", '{"p":[["AnalyzerName","string",67],["RuleName","string",67],["Filter",["map",["ref","FilterItems"]],1],["Arn","string",72],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"d":{"FilterItems":[["Eq",["array","string"]],["Neq",["array","string"]],["Contains",["array","string"]],["Exists","boolean"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ArchiveRule} instance: its attributes as typed outputs. */
 export type ArchiveRule = InstanceType<typeof ArchiveRule>;
 

@@ -355,9 +355,11 @@ export interface ConfigurationTagsEntry {
 /**
  * http://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amazonmq-configurationassociation.html
  *
+ * @deprecated Cloud Control cannot create AWS::AmazonMQ::ConfigurationAssociation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amazonmq-configurationassociation.html | CloudFormation: AWS::AmazonMQ::ConfigurationAssociation}
  */
-export const ConfigurationAssociation = cloudControlType<ConfigurationAssociationArgs, ConfigurationAssociationOutputs>("AWS::AmazonMQ::ConfigurationAssociation", "aws:amazonmq:ConfigurationAssociation", '{"p":[["Broker","string",67],["Configuration",["ref","ConfigurationId"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ConfigurationId":[["Revision","integer",1],["Id","string",1]]},"reg":{"h":""}}');
+export const ConfigurationAssociation = cloudControlType<ConfigurationAssociationArgs, ConfigurationAssociationOutputs>("AWS::AmazonMQ::ConfigurationAssociation", "aws:amazonmq:ConfigurationAssociation", '{"p":[["Broker","string",67],["Configuration",["ref","ConfigurationId"],1],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ConfigurationId":[["Revision","integer",1],["Id","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ConfigurationAssociation} instance: its attributes as typed outputs. */
 export type ConfigurationAssociation = InstanceType<typeof ConfigurationAssociation>;
 

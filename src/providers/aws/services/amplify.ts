@@ -497,9 +497,11 @@ export interface DomainCertificate {
 /**
  * Resource Type definition for AWS::Amplify::Webhook. Creates a webhook on an Amplify app.
  *
+ * @deprecated Cloud Control cannot create AWS::Amplify::Webhook: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-amplify-webhook.html | CloudFormation: AWS::Amplify::Webhook}
  */
-export const Webhook = cloudControlType<WebhookArgs, WebhookOutputs>("AWS::Amplify::Webhook", "aws:amplify:Webhook", '{"p":[["AppId","string",66],["BranchName","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["WebhookId","string",72],["WebhookUrl","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:amplify:${Region}:${Account}:webhooks/${WebhookId}"}');
+export const Webhook = cloudControlType<WebhookArgs, WebhookOutputs>("AWS::Amplify::Webhook", "aws:amplify:Webhook", '{"p":[["AppId","string",66],["BranchName","string",1],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["WebhookId","string",72],["WebhookUrl","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:amplify:${Region}:${Account}:webhooks/${WebhookId}"}');
 /** A {@link Webhook} instance: its attributes as typed outputs. */
 export type Webhook = InstanceType<typeof Webhook>;
 

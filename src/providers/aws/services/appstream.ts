@@ -410,9 +410,11 @@ export interface EntitlementAttribute {
 /**
  * The `AWS::AppStream::Fleet` resource creates a fleet for Amazon AppStream 2.0. A fleet consists of streaming instances that run a specified image when using Always-On or On-Demand.
  *
+ * @deprecated Cloud Control cannot create AWS::AppStream::Fleet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-fleet.html | CloudFormation: AWS::AppStream::Fleet}
  */
-export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::AppStream::Fleet", "aws:appstream:Fleet", '{"p":[["Description","string"],["ComputeCapacity",["ref","ComputeCapacity"]],["Platform","string"],["VpcConfig",["ref","VpcConfig"]],["FleetType","string",66],["EnableDefaultInternetAccess","boolean"],["DomainJoinInfo",["ref","DomainJoinInfo"]],["SessionScriptS3Location",["ref","S3Location"]],["Name","string",67],["ImageName","string"],["MaxUserDurationInSeconds","integer"],["IdleDisconnectTimeoutInSeconds","integer"],["UsbDeviceFilterStrings",["array","string"]],["DisconnectTimeoutInSeconds","integer"],["DisplayName","string"],["StreamView","string"],["IamRoleArn","string"],["MaxSessionsPerInstance","integer"],["InstanceType","string",1],["MaxConcurrentSessions","integer"],["Tags",["array",["ref","Tag"]]],["ImageArn","string"],["RootVolumeConfig",["ref","VolumeConfig"]],["DisableIMDSV1","boolean"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ComputeCapacity":[["DesiredInstances","integer"],["DesiredSessions","integer"]],"VpcConfig":[["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]]],"DomainJoinInfo":[["OrganizationalUnitDistinguishedName","string"],["DirectoryName","string"]],"S3Location":[["S3Bucket","string",1],["S3Key","string",1]],"VolumeConfig":[["VolumeSizeInGb","integer"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:appstream:${Region}:${Account}:fleet/${FleetName}"}');
+export const Fleet = cloudControlType<FleetArgs, FleetOutputs>("AWS::AppStream::Fleet", "aws:appstream:Fleet", '{"p":[["Description","string"],["ComputeCapacity",["ref","ComputeCapacity"]],["Platform","string"],["VpcConfig",["ref","VpcConfig"]],["FleetType","string",66],["EnableDefaultInternetAccess","boolean"],["DomainJoinInfo",["ref","DomainJoinInfo"]],["SessionScriptS3Location",["ref","S3Location"]],["Name","string",67],["ImageName","string"],["MaxUserDurationInSeconds","integer"],["IdleDisconnectTimeoutInSeconds","integer"],["UsbDeviceFilterStrings",["array","string"]],["DisconnectTimeoutInSeconds","integer"],["DisplayName","string"],["StreamView","string"],["IamRoleArn","string"],["MaxSessionsPerInstance","integer"],["InstanceType","string",1],["MaxConcurrentSessions","integer"],["Tags",["array",["ref","Tag"]]],["ImageArn","string"],["RootVolumeConfig",["ref","VolumeConfig"]],["DisableIMDSV1","boolean"],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ComputeCapacity":[["DesiredInstances","integer"],["DesiredSessions","integer"]],"VpcConfig":[["SubnetIds",["array","string"]],["SecurityGroupIds",["array","string"]]],"DomainJoinInfo":[["OrganizationalUnitDistinguishedName","string"],["DirectoryName","string"]],"S3Location":[["S3Bucket","string",1],["S3Key","string",1]],"VolumeConfig":[["VolumeSizeInGb","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:appstream:${Region}:${Account}:fleet/${FleetName}"}');
 /** A {@link Fleet} instance: its attributes as typed outputs. */
 export type Fleet = InstanceType<typeof Fleet>;
 
@@ -933,9 +935,11 @@ export interface StackAgentAccessSetting {
 /**
  * The `AWS::AppStream::StackFleetAssociation` resource associates the specified fleet with the specified stack for Amazon AppStream 2.0.
  *
+ * @deprecated Cloud Control cannot create AWS::AppStream::StackFleetAssociation: its CloudFormation registry schema has no create handler. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-stackfleetassociation.html | CloudFormation: AWS::AppStream::StackFleetAssociation}
  */
-export const StackFleetAssociation = cloudControlType<StackFleetAssociationArgs, StackFleetAssociationOutputs>("AWS::AppStream::StackFleetAssociation", "aws:appstream:StackFleetAssociation", '{"p":[["FleetName","string",1],["StackName","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","ro":["Id"]}}');
+export const StackFleetAssociation = cloudControlType<StackFleetAssociationArgs, StackFleetAssociationOutputs>("AWS::AppStream::StackFleetAssociation", "aws:appstream:StackFleetAssociation", '{"p":[["FleetName","string",1],["StackName","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","ro":["Id"],"nc":"its CloudFormation registry schema has no create handler"}}');
 /** A {@link StackFleetAssociation} instance: its attributes as typed outputs. */
 export type StackFleetAssociation = InstanceType<typeof StackFleetAssociation>;
 
@@ -992,9 +996,11 @@ export interface StackUserAssociationOutputs extends StackUserAssociationArgs {
 /**
  * The `AWS::AppStream::User` resource creates a new user in the AppStream 2.0 user pool.
  *
+ * @deprecated Cloud Control cannot create AWS::AppStream::User: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appstream-user.html | CloudFormation: AWS::AppStream::User}
  */
-export const User = cloudControlType<UserArgs, UserOutputs>("AWS::AppStream::User", "aws:appstream:User", '{"p":[["UserName","string",67],["FirstName","string",66],["MessageAction","string",66],["LastName","string",66],["AuthenticationType","string",67],["Arn","string",72]],"id":["UserName","AuthenticationType"],"reg":{"h":""}}');
+export const User = cloudControlType<UserArgs, UserOutputs>("AWS::AppStream::User", "aws:appstream:User", '{"p":[["UserName","string",67],["FirstName","string",66],["MessageAction","string",66],["LastName","string",66],["AuthenticationType","string",67],["Arn","string",72]],"id":["UserName","AuthenticationType"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link User} instance: its attributes as typed outputs. */
 export type User = InstanceType<typeof User>;
 

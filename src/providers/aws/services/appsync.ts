@@ -164,9 +164,11 @@ export interface ApiDnsMap {
 /**
  * The `AWS::AppSync::ApiCache` resource represents the input of a `CreateApiCache` operation.
  *
+ * @deprecated Cloud Control cannot create AWS::AppSync::ApiCache: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-apicache.html | CloudFormation: AWS::AppSync::ApiCache}
  */
-export const ApiCache = cloudControlType<ApiCacheArgs, ApiCacheOutputs>("AWS::AppSync::ApiCache", "aws:appsync:ApiCache", '{"p":[["Type","string",1],["TransitEncryptionEnabled","boolean"],["AtRestEncryptionEnabled","boolean"],["ApiId","string",67],["ApiCachingBehavior","string",1],["Ttl","number",1],["HealthMetricsConfig","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const ApiCache = cloudControlType<ApiCacheArgs, ApiCacheOutputs>("AWS::AppSync::ApiCache", "aws:appsync:ApiCache", '{"p":[["Type","string",1],["TransitEncryptionEnabled","boolean"],["AtRestEncryptionEnabled","boolean"],["ApiId","string",67],["ApiCachingBehavior","string",1],["Ttl","number",1],["HealthMetricsConfig","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApiCache} instance: its attributes as typed outputs. */
 export type ApiCache = InstanceType<typeof ApiCache>;
 
@@ -244,9 +246,11 @@ export interface ApiCacheOutputs extends ApiCacheArgs {
 /**
  * The `AWS::AppSync::ApiKey` resource creates a unique key that you can distribute to clients who are executing GraphQL operations with AWS AppSync that require an API key.
  *
+ * @deprecated Cloud Control cannot create AWS::AppSync::ApiKey: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-apikey.html | CloudFormation: AWS::AppSync::ApiKey}
  */
-export const ApiKey = cloudControlType<ApiKeyArgs, ApiKeyOutputs>("AWS::AppSync::ApiKey", "aws:appsync:ApiKey", '{"p":[["Description","string"],["Expires","number"],["ApiId","string",67],["ApiKey","string",8],["Arn","string",72],["ApiKeyId","string",72]],"id":["ApiId","ApiKeyId"],"reg":{"h":""}}');
+export const ApiKey = cloudControlType<ApiKeyArgs, ApiKeyOutputs>("AWS::AppSync::ApiKey", "aws:appsync:ApiKey", '{"p":[["Description","string"],["Expires","number"],["ApiId","string",67],["ApiKey","string",8],["Arn","string",72],["ApiKeyId","string",72]],"id":["ApiId","ApiKeyId"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ApiKey} instance: its attributes as typed outputs. */
 export type ApiKey = InstanceType<typeof ApiKey>;
 
@@ -1042,9 +1046,11 @@ export interface GraphQLApiEnhancedMetricsConfig {
  * > 
  * > See [Update Behaviors of Stack Resources](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html) in the *AWS CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::AppSync::GraphQLSchema: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-graphqlschema.html | CloudFormation: AWS::AppSync::GraphQLSchema}
  */
-export const GraphQLSchema = cloudControlType<GraphQLSchemaArgs, GraphQLSchemaOutputs>("AWS::AppSync::GraphQLSchema", "aws:appsync:GraphQLSchema", '{"p":[["Definition","string"],["DefinitionS3Location","string"],["ApiId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const GraphQLSchema = cloudControlType<GraphQLSchemaArgs, GraphQLSchemaOutputs>("AWS::AppSync::GraphQLSchema", "aws:appsync:GraphQLSchema", '{"p":[["Definition","string"],["DefinitionS3Location","string"],["ApiId","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link GraphQLSchema} instance: its attributes as typed outputs. */
 export type GraphQLSchema = InstanceType<typeof GraphQLSchema>;
 
@@ -1305,9 +1311,11 @@ export interface SourceApiAssociationSourceApiAssociationConfig {
 /**
  * Represents a GraphQL type in an AWS AppSync GraphQL API.
  *
+ * @deprecated Cloud Control cannot create AWS::AppSync::Type: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-appsync-type.html | CloudFormation: AWS::AppSync::Type}
  */
-export const Type = cloudControlType<TypeArgs, TypeOutputs>("AWS::AppSync::Type", "aws:appsync:Type", '{"p":[["ApiId","string",67],["Definition","string",1],["Format",["enum","SDL","JSON"],1],["Arn","string",72],["Name","string",8]],"id":["Arn"],"reg":{"h":""}}');
+export const Type = cloudControlType<TypeArgs, TypeOutputs>("AWS::AppSync::Type", "aws:appsync:Type", '{"p":[["ApiId","string",67],["Definition","string",1],["Format",["enum","SDL","JSON"],1],["Arn","string",72],["Name","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Type} instance: its attributes as typed outputs. */
 export type Type = InstanceType<typeof Type>;
 

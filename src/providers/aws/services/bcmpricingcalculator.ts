@@ -53,9 +53,11 @@ export interface BillScenarioBillInterval {
 /**
  * Resource Type definition for AWS::BcmPricingCalculator::WorkloadEstimate
  *
+ * @deprecated Cloud Control cannot create AWS::BcmPricingCalculator::WorkloadEstimate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bcmpricingcalculator-workloadestimate.html | CloudFormation: AWS::BcmPricingCalculator::WorkloadEstimate}
  */
-export const WorkloadEstimate = cloudControlType<WorkloadEstimateArgs, WorkloadEstimateOutputs>("AWS::BcmPricingCalculator::WorkloadEstimate", "aws:bcmpricingcalculator:WorkloadEstimate", '{"p":[["Name","string",1],["RateType",["enum","BEFORE_DISCOUNTS","AFTER_DISCOUNTS","AFTER_DISCOUNTS_AND_COMMITMENTS"],66],["ExpiresAt","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["Status",["enum","UPDATING","VALID","INVALID","ACTION_NEEDED"],8],["TotalCost","number",8],["CostCurrency",["enum","USD"],8],["CreatedAt","string",8],["RateTimestamp","string",8],["FailureMessage","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const WorkloadEstimate = cloudControlType<WorkloadEstimateArgs, WorkloadEstimateOutputs>("AWS::BcmPricingCalculator::WorkloadEstimate", "aws:bcmpricingcalculator:WorkloadEstimate", '{"p":[["Name","string",1],["RateType",["enum","BEFORE_DISCOUNTS","AFTER_DISCOUNTS","AFTER_DISCOUNTS_AND_COMMITMENTS"],66],["ExpiresAt","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"],["Status",["enum","UPDATING","VALID","INVALID","ACTION_NEEDED"],8],["TotalCost","number",8],["CostCurrency",["enum","USD"],8],["CreatedAt","string",8],["RateTimestamp","string",8],["FailureMessage","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link WorkloadEstimate} instance: its attributes as typed outputs. */
 export type WorkloadEstimate = InstanceType<typeof WorkloadEstimate>;
 

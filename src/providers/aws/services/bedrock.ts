@@ -5316,9 +5316,11 @@ export interface ResourcePolicyOutputs extends ResourcePolicyArgs {
 /**
  * Definition of AWS::Bedrock::Session Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::Bedrock::Session: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-bedrock-session.html | CloudFormation: AWS::Bedrock::Session}
  */
-export const Session = cloudControlType<SessionArgs, SessionOutputs>("AWS::Bedrock::Session", "aws:bedrock:Session", '{"p":[["SessionMetadata",["map","string"]],["EncryptionKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["SessionArn","string",72],["SessionId","string",72],["SessionStatus",["enum","ACTIVE","EXPIRED","ENDED"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["SessionArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:session/${SessionId}"}');
+export const Session = cloudControlType<SessionArgs, SessionOutputs>("AWS::Bedrock::Session", "aws:bedrock:Session", '{"p":[["SessionMetadata",["map","string"]],["EncryptionKeyArn","string",66],["Tags",["array",["ref","Tag"]]],["SessionArn","string",72],["SessionId","string",72],["SessionStatus",["enum","ACTIVE","EXPIRED","ENDED"],8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["SessionArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:bedrock:${Region}:${Account}:session/${SessionId}"}');
 /** A {@link Session} instance: its attributes as typed outputs. */
 export type Session = InstanceType<typeof Session>;
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a case in the specified Cases domain.
  *
+ * @deprecated Cloud Control cannot create AWS::Cases::Case: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-case.html | CloudFormation: AWS::Cases::Case}
  */
-export const Case = cloudControlType<CaseArgs, CaseOutputs>("AWS::Cases::Case", "aws:cases:Case", '{"p":[["DomainId","string",67],["TemplateId","string",67],["Title","string",1],["CustomerId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CaseId","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Case = cloudControlType<CaseArgs, CaseOutputs>("AWS::Cases::Case", "aws:cases:Case", '{"p":[["DomainId","string",67],["TemplateId","string",67],["Title","string",1],["CustomerId","string",67],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CaseId","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Case} instance: its attributes as typed outputs. */
 export type Case = InstanceType<typeof Case>;
 
@@ -357,9 +359,11 @@ export interface LayoutFieldItem {
 /**
  * Resource Type definition for AWS::Cases::RelatedItem. Creates a related item (comments) and associates it with a case.
  *
+ * @deprecated Cloud Control cannot create AWS::Cases::RelatedItem: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cases-relateditem.html | CloudFormation: AWS::Cases::RelatedItem}
  */
-export const RelatedItem = cloudControlType<RelatedItemArgs, RelatedItemOutputs>("AWS::Cases::RelatedItem", "aws:cases:RelatedItem", '{"p":[["DomainId","string",67],["CaseId","string",67],["Type",["enum","Contact","Comment","File","Sla","ConnectCase","Custom"],67],["Content",["ref","RelatedItemContent"],67],["Tags",["array",["ref","Tag"]]],["RelatedItemArn","string",72],["RelatedItemId","string",72]],"id":["RelatedItemArn"],"d":{"RelatedItemContent":[["Comment",["ref","CommentContent"]]],"CommentContent":[["Body","string",1],["ContentType",["enum","Text/Plain"],1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const RelatedItem = cloudControlType<RelatedItemArgs, RelatedItemOutputs>("AWS::Cases::RelatedItem", "aws:cases:RelatedItem", '{"p":[["DomainId","string",67],["CaseId","string",67],["Type",["enum","Contact","Comment","File","Sla","ConnectCase","Custom"],67],["Content",["ref","RelatedItemContent"],67],["Tags",["array",["ref","Tag"]]],["RelatedItemArn","string",72],["RelatedItemId","string",72]],"id":["RelatedItemArn"],"d":{"RelatedItemContent":[["Comment",["ref","CommentContent"]]],"CommentContent":[["Body","string",1],["ContentType",["enum","Text/Plain"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link RelatedItem} instance: its attributes as typed outputs. */
 export type RelatedItem = InstanceType<typeof RelatedItem>;
 

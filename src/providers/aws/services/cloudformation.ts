@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource type definition for AWS::CloudFormation::ChangeSet
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::ChangeSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-changeset.html | CloudFormation: AWS::CloudFormation::ChangeSet}
  */
-export const ChangeSet = cloudControlType<ChangeSetArgs, ChangeSetOutputs>("AWS::CloudFormation::ChangeSet", "aws:cloudformation:ChangeSet", '{"p":[["ChangeSetName","string",67],["StackName","string",67],["TemplateBody","string",66],["TemplateURL","string",66],["UsePreviousTemplate","boolean",66],["Description","string",66],["ChangeSetType",["enum","CREATE","UPDATE","IMPORT"],66],["Capabilities",["array",["enum","CAPABILITY_IAM","CAPABILITY_NAMED_IAM","CAPABILITY_AUTO_EXPAND"]],66],["RoleARN","string",66],["NotificationARNs",["array","string"],66],["IncludeNestedStacks","boolean",66],["OnStackFailure",["enum","DO_NOTHING","ROLLBACK","DELETE"],66],["ImportExistingResources","boolean",66],["DeploymentMode",["enum","REVERT_DRIFT"],66],["Tags",["array",["ref","TagsItems"]],66],["ChangeSetId","string",72],["StackId","string",8],["CreationTime","string",8]],"id":["ChangeSetId"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const ChangeSet = cloudControlType<ChangeSetArgs, ChangeSetOutputs>("AWS::CloudFormation::ChangeSet", "aws:cloudformation:ChangeSet", '{"p":[["ChangeSetName","string",67],["StackName","string",67],["TemplateBody","string",66],["TemplateURL","string",66],["UsePreviousTemplate","boolean",66],["Description","string",66],["ChangeSetType",["enum","CREATE","UPDATE","IMPORT"],66],["Capabilities",["array",["enum","CAPABILITY_IAM","CAPABILITY_NAMED_IAM","CAPABILITY_AUTO_EXPAND"]],66],["RoleARN","string",66],["NotificationARNs",["array","string"],66],["IncludeNestedStacks","boolean",66],["OnStackFailure",["enum","DO_NOTHING","ROLLBACK","DELETE"],66],["ImportExistingResources","boolean",66],["DeploymentMode",["enum","REVERT_DRIFT"],66],["Tags",["array",["ref","TagsItems"]],66],["ChangeSetId","string",72],["StackId","string",8],["CreationTime","string",8]],"id":["ChangeSetId"],"d":{"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ChangeSet} instance: its attributes as typed outputs. */
 export type ChangeSet = InstanceType<typeof ChangeSet>;
 
@@ -74,9 +76,11 @@ export interface ChangeSetTagsItems {
  *
  * > If you use AWS PrivateLink , custom resources in the VPC must have access to CloudFormation -specific Amazon S3 buckets. Custom resources must send responses to a presigned Amazon S3 URL. If they can't send responses to Amazon S3 , CloudFormation won't receive a response and the stack operation fails. For more information, see [Access CloudFormation using an interface endpoint ( AWS PrivateLink )](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/vpc-interface-endpoints.html) in the *CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::CustomResource: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-customresource.html | CloudFormation: AWS::CloudFormation::CustomResource}
  */
-export const CustomResource = cloudControlType<CustomResourceArgs, CustomResourceOutputs>("AWS::CloudFormation::CustomResource", "aws:cloudformation:CustomResource", '{"p":[["ServiceToken","string",67],["ServiceTimeout","integer"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const CustomResource = cloudControlType<CustomResourceArgs, CustomResourceOutputs>("AWS::CloudFormation::CustomResource", "aws:cloudformation:CustomResource", '{"p":[["ServiceToken","string",67],["ServiceTimeout","integer"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link CustomResource} instance: its attributes as typed outputs. */
 export type CustomResource = InstanceType<typeof CustomResource>;
 
@@ -700,9 +704,11 @@ export interface LambdaHookLoggingConfig {
  *
  * For more information, see [Perform custom processing on CloudFormation templates with template macros](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/template-macros.html) in the *CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::Macro: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-macro.html | CloudFormation: AWS::CloudFormation::Macro}
  */
-export const Macro = cloudControlType<MacroArgs, MacroOutputs>("AWS::CloudFormation::Macro", "aws:cloudformation:Macro", '{"p":[["Description","string"],["FunctionName","string",1],["LogGroupName","string"],["LogRoleARN","string"],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const Macro = cloudControlType<MacroArgs, MacroOutputs>("AWS::CloudFormation::Macro", "aws:cloudformation:Macro", '{"p":[["Description","string"],["FunctionName","string",1],["LogGroupName","string"],["LogRoleARN","string"],["Name","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Macro} instance: its attributes as typed outputs. */
 export type Macro = InstanceType<typeof Macro>;
 
@@ -1560,9 +1566,11 @@ export interface TypeActivationLoggingConfig {
 /**
  * The `AWS::CloudFormation::WaitCondition` resource provides a way to coordinate stack resource creation with configuration actions that are external to the stack creation or to track the status of a configuration process. In these situations, we recommend that you associate a `CreationPolicy` attribute with the wait condition instead of using a wait condition handle. For more information and an example, see [CreationPolicy attribute](https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-attribute-creationpolicy.html) in the *CloudFormation User Guide* . If you use a `CreationPolicy` with a wait condition, don't specify any of the wait condition's properties. …
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::WaitCondition: it is a CloudFormation stack's signal, not an AWS object: use Cairn's `wait(...)` on the outputs of the resource you are waiting for. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-waitcondition.html | CloudFormation: AWS::CloudFormation::WaitCondition}
  */
-export const WaitCondition = cloudControlType<WaitConditionArgs, WaitConditionOutputs>("AWS::CloudFormation::WaitCondition", "aws:cloudformation:WaitCondition", '{"p":[["Count","integer"],["Handle","string"],["Timeout","string"],["Data","json",8],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const WaitCondition = cloudControlType<WaitConditionArgs, WaitConditionOutputs>("AWS::CloudFormation::WaitCondition", "aws:cloudformation:WaitCondition", '{"p":[["Count","integer"],["Handle","string"],["Timeout","string"],["Data","json",8],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"it is a CloudFormation stack\'s signal, not an AWS object: use Cairn\'s `wait(...)` on the outputs of the resource you are waiting for"}}');
 /** A {@link WaitCondition} instance: its attributes as typed outputs. */
 export type WaitCondition = InstanceType<typeof WaitCondition>;
 
@@ -1606,9 +1614,11 @@ export interface WaitConditionOutputs extends WaitConditionArgs {
  *
  * Updates aren't supported for this resource.
  *
+ * @deprecated Cloud Control cannot create AWS::CloudFormation::WaitConditionHandle: it is a CloudFormation stack's signal URL, not an AWS object: use Cairn's `wait(...)` on the outputs of the resource you are waiting for. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudformation-waitconditionhandle.html | CloudFormation: AWS::CloudFormation::WaitConditionHandle}
  */
-export const WaitConditionHandle = cloudControlType<WaitConditionHandleArgs, WaitConditionHandleOutputs>("AWS::CloudFormation::WaitConditionHandle", "aws:cloudformation:WaitConditionHandle", '{"p":[["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const WaitConditionHandle = cloudControlType<WaitConditionHandleArgs, WaitConditionHandleOutputs>("AWS::CloudFormation::WaitConditionHandle", "aws:cloudformation:WaitConditionHandle", '{"p":[["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"it is a CloudFormation stack\'s signal URL, not an AWS object: use Cairn\'s `wait(...)` on the outputs of the resource you are waiting for"}}');
 /** A {@link WaitConditionHandle} instance: its attributes as typed outputs. */
 export type WaitConditionHandle = InstanceType<typeof WaitConditionHandle>;
 

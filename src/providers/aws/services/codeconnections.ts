@@ -48,9 +48,11 @@ export interface ConnectionOutputs extends ConnectionArgs {
 /**
  * A resource that represents the infrastructure where a third-party provider is installed. You create one host for all connections to that provider.
  *
+ * @deprecated Cloud Control cannot create AWS::CodeConnections::Host: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-codeconnections-host.html | CloudFormation: AWS::CodeConnections::Host}
  */
-export const Host = cloudControlType<HostArgs, HostOutputs>("AWS::CodeConnections::Host", "aws:codeconnections:Host", '{"p":[["Name","string",67],["ProviderType",["enum","Bitbucket","GitHub","GitHubEnterpriseServer","GitLab","GitLabSelfManaged","AzureDevOps"],67],["ProviderEndpoint","string",1],["VpcConfiguration",["ref","VpcConfiguration"]],["Tags",["array",["ref","Tag"]]],["HostArn","string",72],["HostId","string",72],["Status","string",8]],"id":["HostArn"],"d":{"VpcConfiguration":[["VpcId","string",1],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["TlsCertificate","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:host/${HostId}"}');
+export const Host = cloudControlType<HostArgs, HostOutputs>("AWS::CodeConnections::Host", "aws:codeconnections:Host", '{"p":[["Name","string",67],["ProviderType",["enum","Bitbucket","GitHub","GitHubEnterpriseServer","GitLab","GitLabSelfManaged","AzureDevOps"],67],["ProviderEndpoint","string",1],["VpcConfiguration",["ref","VpcConfiguration"]],["Tags",["array",["ref","Tag"]]],["HostArn","string",72],["HostId","string",72],["Status","string",8]],"id":["HostArn"],"d":{"VpcConfiguration":[["VpcId","string",1],["SubnetIds",["array","string"],1],["SecurityGroupIds",["array","string"],1],["TlsCertificate","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:codeconnections:${Region}:${Account}:host/${HostId}"}');
 /** A {@link Host} instance: its attributes as typed outputs. */
 export type Host = InstanceType<typeof Host>;
 

@@ -1038,9 +1038,11 @@ export interface RecommenderMetrics {
 /**
  * A recommender schema defining the set of data columns available for training recommenders and filters under an Amazon Connect Customer Profiles domain.
  *
+ * @deprecated Cloud Control cannot create AWS::CustomerProfiles::RecommenderSchema: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-customerprofiles-recommenderschema.html | CloudFormation: AWS::CustomerProfiles::RecommenderSchema}
  */
-export const RecommenderSchema = cloudControlType<RecommenderSchemaArgs, RecommenderSchemaOutputs>("AWS::CustomerProfiles::RecommenderSchema", "aws:customerprofiles:RecommenderSchema", '{"p":[["DomainName","string",67],["RecommenderSchemaName","string",67],["Fields",["map",["array",["ref","RecommenderSchemaField"]]],67],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","DELETING"],8]],"id":["Arn"],"d":{"RecommenderSchemaField":[["TargetFieldName","string",1],["ContentType",["enum","STRING","NUMBER"]],["FeatureType",["enum","TEXTUAL","CATEGORICAL"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const RecommenderSchema = cloudControlType<RecommenderSchemaArgs, RecommenderSchemaOutputs>("AWS::CustomerProfiles::RecommenderSchema", "aws:customerprofiles:RecommenderSchema", '{"p":[["DomainName","string",67],["RecommenderSchemaName","string",67],["Fields",["map",["array",["ref","RecommenderSchemaField"]]],67],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","DELETING"],8]],"id":["Arn"],"d":{"RecommenderSchemaField":[["TargetFieldName","string",1],["ContentType",["enum","STRING","NUMBER"]],["FeatureType",["enum","TEXTUAL","CATEGORICAL"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link RecommenderSchema} instance: its attributes as typed outputs. */
 export type RecommenderSchema = InstanceType<typeof RecommenderSchema>;
 

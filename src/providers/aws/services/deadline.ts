@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a budget to set spending thresholds for your rendering activity.
  *
+ * @deprecated Cloud Control cannot create AWS::Deadline::Budget: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-budget.html | CloudFormation: AWS::Deadline::Budget}
  */
-export const Budget = cloudControlType<BudgetArgs, BudgetOutputs>("AWS::Deadline::Budget", "aws:deadline:Budget", '{"p":[["FarmId","string",67],["DisplayName","string",1],["Description","string"],["ApproximateDollarLimit","number",1],["UsageTrackingResource",["ref","UsageTrackingResource"],67],["Actions",["array",["ref","BudgetActionToAdd"]],1],["Schedule",["ref","BudgetSchedule"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["BudgetId","string",72],["Status",["enum","ACTIVE","INACTIVE"],8]],"id":["Arn"],"d":{"UsageTrackingResource":[["QueueId","string",1]],"BudgetActionToAdd":[["Type",["enum","STOP_SCHEDULING_AND_COMPLETE_TASKS","STOP_SCHEDULING_AND_CANCEL_TASKS"],1],["ThresholdPercentage","number",1],["Description","string"]],"BudgetSchedule":[["Fixed",["ref","FixedBudgetSchedule"],1]],"FixedBudgetSchedule":[["StartTime","string",1],["EndTime","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Budget = cloudControlType<BudgetArgs, BudgetOutputs>("AWS::Deadline::Budget", "aws:deadline:Budget", '{"p":[["FarmId","string",67],["DisplayName","string",1],["Description","string"],["ApproximateDollarLimit","number",1],["UsageTrackingResource",["ref","UsageTrackingResource"],67],["Actions",["array",["ref","BudgetActionToAdd"]],1],["Schedule",["ref","BudgetSchedule"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["BudgetId","string",72],["Status",["enum","ACTIVE","INACTIVE"],8]],"id":["Arn"],"d":{"UsageTrackingResource":[["QueueId","string",1]],"BudgetActionToAdd":[["Type",["enum","STOP_SCHEDULING_AND_COMPLETE_TASKS","STOP_SCHEDULING_AND_CANCEL_TASKS"],1],["ThresholdPercentage","number",1],["Description","string"]],"BudgetSchedule":[["Fixed",["ref","FixedBudgetSchedule"],1]],"FixedBudgetSchedule":[["StartTime","string",1],["EndTime","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Budget} instance: its attributes as typed outputs. */
 export type Budget = InstanceType<typeof Budget>;
 
@@ -927,9 +929,11 @@ export interface StorageProfileFileSystemLocation {
 /**
  * Definition of AWS::Deadline::Worker Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::Deadline::Worker: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-deadline-worker.html | CloudFormation: AWS::Deadline::Worker}
  */
-export const Worker = cloudControlType<WorkerArgs, WorkerOutputs>("AWS::Deadline::Worker", "aws:deadline:Worker", '{"p":[["FarmId","string",67],["FleetId","string",67],["HostProperties",["ref","HostPropertiesRequest"],66],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["WorkerId","string",72],["Status",["enum","CREATED","STARTED","STOPPING","STOPPED","NOT_RESPONDING","NOT_COMPATIBLE","RUNNING","IDLE"],8],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["Arn"],"d":{"HostPropertiesRequest":[["HostName","string"],["IpAddresses",["ref","IpAddresses"]]],"IpAddresses":[["IpV4Addresses",["array","string"]],["IpV6Addresses",["array","string"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Worker = cloudControlType<WorkerArgs, WorkerOutputs>("AWS::Deadline::Worker", "aws:deadline:Worker", '{"p":[["FarmId","string",67],["FleetId","string",67],["HostProperties",["ref","HostPropertiesRequest"],66],["Tags",["array",["ref","TagsItems"]]],["Arn","string",72],["WorkerId","string",72],["Status",["enum","CREATED","STARTED","STOPPING","STOPPED","NOT_RESPONDING","NOT_COMPATIBLE","RUNNING","IDLE"],8],["CreatedAt","string",8],["CreatedBy","string",8]],"id":["Arn"],"d":{"HostPropertiesRequest":[["HostName","string"],["IpAddresses",["ref","IpAddresses"]]],"IpAddresses":[["IpV4Addresses",["array","string"]],["IpV6Addresses",["array","string"]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Worker} instance: its attributes as typed outputs. */
 export type Worker = InstanceType<typeof Worker>;
 

@@ -81,9 +81,11 @@ export interface AgentSpaceIdcAuthConfiguration {
 /**
  * Resource Type definition for AWS::DevOpsAgent::Asset. An asset attached to an existing AWS DevOps Agent Space. Customer-creatable types include skill, agents_md, and attachment; call ListAssetTypes for the current authoritative set.
  *
+ * @deprecated Cloud Control cannot create AWS::DevOpsAgent::Asset: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsagent-asset.html | CloudFormation: AWS::DevOpsAgent::Asset}
  */
-export const Asset = cloudControlType<AssetArgs, AssetOutputs>("AWS::DevOpsAgent::Asset", "aws:devopsagent:Asset", '{"p":[["AgentSpaceId","string",67],["AssetType","string",67],["Metadata","json"],["Files",["array",["ref","AssetFile"]]],["Zip","string"],["AssetId","string",72],["Version","integer",8],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId","AssetId"],"d":{"AssetFile":[["Path","string",1],["ContentText","string"],["ContentBytes","string"],["Metadata","json"]]},"reg":{"h":""}}');
+export const Asset = cloudControlType<AssetArgs, AssetOutputs>("AWS::DevOpsAgent::Asset", "aws:devopsagent:Asset", '{"p":[["AgentSpaceId","string",67],["AssetType","string",67],["Metadata","json"],["Files",["array",["ref","AssetFile"]]],["Zip","string"],["AssetId","string",72],["Version","integer",8],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId","AssetId"],"d":{"AssetFile":[["Path","string",1],["ContentText","string"],["ContentBytes","string"],["Metadata","json"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Asset} instance: its attributes as typed outputs. */
 export type Asset = InstanceType<typeof Asset>;
 
@@ -1119,9 +1121,11 @@ export interface ServiceRegisteredMCPServerGrafanaDetails {
 /**
  * Resource Type definition for AWS::DevOpsAgent::Trigger. A trigger defines an automated action that fires on a schedule within an Agent Space.
  *
+ * @deprecated Cloud Control cannot create AWS::DevOpsAgent::Trigger: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-devopsagent-trigger.html | CloudFormation: AWS::DevOpsAgent::Trigger}
  */
-export const Trigger = cloudControlType<TriggerArgs, TriggerOutputs>("AWS::DevOpsAgent::Trigger", "aws:devopsagent:Trigger", '{"p":[["AgentSpaceId","string",67],["Type",["enum","TIME_BASED"],67],["Condition",["ref","Condition"],67],["Action","json",67],["Status",["enum","Active","Inactive"]],["TriggerId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId","TriggerId"],"d":{"Condition":[["Schedule",["ref","Schedule"],1]],"Schedule":[["Expression","string",1]]},"reg":{"h":""}}');
+export const Trigger = cloudControlType<TriggerArgs, TriggerOutputs>("AWS::DevOpsAgent::Trigger", "aws:devopsagent:Trigger", '{"p":[["AgentSpaceId","string",67],["Type",["enum","TIME_BASED"],67],["Condition",["ref","Condition"],67],["Action","json",67],["Status",["enum","Active","Inactive"]],["TriggerId","string",72],["CreatedAt","string",8],["UpdatedAt","string",8],["Arn","string",72]],"id":["AgentSpaceId","TriggerId"],"d":{"Condition":[["Schedule",["ref","Schedule"],1]],"Schedule":[["Expression","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Trigger} instance: its attributes as typed outputs. */
 export type Trigger = InstanceType<typeof Trigger>;
 

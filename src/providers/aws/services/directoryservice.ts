@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * The `AWS::DirectoryService::MicrosoftAD` resource specifies a Microsoft Active Directory in AWS so that your directory users and groups can access the AWS Management Console and AWS applications using their existing credentials. For more information, see [AWS Managed Microsoft AD](https://docs.aws.amazon.com/directoryservice/latest/admin-guide/directory_microsoft_ad.html) in the *Directory Service Admin Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::DirectoryService::MicrosoftAD: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-directoryservice-microsoftad.html | CloudFormation: AWS::DirectoryService::MicrosoftAD}
  */
-export const MicrosoftAD = cloudControlType<MicrosoftADArgs, MicrosoftADOutputs>("AWS::DirectoryService::MicrosoftAD", "aws:directoryservice:MicrosoftAD", '{"p":[["CreateAlias","boolean",66],["Edition","string",66],["EnableSso","boolean"],["Name","string",67],["Password","string",115],["ShortName","string",66],["VpcSettings",["ref","VpcSettings"],67],["Alias","string",8],["DnsIpAddresses",["array","string"],8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"VpcSettings":[["SubnetIds",["array","string"],1],["VpcId","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:ds:${Region}:${Account}:${DirectoryId}"}');
+export const MicrosoftAD = cloudControlType<MicrosoftADArgs, MicrosoftADOutputs>("AWS::DirectoryService::MicrosoftAD", "aws:directoryservice:MicrosoftAD", '{"p":[["CreateAlias","boolean",66],["Edition","string",66],["EnableSso","boolean"],["Name","string",67],["Password","string",115],["ShortName","string",66],["VpcSettings",["ref","VpcSettings"],67],["Alias","string",8],["DnsIpAddresses",["array","string"],8],["Id","string",72,"awsId"]],"id":["Id"],"d":{"VpcSettings":[["SubnetIds",["array","string"],1],["VpcId","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ds:${Region}:${Account}:${DirectoryId}"}');
 /** A {@link MicrosoftAD} instance: its attributes as typed outputs. */
 export type MicrosoftAD = InstanceType<typeof MicrosoftAD>;
 

@@ -1852,9 +1852,11 @@ export interface ReplicationConfigComputeConfig {
 /**
  * The `AWS::DMS::ReplicationInstance` resource creates an AWS DMS replication instance. To create a ReplicationInstance, you need permissions to create instances. You'll need similar permissions to terminate instances when you delete stacks with instances.
  *
+ * @deprecated Cloud Control cannot create AWS::DMS::ReplicationInstance: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-replicationinstance.html | CloudFormation: AWS::DMS::ReplicationInstance}
  */
-export const ReplicationInstance = cloudControlType<ReplicationInstanceArgs, ReplicationInstanceOutputs>("AWS::DMS::ReplicationInstance", "aws:dms:ReplicationInstance", '{"p":[["ReplicationInstanceIdentifier","string"],["EngineVersion","string"],["KmsKeyId","string",66],["AvailabilityZone","string"],["PreferredMaintenanceWindow","string"],["AutoMinorVersionUpgrade","boolean"],["ReplicationSubnetGroupIdentifier","string",66],["AllocatedStorage","integer"],["ResourceIdentifier","string",66],["VpcSecurityGroupIds",["array","string"]],["AllowMajorVersionUpgrade","boolean"],["ReplicationInstanceClass","string",1],["PubliclyAccessible","boolean",66],["MultiAZ","boolean"],["Tags",["array",["ref","Tag"]]],["DnsNameServers","string",66],["NetworkType","string"],["ReplicationInstancePublicIpAddresses","string",8],["ReplicationInstancePrivateIpAddresses","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:dms:${Region}:${Account}:rep:${InstanceId}"}');
+export const ReplicationInstance = cloudControlType<ReplicationInstanceArgs, ReplicationInstanceOutputs>("AWS::DMS::ReplicationInstance", "aws:dms:ReplicationInstance", '{"p":[["ReplicationInstanceIdentifier","string"],["EngineVersion","string"],["KmsKeyId","string",66],["AvailabilityZone","string"],["PreferredMaintenanceWindow","string"],["AutoMinorVersionUpgrade","boolean"],["ReplicationSubnetGroupIdentifier","string",66],["AllocatedStorage","integer"],["ResourceIdentifier","string",66],["VpcSecurityGroupIds",["array","string"]],["AllowMajorVersionUpgrade","boolean"],["ReplicationInstanceClass","string",1],["PubliclyAccessible","boolean",66],["MultiAZ","boolean"],["Tags",["array",["ref","Tag"]]],["DnsNameServers","string",66],["NetworkType","string"],["ReplicationInstancePublicIpAddresses","string",8],["ReplicationInstancePrivateIpAddresses","string",8],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dms:${Region}:${Account}:rep:${InstanceId}"}');
 /** A {@link ReplicationInstance} instance: its attributes as typed outputs. */
 export type ReplicationInstance = InstanceType<typeof ReplicationInstance>;
 
@@ -1952,9 +1954,11 @@ export interface ReplicationInstanceOutputs extends ReplicationInstanceArgs {
  *
  * > Resource creation fails if the `dms-vpc-role` AWS Identity and Access Management ( IAM ) role doesn't already exist. For more information, see [Creating the IAM Roles to Use With the AWS CLI and AWS DMS API](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Security.APIRole.html) in the *AWS Database Migration Service User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::DMS::ReplicationSubnetGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-replicationsubnetgroup.html | CloudFormation: AWS::DMS::ReplicationSubnetGroup}
  */
-export const ReplicationSubnetGroup = cloudControlType<ReplicationSubnetGroupArgs, ReplicationSubnetGroupOutputs>("AWS::DMS::ReplicationSubnetGroup", "aws:dms:ReplicationSubnetGroup", '{"p":[["ReplicationSubnetGroupDescription","string",1],["ReplicationSubnetGroupIdentifier","string",66],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["ReplicationSubnetGroupIdentifier"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:dms:${Region}:${Account}:subgrp:${GroupNameName}"}');
+export const ReplicationSubnetGroup = cloudControlType<ReplicationSubnetGroupArgs, ReplicationSubnetGroupOutputs>("AWS::DMS::ReplicationSubnetGroup", "aws:dms:ReplicationSubnetGroup", '{"p":[["ReplicationSubnetGroupDescription","string",1],["ReplicationSubnetGroupIdentifier","string",66],["SubnetIds",["array","string"],1],["Tags",["array",["ref","Tag"]]]],"id":["ReplicationSubnetGroupIdentifier"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dms:${Region}:${Account}:subgrp:${GroupNameName}"}');
 /** A {@link ReplicationSubnetGroup} instance: its attributes as typed outputs. */
 export type ReplicationSubnetGroup = InstanceType<typeof ReplicationSubnetGroup>;
 
@@ -1979,9 +1983,11 @@ export interface ReplicationSubnetGroupOutputs extends ReplicationSubnetGroupArg
 /**
  * The `AWS::DMS::ReplicationTask` resource creates an AWS DMS replication task.
  *
+ * @deprecated Cloud Control cannot create AWS::DMS::ReplicationTask: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dms-replicationtask.html | CloudFormation: AWS::DMS::ReplicationTask}
  */
-export const ReplicationTask = cloudControlType<ReplicationTaskArgs, ReplicationTaskOutputs>("AWS::DMS::ReplicationTask", "aws:dms:ReplicationTask", '{"p":[["ReplicationTaskSettings","string"],["CdcStartPosition","string"],["CdcStopPosition","string"],["MigrationType",["enum","full-load","cdc","full-load-and-cdc"],67],["TargetEndpointArn","string",67],["ReplicationInstanceArn","string",67],["TaskData","string"],["CdcStartTime","number"],["ResourceIdentifier","string",66],["TableMappings","string",1],["ReplicationTaskIdentifier","string"],["SourceEndpointArn","string",67],["Tags",["array",["ref","Tag"]]],["ReplicationTaskArn","string",72]],"id":["ReplicationTaskArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:dms:${Region}:${Account}:task:${TaskId}"}');
+export const ReplicationTask = cloudControlType<ReplicationTaskArgs, ReplicationTaskOutputs>("AWS::DMS::ReplicationTask", "aws:dms:ReplicationTask", '{"p":[["ReplicationTaskSettings","string"],["CdcStartPosition","string"],["CdcStopPosition","string"],["MigrationType",["enum","full-load","cdc","full-load-and-cdc"],67],["TargetEndpointArn","string",67],["ReplicationInstanceArn","string",67],["TaskData","string"],["CdcStartTime","number"],["ResourceIdentifier","string",66],["TableMappings","string",1],["ReplicationTaskIdentifier","string"],["SourceEndpointArn","string",67],["Tags",["array",["ref","Tag"]]],["ReplicationTaskArn","string",72]],"id":["ReplicationTaskArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:dms:${Region}:${Account}:task:${TaskId}"}');
 /** A {@link ReplicationTask} instance: its attributes as typed outputs. */
 export type ReplicationTask = InstanceType<typeof ReplicationTask>;
 

@@ -103,9 +103,11 @@ export interface ClusterOutputs extends ClusterArgs {
 /**
  * Resource Type definition for AWS::DocDBElastic::ClusterSnapshot. Creates a manual snapshot of an Amazon DocumentDB elastic cluster.
  *
+ * @deprecated Cloud Control cannot create AWS::DocDBElastic::ClusterSnapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-docdbelastic-clustersnapshot.html | CloudFormation: AWS::DocDBElastic::ClusterSnapshot}
  */
-export const ClusterSnapshot = cloudControlType<ClusterSnapshotArgs, ClusterSnapshotOutputs>("AWS::DocDBElastic::ClusterSnapshot", "aws:docdbelastic:ClusterSnapshot", '{"p":[["SnapshotName","string",67],["ClusterArn","string",67],["Tags",["array",["ref","Tag"]]],["SnapshotArn","string",72],["Status","string",8],["SnapshotType",["enum","MANUAL","AUTOMATED"],8],["SnapshotCreationTime","string",8],["ClusterCreationTime","string",8],["SubnetIds",["array","string"],8],["VpcSecurityGroupIds",["array","string"],8],["AdminUserName","string",8],["KmsKeyId","string",8]],"id":["SnapshotArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:docdb-elastic:${Region}:${Account}:cluster-snapshot/${ResourceId}"}');
+export const ClusterSnapshot = cloudControlType<ClusterSnapshotArgs, ClusterSnapshotOutputs>("AWS::DocDBElastic::ClusterSnapshot", "aws:docdbelastic:ClusterSnapshot", '{"p":[["SnapshotName","string",67],["ClusterArn","string",67],["Tags",["array",["ref","Tag"]]],["SnapshotArn","string",72],["Status","string",8],["SnapshotType",["enum","MANUAL","AUTOMATED"],8],["SnapshotCreationTime","string",8],["ClusterCreationTime","string",8],["SubnetIds",["array","string"],8],["VpcSecurityGroupIds",["array","string"],8],["AdminUserName","string",8],["KmsKeyId","string",8]],"id":["SnapshotArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:docdb-elastic:${Region}:${Account}:cluster-snapshot/${ResourceId}"}');
 /** A {@link ClusterSnapshot} instance: its attributes as typed outputs. */
 export type ClusterSnapshot = InstanceType<typeof ClusterSnapshot>;
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * An application status check monitors an HTTP or HTTPS endpoint on Amazon EC2 instances and reports application-layer health. Configure a health check with a Protocol, Port, and Path, and then associate it with EC2 instances via AWS::EC2::ApplicationStatusCheckInstanceAssociation or AWS::EC2::ApplicationStatusCheckTagAssociation.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ApplicationStatusCheck: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-applicationstatuscheck.html | CloudFormation: AWS::EC2::ApplicationStatusCheck}
  */
-export const ApplicationStatusCheck = cloudControlType<ApplicationStatusCheckArgs, ApplicationStatusCheckOutputs>("AWS::EC2::ApplicationStatusCheck", "aws:ec2:ApplicationStatusCheck", '{"p":[["Protocol",["enum","http","https"],1],["Port","integer",1],["Path","string"],["Aggregation",["enum","included","excluded"]],["IpVersion",["enum","ipv4","ipv6"]],["IpScope",["enum","private"],66],["DeviceIndex","integer"],["Interval","integer",66],["Timeout","integer"],["FailureThreshold","integer"],["SuccessThreshold","integer"],["StatusCodeMatcher","string"],["InitializationGracePeriodSeconds","integer"],["HealthCheckPaths",["array",["ref","HealthCheckPath"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ApplicationStatusCheckId","string",72],["CreationTime","string",8]],"id":["Arn"],"d":{"HealthCheckPath":[["Source",["ref","HealthCheckPathSource"]],["Destinations",["array",["ref","HealthCheckPathDestination"]]]],"HealthCheckPathSource":[["SubnetId","string"],["SecurityGroupId","string"]],"HealthCheckPathDestination":[["SubnetId","string"],["SecurityGroupId","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:ec2:${Region}:${Account}:application-status-check/${ApplicationStatusCheckId}"}');
+export const ApplicationStatusCheck = cloudControlType<ApplicationStatusCheckArgs, ApplicationStatusCheckOutputs>("AWS::EC2::ApplicationStatusCheck", "aws:ec2:ApplicationStatusCheck", '{"p":[["Protocol",["enum","http","https"],1],["Port","integer",1],["Path","string"],["Aggregation",["enum","included","excluded"]],["IpVersion",["enum","ipv4","ipv6"]],["IpScope",["enum","private"],66],["DeviceIndex","integer"],["Interval","integer",66],["Timeout","integer"],["FailureThreshold","integer"],["SuccessThreshold","integer"],["StatusCodeMatcher","string"],["InitializationGracePeriodSeconds","integer"],["HealthCheckPaths",["array",["ref","HealthCheckPath"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ApplicationStatusCheckId","string",72],["CreationTime","string",8]],"id":["Arn"],"d":{"HealthCheckPath":[["Source",["ref","HealthCheckPathSource"]],["Destinations",["array",["ref","HealthCheckPathDestination"]]]],"HealthCheckPathSource":[["SubnetId","string"],["SecurityGroupId","string"]],"HealthCheckPathDestination":[["SubnetId","string"],["SecurityGroupId","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ec2:${Region}:${Account}:application-status-check/${ApplicationStatusCheckId}"}');
 /** A {@link ApplicationStatusCheck} instance: its attributes as typed outputs. */
 export type ApplicationStatusCheck = InstanceType<typeof ApplicationStatusCheck>;
 
@@ -411,9 +413,11 @@ export interface CarrierGatewayOutputs extends CarrierGatewayArgs {
 /**
  * Specifies an ingress authorization rule to add to a Client VPN endpoint. Ingress authorization rules act as firewall rules that grant access to networks. You must configure ingress authorization rules to enable clients to access resources in AWS or on-premises networks.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ClientVpnAuthorizationRule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-clientvpnauthorizationrule.html | CloudFormation: AWS::EC2::ClientVpnAuthorizationRule}
  */
-export const ClientVpnAuthorizationRule = cloudControlType<ClientVpnAuthorizationRuleArgs, ClientVpnAuthorizationRuleOutputs>("AWS::EC2::ClientVpnAuthorizationRule", "aws:ec2:ClientVpnAuthorizationRule", '{"p":[["ClientVpnEndpointId","string",67],["Description","string",66],["AccessGroupId","string",66],["TargetNetworkCidr","string",67],["AuthorizeAllGroups","boolean",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const ClientVpnAuthorizationRule = cloudControlType<ClientVpnAuthorizationRuleArgs, ClientVpnAuthorizationRuleOutputs>("AWS::EC2::ClientVpnAuthorizationRule", "aws:ec2:ClientVpnAuthorizationRule", '{"p":[["ClientVpnEndpointId","string",67],["Description","string",66],["AccessGroupId","string",66],["TargetNetworkCidr","string",67],["AuthorizeAllGroups","boolean",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ClientVpnAuthorizationRule} instance: its attributes as typed outputs. */
 export type ClientVpnAuthorizationRule = InstanceType<typeof ClientVpnAuthorizationRule>;
 
@@ -439,9 +443,11 @@ export interface ClientVpnAuthorizationRuleOutputs extends ClientVpnAuthorizatio
 /**
  * Specifies a Client VPN endpoint. A Client VPN endpoint is the resource you create and configure to enable and manage client VPN sessions. It is the destination endpoint at which all client VPN sessions are terminated.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ClientVpnEndpoint: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-clientvpnendpoint.html | CloudFormation: AWS::EC2::ClientVpnEndpoint}
  */
-export const ClientVpnEndpoint = cloudControlType<ClientVpnEndpointArgs, ClientVpnEndpointOutputs>("AWS::EC2::ClientVpnEndpoint", "aws:ec2:ClientVpnEndpoint", '{"p":[["ClientCidrBlock","string",66],["ClientConnectOptions",["ref","ClientConnectOptions"]],["Description","string"],["TagSpecifications",["array",["ref","TagSpecification"]],66],["AuthenticationOptions",["array",["ref","ClientAuthenticationRequest"]],67],["ServerCertificateArn","string",1],["SessionTimeoutHours","integer"],["DnsServers",["array","string"]],["SecurityGroupIds",["array","string"]],["ConnectionLogOptions",["ref","ConnectionLogOptions"],1],["SplitTunnel","boolean"],["ClientLoginBannerOptions",["ref","ClientLoginBannerOptions"]],["VpcId","string"],["SelfServicePortal","string"],["TransportProtocol","string",66],["VpnPort","integer"],["ClientRouteEnforcementOptions",["ref","ClientRouteEnforcementOptions"]],["DisconnectOnSessionTimeout","boolean"],["TrafficIpAddressType","string",66],["TransitGatewayConfiguration",["ref","TransitGatewayConfiguration"],66],["EndpointIpAddressType","string",66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ClientConnectOptions":[["LambdaFunctionArn","string"],["Enabled","boolean",1]],"TagSpecification":[["ResourceType","string",1],["Tags",["array",["ref","Tag"]],1]],"ClientAuthenticationRequest":[["MutualAuthentication",["ref","CertificateAuthenticationRequest"]],["Type","string",1],["FederatedAuthentication",["ref","FederatedAuthenticationRequest"]],["ActiveDirectory",["ref","DirectoryServiceAuthenticationRequest"]]],"CertificateAuthenticationRequest":[["ClientRootCertificateChainArn","string",1]],"FederatedAuthenticationRequest":[["SelfServiceSAMLProviderArn","string"],["SAMLProviderArn","string",1]],"DirectoryServiceAuthenticationRequest":[["DirectoryId","string",1]],"ConnectionLogOptions":[["CloudwatchLogStream","string"],["Enabled","boolean",1],["CloudwatchLogGroup","string"]],"ClientLoginBannerOptions":[["Enabled","boolean",1],["BannerText","string"]],"ClientRouteEnforcementOptions":[["Enforced","boolean"]],"TransitGatewayConfiguration":[["TransitGatewayId","string",1],["AvailabilityZoneIds",["array","string"]],["AvailabilityZones",["array","string"]]]},"reg":{"h":""},"arn":"arn:${Partition}:ec2:${Region}:${Account}:client-vpn-endpoint/${ClientVpnEndpointId}"}');
+export const ClientVpnEndpoint = cloudControlType<ClientVpnEndpointArgs, ClientVpnEndpointOutputs>("AWS::EC2::ClientVpnEndpoint", "aws:ec2:ClientVpnEndpoint", '{"p":[["ClientCidrBlock","string",66],["ClientConnectOptions",["ref","ClientConnectOptions"]],["Description","string"],["TagSpecifications",["array",["ref","TagSpecification"]],66],["AuthenticationOptions",["array",["ref","ClientAuthenticationRequest"]],67],["ServerCertificateArn","string",1],["SessionTimeoutHours","integer"],["DnsServers",["array","string"]],["SecurityGroupIds",["array","string"]],["ConnectionLogOptions",["ref","ConnectionLogOptions"],1],["SplitTunnel","boolean"],["ClientLoginBannerOptions",["ref","ClientLoginBannerOptions"]],["VpcId","string"],["SelfServicePortal","string"],["TransportProtocol","string",66],["VpnPort","integer"],["ClientRouteEnforcementOptions",["ref","ClientRouteEnforcementOptions"]],["DisconnectOnSessionTimeout","boolean"],["TrafficIpAddressType","string",66],["TransitGatewayConfiguration",["ref","TransitGatewayConfiguration"],66],["EndpointIpAddressType","string",66],["Id","string",72,"awsId"]],"id":["Id"],"d":{"ClientConnectOptions":[["LambdaFunctionArn","string"],["Enabled","boolean",1]],"TagSpecification":[["ResourceType","string",1],["Tags",["array",["ref","Tag"]],1]],"ClientAuthenticationRequest":[["MutualAuthentication",["ref","CertificateAuthenticationRequest"]],["Type","string",1],["FederatedAuthentication",["ref","FederatedAuthenticationRequest"]],["ActiveDirectory",["ref","DirectoryServiceAuthenticationRequest"]]],"CertificateAuthenticationRequest":[["ClientRootCertificateChainArn","string",1]],"FederatedAuthenticationRequest":[["SelfServiceSAMLProviderArn","string"],["SAMLProviderArn","string",1]],"DirectoryServiceAuthenticationRequest":[["DirectoryId","string",1]],"ConnectionLogOptions":[["CloudwatchLogStream","string"],["Enabled","boolean",1],["CloudwatchLogGroup","string"]],"ClientLoginBannerOptions":[["Enabled","boolean",1],["BannerText","string"]],"ClientRouteEnforcementOptions":[["Enforced","boolean"]],"TransitGatewayConfiguration":[["TransitGatewayId","string",1],["AvailabilityZoneIds",["array","string"]],["AvailabilityZones",["array","string"]]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ec2:${Region}:${Account}:client-vpn-endpoint/${ClientVpnEndpointId}"}');
 /** A {@link ClientVpnEndpoint} instance: its attributes as typed outputs. */
 export type ClientVpnEndpoint = InstanceType<typeof ClientVpnEndpoint>;
 
@@ -668,9 +674,11 @@ export interface ClientVpnEndpointTransitGatewayConfiguration {
  *
  * A target network association must be created before you can specify a route. If you're setting up all the components of a Client VPN endpoint at the same time, you must use the [DependsOn Attribute](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-dependson.html) to declare a dependency on the `AWS::EC2::ClientVpnTargetNetworkAssociation` resource.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ClientVpnRoute: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-clientvpnroute.html | CloudFormation: AWS::EC2::ClientVpnRoute}
  */
-export const ClientVpnRoute = cloudControlType<ClientVpnRouteArgs, ClientVpnRouteOutputs>("AWS::EC2::ClientVpnRoute", "aws:ec2:ClientVpnRoute", '{"p":[["ClientVpnEndpointId","string",67],["TargetVpcSubnetId","string",66],["Description","string",66],["DestinationCidrBlock","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const ClientVpnRoute = cloudControlType<ClientVpnRouteArgs, ClientVpnRouteOutputs>("AWS::EC2::ClientVpnRoute", "aws:ec2:ClientVpnRoute", '{"p":[["ClientVpnEndpointId","string",67],["TargetVpcSubnetId","string",66],["Description","string",66],["DestinationCidrBlock","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ClientVpnRoute} instance: its attributes as typed outputs. */
 export type ClientVpnRoute = InstanceType<typeof ClientVpnRoute>;
 
@@ -705,9 +713,11 @@ export interface ClientVpnRouteOutputs extends ClientVpnRouteArgs {
 /**
  * Specifies a target network to associate with a Client VPN endpoint. A target network is a subnet in a VPC. You can associate multiple subnets from the same VPC with a Client VPN endpoint. You can associate only one subnet in each Availability Zone. We recommend that you associate at least two subnets to provide Availability Zone redundancy.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::ClientVpnTargetNetworkAssociation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-clientvpntargetnetworkassociation.html | CloudFormation: AWS::EC2::ClientVpnTargetNetworkAssociation}
  */
-export const ClientVpnTargetNetworkAssociation = cloudControlType<ClientVpnTargetNetworkAssociationArgs, ClientVpnTargetNetworkAssociationOutputs>("AWS::EC2::ClientVpnTargetNetworkAssociation", "aws:ec2:ClientVpnTargetNetworkAssociation", '{"p":[["ClientVpnEndpointId","string",67],["SubnetId","string",66],["AvailabilityZoneId","string",66],["AvailabilityZone","string",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const ClientVpnTargetNetworkAssociation = cloudControlType<ClientVpnTargetNetworkAssociationArgs, ClientVpnTargetNetworkAssociationOutputs>("AWS::EC2::ClientVpnTargetNetworkAssociation", "aws:ec2:ClientVpnTargetNetworkAssociation", '{"p":[["ClientVpnEndpointId","string",67],["SubnetId","string",66],["AvailabilityZoneId","string",66],["AvailabilityZone","string",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ClientVpnTargetNetworkAssociation} instance: its attributes as typed outputs. */
 export type ClientVpnTargetNetworkAssociation = InstanceType<typeof ClientVpnTargetNetworkAssociation>;
 
@@ -2092,9 +2102,11 @@ export interface FlowLogTagFieldSpecification {
 /**
  * Creates and manages an Amazon FPGA Image (AFI) from a design checkpoint (DCP).
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::FpgaImage: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-fpgaimage.html | CloudFormation: AWS::EC2::FpgaImage}
  */
-export const FpgaImage = cloudControlType<FpgaImageArgs, FpgaImageOutputs>("AWS::EC2::FpgaImage", "aws:ec2:FpgaImage", '{"p":[["Name","string"],["Description","string"],["InputStorageLocation",["ref","StorageLocation"],66],["LogsStorageLocation",["ref","StorageLocation"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FpgaImageId","string",72],["FpgaImageGlobalId","string",72],["State","string",8],["OwnerId","string",8],["CreateTime","string",8],["UpdateTime","string",8],["DataRetentionSupport","boolean",8],["Public","boolean",8]],"id":["Arn"],"d":{"StorageLocation":[["Bucket","string"],["Key","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:ec2:${Region}:${Account}:fpga-image/${FpgaImageId}"}');
+export const FpgaImage = cloudControlType<FpgaImageArgs, FpgaImageOutputs>("AWS::EC2::FpgaImage", "aws:ec2:FpgaImage", '{"p":[["Name","string"],["Description","string"],["InputStorageLocation",["ref","StorageLocation"],66],["LogsStorageLocation",["ref","StorageLocation"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FpgaImageId","string",72],["FpgaImageGlobalId","string",72],["State","string",8],["OwnerId","string",8],["CreateTime","string",8],["UpdateTime","string",8],["DataRetentionSupport","boolean",8],["Public","boolean",8]],"id":["Arn"],"d":{"StorageLocation":[["Bucket","string"],["Key","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ec2:${Region}:${Account}:fpga-image/${FpgaImageId}"}');
 /** A {@link FpgaImage} instance: its attributes as typed outputs. */
 export type FpgaImage = InstanceType<typeof FpgaImage>;
 
@@ -2780,9 +2792,11 @@ export interface IPAMScopeIpamScopeExternalAuthorityConfiguration {
 /**
  * Resource Type definition for AWS::EC2::IPv4Pool. A public IPv4 pool is an EC2 IP address pool required for the public IPv4 CIDRs that you own and bring to AWS to manage with IPAM (BYOIP).
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::IPv4Pool: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipv4pool.html | CloudFormation: AWS::EC2::IPv4Pool}
  */
-export const IPv4Pool = cloudControlType<IPv4PoolArgs, IPv4PoolOutputs>("AWS::EC2::IPv4Pool", "aws:ec2:IPv4Pool", '{"p":[["Tags",["array",["ref","Tag"]]],["Arn","string",72],["PoolId","string",8],["Description","string",8],["NetworkBorderGroup","string",8],["TotalAddressCount","integer",8],["TotalAvailableAddressCount","integer",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const IPv4Pool = cloudControlType<IPv4PoolArgs, IPv4PoolOutputs>("AWS::EC2::IPv4Pool", "aws:ec2:IPv4Pool", '{"p":[["Tags",["array",["ref","Tag"]]],["Arn","string",72],["PoolId","string",8],["Description","string",8],["NetworkBorderGroup","string",8],["TotalAddressCount","integer",8],["TotalAvailableAddressCount","integer",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link IPv4Pool} instance: its attributes as typed outputs. */
 export type IPv4Pool = InstanceType<typeof IPv4Pool>;
 
@@ -3627,9 +3641,11 @@ export interface InstanceConnectEndpointInstanceConnectEndpointDnsNames {
 /**
  * Resource type definition for AWS::EC2::InstanceEventWindow. An event window defines a recurring set of time ranges, or a cron expression, during which AWS-initiated maintenance events may be scheduled for the associated Amazon EC2 instances or Dedicated Hosts.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::InstanceEventWindow: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-instanceeventwindow.html | CloudFormation: AWS::EC2::InstanceEventWindow}
  */
-export const InstanceEventWindow = cloudControlType<InstanceEventWindowArgs, InstanceEventWindowOutputs>("AWS::EC2::InstanceEventWindow", "aws:ec2:InstanceEventWindow", '{"p":[["Name","string"],["TimeRanges",["array",["ref","TimeRange"]]],["CronExpression","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["InstanceEventWindowId","string",72],["State","string",8]],"id":["Arn"],"d":{"TimeRange":[["StartWeekDay",["enum","sunday","monday","tuesday","wednesday","thursday","friday","saturday"]],["StartHour","integer"],["EndWeekDay",["enum","sunday","monday","tuesday","wednesday","thursday","friday","saturday"]],["EndHour","integer"]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const InstanceEventWindow = cloudControlType<InstanceEventWindowArgs, InstanceEventWindowOutputs>("AWS::EC2::InstanceEventWindow", "aws:ec2:InstanceEventWindow", '{"p":[["Name","string"],["TimeRanges",["array",["ref","TimeRange"]]],["CronExpression","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["InstanceEventWindowId","string",72],["State","string",8]],"id":["Arn"],"d":{"TimeRange":[["StartWeekDay",["enum","sunday","monday","tuesday","wednesday","thursday","friday","saturday"]],["StartHour","integer"],["EndWeekDay",["enum","sunday","monday","tuesday","wednesday","thursday","friday","saturday"]],["EndHour","integer"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link InstanceEventWindow} instance: its attributes as typed outputs. */
 export type InstanceEventWindow = InstanceType<typeof InstanceEventWindow>;
 
@@ -3718,9 +3734,11 @@ export interface IpPoolRouteTableAssociationOutputs extends IpPoolRouteTableAsso
 /**
  * A verification token is an AWS-generated random value that you can use to prove ownership of an external resource. For example, you can use a verification token to validate that you control a public IP address range when you bring an IP address range to AWS (BYOIP).
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::IpamExternalResourceVerificationToken: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-ipamexternalresourceverificationtoken.html | CloudFormation: AWS::EC2::IpamExternalResourceVerificationToken}
  */
-export const IpamExternalResourceVerificationToken = cloudControlType<IpamExternalResourceVerificationTokenArgs, IpamExternalResourceVerificationTokenOutputs>("AWS::EC2::IpamExternalResourceVerificationToken", "aws:ec2:IpamExternalResourceVerificationToken", '{"p":[["IpamId","string",67],["Tags",["array",["ref","Tag"]]],["IpamExternalResourceVerificationTokenArn","string",72],["IpamExternalResourceVerificationTokenId","string",72],["IpamArn","string",8],["IpamRegion","string",8],["TokenValue","string",8],["TokenName","string",8],["NotAfter","string",8],["Status",["enum","valid","expired"],8],["State",["enum","create-in-progress","create-complete","create-failed","delete-in-progress","delete-complete","delete-failed"],8]],"id":["IpamExternalResourceVerificationTokenArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:ec2::${Account}:ipam-external-resource-verification-token/${IpamExternalResourceVerificationTokenId}"}');
+export const IpamExternalResourceVerificationToken = cloudControlType<IpamExternalResourceVerificationTokenArgs, IpamExternalResourceVerificationTokenOutputs>("AWS::EC2::IpamExternalResourceVerificationToken", "aws:ec2:IpamExternalResourceVerificationToken", '{"p":[["IpamId","string",67],["Tags",["array",["ref","Tag"]]],["IpamExternalResourceVerificationTokenArn","string",72],["IpamExternalResourceVerificationTokenId","string",72],["IpamArn","string",8],["IpamRegion","string",8],["TokenValue","string",8],["TokenName","string",8],["NotAfter","string",8],["Status",["enum","valid","expired"],8],["State",["enum","create-in-progress","create-complete","create-failed","delete-in-progress","delete-complete","delete-failed"],8]],"id":["IpamExternalResourceVerificationTokenArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ec2::${Account}:ipam-external-resource-verification-token/${IpamExternalResourceVerificationTokenId}"}');
 /** A {@link IpamExternalResourceVerificationToken} instance: its attributes as typed outputs. */
 export type IpamExternalResourceVerificationToken = InstanceType<typeof IpamExternalResourceVerificationToken>;
 
@@ -5354,9 +5372,11 @@ export interface NetworkAclOutputs extends NetworkAclArgs {
  *
  * For information about the protocol value, see [Protocol Numbers](https://docs.aws.amazon.com/https://www.iana.org/assignments/protocol-numbers/protocol-numbers.xhtml) on the Internet Assigned Numbers Authority (IANA) website.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::NetworkAclEntry: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkaclentry.html | CloudFormation: AWS::EC2::NetworkAclEntry}
  */
-export const NetworkAclEntry = cloudControlType<NetworkAclEntryArgs, NetworkAclEntryOutputs>("AWS::EC2::NetworkAclEntry", "aws:ec2:NetworkAclEntry", '{"p":[["CidrBlock","string"],["Egress","boolean",66],["Icmp",["ref","Icmp"]],["Ipv6CidrBlock","string"],["NetworkAclId","string",67],["PortRange",["ref","PortRange"]],["Protocol","integer",1],["RuleAction","string",1],["RuleNumber","integer",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Icmp":[["Code","integer"],["Type","integer"]],"PortRange":[["From","integer"],["To","integer"]]},"reg":{"h":""}}');
+export const NetworkAclEntry = cloudControlType<NetworkAclEntryArgs, NetworkAclEntryOutputs>("AWS::EC2::NetworkAclEntry", "aws:ec2:NetworkAclEntry", '{"p":[["CidrBlock","string"],["Egress","boolean",66],["Icmp",["ref","Icmp"]],["Ipv6CidrBlock","string"],["NetworkAclId","string",67],["PortRange",["ref","PortRange"]],["Protocol","integer",1],["RuleAction","string",1],["RuleNumber","integer",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Icmp":[["Code","integer"],["Type","integer"]],"PortRange":[["From","integer"],["To","integer"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link NetworkAclEntry} instance: its attributes as typed outputs. */
 export type NetworkAclEntry = InstanceType<typeof NetworkAclEntry>;
 
@@ -6279,9 +6299,11 @@ export interface NetworkInterfaceAttachmentEnaSrdUdpSpecification {
 /**
  * Specifies a permission for the network interface, For example, you can grant an AWS -authorized account permission to attach the network interface to an instance in their account.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::NetworkInterfacePermission: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-networkinterfacepermission.html | CloudFormation: AWS::EC2::NetworkInterfacePermission}
  */
-export const NetworkInterfacePermission = cloudControlType<NetworkInterfacePermissionArgs, NetworkInterfacePermissionOutputs>("AWS::EC2::NetworkInterfacePermission", "aws:ec2:NetworkInterfacePermission", '{"p":[["AwsAccountId","string",67],["NetworkInterfaceId","string",67],["Permission","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const NetworkInterfacePermission = cloudControlType<NetworkInterfacePermissionArgs, NetworkInterfacePermissionOutputs>("AWS::EC2::NetworkInterfacePermission", "aws:ec2:NetworkInterfacePermission", '{"p":[["AwsAccountId","string",67],["NetworkInterfaceId","string",67],["Permission","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link NetworkInterfacePermission} instance: its attributes as typed outputs. */
 export type NetworkInterfacePermission = InstanceType<typeof NetworkInterfacePermission>;
 
@@ -8303,9 +8325,11 @@ export interface SubnetCidrBlockOutputs extends SubnetCidrBlockArgs {
 /**
  * Resource Type definition for a CIDR range reserved inside an Amazon EC2 subnet.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::SubnetCidrReservation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-subnetcidrreservation.html | CloudFormation: AWS::EC2::SubnetCidrReservation}
  */
-export const SubnetCidrReservation = cloudControlType<SubnetCidrReservationArgs, SubnetCidrReservationOutputs>("AWS::EC2::SubnetCidrReservation", "aws:ec2:SubnetCidrReservation", '{"p":[["SubnetId","string",67],["Cidr","string",67],["ReservationType",["enum","prefix","explicit"],67],["Description","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["SubnetCidrReservationId","string",72],["OwnerId","string",8]],"id":["SubnetId","SubnetCidrReservationId"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const SubnetCidrReservation = cloudControlType<SubnetCidrReservationArgs, SubnetCidrReservationOutputs>("AWS::EC2::SubnetCidrReservation", "aws:ec2:SubnetCidrReservation", '{"p":[["SubnetId","string",67],["Cidr","string",67],["ReservationType",["enum","prefix","explicit"],67],["Description","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["SubnetCidrReservationId","string",72],["OwnerId","string",8]],"id":["SubnetId","SubnetCidrReservationId"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link SubnetCidrReservation} instance: its attributes as typed outputs. */
 export type SubnetCidrReservation = InstanceType<typeof SubnetCidrReservation>;
 
@@ -10516,9 +10540,11 @@ export interface VPNGatewayOutputs extends VPNGatewayArgs {
  *
  * If you reference a VPN gateway that is in the same template as your VPN gateway route propagation, you must explicitly declare a dependency on the VPN gateway attachment. The `AWS::EC2::VPNGatewayRoutePropagation` resource cannot use the VPN gateway until it has successfully attached to the VPC. Add a [DependsOn Attribute](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-dependson.html) in the `AWS::EC2::VPNGatewayRoutePropagation` resource to explicitly declare a dependency on the VPN gateway attachment.
  *
+ * @deprecated Cloud Control cannot create AWS::EC2::VPNGatewayRoutePropagation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-vpngatewayroutepropagation.html | CloudFormation: AWS::EC2::VPNGatewayRoutePropagation}
  */
-export const VPNGatewayRoutePropagation = cloudControlType<VPNGatewayRoutePropagationArgs, VPNGatewayRoutePropagationOutputs>("AWS::EC2::VPNGatewayRoutePropagation", "aws:ec2:VPNGatewayRoutePropagation", '{"p":[["RouteTableIds",["array","string"],1],["VpnGatewayId","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const VPNGatewayRoutePropagation = cloudControlType<VPNGatewayRoutePropagationArgs, VPNGatewayRoutePropagationOutputs>("AWS::EC2::VPNGatewayRoutePropagation", "aws:ec2:VPNGatewayRoutePropagation", '{"p":[["RouteTableIds",["array","string"],1],["VpnGatewayId","string",1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link VPNGatewayRoutePropagation} instance: its attributes as typed outputs. */
 export type VPNGatewayRoutePropagation = InstanceType<typeof VPNGatewayRoutePropagation>;
 

@@ -322,9 +322,11 @@ export interface CapabilityAck {
 /**
  * Resource Type definition for EKS CertificateAuthority.
  *
+ * @deprecated Cloud Control cannot create AWS::EKS::CertificateAuthority: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-eks-certificateauthority.html | CloudFormation: AWS::EKS::CertificateAuthority}
  */
-export const CertificateAuthority = cloudControlType<CertificateAuthorityArgs, CertificateAuthorityOutputs>("AWS::EKS::CertificateAuthority", "aws:eks:CertificateAuthority", '{"p":[["ClusterName","string",67],["Id","string",72,"awsId"],["CreatedAt","string",8],["CreatedBy","string",8],["ActivatedAt","string",8],["ActivatedBy","string",8],["SigningStatus","string",8],["DistributionStatus","string",8],["Validity",["ref","Validity"],8],["ScheduledEvents",["ref","ScheduledEvents"],8],["RollbackAvailable","boolean",8],["Data","string",8]],"id":["ClusterName","Id"],"d":{"Validity":[["NotBefore","string"],["NotAfter","string"]],"ScheduledEvents":[["FirstAutoActivation","string"],["FinalAutoActivation","string"]]},"reg":{"h":""}}');
+export const CertificateAuthority = cloudControlType<CertificateAuthorityArgs, CertificateAuthorityOutputs>("AWS::EKS::CertificateAuthority", "aws:eks:CertificateAuthority", '{"p":[["ClusterName","string",67],["Id","string",72,"awsId"],["CreatedAt","string",8],["CreatedBy","string",8],["ActivatedAt","string",8],["ActivatedBy","string",8],["SigningStatus","string",8],["DistributionStatus","string",8],["Validity",["ref","Validity"],8],["ScheduledEvents",["ref","ScheduledEvents"],8],["RollbackAvailable","boolean",8],["Data","string",8]],"id":["ClusterName","Id"],"d":{"Validity":[["NotBefore","string"],["NotAfter","string"]],"ScheduledEvents":[["FirstAutoActivation","string"],["FinalAutoActivation","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link CertificateAuthority} instance: its attributes as typed outputs. */
 export type CertificateAuthority = InstanceType<typeof CertificateAuthority>;
 

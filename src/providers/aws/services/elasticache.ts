@@ -828,9 +828,11 @@ export interface ReplicationGroupReadEndPoint {
  *
  * For more information, see [CreateCacheSubnetGroup](https://docs.aws.amazon.com/AmazonElastiCache/latest/APIReference/API_CreateCacheSubnetGroup.html) .
  *
+ * @deprecated Cloud Control cannot create AWS::ElastiCache::SecurityGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-securitygroup.html | CloudFormation: AWS::ElastiCache::SecurityGroup}
  */
-export const SecurityGroup = cloudControlType<SecurityGroupArgs, SecurityGroupOutputs>("AWS::ElastiCache::SecurityGroup", "aws:elasticache:SecurityGroup", '{"p":[["Description","string",1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:securitygroup:${CacheSecurityGroupName}"}');
+export const SecurityGroup = cloudControlType<SecurityGroupArgs, SecurityGroupOutputs>("AWS::ElastiCache::SecurityGroup", "aws:elasticache:SecurityGroup", '{"p":[["Description","string",1],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:securitygroup:${CacheSecurityGroupName}"}');
 /** A {@link SecurityGroup} instance: its attributes as typed outputs. */
 export type SecurityGroup = InstanceType<typeof SecurityGroup>;
 
@@ -852,9 +854,11 @@ export interface SecurityGroupOutputs extends SecurityGroupArgs {
  *
  * > Updates are not supported.
  *
+ * @deprecated Cloud Control cannot create AWS::ElastiCache::SecurityGroupIngress: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-securitygroupingress.html | CloudFormation: AWS::ElastiCache::SecurityGroupIngress}
  */
-export const SecurityGroupIngress = cloudControlType<SecurityGroupIngressArgs, SecurityGroupIngressOutputs>("AWS::ElastiCache::SecurityGroupIngress", "aws:elasticache:SecurityGroupIngress", '{"p":[["CacheSecurityGroupName","string",1],["EC2SecurityGroupName","string",1],["EC2SecurityGroupOwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const SecurityGroupIngress = cloudControlType<SecurityGroupIngressArgs, SecurityGroupIngressOutputs>("AWS::ElastiCache::SecurityGroupIngress", "aws:elasticache:SecurityGroupIngress", '{"p":[["CacheSecurityGroupName","string",1],["EC2SecurityGroupName","string",1],["EC2SecurityGroupOwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link SecurityGroupIngress} instance: its attributes as typed outputs. */
 export type SecurityGroupIngress = InstanceType<typeof SecurityGroupIngress>;
 
@@ -993,9 +997,11 @@ export interface ServerlessCacheEndpoint {
 /**
  * Resource Type definition for AWS::ElastiCache::ServerlessCacheSnapshot. A serverless cache snapshot is a point-in-time backup of an ElastiCache serverless cache. Available for Valkey, Redis OSS and Serverless Memcached only.
  *
+ * @deprecated Cloud Control cannot create AWS::ElastiCache::ServerlessCacheSnapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticache-serverlesscachesnapshot.html | CloudFormation: AWS::ElastiCache::ServerlessCacheSnapshot}
  */
-export const ServerlessCacheSnapshot = cloudControlType<ServerlessCacheSnapshotArgs, ServerlessCacheSnapshotOutputs>("AWS::ElastiCache::ServerlessCacheSnapshot", "aws:elasticache:ServerlessCacheSnapshot", '{"p":[["ServerlessCacheSnapshotName","string",67],["ServerlessCacheName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["ARN","string",72],["SnapshotType","string",8],["Status","string",8],["CreateTime","string",8],["BytesUsedForCache","string",8],["ServerlessCacheConfiguration",["ref","ServerlessCacheConfiguration"],8]],"id":["ARN"],"d":{"ServerlessCacheConfiguration":[["ServerlessCacheName","string"],["Engine","string"],["MajorEngineVersion","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:serverlesscachesnapshot:${ServerlessCacheSnapshotName}"}');
+export const ServerlessCacheSnapshot = cloudControlType<ServerlessCacheSnapshotArgs, ServerlessCacheSnapshotOutputs>("AWS::ElastiCache::ServerlessCacheSnapshot", "aws:elasticache:ServerlessCacheSnapshot", '{"p":[["ServerlessCacheSnapshotName","string",67],["ServerlessCacheName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["ARN","string",72],["SnapshotType","string",8],["Status","string",8],["CreateTime","string",8],["BytesUsedForCache","string",8],["ServerlessCacheConfiguration",["ref","ServerlessCacheConfiguration"],8]],"id":["ARN"],"d":{"ServerlessCacheConfiguration":[["ServerlessCacheName","string"],["Engine","string"],["MajorEngineVersion","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:elasticache:${Region}:${Account}:serverlesscachesnapshot:${ServerlessCacheSnapshotName}"}');
 /** A {@link ServerlessCacheSnapshot} instance: its attributes as typed outputs. */
 export type ServerlessCacheSnapshot = InstanceType<typeof ServerlessCacheSnapshot>;
 

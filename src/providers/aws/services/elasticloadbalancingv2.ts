@@ -332,9 +332,11 @@ export interface ListenerListenerAttribute {
 /**
  * Specifies an SSL server certificate to add to the certificate list for an HTTPS or TLS listener.
  *
+ * @deprecated Cloud Control cannot create AWS::ElasticLoadBalancingV2::ListenerCertificate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-elasticloadbalancingv2-listenercertificate.html | CloudFormation: AWS::ElasticLoadBalancingV2::ListenerCertificate}
  */
-export const ListenerCertificate = cloudControlType<ListenerCertificateArgs, ListenerCertificateOutputs>("AWS::ElasticLoadBalancingV2::ListenerCertificate", "aws:elasticloadbalancingv2:ListenerCertificate", '{"p":[["Certificates",["array",["ref","Certificate"]],1],["ListenerArn","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Certificate":[["CertificateArn","string"]]},"reg":{"h":""}}');
+export const ListenerCertificate = cloudControlType<ListenerCertificateArgs, ListenerCertificateOutputs>("AWS::ElasticLoadBalancingV2::ListenerCertificate", "aws:elasticloadbalancingv2:ListenerCertificate", '{"p":[["Certificates",["array",["ref","Certificate"]],1],["ListenerArn","string",67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Certificate":[["CertificateArn","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ListenerCertificate} instance: its attributes as typed outputs. */
 export type ListenerCertificate = InstanceType<typeof ListenerCertificate>;
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates an AWS Firewall Manager applications list.
  *
+ * @deprecated Cloud Control cannot create AWS::FMS::ApplicationsList: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fms-applicationslist.html | CloudFormation: AWS::FMS::ApplicationsList}
  */
-export const ApplicationsList = cloudControlType<ApplicationsListArgs, ApplicationsListOutputs>("AWS::FMS::ApplicationsList", "aws:fms:ApplicationsList", '{"p":[["ListName","string",1],["AppsList",["array",["ref","App"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ListId","string",8],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"d":{"App":[["AppName","string",1],["Protocol","string",1],["Port","integer",1]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:fms:${Region}:${Account}:applications-list/${Id}"}');
+export const ApplicationsList = cloudControlType<ApplicationsListArgs, ApplicationsListOutputs>("AWS::FMS::ApplicationsList", "aws:fms:ApplicationsList", '{"p":[["ListName","string",1],["AppsList",["array",["ref","App"]],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ListId","string",8],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"d":{"App":[["AppName","string",1],["Protocol","string",1],["Port","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:fms:${Region}:${Account}:applications-list/${Id}"}');
 /** A {@link ApplicationsList} instance: its attributes as typed outputs. */
 export type ApplicationsList = InstanceType<typeof ApplicationsList>;
 
@@ -413,9 +415,11 @@ export interface PolicyPolicyTag {
 /**
  * Creates an AWS Firewall Manager protocols list.
  *
+ * @deprecated Cloud Control cannot create AWS::FMS::ProtocolsList: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-fms-protocolslist.html | CloudFormation: AWS::FMS::ProtocolsList}
  */
-export const ProtocolsList = cloudControlType<ProtocolsListArgs, ProtocolsListOutputs>("AWS::FMS::ProtocolsList", "aws:fms:ProtocolsList", '{"p":[["ListName","string",1],["ProtocolsList",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ListId","string",8],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:fms:${Region}:${Account}:protocols-list/${Id}"}');
+export const ProtocolsList = cloudControlType<ProtocolsListArgs, ProtocolsListOutputs>("AWS::FMS::ProtocolsList", "aws:fms:ProtocolsList", '{"p":[["ListName","string",1],["ProtocolsList",["array","string"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ListId","string",8],["CreateTime","string",8],["LastUpdateTime","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:fms:${Region}:${Account}:protocols-list/${Id}"}');
 /** A {@link ProtocolsList} instance: its attributes as typed outputs. */
 export type ProtocolsList = InstanceType<typeof ProtocolsList>;
 

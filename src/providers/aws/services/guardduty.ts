@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource Type definition for AWS::GuardDuty::CustomDetectionRuleAssociation. Associates a GuardDuty custom detection rule with the caller's account, enabling the rule in either LIVE or DRY_RUN mode.
  *
+ * @deprecated Cloud Control cannot create AWS::GuardDuty::CustomDetectionRuleAssociation: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-guardduty-customdetectionruleassociation.html | CloudFormation: AWS::GuardDuty::CustomDetectionRuleAssociation}
  */
-export const CustomDetectionRuleAssociation = cloudControlType<CustomDetectionRuleAssociationArgs, CustomDetectionRuleAssociationOutputs>("AWS::GuardDuty::CustomDetectionRuleAssociation", "aws:guardduty:CustomDetectionRuleAssociation", '{"p":[["RuleId","string",67],["Mode",["enum","LIVE","DRY_RUN"],1],["Tags",["array",["ref","TagItem"]]],["AssociationId","string",72],["Arn","string",72],["AccountId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["RuleId","AssociationId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const CustomDetectionRuleAssociation = cloudControlType<CustomDetectionRuleAssociationArgs, CustomDetectionRuleAssociationOutputs>("AWS::GuardDuty::CustomDetectionRuleAssociation", "aws:guardduty:CustomDetectionRuleAssociation", '{"p":[["RuleId","string",67],["Mode",["enum","LIVE","DRY_RUN"],1],["Tags",["array",["ref","TagItem"]]],["AssociationId","string",72],["Arn","string",72],["AccountId","string",8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["RuleId","AssociationId"],"d":{"TagItem":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link CustomDetectionRuleAssociation} instance: its attributes as typed outputs. */
 export type CustomDetectionRuleAssociation = InstanceType<typeof CustomDetectionRuleAssociation>;
 

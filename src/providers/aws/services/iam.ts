@@ -15,9 +15,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * > To ensure the security of your AWS account , the secret access key is accessible only during key and user creation. You must save the key (for example, in a text file) if you want to be able to access it again. If a secret key is lost, you can rotate access keys by increasing the value of the `serial` property.
  *
+ * @deprecated Cloud Control cannot create AWS::IAM::AccessKey: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-accesskey.html | CloudFormation: AWS::IAM::AccessKey}
  */
-export const AccessKey = cloudControlType<AccessKeyArgs, AccessKeyOutputs>("AWS::IAM::AccessKey", "aws:iam:AccessKey", '{"p":[["Serial","integer",66],["Status","string"],["UserName","string",67],["SecretAccessKey","string",8],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const AccessKey = cloudControlType<AccessKeyArgs, AccessKeyOutputs>("AWS::IAM::AccessKey", "aws:iam:AccessKey", '{"p":[["Serial","integer",66],["Status","string"],["UserName","string",67],["SecretAccessKey","string",8],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AccessKey} instance: its attributes as typed outputs. */
 export type AccessKey = InstanceType<typeof AccessKey>;
 
@@ -396,9 +398,11 @@ export interface OIDCProviderOutputs extends OIDCProviderArgs {
  *
  * For information about limits on the number of inline policies that you can embed in an identity, see [Limitations on IAM Entities](https://docs.aws.amazon.com/IAM/latest/UserGuide/LimitationsOnEntities.html) in the *IAM User Guide* . …
  *
+ * @deprecated Cloud Control cannot create AWS::IAM::Policy: use an inline policy on Role (`policies`), or RolePolicy, UserPolicy, GroupPolicy or ManagedPolicy (cairn-iac/aws/iam). Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-policy.html | CloudFormation: AWS::IAM::Policy}
  */
-export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::IAM::Policy", "aws:iam:Policy", '{"p":[["Groups",["array","string"]],["PolicyName","string",1],["PolicyDocument",["union","json","string"],1],["Roles",["array","string"]],["Users",["array","string"]],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""},"arn":"arn:${Partition}:iam::${Account}:policy/${PolicyNameWithPath}"}');
+export const Policy = cloudControlType<PolicyArgs, PolicyOutputs>("AWS::IAM::Policy", "aws:iam:Policy", '{"p":[["Groups",["array","string"]],["PolicyName","string",1],["PolicyDocument",["union","json","string"],1],["Roles",["array","string"]],["Users",["array","string"]],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"use an inline policy on Role (`policies`), or RolePolicy, UserPolicy, GroupPolicy or ManagedPolicy (cairn-iac/aws/iam)"},"arn":"arn:${Partition}:iam::${Account}:policy/${PolicyNameWithPath}"}');
 /** A {@link Policy} instance: its attributes as typed outputs. */
 export type Policy = InstanceType<typeof Policy>;
 
@@ -960,9 +964,11 @@ export interface UserPolicyOutputs extends UserPolicyArgs {
 /**
  * Adds the specified user to the specified group.
  *
+ * @deprecated Cloud Control cannot create AWS::IAM::UserToGroupAddition: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-usertogroupaddition.html | CloudFormation: AWS::IAM::UserToGroupAddition}
  */
-export const UserToGroupAddition = cloudControlType<UserToGroupAdditionArgs, UserToGroupAdditionOutputs>("AWS::IAM::UserToGroupAddition", "aws:iam:UserToGroupAddition", '{"p":[["GroupName","string",1],["Users",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const UserToGroupAddition = cloudControlType<UserToGroupAdditionArgs, UserToGroupAdditionOutputs>("AWS::IAM::UserToGroupAddition", "aws:iam:UserToGroupAddition", '{"p":[["GroupName","string",1],["Users",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link UserToGroupAddition} instance: its attributes as typed outputs. */
 export type UserToGroupAddition = InstanceType<typeof UserToGroupAddition>;
 

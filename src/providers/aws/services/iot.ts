@@ -841,9 +841,11 @@ export interface FleetMetricAggregationType {
 /**
  * Use the AWS::IoT::Job resource to declare an AWS IoT job. A job can be used to define a set of remote operations that are sent to and run on one or more devices (things or thing groups) connected to AWS IoT.
  *
+ * @deprecated Cloud Control cannot create AWS::IoT::Job: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-job.html | CloudFormation: AWS::IoT::Job}
  */
-export const Job = cloudControlType<JobArgs, JobOutputs>("AWS::IoT::Job", "aws:iot:Job", '{"p":[["JobId","string",67],["Targets",["array","string"],67],["DocumentSource","string",66],["Document","string",66],["Description","string"],["PresignedUrlConfig",["ref","PresignedUrlConfig"]],["TargetSelection",["enum","CONTINUOUS","SNAPSHOT"],66],["JobExecutionsRolloutConfig",["ref","JobExecutionsRolloutConfig"]],["AbortConfig",["ref","AbortConfig"]],["TimeoutConfig",["ref","TimeoutConfig"]],["JobTemplateArn","string",66],["JobExecutionsRetryConfig",["ref","JobExecutionsRetryConfig"],66],["DocumentParameters",["map","string"],66],["SchedulingConfig",["ref","SchedulingConfig"],66],["DestinationPackageVersions",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8]],"id":["Arn"],"d":{"PresignedUrlConfig":[["RoleArn","string"],["ExpiresInSec","integer"]],"JobExecutionsRolloutConfig":[["MaximumPerMinute","integer"],["ExponentialRate",["ref","ExponentialRolloutRate"]]],"ExponentialRolloutRate":[["BaseRatePerMinute","integer",1],["IncrementFactor","number",1],["RateIncreaseCriteria",["ref","RateIncreaseCriteria"],1]],"RateIncreaseCriteria":[["NumberOfNotifiedThings","integer"],["NumberOfSucceededThings","integer"]],"AbortConfig":[["CriteriaList",["array",["ref","AbortCriteria"]],1]],"AbortCriteria":[["FailureType",["enum","FAILED","REJECTED","TIMED_OUT","ALL"],1],["Action",["enum","CANCEL"],1],["ThresholdPercentage","number",1],["MinNumberOfExecutedThings","integer",1]],"TimeoutConfig":[["InProgressTimeoutInMinutes","integer"]],"JobExecutionsRetryConfig":[["CriteriaList",["array",["ref","RetryCriteria"]],1]],"RetryCriteria":[["FailureType",["enum","FAILED","TIMED_OUT","ALL"],1],["NumberOfRetries","integer",1]],"SchedulingConfig":[["StartTime","string"],["EndTime","string"],["EndBehavior",["enum","STOP_ROLLOUT","CANCEL","FORCE_CANCEL"]],["MaintenanceWindows",["array",["ref","MaintenanceWindow"]]]],"MaintenanceWindow":[["StartTime","string",1],["DurationInMinutes","integer",1]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:iot:${Region}:${Account}:job/${JobId}"}');
+export const Job = cloudControlType<JobArgs, JobOutputs>("AWS::IoT::Job", "aws:iot:Job", '{"p":[["JobId","string",67],["Targets",["array","string"],67],["DocumentSource","string",66],["Document","string",66],["Description","string"],["PresignedUrlConfig",["ref","PresignedUrlConfig"]],["TargetSelection",["enum","CONTINUOUS","SNAPSHOT"],66],["JobExecutionsRolloutConfig",["ref","JobExecutionsRolloutConfig"]],["AbortConfig",["ref","AbortConfig"]],["TimeoutConfig",["ref","TimeoutConfig"]],["JobTemplateArn","string",66],["JobExecutionsRetryConfig",["ref","JobExecutionsRetryConfig"],66],["DocumentParameters",["map","string"],66],["SchedulingConfig",["ref","SchedulingConfig"],66],["DestinationPackageVersions",["array","string"],66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8]],"id":["Arn"],"d":{"PresignedUrlConfig":[["RoleArn","string"],["ExpiresInSec","integer"]],"JobExecutionsRolloutConfig":[["MaximumPerMinute","integer"],["ExponentialRate",["ref","ExponentialRolloutRate"]]],"ExponentialRolloutRate":[["BaseRatePerMinute","integer",1],["IncrementFactor","number",1],["RateIncreaseCriteria",["ref","RateIncreaseCriteria"],1]],"RateIncreaseCriteria":[["NumberOfNotifiedThings","integer"],["NumberOfSucceededThings","integer"]],"AbortConfig":[["CriteriaList",["array",["ref","AbortCriteria"]],1]],"AbortCriteria":[["FailureType",["enum","FAILED","REJECTED","TIMED_OUT","ALL"],1],["Action",["enum","CANCEL"],1],["ThresholdPercentage","number",1],["MinNumberOfExecutedThings","integer",1]],"TimeoutConfig":[["InProgressTimeoutInMinutes","integer"]],"JobExecutionsRetryConfig":[["CriteriaList",["array",["ref","RetryCriteria"]],1]],"RetryCriteria":[["FailureType",["enum","FAILED","TIMED_OUT","ALL"],1],["NumberOfRetries","integer",1]],"SchedulingConfig":[["StartTime","string"],["EndTime","string"],["EndBehavior",["enum","STOP_ROLLOUT","CANCEL","FORCE_CANCEL"]],["MaintenanceWindows",["array",["ref","MaintenanceWindow"]]]],"MaintenanceWindow":[["StartTime","string",1],["DurationInMinutes","integer",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:iot:${Region}:${Account}:job/${JobId}"}');
 /** A {@link Job} instance: its attributes as typed outputs. */
 export type Job = InstanceType<typeof Job>;
 
@@ -1442,9 +1444,11 @@ export interface PolicyOutputs extends PolicyArgs {
  *
  * For information about working with AWS IoT policies and principals, see [Authorization](https://docs.aws.amazon.com/iot/latest/developerguide/authorization.html) in the *AWS IoT Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::IoT::PolicyPrincipalAttachment: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-policyprincipalattachment.html | CloudFormation: AWS::IoT::PolicyPrincipalAttachment}
  */
-export const PolicyPrincipalAttachment = cloudControlType<PolicyPrincipalAttachmentArgs, PolicyPrincipalAttachmentOutputs>("AWS::IoT::PolicyPrincipalAttachment", "aws:iot:PolicyPrincipalAttachment", '{"p":[["PolicyName","string",67],["Principal","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const PolicyPrincipalAttachment = cloudControlType<PolicyPrincipalAttachmentArgs, PolicyPrincipalAttachmentOutputs>("AWS::IoT::PolicyPrincipalAttachment", "aws:iot:PolicyPrincipalAttachment", '{"p":[["PolicyName","string",67],["Principal","string",67],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link PolicyPrincipalAttachment} instance: its attributes as typed outputs. */
 export type PolicyPrincipalAttachment = InstanceType<typeof PolicyPrincipalAttachment>;
 
@@ -1923,9 +1927,11 @@ export interface SoftwarePackageVersionSbom {
 /**
  * Resource Type definition for AWS IoT Stream. A stream is a publicly addressable resource that is an abstraction for a list of files that can be transferred to an IoT device.
  *
+ * @deprecated Cloud Control cannot create AWS::IoT::Stream: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-stream.html | CloudFormation: AWS::IoT::Stream}
  */
-export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::IoT::Stream", "aws:iot:Stream", '{"p":[["StreamId","string",67],["Description","string"],["Files",["array",["ref","StreamFile"]],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["StreamVersion","integer",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["Arn"],"d":{"StreamFile":[["FileId","integer"],["S3Location",["ref","S3Location"]]],"S3Location":[["Bucket","string"],["Key","string"],["Version","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:iot:${Region}:${Account}:stream/${StreamId}"}');
+export const Stream = cloudControlType<StreamArgs, StreamOutputs>("AWS::IoT::Stream", "aws:iot:Stream", '{"p":[["StreamId","string",67],["Description","string"],["Files",["array",["ref","StreamFile"]],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["StreamVersion","integer",8],["CreatedAt","string",8],["LastUpdatedAt","string",8]],"id":["Arn"],"d":{"StreamFile":[["FileId","integer"],["S3Location",["ref","S3Location"]]],"S3Location":[["Bucket","string"],["Key","string"],["Version","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:iot:${Region}:${Account}:stream/${StreamId}"}');
 /** A {@link Stream} instance: its attributes as typed outputs. */
 export type Stream = InstanceType<typeof Stream>;
 
@@ -2108,9 +2114,11 @@ export interface ThingGroupAttributePayload {
  *
  * For more information about working with AWS IoT things and principals, see [Authorization](https://docs.aws.amazon.com/iot/latest/developerguide/authorization.html) in the *AWS IoT Developer Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::IoT::ThingPrincipalAttachment: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iot-thingprincipalattachment.html | CloudFormation: AWS::IoT::ThingPrincipalAttachment}
  */
-export const ThingPrincipalAttachment = cloudControlType<ThingPrincipalAttachmentArgs, ThingPrincipalAttachmentOutputs>("AWS::IoT::ThingPrincipalAttachment", "aws:iot:ThingPrincipalAttachment", '{"p":[["Principal","string",67],["ThingName","string",67],["ThingPrincipalType","string",66]],"id":["ThingName","Principal"],"reg":{"h":""}}');
+export const ThingPrincipalAttachment = cloudControlType<ThingPrincipalAttachmentArgs, ThingPrincipalAttachmentOutputs>("AWS::IoT::ThingPrincipalAttachment", "aws:iot:ThingPrincipalAttachment", '{"p":[["Principal","string",67],["ThingName","string",67],["ThingPrincipalType","string",66]],"id":["ThingName","Principal"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ThingPrincipalAttachment} instance: its attributes as typed outputs. */
 export type ThingPrincipalAttachment = InstanceType<typeof ThingPrincipalAttachment>;
 

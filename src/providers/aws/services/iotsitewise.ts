@@ -126,9 +126,11 @@ export interface AccessPolicyIamRole {
 /**
  * Represents an AWS IoT SiteWise application that provides IAM Identity Center based access to a workspace.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSiteWise::Application: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-application.html | CloudFormation: AWS::IoTSiteWise::Application}
  */
-export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::IoTSiteWise::Application", "aws:iotsitewise:Application", '{"p":[["WorkspaceName","string",67],["Name","string",67],["Description","string",66],["IdcInstanceArn","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ApplicationId","string",72],["IdcApplicationArn","string",8],["DnsSubdomain","string",8],["Status",["enum","CREATING","ACTIVE","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Application = cloudControlType<ApplicationArgs, ApplicationOutputs>("AWS::IoTSiteWise::Application", "aws:iotsitewise:Application", '{"p":[["WorkspaceName","string",67],["Name","string",67],["Description","string",66],["IdcInstanceArn","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["ApplicationId","string",72],["IdcApplicationArn","string",8],["DnsSubdomain","string",8],["Status",["enum","CREATING","ACTIVE","DELETING"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Application} instance: its attributes as typed outputs. */
 export type Application = InstanceType<typeof Application>;
 
@@ -948,9 +950,11 @@ export interface GatewaySiemensIE {
 /**
  * Resource schema for AWS::IoTSiteWise::Pipeline. A pipeline defines a directed acyclic graph (DAG) of compute nodes, where each node references a task definition and can declare dependencies on other nodes.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSiteWise::Pipeline: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-pipeline.html | CloudFormation: AWS::IoTSiteWise::Pipeline}
  */
-export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::IoTSiteWise::Pipeline", "aws:iotsitewise:Pipeline", '{"p":[["WorkspaceName","string",67],["PipelineName","string",67],["Description","string"],["EnvironmentVariables",["map","string"]],["Computations",["array",["ref","ComputeNode"]],1],["Tags",["array",["ref","Tag"]]],["PipelineArn","string",72],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","FAILED"],8]],"id":["PipelineArn"],"d":{"ComputeNode":[["ComputeNodeName","string",1],["TaskName","string",1],["EnvironmentVariables",["map","string"]],["DependsOn",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Pipeline = cloudControlType<PipelineArgs, PipelineOutputs>("AWS::IoTSiteWise::Pipeline", "aws:iotsitewise:Pipeline", '{"p":[["WorkspaceName","string",67],["PipelineName","string",67],["Description","string"],["EnvironmentVariables",["map","string"]],["Computations",["array",["ref","ComputeNode"]],1],["Tags",["array",["ref","Tag"]]],["PipelineArn","string",72],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","FAILED"],8]],"id":["PipelineArn"],"d":{"ComputeNode":[["ComputeNodeName","string",1],["TaskName","string",1],["EnvironmentVariables",["map","string"]],["DependsOn",["array","string"]]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Pipeline} instance: its attributes as typed outputs. */
 export type Pipeline = InstanceType<typeof Pipeline>;
 
@@ -1124,9 +1128,11 @@ export interface ProjectOutputs extends ProjectArgs {
 /**
  * Resource schema for AWS::IoTSiteWise::Task. A task defines a reusable containerized compute workload that can be referenced by one or more pipeline compute nodes.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSiteWise::Task: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-task.html | CloudFormation: AWS::IoTSiteWise::Task}
  */
-export const Task = cloudControlType<TaskArgs, TaskOutputs>("AWS::IoTSiteWise::Task", "aws:iotsitewise:Task", '{"p":[["WorkspaceName","string",67],["TaskName","string",67],["Description","string"],["TaskConfiguration",["ref","TaskConfiguration"],1],["Tags",["array",["ref","Tag"]]],["TaskArn","string",72],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","FAILED"],8]],"id":["TaskArn"],"d":{"TaskConfiguration":[["ContainerTaskConfiguration",["ref","ContainerTaskConfiguration"],1]],"ContainerTaskConfiguration":[["EcrUri","string",1],["TaskExecutionRole","string",1],["ProcessingType",["enum","GENERIC_COMPUTE_PROCESSING","HARDWARE_ACCELERATED_PROCESSING"],1],["ProcessingUnit",["enum","UNITS_2","UNITS_4","UNITS_8","UNITS_12","UNITS_16","UNITS_24","UNITS_32","UNITS_36","UNITS_48","UNITS_60","UNITS_64","UNITS_72","UNITS_84","UNITS_96"],1],["Command",["array","string"]],["TimeoutSeconds","integer"],["EnvironmentVariables",["map","string"]],["EphemeralStorageConfiguration",["ref","EphemeralStorageConfiguration"]],["Mounts",["array",["ref","Mount"]]]],"EphemeralStorageConfiguration":[["StorageClass",["enum","STANDARD_1","STANDARD_2","THROUGHPUT_1","THROUGHPUT_2"],1],["StorageSizeInGiB","integer",1]],"Mount":[["Name","string",1],["RelativePath","string",1],["Source",["ref","MountSource"],1],["StorageType",["enum","SHARED_STORAGE"],1]],"MountSource":[["S3AccessPoint",["ref","S3AccessPointSource"],1]],"S3AccessPointSource":[["AccessPointArn","string",1],["Prefix","string"]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Task = cloudControlType<TaskArgs, TaskOutputs>("AWS::IoTSiteWise::Task", "aws:iotsitewise:Task", '{"p":[["WorkspaceName","string",67],["TaskName","string",67],["Description","string"],["TaskConfiguration",["ref","TaskConfiguration"],1],["Tags",["array",["ref","Tag"]]],["TaskArn","string",72],["Status",["enum","ACTIVE","CREATING","UPDATING","DELETING","FAILED"],8]],"id":["TaskArn"],"d":{"TaskConfiguration":[["ContainerTaskConfiguration",["ref","ContainerTaskConfiguration"],1]],"ContainerTaskConfiguration":[["EcrUri","string",1],["TaskExecutionRole","string",1],["ProcessingType",["enum","GENERIC_COMPUTE_PROCESSING","HARDWARE_ACCELERATED_PROCESSING"],1],["ProcessingUnit",["enum","UNITS_2","UNITS_4","UNITS_8","UNITS_12","UNITS_16","UNITS_24","UNITS_32","UNITS_36","UNITS_48","UNITS_60","UNITS_64","UNITS_72","UNITS_84","UNITS_96"],1],["Command",["array","string"]],["TimeoutSeconds","integer"],["EnvironmentVariables",["map","string"]],["EphemeralStorageConfiguration",["ref","EphemeralStorageConfiguration"]],["Mounts",["array",["ref","Mount"]]]],"EphemeralStorageConfiguration":[["StorageClass",["enum","STANDARD_1","STANDARD_2","THROUGHPUT_1","THROUGHPUT_2"],1],["StorageSizeInGiB","integer",1]],"Mount":[["Name","string",1],["RelativePath","string",1],["Source",["ref","MountSource"],1],["StorageType",["enum","SHARED_STORAGE"],1]],"MountSource":[["S3AccessPoint",["ref","S3AccessPointSource"],1]],"S3AccessPointSource":[["AccessPointArn","string",1],["Prefix","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Task} instance: its attributes as typed outputs. */
 export type Task = InstanceType<typeof Task>;
 
@@ -1241,9 +1247,11 @@ export interface TaskS3AccessPointSource {
 /**
  * Represents an AWS IoT SiteWise workspace that provides logical isolation for tasks and pipelines.
  *
+ * @deprecated Cloud Control cannot create AWS::IoTSiteWise::Workspace: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iotsitewise-workspace.html | CloudFormation: AWS::IoTSiteWise::Workspace}
  */
-export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::IoTSiteWise::Workspace", "aws:iotsitewise:Workspace", '{"p":[["WorkspaceName","string",67],["WorkspaceDescription","string"],["EncryptionConfiguration",["ref","EncryptionConfiguration"],67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["WorkspaceArn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["WorkspaceArn"],"d":{"EncryptionConfiguration":[["EncryptionType",["enum","SITEWISE_DEFAULT_ENCRYPTION","KMS_BASED_ENCRYPTION"],1]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:workspace/${WorkspaceName}"}');
+export const Workspace = cloudControlType<WorkspaceArgs, WorkspaceOutputs>("AWS::IoTSiteWise::Workspace", "aws:iotsitewise:Workspace", '{"p":[["WorkspaceName","string",67],["WorkspaceDescription","string"],["EncryptionConfiguration",["ref","EncryptionConfiguration"],67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["WorkspaceArn","string",72],["Status",["enum","CREATING","ACTIVE","UPDATING","DELETING","FAILED"],8],["CreatedAt","string",8],["UpdatedAt","string",8]],"id":["WorkspaceArn"],"d":{"EncryptionConfiguration":[["EncryptionType",["enum","SITEWISE_DEFAULT_ENCRYPTION","KMS_BASED_ENCRYPTION"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:iotsitewise:${Region}:${Account}:workspace/${WorkspaceName}"}');
 /** A {@link Workspace} instance: its attributes as typed outputs. */
 export type Workspace = InstanceType<typeof Workspace>;
 

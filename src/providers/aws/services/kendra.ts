@@ -1224,9 +1224,11 @@ export interface FaqS3Path {
 /**
  * Resource Type definition for AWS::Kendra::FeaturedResultsSet. A set of featured results that are displayed at the top of your search results. Featured results are placed above all other results for certain queries. If there's an exact match of a query, then one or more specific documents are featured in the search results.
  *
+ * @deprecated Cloud Control cannot create AWS::Kendra::FeaturedResultsSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-featuredresultsset.html | CloudFormation: AWS::Kendra::FeaturedResultsSet}
  */
-export const FeaturedResultsSet = cloudControlType<FeaturedResultsSetArgs, FeaturedResultsSetOutputs>("AWS::Kendra::FeaturedResultsSet", "aws:kendra:FeaturedResultsSet", '{"p":[["IndexId","string",67],["FeaturedResultsSetName","string",1],["Description","string"],["Status",["enum","ACTIVE","INACTIVE"]],["QueryTexts",["array","string"]],["FeaturedDocuments",["array",["ref","FeaturedDocument"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FeaturedResultsSetId","string",72]],"id":["Arn"],"d":{"FeaturedDocument":[["Id","string"]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const FeaturedResultsSet = cloudControlType<FeaturedResultsSetArgs, FeaturedResultsSetOutputs>("AWS::Kendra::FeaturedResultsSet", "aws:kendra:FeaturedResultsSet", '{"p":[["IndexId","string",67],["FeaturedResultsSetName","string",1],["Description","string"],["Status",["enum","ACTIVE","INACTIVE"]],["QueryTexts",["array","string"]],["FeaturedDocuments",["array",["ref","FeaturedDocument"]]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["FeaturedResultsSetId","string",72]],"id":["Arn"],"d":{"FeaturedDocument":[["Id","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link FeaturedResultsSet} instance: its attributes as typed outputs. */
 export type FeaturedResultsSet = InstanceType<typeof FeaturedResultsSet>;
 
@@ -1480,9 +1482,11 @@ export interface IndexJsonTokenTypeConfiguration {
 /**
  * A block list used for query suggestions for an Amazon Kendra index. A block list contains words or phrases that should not appear as query suggestions.
  *
+ * @deprecated Cloud Control cannot create AWS::Kendra::QuerySuggestionsBlockList: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-querysuggestionsblocklist.html | CloudFormation: AWS::Kendra::QuerySuggestionsBlockList}
  */
-export const QuerySuggestionsBlockList = cloudControlType<QuerySuggestionsBlockListArgs, QuerySuggestionsBlockListOutputs>("AWS::Kendra::QuerySuggestionsBlockList", "aws:kendra:QuerySuggestionsBlockList", '{"p":[["IndexId","string",67],["Name","string",1],["Description","string"],["SourceS3Path",["ref","S3Path"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const QuerySuggestionsBlockList = cloudControlType<QuerySuggestionsBlockListArgs, QuerySuggestionsBlockListOutputs>("AWS::Kendra::QuerySuggestionsBlockList", "aws:kendra:QuerySuggestionsBlockList", '{"p":[["IndexId","string",67],["Name","string",1],["Description","string"],["SourceS3Path",["ref","S3Path"],1],["RoleArn","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link QuerySuggestionsBlockList} instance: its attributes as typed outputs. */
 export type QuerySuggestionsBlockList = InstanceType<typeof QuerySuggestionsBlockList>;
 
@@ -1525,9 +1529,11 @@ export interface QuerySuggestionsBlockListS3Path {
 /**
  * A thesaurus for an Amazon Kendra index. The thesaurus contains a list of synonyms in Solr format.
  *
+ * @deprecated Cloud Control cannot create AWS::Kendra::Thesaurus: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-kendra-thesaurus.html | CloudFormation: AWS::Kendra::Thesaurus}
  */
-export const Thesaurus = cloudControlType<ThesaurusArgs, ThesaurusOutputs>("AWS::Kendra::Thesaurus", "aws:kendra:Thesaurus", '{"p":[["IndexId","string",67],["Name","string",1],["Description","string"],["RoleArn","string",1],["SourceS3Path",["ref","S3Path"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Thesaurus = cloudControlType<ThesaurusArgs, ThesaurusOutputs>("AWS::Kendra::Thesaurus", "aws:kendra:Thesaurus", '{"p":[["IndexId","string",67],["Name","string",1],["Description","string"],["RoleArn","string",1],["SourceS3Path",["ref","S3Path"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"d":{"S3Path":[["Bucket","string",1],["Key","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Thesaurus} instance: its attributes as typed outputs. */
 export type Thesaurus = InstanceType<typeof Thesaurus>;
 

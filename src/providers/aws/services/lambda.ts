@@ -1478,9 +1478,11 @@ export interface PermissionOutputs extends PermissionArgs {
  *  You can use resource-based policies to grant permissions to other AWS services, AWS accounts and organizations, and IAM users and roles to access your LAM resource. You can also deny access to specific entities, and use the full range of IAM global condition keys to further restrict who has access to your LAM resource. For example, you can limit access to calls originating from a specified IP address or VPC.
  *  A resource-based policy is a JSON document containing a number of statements. Each statement defines the entities you want to grant permission to, the API actions you want to allow or deny, and the LAM resource you want the statement to apply to. A statement can also optionally include an array of logical conditions using the IAM global condition ke …
  *
+ * @deprecated Cloud Control cannot create AWS::Lambda::ResourcePolicy: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lambda-resourcepolicy.html | CloudFormation: AWS::Lambda::ResourcePolicy}
  */
-export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Lambda::ResourcePolicy", "aws:lambda:ResourcePolicy", '{"p":[["ResourceArn","string",67],["PolicyDocument","json",1]],"id":["ResourceArn"],"reg":{"h":""}}');
+export const ResourcePolicy = cloudControlType<ResourcePolicyArgs, ResourcePolicyOutputs>("AWS::Lambda::ResourcePolicy", "aws:lambda:ResourcePolicy", '{"p":[["ResourceArn","string",67],["PolicyDocument","json",1]],"id":["ResourceArn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ResourcePolicy} instance: its attributes as typed outputs. */
 export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 

@@ -205,9 +205,11 @@ export interface LicenseMetadata {
 /**
  * Resource Type definition for AWS::LicenseManager::LicenseAssetGroup
  *
+ * @deprecated Cloud Control cannot create AWS::LicenseManager::LicenseAssetGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-licensemanager-licenseassetgroup.html | CloudFormation: AWS::LicenseManager::LicenseAssetGroup}
  */
-export const LicenseAssetGroup = cloudControlType<LicenseAssetGroupArgs, LicenseAssetGroupOutputs>("AWS::LicenseManager::LicenseAssetGroup", "aws:licensemanager:LicenseAssetGroup", '{"p":[["Name","string",1],["Description","string"],["AssociatedLicenseAssetRulesetARNs",["array","string"],1],["LicenseAssetGroupConfigurations",["array",["ref","LicenseAssetGroupConfiguration"]],67],["Properties",["array",["ref","LicenseAssetGroupProperty"]]],["Tags",["array",["ref","Tag"]]],["LicenseAssetGroupArn","string",72]],"id":["LicenseAssetGroupArn"],"d":{"LicenseAssetGroupConfiguration":[["UsageDimension","string"]],"LicenseAssetGroupProperty":[["Key","string"],["Value","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:license-manager:${Region}:${Account}:license-asset-group:${LicenseAssetGroupId}"}');
+export const LicenseAssetGroup = cloudControlType<LicenseAssetGroupArgs, LicenseAssetGroupOutputs>("AWS::LicenseManager::LicenseAssetGroup", "aws:licensemanager:LicenseAssetGroup", '{"p":[["Name","string",1],["Description","string"],["AssociatedLicenseAssetRulesetARNs",["array","string"],1],["LicenseAssetGroupConfigurations",["array",["ref","LicenseAssetGroupConfiguration"]],67],["Properties",["array",["ref","LicenseAssetGroupProperty"]]],["Tags",["array",["ref","Tag"]]],["LicenseAssetGroupArn","string",72]],"id":["LicenseAssetGroupArn"],"d":{"LicenseAssetGroupConfiguration":[["UsageDimension","string"]],"LicenseAssetGroupProperty":[["Key","string"],["Value","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:license-manager:${Region}:${Account}:license-asset-group:${LicenseAssetGroupId}"}');
 /** A {@link LicenseAssetGroup} instance: its attributes as typed outputs. */
 export type LicenseAssetGroup = InstanceType<typeof LicenseAssetGroup>;
 

@@ -200,9 +200,11 @@ export interface CertificateOutputs extends CertificateArgs {
 /**
  * Resource Type definition for AWS::Lightsail::ContactMethod
  *
+ * @deprecated Cloud Control cannot create AWS::Lightsail::ContactMethod: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-contactmethod.html | CloudFormation: AWS::Lightsail::ContactMethod}
  */
-export const ContactMethod = cloudControlType<ContactMethodArgs, ContactMethodOutputs>("AWS::Lightsail::ContactMethod", "aws:lightsail:ContactMethod", '{"p":[["Protocol",["enum","Email","SMS"],67],["ContactEndpoint","string",67],["Arn","string",72],["Status",["enum","PendingVerification","Valid","Invalid"],8],["Name","string",8],["CreatedAt","string",8],["SupportCode","string",8],["ResourceType","string",8]],"id":["Arn"],"reg":{"h":""},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:ContactMethod/${Id}"}');
+export const ContactMethod = cloudControlType<ContactMethodArgs, ContactMethodOutputs>("AWS::Lightsail::ContactMethod", "aws:lightsail:ContactMethod", '{"p":[["Protocol",["enum","Email","SMS"],67],["ContactEndpoint","string",67],["Arn","string",72],["Status",["enum","PendingVerification","Valid","Invalid"],8],["Name","string",8],["CreatedAt","string",8],["SupportCode","string",8],["ResourceType","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:ContactMethod/${Id}"}');
 /** A {@link ContactMethod} instance: its attributes as typed outputs. */
 export type ContactMethod = InstanceType<typeof ContactMethod>;
 
@@ -1523,9 +1525,11 @@ export interface InstanceSnapshotLocation {
 /**
  * Resource Type definition for AWS::Lightsail::KeyPair
  *
+ * @deprecated Cloud Control cannot create AWS::Lightsail::KeyPair: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-keypair.html | CloudFormation: AWS::Lightsail::KeyPair}
  */
-export const KeyPair = cloudControlType<KeyPairArgs, KeyPairOutputs>("AWS::Lightsail::KeyPair", "aws:lightsail:KeyPair", '{"p":[["KeyPairName","string",67],["Tags",["array",["ref","Tag"]]],["KeyPairArn","string",72],["Fingerprint","string",8],["CreatedAt","string",8],["SupportCode","string",8],["ResourceType","string",8],["Location",["ref","ResourceLocation"],8]],"id":["KeyPairName"],"d":{"ResourceLocation":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:KeyPair/${Id}"}');
+export const KeyPair = cloudControlType<KeyPairArgs, KeyPairOutputs>("AWS::Lightsail::KeyPair", "aws:lightsail:KeyPair", '{"p":[["KeyPairName","string",67],["Tags",["array",["ref","Tag"]]],["KeyPairArn","string",72],["Fingerprint","string",8],["CreatedAt","string",8],["SupportCode","string",8],["ResourceType","string",8],["Location",["ref","ResourceLocation"],8]],"id":["KeyPairName"],"d":{"ResourceLocation":[["AvailabilityZone","string"],["RegionName","string"]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:lightsail:${Region}:${Account}:KeyPair/${Id}"}');
 /** A {@link KeyPair} instance: its attributes as typed outputs. */
 export type KeyPair = InstanceType<typeof KeyPair>;
 

@@ -680,9 +680,11 @@ export interface ScheduledQueryTagsItems {
 /**
  * Resource Type definition for AWS::Logs::StorageTierPolicy. Manages the storage tier policy for a CloudWatch Logs account. When created, enables Intelligent-Tiering which automatically moves infrequently accessed log data to lower-cost storage tiers. Deleting this resource reverts the account to standard (single-tier) storage.
  *
+ * @deprecated Cloud Control cannot create AWS::Logs::StorageTierPolicy: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-storagetierpolicy.html | CloudFormation: AWS::Logs::StorageTierPolicy}
  */
-export const StorageTierPolicy = cloudControlType<StorageTierPolicyArgs, StorageTierPolicyOutputs>("AWS::Logs::StorageTierPolicy", "aws:logs:StorageTierPolicy", '{"p":[["StorageTier",["enum","INTELLIGENT_TIERING"],1],["AccountId","string",72],["LastUpdatedTime","number",8]],"id":["AccountId"],"reg":{"h":""}}');
+export const StorageTierPolicy = cloudControlType<StorageTierPolicyArgs, StorageTierPolicyOutputs>("AWS::Logs::StorageTierPolicy", "aws:logs:StorageTierPolicy", '{"p":[["StorageTier",["enum","INTELLIGENT_TIERING"],1],["AccountId","string",72],["LastUpdatedTime","number",8]],"id":["AccountId"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link StorageTierPolicy} instance: its attributes as typed outputs. */
 export type StorageTierPolicy = InstanceType<typeof StorageTierPolicy>;
 

@@ -234,9 +234,11 @@ export interface FindingsFilterCriterionAdditionalProperties {
 /**
  * Represents the association between an Amazon Macie administrator account and a member account. Creating this resource associates the specified account with the Macie administrator account that performs the operation; deleting it removes the association.
  *
+ * @deprecated Cloud Control cannot create AWS::Macie::Member: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-macie-member.html | CloudFormation: AWS::Macie::Member}
  */
-export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::Macie::Member", "aws:macie:Member", '{"p":[["AccountId","string",67],["Email","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AdministratorAccountId","string",8],["RelationshipStatus",["enum","Enabled","Paused","Invited","Created","Removed","Resigned","EmailVerificationInProgress","EmailVerificationFailed","RegionDisabled","AccountSuspended"],8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:macie2:${Region}:${Account}:member/${ResourceId}"}');
+export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::Macie::Member", "aws:macie:Member", '{"p":[["AccountId","string",67],["Email","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AdministratorAccountId","string",8],["RelationshipStatus",["enum","Enabled","Paused","Invited","Created","Removed","Resigned","EmailVerificationInProgress","EmailVerificationFailed","RegionDisabled","AccountSuspended"],8],["UpdatedAt","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:macie2:${Region}:${Account}:member/${ResourceId}"}');
 /** A {@link Member} instance: its attributes as typed outputs. */
 export type Member = InstanceType<typeof Member>;
 

@@ -65,9 +65,11 @@ export interface AccessorOutputs extends AccessorArgs {
  *
  * Applies only to Hyperledger Fabric.
  *
+ * @deprecated Cloud Control cannot create AWS::ManagedBlockchain::Member: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-managedblockchain-member.html | CloudFormation: AWS::ManagedBlockchain::Member}
  */
-export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::ManagedBlockchain::Member", "aws:managedblockchain:Member", '{"p":[["MemberConfiguration",["ref","MemberConfiguration"],1],["NetworkConfiguration",["ref","NetworkConfiguration"]],["NetworkId","string"],["InvitationId","string"],["MemberId","string",72]],"id":["MemberId"],"d":{"MemberConfiguration":[["Description","string"],["MemberFrameworkConfiguration",["ref","MemberFrameworkConfiguration"]],["Name","string",1]],"MemberFrameworkConfiguration":[["MemberFabricConfiguration",["ref","MemberFabricConfiguration"]]],"MemberFabricConfiguration":[["AdminUsername","string",1],["AdminPassword","string",49]],"NetworkConfiguration":[["Description","string"],["FrameworkVersion","string",1],["VotingPolicy",["ref","VotingPolicy"],1],["Framework","string",1],["Name","string",1],["NetworkFrameworkConfiguration",["ref","NetworkFrameworkConfiguration"]]],"VotingPolicy":[["ApprovalThresholdPolicy",["ref","ApprovalThresholdPolicy"]]],"ApprovalThresholdPolicy":[["ThresholdComparator","string"],["ThresholdPercentage","integer"],["ProposalDurationInHours","integer"]],"NetworkFrameworkConfiguration":[["NetworkFabricConfiguration",["ref","NetworkFabricConfiguration"]]],"NetworkFabricConfiguration":[["Edition","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:members/${MemberId}"}');
+export const Member = cloudControlType<MemberArgs, MemberOutputs>("AWS::ManagedBlockchain::Member", "aws:managedblockchain:Member", '{"p":[["MemberConfiguration",["ref","MemberConfiguration"],1],["NetworkConfiguration",["ref","NetworkConfiguration"]],["NetworkId","string"],["InvitationId","string"],["MemberId","string",72]],"id":["MemberId"],"d":{"MemberConfiguration":[["Description","string"],["MemberFrameworkConfiguration",["ref","MemberFrameworkConfiguration"]],["Name","string",1]],"MemberFrameworkConfiguration":[["MemberFabricConfiguration",["ref","MemberFabricConfiguration"]]],"MemberFabricConfiguration":[["AdminUsername","string",1],["AdminPassword","string",49]],"NetworkConfiguration":[["Description","string"],["FrameworkVersion","string",1],["VotingPolicy",["ref","VotingPolicy"],1],["Framework","string",1],["Name","string",1],["NetworkFrameworkConfiguration",["ref","NetworkFrameworkConfiguration"]]],"VotingPolicy":[["ApprovalThresholdPolicy",["ref","ApprovalThresholdPolicy"]]],"ApprovalThresholdPolicy":[["ThresholdComparator","string"],["ThresholdPercentage","integer"],["ProposalDurationInHours","integer"]],"NetworkFrameworkConfiguration":[["NetworkFabricConfiguration",["ref","NetworkFabricConfiguration"]]],"NetworkFabricConfiguration":[["Edition","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:members/${MemberId}"}');
 /** A {@link Member} instance: its attributes as typed outputs. */
 export type Member = InstanceType<typeof Member>;
 
@@ -204,9 +206,11 @@ export interface MemberNetworkFabricConfiguration {
  *
  * Applies to Hyperledger Fabric and Ethereum.
  *
+ * @deprecated Cloud Control cannot create AWS::ManagedBlockchain::Node: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-managedblockchain-node.html | CloudFormation: AWS::ManagedBlockchain::Node}
  */
-export const Node = cloudControlType<NodeArgs, NodeOutputs>("AWS::ManagedBlockchain::Node", "aws:managedblockchain:Node", '{"p":[["MemberId","string"],["NetworkId","string",1],["NodeConfiguration",["ref","NodeConfiguration"],1],["NodeId","string",72],["Arn","string",72]],"id":["NodeId"],"d":{"NodeConfiguration":[["AvailabilityZone","string",1],["InstanceType","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:nodes/${NodeId}"}');
+export const Node = cloudControlType<NodeArgs, NodeOutputs>("AWS::ManagedBlockchain::Node", "aws:managedblockchain:Node", '{"p":[["MemberId","string"],["NetworkId","string",1],["NodeConfiguration",["ref","NodeConfiguration"],1],["NodeId","string",72],["Arn","string",72]],"id":["NodeId"],"d":{"NodeConfiguration":[["AvailabilityZone","string",1],["InstanceType","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:managedblockchain:${Region}:${Account}:nodes/${NodeId}"}');
 /** A {@link Node} instance: its attributes as typed outputs. */
 export type Node = InstanceType<typeof Node>;
 

@@ -74,9 +74,11 @@ export interface MonitorMonitorRemoteResource {
 /**
  * Resource Type definition for AWS::NetworkFlowMonitor::Scope. Creates a scope to define the resources that Network Flow Monitor monitors for network performance.
  *
+ * @deprecated Cloud Control cannot create AWS::NetworkFlowMonitor::Scope: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkflowmonitor-scope.html | CloudFormation: AWS::NetworkFlowMonitor::Scope}
  */
-export const Scope = cloudControlType<ScopeArgs, ScopeOutputs>("AWS::NetworkFlowMonitor::Scope", "aws:networkflowmonitor:Scope", '{"p":[["Targets",["array",["ref","TargetResource"]],67],["Tags",["array",["ref","Tag"]]],["ScopeArn","string",72],["ScopeId","string",72],["Status",["enum","SUCCEEDED","IN_PROGRESS","FAILED"],8]],"id":["ScopeArn"],"d":{"TargetResource":[["TargetIdentifier",["ref","TargetIdentifier"],1],["Region","string",1]],"TargetIdentifier":[["TargetId",["ref","TargetId"],1],["TargetType",["enum","ACCOUNT"],1]],"TargetId":[["AccountId","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Scope = cloudControlType<ScopeArgs, ScopeOutputs>("AWS::NetworkFlowMonitor::Scope", "aws:networkflowmonitor:Scope", '{"p":[["Targets",["array",["ref","TargetResource"]],67],["Tags",["array",["ref","Tag"]]],["ScopeArn","string",72],["ScopeId","string",72],["Status",["enum","SUCCEEDED","IN_PROGRESS","FAILED"],8]],"id":["ScopeArn"],"d":{"TargetResource":[["TargetIdentifier",["ref","TargetIdentifier"],1],["Region","string",1]],"TargetIdentifier":[["TargetId",["ref","TargetId"],1],["TargetType",["enum","ACCOUNT"],1]],"TargetId":[["AccountId","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Scope} instance: its attributes as typed outputs. */
 export type Scope = InstanceType<typeof Scope>;
 

@@ -212,9 +212,11 @@ export interface ConnectPeerConnectPeerBgpConfiguration {
 /**
  * Resource Type definition for AWS::NetworkManager::Connection. Describes a connection between two devices in a global network.
  *
+ * @deprecated Cloud Control cannot create AWS::NetworkManager::Connection: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-networkmanager-connection.html | CloudFormation: AWS::NetworkManager::Connection}
  */
-export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::NetworkManager::Connection", "aws:networkmanager:Connection", '{"p":[["GlobalNetworkId","string",67],["DeviceId","string",67],["ConnectedDeviceId","string",67],["LinkId","string"],["ConnectedLinkId","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionId","string",72],["CreatedAt","string",8],["State",["enum","PENDING","AVAILABLE","DELETING","UPDATING"],8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Connection = cloudControlType<ConnectionArgs, ConnectionOutputs>("AWS::NetworkManager::Connection", "aws:networkmanager:Connection", '{"p":[["GlobalNetworkId","string",67],["DeviceId","string",67],["ConnectedDeviceId","string",67],["LinkId","string"],["ConnectedLinkId","string"],["Description","string"],["Tags",["array",["ref","Tag"]]],["ConnectionArn","string",72],["ConnectionId","string",72],["CreatedAt","string",8],["State",["enum","PENDING","AVAILABLE","DELETING","UPDATING"],8]],"id":["ConnectionArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Connection} instance: its attributes as typed outputs. */
 export type Connection = InstanceType<typeof Connection>;
 

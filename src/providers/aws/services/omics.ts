@@ -190,9 +190,11 @@ export interface ReferenceStoreSseConfig {
 /**
  * Definition of AWS::Omics::RunCache Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::Omics::RunCache: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-omics-runcache.html | CloudFormation: AWS::Omics::RunCache}
  */
-export const RunCache = cloudControlType<RunCacheArgs, RunCacheOutputs>("AWS::Omics::RunCache", "aws:omics:RunCache", '{"p":[["CacheBehavior",["enum","CACHE_ON_FAILURE","CACHE_ALWAYS"]],["CacheBucketOwnerId","string",66],["CacheS3Location","string",66],["Description","string"],["Name","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreationTime","string",8],["Id","string",8,"awsId"],["Status",["enum","ACTIVE","DELETED","FAILED"],8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:omics:${Region}:${Account}:runCache/${Id}"}');
+export const RunCache = cloudControlType<RunCacheArgs, RunCacheOutputs>("AWS::Omics::RunCache", "aws:omics:RunCache", '{"p":[["CacheBehavior",["enum","CACHE_ON_FAILURE","CACHE_ALWAYS"]],["CacheBucketOwnerId","string",66],["CacheS3Location","string",66],["Description","string"],["Name","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreationTime","string",8],["Id","string",8,"awsId"],["Status",["enum","ACTIVE","DELETED","FAILED"],8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:omics:${Region}:${Account}:runCache/${Id}"}');
 /** A {@link RunCache} instance: its attributes as typed outputs. */
 export type RunCache = InstanceType<typeof RunCache>;
 

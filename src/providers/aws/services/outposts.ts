@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Definition of AWS::Outposts::Outpost Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::Outposts::Outpost: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-outposts-outpost.html | CloudFormation: AWS::Outposts::Outpost}
  */
-export const Outpost = cloudControlType<OutpostArgs, OutpostOutputs>("AWS::Outposts::Outpost", "aws:outposts:Outpost", '{"p":[["SiteId","string",67],["Name","string",1],["Description","string"],["AvailabilityZone","string",66],["AvailabilityZoneId","string",66],["SupportedHardwareType",["enum","RACK","SERVER"]],["Tags",["array",["ref","Tag"]]],["OutpostId","string",72],["OutpostArn","string",72],["OwnerId","string",8],["SiteArn","string",8],["LifeCycleStatus","string",8]],"id":["OutpostArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:outposts:${Region}:${Account}:outpost/${OutpostId}"}');
+export const Outpost = cloudControlType<OutpostArgs, OutpostOutputs>("AWS::Outposts::Outpost", "aws:outposts:Outpost", '{"p":[["SiteId","string",67],["Name","string",1],["Description","string"],["AvailabilityZone","string",66],["AvailabilityZoneId","string",66],["SupportedHardwareType",["enum","RACK","SERVER"]],["Tags",["array",["ref","Tag"]]],["OutpostId","string",72],["OutpostArn","string",72],["OwnerId","string",8],["SiteArn","string",8],["LifeCycleStatus","string",8]],"id":["OutpostArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:outposts:${Region}:${Account}:outpost/${OutpostId}"}');
 /** A {@link Outpost} instance: its attributes as typed outputs. */
 export type Outpost = InstanceType<typeof Outpost>;
 

@@ -142,9 +142,11 @@ export interface DatasetGroupOutputs extends DatasetGroupArgs {
 /**
  * Resource schema for AWS::Personalize::EventTracker
  *
+ * @deprecated Cloud Control cannot create AWS::Personalize::EventTracker: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-eventtracker.html | CloudFormation: AWS::Personalize::EventTracker}
  */
-export const EventTracker = cloudControlType<EventTrackerArgs, EventTrackerOutputs>("AWS::Personalize::EventTracker", "aws:personalize:EventTracker", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["Tags",["array",["ref","Tag"]]],["EventTrackerArn","string",72],["TrackingId","string",8]],"id":["EventTrackerArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:personalize:${Region}:${Account}:event-tracker/${ResourceId}"}');
+export const EventTracker = cloudControlType<EventTrackerArgs, EventTrackerOutputs>("AWS::Personalize::EventTracker", "aws:personalize:EventTracker", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["Tags",["array",["ref","Tag"]]],["EventTrackerArn","string",72],["TrackingId","string",8]],"id":["EventTrackerArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:personalize:${Region}:${Account}:event-tracker/${ResourceId}"}');
 /** A {@link EventTracker} instance: its attributes as typed outputs. */
 export type EventTracker = InstanceType<typeof EventTracker>;
 
@@ -169,9 +171,11 @@ export interface EventTrackerOutputs extends EventTrackerArgs {
 /**
  * A recommendation filter that defines which items are included or excluded from recommendations.
  *
+ * @deprecated Cloud Control cannot create AWS::Personalize::Filter: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-filter.html | CloudFormation: AWS::Personalize::Filter}
  */
-export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::Personalize::Filter", "aws:personalize:Filter", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["FilterExpression","string",67],["Tags",["array",["ref","Tag"]]],["FilterArn","string",72],["Status","string",8],["CreationDateTime","string",8],["LastUpdatedDateTime","string",8]],"id":["FilterArn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Filter = cloudControlType<FilterArgs, FilterOutputs>("AWS::Personalize::Filter", "aws:personalize:Filter", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["FilterExpression","string",67],["Tags",["array",["ref","Tag"]]],["FilterArn","string",72],["Status","string",8],["CreationDateTime","string",8],["LastUpdatedDateTime","string",8]],"id":["FilterArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Filter} instance: its attributes as typed outputs. */
 export type Filter = InstanceType<typeof Filter>;
 
@@ -202,9 +206,11 @@ export interface FilterOutputs extends FilterArgs {
 /**
  * Creates a metric attribution for reporting on recommendation impact in Amazon Personalize.
  *
+ * @deprecated Cloud Control cannot create AWS::Personalize::MetricAttribution: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-personalize-metricattribution.html | CloudFormation: AWS::Personalize::MetricAttribution}
  */
-export const MetricAttribution = cloudControlType<MetricAttributionArgs, MetricAttributionOutputs>("AWS::Personalize::MetricAttribution", "aws:personalize:MetricAttribution", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["Metrics",["array",["ref","MetricAttribute"]],67],["MetricsOutputConfig",["ref","MetricsOutputConfig"],1],["MetricAttributionArn","string",72],["Status","string",8]],"id":["MetricAttributionArn"],"d":{"MetricAttribute":[["EventType","string",1],["MetricName","string",1],["Expression","string",1]],"MetricsOutputConfig":[["S3DataDestination",["ref","S3DataDestination"]],["RoleArn","string",1]],"S3DataDestination":[["Path","string",1],["KmsKeyArn","string"]]},"reg":{"h":""},"arn":"arn:${Partition}:personalize:${Region}:${Account}:metric-attribution/${ResourceId}"}');
+export const MetricAttribution = cloudControlType<MetricAttributionArgs, MetricAttributionOutputs>("AWS::Personalize::MetricAttribution", "aws:personalize:MetricAttribution", '{"p":[["Name","string",67],["DatasetGroupArn","string",67],["Metrics",["array",["ref","MetricAttribute"]],67],["MetricsOutputConfig",["ref","MetricsOutputConfig"],1],["MetricAttributionArn","string",72],["Status","string",8]],"id":["MetricAttributionArn"],"d":{"MetricAttribute":[["EventType","string",1],["MetricName","string",1],["Expression","string",1]],"MetricsOutputConfig":[["S3DataDestination",["ref","S3DataDestination"]],["RoleArn","string",1]],"S3DataDestination":[["Path","string",1],["KmsKeyArn","string"]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:personalize:${Region}:${Account}:metric-attribution/${ResourceId}"}');
 /** A {@link MetricAttribution} instance: its attributes as typed outputs. */
 export type MetricAttribution = InstanceType<typeof MetricAttribution>;
 

@@ -9371,9 +9371,11 @@ export interface AnalysisSheet {
 /**
  * Definition of the AWS::QuickSight::ApprovalPolicy Resource Type.
  *
+ * @deprecated Cloud Control cannot create AWS::QuickSight::ApprovalPolicy: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-quicksight-approvalpolicy.html | CloudFormation: AWS::QuickSight::ApprovalPolicy}
  */
-export const ApprovalPolicy = cloudControlType<ApprovalPolicyArgs, ApprovalPolicyOutputs>("AWS::QuickSight::ApprovalPolicy", "aws:quicksight:ApprovalPolicy", '{"p":[["ApplicableTo",["ref","ApplicableTo"],1],["AssetTypes",["array","json"],1],["Description","string"],["Actions",["array","json"],1],["ApprovalGroups",["array","string"],1],["PolicyId","string",67],["Name","string",1],["CreatedAt","string",8],["PolicyArn","string",8],["UpdatedAt","string",8]],"id":["PolicyId"],"d":{"ApplicableTo":[["GroupArns",["array","string"]],["Type","json",1]]},"reg":{"h":""},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:approval-policy/${ResourceId}"}');
+export const ApprovalPolicy = cloudControlType<ApprovalPolicyArgs, ApprovalPolicyOutputs>("AWS::QuickSight::ApprovalPolicy", "aws:quicksight:ApprovalPolicy", '{"p":[["ApplicableTo",["ref","ApplicableTo"],1],["AssetTypes",["array","json"],1],["Description","string"],["Actions",["array","json"],1],["ApprovalGroups",["array","string"],1],["PolicyId","string",67],["Name","string",1],["CreatedAt","string",8],["PolicyArn","string",8],["UpdatedAt","string",8]],"id":["PolicyId"],"d":{"ApplicableTo":[["GroupArns",["array","string"]],["Type","json",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:approval-policy/${ResourceId}"}');
 /** A {@link ApprovalPolicy} instance: its attributes as typed outputs. */
 export type ApprovalPolicy = InstanceType<typeof ApprovalPolicy>;
 
@@ -9710,9 +9712,11 @@ export interface CustomPermissionsCapabilities {
 /**
  * Definition of the AWS::QuickSight::Customization Resource Type.
  *
+ * @deprecated Cloud Control cannot create AWS::QuickSight::Customization: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-quicksight-customization.html | CloudFormation: AWS::QuickSight::Customization}
  */
-export const Customization = cloudControlType<CustomizationArgs, CustomizationOutputs>("AWS::QuickSight::Customization", "aws:quicksight:Customization", '{"p":[["Namespace","string",67],["DefaultTheme","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AwsAccountId","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:customization/${ResourceId}"}');
+export const Customization = cloudControlType<CustomizationArgs, CustomizationOutputs>("AWS::QuickSight::Customization", "aws:quicksight:Customization", '{"p":[["Namespace","string",67],["DefaultTheme","string",1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["AwsAccountId","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:customization/${ResourceId}"}');
 /** A {@link Customization} instance: its attributes as typed outputs. */
 export type Customization = InstanceType<typeof Customization>;
 
@@ -9737,9 +9741,11 @@ export interface CustomizationOutputs extends CustomizationArgs {
 /**
  * Definition of the AWS::QuickSight::DLPSetting Resource Type.
  *
+ * @deprecated Cloud Control cannot create AWS::QuickSight::DLPSetting: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-quicksight-dlpsetting.html | CloudFormation: AWS::QuickSight::DLPSetting}
  */
-export const DLPSetting = cloudControlType<DLPSettingArgs, DLPSettingOutputs>("AWS::QuickSight::DLPSetting", "aws:quicksight:DLPSetting", '{"p":[["AwsAccountId","string",66],["DlpSettingId","string",67],["Enabled","boolean",1],["Name","string",1],["ProviderConfig",["ref","ProviderConfig"],1],["ProviderOutageAction",["enum","ALLOW","WARN","BLOCK"],1],["ProviderType",["enum","MICROSOFT_PURVIEW"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","INACTIVE"],8],["UpdatedAt","string",8]],"id":["AwsAccountId","DlpSettingId"],"d":{"ProviderConfig":[["MicrosoftPurview",["ref","MicrosoftPurviewProviderConfig"],1]],"MicrosoftPurviewProviderConfig":[["Credentials",["ref","MicrosoftPurviewCredentials"],1],["LabelActionMappings",["array",["ref","LabelActionMapping"]],1],["UnmappedAction",["enum","ALLOW","WARN","BLOCK"],1]],"MicrosoftPurviewCredentials":[["SecretArn","string",1]],"LabelActionMapping":[["LabelId","string",1],["LabelName","string",1],["Action",["enum","ALLOW","WARN","BLOCK"],1]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:dlpsetting/${ResourceId}"}');
+export const DLPSetting = cloudControlType<DLPSettingArgs, DLPSettingOutputs>("AWS::QuickSight::DLPSetting", "aws:quicksight:DLPSetting", '{"p":[["AwsAccountId","string",66],["DlpSettingId","string",67],["Enabled","boolean",1],["Name","string",1],["ProviderConfig",["ref","ProviderConfig"],1],["ProviderOutageAction",["enum","ALLOW","WARN","BLOCK"],1],["ProviderType",["enum","MICROSOFT_PURVIEW"],1],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedAt","string",8],["Status",["enum","ACTIVE","INACTIVE"],8],["UpdatedAt","string",8]],"id":["AwsAccountId","DlpSettingId"],"d":{"ProviderConfig":[["MicrosoftPurview",["ref","MicrosoftPurviewProviderConfig"],1]],"MicrosoftPurviewProviderConfig":[["Credentials",["ref","MicrosoftPurviewCredentials"],1],["LabelActionMappings",["array",["ref","LabelActionMapping"]],1],["UnmappedAction",["enum","ALLOW","WARN","BLOCK"],1]],"MicrosoftPurviewCredentials":[["SecretArn","string",1]],"LabelActionMapping":[["LabelId","string",1],["LabelName","string",1],["Action",["enum","ALLOW","WARN","BLOCK"],1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:dlpsetting/${ResourceId}"}');
 /** A {@link DLPSetting} instance: its attributes as typed outputs. */
 export type DLPSetting = InstanceType<typeof DLPSetting>;
 
@@ -21207,9 +21213,11 @@ export interface DataSourceKeyPairCredentials {
 /**
  * Definition of AWS::QuickSight::Flow Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::QuickSight::Flow: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-quicksight-flow.html | CloudFormation: AWS::QuickSight::Flow}
  */
-export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::QuickSight::Flow", "aws:quicksight:Flow", '{"p":[["AwsAccountId","string",67],["Description","string"],["FlowDefinition","json",1],["Name","string",1],["Permissions",["array",["ref","Permission"]]],["Arn","string",72],["CreatedTime","string",8],["FlowId","string",72],["LastUpdatedTime","string",8],["PublishState",["enum","PUBLISHED","DRAFT","PENDING_APPROVAL"],8],["StepAliases",["array",["ref","StepAliasMapping"]],8]],"id":["Arn"],"d":{"Permission":[["Actions",["array","string"],1],["Principal","string",1]],"StepAliasMapping":[["StepId","string",1],["StepAlias","string",1]]},"reg":{"h":""},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:flow/${ResourceId}"}');
+export const Flow = cloudControlType<FlowArgs, FlowOutputs>("AWS::QuickSight::Flow", "aws:quicksight:Flow", '{"p":[["AwsAccountId","string",67],["Description","string"],["FlowDefinition","json",1],["Name","string",1],["Permissions",["array",["ref","Permission"]]],["Arn","string",72],["CreatedTime","string",8],["FlowId","string",72],["LastUpdatedTime","string",8],["PublishState",["enum","PUBLISHED","DRAFT","PENDING_APPROVAL"],8],["StepAliases",["array",["ref","StepAliasMapping"]],8]],"id":["Arn"],"d":{"Permission":[["Actions",["array","string"],1],["Principal","string",1]],"StepAliasMapping":[["StepId","string",1],["StepAlias","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:flow/${ResourceId}"}');
 /** A {@link Flow} instance: its attributes as typed outputs. */
 export type Flow = InstanceType<typeof Flow>;
 
@@ -21430,9 +21438,11 @@ export interface KnowledgeBaseResourcePermission {
 /**
  * Definition of AWS::QuickSight::LimitsProfile Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::QuickSight::LimitsProfile: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-quicksight-limitsprofile.html | CloudFormation: AWS::QuickSight::LimitsProfile}
  */
-export const LimitsProfile = cloudControlType<LimitsProfileArgs, LimitsProfileOutputs>("AWS::QuickSight::LimitsProfile", "aws:quicksight:LimitsProfile", '{"p":[["AccountId","string",67],["Description","string"],["ProfileName","string",1],["ResourceLimits",["map",["ref","ProfileLimitValue"]],1],["Arn","string",72],["CreatedAt","string",8],["ProfileId","string",72],["UpdatedAt","string",8]],"id":["AccountId","ProfileId"],"d":{"ProfileLimitValue":[["MaxValue","number",1],["Unit",["enum","MB","GB","HOURS","DAYS"],1]]},"reg":{"h":""},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:limits-profile/${ResourceId}"}');
+export const LimitsProfile = cloudControlType<LimitsProfileArgs, LimitsProfileOutputs>("AWS::QuickSight::LimitsProfile", "aws:quicksight:LimitsProfile", '{"p":[["AccountId","string",67],["Description","string"],["ProfileName","string",1],["ResourceLimits",["map",["ref","ProfileLimitValue"]],1],["Arn","string",72],["CreatedAt","string",8],["ProfileId","string",72],["UpdatedAt","string",8]],"id":["AccountId","ProfileId"],"d":{"ProfileLimitValue":[["MaxValue","number",1],["Unit",["enum","MB","GB","HOURS","DAYS"],1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:quicksight:${Region}:${Account}:limits-profile/${ResourceId}"}');
 /** A {@link LimitsProfile} instance: its attributes as typed outputs. */
 export type LimitsProfile = InstanceType<typeof LimitsProfile>;
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a snapshot of a DB cluster.
  *
+ * @deprecated Cloud Control cannot create AWS::RDS::ClusterSnapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-clustersnapshot.html | CloudFormation: AWS::RDS::ClusterSnapshot}
  */
-export const ClusterSnapshot = cloudControlType<ClusterSnapshotArgs, ClusterSnapshotOutputs>("AWS::RDS::ClusterSnapshot", "aws:rds:ClusterSnapshot", '{"p":[["DBClusterSnapshotIdentifier","string",67],["DBClusterIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["DBClusterSnapshotArn","string",72],["AvailabilityZones",["array","string"],8],["Engine","string",8],["EngineVersion","string",8],["SnapshotType","string",8],["AllocatedStorage","integer",8],["Status","string",8],["Port","integer",8],["VpcId","string",8],["ClusterCreateTime","string",8],["MasterUsername","string",8],["EngineMode","string",8],["LicenseModel","string",8],["StorageEncrypted","boolean",8],["KmsKeyId","string",8],["IAMDatabaseAuthenticationEnabled","boolean",8],["DbClusterResourceId","string",8],["SnapshotCreateTime","string",8]],"id":["DBClusterSnapshotArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-snapshot:${ClusterSnapshotName}"}');
+export const ClusterSnapshot = cloudControlType<ClusterSnapshotArgs, ClusterSnapshotOutputs>("AWS::RDS::ClusterSnapshot", "aws:rds:ClusterSnapshot", '{"p":[["DBClusterSnapshotIdentifier","string",67],["DBClusterIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["DBClusterSnapshotArn","string",72],["AvailabilityZones",["array","string"],8],["Engine","string",8],["EngineVersion","string",8],["SnapshotType","string",8],["AllocatedStorage","integer",8],["Status","string",8],["Port","integer",8],["VpcId","string",8],["ClusterCreateTime","string",8],["MasterUsername","string",8],["EngineMode","string",8],["LicenseModel","string",8],["StorageEncrypted","boolean",8],["KmsKeyId","string",8],["IAMDatabaseAuthenticationEnabled","boolean",8],["DbClusterResourceId","string",8],["SnapshotCreateTime","string",8]],"id":["DBClusterSnapshotArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:cluster-snapshot:${ClusterSnapshotName}"}');
 /** A {@link ClusterSnapshot} instance: its attributes as typed outputs. */
 export type ClusterSnapshot = InstanceType<typeof ClusterSnapshot>;
 
@@ -2581,9 +2583,11 @@ export interface DBProxyTargetGroupConnectionPoolConfigurationInfoFormat {
  *
  * > EC2-Classic was retired on August 15, 2022. If you haven't migrated from EC2-Classic to a VPC, we recommend that you migrate as soon as possible. For more information, see [Migrate from EC2-Classic to a VPC](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/vpc-migrate.html) in the *Amazon EC2 User Guide* , the blog [EC2-Classic Networking is Retiring – Here’s How to Prepare](https://docs.aws.amazon.com/aws/ec2-classic-is-retiring-heres-how-to-prepare/) , and [Moving a DB instance not in a VPC into a VPC](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_VPC.Non-VPC2VPC.html) in the *Amazon RDS User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::RDS::DBSecurityGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbsecuritygroup.html | CloudFormation: AWS::RDS::DBSecurityGroup}
  */
-export const DBSecurityGroup = cloudControlType<DBSecurityGroupArgs, DBSecurityGroupOutputs>("AWS::RDS::DBSecurityGroup", "aws:rds:DBSecurityGroup", '{"p":[["DBSecurityGroupIngress",["array",["ref","Ingress"]],1],["EC2VpcId","string",66],["GroupDescription","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Ingress":[["CIDRIP","string"],["EC2SecurityGroupId","string",2],["EC2SecurityGroupName","string",2],["EC2SecurityGroupOwnerId","string",2]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:rds:${Region}:${Account}:secgrp:${SecurityGroupName}"}');
+export const DBSecurityGroup = cloudControlType<DBSecurityGroupArgs, DBSecurityGroupOutputs>("AWS::RDS::DBSecurityGroup", "aws:rds:DBSecurityGroup", '{"p":[["DBSecurityGroupIngress",["array",["ref","Ingress"]],1],["EC2VpcId","string",66],["GroupDescription","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Ingress":[["CIDRIP","string"],["EC2SecurityGroupId","string",2],["EC2SecurityGroupName","string",2],["EC2SecurityGroupOwnerId","string",2]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:secgrp:${SecurityGroupName}"}');
 /** A {@link DBSecurityGroup} instance: its attributes as typed outputs. */
 export type DBSecurityGroup = InstanceType<typeof DBSecurityGroup>;
 
@@ -2637,9 +2641,11 @@ export interface DBSecurityGroupIngress2 {
  *
  * For details about the settings for DB security group ingress, see [AuthorizeDBSecurityGroupIngress](https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/API_AuthorizeDBSecurityGroupIngress.html) . …
  *
+ * @deprecated Cloud Control cannot create AWS::RDS::DBSecurityGroupIngress: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbsecuritygroupingress.html | CloudFormation: AWS::RDS::DBSecurityGroupIngress}
  */
-export const DBSecurityGroupIngress = cloudControlType<DBSecurityGroupIngressArgs, DBSecurityGroupIngressOutputs>("AWS::RDS::DBSecurityGroupIngress", "aws:rds:DBSecurityGroupIngress", '{"p":[["CIDRIP","string"],["DBSecurityGroupName","string",1],["EC2SecurityGroupId","string"],["EC2SecurityGroupName","string"],["EC2SecurityGroupOwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const DBSecurityGroupIngress = cloudControlType<DBSecurityGroupIngressArgs, DBSecurityGroupIngressOutputs>("AWS::RDS::DBSecurityGroupIngress", "aws:rds:DBSecurityGroupIngress", '{"p":[["CIDRIP","string"],["DBSecurityGroupName","string",1],["EC2SecurityGroupId","string"],["EC2SecurityGroupName","string"],["EC2SecurityGroupOwnerId","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link DBSecurityGroupIngress} instance: its attributes as typed outputs. */
 export type DBSecurityGroupIngress = InstanceType<typeof DBSecurityGroupIngress>;
 
@@ -2737,9 +2743,11 @@ export interface DBShardGroupOutputs extends DBShardGroupArgs {
 /**
  * Creates a snapshot of a DB instance.
  *
+ * @deprecated Cloud Control cannot create AWS::RDS::DBSnapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rds-dbsnapshot.html | CloudFormation: AWS::RDS::DBSnapshot}
  */
-export const DBSnapshot = cloudControlType<DBSnapshotArgs, DBSnapshotOutputs>("AWS::RDS::DBSnapshot", "aws:rds:DBSnapshot", '{"p":[["DBSnapshotIdentifier","string",67],["DBInstanceIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["DBSnapshotArn","string",72],["Engine","string",8],["EngineVersion","string",8],["AllocatedStorage","integer",8],["Status","string",8],["Port","integer",8],["AvailabilityZone","string",8],["VpcId","string",8],["InstanceCreateTime","string",8],["MasterUsername","string",8],["SnapshotType","string",8],["Iops","integer",8],["OptionGroupName","string",8],["SnapshotCreateTime","string",8],["Encrypted","boolean",8],["KmsKeyId","string",8],["StorageType","string",8],["LicenseModel","string",8],["IAMDatabaseAuthenticationEnabled","boolean",8],["DbiResourceId","string",8],["OriginalSnapshotCreateTime","string",8],["StorageThroughput","integer",8]],"id":["DBSnapshotArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:rds:${Region}:${Account}:snapshot:${SnapshotName}"}');
+export const DBSnapshot = cloudControlType<DBSnapshotArgs, DBSnapshotOutputs>("AWS::RDS::DBSnapshot", "aws:rds:DBSnapshot", '{"p":[["DBSnapshotIdentifier","string",67],["DBInstanceIdentifier","string",67],["Tags",["array",["ref","Tag"]]],["DBSnapshotArn","string",72],["Engine","string",8],["EngineVersion","string",8],["AllocatedStorage","integer",8],["Status","string",8],["Port","integer",8],["AvailabilityZone","string",8],["VpcId","string",8],["InstanceCreateTime","string",8],["MasterUsername","string",8],["SnapshotType","string",8],["Iops","integer",8],["OptionGroupName","string",8],["SnapshotCreateTime","string",8],["Encrypted","boolean",8],["KmsKeyId","string",8],["StorageType","string",8],["LicenseModel","string",8],["IAMDatabaseAuthenticationEnabled","boolean",8],["DbiResourceId","string",8],["OriginalSnapshotCreateTime","string",8],["StorageThroughput","integer",8]],"id":["DBSnapshotArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:rds:${Region}:${Account}:snapshot:${SnapshotName}"}');
 /** A {@link DBSnapshot} instance: its attributes as typed outputs. */
 export type DBSnapshot = InstanceType<typeof DBSnapshot>;
 

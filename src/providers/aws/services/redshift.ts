@@ -447,9 +447,11 @@ export interface ClusterParameterGroupParameter {
  *
  * For information about managing security groups, go to [Amazon Redshift Cluster Security Groups](https://docs.aws.amazon.com/redshift/latest/mgmt/working-with-security-groups.html) in the *Amazon Redshift Cluster Management Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::ClusterSecurityGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-clustersecuritygroup.html | CloudFormation: AWS::Redshift::ClusterSecurityGroup}
  */
-export const ClusterSecurityGroup = cloudControlType<ClusterSecurityGroupArgs, ClusterSecurityGroupOutputs>("AWS::Redshift::ClusterSecurityGroup", "aws:redshift:ClusterSecurityGroup", '{"p":[["Description","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:redshift:${Region}:${Account}:securitygroup:${SecurityGroupName}"}');
+export const ClusterSecurityGroup = cloudControlType<ClusterSecurityGroupArgs, ClusterSecurityGroupOutputs>("AWS::Redshift::ClusterSecurityGroup", "aws:redshift:ClusterSecurityGroup", '{"p":[["Description","string",67],["Tags",["array",["ref","Tag"]]],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:securitygroup:${SecurityGroupName}"}');
 /** A {@link ClusterSecurityGroup} instance: its attributes as typed outputs. */
 export type ClusterSecurityGroup = InstanceType<typeof ClusterSecurityGroup>;
 
@@ -473,9 +475,11 @@ export interface ClusterSecurityGroupOutputs extends ClusterSecurityGroupArgs {
  *
  * If you authorize access to a CIDR/IP address range, specify *CIDRIP* . For an overview of CIDR blocks, see the Wikipedia article on [Classless Inter-Domain Routing](https://docs.aws.amazon.com/http://en.wikipedia.org/wiki/Classless_Inter-Domain_Routing) . …
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::ClusterSecurityGroupIngress: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-clustersecuritygroupingress.html | CloudFormation: AWS::Redshift::ClusterSecurityGroupIngress}
  */
-export const ClusterSecurityGroupIngress = cloudControlType<ClusterSecurityGroupIngressArgs, ClusterSecurityGroupIngressOutputs>("AWS::Redshift::ClusterSecurityGroupIngress", "aws:redshift:ClusterSecurityGroupIngress", '{"p":[["CIDRIP","string",66],["ClusterSecurityGroupName","string",67],["EC2SecurityGroupName","string",66],["EC2SecurityGroupOwnerId","string",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""},"arn":"arn:${Partition}:redshift:${Region}:${Account}:securitygroup:${SecurityGroupName}"}');
+export const ClusterSecurityGroupIngress = cloudControlType<ClusterSecurityGroupIngressArgs, ClusterSecurityGroupIngressOutputs>("AWS::Redshift::ClusterSecurityGroupIngress", "aws:redshift:ClusterSecurityGroupIngress", '{"p":[["CIDRIP","string",66],["ClusterSecurityGroupName","string",67],["EC2SecurityGroupName","string",66],["EC2SecurityGroupOwnerId","string",66],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:securitygroup:${SecurityGroupName}"}');
 /** A {@link ClusterSecurityGroupIngress} instance: its attributes as typed outputs. */
 export type ClusterSecurityGroupIngress = InstanceType<typeof ClusterSecurityGroupIngress>;
 
@@ -775,9 +779,11 @@ export interface IntegrationOutputs extends IntegrationArgs {
 /**
  * Creates an Amazon Redshift Query Editor (QEV2) IAM Identity Center application.
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::QEV2IdcApplication: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-qev2idcapplication.html | CloudFormation: AWS::Redshift::QEV2IdcApplication}
  */
-export const QEV2IdcApplication = cloudControlType<QEV2IdcApplicationArgs, QEV2IdcApplicationOutputs>("AWS::Redshift::QEV2IdcApplication", "aws:redshift:QEV2IdcApplication", '{"p":[["IdcInstanceArn","string",67],["Qev2IdcApplicationName","string",67],["IdcDisplayName","string",1],["Tags",["array",["ref","Tag"]]],["Qev2IdcApplicationArn","string",72],["IdcManagedApplicationArn","string",8],["IdcOnboardStatus","string",8]],"id":["Qev2IdcApplicationArn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:redshift:${Region}:${Account}:qev2idcapplication:${Qev2IdcApplicationId}"}');
+export const QEV2IdcApplication = cloudControlType<QEV2IdcApplicationArgs, QEV2IdcApplicationOutputs>("AWS::Redshift::QEV2IdcApplication", "aws:redshift:QEV2IdcApplication", '{"p":[["IdcInstanceArn","string",67],["Qev2IdcApplicationName","string",67],["IdcDisplayName","string",1],["Tags",["array",["ref","Tag"]]],["Qev2IdcApplicationArn","string",72],["IdcManagedApplicationArn","string",8],["IdcOnboardStatus","string",8]],"id":["Qev2IdcApplicationArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:qev2idcapplication:${Qev2IdcApplicationId}"}');
 /** A {@link QEV2IdcApplication} instance: its attributes as typed outputs. */
 export type QEV2IdcApplication = InstanceType<typeof QEV2IdcApplication>;
 
@@ -905,9 +911,11 @@ export interface ScheduledActionResizeClusterMessage {
 /**
  * Resource Type definition for AWS::Redshift::Snapshot. Creates a manual snapshot of the specified cluster. The cluster must be in the available state.
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::Snapshot: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-snapshot.html | CloudFormation: AWS::Redshift::Snapshot}
  */
-export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::Redshift::Snapshot", "aws:redshift:Snapshot", '{"p":[["SnapshotIdentifier","string",67],["ClusterIdentifier","string",67],["ManualSnapshotRetentionPeriod","integer"],["Tags",["array",["ref","Tag"]]],["SnapshotArn","string",72],["Status","string",8],["SnapshotType","string",8],["AvailabilityZone","string",8],["ClusterCreateTime","string",8],["MasterUsername","string",8],["ClusterVersion","string",8],["EngineFullVersion","string",8],["SnapshotCreateTime","string",8],["NodeType","string",8],["NumberOfNodes","integer",8],["DBName","string",8],["Port","integer",8],["VpcId","string",8],["Encrypted","boolean",8],["EncryptedWithHSM","boolean",8],["KmsKeyId","string",8],["EnhancedVpcRouting","boolean",8],["MaintenanceTrackName","string",8],["OwnerAccount","string",8]],"id":["SnapshotArn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Snapshot = cloudControlType<SnapshotArgs, SnapshotOutputs>("AWS::Redshift::Snapshot", "aws:redshift:Snapshot", '{"p":[["SnapshotIdentifier","string",67],["ClusterIdentifier","string",67],["ManualSnapshotRetentionPeriod","integer"],["Tags",["array",["ref","Tag"]]],["SnapshotArn","string",72],["Status","string",8],["SnapshotType","string",8],["AvailabilityZone","string",8],["ClusterCreateTime","string",8],["MasterUsername","string",8],["ClusterVersion","string",8],["EngineFullVersion","string",8],["SnapshotCreateTime","string",8],["NodeType","string",8],["NumberOfNodes","integer",8],["DBName","string",8],["Port","integer",8],["VpcId","string",8],["Encrypted","boolean",8],["EncryptedWithHSM","boolean",8],["KmsKeyId","string",8],["EnhancedVpcRouting","boolean",8],["MaintenanceTrackName","string",8],["OwnerAccount","string",8]],"id":["SnapshotArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Snapshot} instance: its attributes as typed outputs. */
 export type Snapshot = InstanceType<typeof Snapshot>;
 
@@ -970,9 +978,11 @@ export interface SnapshotOutputs extends SnapshotArgs {
 /**
  * Creates a snapshot copy grant that permits Amazon Redshift to use an encrypted symmetric key from AWS Key Management Service (KMS) to encrypt copied snapshots in a destination region.
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::SnapshotCopyGrant: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-snapshotcopygrant.html | CloudFormation: AWS::Redshift::SnapshotCopyGrant}
  */
-export const SnapshotCopyGrant = cloudControlType<SnapshotCopyGrantArgs, SnapshotCopyGrantOutputs>("AWS::Redshift::SnapshotCopyGrant", "aws:redshift:SnapshotCopyGrant", '{"p":[["SnapshotCopyGrantName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:redshift:${Region}:${Account}:snapshotcopygrant:${SnapshotCopyGrantName}"}');
+export const SnapshotCopyGrant = cloudControlType<SnapshotCopyGrantArgs, SnapshotCopyGrantOutputs>("AWS::Redshift::SnapshotCopyGrant", "aws:redshift:SnapshotCopyGrant", '{"p":[["SnapshotCopyGrantName","string",67],["KmsKeyId","string",66],["Tags",["array",["ref","Tag"]]],["Arn","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:snapshotcopygrant:${SnapshotCopyGrantName}"}');
 /** A {@link SnapshotCopyGrant} instance: its attributes as typed outputs. */
 export type SnapshotCopyGrant = InstanceType<typeof SnapshotCopyGrant>;
 
@@ -1024,9 +1034,11 @@ export interface SnapshotScheduleOutputs extends SnapshotScheduleArgs {
 /**
  * Resource Type definition for AWS::Redshift::UsageLimit. Creates a usage limit for a specified Amazon Redshift feature on a cluster. The usage limit is identified by the returned usage limit identifier.
  *
+ * @deprecated Cloud Control cannot create AWS::Redshift::UsageLimit: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-redshift-usagelimit.html | CloudFormation: AWS::Redshift::UsageLimit}
  */
-export const UsageLimit = cloudControlType<UsageLimitArgs, UsageLimitOutputs>("AWS::Redshift::UsageLimit", "aws:redshift:UsageLimit", '{"p":[["ClusterIdentifier","string",67],["FeatureType",["enum","spectrum","concurrency-scaling","cross-region-datasharing","extra-compute-for-automatic-optimization"],67],["LimitType",["enum","time","data-scanned"],67],["Amount","number",1],["Period",["enum","daily","weekly","monthly"],66],["BreachAction",["enum","log","emit-metric","disable"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["UsageLimitId","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:redshift:${Region}:${Account}:usagelimit:${UsageLimitId}"}');
+export const UsageLimit = cloudControlType<UsageLimitArgs, UsageLimitOutputs>("AWS::Redshift::UsageLimit", "aws:redshift:UsageLimit", '{"p":[["ClusterIdentifier","string",67],["FeatureType",["enum","spectrum","concurrency-scaling","cross-region-datasharing","extra-compute-for-automatic-optimization"],67],["LimitType",["enum","time","data-scanned"],67],["Amount","number",1],["Period",["enum","daily","weekly","monthly"],66],["BreachAction",["enum","log","emit-metric","disable"]],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["UsageLimitId","string",72]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:redshift:${Region}:${Account}:usagelimit:${UsageLimitId}"}');
 /** A {@link UsageLimit} instance: its attributes as typed outputs. */
 export type UsageLimit = InstanceType<typeof UsageLimit>;
 

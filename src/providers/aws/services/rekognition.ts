@@ -34,9 +34,11 @@ export interface CollectionOutputs extends CollectionArgs {
 /**
  * The AWS::Rekognition::Dataset type creates an Amazon Rekognition Custom Labels dataset.
  *
+ * @deprecated Cloud Control cannot create AWS::Rekognition::Dataset: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-rekognition-dataset.html | CloudFormation: AWS::Rekognition::Dataset}
  */
-export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::Rekognition::Dataset", "aws:rekognition:Dataset", '{"p":[["ProjectArn","string",66],["DatasetType",["enum","TRAIN","TEST"],67],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72]],"id":["DatasetArn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Dataset = cloudControlType<DatasetArgs, DatasetOutputs>("AWS::Rekognition::Dataset", "aws:rekognition:Dataset", '{"p":[["ProjectArn","string",66],["DatasetType",["enum","TRAIN","TEST"],67],["Tags",["array",["ref","Tag"]]],["DatasetArn","string",72]],"id":["DatasetArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Dataset} instance: its attributes as typed outputs. */
 export type Dataset = InstanceType<typeof Dataset>;
 

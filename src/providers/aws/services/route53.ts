@@ -67,9 +67,11 @@ export interface DNSSECOutputs extends DNSSECArgs {
 /**
  * Resource Type definition for AWS::Route53::DelegationSet. Creates a reusable delegation set (a group of four name servers) that can be associated with multiple hosted zones.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::DelegationSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-delegationset.html | CloudFormation: AWS::Route53::DelegationSet}
  */
-export const DelegationSet = cloudControlType<DelegationSetArgs, DelegationSetOutputs>("AWS::Route53::DelegationSet", "aws:route53:DelegationSet", '{"p":[["Arn","string",72],["Id","string",8,"awsId"],["CallerReference","string",8],["NameServers",["array","string"],8]],"id":["Arn"],"reg":{"h":""}}');
+export const DelegationSet = cloudControlType<DelegationSetArgs, DelegationSetOutputs>("AWS::Route53::DelegationSet", "aws:route53:DelegationSet", '{"p":[["Arn","string",72],["Id","string",8,"awsId"],["CallerReference","string",8],["NameServers",["array","string"],8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link DelegationSet} instance: its attributes as typed outputs. */
 export type DelegationSet = InstanceType<typeof DelegationSet>;
 
@@ -493,9 +495,11 @@ export interface KeySigningKeyOutputs extends KeySigningKeyArgs {
 /**
  * Resource Type definition for AWS::Route53::QueryLoggingConfig. Creates a configuration for DNS query logging, which publishes query logs for a public hosted zone to an Amazon CloudWatch Logs log group.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::QueryLoggingConfig: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-queryloggingconfig.html | CloudFormation: AWS::Route53::QueryLoggingConfig}
  */
-export const QueryLoggingConfig = cloudControlType<QueryLoggingConfigArgs, QueryLoggingConfigOutputs>("AWS::Route53::QueryLoggingConfig", "aws:route53:QueryLoggingConfig", '{"p":[["HostedZoneId","string",67],["CloudWatchLogsLogGroupArn","string",67],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"reg":{"h":""}}');
+export const QueryLoggingConfig = cloudControlType<QueryLoggingConfigArgs, QueryLoggingConfigOutputs>("AWS::Route53::QueryLoggingConfig", "aws:route53:QueryLoggingConfig", '{"p":[["HostedZoneId","string",67],["CloudWatchLogsLogGroupArn","string",67],["Arn","string",72],["Id","string",8,"awsId"]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link QueryLoggingConfig} instance: its attributes as typed outputs. */
 export type QueryLoggingConfig = InstanceType<typeof QueryLoggingConfig>;
 
@@ -522,9 +526,11 @@ export interface QueryLoggingConfigOutputs extends QueryLoggingConfigArgs {
  *
  * For more information, see [ChangeResourceRecordSets](https://docs.aws.amazon.com/Route53/latest/APIReference/API_ChangeResourceRecordSets.html) in the *Amazon Route 53 API Reference* .
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::RecordSet: use Cairn's own route53.RecordSet (`import { route53 } from "cairn-iac/aws"`), which calls Route 53 directly. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-recordset.html | CloudFormation: AWS::Route53::RecordSet}
  */
-export const RecordSet = cloudControlType<RecordSetArgs, RecordSetOutputs>("AWS::Route53::RecordSet", "aws:route53.cc:RecordSet", '{"p":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Comment","string"],["Failover",["enum","PRIMARY","SECONDARY"]],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["MultiValueAnswer","boolean"],["Name","string",67],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string",64],["TTL","string"],["Type","string",65],["Weight","integer"]],"id":["Name","HostedZoneId","Type","SetIdentifier"],"d":{"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]]},"reg":{"h":"","co":["HostedZoneName","Name","HostedZoneId"],"ro":["Id"]}}');
+export const RecordSet = cloudControlType<RecordSetArgs, RecordSetOutputs>("AWS::Route53::RecordSet", "aws:route53.cc:RecordSet", '{"p":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Comment","string"],["Failover",["enum","PRIMARY","SECONDARY"]],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["MultiValueAnswer","boolean"],["Name","string",67],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string",64],["TTL","string"],["Type","string",65],["Weight","integer"]],"id":["Name","HostedZoneId","Type","SetIdentifier"],"d":{"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]]},"reg":{"h":"","co":["HostedZoneName","Name","HostedZoneId"],"ro":["Id"],"nc":"use Cairn\'s own route53.RecordSet (`import { route53 } from \\"cairn-iac/aws\\"`), which calls Route 53 directly"}}');
 /** A {@link RecordSet} instance: its attributes as typed outputs. */
 export type RecordSet = InstanceType<typeof RecordSet>;
 
@@ -770,9 +776,11 @@ export interface RecordSetGeoLocation {
 /**
  * A complex type that contains an optional comment, the name and ID of the hosted zone that you want to make changes in, and values for the records that you want to create.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::RecordSetGroup: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-recordsetgroup.html | CloudFormation: AWS::Route53::RecordSetGroup}
  */
-export const RecordSetGroup = cloudControlType<RecordSetGroupArgs, RecordSetGroupOutputs>("AWS::Route53::RecordSetGroup", "aws:route53:RecordSetGroup", '{"p":[["Comment","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["RecordSets",["array",["ref","RecordSet"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RecordSet":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Failover","string"],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string"],["HostedZoneName","string"],["MultiValueAnswer","boolean"],["Name","string",1],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string"],["TTL","string"],["Type","string",1],["Weight","integer"],["GeoProximityLocation",["ref","GeoProximityLocation"]]],"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]],"GeoProximityLocation":[["AWSRegion","string"],["LocalZoneGroup","string"],["Bias","integer"],["Coordinates",["ref","Coordinates"]]],"Coordinates":[["Longitude","string",1],["Latitude","string",1]]},"reg":{"h":""}}');
+export const RecordSetGroup = cloudControlType<RecordSetGroupArgs, RecordSetGroupOutputs>("AWS::Route53::RecordSetGroup", "aws:route53:RecordSetGroup", '{"p":[["Comment","string"],["HostedZoneId","string",66],["HostedZoneName","string",66],["RecordSets",["array",["ref","RecordSet"]]],["Id","string",72,"awsId"]],"id":["Id"],"d":{"RecordSet":[["AliasTarget",["ref","AliasTarget"]],["CidrRoutingConfig",["ref","CidrRoutingConfig"]],["Failover","string"],["GeoLocation",["ref","GeoLocation"]],["HealthCheckId","string"],["HostedZoneId","string"],["HostedZoneName","string"],["MultiValueAnswer","boolean"],["Name","string",1],["Region","string"],["ResourceRecords",["array","string"]],["SetIdentifier","string"],["TTL","string"],["Type","string",1],["Weight","integer"],["GeoProximityLocation",["ref","GeoProximityLocation"]]],"AliasTarget":[["DNSName","string",1],["EvaluateTargetHealth","boolean"],["HostedZoneId","string",1]],"CidrRoutingConfig":[["CollectionId","string",1],["LocationName","string",1]],"GeoLocation":[["ContinentCode","string"],["CountryCode","string"],["SubdivisionCode","string"]],"GeoProximityLocation":[["AWSRegion","string"],["LocalZoneGroup","string"],["Bias","integer"],["Coordinates",["ref","Coordinates"]]],"Coordinates":[["Longitude","string",1],["Latitude","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link RecordSetGroup} instance: its attributes as typed outputs. */
 export type RecordSetGroup = InstanceType<typeof RecordSetGroup>;
 
@@ -1071,9 +1079,11 @@ export interface RecordSetGroupCoordinates {
 /**
  * Resource Type definition for AWS::Route53::TrafficPolicy. Creates a Route 53 traffic policy, a JSON document that describes how Route 53 responds to DNS queries for a domain name.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::TrafficPolicy: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-trafficpolicy.html | CloudFormation: AWS::Route53::TrafficPolicy}
  */
-export const TrafficPolicy = cloudControlType<TrafficPolicyArgs, TrafficPolicyOutputs>("AWS::Route53::TrafficPolicy", "aws:route53:TrafficPolicy", '{"p":[["Name","string",67],["Document","string",67],["Comment","string"],["Arn","string",72],["Id","string",8,"awsId"],["Version","integer",8],["Type",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"reg":{"h":""},"arn":"arn:${Partition}:route53:::trafficpolicy/${Id}"}');
+export const TrafficPolicy = cloudControlType<TrafficPolicyArgs, TrafficPolicyOutputs>("AWS::Route53::TrafficPolicy", "aws:route53:TrafficPolicy", '{"p":[["Name","string",67],["Document","string",67],["Comment","string"],["Arn","string",72],["Id","string",8,"awsId"],["Version","integer",8],["Type",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:route53:::trafficpolicy/${Id}"}');
 /** A {@link TrafficPolicy} instance: its attributes as typed outputs. */
 export type TrafficPolicy = InstanceType<typeof TrafficPolicy>;
 
@@ -1102,9 +1112,11 @@ export interface TrafficPolicyOutputs extends TrafficPolicyArgs {
 /**
  * Resource Type definition for AWS::Route53::TrafficPolicyInstance. Applies a version of a Route 53 traffic policy to a DNS name in a public hosted zone, and Route 53 creates and owns the resource record sets that answer queries for that name.
  *
+ * @deprecated Cloud Control cannot create AWS::Route53::TrafficPolicyInstance: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-route53-trafficpolicyinstance.html | CloudFormation: AWS::Route53::TrafficPolicyInstance}
  */
-export const TrafficPolicyInstance = cloudControlType<TrafficPolicyInstanceArgs, TrafficPolicyInstanceOutputs>("AWS::Route53::TrafficPolicyInstance", "aws:route53:TrafficPolicyInstance", '{"p":[["HostedZoneId","string",67],["Name","string",67],["TTL","integer",1],["TrafficPolicyId","string",1],["TrafficPolicyVersion","integer",1],["Arn","string",72],["Id","string",8,"awsId"],["State","string",8],["TrafficPolicyType",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"reg":{"h":""},"arn":"arn:${Partition}:route53:::trafficpolicyinstance/${Id}"}');
+export const TrafficPolicyInstance = cloudControlType<TrafficPolicyInstanceArgs, TrafficPolicyInstanceOutputs>("AWS::Route53::TrafficPolicyInstance", "aws:route53:TrafficPolicyInstance", '{"p":[["HostedZoneId","string",67],["Name","string",67],["TTL","integer",1],["TrafficPolicyId","string",1],["TrafficPolicyVersion","integer",1],["Arn","string",72],["Id","string",8,"awsId"],["State","string",8],["TrafficPolicyType",["enum","SOA","A","TXT","NS","CNAME","MX","NAPTR","PTR","SRV","SPF","AAAA","CAA","DS","TLSA","SSHFP","SVCB","HTTPS"],8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:route53:::trafficpolicyinstance/${Id}"}');
 /** A {@link TrafficPolicyInstance} instance: its attributes as typed outputs. */
 export type TrafficPolicyInstance = InstanceType<typeof TrafficPolicyInstance>;
 

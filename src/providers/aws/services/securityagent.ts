@@ -138,9 +138,11 @@ export interface ApplicationIdCConfiguration {
 /**
  * Uploads an artifact to an agent space. Artifacts provide additional context for security testing, such as architecture diagrams, API specifications, or configuration files.
  *
+ * @deprecated Cloud Control cannot create AWS::SecurityAgent::Artifact: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-securityagent-artifact.html | CloudFormation: AWS::SecurityAgent::Artifact}
  */
-export const Artifact = cloudControlType<ArtifactArgs, ArtifactOutputs>("AWS::SecurityAgent::Artifact", "aws:securityagent:Artifact", '{"p":[["AgentSpaceId","string",67],["ArtifactContent","string",66],["ArtifactType",["enum","TXT","PNG","JPEG","MD","PDF","DOCX","DOC","JSON","YAML"],67],["FileName","string",67],["ArtifactId","string",72],["Arn","string",72],["UpdatedAt","string",8]],"id":["Arn"],"reg":{"h":""}}');
+export const Artifact = cloudControlType<ArtifactArgs, ArtifactOutputs>("AWS::SecurityAgent::Artifact", "aws:securityagent:Artifact", '{"p":[["AgentSpaceId","string",67],["ArtifactContent","string",66],["ArtifactType",["enum","TXT","PNG","JPEG","MD","PDF","DOCX","DOC","JSON","YAML"],67],["FileName","string",67],["ArtifactId","string",72],["Arn","string",72],["UpdatedAt","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Artifact} instance: its attributes as typed outputs. */
 export type Artifact = InstanceType<typeof Artifact>;
 

@@ -622,9 +622,11 @@ export interface EmailIdentityMailFromAttributes {
 /**
  * Associates an AWS Certificate Manager certificate with a sender under an SES email identity, so that SES signs the sender's mail with S/MIME. Removing this resource removes only the association. The ACM certificate itself stays intact. SES stores the sender lower-cased, and this provider matches senders case-insensitively and preserves the casing from the template.
  *
+ * @deprecated Cloud Control cannot create AWS::SES::EmailIdentityCertificate: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-emailidentitycertificate.html | CloudFormation: AWS::SES::EmailIdentityCertificate}
  */
-export const EmailIdentityCertificate = cloudControlType<EmailIdentityCertificateArgs, EmailIdentityCertificateOutputs>("AWS::SES::EmailIdentityCertificate", "aws:ses:EmailIdentityCertificate", '{"p":[["EmailIdentity","string",67],["FromAddress","string",67],["CertificateArn","string",67]],"id":["EmailIdentity","FromAddress"],"reg":{"h":""}}');
+export const EmailIdentityCertificate = cloudControlType<EmailIdentityCertificateArgs, EmailIdentityCertificateOutputs>("AWS::SES::EmailIdentityCertificate", "aws:ses:EmailIdentityCertificate", '{"p":[["EmailIdentity","string",67],["FromAddress","string",67],["CertificateArn","string",67]],"id":["EmailIdentity","FromAddress"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link EmailIdentityCertificate} instance: its attributes as typed outputs. */
 export type EmailIdentityCertificate = InstanceType<typeof EmailIdentityCertificate>;
 
@@ -1595,9 +1597,11 @@ export interface MultiRegionEndpointRouteDetailsItems {
 /**
  * Specify a new IP address filter. You use IP address filters when you receive email with Amazon SES.
  *
+ * @deprecated Cloud Control cannot create AWS::SES::ReceiptFilter: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-receiptfilter.html | CloudFormation: AWS::SES::ReceiptFilter}
  */
-export const ReceiptFilter = cloudControlType<ReceiptFilterArgs, ReceiptFilterOutputs>("AWS::SES::ReceiptFilter", "aws:ses:ReceiptFilter", '{"p":[["Filter",["ref","Filter"],67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Filter":[["IpFilter",["ref","IpFilter"],3],["Name","string",2]],"IpFilter":[["Policy","string",3],["Cidr","string",3]]},"reg":{"h":""},"arn":"arn:${Partition}:ses:${Region}:${Account}:receipt-filter/${ReceiptFilterName}"}');
+export const ReceiptFilter = cloudControlType<ReceiptFilterArgs, ReceiptFilterOutputs>("AWS::SES::ReceiptFilter", "aws:ses:ReceiptFilter", '{"p":[["Filter",["ref","Filter"],67],["Id","string",72,"awsId"]],"id":["Id"],"d":{"Filter":[["IpFilter",["ref","IpFilter"],3],["Name","string",2]],"IpFilter":[["Policy","string",3],["Cidr","string",3]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ses:${Region}:${Account}:receipt-filter/${ReceiptFilterName}"}');
 /** A {@link ReceiptFilter} instance: its attributes as typed outputs. */
 export type ReceiptFilter = InstanceType<typeof ReceiptFilter>;
 
@@ -1647,9 +1651,11 @@ export interface ReceiptFilterIpFilter {
 /**
  * Specifies a receipt rule.
  *
+ * @deprecated Cloud Control cannot create AWS::SES::ReceiptRule: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-receiptrule.html | CloudFormation: AWS::SES::ReceiptRule}
  */
-export const ReceiptRule = cloudControlType<ReceiptRuleArgs, ReceiptRuleOutputs>("AWS::SES::ReceiptRule", "aws:ses:ReceiptRule", '{"p":[["After","string"],["Rule",["ref","Rule"],1],["RuleSetName","string",67],["RuleName","string",72],["Id","string",8,"awsId"]],"id":["RuleName","RuleSetName"],"d":{"Rule":[["ScanEnabled","boolean"],["Recipients",["array","string"]],["Actions",["array",["ref","Action"]]],["Enabled","boolean"],["Name","string",2],["TlsPolicy","string"]],"Action":[["BounceAction",["ref","BounceAction"]],["S3Action",["ref","S3Action"]],["StopAction",["ref","StopAction"]],["SNSAction",["ref","SNSAction"]],["WorkmailAction",["ref","WorkmailAction"]],["AddHeaderAction",["ref","AddHeaderAction"]],["LambdaAction",["ref","LambdaAction"]],["ConnectAction",["ref","ConnectAction"]]],"BounceAction":[["Sender","string",1],["SmtpReplyCode","string",1],["Message","string",1],["TopicArn","string"],["StatusCode","string"]],"S3Action":[["BucketName","string",1],["KmsKeyArn","string"],["TopicArn","string"],["ObjectKeyPrefix","string"],["IamRoleArn","string"]],"StopAction":[["Scope","string",1],["TopicArn","string"]],"SNSAction":[["TopicArn","string"],["Encoding","string"]],"WorkmailAction":[["TopicArn","string"],["OrganizationArn","string",1]],"AddHeaderAction":[["HeaderValue","string",1],["HeaderName","string",1]],"LambdaAction":[["FunctionArn","string",1],["TopicArn","string"],["InvocationType","string"]],"ConnectAction":[["InstanceARN","string",1],["IAMRoleARN","string",1]]},"reg":{"h":""}}');
+export const ReceiptRule = cloudControlType<ReceiptRuleArgs, ReceiptRuleOutputs>("AWS::SES::ReceiptRule", "aws:ses:ReceiptRule", '{"p":[["After","string"],["Rule",["ref","Rule"],1],["RuleSetName","string",67],["RuleName","string",72],["Id","string",8,"awsId"]],"id":["RuleName","RuleSetName"],"d":{"Rule":[["ScanEnabled","boolean"],["Recipients",["array","string"]],["Actions",["array",["ref","Action"]]],["Enabled","boolean"],["Name","string",2],["TlsPolicy","string"]],"Action":[["BounceAction",["ref","BounceAction"]],["S3Action",["ref","S3Action"]],["StopAction",["ref","StopAction"]],["SNSAction",["ref","SNSAction"]],["WorkmailAction",["ref","WorkmailAction"]],["AddHeaderAction",["ref","AddHeaderAction"]],["LambdaAction",["ref","LambdaAction"]],["ConnectAction",["ref","ConnectAction"]]],"BounceAction":[["Sender","string",1],["SmtpReplyCode","string",1],["Message","string",1],["TopicArn","string"],["StatusCode","string"]],"S3Action":[["BucketName","string",1],["KmsKeyArn","string"],["TopicArn","string"],["ObjectKeyPrefix","string"],["IamRoleArn","string"]],"StopAction":[["Scope","string",1],["TopicArn","string"]],"SNSAction":[["TopicArn","string"],["Encoding","string"]],"WorkmailAction":[["TopicArn","string"],["OrganizationArn","string",1]],"AddHeaderAction":[["HeaderValue","string",1],["HeaderName","string",1]],"LambdaAction":[["FunctionArn","string",1],["TopicArn","string"],["InvocationType","string"]],"ConnectAction":[["InstanceARN","string",1],["IAMRoleARN","string",1]]},"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link ReceiptRule} instance: its attributes as typed outputs. */
 export type ReceiptRule = InstanceType<typeof ReceiptRule>;
 
@@ -1918,9 +1924,11 @@ export interface ReceiptRuleConnectAction {
  *
  * You can execute this operation no more than once per second.
  *
+ * @deprecated Cloud Control cannot create AWS::SES::ReceiptRuleSet: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ses-receiptruleset.html | CloudFormation: AWS::SES::ReceiptRuleSet}
  */
-export const ReceiptRuleSet = cloudControlType<ReceiptRuleSetArgs, ReceiptRuleSetOutputs>("AWS::SES::ReceiptRuleSet", "aws:ses:ReceiptRuleSet", '{"p":[["RuleSetName","string",66]],"id":["RuleSetName"],"reg":{"h":""},"arn":"arn:${Partition}:ses:${Region}:${Account}:receipt-rule-set/${ReceiptRuleSetName}"}');
+export const ReceiptRuleSet = cloudControlType<ReceiptRuleSetArgs, ReceiptRuleSetOutputs>("AWS::SES::ReceiptRuleSet", "aws:ses:ReceiptRuleSet", '{"p":[["RuleSetName","string",66]],"id":["RuleSetName"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:ses:${Region}:${Account}:receipt-rule-set/${ReceiptRuleSetName}"}');
 /** A {@link ReceiptRuleSet} instance: its attributes as typed outputs. */
 export type ReceiptRuleSet = InstanceType<typeof ReceiptRuleSet>;
 

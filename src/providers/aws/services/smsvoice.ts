@@ -429,9 +429,11 @@ export interface RegistrationOutputs extends RegistrationArgs {
 /**
  * Resource Type definition for AWS::SMSVOICE::RegistrationAttachment
  *
+ * @deprecated Cloud Control cannot create AWS::SMSVOICE::RegistrationAttachment: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-registrationattachment.html | CloudFormation: AWS::SMSVOICE::RegistrationAttachment}
  */
-export const RegistrationAttachment = cloudControlType<RegistrationAttachmentArgs, RegistrationAttachmentOutputs>("AWS::SMSVOICE::RegistrationAttachment", "aws:smsvoice:RegistrationAttachment", '{"p":[["AttachmentBody","string",66],["AttachmentUrl","string",66],["Tags",["array",["ref","Tag"]]],["RegistrationAttachmentArn","string",72],["RegistrationAttachmentId","string",72],["AttachmentStatus",["enum","UPLOAD_IN_PROGRESS","UPLOAD_COMPLETE","UPLOAD_FAILED","DELETED"],8],["CreatedTimestamp","string",8],["UploadedAttachmentUrl","string",8]],"id":["RegistrationAttachmentArn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const RegistrationAttachment = cloudControlType<RegistrationAttachmentArgs, RegistrationAttachmentOutputs>("AWS::SMSVOICE::RegistrationAttachment", "aws:smsvoice:RegistrationAttachment", '{"p":[["AttachmentBody","string",66],["AttachmentUrl","string",66],["Tags",["array",["ref","Tag"]]],["RegistrationAttachmentArn","string",72],["RegistrationAttachmentId","string",72],["AttachmentStatus",["enum","UPLOAD_IN_PROGRESS","UPLOAD_COMPLETE","UPLOAD_FAILED","DELETED"],8],["CreatedTimestamp","string",8],["UploadedAttachmentUrl","string",8]],"id":["RegistrationAttachmentArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link RegistrationAttachment} instance: its attributes as typed outputs. */
 export type RegistrationAttachment = InstanceType<typeof RegistrationAttachment>;
 
@@ -510,9 +512,11 @@ export interface SenderIdOutputs extends SenderIdArgs {
 /**
  * A destination phone number that has been registered for verification with AWS End User Messaging SMS. A newly created number is in PENDING status; it becomes VERIFIED only after the recipient supplies the one-time code out of band.
  *
+ * @deprecated Cloud Control cannot create AWS::SMSVOICE::VerifiedDestinationNumber: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-smsvoice-verifieddestinationnumber.html | CloudFormation: AWS::SMSVOICE::VerifiedDestinationNumber}
  */
-export const VerifiedDestinationNumber = cloudControlType<VerifiedDestinationNumberArgs, VerifiedDestinationNumberOutputs>("AWS::SMSVOICE::VerifiedDestinationNumber", "aws:smsvoice:VerifiedDestinationNumber", '{"p":[["DestinationPhoneNumber","string",67],["Tags",["array",["ref","Tag"]]],["VerifiedDestinationNumberArn","string",72],["VerifiedDestinationNumberId","string",72],["Status",["enum","PENDING","VERIFIED","UNSUPPORTED"],8],["CreatedTimestamp","string",8]],"id":["VerifiedDestinationNumberArn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const VerifiedDestinationNumber = cloudControlType<VerifiedDestinationNumberArgs, VerifiedDestinationNumberOutputs>("AWS::SMSVOICE::VerifiedDestinationNumber", "aws:smsvoice:VerifiedDestinationNumber", '{"p":[["DestinationPhoneNumber","string",67],["Tags",["array",["ref","Tag"]]],["VerifiedDestinationNumberArn","string",72],["VerifiedDestinationNumberId","string",72],["Status",["enum","PENDING","VERIFIED","UNSUPPORTED"],8],["CreatedTimestamp","string",8]],"id":["VerifiedDestinationNumberArn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link VerifiedDestinationNumber} instance: its attributes as typed outputs. */
 export type VerifiedDestinationNumber = InstanceType<typeof VerifiedDestinationNumber>;
 

@@ -220,9 +220,11 @@ export interface TopicInlinePolicyOutputs extends TopicInlinePolicyArgs {
 /**
  * The `AWS::SNS::TopicPolicy` resource associates Amazon  topics with a policy. For an example snippet, see [Declaring an Amazon  policy](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/quickref-iam.html#scenario-sns-policy) in the *CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::SNS::TopicPolicy: use TopicInlinePolicy (cairn-iac/aws/sns), one per topic. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topicpolicy.html | CloudFormation: AWS::SNS::TopicPolicy}
  */
-export const TopicPolicy = cloudControlType<TopicPolicyArgs, TopicPolicyOutputs>("AWS::SNS::TopicPolicy", "aws:sns:TopicPolicy", '{"p":[["Topics",["array","string"],1],["PolicyDocument",["union","json","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const TopicPolicy = cloudControlType<TopicPolicyArgs, TopicPolicyOutputs>("AWS::SNS::TopicPolicy", "aws:sns:TopicPolicy", '{"p":[["Topics",["array","string"],1],["PolicyDocument",["union","json","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"use TopicInlinePolicy (cairn-iac/aws/sns), one per topic"}}');
 /** A {@link TopicPolicy} instance: its attributes as typed outputs. */
 export type TopicPolicy = InstanceType<typeof TopicPolicy>;
 

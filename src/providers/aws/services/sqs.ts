@@ -154,9 +154,11 @@ export interface QueueInlinePolicyOutputs extends QueueInlinePolicyArgs {
 /**
  * The `AWS::SQS::QueuePolicy` type applies a policy to Amazon SQS queues. For an example snippet, see [Declaring an Amazon SQS policy](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/quickref-iam.html#scenario-sqs-policy) in the *CloudFormation User Guide* .
  *
+ * @deprecated Cloud Control cannot create AWS::SQS::QueuePolicy: use QueueInlinePolicy (cairn-iac/aws/sqs), one per queue. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queuepolicy.html | CloudFormation: AWS::SQS::QueuePolicy}
  */
-export const QueuePolicy = cloudControlType<QueuePolicyArgs, QueuePolicyOutputs>("AWS::SQS::QueuePolicy", "aws:sqs:QueuePolicy", '{"p":[["PolicyDocument",["union","json","string"],1],["Queues",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":""}}');
+export const QueuePolicy = cloudControlType<QueuePolicyArgs, QueuePolicyOutputs>("AWS::SQS::QueuePolicy", "aws:sqs:QueuePolicy", '{"p":[["PolicyDocument",["union","json","string"],1],["Queues",["array","string"],1],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"use QueueInlinePolicy (cairn-iac/aws/sqs), one per queue"}}');
 /** A {@link QueuePolicy} instance: its attributes as typed outputs. */
 export type QueuePolicy = InstanceType<typeof QueuePolicy>;
 

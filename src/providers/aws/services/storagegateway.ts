@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Creates a virtual tape with a user-defined barcode on a Tape Gateway (VTL). A virtual tape is stored in Amazon S3 and can be archived to S3 Glacier or S3 Glacier Deep Archive.
  *
+ * @deprecated Cloud Control cannot create AWS::StorageGateway::Tape: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-storagegateway-tape.html | CloudFormation: AWS::StorageGateway::Tape}
  */
-export const Tape = cloudControlType<TapeArgs, TapeOutputs>("AWS::StorageGateway::Tape", "aws:storagegateway:Tape", '{"p":[["GatewayARN","string",67],["TapeBarcode","string",66],["TapeSizeInBytes","number",67],["KMSEncrypted","boolean",66],["KMSKey","string",66],["PoolId","string",66],["Worm","boolean",66],["Tags",["array",["ref","Tag"]]],["TapeARN","string",72],["TapeStatus","string",8],["TapeCreatedDate","string",8],["TapeUsedInBytes","number",8]],"id":["TapeARN"],"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:storagegateway:${Region}:${Account}:tape/${TapeBarcode}"}');
+export const Tape = cloudControlType<TapeArgs, TapeOutputs>("AWS::StorageGateway::Tape", "aws:storagegateway:Tape", '{"p":[["GatewayARN","string",67],["TapeBarcode","string",66],["TapeSizeInBytes","number",67],["KMSEncrypted","boolean",66],["KMSKey","string",66],["PoolId","string",66],["Worm","boolean",66],["Tags",["array",["ref","Tag"]]],["TapeARN","string",72],["TapeStatus","string",8],["TapeCreatedDate","string",8],["TapeUsedInBytes","number",8]],"id":["TapeARN"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:storagegateway:${Region}:${Account}:tape/${TapeBarcode}"}');
 /** A {@link Tape} instance: its attributes as typed outputs. */
 export type Tape = InstanceType<typeof Tape>;
 
@@ -83,9 +85,11 @@ export interface TapePoolOutputs extends TapePoolArgs {
 /**
  * Creates a cached iSCSI volume on a Storage Gateway. A cached volume stores data in Amazon S3 and retains a copy of frequently accessed data subsets locally.
  *
+ * @deprecated Cloud Control cannot create AWS::StorageGateway::Volume: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-storagegateway-volume.html | CloudFormation: AWS::StorageGateway::Volume}
  */
-export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::StorageGateway::Volume", "aws:storagegateway:Volume", '{"p":[["GatewayARN","string",67],["TargetName","string",67],["NetworkInterfaceId","string",67],["VolumeSizeInBytes","number",67],["SnapshotId","string",66],["SourceVolumeARN","string",66],["KMSEncrypted","boolean",66],["KMSKey","string",66],["Tags",["array",["ref","Tag"]]],["VolumeARN","string",72],["VolumeId","string",72],["TargetARN","string",8],["VolumeStatus","string",8],["VolumeAttachmentStatus","string",8],["VolumeType","string",8],["VolumeUsedInBytes","number",8],["CreatedDate","string",8]],"id":["VolumeARN"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const Volume = cloudControlType<VolumeArgs, VolumeOutputs>("AWS::StorageGateway::Volume", "aws:storagegateway:Volume", '{"p":[["GatewayARN","string",67],["TargetName","string",67],["NetworkInterfaceId","string",67],["VolumeSizeInBytes","number",67],["SnapshotId","string",66],["SourceVolumeARN","string",66],["KMSEncrypted","boolean",66],["KMSKey","string",66],["Tags",["array",["ref","Tag"]]],["VolumeARN","string",72],["VolumeId","string",72],["TargetARN","string",8],["VolumeStatus","string",8],["VolumeAttachmentStatus","string",8],["VolumeType","string",8],["VolumeUsedInBytes","number",8],["CreatedDate","string",8]],"id":["VolumeARN"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link Volume} instance: its attributes as typed outputs. */
 export type Volume = InstanceType<typeof Volume>;
 

@@ -363,9 +363,11 @@ export interface ConnectorConnectorVpcLatticeEgressConfig {
 /**
  * Resource type definition for AWS::Transfer::HostKey
  *
+ * @deprecated Cloud Control cannot create AWS::Transfer::HostKey: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-transfer-hostkey.html | CloudFormation: AWS::Transfer::HostKey}
  */
-export const HostKey = cloudControlType<HostKeyArgs, HostKeyOutputs>("AWS::Transfer::HostKey", "aws:transfer:HostKey", '{"p":[["ServerId","string",67],["HostKeyBody","string",66],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["HostKeyId","string",72],["HostKeyFingerprint","string",8],["Type","string",8],["DateImported","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":""}}');
+export const HostKey = cloudControlType<HostKeyArgs, HostKeyOutputs>("AWS::Transfer::HostKey", "aws:transfer:HostKey", '{"p":[["ServerId","string",67],["HostKeyBody","string",66],["Description","string"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["HostKeyId","string",72],["HostKeyFingerprint","string",8],["Type","string",8],["DateImported","string",8]],"id":["Arn"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link HostKey} instance: its attributes as typed outputs. */
 export type HostKey = InstanceType<typeof HostKey>;
 

@@ -11,9 +11,11 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
 /**
  * Resource schema for AWS::WellArchitected::AgentContext. An Agent Context provides supplemental application context (free-form content) within an Agent Profile, used to improve the quality of Well-Architected Agent recommendations.
  *
+ * @deprecated Cloud Control cannot create AWS::WellArchitected::AgentContext: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentcontext.html | CloudFormation: AWS::WellArchitected::AgentContext}
  */
-export const AgentContext = cloudControlType<AgentContextArgs, AgentContextOutputs>("AWS::WellArchitected::AgentContext", "aws:wellarchitected:AgentContext", '{"p":[["ProfileArn","string",67],["Title","string",1],["ContextType",["enum","APPLICATION"],67],["Content","json",1],["Arn","string",72],["Id","string",8,"awsId"],["ApplicationType",["enum","SAS","DESKTOP_APPLICATION","OTHER"],8],["Criticality",["enum","MISSION_CRITICAL","BUSINESS_CRITICAL","NON_CRITICAL","TEST_DEVELOPMENT"],8],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"reg":{"h":""}}');
+export const AgentContext = cloudControlType<AgentContextArgs, AgentContextOutputs>("AWS::WellArchitected::AgentContext", "aws:wellarchitected:AgentContext", '{"p":[["ProfileArn","string",67],["Title","string",1],["ContextType",["enum","APPLICATION"],67],["Content","json",1],["Arn","string",72],["Id","string",8,"awsId"],["ApplicationType",["enum","SAS","DESKTOP_APPLICATION","OTHER"],8],["Criticality",["enum","MISSION_CRITICAL","BUSINESS_CRITICAL","NON_CRITICAL","TEST_DEVELOPMENT"],8],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AgentContext} instance: its attributes as typed outputs. */
 export type AgentContext = InstanceType<typeof AgentContext>;
 
@@ -52,9 +54,11 @@ export interface AgentContextOutputs extends AgentContextArgs {
 /**
  * Resource schema for AWS::WellArchitected::AgentGoal. An Agent Goal expresses a Well-Architected objective (a title, optional description, and the pillars it targets) within an Agent Profile, used to focus Well-Architected Agent recommendations.
  *
+ * @deprecated Cloud Control cannot create AWS::WellArchitected::AgentGoal: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentgoal.html | CloudFormation: AWS::WellArchitected::AgentGoal}
  */
-export const AgentGoal = cloudControlType<AgentGoalArgs, AgentGoalOutputs>("AWS::WellArchitected::AgentGoal", "aws:wellarchitected:AgentGoal", '{"p":[["ProfileArn","string",67],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE","OPERATIONAL_EXCELLENCE"]],1],["Title","string",1],["Description","string"],["Arn","string",72],["Id","string",8,"awsId"],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"reg":{"h":""}}');
+export const AgentGoal = cloudControlType<AgentGoalArgs, AgentGoalOutputs>("AWS::WellArchitected::AgentGoal", "aws:wellarchitected:AgentGoal", '{"p":[["ProfileArn","string",67],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE","OPERATIONAL_EXCELLENCE"]],1],["Title","string",1],["Description","string"],["Arn","string",72],["Id","string",8,"awsId"],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AgentGoal} instance: its attributes as typed outputs. */
 export type AgentGoal = InstanceType<typeof AgentGoal>;
 
@@ -89,9 +93,11 @@ export interface AgentGoalOutputs extends AgentGoalArgs {
 /**
  * Resource Type definition for AWS::WellArchitected::AgentProfile. An Agent Profile defines the execution role, account/region scope (via aggregation configuration access roles), and Well-Architected pillar focus used to generate Well-Architected Agent recommendations.
  *
+ * @deprecated Cloud Control cannot create AWS::WellArchitected::AgentProfile: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-agentprofile.html | CloudFormation: AWS::WellArchitected::AgentProfile}
  */
-export const AgentProfile = cloudControlType<AgentProfileArgs, AgentProfileOutputs>("AWS::WellArchitected::AgentProfile", "aws:wellarchitected:AgentProfile", '{"p":[["Name","string",67],["DisplayName","string"],["Description","string"],["BusinessOverview","string"],["ExecutionRoleArn","string",1],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE"]],1],["AggregationConfiguration",["array",["ref","AggregationConfiguration"]],1],["DeletionProtection","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"d":{"AggregationConfiguration":[["AccountId","string",1],["Regions",["array","string"],1],["AccessRoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":""}}');
+export const AgentProfile = cloudControlType<AgentProfileArgs, AgentProfileOutputs>("AWS::WellArchitected::AgentProfile", "aws:wellarchitected:AgentProfile", '{"p":[["Name","string",67],["DisplayName","string"],["Description","string"],["BusinessOverview","string"],["ExecutionRoleArn","string",1],["Pillars",["array",["enum","COST_OPTIMIZATION","SECURITY","RESILIENCE","PERFORMANCE"]],1],["AggregationConfiguration",["array",["ref","AggregationConfiguration"]],1],["DeletionProtection","boolean"],["Tags",["array",["ref","Tag"]]],["Arn","string",72],["CreatedBy","string",8],["CreatedAt","string",8],["LastModifiedBy","string",8],["LastModifiedAt","string",8]],"id":["Arn"],"d":{"AggregationConfiguration":[["AccountId","string",1],["Regions",["array","string"],1],["AccessRoleArn","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"}}');
 /** A {@link AgentProfile} instance: its attributes as typed outputs. */
 export type AgentProfile = InstanceType<typeof AgentProfile>;
 
@@ -279,9 +285,11 @@ export interface ReviewTemplateTagsItems {
 /**
  * Definition of AWS::WellArchitected::Workload Resource Type
  *
+ * @deprecated Cloud Control cannot create AWS::WellArchitected::Workload: the CloudFormation registry has no schema for it, so Cloud Control cannot provision it. Preview refuses it.
+ *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-wellarchitected-workload.html | CloudFormation: AWS::WellArchitected::Workload}
  */
-export const Workload = cloudControlType<WorkloadArgs, WorkloadOutputs>("AWS::WellArchitected::Workload", "aws:wellarchitected:Workload", '{"p":[["WorkloadName","string",1],["Description","string",1],["Environment",["enum","PRODUCTION","PREPRODUCTION"],1],["AccountIds",["array","string"]],["AwsRegions",["array","string"]],["NonAwsRegions",["array","string"]],["ArchitecturalDesign","string"],["ReviewOwner","string"],["IndustryType","string"],["Industry","string"],["Lenses",["array","string"],67],["Notes","string"],["DiscoveryConfig",["ref","DiscoveryConfig"]],["Tags",["array",["ref","TagsItems"]]],["WorkloadArn","string",72],["WorkloadId","string",72],["ImprovementStatus",["enum","NOT_APPLICABLE","NOT_STARTED","IN_PROGRESS","COMPLETE","RISK_ACKNOWLEDGED"],8]],"id":["WorkloadArn"],"d":{"DiscoveryConfig":[["TrustedAdvisorIntegrationStatus",["enum","ENABLED","DISABLED"]],["WorkloadResourceDefinition",["array",["enum","WORKLOAD_METADATA","APP_REGISTRY"]]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":""},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:workload/${ResourceId}"}');
+export const Workload = cloudControlType<WorkloadArgs, WorkloadOutputs>("AWS::WellArchitected::Workload", "aws:wellarchitected:Workload", '{"p":[["WorkloadName","string",1],["Description","string",1],["Environment",["enum","PRODUCTION","PREPRODUCTION"],1],["AccountIds",["array","string"]],["AwsRegions",["array","string"]],["NonAwsRegions",["array","string"]],["ArchitecturalDesign","string"],["ReviewOwner","string"],["IndustryType","string"],["Industry","string"],["Lenses",["array","string"],67],["Notes","string"],["DiscoveryConfig",["ref","DiscoveryConfig"]],["Tags",["array",["ref","TagsItems"]]],["WorkloadArn","string",72],["WorkloadId","string",72],["ImprovementStatus",["enum","NOT_APPLICABLE","NOT_STARTED","IN_PROGRESS","COMPLETE","RISK_ACKNOWLEDGED"],8]],"id":["WorkloadArn"],"d":{"DiscoveryConfig":[["TrustedAdvisorIntegrationStatus",["enum","ENABLED","DISABLED"]],["WorkloadResourceDefinition",["array",["enum","WORKLOAD_METADATA","APP_REGISTRY"]]]],"TagsItems":[["Key","string",1],["Value","string",1]]},"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:wellarchitected:${Region}:${Account}:workload/${ResourceId}"}');
 /** A {@link Workload} instance: its attributes as typed outputs. */
 export type Workload = InstanceType<typeof Workload>;
 
