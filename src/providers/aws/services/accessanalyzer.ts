@@ -25,9 +25,15 @@ export interface AnalyzerArgs {
    * The type represents the zone of trust for the analyzer.
    *
    * *Allowed Values* : ACCOUNT | ORGANIZATION | ACCOUNT_UNUSED_ACCESS | ACCOUNT_INTERNAL_ACCESS | ORGANIZATION_INTERNAL_ACCESS | ORGANIZATION_UNUSED_ACCESS
+   *
+   * Length: 0–1024.
    */
   type: string;
-  /** The name of the analyzer. */
+  /**
+   * The name of the analyzer.
+   *
+   * Length: 1–1024.
+   */
   analyzerName?: string;
   /**
    * An array of key-value pairs to apply to the analyzer. You can use the set of Unicode letters, digits, whitespace, `_` , `.` , `/` , `=` , `+` , and `-` .
@@ -35,6 +41,8 @@ export interface AnalyzerArgs {
    * For the tag key, you can specify a value that is 1 to 128 characters in length and cannot be prefixed with `aws:` .
    *
    * For the tag value, you can specify a value that is 0 to 256 characters in length.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** Contains information about the configuration of an analyzer for an AWS organization or account. */
@@ -53,7 +61,11 @@ export interface AnalyzerOutputs extends AnalyzerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-accessanalyzer-analyzer-archiverule.html | CloudFormation: ArchiveRule}
  */
 export interface AnalyzerArchiveRule {
-  /** The criteria for the rule. */
+  /**
+   * The criteria for the rule.
+   *
+   * Items: at least 1.
+   */
   filter: AnalyzerFilter[];
   /** The name of the rule to create. */
   ruleName: string;
@@ -97,7 +109,11 @@ export interface AnalyzerAnalyzerConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-accessanalyzer-analyzer-unusedaccessconfiguration.html | CloudFormation: UnusedAccessConfiguration}
  */
 export interface AnalyzerUnusedAccessConfiguration {
-  /** The specified access age in days for which to generate findings for unused access. For example, if you specify 90 days, the analyzer will generate findings for IAM entities within the accounts of the selected organization for any access that hasn't been used in 90 or more days since the analyzer's last scan. You can choose a value between 1 and 365 days. */
+  /**
+   * The specified access age in days for which to generate findings for unused access. For example, if you specify 90 days, the analyzer will generate findings for IAM entities within the accounts of the selected organization for any access that hasn't been used in 90 or more days since the analyzer's last scan. You can choose a value between 1 and 365 days.
+   *
+   * Range: 1–365.
+   */
   unusedAccessAge?: number;
   /** Contains information about analysis rules for the analyzer. Analysis rules determine which entities will generate findings based on the criteria you define when you create the rule. */
   analysisRule?: AnalyzerAnalysisRule;

@@ -37,6 +37,8 @@ export interface CertificateArgs {
    * The certificate signing request (CSR) for the certificate.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at least 1.
    */
   certificateSigningRequest: string;
   /**

@@ -40,12 +40,18 @@ export type Broker = InstanceType<typeof Broker>;
 
 /** Inputs of {@link Broker}. */
 export interface BrokerArgs {
-  /** The list of rules (1 minimum, 125 maximum) that authorize connections to brokers. */
+  /**
+   * The list of rules (1 minimum, 125 maximum) that authorize connections to brokers.
+   *
+   * Items: 1–5.
+   */
   securityGroups?: string[];
   /**
    * The Amazon Resource Name (ARN) of the primary broker that is used to replicate data from in a data replication pair, and is applied to the replica broker. Must be set when dataReplicationMode is set to CRDR.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:.*`.
    */
   dataReplicationPrimaryBrokerArn?: string;
   /** The broker's storage type. */
@@ -96,6 +102,8 @@ export interface BrokerArgs {
    * Required. The broker's name. This value must be unique in your AWS account , 1-50 characters long, must contain only letters, numbers, dashes, and underscores, and must not contain white spaces, brackets, wildcard characters, or special characters.
    *
    * > Do not add personally identifiable information (PII) or other confidential or sensitive information in broker names. Broker names are accessible to other AWS services, including CloudWatch Logs . Broker names are not intended to be used for private or sensitive data.
+   *
+   * Pattern: `^[0-9A-Za-z_-]{1,50}$`.
    */
   brokerName: string;
   /** Optional. The metadata of the LDAP server used to authenticate and authorize connections to the broker. Does not apply to RabbitMQ brokers. */
@@ -112,7 +120,11 @@ export interface BrokerArgs {
   tags?: BrokerTagsEntry[];
   /** The broker's storage size in GB. */
   storageSize?: number;
-  /** The ARNs of the resource shares to be associated with the broker. */
+  /**
+   * The ARNs of the resource shares to be associated with the broker.
+   *
+   * Each item: Pattern: `^arn:.*`.
+   */
   resourceShareArns?: string[];
 }
 
@@ -198,7 +210,11 @@ export interface BrokerConfigurationId {
 export interface BrokerMaintenanceWindow {
   /** Required. The day of the week. */
   dayOfWeek: string;
-  /** Required. The time, in 24-hour format. */
+  /**
+   * Required. The time, in 24-hour format.
+   *
+   * Pattern: `^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$`.
+   */
   timeOfDay: string;
   /** The time zone, UTC by default, in either the Country/City format, or the UTC offset format. */
   timeZone: string;
@@ -219,9 +235,15 @@ export interface BrokerUser {
    * - For Amazon MQ for RabbitMQ brokers, this value can contain only alphanumeric characters, dashes, periods, underscores (- . _). This value must not contain a tilde (~) character. Amazon MQ prohibts using `guest` as a valid usename. This value must be 2-100 characters long.
    *
    * > Do not add personally identifiable information (PII) or other confidential or sensitive information in broker usernames. Broker usernames are accessible to other AWS services, including CloudWatch Logs . Broker usernames are not intended to be used for private or sensitive data.
+   *
+   * Pattern: `^[A-Za-z0-9_.~-]{2,100}$`.
    */
   username: string;
-  /** The list of groups (20 maximum) to which the ActiveMQ user belongs. This value can contain only alphanumeric characters, dashes, periods, underscores, and tildes (- . _ ~). This value must be 2-100 characters long. Does not apply to RabbitMQ brokers. */
+  /**
+   * The list of groups (20 maximum) to which the ActiveMQ user belongs. This value can contain only alphanumeric characters, dashes, periods, underscores, and tildes (- . _ ~). This value must be 2-100 characters long. Does not apply to RabbitMQ brokers.
+   *
+   * Items: at most 20. Each item: Pattern: `^[A-Za-z0-9._~-]{2,100}$`.
+   */
   groups?: string[];
   /** Enables access to the ActiveMQ Web Console for the ActiveMQ user. Does not apply to RabbitMQ brokers. */
   consoleAccess?: boolean;
@@ -229,6 +251,8 @@ export interface BrokerUser {
    * Required. The password of the user. This value must be at least 12 characters long, must contain at least 4 unique characters, and must not contain commas, colons, or equal signs (,:=).
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at least 12. Pattern: `^[^,:=]+$`.
    */
   password: string;
   /** Defines if this user is intended for CRDR replication purposes. */

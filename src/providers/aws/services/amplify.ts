@@ -35,9 +35,15 @@ export interface AppArgs {
    * Existing Amplify apps deployed from a GitHub repository using OAuth continue to work with CI/CD. However, we strongly recommend that you migrate these apps to use the GitHub App. For more information, see [Migrating an existing OAuth app to the Amplify GitHub App](https://docs.aws.amazon.com/amplify/latest/userguide/setting-up-GitHub-access.html#migrating-to-github-app-auth) in the *Amplify User Guide* .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 1000. Pattern: `(?s).*`.
    */
   oauthToken?: string;
-  /** The description of the Amplify app. */
+  /**
+   * The description of the Amplify app.
+   *
+   * Length: at most 1000. Pattern: `(?s).*`.
+   */
   description?: string;
   /**
    * The platform for the Amplify app. For a static app, set the platform type to `WEB` . For a dynamic server-side rendered (SSR) app, set the platform type to `WEB_COMPUTE` . For an app requiring Amplify Hosting's original SSR support only, set the platform type to `WEB_DYNAMIC` .
@@ -47,9 +53,17 @@ export interface AppArgs {
   platform?: "WEB" | "WEB_DYNAMIC" | "WEB_COMPUTE";
   /** Automatically disconnect a branch in Amplify Hosting when you delete a branch from your Git repository. */
   enableBranchAutoDeletion?: boolean;
-  /** The name of the Amplify app. */
+  /**
+   * The name of the Amplify app.
+   *
+   * Length: 1–255. Pattern: `(?s).+`.
+   */
   name: string;
-  /** The Git repository for the Amplify app. */
+  /**
+   * The Git repository for the Amplify app.
+   *
+   * Pattern: `(?s).*`.
+   */
   repository?: string;
   /**
    * The environment variables for the Amplify app.
@@ -67,9 +81,15 @@ export interface AppArgs {
    * Existing Amplify apps deployed from a GitHub repository using OAuth continue to work with CI/CD. However, we strongly recommend that you migrate these apps to use the GitHub App. For more information, see [Migrating an existing OAuth app to the Amplify GitHub App](https://docs.aws.amazon.com/amplify/latest/userguide/setting-up-GitHub-access.html#migrating-to-github-app-auth) in the *Amplify User Guide* .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
    */
   accessToken?: string;
-  /** The build specification (build spec) for an Amplify app. */
+  /**
+   * The build specification (build spec) for an Amplify app.
+   *
+   * Length: 1–25000. Pattern: `(?s).+`.
+   */
   buildSpec?: string;
   /** The custom rewrite and redirect rules for an Amplify app. */
   customRules?: AppCustomRule[];
@@ -79,15 +99,27 @@ export interface AppArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   basicAuthConfig?: AppBasicAuthConfig;
-  /** The custom HTTP headers for an Amplify app. */
+  /**
+   * The custom HTTP headers for an Amplify app.
+   *
+   * Length: 0–25000. Pattern: `(?s).*`.
+   */
   customHeaders?: string;
   /** The tag for an Amplify app. */
   tags?: AwsTag[];
-  /** AWS Identity and Access Management ( IAM ) service role for the Amazon Resource Name (ARN) of the Amplify app. */
+  /**
+   * AWS Identity and Access Management ( IAM ) service role for the Amazon Resource Name (ARN) of the Amplify app.
+   *
+   * Length: 1–1000. Pattern: `(?s).*`.
+   */
   iamServiceRole?: string;
   /** The cache configuration for the Amplify app. If you don't specify the cache configuration `type` , Amplify uses the default `AMPLIFY_MANAGED` setting. */
   cacheConfig?: AppCacheConfig;
-  /** The Amazon Resource Name (ARN) of the IAM role for an SSR app. The Compute role allows the Amplify Hosting compute service to securely access specific AWS resources based on the role's permissions. For more information about the SSR Compute role, see [Adding an SSR Compute role](https://docs.aws.amazon.com/amplify/latest/userguide/amplify-SSR-compute-role.html) in the *Amplify User Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role for an SSR app. The Compute role allows the Amplify Hosting compute service to securely access specific AWS resources based on the role's permissions. For more information about the SSR Compute role, see [Adding an SSR Compute role](https://docs.aws.amazon.com/amplify/latest/userguide/amplify-SSR-compute-role.html) in the *Amplify User Guide* .
+   *
+   * Length: 0–1000. Pattern: `(?s).*`.
+   */
   computeRoleArn?: string;
   /** The configuration details that apply to the jobs for an Amplify app. */
   jobConfig?: AppJobConfig;
@@ -113,7 +145,11 @@ export interface AppOutputs extends AppArgs {
 export interface AppAutoBranchCreationConfig {
   /** The environment variables for the autocreated branch. */
   environmentVariables?: AppEnvironmentVariable[];
-  /** Automated branch creation glob patterns for the Amplify app. */
+  /**
+   * Automated branch creation glob patterns for the Amplify app.
+   *
+   * Each item: Length: 1–2048.
+   */
   autoBranchCreationPatterns?: string[];
   /** Enables automated branch creation for the Amplify app. */
   enableAutoBranchCreation?: boolean;
@@ -125,6 +161,8 @@ export interface AppAutoBranchCreationConfig {
    * If you don't specify an environment, Amplify Hosting provides backend support for each preview by automatically provisioning a temporary backend environment. Amplify deletes this environment when the pull request is closed.
    *
    * For more information about creating backend environments, see [Feature Branch Deployments and Team Workflows](https://docs.aws.amazon.com/amplify/latest/userguide/multi-environments.html) in the *AWS Amplify Hosting User Guide* .
+   *
+   * Length: at most 20. Pattern: `(?s).*`.
    */
   pullRequestEnvironmentName?: string;
   /**
@@ -143,13 +181,21 @@ export interface AppAutoBranchCreationConfig {
    * Performance mode optimizes for faster hosting performance by keeping content cached at the edge for a longer interval. When performance mode is enabled, hosting configuration or code changes can take up to 10 minutes to roll out.
    */
   enablePerformanceMode?: boolean;
-  /** The build specification (build spec) for the autocreated branch. */
+  /**
+   * The build specification (build spec) for the autocreated branch.
+   *
+   * Length: 1–25000.
+   */
   buildSpec?: string;
   /** Stage for the auto created branch. */
   stage?: "EXPERIMENTAL" | "BETA" | "PULL_REQUEST" | "PRODUCTION" | "DEVELOPMENT";
   /** Sets password protection for your auto created branch. */
   basicAuthConfig?: AppBasicAuthConfig;
-  /** The framework for the autocreated branch. */
+  /**
+   * The framework for the autocreated branch.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   framework?: string;
 }
 
@@ -159,9 +205,17 @@ export interface AppAutoBranchCreationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-app-environmentvariable.html | CloudFormation: EnvironmentVariable}
  */
 export interface AppEnvironmentVariable {
-  /** The environment variable value. */
+  /**
+   * The environment variable value.
+   *
+   * Length: at most 5500. Pattern: `(?s).*`.
+   */
   value: string;
-  /** The environment variable name. */
+  /**
+   * The environment variable name.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   name: string;
 }
 
@@ -171,7 +225,11 @@ export interface AppEnvironmentVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-app-basicauthconfig.html | CloudFormation: BasicAuthConfig}
  */
 export interface AppBasicAuthConfig {
-  /** The user name for basic authorization. */
+  /**
+   * The user name for basic authorization.
+   *
+   * Length: 1–255.
+   */
   username?: string;
   /** Enables basic authorization for the Amplify app's branches. */
   enableBasicAuth?: boolean;
@@ -179,6 +237,8 @@ export interface AppBasicAuthConfig {
    * The password for basic authorization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–255.
    */
   password?: string;
 }
@@ -189,7 +249,11 @@ export interface AppBasicAuthConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-app-customrule.html | CloudFormation: CustomRule}
  */
 export interface AppCustomRule {
-  /** The condition for a URL rewrite or redirect rule, such as a country code. */
+  /**
+   * The condition for a URL rewrite or redirect rule, such as a country code.
+   *
+   * Length: 0–2048. Pattern: `(?s).*`.
+   */
   condition?: string;
   /**
    * The status code for a URL rewrite or redirect rule.
@@ -199,11 +263,21 @@ export interface AppCustomRule {
    * - **302** - Represents a 302 temporary redirect rule.
    * - **404** - Represents a 404 redirect rule.
    * - **404-200** - Represents a 404 rewrite rule.
+   *
+   * Length: 3–7. Pattern: `.{3,7}`.
    */
   status?: string;
-  /** The target pattern for a URL rewrite or redirect rule. */
+  /**
+   * The target pattern for a URL rewrite or redirect rule.
+   *
+   * Length: 1–2048. Pattern: `(?s).+`.
+   */
   target: string;
-  /** The source pattern for a URL rewrite or redirect rule. */
+  /**
+   * The source pattern for a URL rewrite or redirect rule.
+   *
+   * Length: 1–2048. Pattern: `(?s).+`.
+   */
   source: string;
 }
 
@@ -262,7 +336,11 @@ export type Branch = InstanceType<typeof Branch>;
 
 /** Inputs of {@link Branch}. */
 export interface BranchArgs {
-  /** The description for the branch that is part of an Amplify app. */
+  /**
+   * The description for the branch that is part of an Amplify app.
+   *
+   * Length: at most 1000. Pattern: `(?s).*`.
+   */
   description?: string;
   /**
    * Enables performance mode for the branch.
@@ -272,7 +350,11 @@ export interface BranchArgs {
   enablePerformanceMode?: boolean;
   /** The environment variables for the branch. */
   environmentVariables?: BranchEnvironmentVariable[];
-  /** The unique ID for an Amplify app. */
+  /**
+   * The unique ID for an Amplify app.
+   *
+   * Length: 1–20. Pattern: `d[a-z0-9]+`.
+   */
   appId: string;
   /**
    * If pull request previews are enabled for this branch, you can use this property to specify a dedicated backend environment for your previews. For example, you could specify an environment named `prod` , `test` , or `dev` that you initialized with the Amplify CLI and mapped to this branch.
@@ -282,6 +364,8 @@ export interface BranchArgs {
    * If you don't specify an environment, Amplify Hosting provides backend support for each preview by automatically provisioning a temporary backend environment. Amplify Hosting deletes this environment when the pull request is closed.
    *
    * For more information about creating backend environments, see [Feature Branch Deployments and Team Workflows](https://docs.aws.amazon.com/amplify/latest/userguide/multi-environments.html) in the *AWS Amplify Hosting User Guide* .
+   *
+   * Length: at most 20. Pattern: `(?s).*`.
    */
   pullRequestEnvironmentName?: string;
   /**
@@ -294,11 +378,19 @@ export interface BranchArgs {
   enablePullRequestPreview?: boolean;
   /** Enables auto building for the branch. */
   enableAutoBuild?: boolean;
-  /** The build specification (build spec) for the branch. */
+  /**
+   * The build specification (build spec) for the branch.
+   *
+   * Length: 1–25000. Pattern: `(?s).+`.
+   */
   buildSpec?: string;
   /** Describes the current stage for the branch. */
   stage?: "EXPERIMENTAL" | "BETA" | "PULL_REQUEST" | "PRODUCTION" | "DEVELOPMENT";
-  /** The name for the branch. */
+  /**
+   * The name for the branch.
+   *
+   * Length: 1–255. Pattern: `(?s).+`.
+   */
   branchName: string;
   /**
    * The basic authorization credentials for a branch of an Amplify app. You must base64-encode the authorization credentials and provide them in the format `user:password` .
@@ -306,7 +398,11 @@ export interface BranchArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   basicAuthConfig?: BranchBasicAuthConfig;
-  /** The framework for the branch. */
+  /**
+   * The framework for the branch.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   framework?: string;
   /** The tag for the branch. */
   tags?: AwsTag[];
@@ -316,7 +412,11 @@ export interface BranchArgs {
    * This field is available to Amplify Gen 2 apps only. When you deploy an application with Amplify Gen 2, you provision the app's backend infrastructure using Typescript code.
    */
   backend?: BranchBackend;
-  /** The Amazon Resource Name (ARN) of the IAM role to assign to a branch of an SSR app. The SSR Compute role allows the Amplify Hosting compute service to securely access specific AWS resources based on the role's permissions. For more information about the SSR Compute role, see [Adding an SSR Compute role](https://docs.aws.amazon.com/amplify/latest/userguide/amplify-SSR-compute-role.html) in the *Amplify User Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to assign to a branch of an SSR app. The SSR Compute role allows the Amplify Hosting compute service to securely access specific AWS resources based on the role's permissions. For more information about the SSR Compute role, see [Adding an SSR Compute role](https://docs.aws.amazon.com/amplify/latest/userguide/amplify-SSR-compute-role.html) in the *Amplify User Guide* .
+   *
+   * Length: 0–1000. Pattern: `(?s).*`.
+   */
   computeRoleArn?: string;
   /**
    * Specifies whether the skew protection feature is enabled for the branch.
@@ -338,9 +438,17 @@ export interface BranchOutputs extends BranchArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-branch-environmentvariable.html | CloudFormation: EnvironmentVariable}
  */
 export interface BranchEnvironmentVariable {
-  /** The environment variable value. */
+  /**
+   * The environment variable value.
+   *
+   * Length: at most 5500. Pattern: `(?s).*`.
+   */
   value: string;
-  /** The environment variable name. */
+  /**
+   * The environment variable name.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   name: string;
 }
 
@@ -350,6 +458,7 @@ export interface BranchEnvironmentVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-branch-basicauthconfig.html | CloudFormation: BasicAuthConfig}
  */
 export interface BranchBasicAuthConfig {
+  /** Length: 1–255. */
   username: string;
   /** Enables basic authorization for the branch. */
   enableBasicAuth?: boolean;
@@ -357,6 +466,8 @@ export interface BranchBasicAuthConfig {
    * The password for basic authorization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–255.
    */
   password: string;
 }
@@ -369,7 +480,11 @@ export interface BranchBasicAuthConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-branch-backend.html | CloudFormation: Backend}
  */
 export interface BranchBackend {
-  /** The Amazon Resource Name (ARN) for the CloudFormation stack. */
+  /**
+   * The Amazon Resource Name (ARN) for the CloudFormation stack.
+   *
+   * Length: 20–2048.
+   */
   stackArn?: string;
 }
 
@@ -384,17 +499,37 @@ export type Domain = InstanceType<typeof Domain>;
 
 /** Inputs of {@link Domain}. */
 export interface DomainArgs {
-  /** The setting for the subdomain. */
+  /**
+   * The setting for the subdomain.
+   *
+   * Items: at most 255.
+   */
   subDomainSettings: DomainSubDomainSetting[];
-  /** The unique ID for an Amplify app. */
+  /**
+   * The unique ID for an Amplify app.
+   *
+   * Length: 1–20. Pattern: `d[a-z0-9]+`.
+   */
   appId: string;
-  /** The required AWS Identity and Access Management (IAMlong) service role for the Amazon Resource Name (ARN) for automatically creating subdomains. */
+  /**
+   * The required AWS Identity and Access Management (IAMlong) service role for the Amazon Resource Name (ARN) for automatically creating subdomains.
+   *
+   * Length: at most 1000. Pattern: `^$|^arn:.+:iam::\d{12}:role.+`.
+   */
   autoSubDomainIAMRole?: string;
-  /** The domain name for the domain association. */
+  /**
+   * The domain name for the domain association.
+   *
+   * Length: at most 255. Pattern: ``.
+   */
   domainName: string;
   /** Enables the automated creation of subdomains for branches. */
   enableAutoSubDomain?: boolean;
-  /** Sets the branch patterns for automatic subdomain creation. */
+  /**
+   * Sets the branch patterns for automatic subdomain creation.
+   *
+   * Each item: Length: 1–2048. Pattern: `(?s).+`.
+   */
   autoSubDomainCreationPatterns?: string[];
   /**
    * The type of SSL/TLS certificate to use for your custom domain. If you don't specify a certificate type, Amplify uses the default certificate that it provisions and manages for you.
@@ -434,7 +569,11 @@ export interface DomainOutputs extends DomainArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-amplify-domain-subdomainsetting.html | CloudFormation: SubDomainSetting}
  */
 export interface DomainSubDomainSetting {
-  /** The prefix setting for the subdomain. */
+  /**
+   * The prefix setting for the subdomain.
+   *
+   * Length: at most 255. Pattern: `(?s).*`.
+   */
   prefix: string;
   /**
    * The branch name setting for the subdomain.
@@ -442,6 +581,8 @@ export interface DomainSubDomainSetting {
    * *Length Constraints:* Minimum length of 1. Maximum length of 255.
    *
    * *Pattern:* (?s).+
+   *
+   * Length: 1–255. Pattern: `(?s).+`.
    */
   branchName: string;
 }
@@ -464,6 +605,8 @@ export interface DomainCertificateSettings {
    * The Amazon resource name (ARN) for the custom certificate that you have already added to Certificate Manager in your AWS account .
    *
    * This field is required only when the certificate type is `CUSTOM` .
+   *
+   * Pattern: `^arn:aws:acm:[a-z0-9-]+:\d{12}:certificate\/.+$`.
    */
   customCertificateArn?: string;
 }
@@ -488,9 +631,15 @@ export interface DomainCertificate {
    * The Amazon resource name (ARN) for a custom certificate that you have already added to Certificate Manager in your AWS account .
    *
    * This field is required only when the certificate type is `CUSTOM` .
+   *
+   * Pattern: `"^arn:aws:acm:[a-z0-9-]+:\d{12}:certificate\/.+$"`.
    */
   certificateArn?: string;
-  /** The DNS record for certificate verification. */
+  /**
+   * The DNS record for certificate verification.
+   *
+   * Length: at most 1000.
+   */
   certificateVerificationDNSRecord?: string;
 }
 

@@ -19,7 +19,11 @@ export type Component = InstanceType<typeof Component>;
 
 /** Inputs of {@link Component}. */
 export interface ComponentArgs {
-  /** The type of the component. This can be an Amplify custom UI component or another custom component. */
+  /**
+   * The type of the component. This can be an Amplify custom UI component or another custom component.
+   *
+   * Length: 1–255.
+   */
   componentType?: string;
   /** The schema version of the component when it was imported. */
   schemaVersion?: string;
@@ -33,7 +37,11 @@ export interface ComponentArgs {
   properties?: Record<string, ComponentComponentProperty>;
   /** The data binding configuration for the component's properties. Use this for a collection component. You can't specify `tags` as a valid property for `collectionProperties` . */
   collectionProperties?: Record<string, ComponentComponentDataConfiguration>;
-  /** The name of the component. */
+  /**
+   * The name of the component.
+   *
+   * Length: 1–255.
+   */
   name?: string;
   /** A list of the component's variants. A variant is a unique style configuration of a main component. */
   variants?: ComponentComponentVariant[];
@@ -117,7 +125,11 @@ export interface ComponentPredicate {
   and?: ComponentPredicate[];
   /** The value to use when performing the evaluation. */
   operand?: string;
-  /** The type of value to use when performing the evaluation. */
+  /**
+   * The type of value to use when performing the evaluation.
+   *
+   * Pattern: `^boolean|string|number$`.
+   */
   operandType?: string;
 }
 
@@ -352,7 +364,11 @@ export interface FormArgs {
   style?: FormFormStyle;
   /** One or more key-value pairs to use when tagging the form data. */
   tags?: Record<string, string>;
-  /** The name of the form. */
+  /**
+   * The name of the form.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -659,7 +675,11 @@ export interface ThemeArgs {
   overrides?: ThemeThemeValues[];
   /** One or more key-value pairs to use when tagging the theme. */
   tags?: Record<string, string>;
-  /** The name of the theme. */
+  /**
+   * The name of the theme.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 

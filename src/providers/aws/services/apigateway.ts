@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/apigateway
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::ApiGateway::Account` resource specifies the IAM role that Amazon API Gateway uses to write API logs to Amazon CloudWatch Logs. To avoid overwriting other roles, you should only have one `AWS::ApiGateway::Account` resource per region per account.
  *
@@ -426,9 +428,17 @@ export type DocumentationVersion = InstanceType<typeof DocumentationVersion>;
 export interface DocumentationVersionArgs {
   /** A description about the new documentation snapshot. */
   description?: string;
-  /** The version identifier of the to-be-updated documentation version. */
+  /**
+   * The version identifier of the to-be-updated documentation version.
+   *
+   * Length: at least 1.
+   */
   documentationVersion: string;
-  /** The string identifier of the associated RestApi. */
+  /**
+   * The string identifier of the associated RestApi.
+   *
+   * Length: at least 1.
+   */
   restApiId: string;
 }
 
@@ -572,7 +582,7 @@ export interface DomainNameV2Args {
   /** The endpoint access mode for your DomainName. */
   endpointAccessMode?: string;
   /** A stringified JSON policy document that applies to the `execute-api` service for this DomainName regardless of the caller and Method configuration. You can use `Fn::ToJsonString` to enter your `policy` . For more information, see [Fn::ToJsonString](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference-ToJsonString.html) . */
-  policy?: Record<string, unknown> | string;
+  policy?: PolicyDocument | string;
   /** The routing mode for this domain name. The routing mode determines how API Gateway sends traffic from your custom domain name to your private APIs. */
   routingMode?: "BASE_PATH_MAPPING_ONLY" | "ROUTING_RULE_THEN_BASE_PATH_MAPPING" | "ROUTING_RULE_ONLY";
   /** The collection of tags. Each tag element is associated with a given resource. */
@@ -707,7 +717,11 @@ export interface MethodIntegration {
   requestParameters?: Record<string, string>;
   /** Represents a map of Velocity templates that are applied on the request payload based on the value of the Content-Type header sent by the client. The content type value is the key in this map, and the template (as a String) is the value. */
   requestTemplates?: Record<string, string>;
-  /** Custom timeout between 50 and 29,000 milliseconds. The default value is 29,000 milliseconds or 29 seconds. You can increase the default value to longer than 29 seconds for Regional or private APIs only. */
+  /**
+   * Custom timeout between 50 and 29,000 milliseconds. The default value is 29,000 milliseconds or 29 seconds. You can increase the default value to longer than 29 seconds for Regional or private APIs only.
+   *
+   * Range: at least 50.
+   */
   timeoutInMillis?: number;
   /**
    * Specifies an API method integration type. The valid value is one of the following:
@@ -866,7 +880,7 @@ export type RestApi = InstanceType<typeof RestApi>;
 /** Inputs of {@link RestApi}. */
 export interface RestApiArgs {
   /** A policy document that contains the permissions for the `RestApi` resource. To set the ARN for the policy, use the `!Join` intrinsic function with `""` as delimiter and values of `"execute-api:/"` and `"*"` . */
-  policy?: Record<string, unknown> | string;
+  policy?: PolicyDocument | string;
   /**
    * The Amazon Simple Storage Service (Amazon S3) location that points to an OpenAPI file, which defines a set of RESTful APIs in JSON or YAML format.
    *
@@ -1035,7 +1049,11 @@ export interface StageCanarySetting {
   deploymentId?: string;
   /** Stage variables overridden for a canary release deployment, including new stage variables introduced in the canary. These stage variables are represented as a string-to-string map between stage variable names and their values. */
   stageVariableOverrides?: Record<string, string>;
-  /** The percent (0-100) of traffic diverted to a canary deployment. */
+  /**
+   * The percent (0-100) of traffic diverted to a canary deployment.
+   *
+   * Range: 0–100.
+   */
   percentTraffic?: number;
   /** A Boolean flag to indicate whether the canary deployment uses the stage cache or not. */
   useStageCache?: boolean;
@@ -1059,7 +1077,11 @@ export interface StageMethodSetting {
   cacheDataEncrypted?: boolean;
   /** Specifies whether data trace logging is enabled for this method, which affects the log entries pushed to Amazon CloudWatch Logs. This can be useful to troubleshoot APIs, but can result in logging sensitive data. We recommend that you don't enable this option for production APIs. */
   dataTraceEnabled?: boolean;
-  /** Specifies the throttling burst limit. */
+  /**
+   * Specifies the throttling burst limit.
+   *
+   * Range: at least 0.
+   */
   throttlingBurstLimit?: number;
   /** Specifies whether responses should be cached and returned for requests. A cache cluster must be enabled on the stage for responses to be cached. */
   cachingEnabled?: boolean;
@@ -1067,7 +1089,11 @@ export interface StageMethodSetting {
   metricsEnabled?: boolean;
   /** The HTTP method. To apply settings to multiple resources and methods, specify an asterisk ( `*` ) for the `HttpMethod` and `/*` for the `ResourcePath` . This parameter is required when you specify a `MethodSetting` . */
   httpMethod?: string;
-  /** Specifies the throttling rate limit. */
+  /**
+   * Specifies the throttling rate limit.
+   *
+   * Range: at least 0.
+   */
   throttlingRateLimit?: number;
 }
 
@@ -1128,9 +1154,17 @@ export interface UsagePlanOutputs extends UsagePlanArgs {
 export interface UsagePlanQuotaSettings {
   /** The time period in which the limit applies. Valid values are "DAY", "WEEK" or "MONTH". */
   period?: string;
-  /** The target maximum number of requests that can be made in a given time period. */
+  /**
+   * The target maximum number of requests that can be made in a given time period.
+   *
+   * Range: at least 0.
+   */
   limit?: number;
-  /** The number of requests subtracted from the given limit in the initial time period. */
+  /**
+   * The number of requests subtracted from the given limit in the initial time period.
+   *
+   * Range: at least 0.
+   */
   offset?: number;
 }
 
@@ -1154,9 +1188,17 @@ export interface UsagePlanApiStage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apigateway-usageplan-throttlesettings.html | CloudFormation: ThrottleSettings}
  */
 export interface UsagePlanThrottleSettings {
-  /** The API target request burst rate limit. This allows more requests through for a period of time than the target rate limit. */
+  /**
+   * The API target request burst rate limit. This allows more requests through for a period of time than the target rate limit.
+   *
+   * Range: at least 0.
+   */
   burstLimit?: number;
-  /** The API target request rate limit. */
+  /**
+   * The API target request rate limit.
+   *
+   * Range: at least 0.
+   */
   rateLimit?: number;
 }
 

@@ -77,6 +77,8 @@ export interface ConfigurationProfileArgs {
    * - For an AWS Secrets Manager secret, specify the URI in the following format: `secretsmanager` ://<secret name>.
    * - For an Amazon S3 object, specify the URI in the following format: `s3://<bucket>/<objectKey>` . Here is an example: `s3://amzn-s3-demo-bucket/my-app/us-east-1/my-config.json`
    * - For an SSM document, specify either the document name in the format `ssm-document://<document name>` or the Amazon Resource Name (ARN).
+   *
+   * Length: 1–2048.
    */
   locationUri: string;
   /**
@@ -85,23 +87,43 @@ export interface ConfigurationProfileArgs {
    * `AWS.AppConfig.FeatureFlags`
    *
    * `AWS.Freeform`
+   *
+   * Pattern: `^[a-zA-Z\.]+`.
    */
   type?: string;
-  /** A description of the configuration profile. */
+  /**
+   * A description of the configuration profile.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** A list of methods for validating the configuration. */
+  /**
+   * A list of methods for validating the configuration.
+   *
+   * Items: at most 2.
+   */
   validators?: ConfigurationProfileValidators[];
   /**
    * The ARN of an IAM role with permission to access the configuration at the specified `LocationUri` .
    *
    * > A retrieval role ARN is not required for configurations stored in AWS CodePipeline or the AWS AppConfig hosted configuration store. It is required for all other sources that store your configuration.
+   *
+   * Length: 20–2048. Pattern: `^((arn):(aws|aws-cn|aws-iso|aws-iso-[a-z]{1}|aws-us-gov|aws-eusc):(iam)::\d{12}:role[/].*)$`.
    */
   retrievalRoleArn?: string;
-  /** The application ID. */
+  /**
+   * The application ID.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   applicationId: string;
   /** Metadata to assign to the configuration profile. Tags help organize and categorize your AWS AppConfig resources. Each tag consists of a key and an optional value, both of which you define. */
   tags?: AwsTag[];
-  /** A name for the configuration profile. */
+  /**
+   * A name for the configuration profile.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The AWS Key Management Service key identifier (key ID, key alias, or key ARN) provided when the resource was created or updated. */
   kmsKeyIdentifier?: string;
@@ -135,7 +157,11 @@ export interface ConfigurationProfileOutputs extends ConfigurationProfileArgs {
 export interface ConfigurationProfileValidators {
   /** AWS AppConfig supports validators of type `JSON_SCHEMA` and `LAMBDA` */
   type?: string;
-  /** Either the JSON Schema content or the Amazon Resource Name (ARN) of an Lambda function. */
+  /**
+   * Either the JSON Schema content or the Amazon Resource Name (ARN) of an Lambda function.
+   *
+   * Length: 0–32768.
+   */
   content?: string;
 }
 
@@ -288,15 +314,31 @@ export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** A description of the environment. */
+  /**
+   * A description of the environment.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** Amazon CloudWatch alarms to monitor during the deployment process. */
+  /**
+   * Amazon CloudWatch alarms to monitor during the deployment process.
+   *
+   * Items: 0–5.
+   */
   monitors?: EnvironmentMonitor[];
-  /** The application ID. */
+  /**
+   * The application ID.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   applicationId: string;
   /** Metadata to assign to the environment. Tags help organize and categorize your AWS AppConfig resources. Each tag consists of a key and an optional value, both of which you define. */
   tags?: AwsTag[];
-  /** A name for the environment. */
+  /**
+   * A name for the environment.
+   *
+   * Length: 1–64.
+   */
   name: string;
   /**
    * A parameter to configure deletion protection. Deletion protection prevents a user from deleting an environment if your application called either [GetLatestConfiguration](https://docs.aws.amazon.com/appconfig/2019-10-09/APIReference/API_appconfigdata_GetLatestConfiguration.html) or [GetConfiguration](https://docs.aws.amazon.com/appconfig/2019-10-09/APIReference/API_GetConfiguration.html) in the environment during the specified interval.
@@ -324,9 +366,17 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appconfig-environment-monitor.html | CloudFormation: Monitor}
  */
 export interface EnvironmentMonitor {
-  /** Amazon Resource Name (ARN) of the Amazon CloudWatch alarm. */
+  /**
+   * Amazon Resource Name (ARN) of the Amazon CloudWatch alarm.
+   *
+   * Length: 1–2048.
+   */
   alarmArn: string;
-  /** ARN of an AWS Identity and Access Management (IAM) role for AWS AppConfig to monitor `AlarmArn` . */
+  /**
+   * ARN of an AWS Identity and Access Management (IAM) role for AWS AppConfig to monitor `AlarmArn` .
+   *
+   * Length: 20–2048.
+   */
   alarmRoleArn?: string;
 }
 
@@ -524,7 +574,11 @@ export interface ExtensionOutputs extends ExtensionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appconfig-extension-parameter.html | CloudFormation: Parameter}
  */
 export interface ExtensionParameter {
-  /** Information about the parameter. */
+  /**
+   * Information about the parameter.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
   /** A parameter value must be specified in the extension association. */
   required: boolean;
@@ -538,13 +592,29 @@ export interface ExtensionParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appconfig-extension-action.html | CloudFormation: Action}
  */
 export interface ExtensionAction {
-  /** The extension name. */
+  /**
+   * The extension name.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** Information about actions defined in the extension. */
+  /**
+   * Information about actions defined in the extension.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** The extension URI associated to the action point in the extension definition. The URI can be an Amazon Resource Name (ARN) for one of the following: an AWS Lambda function, an Amazon Simple Queue Service queue, an Amazon Simple Notification Service topic, or the Amazon EventBridge default event bus. */
+  /**
+   * The extension URI associated to the action point in the extension definition. The URI can be an Amazon Resource Name (ARN) for one of the following: an AWS Lambda function, an Amazon Simple Queue Service queue, an Amazon Simple Notification Service topic, or the Amazon EventBridge default event bus.
+   *
+   * Length: 1–2048.
+   */
   uri: string;
-  /** An Amazon Resource Name (ARN) for an AWS Identity and Access Management assume role. */
+  /**
+   * An Amazon Resource Name (ARN) for an AWS Identity and Access Management assume role.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
 }
 
@@ -608,15 +678,25 @@ export type HostedConfigurationVersion = InstanceType<typeof HostedConfiguration
 
 /** Inputs of {@link HostedConfigurationVersion}. */
 export interface HostedConfigurationVersionArgs {
-  /** The configuration profile ID. */
+  /**
+   * The configuration profile ID.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   configurationProfileId: string;
   /**
    * A description of the configuration.
    *
    * > Due to HTTP limitations, this field only supports ASCII characters.
+   *
+   * Length: 0–1024.
    */
   description?: string;
-  /** A standard MIME type describing the format of the configuration content. For more information, see [Content-Type](https://docs.aws.amazon.com/https://www.w3.org/Protocols/rfc2616/rfc2616-sec14.html#sec14.17) . */
+  /**
+   * A standard MIME type describing the format of the configuration content. For more information, see [Content-Type](https://docs.aws.amazon.com/https://www.w3.org/Protocols/rfc2616/rfc2616-sec14.html#sec14.17) .
+   *
+   * Length: 1–255.
+   */
   contentType: string;
   /**
    * An optional locking token used to prevent race conditions from overwriting configuration updates when creating a new version. To ensure your data is not overwritten when creating multiple hosted configuration versions in rapid succession, specify the version number of the latest hosted configuration version.
@@ -630,9 +710,17 @@ export interface HostedConfigurationVersionArgs {
    * > AWS AppConfig accepts any type of data, including text formats like JSON or TOML, or binary formats like protocol buffers or compressed data.
    */
   content: string;
-  /** A user-defined label for an AWS AppConfig hosted configuration version. */
+  /**
+   * A user-defined label for an AWS AppConfig hosted configuration version.
+   *
+   * Length: 0–64. Pattern: `^$|.*[^0-9].*`.
+   */
   versionLabel?: string;
-  /** The application ID. */
+  /**
+   * The application ID.
+   *
+   * Pattern: `[a-z0-9]{4,7}`.
+   */
   applicationId: string;
 }
 

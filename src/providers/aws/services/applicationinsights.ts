@@ -25,6 +25,8 @@ export interface ApplicationArgs {
    * The SNS topic provided to Application Insights that is associated with the created OpsItems to receive SNS notifications for opsItem updates.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–300. Pattern: `^arn:aws(-[\w]+)*:[\w\d-]+:([\w\d-]*)?:[\w\d_-]*([:/].+)*$`.
    */
   opsItemSNSTopicArn?: string;
   /** Indicates whether Application Insights will create OpsItems for any problem that is detected by Application Insights for an application. */
@@ -33,12 +35,16 @@ export interface ApplicationArgs {
    * Describes a custom component by grouping similar standalone instances to monitor.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
    */
   customComponents?: ApplicationCustomComponent[];
   /**
    * The log pattern sets.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
    */
   logPatternSets?: ApplicationLogPatternSet[];
   /**
@@ -51,18 +57,30 @@ export interface ApplicationArgs {
    * The monitoring settings of the components. Not required to set up default monitoring for all components. To set up default monitoring for all components, set `AutoConfigurationEnabled` to `true` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
    */
   componentMonitoringSettings?: ApplicationComponentMonitoringSetting[];
   /** Indicates whether Application Insights can listen to CloudWatch events for the application resources, such as `instance terminated` , `failed deployment` , and others. */
   cweMonitorEnabled?: boolean;
-  /** An array of `Tags` . */
+  /**
+   * An array of `Tags` .
+   *
+   * Items: at least 1.
+   */
   tags?: AwsTag[];
-  /** The name of the resource group used for the application. */
+  /**
+   * The name of the resource group used for the application.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   resourceGroupName: string;
   /**
    * The SNS topic ARN that is associated with SNS notifications for updates or issues.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–300. Pattern: `^arn:aws(-[\w]+)*:[\w\d-]+:([\w\d-]*)?:[\w\d_-]*([:/].+)*$`.
    */
   snsNotificationArn?: string;
   /**
@@ -85,9 +103,17 @@ export interface ApplicationOutputs extends ApplicationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-customcomponent.html | CloudFormation: CustomComponent}
  */
 export interface ApplicationCustomComponent {
-  /** The list of resource ARNs that belong to the component. */
+  /**
+   * The list of resource ARNs that belong to the component.
+   *
+   * Items: at least 1. Each item: Length: 20–300. Pattern: `^arn:aws(-[\w]+)*:[\w\d-]+:([\w\d-]*)?:[\w\d_-]*([:/].+)*$`.
+   */
   resourceList: string[];
-  /** The name of the component. */
+  /**
+   * The name of the component.
+   *
+   * Length: 1–128. Pattern: `^[\d\w\-_.+]*$`.
+   */
   componentName: string;
 }
 
@@ -97,9 +123,17 @@ export interface ApplicationCustomComponent {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-logpatternset.html | CloudFormation: LogPatternSet}
  */
 export interface ApplicationLogPatternSet {
-  /** The name of the log pattern. A log pattern name can contain up to 30 characters, and it cannot be empty. The characters can be Unicode letters, digits, or one of the following symbols: period, dash, underscore. */
+  /**
+   * The name of the log pattern. A log pattern name can contain up to 30 characters, and it cannot be empty. The characters can be Unicode letters, digits, or one of the following symbols: period, dash, underscore.
+   *
+   * Length: 1–30. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   patternSetName: string;
-  /** A list of objects that define the log patterns that belong to `LogPatternSet` . */
+  /**
+   * A list of objects that define the log patterns that belong to `LogPatternSet` .
+   *
+   * Items: at least 1.
+   */
   logPatterns: ApplicationLogPattern[];
 }
 
@@ -109,11 +143,19 @@ export interface ApplicationLogPatternSet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-logpattern.html | CloudFormation: LogPattern}
  */
 export interface ApplicationLogPattern {
-  /** A regular expression that defines the log pattern. A log pattern can contain up to 50 characters, and it cannot be empty. */
+  /**
+   * A regular expression that defines the log pattern. A log pattern can contain up to 50 characters, and it cannot be empty.
+   *
+   * Length: 1–50.
+   */
   pattern: string;
   /** The rank of the log pattern. */
   rank: number;
-  /** The name of the log pattern. A log pattern name can contain up to 50 characters, and it cannot be empty. The characters can be Unicode letters, digits, or one of the following symbols: period, dash, underscore. */
+  /**
+   * The name of the log pattern. A log pattern name can contain up to 50 characters, and it cannot be empty. The characters can be Unicode letters, digits, or one of the following symbols: period, dash, underscore.
+   *
+   * Length: 1–50. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   patternName: string;
 }
 
@@ -125,7 +167,11 @@ export interface ApplicationLogPattern {
 export interface ApplicationComponentMonitoringSetting {
   /** Customized monitoring settings. Required if CUSTOM mode is configured in `ComponentConfigurationMode` . */
   customComponentConfiguration?: ApplicationComponentConfiguration;
-  /** The tier of the application component. Supported tiers include `DOT_NET_CORE` , `DOT_NET_WORKER` , `DOT_NET_WEB` , `SQL_SERVER` , `SQL_SERVER_ALWAYSON_AVAILABILITY_GROUP` , `SQL_SERVER_FAILOVER_CLUSTER_INSTANCE` , `MYSQL` , `POSTGRESQL` , `JAVA_JMX` , `ORACLE` , `SAP_HANA_MULTI_NODE` , `SAP_HANA_SINGLE_NODE` , `SAP_HANA_HIGH_AVAILABILITY` , `SHAREPOINT` . `ACTIVE_DIRECTORY` , and `DEFAULT` . */
+  /**
+   * The tier of the application component. Supported tiers include `DOT_NET_CORE` , `DOT_NET_WORKER` , `DOT_NET_WEB` , `SQL_SERVER` , `SQL_SERVER_ALWAYSON_AVAILABILITY_GROUP` , `SQL_SERVER_FAILOVER_CLUSTER_INSTANCE` , `MYSQL` , `POSTGRESQL` , `JAVA_JMX` , `ORACLE` , `SAP_HANA_MULTI_NODE` , `SAP_HANA_SINGLE_NODE` , `SAP_HANA_HIGH_AVAILABILITY` , `SHAREPOINT` . `ACTIVE_DIRECTORY` , and `DEFAULT` .
+   *
+   * Pattern: `^[A-Z][A-Z_]*$`.
+   */
   tier: string;
   /**
    * Component monitoring can be configured in one of the following three modes:
@@ -137,9 +183,17 @@ export interface ApplicationComponentMonitoringSetting {
   componentConfigurationMode: "DEFAULT" | "DEFAULT_WITH_OVERWRITE" | "CUSTOM";
   /** Customized overwrite monitoring settings. Required if CUSTOM mode is configured in `ComponentConfigurationMode` . */
   defaultOverwriteComponentConfiguration?: ApplicationComponentConfiguration;
-  /** The name of the component. Either the component ARN or the component name is required. */
+  /**
+   * The name of the component. Either the component ARN or the component name is required.
+   *
+   * Length: 1–128. Pattern: `^[\d\w\-_.+]*$`.
+   */
   componentName?: string;
-  /** The ARN of the component. Either the component ARN or the component name is required. */
+  /**
+   * The ARN of the component. Either the component ARN or the component name is required.
+   *
+   * Length: 20–300. Pattern: `^arn:aws(-[\w]+)*:[\w\d-]+:([\w\d-]*)?:[\w\d_-]*([:/].+)*$`.
+   */
   componentARN?: string;
 }
 
@@ -149,7 +203,11 @@ export interface ApplicationComponentMonitoringSetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-componentconfiguration.html | CloudFormation: ComponentConfiguration}
  */
 export interface ApplicationComponentConfiguration {
-  /** Sub-component configurations of the component. */
+  /**
+   * Sub-component configurations of the component.
+   *
+   * Items: at least 1.
+   */
   subComponentTypeConfigurations?: ApplicationSubComponentTypeConfiguration[];
   /** The configuration settings. */
   configurationDetails?: ApplicationConfigurationDetails;
@@ -189,13 +247,29 @@ export interface ApplicationSubComponentConfigurationDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-windowsevent.html | CloudFormation: WindowsEvent}
  */
 export interface ApplicationWindowsEvent {
-  /** The levels of event to log. You must specify each level to log. Possible values include `INFORMATION` , `WARNING` , `ERROR` , `CRITICAL` , and `VERBOSE` . This field is required for each type of Windows Event to log. */
-  eventLevels: string[];
-  /** The CloudWatch log group name to be associated with the monitored log. */
+  /**
+   * The levels of event to log. You must specify each level to log. Possible values include `INFORMATION` , `WARNING` , `ERROR` , `CRITICAL` , and `VERBOSE` . This field is required for each type of Windows Event to log.
+   *
+   * Items: at least 1.
+   */
+  eventLevels: ("INFORMATION" | "WARNING" | "ERROR" | "CRITICAL" | "VERBOSE")[];
+  /**
+   * The CloudWatch log group name to be associated with the monitored log.
+   *
+   * Length: 1–512. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   logGroupName: string;
-  /** The type of Windows Events to log, equivalent to the Windows Event log channel name. For example, System, Security, CustomEventName, and so on. This field is required for each type of Windows event to log. */
+  /**
+   * The type of Windows Events to log, equivalent to the Windows Event log channel name. For example, System, Security, CustomEventName, and so on. This field is required for each type of Windows event to log.
+   *
+   * Length: 1–260. Pattern: `^[a-zA-Z0-9_ \\/-]+$`.
+   */
   eventName: string;
-  /** The log pattern set. */
+  /**
+   * The log pattern set.
+   *
+   * Length: 1–30. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   patternSet?: string;
 }
 
@@ -215,7 +289,11 @@ export interface ApplicationAlarmMetric {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-log.html | CloudFormation: Log}
  */
 export interface ApplicationLog {
-  /** The log type decides the log patterns against which Application Insights analyzes the log. The log type is selected from the following: `SQL_SERVER` , `MYSQL` , `MYSQL_SLOW_QUERY` , `POSTGRESQL` , `ORACLE_ALERT` , `ORACLE_LISTENER` , `IIS` , `APPLICATION` , `WINDOWS_EVENTS` , `WINDOWS_EVENTS_ACTIVE_DIRECTORY` , `WINDOWS_EVENTS_DNS` , `WINDOWS_EVENTS_IIS` , `WINDOWS_EVENTS_SHAREPOINT` , `SQL_SERVER_ALWAYSON_AVAILABILITY_GROUP` , `SQL_SERVER_FAILOVER_CLUSTER_INSTANCE` , `STEP_FUNCTION` , `API_GATEWAY_ACCESS` , `API_GATEWAY_EXECUTION` , `SAP_HANA_LOGS` , `SAP_HANA_TRACE` , `SAP_HANA_HIGH_AVAILABILITY` , and `DEFAULT` . */
+  /**
+   * The log type decides the log patterns against which Application Insights analyzes the log. The log type is selected from the following: `SQL_SERVER` , `MYSQL` , `MYSQL_SLOW_QUERY` , `POSTGRESQL` , `ORACLE_ALERT` , `ORACLE_LISTENER` , `IIS` , `APPLICATION` , `WINDOWS_EVENTS` , `WINDOWS_EVENTS_ACTIVE_DIRECTORY` , `WINDOWS_EVENTS_DNS` , `WINDOWS_EVENTS_IIS` , `WINDOWS_EVENTS_SHAREPOINT` , `SQL_SERVER_ALWAYSON_AVAILABILITY_GROUP` , `SQL_SERVER_FAILOVER_CLUSTER_INSTANCE` , `STEP_FUNCTION` , `API_GATEWAY_ACCESS` , `API_GATEWAY_EXECUTION` , `SAP_HANA_LOGS` , `SAP_HANA_TRACE` , `SAP_HANA_HIGH_AVAILABILITY` , and `DEFAULT` .
+   *
+   * Pattern: `^[A-Z][A-Z_]*$`.
+   */
   logType: string;
   /**
    * The type of encoding of the logs to be monitored. The specified encoding should be included in the list of CloudWatch agent supported encodings. If not provided, CloudWatch Application Insights uses the default encoding type for the log type:
@@ -225,11 +303,23 @@ export interface ApplicationLog {
    * - `IIS` : ascii encoding
    */
   encoding?: "utf-8" | "utf-16" | "ascii";
-  /** The CloudWatch log group name to be associated with the monitored log. */
+  /**
+   * The CloudWatch log group name to be associated with the monitored log.
+   *
+   * Length: 1–512. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   logGroupName?: string;
-  /** The path of the logs to be monitored. The log path must be an absolute Windows or Linux system file path. For more information, see [CloudWatch Agent Configuration File: Logs Section](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Agent-Configuration-File-Details.html#CloudWatch-Agent-Configuration-File-Logssection) . */
+  /**
+   * The path of the logs to be monitored. The log path must be an absolute Windows or Linux system file path. For more information, see [CloudWatch Agent Configuration File: Logs Section](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Agent-Configuration-File-Details.html#CloudWatch-Agent-Configuration-File-Logssection) .
+   *
+   * Length: 1–260. Pattern: `^([a-zA-Z]:\\[\\\S|*\S]?.*|/[^"']*)$`.
+   */
   logPath?: string;
-  /** The log pattern set. */
+  /**
+   * The log pattern set.
+   *
+   * Length: 1–30. Pattern: `[a-zA-Z0-9.-_]*`.
+   */
   patternSet?: string;
 }
 
@@ -239,7 +329,11 @@ export interface ApplicationLog {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-process.html | CloudFormation: Process}
  */
 export interface ApplicationProcess {
-  /** The name of the process to be monitored for the component. */
+  /**
+   * The name of the process to be monitored for the component.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_,-]+$`.
+   */
   processName: string;
   /** A list of metrics to monitor for the component. */
   alarmMetrics: ApplicationAlarmMetric[];
@@ -279,7 +373,11 @@ export interface ApplicationConfigurationDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-applicationinsights-application-alarm.html | CloudFormation: Alarm}
  */
 export interface ApplicationAlarm {
-  /** The name of the CloudWatch alarm to be monitored for the component. */
+  /**
+   * The name of the CloudWatch alarm to be monitored for the component.
+   *
+   * Length: 1–255.
+   */
   alarmName: string;
   /** Indicates the degree of outage when the alarm goes off. */
   severity?: "HIGH" | "MEDIUM" | "LOW";
@@ -335,7 +433,11 @@ export interface ApplicationJMXPrometheusExporter {
 export interface ApplicationNetWeaverPrometheusExporter {
   /** SAP NetWeaver SID. */
   sapsid: string;
-  /** SAP instance numbers for ASCS, ERS, and App Servers. */
+  /**
+   * SAP instance numbers for ASCS, ERS, and App Servers.
+   *
+   * Each item: Length: 1–2. Pattern: `\b([0-9]|[0-9][0-9])\b`.
+   */
   instanceNumbers: string[];
   /** Prometheus exporter port. */
   prometheusPort?: string;

@@ -35,7 +35,11 @@ export interface AutoScalingConfigurationArgs {
   minSize?: number;
   /** The maximum number of concurrent requests that an instance processes. If the number of concurrent requests exceeds this limit, App Runner scales the service up. */
   maxConcurrency?: number;
-  /** The customer-provided auto scaling configuration name. It can be used in multiple revisions of a configuration. */
+  /**
+   * The customer-provided auto scaling configuration name. It can be used in multiple revisions of a configuration.
+   *
+   * Length: 4–32. Pattern: `[A-Za-z0-9][A-Za-z0-9\-_]{3,31}`.
+   */
   autoScalingConfigurationName?: string;
   /** The maximum number of instances that a service scales up to. At most `MaxSize` instances actively serve traffic for your service. */
   maxSize?: number;
@@ -80,6 +84,8 @@ export interface ObservabilityConfigurationArgs {
    * > When you want to use your own observability configuration for your App Runner service, *create a configuration with a different name* , and then provide it when you create or update your service. 
    *
    * If you don't specify a name, CloudFormation generates a name for your observability configuration.
+   *
+   * Length: 4–32. Pattern: `[A-Za-z0-9][A-Za-z0-9\-_]{3,31}`.
    */
   observabilityConfigurationName?: string;
   /**
@@ -133,6 +139,8 @@ export interface ServiceArgs {
    * A name for the App Runner service. It must be unique across all the running App Runner services in your AWS account in the AWS Region .
    *
    * If you don't specify a name, CloudFormation generates a name for your service.
+   *
+   * Length: 4–40. Pattern: `[A-Za-z0-9][A-Za-z0-9-_]{3,39}`.
    */
   serviceName?: string;
   /** The observability configuration of your service. */
@@ -147,6 +155,8 @@ export interface ServiceArgs {
    * Specify just the name to associate the latest revision. For example: `arn:aws:apprunner:us-east-1:123456789012:autoscalingconfiguration/high-availability`
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1011. Pattern: ``.
    */
   autoScalingConfigurationArn?: string;
   /** Configuration settings related to network traffic of the web application that the App Runner service runs. */
@@ -194,18 +204,24 @@ export interface ServiceHealthCheckConfiguration {
    * The number of consecutive checks that must fail before App Runner decides that the service is unhealthy.
    *
    * Default: `5`
+   *
+   * Range: 1–20.
    */
   unhealthyThreshold?: number;
   /**
    * The time, in seconds, to wait for a health check response before deciding it failed.
    *
    * Default: `2`
+   *
+   * Range: 1–20.
    */
   timeout?: number;
   /**
    * The number of consecutive checks that must succeed before App Runner decides that the service is healthy.
    *
    * Default: `1`
+   *
+   * Range: 1–20.
    */
   healthyThreshold?: number;
   /**
@@ -230,18 +246,26 @@ export interface ServiceHealthCheckConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apprunner-service-instanceconfiguration.html | CloudFormation: InstanceConfiguration}
  */
 export interface ServiceInstanceConfiguration {
-  /** The Amazon Resource Name (ARN) of an IAM role that provides permissions to your App Runner service. These are permissions that your code needs when it calls any AWS APIs. */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role that provides permissions to your App Runner service. These are permissions that your code needs when it calls any AWS APIs.
+   *
+   * Length: 29–1024. Pattern: `arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::[0-9]{12}:role/[\w+=,.\@-]{1,64}`.
+   */
   instanceRoleArn?: string;
   /**
    * The amount of memory, in MB or GB, reserved for each instance of your App Runner service.
    *
    * Default: `2 GB`
+   *
+   * Length: 3–6. Pattern: `512|1024|2048|3072|4096|6144|8192|10240|12288|(0.5|1|2|3|4|6|8|10|12) GB`.
    */
   memory?: string;
   /**
    * The number of CPU units reserved for each instance of your App Runner service.
    *
    * Default: `1 vCPU`
+   *
+   * Length: 3–9. Pattern: `256|512|1024|2048|4096|(0.25|0.5|1|2|4) vCPU`.
    */
   cpu?: string;
 }
@@ -252,7 +276,11 @@ export interface ServiceInstanceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apprunner-service-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface ServiceEncryptionConfiguration {
-  /** The ARN of the KMS key that's used for encryption. */
+  /**
+   * The ARN of the KMS key that's used for encryption.
+   *
+   * Length: 0–256. Pattern: `arn:aws(-[\w]+)*:kms:[a-z\-]+-[0-9]{1}:[0-9]{12}:key\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`.
+   */
   kmsKey: string;
 }
 
@@ -270,6 +298,8 @@ export interface ServiceServiceObservabilityConfiguration {
    * Specify an ARN with a name and a revision number to associate that revision. For example: `arn:aws:apprunner:us-east-1:123456789012:observabilityconfiguration/xray-tracing/3`
    *
    * Specify just the name to associate the latest revision. For example: `arn:aws:apprunner:us-east-1:123456789012:observabilityconfiguration/xray-tracing`
+   *
+   * Length: 1–1011. Pattern: ``.
    */
   observabilityConfigurationArn?: string;
 }
@@ -308,9 +338,17 @@ export interface ServiceSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apprunner-service-authenticationconfiguration.html | CloudFormation: AuthenticationConfiguration}
  */
 export interface ServiceAuthenticationConfiguration {
-  /** The Amazon Resource Name (ARN) of the IAM role that grants the App Runner service access to a source repository. It's required for ECR image repositories (but not for ECR Public repositories). */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that grants the App Runner service access to a source repository. It's required for ECR image repositories (but not for ECR Public repositories).
+   *
+   * Length: 29–1024. Pattern: `arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::[0-9]{12}:role/[\w+=,.\@-]{1,64}`.
+   */
   accessRoleArn?: string;
-  /** The Amazon Resource Name (ARN) of the App Runner connection that enables the App Runner service to connect to a source repository. It's required for GitHub code repositories. */
+  /**
+   * The Amazon Resource Name (ARN) of the App Runner connection that enables the App Runner service to connect to a source repository. It's required for GitHub code repositories.
+   *
+   * Length: 1–1011. Pattern: ``.
+   */
   connectionArn?: string;
 }
 
@@ -328,7 +366,11 @@ export interface ServiceCodeRepository {
    * > `CodeConfiguration` is required only for `CreateService` request.
    */
   codeConfiguration?: ServiceCodeConfiguration;
-  /** The path of the directory that stores source code and configuration files. The build and start commands also execute from here. The path is absolute from root and, if not specified, defaults to the repository root. */
+  /**
+   * The path of the directory that stores source code and configuration files. The build and start commands also execute from here. The path is absolute from root and, if not specified, defaults to the repository root.
+   *
+   * Length: 1–4096. Pattern: `[^\x00]+`.
+   */
   sourceDirectory?: string;
   /** The location of the repository that contains the source code. */
   repositoryUrl: string;
@@ -422,6 +464,8 @@ export interface ServiceImageRepository {
    * The identifier of an image.
    *
    * For an image in Amazon Elastic Container Registry (Amazon ECR), this is an image name. For the image name format, see [Pulling an image](https://docs.aws.amazon.com/AmazonECR/latest/userguide/docker-pull-ecr-image.html) in the *Amazon ECR User Guide* .
+   *
+   * Length: 1–1024. Pattern: `([0-9]{12}.dkr.ecr.[a-z\-]+-[0-9]{1}.amazonaws.com\/.*)|(^public\.ecr\.aws\/.+\/.+)`.
    */
   imageIdentifier: string;
   /** Configuration for running the identified image. */
@@ -475,7 +519,11 @@ export interface ServiceNetworkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-apprunner-service-egressconfiguration.html | CloudFormation: EgressConfiguration}
  */
 export interface ServiceEgressConfiguration {
-  /** The Amazon Resource Name (ARN) of the App Runner VPC connector that you want to associate with your App Runner service. Only valid when `EgressType = VPC` . */
+  /**
+   * The Amazon Resource Name (ARN) of the App Runner VPC connector that you want to associate with your App Runner service. Only valid when `EgressType = VPC` .
+   *
+   * Length: 44–1011. Pattern: ``.
+   */
   vpcConnectorArn?: string;
   /**
    * The type of egress configuration.
@@ -518,12 +566,16 @@ export interface VpcConnectorArgs {
    * A list of IDs of subnets that App Runner should use when it associates your service with a custom Amazon VPC. Specify IDs of subnets of a single Amazon VPC. App Runner determines the Amazon VPC from the subnets you specify.
    *
    * > App Runner only supports subnets of IP address type *IPv4* and *dual stack* (IPv4 and IPv6).
+   *
+   * Items: at least 1.
    */
   subnets: string[];
   /**
    * A name for the VPC connector.
    *
    * If you don't specify a name, CloudFormation generates a name for your VPC connector.
+   *
+   * Length: 4–40. Pattern: `^[A-Za-z0-9][A-Za-z0-9-\\_]{3,39}$`.
    */
   vpcConnectorName?: string;
   /**
@@ -563,9 +615,17 @@ export type VpcIngressConnection = InstanceType<typeof VpcIngressConnection>;
 
 /** Inputs of {@link VpcIngressConnection}. */
 export interface VpcIngressConnectionArgs {
-  /** The customer-provided VPC Ingress Connection name. */
+  /**
+   * The customer-provided VPC Ingress Connection name.
+   *
+   * Length: 4–40. Pattern: `[A-Za-z0-9][A-Za-z0-9\-_]{3,39}`.
+   */
   vpcIngressConnectionName?: string;
-  /** The Amazon Resource Name (ARN) for this App Runner service that is used to create the VPC Ingress Connection resource. */
+  /**
+   * The Amazon Resource Name (ARN) for this App Runner service that is used to create the VPC Ingress Connection resource.
+   *
+   * Length: 1–1011. Pattern: ``.
+   */
   serviceArn: string;
   /**
    * An optional list of metadata items that you can associate with the VPC Ingress Connection resource. A tag is a key-value pair.

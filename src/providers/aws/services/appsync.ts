@@ -19,12 +19,18 @@ export type Api = InstanceType<typeof Api>;
 
 /** Inputs of {@link Api}. */
 export interface ApiArgs {
-  /** The name of the `Api` . */
+  /**
+   * The name of the `Api` .
+   *
+   * Length: 1–50. Pattern: `[A-Za-z0-9_\-\ ]+`.
+   */
   name: string;
   /**
    * The owner contact information for an API resource.
    *
    * This field accepts any string input with a length of 0 - 256 characters.
+   *
+   * Length: 1–250. Pattern: `[A-Za-z0-9_\-\ \.]+`.
    */
   ownerContact?: string;
   /** Describes the authorization configuration for connections, message publishing, message subscriptions, and logging for an Event API. */
@@ -113,7 +119,11 @@ export interface ApiCognitoConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appsync-api-lambdaauthorizerconfig.html | CloudFormation: LambdaAuthorizerConfig}
  */
 export interface ApiLambdaAuthorizerConfig {
-  /** The number of seconds a response should be cached for. The default is 0 seconds, which disables caching. If you don't specify a value for `authorizerResultTtlInSeconds` , the default value is used. The maximum value is one hour (3600 seconds). The Lambda function can override this by returning a `ttlOverride` key in its response. */
+  /**
+   * The number of seconds a response should be cached for. The default is 0 seconds, which disables caching. If you don't specify a value for `authorizerResultTtlInSeconds` , the default value is used. The maximum value is one hour (3600 seconds). The Lambda function can override this by returning a `ttlOverride` key in its response.
+   *
+   * Range: 0–3600.
+   */
   authorizerResultTtlInSeconds?: number;
   /**
    * The Amazon Resource Name (ARN) of the Lambda function to be called for authorization. This can be a standard Lambda ARN, a version ARN ( `.../v3` ), or an alias ARN.
@@ -287,13 +297,21 @@ export type ChannelNamespace = InstanceType<typeof ChannelNamespace>;
 export interface ChannelNamespaceArgs {
   /** The `Api` ID. */
   apiId: string;
-  /** The name of the channel namespace. This name must be unique within the `Api` . */
+  /**
+   * The name of the channel namespace. This name must be unique within the `Api` .
+   *
+   * Length: 1–50. Pattern: `([A-Za-z0-9](?:[A-Za-z0-9\-]{0,48}[A-Za-z0-9])?)`.
+   */
   name: string;
   /** The authorization mode to use for subscribing to messages on the channel namespace. This configuration overrides the default `Api` authorization configuration. */
   subscribeAuthModes?: ChannelNamespaceAuthMode[];
   /** The authorization mode to use for publishing messages on the channel namespace. This configuration overrides the default `Api` authorization configuration. */
   publishAuthModes?: ChannelNamespaceAuthMode[];
-  /** The event handler functions that run custom business logic to process published events and subscribe requests. */
+  /**
+   * The event handler functions that run custom business logic to process published events and subscribe requests.
+   *
+   * Length: 1–32768.
+   */
   codeHandlers?: string;
   /**
    * The Amazon S3 endpoint where the code is located.
@@ -353,7 +371,11 @@ export interface ChannelNamespaceHandlerConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-appsync-channelnamespace-integration.html | CloudFormation: Integration}
  */
 export interface ChannelNamespaceIntegration {
-  /** The unique name of the data source that has been configured on the API. */
+  /**
+   * The unique name of the data source that has been configured on the API.
+   *
+   * Length: 1–512. Pattern: `([_A-Za-z][_0-9A-Za-z]{0,511})?`.
+   */
   dataSourceName: string;
   /** The configuration for a Lambda data source. */
   lambdaConfig?: ChannelNamespaceLambdaConfig;
@@ -418,6 +440,7 @@ export interface DataSourceArgs {
   name: string;
   /** AWS Region and TableName for an Amazon DynamoDB table in your account. */
   dynamoDBConfig?: DataSourceDynamoDBConfig;
+  /** @deprecated The CloudFormation registry marks `ElasticsearchConfig` of AWS::AppSync::DataSource deprecated. */
   elasticsearchConfig?: DataSourceElasticsearchConfig;
   /**
    * Enables or disables enhanced data source metrics for specified data sources. Note that `MetricsConfig` won't be used unless the `dataSourceLevelMetricsBehavior` value is set to `PER_DATA_SOURCE_METRICS` . If the `dataSourceLevelMetricsBehavior` is set to `FULL_REQUEST_DATA_SOURCE_METRICS` instead, `MetricsConfig` will be ignored. However, you can still set its value.
@@ -602,11 +625,23 @@ export type DomainName = InstanceType<typeof DomainName>;
 
 /** Inputs of {@link DomainName}. */
 export interface DomainNameArgs {
-  /** The decription for your domain name. */
+  /**
+   * The decription for your domain name.
+   *
+   * Length: 0–255.
+   */
   description?: string;
-  /** The domain name. */
+  /**
+   * The domain name.
+   *
+   * Length: 1–253. Pattern: `^(\*[a-z\d-]*\.)?([a-z\d-]+\.)+[a-z\d-]+$`.
+   */
   domainName: string;
-  /** The Amazon Resource Name (ARN) of the certificate. This will be an Certificate Manager certificate. */
+  /**
+   * The Amazon Resource Name (ARN) of the certificate. This will be an Certificate Manager certificate.
+   *
+   * Length: 3–2048. Pattern: `^arn:[a-z-]*:acm:[a-z0-9-]*:\d{12}:certificate/[0-9A-Za-z_/-]*$`.
+   */
   certificateArn: string;
   /** A set of tags (key-value pairs) for this domain name. */
   tags?: AwsTag[];
@@ -633,7 +668,11 @@ export type DomainNameApiAssociation = InstanceType<typeof DomainNameApiAssociat
 
 /** Inputs of {@link DomainNameApiAssociation}. */
 export interface DomainNameApiAssociationArgs {
-  /** The domain name. */
+  /**
+   * The domain name.
+   *
+   * Length: 1–253. Pattern: `^(\*[a-z\d-]*\.)?([a-z\d-]+\.)+[a-z\d-]+$`.
+   */
   domainName: string;
   /** The API ID. */
   apiId: string;

@@ -19,9 +19,17 @@ export type AnomalyDetector = InstanceType<typeof AnomalyDetector>;
 
 /** Inputs of {@link AnomalyDetector}. */
 export interface AnomalyDetectorArgs {
-  /** An Amazon Managed Service for Prometheus workspace is a logical and isolated Prometheus server dedicated to ingesting, storing, and querying your Prometheus-compatible metrics. */
+  /**
+   * An Amazon Managed Service for Prometheus workspace is a logical and isolated Prometheus server dedicated to ingesting, storing, and querying your Prometheus-compatible metrics.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):aps:[a-z0-9-]+:[0-9]+:workspace/[a-zA-Z0-9-]+$`.
+   */
   workspace: string;
-  /** The user-friendly name of the anomaly detector. */
+  /**
+   * The user-friendly name of the anomaly detector.
+   *
+   * Length: 1–128.
+   */
   alias: string;
   /** The frequency, in seconds, at which the anomaly detector evaluates metrics. */
   evaluationIntervalInSeconds?: number;
@@ -47,9 +55,17 @@ export interface AnomalyDetectorOutputs extends AnomalyDetectorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-anomalydetector-label.html | CloudFormation: Label}
  */
 export interface AnomalyDetectorLabel {
-  /** The key of the label. */
+  /**
+   * The key of the label.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for this label. */
+  /**
+   * The value for this label.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -87,11 +103,21 @@ export interface AnomalyDetectorRandomCutForestConfiguration {
    * > Random Cut Forest queries must be wrapped by a supported PromQL aggregation operator. For more information, see [Aggregation operators](https://docs.aws.amazon.com/https://prometheus.io/docs/prometheus/latest/querying/operators/#aggregation-operators) on the *Prometheus docs* website.
    * > 
    * > *Supported PromQL aggregation operators* : `avg` , `count` , `group` , `max` , `min` , `quantile` , `stddev` , `stdvar` , and `sum` .
+   *
+   * Length: at least 1.
    */
   query: string;
-  /** The number of consecutive data points used to create a shingle for the Random Cut Forest algorithm. The default number is 8 consecutive data points. */
+  /**
+   * The number of consecutive data points used to create a shingle for the Random Cut Forest algorithm. The default number is 8 consecutive data points.
+   *
+   * Range: 2–1024.
+   */
   shingleSize?: number;
-  /** The number of data points sampled from the input stream for the Random Cut Forest algorithm. The default number is 256 consecutive data points. */
+  /**
+   * The number of data points sampled from the input stream for the Random Cut Forest algorithm. The default number is 256 consecutive data points.
+   *
+   * Range: 256–1024.
+   */
   sampleSize?: number;
   /** Configuration for ignoring values that are near expected values from above during anomaly detection. */
   ignoreNearExpectedFromAbove?: AnomalyDetectorIgnoreNearExpected;
@@ -126,7 +152,11 @@ export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** An ARN identifying a Workspace. */
+  /**
+   * An ARN identifying a Workspace.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):aps:[a-z0-9-]+:[0-9]+:workspace/[a-zA-Z0-9-]+$`.
+   */
   workspaceArn: string;
   /** The JSON to use as the Resource-based Policy. */
   policyDocument: string;
@@ -155,9 +185,17 @@ export interface RuleGroupsNamespaceArgs {
   data: string;
   /** The list of tag keys and values that are associated with the rule groups namespace. */
   tags?: AwsTag[];
-  /** The ID of the workspace to add the rule groups namespace. */
+  /**
+   * The ID of the workspace to add the rule groups namespace.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn):aps:[a-z0-9-]+:[0-9]+:workspace/[a-zA-Z0-9-]+$`.
+   */
   workspace: string;
-  /** The name of the rule groups namespace. */
+  /**
+   * The name of the rule groups namespace.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -182,7 +220,11 @@ export type Scraper = InstanceType<typeof Scraper>;
 
 /** Inputs of {@link Scraper}. */
 export interface ScraperArgs {
-  /** An optional user-assigned scraper alias. */
+  /**
+   * An optional user-assigned scraper alias.
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z][-.0-9A-Z_a-z]*$`.
+   */
   alias?: string;
   /** The definition of logging configuration in an Amazon Managed Service for Prometheus workspace. */
   scraperLoggingConfiguration?: ScraperScraperLoggingConfiguration;
@@ -218,6 +260,7 @@ export interface ScraperOutputs extends ScraperArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-scraperloggingconfiguration.html | CloudFormation: ScraperLoggingConfiguration}
  */
 export interface ScraperScraperLoggingConfiguration {
+  /** Items: at least 1. */
   scraperComponents: ScraperScraperComponent[];
   /** Destination for scraper logging */
   loggingDestination: ScraperScraperLoggingDestination;
@@ -261,7 +304,11 @@ export interface ScraperScraperLoggingDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-cloudwatchlogdestination.html | CloudFormation: CloudWatchLogDestination}
  */
 export interface ScraperCloudWatchLogDestination {
-  /** ARN of the CloudWatch log group */
+  /**
+   * ARN of the CloudWatch log group
+   *
+   * Length: 0–512.
+   */
   logGroupArn?: string;
 }
 
@@ -305,11 +352,23 @@ export interface ScraperSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-eksconfiguration.html | CloudFormation: EksConfiguration}
  */
 export interface ScraperEksConfiguration {
-  /** ARN of the Amazon EKS cluster. */
+  /**
+   * ARN of the Amazon EKS cluster.
+   *
+   * Pattern: `^arn:aws[-a-z]*:eks:[-a-z0-9]+:[0-9]{12}:cluster/.+$`.
+   */
   clusterArn: string;
-  /** A list of the security group IDs for the Amazon EKS cluster VPC configuration. */
+  /**
+   * A list of the security group IDs for the Amazon EKS cluster VPC configuration.
+   *
+   * Each item: Pattern: `^sg-[0-9a-z]+$`.
+   */
   securityGroupIds?: string[];
-  /** A list of subnet IDs for the Amazon EKS cluster VPC configuration. */
+  /**
+   * A list of subnet IDs for the Amazon EKS cluster VPC configuration.
+   *
+   * Each item: Pattern: `^subnet-[0-9a-z]+$`.
+   */
   subnetIds: string[];
 }
 
@@ -319,9 +378,17 @@ export interface ScraperEksConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface ScraperVpcConfiguration {
-  /** List of security group IDs */
+  /**
+   * List of security group IDs
+   *
+   * Each item: Pattern: `^sg-[0-9a-z]+$`.
+   */
   securityGroupIds: string[];
-  /** List of subnet IDs */
+  /**
+   * List of subnet IDs
+   *
+   * Each item: Pattern: `^subnet-[0-9a-z]+$`.
+   */
   subnetIds: string[];
 }
 
@@ -343,7 +410,11 @@ export interface ScraperDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-ampconfiguration.html | CloudFormation: AmpConfiguration}
  */
 export interface ScraperAmpConfiguration {
-  /** ARN of the Amazon Managed Service for Prometheus workspace. */
+  /**
+   * ARN of the Amazon Managed Service for Prometheus workspace.
+   *
+   * Pattern: `^arn:aws[-a-z]*:aps:[-a-z0-9]+:[0-9]{12}:workspace/.+$`.
+   */
   workspaceArn: string;
 }
 
@@ -353,7 +424,11 @@ export interface ScraperAmpConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-scraper-cloudwatchconfiguration.html | CloudFormation: CloudWatchConfiguration}
  */
 export interface ScraperCloudWatchConfiguration {
-  /** ARN of a CloudWatch dataset */
+  /**
+   * ARN of a CloudWatch dataset
+   *
+   * Pattern: `^arn:aws[-a-z]*:cloudwatch:[-a-z0-9]+:[0-9]{12}:dataset\/.+$`.
+   */
   datasetArn: string;
 }
 
@@ -368,7 +443,11 @@ export type Workspace = InstanceType<typeof Workspace>;
 
 /** Inputs of {@link Workspace}. */
 export interface WorkspaceArgs {
-  /** The alias that is assigned to this workspace to help identify it. It does not need to be unique. */
+  /**
+   * The alias that is assigned to this workspace to help identify it. It does not need to be unique.
+   *
+   * Length: 0–100.
+   */
   alias?: string;
   /** Contains information about the logging configuration for the workspace. */
   loggingConfiguration?: WorkspaceLoggingConfiguration;
@@ -388,7 +467,11 @@ export interface WorkspaceArgs {
   workspaceConfiguration?: WorkspaceWorkspaceConfiguration;
   /** The definition of logging configuration in an Amazon Managed Service for Prometheus workspace. */
   queryLoggingConfiguration?: WorkspaceQueryLoggingConfiguration;
-  /** (optional) The ARN for a customer managed AWS  key to use for encrypting data within your workspace. For more information about using your own key in your workspace, see [Encryption at rest](https://docs.aws.amazon.com/prometheus/latest/userguide/encryption-at-rest-Amazon-Service-Prometheus.html) in the *Amazon Managed Service for Prometheus User Guide* . */
+  /**
+   * (optional) The ARN for a customer managed AWS  key to use for encrypting data within your workspace. For more information about using your own key in your workspace, see [Encryption at rest](https://docs.aws.amazon.com/prometheus/latest/userguide/encryption-at-rest-Amazon-Service-Prometheus.html) in the *Amazon Managed Service for Prometheus User Guide* .
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[-a-z]*:kms:[-a-z0-9]+:[0-9]{12}:key/.+$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -410,7 +493,11 @@ export interface WorkspaceOutputs extends WorkspaceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-loggingconfiguration.html | CloudFormation: LoggingConfiguration}
  */
 export interface WorkspaceLoggingConfiguration {
-  /** The ARN of the CloudWatch log group to which the vended log data will be published. This log group must exist prior to calling this operation. */
+  /**
+   * The ARN of the CloudWatch log group to which the vended log data will be published. This log group must exist prior to calling this operation.
+   *
+   * Length: 0–512.
+   */
   logGroupArn?: string;
 }
 
@@ -420,13 +507,29 @@ export interface WorkspaceLoggingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-workspaceconfiguration.html | CloudFormation: WorkspaceConfiguration}
  */
 export interface WorkspaceWorkspaceConfiguration {
-  /** Specifies how many days that metrics will be retained in the workspace. */
+  /**
+   * Specifies how many days that metrics will be retained in the workspace.
+   *
+   * Range: at least 1.
+   */
   retentionPeriodInDays?: number;
-  /** This is an array of structures, where each structure defines a label set for the workspace, and defines the ingestion limit for active time series for each of those label sets. Each label name in a label set must be unique. */
+  /**
+   * This is an array of structures, where each structure defines a label set for the workspace, and defines the ingestion limit for active time series for each of those label sets. Each label name in a label set must be unique.
+   *
+   * Items: at least 0.
+   */
   limitsPerLabelSets?: WorkspaceLimitsPerLabelSet[];
-  /** The time window in seconds for accepting out-of-order samples */
+  /**
+   * The time window in seconds for accepting out-of-order samples
+   *
+   * Range: at least 0.
+   */
   outOfOrderTimeWindowInSeconds?: number;
-  /** Duration in seconds to offset rule evaluation queries into the past */
+  /**
+   * Duration in seconds to offset rule evaluation queries into the past
+   *
+   * Range: at least 0.
+   */
   ruleQueryOffsetInSeconds?: number;
 }
 
@@ -442,6 +545,8 @@ export interface WorkspaceLimitsPerLabelSet {
    * This defines one label set that will have an enforced ingestion limit. You can set ingestion limits on time series that match defined label sets, to help prevent a workspace from being overwhelmed with unexpected spikes in time series ingestion.
    *
    * Label values accept all UTF-8 characters with one exception. If the label name is metric name label `__ *name* __` , then the *metric* part of the name must conform to the following pattern: `[a-zA-Z_:][a-zA-Z0-9_:]*`
+   *
+   * Items: at least 0.
    */
   labelSet: WorkspaceLabel[];
 }
@@ -456,6 +561,8 @@ export interface WorkspaceLimitsPerLabelSetEntry {
    * The maximum number of active series that can be ingested that match this label set.
    *
    * Setting this to 0 causes no label set limit to be enforced, but it does cause Amazon Managed Service for Prometheus to vend label set metrics to CloudWatch
+   *
+   * Range: at least 0.
    */
   maxSeries?: number;
 }
@@ -466,9 +573,17 @@ export interface WorkspaceLimitsPerLabelSetEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-label.html | CloudFormation: Label}
  */
 export interface WorkspaceLabel {
-  /** The name for this label. */
+  /**
+   * The name for this label.
+   *
+   * Length: at least 1. Pattern: `^[a-zA-Z_][a-zA-Z0-9_]*$`.
+   */
   name: string;
-  /** The value for this label. */
+  /**
+   * The value for this label.
+   *
+   * Length: at least 1.
+   */
   value: string;
 }
 
@@ -478,7 +593,11 @@ export interface WorkspaceLabel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-queryloggingconfiguration.html | CloudFormation: QueryLoggingConfiguration}
  */
 export interface WorkspaceQueryLoggingConfiguration {
-  /** Defines a destination and its associated filtering criteria for query logging. */
+  /**
+   * Defines a destination and its associated filtering criteria for query logging.
+   *
+   * Items: 1–1.
+   */
   destinations: WorkspaceLoggingDestination[];
 }
 
@@ -500,7 +619,11 @@ export interface WorkspaceLoggingDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-cloudwatchlogdestination.html | CloudFormation: CloudWatchLogDestination}
  */
 export interface WorkspaceCloudWatchLogDestination {
-  /** The ARN of the CloudWatch log group. */
+  /**
+   * The ARN of the CloudWatch log group.
+   *
+   * Length: 0–512.
+   */
   logGroupArn: string;
 }
 
@@ -510,6 +633,10 @@ export interface WorkspaceCloudWatchLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-aps-workspace-loggingfilter.html | CloudFormation: LoggingFilter}
  */
 export interface WorkspaceLoggingFilter {
-  /** The Query Samples Processed (QSP) threshold above which queries will be logged. Queries processing more samples than this threshold will be captured in logs. */
+  /**
+   * The Query Samples Processed (QSP) threshold above which queries will be logged. Queries processing more samples than this threshold will be captured in logs.
+   *
+   * Range: at least 0.
+   */
   qspThreshold: number;
 }

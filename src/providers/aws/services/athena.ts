@@ -19,7 +19,11 @@ export type CapacityReservation = InstanceType<typeof CapacityReservation>;
 
 /** Inputs of {@link CapacityReservation}. */
 export interface CapacityReservationArgs {
-  /** The number of data processing units requested. */
+  /**
+   * The number of data processing units requested.
+   *
+   * Range: at least 1.
+   */
   targetDpus: number;
   /** Assigns Athena workgroups (and hence their queries) to capacity reservations. A capacity reservation can have only one capacity assignment configuration, but the capacity assignment configuration can be made up of multiple individual assignments. Each assignment specifies how Athena queries can consume capacity from the capacity reservation that their workgroup is mapped to. */
   capacityAssignmentConfiguration?: CapacityReservationCapacityAssignmentConfiguration;
@@ -29,7 +33,11 @@ export interface CapacityReservationArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** The name of the capacity reservation. */
+  /**
+   * The name of the capacity reservation.
+   *
+   * Pattern: `[a-zA-Z0-9._-]{1,128}`.
+   */
   name: string;
 }
 
@@ -63,7 +71,11 @@ export interface CapacityReservationCapacityAssignmentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-athena-capacityreservation-capacityassignment.html | CloudFormation: CapacityAssignment}
  */
 export interface CapacityReservationCapacityAssignment {
-  /** The list of workgroup names for the capacity assignment. */
+  /**
+   * The list of workgroup names for the capacity assignment.
+   *
+   * Each item: Pattern: `[a-zA-Z0-9._-]{1,128}`.
+   */
   workgroupNames: string[];
 }
 
@@ -80,7 +92,11 @@ export type DataCatalog = InstanceType<typeof DataCatalog>;
 export interface DataCatalogArgs {
   /** The type of data catalog: `LAMBDA` for a federated catalog, `GLUE` for AWS Glue Catalog, or `HIVE` for an external hive metastore. */
   type: "LAMBDA" | "GLUE" | "HIVE" | "FEDERATED";
-  /** A description of the data catalog. */
+  /**
+   * A description of the data catalog.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
   /**
    * Specifies the Lambda function or functions to use for creating the data catalog. This is a mapping whose values depend on the catalog type.
@@ -103,7 +119,11 @@ export interface DataCatalogArgs {
   parameters?: Record<string, string>;
   /** The tags (key-value pairs) to associate with this resource. */
   tags?: AwsTag[];
-  /** The name of the data catalog. The catalog name must be unique for the AWS account and can use a maximum of 128 alphanumeric, underscore, at sign, or hyphen characters. */
+  /**
+   * The name of the data catalog. The catalog name must be unique for the AWS account and can use a maximum of 128 alphanumeric, underscore, at sign, or hyphen characters.
+   *
+   * Length: 1–256.
+   */
   name: string;
   /**
    * The status of the creation or deletion of the data catalog.
@@ -148,15 +168,35 @@ export type NamedQuery = InstanceType<typeof NamedQuery>;
 
 /** Inputs of {@link NamedQuery}. */
 export interface NamedQueryArgs {
-  /** The name of the workgroup that contains the named query. */
+  /**
+   * The name of the workgroup that contains the named query.
+   *
+   * Length: 1–128.
+   */
   workGroup?: string;
-  /** The query description. */
+  /**
+   * The query description.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
-  /** The SQL statements that make up the query. */
+  /**
+   * The SQL statements that make up the query.
+   *
+   * Length: 1–262144.
+   */
   queryString: string;
-  /** The database to which the query belongs. */
+  /**
+   * The database to which the query belongs.
+   *
+   * Length: 1–255.
+   */
   database: string;
-  /** The query name. */
+  /**
+   * The query name.
+   *
+   * Length: 1–128.
+   */
   name?: string;
 }
 
@@ -177,13 +217,29 @@ export type PreparedStatement = InstanceType<typeof PreparedStatement>;
 
 /** Inputs of {@link PreparedStatement}. */
 export interface PreparedStatementArgs {
-  /** The name of the prepared statement. */
+  /**
+   * The name of the prepared statement.
+   *
+   * Length: 1–256.
+   */
   statementName: string;
-  /** The workgroup to which the prepared statement belongs. */
+  /**
+   * The workgroup to which the prepared statement belongs.
+   *
+   * Length: 1–128.
+   */
   workGroup: string;
-  /** The description of the prepared statement. */
+  /**
+   * The description of the prepared statement.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
-  /** The query string for the prepared statement. */
+  /**
+   * The query string for the prepared statement.
+   *
+   * Length: 1–262144.
+   */
   queryStatement: string;
 }
 
@@ -210,18 +266,28 @@ export interface WorkGroupArgs {
   recursiveDeleteOption?: boolean;
   /** The configuration of the workgroup, which includes the location in Amazon S3 where query results are stored, the encryption option, if any, used for query results, whether Amazon CloudWatch Metrics are enabled for the workgroup, and the limit for the amount of bytes scanned (cutoff) per query, if it is specified. The `EnforceWorkGroupConfiguration` option determines whether workgroup settings override client-side query settings. */
   workGroupConfiguration?: WorkGroupWorkGroupConfiguration;
-  /** The workgroup description. */
+  /**
+   * The workgroup description.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
   /** The state of the workgroup: ENABLED or DISABLED. */
   state?: "ENABLED" | "DISABLED";
   /** The tags (key-value pairs) to associate with this resource. */
   tags?: AwsTag[];
-  /** The workgroup name. */
+  /**
+   * The workgroup name.
+   *
+   * Pattern: `[a-zA-Z0-9._-]{1,128}`.
+   */
   name: string;
   /**
    * The configuration information that will be updated for this workgroup, which includes the location in Amazon S3 where query results are stored, the encryption option, if any, used for query results, whether the Amazon CloudWatch Metrics are enabled for the workgroup, whether the workgroup settings override the client-side settings, and the data usage limit for the amount of bytes scanned per query, if it is specified.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `WorkGroupConfigurationUpdates` of AWS::Athena::WorkGroup deprecated.
    */
   workGroupConfigurationUpdates?: WorkGroupWorkGroupConfigurationUpdates;
 }
@@ -254,6 +320,8 @@ export interface WorkGroupWorkGroupConfiguration {
    * The upper limit (cutoff) for the amount of bytes a single query in a workgroup is allowed to scan. No default is defined.
    *
    * > This property currently supports integer types. Support for long values is planned.
+   *
+   * Range: at least 10000000.
    */
   bytesScannedCutoffPerQuery?: number;
   /** If set to `true` , allows members assigned to a workgroup to reference Amazon S3 Requester Pays buckets in queries. If set to `false` , workgroup members cannot query data from Requester Pays buckets, and queries that retrieve data from Requester Pays buckets cause an error. The default is `false` . For more information about Requester Pays buckets, see [Requester Pays Buckets](https://docs.aws.amazon.com/AmazonS3/latest/dev/RequesterPaysBuckets.html) in the *Amazon Simple Storage Service Developer Guide* . */
@@ -454,7 +522,11 @@ export interface WorkGroupS3LoggingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-athena-workgroup-workgroupconfigurationupdates.html | CloudFormation: WorkGroupConfigurationUpdates}
  */
 export interface WorkGroupWorkGroupConfigurationUpdates {
-  /** The upper data usage limit (cutoff) for the amount of bytes a single query in a workgroup is allowed to scan. */
+  /**
+   * The upper data usage limit (cutoff) for the amount of bytes a single query in a workgroup is allowed to scan.
+   *
+   * Range: at least 10000000.
+   */
   bytesScannedCutoffPerQuery?: number;
   /** If set to "true", the settings for the workgroup override client-side settings. If set to "false", client-side settings are used */
   enforceWorkGroupConfiguration?: boolean;

@@ -43,7 +43,11 @@ export interface AssessmentArgs {
   awsAccount?: AssessmentAWSAccount;
   /** The roles that are associated with the assessment. */
   roles?: AssessmentRole[];
-  /** The unique identifier for the framework. */
+  /**
+   * The unique identifier for the framework.
+   *
+   * Length: 32–36. Pattern: `^([a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}|.*\S.*)$`.
+   */
   frameworkId?: string;
   /** The tags that are associated with the assessment. */
   tags?: AwsTag[];
@@ -51,6 +55,8 @@ export interface AssessmentArgs {
    * The name of the assessment.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–127. Pattern: `^[a-zA-Z0-9-_\.]+$`.
    */
   name?: string;
 }
@@ -85,7 +91,11 @@ export interface AssessmentAssessmentReportsDestination {
 export interface AssessmentDelegation {
   /** The status of the delegation. */
   status?: "IN_PROGRESS" | "UNDER_REVIEW" | "COMPLETE";
-  /** The comment that's related to the delegation. */
+  /**
+   * The comment that's related to the delegation.
+   *
+   * Length: at most 350. Pattern: `^[\w\W\s\S]*$`.
+   */
   comment?: string;
   /**
    * The user or role that created the delegation.
@@ -95,6 +105,8 @@ export interface AssessmentDelegation {
    * *Maximum* : `100`
    *
    * *Pattern* : `^[a-zA-Z0-9-_()\\[\\]\\s]+$`
+   *
+   * Length: 20–2048. Pattern: `^arn:.*:*:.*`.
    */
   createdBy?: string;
   /**
@@ -107,19 +119,39 @@ export interface AssessmentDelegation {
    * > In `BatchCreateDelegationByAssessment` , `roleType` can only be `RESOURCE_OWNER` .
    */
   roleType?: "PROCESS_OWNER" | "RESOURCE_OWNER";
-  /** The identifier for the assessment that's associated with the delegation. */
+  /**
+   * The identifier for the assessment that's associated with the delegation.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   assessmentId?: string;
   /** Specifies when the delegation was created. */
   creationTime?: number;
   /** Specifies when the delegation was last updated. */
   lastUpdated?: number;
-  /** The unique identifier for the delegation. */
+  /**
+   * The unique identifier for the delegation.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   id?: string;
-  /** The name of the assessment that's associated with the delegation. */
+  /**
+   * The name of the assessment that's associated with the delegation.
+   *
+   * Length: 1–127. Pattern: `^[a-zA-Z0-9-_\.]+$`.
+   */
   assessmentName?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*:iam:.*`.
+   */
   roleArn?: string;
-  /** The identifier for the control set that's associated with the delegation. */
+  /**
+   * The identifier for the control set that's associated with the delegation.
+   *
+   * Length: 1–300. Pattern: `^[\w\W\s\S]*$`.
+   */
   controlSetId?: string;
 }
 
@@ -145,11 +177,23 @@ export interface AssessmentScope {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-auditmanager-assessment-awsaccount.html | CloudFormation: AWSAccount}
  */
 export interface AssessmentAWSAccount {
-  /** The identifier for the AWS account . */
+  /**
+   * The identifier for the AWS account .
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   id?: string;
-  /** The email address that's associated with the AWS account . */
+  /**
+   * The email address that's associated with the AWS account .
+   *
+   * Length: 1–320. Pattern: `^.*\@.*$`.
+   */
   emailAddress?: string;
-  /** The name of the AWS account . */
+  /**
+   * The name of the AWS account .
+   *
+   * Length: 1–50. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -179,7 +223,11 @@ export interface AssessmentRole {
    * > In `BatchCreateDelegationByAssessment` , `roleType` can only be `RESOURCE_OWNER` .
    */
   roleType?: "PROCESS_OWNER" | "RESOURCE_OWNER";
-  /** The Amazon Resource Name (ARN) of the IAM role. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*:iam:.*`.
+   */
   roleArn?: string;
 }
 
@@ -194,15 +242,35 @@ export type AssessmentFramework = InstanceType<typeof AssessmentFramework>;
 
 /** Inputs of {@link AssessmentFramework}. */
 export interface AssessmentFrameworkArgs {
-  /** The name of the framework. */
+  /**
+   * The name of the framework.
+   *
+   * Length: 1–300. Pattern: `^[^\\]*$`.
+   */
   name: string;
-  /** The description of the framework. */
+  /**
+   * The description of the framework.
+   *
+   * Length: 1–1000. Pattern: `^[\w\W\s\S]*$`.
+   */
   description?: string;
-  /** The compliance type that the framework supports, such as CIS or HIPAA. */
+  /**
+   * The compliance type that the framework supports, such as CIS or HIPAA.
+   *
+   * Length: 0–100. Pattern: `^[\w\W\s\S]*$`.
+   */
   complianceType?: string;
-  /** The control sets that are associated with the framework. */
+  /**
+   * The control sets that are associated with the framework.
+   *
+   * Items: at least 1.
+   */
   controlSets: AssessmentFrameworkControlSet[];
-  /** The tags associated with the framework. */
+  /**
+   * The tags associated with the framework.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -230,9 +298,17 @@ export interface AssessmentFrameworkOutputs extends AssessmentFrameworkArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-auditmanager-assessmentframework-controlset.html | CloudFormation: ControlSet}
  */
 export interface AssessmentFrameworkControlSet {
-  /** The name of the control set. */
+  /**
+   * The name of the control set.
+   *
+   * Length: 1–300. Pattern: `^[^\\_]*$`.
+   */
   name: string;
-  /** The list of controls within the control set. */
+  /**
+   * The list of controls within the control set.
+   *
+   * Items: at least 1.
+   */
   controls: AssessmentFrameworkControlSetControl[];
 }
 
@@ -242,6 +318,10 @@ export interface AssessmentFrameworkControlSet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-auditmanager-assessmentframework-controlsetcontrol.html | CloudFormation: ControlSetControl}
  */
 export interface AssessmentFrameworkControlSetControl {
-  /** The unique identifier of the control. */
+  /**
+   * The unique identifier of the control.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   id: string;
 }

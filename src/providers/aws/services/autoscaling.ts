@@ -59,6 +59,8 @@ export interface AutoScalingGroupArgs {
    * The number must be greater than or equal to the minimum size of the group and less than or equal to the maximum size of the group. If you do not specify a desired capacity when creating the stack, the default is the minimum size of the group.
    *
    * CloudFormation marks the Auto Scaling group as successful (by setting its status to CREATE_COMPLETE) when the desired capacity is reached. However, if a maximum Spot price is set in the launch template or launch configuration that you specified, then desired capacity is not used as a criteria for success. Whether your request is fulfilled depends on Spot Instance capacity and your maximum price.
+   *
+   * Pattern: `^[0-9]+$`.
    */
   desiredCapacity?: string;
   /**
@@ -113,11 +115,17 @@ export interface AutoScalingGroupArgs {
    * The maximum size of the group.
    *
    * > With a mixed instances policy that uses instance weighting, Amazon EC2 Auto Scaling may need to go above `MaxSize` to meet your capacity requirements. In this event, Amazon EC2 Auto Scaling will never go above `MaxSize` by more than your largest instance weight (weights that define how many units each instance contributes to the desired capacity of the group).
+   *
+   * Pattern: `^[0-9]+$`.
    */
   maxSize: string;
   /** Enables the monitoring of group metrics of an Auto Scaling group. By default, these metrics are disabled. */
   metricsCollection?: AutoScalingGroupMetricsCollection[];
-  /** The minimum size of the group. */
+  /**
+   * The minimum size of the group.
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   minSize: string;
   /**
    * An embedded object that specifies a mixed instances policy.
@@ -171,6 +179,8 @@ export interface AutoScalingGroupArgs {
    * A structure that specifies an Amazon SNS notification configuration for the ``NotificationConfigurations`` property of the [AWS::AutoScaling::AutoScalingGroup](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-autoscaling-autoscalinggroup.html) resource.
    *  For an example template snippet, see [Configure Amazon EC2 Auto Scaling resources](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/quickref-ec2-auto-scaling.html).
    *  For more information, see [Get Amazon SNS notifications when your Auto Scaling group scales](https://docs.aws.amazon.com/autoscaling/ec2/userguide/ASGettingNotifications.html) in the *Amazon EC2 Auto Scaling User Guide*.
+   *
+   * @deprecated The CloudFormation registry marks `NotificationConfiguration` of AWS::AutoScaling::AutoScalingGroup deprecated.
    */
   notificationConfiguration?: AutoScalingGroupNotificationConfiguration;
   /** The EC2 instance capacity distribution across Availability Zones for the Auto Scaling group. */
@@ -1069,7 +1079,11 @@ export interface LaunchConfigurationArgs {
    * For more information, see [Control traffic to resources using security groups](https://docs.aws.amazon.com/AmazonVPC/latest/UserGuide/VPC_SecurityGroups.html) in the *Amazon Virtual Private Cloud User Guide* .
    */
   securityGroups?: string[];
-  /** The name of the launch configuration. This name must be unique per Region per account. */
+  /**
+   * The name of the launch configuration. This name must be unique per Region per account.
+   *
+   * Length: 1–255.
+   */
   launchConfigurationName?: string;
   /** The metadata options for the instances. For more information, see [Configure the instance metadata options](https://docs.aws.amazon.com/autoscaling/ec2/userguide/create-launch-config.html#launch-configurations-imds) in the *Amazon EC2 Auto Scaling User Guide* . */
   metadataOptions?: LaunchConfigurationMetadataOptions;
@@ -1079,7 +1093,11 @@ export interface LaunchConfigurationArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   instanceId?: string;
-  /** The Base64-encoded user data to make available to the launched EC2 instances. For more information, see [Instance metadata and user data](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-metadata.html) in the *Amazon EC2 User Guide for Linux Instances* . */
+  /**
+   * The Base64-encoded user data to make available to the launched EC2 instances. For more information, see [Instance metadata and user data](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-metadata.html) in the *Amazon EC2 User Guide for Linux Instances* .
+   *
+   * Length: at most 21847.
+   */
   userData?: string;
   /**
    * Available for backward compatibility.
@@ -1161,7 +1179,11 @@ export interface LaunchConfigurationArgs {
 
 /** Outputs of {@link LaunchConfiguration}: its inputs as the cloud reports them, and its attributes. */
 export interface LaunchConfigurationOutputs extends LaunchConfigurationArgs {
-  /** The name of the launch configuration. This name must be unique per Region per account. */
+  /**
+   * The name of the launch configuration. This name must be unique per Region per account.
+   *
+   * Length: 1–255.
+   */
   launchConfigurationName: string;
 }
 
@@ -1296,7 +1318,11 @@ export type LifecycleHook = InstanceType<typeof LifecycleHook>;
 
 /** Inputs of {@link LifecycleHook}. */
 export interface LifecycleHookArgs {
-  /** The name of the lifecycle hook. */
+  /**
+   * The name of the lifecycle hook.
+   *
+   * Length: 1–255.
+   */
   lifecycleHookName?: string;
   /**
    * The lifecycle transition. For Auto Scaling groups, there are two major lifecycle transitions.
@@ -1309,7 +1335,11 @@ export interface LifecycleHookArgs {
   autoScalingGroupName: string;
   /** The maximum time, in seconds, that can elapse before the lifecycle hook times out. The range is from `30` to `7200` seconds. The default value is `3600` seconds (1 hour). */
   heartbeatTimeout?: number;
-  /** Additional information that you want to include any time Amazon EC2 Auto Scaling sends a message to the notification target. */
+  /**
+   * Additional information that you want to include any time Amazon EC2 Auto Scaling sends a message to the notification target.
+   *
+   * Length: 1–1023.
+   */
   notificationMetadata?: string;
   /**
    * The action the Auto Scaling group takes when the lifecycle hook timeout elapses or if an unexpected failure occurs. The default value is `ABANDON` .
@@ -1329,7 +1359,11 @@ export interface LifecycleHookArgs {
 
 /** Outputs of {@link LifecycleHook}: its inputs as the cloud reports them, and its attributes. */
 export interface LifecycleHookOutputs extends LifecycleHookArgs {
-  /** The name of the lifecycle hook. */
+  /**
+   * The name of the lifecycle hook.
+   *
+   * Length: 1–255.
+   */
   lifecycleHookName: string;
 }
 

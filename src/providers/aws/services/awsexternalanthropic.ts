@@ -19,11 +19,19 @@ export type Workspace = InstanceType<typeof Workspace>;
 
 /** Inputs of {@link Workspace}. */
 export interface WorkspaceArgs {
-  /** The name of the workspace. */
+  /**
+   * The name of the workspace.
+   *
+   * Length: 1–40.
+   */
   name: string;
   /** Data residency configuration for the workspace. WorkspaceGeo is immutable after creation. */
   dataResidency?: WorkspaceDataResidency;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 

@@ -21,11 +21,23 @@ export type Capability = InstanceType<typeof Capability>;
 export interface CapabilityArgs {
   /** Specifies a structure that contains the details for a capability. */
   configuration: CapabilityCapabilityConfiguration;
-  /** Specifies one or more locations in Amazon S3, each specifying an EDI document that can be used with this capability. Each item contains the name of the bucket and the key, to identify the document's location. */
+  /**
+   * Specifies one or more locations in Amazon S3, each specifying an EDI document that can be used with this capability. Each item contains the name of the bucket and the key, to identify the document's location.
+   *
+   * Items: 0–5.
+   */
   instructionsDocuments?: CapabilityS3Location[];
-  /** The display name of the capability. */
+  /**
+   * The display name of the capability.
+   *
+   * Length: 1–254.
+   */
   name: string;
-  /** Specifies the key-value pairs assigned to ARNs that you can use to group and search for resources by type. You can attach this metadata to resources (capabilities, partnerships, and so on) for any purpose. */
+  /**
+   * Specifies the key-value pairs assigned to ARNs that you can use to group and search for resources by type. You can attach this metadata to resources (capabilities, partnerships, and so on) for any purpose.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** Returns the type of the capability. Currently, only `edi` is supported. */
   type: "edi";
@@ -67,7 +79,11 @@ export interface CapabilityEdiConfiguration {
   inputLocation: CapabilityS3Location;
   /** Contains the Amazon S3 bucket and prefix for the location of the output file, which is contained in an `S3Location` object. */
   outputLocation: CapabilityS3Location;
-  /** Returns the system-assigned unique identifier for the transformer. */
+  /**
+   * Returns the system-assigned unique identifier for the transformer.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   transformerId: string;
 }
 
@@ -96,9 +112,17 @@ export interface CapabilityX12Details {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-capability-s3location.html | CloudFormation: S3Location}
  */
 export interface CapabilityS3Location {
-  /** Specifies the name of the Amazon S3 bucket. */
+  /**
+   * Specifies the name of the Amazon S3 bucket.
+   *
+   * Length: 3–63.
+   */
   bucketName?: string;
-  /** Specifies the Amazon S3 key for the file location. */
+  /**
+   * Specifies the Amazon S3 key for the file location.
+   *
+   * Length: 0–1024.
+   */
   key?: string;
 }
 
@@ -113,19 +137,43 @@ export type Partnership = InstanceType<typeof Partnership>;
 
 /** Inputs of {@link Partnership}. */
 export interface PartnershipArgs {
-  /** Returns one or more capabilities associated with this partnership. */
+  /**
+   * Returns one or more capabilities associated with this partnership.
+   *
+   * Each item: Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   capabilities: string[];
   /** Contains the details for an Outbound EDI capability. */
   capabilityOptions?: PartnershipCapabilityOptions;
-  /** Specifies the email address associated with this trading partner. */
+  /**
+   * Specifies the email address associated with this trading partner.
+   *
+   * Length: 5–254. Pattern: `^[\w\.\-]+\@[\w\.\-]+$`.
+   */
   email: string;
-  /** Returns the name of the partnership. */
+  /**
+   * Returns the name of the partnership.
+   *
+   * Length: 1–254.
+   */
   name: string;
-  /** Specifies the phone number associated with the partnership. */
+  /**
+   * Specifies the phone number associated with the partnership.
+   *
+   * Length: 7–22. Pattern: `^\+?([0-9 \t\-()\/]{7,})(?:\s*(?:#|x\.?|ext\.?|extension) \t*(\d+))?$`.
+   */
   phone?: string;
-  /** Returns the unique, system-generated identifier for the profile connected to this partnership. */
+  /**
+   * Returns the unique, system-generated identifier for the profile connected to this partnership.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   profileId: string;
-  /** A key-value pair for a specific partnership. Tags are metadata that you can use to search for and group capabilities for various purposes. */
+  /**
+   * A key-value pair for a specific partnership. Tags are metadata that you can use to search for and group capabilities for various purposes.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -221,13 +269,29 @@ export interface PartnershipX12OutboundEdiHeaders {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-partnership-x12interchangecontrolheaders.html | CloudFormation: X12InterchangeControlHeaders}
  */
 export interface PartnershipX12InterchangeControlHeaders {
-  /** Located at position ISA-05 in the header. Qualifier for the sender ID. Together, the ID and qualifier uniquely identify the sending trading partner. */
+  /**
+   * Located at position ISA-05 in the header. Qualifier for the sender ID. Together, the ID and qualifier uniquely identify the sending trading partner.
+   *
+   * Length: 2–2. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   senderIdQualifier?: string;
-  /** Located at position ISA-06 in the header. This value (along with the `senderIdQualifier` ) identifies the sender of the interchange. */
+  /**
+   * Located at position ISA-06 in the header. This value (along with the `senderIdQualifier` ) identifies the sender of the interchange.
+   *
+   * Length: 15–15. Pattern: `^[a-zA-Z0-9 ]*$`.
+   */
   senderId?: string;
-  /** Located at position ISA-07 in the header. Qualifier for the receiver ID. Together, the ID and qualifier uniquely identify the receiving trading partner. */
+  /**
+   * Located at position ISA-07 in the header. Qualifier for the receiver ID. Together, the ID and qualifier uniquely identify the receiving trading partner.
+   *
+   * Length: 2–2. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   receiverIdQualifier?: string;
-  /** Located at position ISA-08 in the header. This value (along with the `receiverIdQualifier` ) identifies the intended recipient of the interchange. */
+  /**
+   * Located at position ISA-08 in the header. This value (along with the `receiverIdQualifier` ) identifies the intended recipient of the interchange.
+   *
+   * Length: 15–15. Pattern: `^[a-zA-Z0-9 ]*$`.
+   */
   receiverId?: string;
   /**
    * Located at position ISA-11 in the header. This string makes it easier when you need to group similar adjacent element values together without using extra segments.
@@ -235,9 +299,15 @@ export interface PartnershipX12InterchangeControlHeaders {
    * > This parameter is only honored for version greater than 401 ( `VERSION_4010` and higher).
    * > 
    * > For versions less than 401, this field is called [StandardsId](https://docs.aws.amazon.com/https://www.stedi.com/edi/x12-004010/segment/ISA#ISA-11) , in which case our service sets the value to `U` .
+   *
+   * Length: 1–1.
    */
   repetitionSeparator?: string;
-  /** Located at position ISA-14 in the header. The value "1" indicates that the sender is requesting an interchange acknowledgment at receipt of the interchange. The value "0" is used otherwise. */
+  /**
+   * Located at position ISA-14 in the header. The value "1" indicates that the sender is requesting an interchange acknowledgment at receipt of the interchange. The value "0" is used otherwise.
+   *
+   * Length: 1–1. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   acknowledgmentRequestedCode?: string;
   /**
    * Located at position ISA-15 in the header. Specifies how this interchange is being used:
@@ -245,6 +315,8 @@ export interface PartnershipX12InterchangeControlHeaders {
    * - `T` indicates this interchange is for testing.
    * - `P` indicates this interchange is for production.
    * - `I` indicates this interchange is informational.
+   *
+   * Length: 1–1. Pattern: `^[a-zA-Z0-9]*$`.
    */
   usageIndicatorCode?: string;
 }
@@ -255,11 +327,23 @@ export interface PartnershipX12InterchangeControlHeaders {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-partnership-x12functionalgroupheaders.html | CloudFormation: X12FunctionalGroupHeaders}
  */
 export interface PartnershipX12FunctionalGroupHeaders {
-  /** A value representing the code used to identify the party transmitting a message, at position GS-02. */
+  /**
+   * A value representing the code used to identify the party transmitting a message, at position GS-02.
+   *
+   * Length: 2–15. Pattern: `^[a-zA-Z0-9 ]*$`.
+   */
   applicationSenderCode?: string;
-  /** A value representing the code used to identify the party receiving a message, at position GS-03. */
+  /**
+   * A value representing the code used to identify the party receiving a message, at position GS-03.
+   *
+   * Length: 2–15. Pattern: `^[a-zA-Z0-9 ]*$`.
+   */
   applicationReceiverCode?: string;
-  /** A code that identifies the issuer of the standard, at position GS-07. */
+  /**
+   * A code that identifies the issuer of the standard, at position GS-07.
+   *
+   * Length: 1–2. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   responsibleAgencyCode?: string;
 }
 
@@ -269,11 +353,23 @@ export interface PartnershipX12FunctionalGroupHeaders {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-partnership-x12delimiters.html | CloudFormation: X12Delimiters}
  */
 export interface PartnershipX12Delimiters {
-  /** The component, or sub-element, separator. The default value is `:` (colon). */
+  /**
+   * The component, or sub-element, separator. The default value is `:` (colon).
+   *
+   * Length: 1–1.
+   */
   componentSeparator?: string;
-  /** The data element separator. The default value is `*` (asterisk). */
+  /**
+   * The data element separator. The default value is `*` (asterisk).
+   *
+   * Length: 1–1.
+   */
   dataElementSeparator?: string;
-  /** The segment terminator. The default value is `~` (tilde). */
+  /**
+   * The segment terminator. The default value is `~` (tilde).
+   *
+   * Length: 1–1.
+   */
   segmentTerminator?: string;
 }
 
@@ -283,11 +379,23 @@ export interface PartnershipX12Delimiters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-partnership-x12controlnumbers.html | CloudFormation: X12ControlNumbers}
  */
 export interface PartnershipX12ControlNumbers {
-  /** Specifies the starting interchange control number (ISA13) to use for X12 EDI generation. This number is incremented for each new interchange. For the ISA (interchange) envelope, AWS B2B Data Interchange generates an interchange control number that is unique for the ISA05 and ISA06 (sender) & ISA07 and ISA08 (receiver) combination. */
+  /**
+   * Specifies the starting interchange control number (ISA13) to use for X12 EDI generation. This number is incremented for each new interchange. For the ISA (interchange) envelope, AWS B2B Data Interchange generates an interchange control number that is unique for the ISA05 and ISA06 (sender) & ISA07 and ISA08 (receiver) combination.
+   *
+   * Range: 1–999999999.
+   */
   startingInterchangeControlNumber?: number;
-  /** Specifies the starting functional group control number (GS06) to use for X12 EDI generation. This number is incremented for each new functional group. For the GS (functional group) envelope, AWS B2B Data Interchange generates a functional group control number that is unique to the sender ID, receiver ID, and functional identifier code combination. */
+  /**
+   * Specifies the starting functional group control number (GS06) to use for X12 EDI generation. This number is incremented for each new functional group. For the GS (functional group) envelope, AWS B2B Data Interchange generates a functional group control number that is unique to the sender ID, receiver ID, and functional identifier code combination.
+   *
+   * Range: 1–999999999.
+   */
   startingFunctionalGroupControlNumber?: number;
-  /** Specifies the starting transaction set control number (ST02) to use for X12 EDI generation. This number is incremented for each new transaction set. */
+  /**
+   * Specifies the starting transaction set control number (ST02) to use for X12 EDI generation. This number is incremented for each new transaction set.
+   *
+   * Range: 1–999999999.
+   */
   startingTransactionSetControlNumber?: number;
 }
 
@@ -315,7 +423,11 @@ export interface PartnershipWrapOptions {
    * - `CR` : carriage return
    */
   lineTerminator?: "CRLF" | "LF" | "CR";
-  /** Specifies the maximum length of a line before wrapping occurs. This value is used when `wrapBy` is set to `LINE_LENGTH` . */
+  /**
+   * Specifies the maximum length of a line before wrapping occurs. This value is used when `wrapBy` is set to `LINE_LENGTH` .
+   *
+   * Range: at least 1.
+   */
   lineLength?: number;
 }
 
@@ -366,16 +478,33 @@ export type Profile = InstanceType<typeof Profile>;
 
 /** Inputs of {@link Profile}. */
 export interface ProfileArgs {
-  /** Returns the name for the business associated with this profile. */
+  /**
+   * Returns the name for the business associated with this profile.
+   *
+   * Length: 1–254.
+   */
   businessName: string;
+  /** Length: 5–254. Pattern: `^[\w\.\-]+\@[\w\.\-]+$`. */
   email?: string;
   /** Specifies whether or not logging is enabled for this profile. */
   logging: "ENABLED" | "DISABLED";
-  /** Returns the display name for profile. */
+  /**
+   * Returns the display name for profile.
+   *
+   * Length: 1–254.
+   */
   name: string;
-  /** Specifies the phone number associated with the profile. */
+  /**
+   * Specifies the phone number associated with the profile.
+   *
+   * Length: 7–22. Pattern: `^\+?([0-9 \t\-()\/]{7,})(?:\s*(?:#|x\.?|ext\.?|extension) \t*(\d+))?$`.
+   */
   phone: string;
-  /** A key-value pair for a specific profile. Tags are metadata that you can use to search for and group capabilities for various purposes. */
+  /**
+   * A key-value pair for a specific profile. Tags are metadata that you can use to search for and group capabilities for various purposes.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -412,25 +541,47 @@ export type Transformer = InstanceType<typeof Transformer>;
 
 /** Inputs of {@link Transformer}. */
 export interface TransformerArgs {
+  /** @deprecated The CloudFormation registry marks `EdiType` of AWS::B2BI::Transformer deprecated. */
   ediType?: TransformerEdiType;
+  /** @deprecated The CloudFormation registry marks `FileFormat` of AWS::B2BI::Transformer deprecated. */
   fileFormat?: "XML" | "JSON" | "NOT_USED";
   /** Returns a structure that contains the format options for the transformation. */
   inputConversion?: TransformerInputConversion;
   /** Returns the structure that contains the mapping template and its language (either XSLT or JSONATA). */
   mapping?: TransformerMapping;
-  /** This shape is deprecated: This is a legacy trait. Please use input-conversion or output-conversion. */
+  /**
+   * This shape is deprecated: This is a legacy trait. Please use input-conversion or output-conversion.
+   *
+   * Length: 0–350000.
+   *
+   * @deprecated The CloudFormation registry marks `MappingTemplate` of AWS::B2BI::Transformer deprecated.
+   */
   mappingTemplate?: string;
-  /** Returns the descriptive name for the transformer. */
+  /**
+   * Returns the descriptive name for the transformer.
+   *
+   * Length: 1–254. Pattern: `^[a-zA-Z0-9_-]{1,512}$`.
+   */
   name: string;
   /** Returns the `OutputConversion` object, which contains the format options for the outbound transformation. */
   outputConversion?: TransformerOutputConversion;
-  /** This shape is deprecated: This is a legacy trait. Please use input-conversion or output-conversion. */
+  /**
+   * This shape is deprecated: This is a legacy trait. Please use input-conversion or output-conversion.
+   *
+   * Length: 0–1024.
+   *
+   * @deprecated The CloudFormation registry marks `SampleDocument` of AWS::B2BI::Transformer deprecated.
+   */
   sampleDocument?: string;
   /** Returns a structure that contains the Amazon S3 bucket and an array of the corresponding keys used to identify the location for your sample documents. */
   sampleDocuments?: TransformerSampleDocuments;
   /** Returns the state of the newly created transformer. The transformer can be either `active` or `inactive` . For the transformer to be used in a capability, its status must `active` . */
   status: "active" | "inactive";
-  /** A key-value pair for a specific transformer. Tags are metadata that you can use to search for and group capabilities for various purposes. */
+  /**
+   * A key-value pair for a specific transformer. Tags are metadata that you can use to search for and group capabilities for various purposes.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -550,7 +701,11 @@ export interface TransformerX12ValidationRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-x12codelistvalidationrule.html | CloudFormation: X12CodeListValidationRule}
  */
 export interface TransformerX12CodeListValidationRule {
-  /** Specifies the four-digit element ID to which the code list modifications apply. This identifies which X12 element will have its allowed code values modified. */
+  /**
+   * Specifies the four-digit element ID to which the code list modifications apply. This identifies which X12 element will have its allowed code values modified.
+   *
+   * Length: 4–4. Pattern: `^[0-9]{4}$`.
+   */
   elementId: string;
   /** Specifies a list of code values to add to the element's allowed values. These codes will be considered valid for the specified element in addition to the standard codes defined by the X12 specification. */
   codesToAdd?: string[];
@@ -564,11 +719,23 @@ export interface TransformerX12CodeListValidationRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-x12elementlengthvalidationrule.html | CloudFormation: X12ElementLengthValidationRule}
  */
 export interface TransformerX12ElementLengthValidationRule {
-  /** Specifies the four-digit element ID to which the length constraints will be applied. This identifies which X12 element will have its length requirements modified. */
+  /**
+   * Specifies the four-digit element ID to which the length constraints will be applied. This identifies which X12 element will have its length requirements modified.
+   *
+   * Length: 4–4. Pattern: `^[0-9]{4}$`.
+   */
   elementId: string;
-  /** Specifies the maximum allowed length for the identified element. This value defines the upper limit for the element's content length. */
+  /**
+   * Specifies the maximum allowed length for the identified element. This value defines the upper limit for the element's content length.
+   *
+   * Range: 1–1000000.
+   */
   maxLength: number;
-  /** Specifies the minimum required length for the identified element. This value defines the lower limit for the element's content length. */
+  /**
+   * Specifies the minimum required length for the identified element. This value defines the lower limit for the element's content length.
+   *
+   * Range: 1–1000000.
+   */
   minLength: number;
 }
 
@@ -578,7 +745,11 @@ export interface TransformerX12ElementLengthValidationRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-x12elementrequirementvalidationrule.html | CloudFormation: X12ElementRequirementValidationRule}
  */
 export interface TransformerX12ElementRequirementValidationRule {
-  /** Specifies the position of the element within an X12 segment for which the requirement status will be modified. The format follows the pattern of segment identifier followed by element position (e.g., "ST-01" for the first element of the ST segment). */
+  /**
+   * Specifies the position of the element within an X12 segment for which the requirement status will be modified. The format follows the pattern of segment identifier followed by element position (e.g., "ST-01" for the first element of the ST segment).
+   *
+   * Pattern: `^[a-zA-Z0-9]+(?:-\d{2})(?:-\d{2})?$`.
+   */
   elementPosition: string;
   /** Specifies the requirement status for the element at the specified position. Valid values are OPTIONAL (the element may be omitted) or MANDATORY (the element must be present). */
   requirement: "OPTIONAL" | "MANDATORY";
@@ -592,7 +763,11 @@ export interface TransformerX12ElementRequirementValidationRule {
 export interface TransformerMapping {
   /** The transformation language for the template, either XSLT or JSONATA. */
   templateLanguage: "XSLT" | "JSONATA";
-  /** A string that represents the mapping template, in the transformation language specified in `templateLanguage` . */
+  /**
+   * A string that represents the mapping template, in the transformation language specified in `templateLanguage` .
+   *
+   * Length: 0–350000.
+   */
   template?: string;
 }
 
@@ -615,7 +790,11 @@ export interface TransformerOutputConversion {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-sampledocuments.html | CloudFormation: SampleDocuments}
  */
 export interface TransformerSampleDocuments {
-  /** Contains the Amazon S3 bucket that is used to hold your sample documents. */
+  /**
+   * Contains the Amazon S3 bucket that is used to hold your sample documents.
+   *
+   * Length: 3–63.
+   */
   bucketName: string;
   /** Contains an array of the Amazon S3 keys used to identify the location for your sample documents. */
   keys: TransformerSampleDocumentKeys[];
@@ -627,8 +806,16 @@ export interface TransformerSampleDocuments {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-b2bi-transformer-sampledocumentkeys.html | CloudFormation: SampleDocumentKeys}
  */
 export interface TransformerSampleDocumentKeys {
-  /** An array of keys for your input sample documents. */
+  /**
+   * An array of keys for your input sample documents.
+   *
+   * Length: 0–1024.
+   */
   input?: string;
-  /** An array of keys for your output sample documents. */
+  /**
+   * An array of keys for your output sample documents.
+   *
+   * Length: 0–1024.
+   */
   output?: string;
 }

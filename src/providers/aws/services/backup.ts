@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/backup
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Contains an optional backup plan display name and an array of `BackupRule` objects, each of which specifies a backup rule. Each rule in a backup plan is a separate scheduled task and can back up a different selection of AWS resources.
  *
@@ -310,7 +312,11 @@ export type BackupVault = InstanceType<typeof BackupVault>;
 export interface BackupVaultArgs {
   /** The tags to assign to the backup vault. */
   backupVaultTags?: Record<string, string>;
-  /** The name of a logical container where backups are stored. Backup vaults are identified by names that are unique to the account used to create them and the AWS Region where they are created. */
+  /**
+   * The name of a logical container where backups are stored. Backup vaults are identified by names that are unique to the account used to create them and the AWS Region where they are created.
+   *
+   * Pattern: `^[a-zA-Z0-9\-\_]{2,50}$`.
+   */
   backupVaultName: string;
   /**
    * A server-side encryption key you can specify to encrypt your backups from services that support full AWS Backup management; for example, `arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab` . If you specify a key, you must specify its ARN, not its alias. If you do not specify a key, AWS Backup creates a KMS key for you by default.
@@ -323,7 +329,7 @@ export interface BackupVaultArgs {
   /** The SNS event notifications for the specified backup vault. */
   notifications?: BackupVaultNotificationObjectType;
   /** A resource-based policy that is used to manage access permissions on the target backup vault. */
-  accessPolicy?: Record<string, unknown> | string;
+  accessPolicy?: PolicyDocument | string;
 }
 
 /** Outputs of {@link BackupVault}: its inputs as the cloud reports them, and its attributes. */
@@ -393,11 +399,19 @@ export type Framework = InstanceType<typeof Framework>;
 export interface FrameworkArgs {
   /** Contains detailed information about all of the controls of a framework. Each framework must contain at least one control. */
   frameworkControls: FrameworkFrameworkControl[];
-  /** The unique name of a framework. This name is between 1 and 256 characters, starting with a letter, and consisting of letters (a-z, A-Z), numbers (0-9), and underscores (_). */
+  /**
+   * The unique name of a framework. This name is between 1 and 256 characters, starting with a letter, and consisting of letters (a-z, A-Z), numbers (0-9), and underscores (_).
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z][_a-zA-Z0-9]*`.
+   */
   frameworkName?: string;
   /** The tags to assign to your framework. */
   frameworkTags?: AwsTag[];
-  /** An optional description of the framework with a maximum 1,024 characters. */
+  /**
+   * An optional description of the framework with a maximum 1,024 characters.
+   *
+   * Length: 0–1024.
+   */
   frameworkDescription?: string;
 }
 
@@ -546,8 +560,12 @@ export type LogicallyAirGappedBackupVault = InstanceType<typeof LogicallyAirGapp
 /** Inputs of {@link LogicallyAirGappedBackupVault}. */
 export interface LogicallyAirGappedBackupVaultArgs {
   /** The backup vault access policy document in JSON format. */
-  accessPolicy?: Record<string, unknown> | string;
-  /** The name of a logical container where backups are stored. Logically air-gapped backup vaults are identified by names that are unique to the account used to create them and the Region where they are created. */
+  accessPolicy?: PolicyDocument | string;
+  /**
+   * The name of a logical container where backups are stored. Logically air-gapped backup vaults are identified by names that are unique to the account used to create them and the Region where they are created.
+   *
+   * Pattern: `^[a-zA-Z0-9\-\_]{2,50}$`.
+   */
   backupVaultName: string;
   /**
    * This setting specifies the minimum retention period that the vault retains its recovery points.
@@ -612,9 +630,17 @@ export interface ReportPlanArgs {
    * If the report template is `RESOURCE_COMPLIANCE_REPORT` or `CONTROL_COMPLIANCE_REPORT` , this API resource also describes the report coverage by AWS Regions and frameworks.
    */
   reportSetting: ReportPlanReportSetting;
-  /** An optional description of the report plan with a maximum 1,024 characters. */
+  /**
+   * An optional description of the report plan with a maximum 1,024 characters.
+   *
+   * Length: 0–1024. Pattern: `.*\S.*`.
+   */
   reportPlanDescription?: string;
-  /** The unique name of the report plan. This name is between 1 and 256 characters starting with a letter, and consisting of letters (a-z, A-Z), numbers (0-9), and underscores (_). */
+  /**
+   * The unique name of the report plan. This name is between 1 and 256 characters starting with a letter, and consisting of letters (a-z, A-Z), numbers (0-9), and underscores (_).
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z][_a-zA-Z0-9]*`.
+   */
   reportPlanName?: string;
   /** Contains information about where and how to deliver your reports, specifically your Amazon S3 bucket name, S3 key prefix, and the formats of your reports. */
   reportDeliveryChannel: ReportPlanReportDeliveryChannel;

@@ -25,20 +25,30 @@ export interface HypervisorArgs {
    * The Amazon Resource Name (ARN) of the AWS Key Management Service used to encrypt the hypervisor.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 50–500. Pattern: `^(^arn:(aws|aws-cn|aws-us-gov):kms:([a-zA-Z0-9-]+):([0-9]+):(key|alias)/(\S+)$)|(^alias/(\S+)$)$`.
    */
   kmsKeyArn?: string;
   /**
    * The username for the hypervisor.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–100. Pattern: `^[ -\.0-\[\]-~]*[!-\.0-\[\]-~][ -\.0-\[\]-~]*$`.
    */
   username?: string;
-  /** The server host of the hypervisor. This can be either an IP address or a fully-qualified domain name (FQDN). */
+  /**
+   * The server host of the hypervisor. This can be either an IP address or a fully-qualified domain name (FQDN).
+   *
+   * Length: 3–128. Pattern: `^.+$`.
+   */
   host?: string;
   /**
    * The Amazon Resource Name (ARN) of the group of gateways within the requested log.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 0–2048. Pattern: `^$|^arn:(aws|aws-cn|aws-us-gov):logs:([a-zA-Z0-9-]+):([0-9]+):log-group:[a-zA-Z0-9_\-\/\.]+:\*$`.
    */
   logGroupArn?: string;
   /** The tags of the hypervisor configuration to import. */
@@ -47,12 +57,16 @@ export interface HypervisorArgs {
    * The name of the hypervisor.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9-]*$`.
    */
   name?: string;
   /**
    * The password for the hypervisor.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–100. Pattern: `^[ -~]+$`.
    */
   password?: string;
 }

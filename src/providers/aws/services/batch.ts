@@ -463,7 +463,11 @@ export type ConsumableResource = InstanceType<typeof ConsumableResource>;
 
 /** Inputs of {@link ConsumableResource}. */
 export interface ConsumableResourceArgs {
-  /** The name of the consumable resource. */
+  /**
+   * The name of the consumable resource.
+   *
+   * Pattern: ``.
+   */
   consumableResourceName?: string;
   /** The total amount of the consumable resource that is available. */
   totalQuantity: number;
@@ -518,7 +522,11 @@ export interface JobDefinitionArgs {
   timeout?: JobDefinitionJobTimeout;
   /** An object with properties specific to Amazon ECS-based jobs. When `containerProperties` is used in the job definition, it can't be used in addition to `eksProperties` , `ecsProperties` , or `nodeProperties` . */
   containerProperties?: JobDefinitionContainerProperties;
-  /** The name of the job definition. */
+  /**
+   * The name of the job definition.
+   *
+   * Length: at most 128.
+   */
   jobDefinitionName?: string;
   /** Specifies whether to propagate the tags from the job or job definition to the corresponding Amazon ECS task. If no value is specified, the tags aren't propagated. Tags can only be propagated to the tasks when the tasks are created. For tags with the same name, job tags are given priority over job definitions tags. If the total number of combined tags from the job and job definition is over 50, the job is moved to the `FAILED` state. */
   propagateTags?: boolean;
@@ -550,7 +558,11 @@ export interface JobDefinitionArgs {
 
 /** Outputs of {@link JobDefinition}: its inputs as the cloud reports them, and its attributes. */
 export interface JobDefinitionOutputs extends JobDefinitionArgs {
-  /** The name of the job definition. */
+  /**
+   * The name of the job definition.
+   *
+   * Length: at most 128.
+   */
   jobDefinitionName: string;
   /** The job definition ARN, such as `batch: *us-east-1* : *111122223333* :job-definition/ *test-gpu* : *2*` . */
   jobDefinitionArn: string;
@@ -1559,7 +1571,11 @@ export interface JobDefinitionConsumableResourceProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-batch-jobdefinition-consumableresourcerequirement.html | CloudFormation: ConsumableResourceRequirement}
  */
 export interface JobDefinitionConsumableResourceRequirement {
-  /** The name or ARN of the consumable resource. */
+  /**
+   * The name or ARN of the consumable resource.
+   *
+   * Pattern: ``.
+   */
   consumableResource: string;
   /** The quantity of the consumable resource that is needed. */
   quantity: number;
@@ -1592,13 +1608,25 @@ export interface JobQueueArgs {
    * > All compute environments that are associated with a job queue must share the same architecture. AWS Batch doesn't support mixing compute environment architecture types in a single job queue.
    */
   computeEnvironmentOrder?: JobQueueComputeEnvironmentOrder[];
-  /** The priority of the job queue. Job queues with a higher priority (or a higher integer value for the `priority` parameter) are evaluated first when associated with the same compute environment. Priority is determined in descending order. For example, a job queue with a priority value of `10` is given scheduling preference over a job queue with a priority value of `1` . All of the compute environments must be either EC2 ( `EC2` or `SPOT` ) or Fargate ( `FARGATE` or `FARGATE_SPOT` ); EC2 and Fargate compute environments can't be mixed. */
+  /**
+   * The priority of the job queue. Job queues with a higher priority (or a higher integer value for the `priority` parameter) are evaluated first when associated with the same compute environment. Priority is determined in descending order. For example, a job queue with a priority value of `10` is given scheduling preference over a job queue with a priority value of `1` . All of the compute environments must be either EC2 ( `EC2` or `SPOT` ) or Fargate ( `FARGATE` or `FARGATE_SPOT` ); EC2 and Fargate compute environments can't be mixed.
+   *
+   * Range: 0–1000.
+   */
   priority: number;
   /** The state of the job queue. If the job queue state is `ENABLED` , it is able to accept jobs. If the job queue state is `DISABLED` , new jobs can't be added to the queue, but jobs already in the queue can finish. */
   state?: "DISABLED" | "ENABLED";
-  /** The Amazon Resource Name (ARN) of the scheduling policy. The format is `aws: *Partition* :batch: *Region* : *Account* :scheduling-policy/ *Name*` . For example, `aws:aws:batch:us-west-2:123456789012:scheduling-policy/MySchedulingPolicy` . */
+  /**
+   * The Amazon Resource Name (ARN) of the scheduling policy. The format is `aws: *Partition* :batch: *Region* : *Account* :scheduling-policy/ *Name*` . For example, `aws:aws:batch:us-west-2:123456789012:scheduling-policy/MySchedulingPolicy` .
+   *
+   * Pattern: ``.
+   */
   schedulingPolicyArn?: string;
-  /** The name of the job queue. It can be up to 128 letters long. It can contain uppercase and lowercase letters, numbers, hyphens (-), and underscores (_). */
+  /**
+   * The name of the job queue. It can be up to 128 letters long. It can contain uppercase and lowercase letters, numbers, hyphens (-), and underscores (_).
+   *
+   * Length: 1–128.
+   */
   jobQueueName?: string;
   /** The tags that are applied to the job queue. For more information, see [Tagging your AWS Batch resources](https://docs.aws.amazon.com/batch/latest/userguide/using-tags.html) in *AWS Batch User Guide* . */
   tags?: Record<string, string>;
@@ -1650,7 +1678,11 @@ export interface JobQueueServiceEnvironmentOrder {
 export interface JobQueueJobStateTimeLimitAction {
   /** The action to take when a job is at the head of the job queue in the specified state for the specified period of time. The only supported value is `CANCEL` , which will cancel the job. */
   action: "CANCEL" | "TERMINATE";
-  /** The approximate amount of time, in seconds, that must pass with the job in the specified state before the action is taken. The minimum value is 600 (10 minutes) and the maximum value is 86,400 (24 hours). */
+  /**
+   * The approximate amount of time, in seconds, that must pass with the job in the specified state before the action is taken. The minimum value is 600 (10 minutes) and the maximum value is 86,400 (24 hours).
+   *
+   * Range: 600–86400.
+   */
   maxTimeSeconds: number;
   /** The reason to log for the action being taken. */
   reason: string;
@@ -1669,7 +1701,11 @@ export type QuotaShare = InstanceType<typeof QuotaShare>;
 
 /** Inputs of {@link QuotaShare}. */
 export interface QuotaShareArgs {
-  /** The name of the quota share. It can be up to 128 characters long. It can contain uppercase and lowercase letters, numbers, hyphens (-), and underscores (_). */
+  /**
+   * The name of the quota share. It can be up to 128 characters long. It can contain uppercase and lowercase letters, numbers, hyphens (-), and underscores (_).
+   *
+   * Length: 1–128.
+   */
   quotaShareName: string;
   /** The AWS Batch job queue associated with the quota share. This can be the job queue name or ARN. A job queue must be in the `VALID` state before you can associate it with a quota share. */
   jobQueue: string;
@@ -1690,7 +1726,11 @@ export interface QuotaShareOutputs extends QuotaShareArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-batch-quotashare-quotasharecapacitylimit.html | CloudFormation: QuotaShareCapacityLimit} */
 export interface QuotaShareQuotaShareCapacityLimit {
-  /** The maximum capacity available for the quota share. This value represents the maximum quantity of a resource that can be allocated to jobs in the quota share without borrowing. */
+  /**
+   * The maximum capacity available for the quota share. This value represents the maximum quantity of a resource that can be allocated to jobs in the quota share without borrowing.
+   *
+   * Range: at least 1.
+   */
   maxCapacity: number;
   /** The unit of compute capacity for the capacityLimit. For example, `ml.m5.large`. */
   capacityUnit: string;
@@ -1700,7 +1740,11 @@ export interface QuotaShareQuotaShareCapacityLimit {
 export interface QuotaShareQuotaShareResourceSharingConfiguration {
   /** The resource sharing strategy for the quota share. The `RESERVE` strategy allows a quota share to reserve idle capacity for itself. `LEND` configures the share to lend its idle capacity to another share in need of capacity. The `LEND_AND_BORROW` strategy configures the share to borrow idle capacity from an underutilized share, as well as lend to another share. */
   strategy: "RESERVE" | "LEND" | "LEND_AND_BORROW";
-  /** The maximum percentage of additional capacity that the quota share can borrow from other shares. `BorrowLimit` can only be applied to quota shares with a strategy of `LEND_AND_BORROW`. This value is expressed as a percentage of the quota share's configured CapacityLimits. The `BorrowLimit` is applied uniformly across all capacity units. For example, if the `BorrowLimit` is 200, the quota share can borrow up to 200% of its configured `maxCapacity` for each capacity unit. The default `BorrowLimit` is -1, which indicates unlimited borrowing. */
+  /**
+   * The maximum percentage of additional capacity that the quota share can borrow from other shares. `BorrowLimit` can only be applied to quota shares with a strategy of `LEND_AND_BORROW`. This value is expressed as a percentage of the quota share's configured CapacityLimits. The `BorrowLimit` is applied uniformly across all capacity units. For example, if the `BorrowLimit` is 200, the quota share can borrow up to 200% of its configured `maxCapacity` for each capacity unit. The default `BorrowLimit` is -1, which indicates unlimited borrowing.
+   *
+   * Range: at least -1.
+   */
   borrowLimit?: number;
 }
 
@@ -1729,7 +1773,11 @@ export interface SchedulingPolicyArgs {
    * These tags can be updated or removed using the [TagResource](https://docs.aws.amazon.com/batch/latest/APIReference/API_TagResource.html) and [UntagResource](https://docs.aws.amazon.com/batch/latest/APIReference/API_UntagResource.html) API operations.
    */
   tags?: Record<string, string>;
-  /** The name of the fair-share scheduling policy. It can be up to 128 letters long. It can contain uppercase and lowercase letters, numbers, hyphens (-), and underscores (_). */
+  /**
+   * The name of the fair-share scheduling policy. It can be up to 128 letters long. It can contain uppercase and lowercase letters, numbers, hyphens (-), and underscores (_).
+   *
+   * Pattern: ``.
+   */
   name?: string;
   /** Quota Share Policy for the Job Queue. */
   quotaSharePolicy?: SchedulingPolicyQuotaSharePolicy;
@@ -1753,6 +1801,8 @@ export interface SchedulingPolicyFairsharePolicy {
    * The amount of time (in seconds) to use to calculate a fair-share percentage for each share identifier in use. A value of zero (0) indicates the default minimum time window (600 seconds). The maximum supported value is 604800 (1 week).
    *
    * The decay allows for more recently run jobs to have more weight than jobs that ran earlier. Consider adjusting this number if you have jobs that (on average) run longer than ten minutes, or a large difference in job count or job run times between share identifiers, and the allocation of resources doesn't meet your needs.
+   *
+   * Range: 0–604800.
    */
   shareDecaySeconds?: number;
   /**
@@ -1763,6 +1813,8 @@ export interface SchedulingPolicyFairsharePolicy {
    * For example, a `computeReservation` value of 50 indicates that AWS Batch reserves 50% of the maximum available vCPU if there's only one share identifier. It reserves 25% if there are two share identifiers. It reserves 12.5% if there are three share identifiers. A `computeReservation` value of 25 indicates that AWS Batch should reserve 25% of the maximum available vCPU if there's only one share identifier, 6.25% if there are two fair share identifiers, and 1.56% if there are three share identifiers.
    *
    * The minimum value is 0 and the maximum value is 99.
+   *
+   * Range: 0–99.
    */
   computeReservation?: number;
 }
@@ -1777,6 +1829,8 @@ export interface SchedulingPolicyShareAttributes {
    * The weight factor for the share identifier. The default value is 1.0. A lower value has a higher priority for compute resources. For example, jobs that use a share identifier with a weight factor of 0.125 (1/8) get 8 times the compute resources of jobs that use a share identifier with a weight factor of 1.
    *
    * The smallest supported value is 0.0001, and the largest supported value is 999.9999.
+   *
+   * Range: 0–1000.
    */
   weightFactor?: number;
   /**

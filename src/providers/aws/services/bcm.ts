@@ -19,9 +19,13 @@ export type Dashboard = InstanceType<typeof Dashboard>;
 
 /** Inputs of {@link Dashboard}. */
 export interface DashboardArgs {
+  /** Length: 2–50. Pattern: ``. */
   name: string;
+  /** Length: 1–200. Pattern: ``. */
   description?: string;
+  /** Items: 0–20. */
   widgets: DashboardWidget[];
+  /** Items: at most 200. */
   tags?: AwsTag[];
 }
 
@@ -35,11 +39,16 @@ export interface DashboardOutputs extends DashboardArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bcm-dashboard-widget.html | CloudFormation: Widget} */
 export interface DashboardWidget {
+  /** Length: 2–50. Pattern: ``. */
   title: string;
+  /** Length: 1–200. Pattern: ``. */
   description?: string;
+  /** Range: 2–6. */
   width?: number;
+  /** Range: 4–10. */
   height?: number;
   horizontalOffset?: number;
+  /** Items: 1–2. */
   configs: DashboardWidgetConfig[];
 }
 
@@ -81,6 +90,7 @@ export interface DashboardDateTimeValue {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bcm-dashboard-groupdefinition.html | CloudFormation: GroupDefinition} */
 export interface DashboardGroupDefinition {
+  /** Length: 1–1024. Pattern: `^[\S\s]*$`. */
   key: string;
   type?: "DIMENSION" | "TAG" | "COST_CATEGORY";
 }

@@ -19,14 +19,26 @@ export type BillScenario = InstanceType<typeof BillScenario>;
 
 /** Inputs of {@link BillScenario}. */
 export interface BillScenarioArgs {
-  /** The name of the bill scenario */
+  /**
+   * The name of the bill scenario
+   *
+   * Length: 1–64.
+   */
   name?: string;
   /** The timestamp when the bill scenario expires */
   expiresAt?: string;
-  /** The ARN of the cost category group sharing preference */
+  /**
+   * The ARN of the cost category group sharing preference
+   *
+   * Pattern: `^arn:aws[a-z-]*:ce::[0-9]{12}:costcategory/[a-f0-9-]{36}$`.
+   */
   costCategoryGroupSharingPreferenceArn?: string;
   groupSharingPreference?: "OPEN" | "PRIORITIZED" | "RESTRICTED";
-  /** An array of key-value pairs to apply to this resource */
+  /**
+   * An array of key-value pairs to apply to this resource
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 

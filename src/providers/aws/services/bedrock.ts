@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/bedrock
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Specifies an agent as a resource in a top-level template. Minimally, you must specify the following properties:
  *
@@ -29,9 +31,17 @@ export type Agent = InstanceType<typeof Agent>;
 export interface AgentArgs {
   /** The action groups that belong to an agent. */
   actionGroups?: AgentAgentActionGroup[];
-  /** The name of the agent. */
+  /**
+   * The name of the agent.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   agentName: string;
-  /** The Amazon Resource Name (ARN) of the IAM role with permissions to invoke API operations on the agent. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role with permissions to invoke API operations on the agent.
+   *
+   * Length: at most 2048.
+   */
   agentResourceRoleArn?: string;
   /**
    * Specifies whether to automatically update the `DRAFT` version of the agent after making changes to the agent. The `DRAFT` version can be continually iterated upon during internal development. By default, this value is `false` .
@@ -41,7 +51,11 @@ export interface AgentArgs {
   autoPrepare?: boolean;
   /** Contains custom orchestration configurations for the agent. */
   customOrchestration?: AgentCustomOrchestration;
-  /** The Amazon Resource Name (ARN) of the AWS  key that encrypts the agent. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS  key that encrypts the agent.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   customerEncryptionKeyArn?: string;
   /**
    * Specifies whether to delete the resource even if it's in use. By default, this value is `false` .
@@ -49,9 +63,17 @@ export interface AgentArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   skipResourceInUseCheckOnDelete?: boolean;
-  /** The description of the agent. */
+  /**
+   * The description of the agent.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The foundation model used for orchestration by the agent. */
+  /**
+   * The foundation model used for orchestration by the agent.
+   *
+   * Length: 1–2048.
+   */
   foundationModel?: string;
   /** Details about the guardrail associated with the agent. */
   guardrailConfiguration?: AgentGuardrailConfiguration;
@@ -61,11 +83,17 @@ export interface AgentArgs {
    * The number of seconds for which Amazon Bedrock keeps information about a user's conversation with the agent.
    *
    * A user interaction remains active for the amount of time specified. If no conversation occurs during this time, the session expires and Amazon Bedrock deletes any data provided before the timeout.
+   *
+   * Range: 60–5400.
    */
   idleSessionTTLInSeconds?: number;
   /** The agent's collaboration settings. */
   agentCollaboration?: "DISABLED" | "SUPERVISOR" | "SUPERVISOR_ROUTER";
-  /** Instructions that tell the agent what it should do and how it should interact with users. */
+  /**
+   * Instructions that tell the agent what it should do and how it should interact with users.
+   *
+   * Length: at least 40.
+   */
   instruction?: string;
   /** The knowledge bases associated with the agent. */
   knowledgeBases?: AgentAgentKnowledgeBase[];
@@ -129,9 +157,17 @@ export interface AgentOutputs extends AgentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-agentactiongroup.html | CloudFormation: AgentActionGroup}
  */
 export interface AgentAgentActionGroup {
-  /** The name of the action group. */
+  /**
+   * The name of the action group.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   actionGroupName: string;
-  /** A description of the action group. */
+  /**
+   * A description of the action group.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /**
    * If this field is set as `AMAZON.UserInput` , the agent can request the user for additional information when trying to complete a task. The `description` , `apiSchema` , and `actionGroupExecutor` fields must be blank for this action group.
@@ -157,7 +193,11 @@ export interface AgentAgentActionGroup {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-actiongroupexecutor.html | CloudFormation: ActionGroupExecutor}
  */
 export interface AgentActionGroupExecutor {
-  /** The Amazon Resource Name (ARN) of the Lambda function containing the business logic that is carried out upon invoking the action. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function containing the business logic that is carried out upon invoking the action.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z0-9-]{1,20}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambda?: string;
   /** To return the action group invocation results directly in the `InvokeInlineAgent` response, specify `RETURN_CONTROL` . */
   customControl?: "RETURN_CONTROL";
@@ -181,9 +221,17 @@ export interface AgentAPISchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-s3identifier.html | CloudFormation: S3Identifier}
  */
 export interface AgentS3Identifier {
-  /** The name of the S3 bucket. */
+  /**
+   * The name of the S3 bucket.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   s3BucketName?: string;
-  /** The S3 object key for the S3 resource. */
+  /**
+   * The S3 object key for the S3 resource.
+   *
+   * Length: 1–1024. Pattern: `^[\.\-\!\*\_\'\(\)a-zA-Z0-9][\.\-\!\*\_\'\(\)\/a-zA-Z0-9]*$`.
+   */
   s3ObjectKey?: string;
 }
 
@@ -211,9 +259,17 @@ export interface AgentFunctionSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-function.html | CloudFormation: Function}
  */
 export interface AgentFunction {
-  /** A name for the function. */
+  /**
+   * A name for the function.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** A description of the function and its purpose. */
+  /**
+   * A description of the function and its purpose.
+   *
+   * Length: 1–1200.
+   */
   description?: string;
   /** The parameters that the agent elicits from the user to fulfill the function. */
   parameters?: Record<string, AgentParameterDetail>;
@@ -227,7 +283,11 @@ export interface AgentFunction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-parameterdetail.html | CloudFormation: ParameterDetail}
  */
 export interface AgentParameterDetail {
-  /** A description of the parameter. Helps the foundation model determine how to elicit the parameters from the user. */
+  /**
+   * A description of the parameter. Helps the foundation model determine how to elicit the parameters from the user.
+   *
+   * Length: 1–500.
+   */
   description?: string;
   /** The data type of the parameter. */
   type: "string" | "number" | "integer" | "boolean" | "array";
@@ -251,7 +311,11 @@ export interface AgentCustomOrchestration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-orchestrationexecutor.html | CloudFormation: OrchestrationExecutor}
  */
 export interface AgentOrchestrationExecutor {
-  /** The Amazon Resource Name (ARN) of the Lambda function containing the business logic that is carried out upon invoking the action. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function containing the business logic that is carried out upon invoking the action.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z0-9-]{1,20}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambda: string;
 }
 
@@ -261,9 +325,17 @@ export interface AgentOrchestrationExecutor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-guardrailconfiguration.html | CloudFormation: GuardrailConfiguration}
  */
 export interface AgentGuardrailConfiguration {
-  /** The identifier for the guardrail. */
+  /**
+   * The identifier for the guardrail.
+   *
+   * Length: at most 2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier?: string;
-  /** The version of the guardrail. */
+  /**
+   * The version of the guardrail.
+   *
+   * Pattern: `^(([0-9]{1,8})|(DRAFT))$`.
+   */
   guardrailVersion?: string;
 }
 
@@ -297,9 +369,17 @@ export interface AgentSessionSummaryConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-agentknowledgebase.html | CloudFormation: AgentKnowledgeBase}
  */
 export interface AgentAgentKnowledgeBase {
-  /** The unique identifier of the association between the agent and the knowledge base. */
+  /**
+   * The unique identifier of the association between the agent and the knowledge base.
+   *
+   * Pattern: `^[0-9a-zA-Z]{10}$`.
+   */
   knowledgeBaseId: string;
-  /** The description of the association between the agent and the knowledge base. */
+  /**
+   * The description of the association between the agent and the knowledge base.
+   *
+   * Length: 1–200.
+   */
   description: string;
   /** Specifies whether to use the knowledge base or not when sending an [InvokeAgent](https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent-runtime_InvokeAgent.html) request. */
   knowledgeBaseState?: "ENABLED" | "DISABLED";
@@ -327,7 +407,11 @@ export interface AgentAgentCollaborator {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-agentdescriptor.html | CloudFormation: AgentDescriptor}
  */
 export interface AgentAgentDescriptor {
-  /** The agent's alias ARN. */
+  /**
+   * The agent's alias ARN.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   aliasArn?: string;
 }
 
@@ -337,9 +421,17 @@ export interface AgentAgentDescriptor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agent-promptoverrideconfiguration.html | CloudFormation: PromptOverrideConfiguration}
  */
 export interface AgentPromptOverrideConfiguration {
-  /** Contains configurations to override a prompt template in one part of an agent sequence. For more information, see [Advanced prompts](https://docs.aws.amazon.com/bedrock/latest/userguide/advanced-prompts.html) . */
+  /**
+   * Contains configurations to override a prompt template in one part of an agent sequence. For more information, see [Advanced prompts](https://docs.aws.amazon.com/bedrock/latest/userguide/advanced-prompts.html) .
+   *
+   * Items: at most 10.
+   */
   promptConfigurations: AgentPromptConfiguration[];
-  /** The ARN of the Lambda function to use when parsing the raw foundation model output in parts of the agent sequence. If you specify this field, at least one of the `promptConfigurations` must contain a `parserMode` value that is set to `OVERRIDDEN` . For more information, see [Parser Lambda function in Amazon Bedrock Agents](https://docs.aws.amazon.com/bedrock/latest/userguide/lambda-parser.html) . */
+  /**
+   * The ARN of the Lambda function to use when parsing the raw foundation model output in parts of the agent sequence. If you specify this field, at least one of the `promptConfigurations` must contain a `parserMode` value that is set to `OVERRIDDEN` . For more information, see [Parser Lambda function in Amazon Bedrock Agents](https://docs.aws.amazon.com/bedrock/latest/userguide/lambda-parser.html) .
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z0-9-]{1,20}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   overrideLambda?: string;
 }
 
@@ -362,13 +454,21 @@ export interface AgentPromptConfiguration {
    * - `POST_PROCESSING` – `DISABLED`
    */
   promptState?: "ENABLED" | "DISABLED";
-  /** Defines the prompt template with which to replace the default prompt template. You can use placeholder variables in the base prompt template to customize the prompt. For more information, see [Prompt template placeholder variables](https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-placeholders.html) . For more information, see [Configure the prompt templates](https://docs.aws.amazon.com/bedrock/latest/userguide/advanced-prompts-configure.html) . */
+  /**
+   * Defines the prompt template with which to replace the default prompt template. You can use placeholder variables in the base prompt template to customize the prompt. For more information, see [Prompt template placeholder variables](https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-placeholders.html) . For more information, see [Configure the prompt templates](https://docs.aws.amazon.com/bedrock/latest/userguide/advanced-prompts-configure.html) .
+   *
+   * Length: 1–100000.
+   */
   basePromptTemplate?: string;
   /** Contains inference parameters to use when the agent invokes a foundation model in the part of the agent sequence defined by the `promptType` . For more information, see [Inference parameters for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) . */
   inferenceConfiguration?: AgentInferenceConfiguration;
   /** Specifies whether to override the default parser Lambda function when parsing the raw foundation model output in the part of the agent sequence defined by the `promptType` . If you set the field as `OVERRIDDEN` , the `overrideLambda` field in the [PromptOverrideConfiguration](https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_PromptOverrideConfiguration.html) must be specified with the ARN of a Lambda function. */
   parserMode?: "DEFAULT" | "OVERRIDDEN";
-  /** The agent's foundation model. */
+  /**
+   * The agent's foundation model.
+   *
+   * Length: 1–2048.
+   */
   foundationModel?: string;
   /**
    * If the Converse or ConverseStream operations support the model, `additionalModelRequestFields` contains additional inference parameters, beyond the base set of inference parameters in the `inferenceConfiguration` field.
@@ -390,19 +490,35 @@ export interface AgentInferenceConfiguration {
    * The likelihood of the model selecting higher-probability options while generating a response. A lower value makes the model more likely to choose higher-probability options, while a higher value makes the model more likely to choose lower-probability options.
    *
    * The default value is the default value for the model that you are using. For more information, see [Inference parameters for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) .
+   *
+   * Range: 0–1.
    */
   temperature?: number;
   /**
    * The percentage of most-likely candidates that the model considers for the next token. For example, if you choose a value of 0.8 for `topP` , the model selects from the top 80% of the probability distribution of tokens that could be next in the sequence.
    *
    * The default value is the default value for the model that you are using. For more information, see [Inference parameters for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) .
+   *
+   * Range: 0–1.
    */
   topP?: number;
-  /** While generating a response, the model determines the probability of the following token at each point of generation. The value that you set for `topK` is the number of most-likely candidates from which the model chooses the next token in the sequence. For example, if you set `topK` to 50, the model selects the next token from among the top 50 most likely choices. */
+  /**
+   * While generating a response, the model determines the probability of the following token at each point of generation. The value that you set for `topK` is the number of most-likely candidates from which the model chooses the next token in the sequence. For example, if you set `topK` to 50, the model selects the next token from among the top 50 most likely choices.
+   *
+   * Range: 0–500.
+   */
   topK?: number;
-  /** The maximum number of tokens allowed in the generated response. */
+  /**
+   * The maximum number of tokens allowed in the generated response.
+   *
+   * Range: 0–131072.
+   */
   maximumLength?: number;
-  /** A list of stop sequences. A stop sequence is a sequence of characters that causes the model to stop generating the response. */
+  /**
+   * A list of stop sequences. A stop sequence is a sequence of characters that causes the model to stop generating the response.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -423,13 +539,29 @@ export type AgentAlias = InstanceType<typeof AgentAlias>;
 
 /** Inputs of {@link AgentAlias}. */
 export interface AgentAliasArgs {
-  /** The name of the alias of the agent. */
+  /**
+   * The name of the alias of the agent.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   agentAliasName: string;
-  /** The unique identifier of the agent. */
+  /**
+   * The unique identifier of the agent.
+   *
+   * Pattern: `^[0-9a-zA-Z]{10}$`.
+   */
   agentId: string;
-  /** The description of the alias of the agent. */
+  /**
+   * The description of the alias of the agent.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** Contains details about the routing configuration of the alias. */
+  /**
+   * Contains details about the routing configuration of the alias.
+   *
+   * Items: at most 1.
+   */
   routingConfiguration?: AgentAliasAgentAliasRoutingConfigurationListItem[];
   /**
    * Metadata that you can assign to a resource as key-value pairs. For more information, see the following resources:
@@ -471,7 +603,11 @@ export interface AgentAliasOutputs extends AgentAliasArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agentalias-agentaliasroutingconfigurationlistitem.html | CloudFormation: AgentAliasRoutingConfigurationListItem}
  */
 export interface AgentAliasAgentAliasRoutingConfigurationListItem {
-  /** The version of the agent with which the alias is associated. */
+  /**
+   * The version of the agent with which the alias is associated.
+   *
+   * Length: 1–5. Pattern: `^(DRAFT|[0-9]{0,4}[1-9][0-9]{0,4})$`.
+   */
   agentVersion: string;
 }
 
@@ -481,7 +617,11 @@ export interface AgentAliasAgentAliasRoutingConfigurationListItem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-agentalias-agentaliashistoryevent.html | CloudFormation: AgentAliasHistoryEvent}
  */
 export interface AgentAliasAgentAliasHistoryEvent {
-  /** Contains details about the version of the agent with which the alias is associated. */
+  /**
+   * Contains details about the version of the agent with which the alias is associated.
+   *
+   * Items: at most 1.
+   */
   routingConfiguration?: AgentAliasAgentAliasRoutingConfigurationListItem[];
   /** The date that the alias stopped being associated to the version in the `routingConfiguration` object */
   endDate?: string;
@@ -502,9 +642,17 @@ export type ApplicationInferenceProfile = InstanceType<typeof ApplicationInferen
 
 /** Inputs of {@link ApplicationInferenceProfile}. */
 export interface ApplicationInferenceProfileArgs {
-  /** The description of the inference profile. */
+  /**
+   * The description of the inference profile.
+   *
+   * Length: 1–200. Pattern: `^([0-9a-zA-Z:.][ _-]?)+$`.
+   */
   description?: string;
-  /** The name of the inference profile. */
+  /**
+   * The name of the inference profile.
+   *
+   * Length: 1–64. Pattern: `^([0-9a-zA-Z][ _-]?)+$`.
+   */
   inferenceProfileName: string;
   /**
    * Contains configurations for the inference profile to copy as the resource.
@@ -512,7 +660,11 @@ export interface ApplicationInferenceProfileArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   modelSource?: ApplicationInferenceProfileInferenceProfileModelSource;
-  /** A list of tags associated with the inference profile. */
+  /**
+   * A list of tags associated with the inference profile.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -547,7 +699,11 @@ export interface ApplicationInferenceProfileOutputs extends ApplicationInference
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-applicationinferenceprofile-inferenceprofilemodelsource.html | CloudFormation: InferenceProfileModelSource}
  */
 export interface ApplicationInferenceProfileInferenceProfileModelSource {
-  /** The ARN of the model or system-defined inference profile that is the source for the inference profile. */
+  /**
+   * The ARN of the model or system-defined inference profile that is the source for the inference profile.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-us-gov|-cn|-iso|-iso-b):bedrock:(|[0-9a-z-]{0,20}):(|[0-9]{12}):(inference-profile|foundation-model)/[a-zA-Z0-9-:.]+$`.
+   */
   copyFrom: string;
 }
 
@@ -557,7 +713,11 @@ export interface ApplicationInferenceProfileInferenceProfileModelSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-applicationinferenceprofile-inferenceprofilemodel.html | CloudFormation: InferenceProfileModel}
  */
 export interface ApplicationInferenceProfileInferenceProfileModel {
-  /** The Amazon Resource Name (ARN) of the model. */
+  /**
+   * The Amazon Resource Name (ARN) of the model.
+   *
+   * Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}::foundation-model/[a-z0-9-]{1,63}[.]{1}([a-z0-9-]{1,63}[.]){0,2}[a-z0-9-]{1,63}([:][a-z0-9-]{1,63}){0,2}$`.
+   */
   modelArn?: string;
 }
 
@@ -576,9 +736,17 @@ export type AutomatedReasoningPolicy = InstanceType<typeof AutomatedReasoningPol
 
 /** Inputs of {@link AutomatedReasoningPolicy}. */
 export interface AutomatedReasoningPolicyArgs {
-  /** The name of the policy. */
+  /**
+   * The name of the policy.
+   *
+   * Length: 1–256. Pattern: `^[0-9a-zA-Z-_ ]+$`.
+   */
   name: string;
-  /** The description of the policy. */
+  /**
+   * The description of the policy.
+   *
+   * Length: at most 1024. Pattern: `^[\s\S]+$`.
+   */
   description?: string;
   /**
    * The complete policy definition generated by the build workflow, containing all rules, variables, and custom types extracted from the source documents.
@@ -590,6 +758,8 @@ export interface AutomatedReasoningPolicyArgs {
    * The KMS key with which the Policy's assets will be encrypted at rest.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:((key/[a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)))|([a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)$`.
    */
   kmsKeyId?: string;
   /** The tags associated with the Automated Reasoning policy. */
@@ -628,11 +798,23 @@ export interface AutomatedReasoningPolicyOutputs extends AutomatedReasoningPolic
 export interface AutomatedReasoningPolicyPolicyDefinition {
   /** The version of the policy definition. */
   version?: string;
-  /** The custom types defined within the policy definition. */
+  /**
+   * The custom types defined within the policy definition.
+   *
+   * Items: at most 50.
+   */
   types?: AutomatedReasoningPolicyPolicyDefinitionType[];
-  /** The collection of rules that define the policy logic. */
+  /**
+   * The collection of rules that define the policy logic.
+   *
+   * Items: at most 500.
+   */
   rules?: AutomatedReasoningPolicyPolicyDefinitionRule[];
-  /** The variables used within the policy definition. */
+  /**
+   * The variables used within the policy definition.
+   *
+   * Items: at most 200.
+   */
   variables?: AutomatedReasoningPolicyPolicyDefinitionVariable[];
 }
 
@@ -642,11 +824,23 @@ export interface AutomatedReasoningPolicyPolicyDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-automatedreasoningpolicy-policydefinitiontype.html | CloudFormation: PolicyDefinitionType}
  */
 export interface AutomatedReasoningPolicyPolicyDefinitionType {
-  /** The name of a custom type defined in the policy. */
+  /**
+   * The name of a custom type defined in the policy.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z][A-Za-z0-9_]+$`.
+   */
   name: string;
-  /** A description of the custom type defined in the policy. */
+  /**
+   * A description of the custom type defined in the policy.
+   *
+   * Length: at most 1024. Pattern: `^[\s\S]+$`.
+   */
   description?: string;
-  /** The possible values for a custom type defined in the policy. */
+  /**
+   * The possible values for a custom type defined in the policy.
+   *
+   * Items: 1–50.
+   */
   values: AutomatedReasoningPolicyPolicyDefinitionTypeValue[];
 }
 
@@ -656,9 +850,17 @@ export interface AutomatedReasoningPolicyPolicyDefinitionType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-automatedreasoningpolicy-policydefinitiontypevalue.html | CloudFormation: PolicyDefinitionTypeValue}
  */
 export interface AutomatedReasoningPolicyPolicyDefinitionTypeValue {
-  /** The value associated with a policy definition type. */
+  /**
+   * The value associated with a policy definition type.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z][A-Za-z0-9_]+$`.
+   */
   value: string;
-  /** A description of the policy definition type value. */
+  /**
+   * A description of the policy definition type value.
+   *
+   * Length: at most 1024. Pattern: `^[\s\S]+$`.
+   */
   description?: string;
 }
 
@@ -668,11 +870,23 @@ export interface AutomatedReasoningPolicyPolicyDefinitionTypeValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-automatedreasoningpolicy-policydefinitionrule.html | CloudFormation: PolicyDefinitionRule}
  */
 export interface AutomatedReasoningPolicyPolicyDefinitionRule {
-  /** The unique identifier for the policy definition rule. */
+  /**
+   * The unique identifier for the policy definition rule.
+   *
+   * Length: 12–12. Pattern: `^[A-Z][0-9A-Z]{11}$`.
+   */
   id: string;
-  /** The logical expression that defines the rule. */
+  /**
+   * The logical expression that defines the rule.
+   *
+   * Length: at most 2048. Pattern: `^[\s\S]+$`.
+   */
   expression: string;
-  /** An alternative expression for the policy rule. */
+  /**
+   * An alternative expression for the policy rule.
+   *
+   * Length: at most 2048. Pattern: `^[\s\S]+$`.
+   */
   alternateExpression?: string;
 }
 
@@ -682,11 +896,23 @@ export interface AutomatedReasoningPolicyPolicyDefinitionRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-automatedreasoningpolicy-policydefinitionvariable.html | CloudFormation: PolicyDefinitionVariable}
  */
 export interface AutomatedReasoningPolicyPolicyDefinitionVariable {
-  /** The name of a variable defined in the policy. */
+  /**
+   * The name of a variable defined in the policy.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z][A-Za-z0-9_]+$`.
+   */
   name: string;
-  /** The data type of a variable defined in the policy. */
+  /**
+   * The data type of a variable defined in the policy.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z][A-Za-z0-9_]+$`.
+   */
   type: string;
-  /** A description of a variable defined in the policy. */
+  /**
+   * A description of a variable defined in the policy.
+   *
+   * Length: at most 1024. Pattern: `^[\s\S]+$`.
+   */
   description: string;
 }
 
@@ -701,12 +927,18 @@ export type AutomatedReasoningPolicyVersion = InstanceType<typeof AutomatedReaso
 
 /** Inputs of {@link AutomatedReasoningPolicyVersion}. */
 export interface AutomatedReasoningPolicyVersionArgs {
-  /** The Amazon Resource Name (ARN) of the policy. */
+  /**
+   * The Amazon Resource Name (ARN) of the policy.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:automated-reasoning-policy\/[a-z0-9]{12}$`.
+   */
   policyArn: string;
   /**
    * The hash of the policy definition that was last updated.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 128–128. Pattern: `^[0-9a-z]{128}$`.
    */
   lastUpdatedDefinitionHash?: string;
   /** The tags associated with the Automated Reasoning policy version. */
@@ -742,17 +974,29 @@ export type Blueprint = InstanceType<typeof Blueprint>;
 
 /** Inputs of {@link Blueprint}. */
 export interface BlueprintArgs {
-  /** The blueprint's name. */
+  /**
+   * The blueprint's name.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   blueprintName: string;
   /** The blueprint's schema. */
   schema: Record<string, unknown>;
   /** The blueprint's type. */
   type: "DOCUMENT" | "IMAGE" | "AUDIO" | "VIDEO";
-  /** The AWS  key to use for encryption. */
+  /**
+   * The AWS  key to use for encryption.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /** Name-value pairs to include as an encryption context. */
   kmsEncryptionContext?: Record<string, string>;
-  /** List of Tags */
+  /**
+   * List of Tags
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -781,11 +1025,23 @@ export type DataAutomationLibrary = InstanceType<typeof DataAutomationLibrary>;
 export interface DataAutomationLibraryArgs {
   /** KMS Encryption Configuration */
   encryptionConfiguration?: DataAutomationLibraryEncryptionConfiguration;
-  /** Description of the DataAutomationLibrary */
+  /**
+   * Description of the DataAutomationLibrary
+   *
+   * Length: 0–300.
+   */
   libraryDescription?: string;
-  /** Name of the DataAutomationLibrary */
+  /**
+   * Name of the DataAutomationLibrary
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   libraryName: string;
-  /** List of tags */
+  /**
+   * List of tags
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -807,7 +1063,11 @@ export interface DataAutomationLibraryOutputs extends DataAutomationLibraryArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-dataautomationlibrary-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface DataAutomationLibraryEncryptionConfiguration {
-  /** KMS Key Identifier */
+  /**
+   * KMS Key Identifier
+   *
+   * Length: 1–2048. Pattern: `^[A-Za-z0-9][A-Za-z0-9:_/+=,\@.-]+$`.
+   */
   kmsKeyId: string;
   /** KMS Encryption Context */
   kmsEncryptionContext?: Record<string, string>;
@@ -842,17 +1102,29 @@ export interface DataAutomationProjectArgs {
   overrideConfiguration?: DataAutomationProjectOverrideConfiguration;
   /** The project's description. */
   projectDescription?: string;
-  /** The project's name. */
+  /**
+   * The project's name.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   projectName: string;
   /** Type of the DataAutomationProject - Sync or Async */
   projectType?: "ASYNC" | "SYNC";
   /** The project's standard output configuration. */
   standardOutputConfiguration?: DataAutomationProjectStandardOutputConfiguration;
-  /** The AWS  key to use for encryption. */
+  /**
+   * The AWS  key to use for encryption.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /** The AWS  encryption context to use for encryption. */
   kmsEncryptionContext?: Record<string, string>;
-  /** List of Tags */
+  /**
+   * List of Tags
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -886,9 +1158,17 @@ export interface DataAutomationProjectCustomOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-dataautomationproject-blueprintitem.html | CloudFormation: BlueprintItem}
  */
 export interface DataAutomationProjectBlueprintItem {
-  /** The blueprint's ARN. */
+  /**
+   * The blueprint's ARN.
+   *
+   * Length: at most 128. Pattern: `^arn:aws(|-cn|-us-gov|-iso|-iso-[a-z]):bedrock:[a-zA-Z0-9-]*:(aws|[0-9]{12}):blueprint/(bedrock-data-automation-public-[a-zA-Z0-9-_]{1,30}|[a-zA-Z0-9-]{12,36})$`.
+   */
   blueprintArn: string;
-  /** The blueprint's version. */
+  /**
+   * The blueprint's version.
+   *
+   * Length: 1–128. Pattern: `^[0-9]*$`.
+   */
   blueprintVersion?: string;
   /** The blueprint's stage. */
   blueprintStage?: "DEVELOPMENT" | "LIVE";
@@ -1375,11 +1655,23 @@ export type DataSource = InstanceType<typeof DataSource>;
 export interface DataSourceArgs {
   /** The connection configuration for the data source. */
   dataSourceConfiguration: DataSourceDataSourceConfiguration;
-  /** The description of the data source. */
+  /**
+   * The description of the data source.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The unique identifier of the knowledge base to which the data source belongs. */
+  /**
+   * The unique identifier of the knowledge base to which the data source belongs.
+   *
+   * Pattern: `^[0-9a-zA-Z]{10}$`.
+   */
   knowledgeBaseId: string;
-  /** The name of the data source. */
+  /**
+   * The name of the data source.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
   /** Contains details about the configuration of the server-side encryption. */
   serverSideEncryptionConfiguration?: DataSourceServerSideEncryptionConfiguration;
@@ -1452,11 +1744,23 @@ export interface DataSourceDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-s3datasourceconfiguration.html | CloudFormation: S3DataSourceConfiguration}
  */
 export interface DataSourceS3DataSourceConfiguration {
-  /** The Amazon Resource Name (ARN) of the S3 bucket that contains your data. */
+  /**
+   * The Amazon Resource Name (ARN) of the S3 bucket that contains your data.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:s3:::[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`.
+   */
   bucketArn: string;
-  /** A list of S3 prefixes to include certain files or content. This field is an array with a maximum of one item, which can contain a string that has a maximum length of 300 characters. For more information, see [Organizing objects using prefixes](https://docs.aws.amazon.com/AmazonS3/latest/userguide/using-prefixes.html) . */
+  /**
+   * A list of S3 prefixes to include certain files or content. This field is an array with a maximum of one item, which can contain a string that has a maximum length of 300 characters. For more information, see [Organizing objects using prefixes](https://docs.aws.amazon.com/AmazonS3/latest/userguide/using-prefixes.html) .
+   *
+   * Items: 1–1. Each item: Length: 1–300.
+   */
   inclusionPrefixes?: string[];
-  /** The account ID for the owner of the S3 bucket. */
+  /**
+   * The account ID for the owner of the S3 bucket.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   bucketOwnerAccountId?: string;
 }
 
@@ -1478,13 +1782,21 @@ export interface DataSourceConfluenceDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-confluencesourceconfiguration.html | CloudFormation: ConfluenceSourceConfiguration}
  */
 export interface DataSourceConfluenceSourceConfiguration {
-  /** The Confluence host URL or instance URL. */
+  /**
+   * The Confluence host URL or instance URL.
+   *
+   * Length: 1–2048. Pattern: `^https://[A-Za-z0-9][^\s]*$`.
+   */
   hostUrl: string;
   /** The supported host type, whether online/cloud or server/on-premises. */
   hostType: "SAAS";
   /** The supported authentication type to authenticate and connect to your Confluence instance. */
   authType: "BASIC" | "OAUTH2_CLIENT_CREDENTIALS";
-  /** The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your Confluence instance URL. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [Confluence connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/confluence-data-source-connector.html#configuration-confluence-connector) . */
+  /**
+   * The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your Confluence instance URL. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [Confluence connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/confluence-data-source-connector.html#configuration-confluence-connector) .
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
 }
 
@@ -1516,7 +1828,11 @@ export interface DataSourceCrawlFilterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-patternobjectfilterconfiguration.html | CloudFormation: PatternObjectFilterConfiguration}
  */
 export interface DataSourcePatternObjectFilterConfiguration {
-  /** The configuration of specific filters applied to your data source content. You can filter out or include certain content. */
+  /**
+   * The configuration of specific filters applied to your data source content. You can filter out or include certain content.
+   *
+   * Items: 1–25.
+   */
   filters: DataSourcePatternObjectFilter[];
 }
 
@@ -1526,11 +1842,23 @@ export interface DataSourcePatternObjectFilterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-patternobjectfilter.html | CloudFormation: PatternObjectFilter}
  */
 export interface DataSourcePatternObjectFilter {
-  /** The supported object type or content type of the data source. */
+  /**
+   * The supported object type or content type of the data source.
+   *
+   * Length: 1–50.
+   */
   objectType: string;
-  /** A list of one or more inclusion regular expression patterns to include certain object types that adhere to the pattern. If you specify an inclusion and exclusion filter/pattern and both match a document, the exclusion filter takes precedence and the document isn’t crawled. */
+  /**
+   * A list of one or more inclusion regular expression patterns to include certain object types that adhere to the pattern. If you specify an inclusion and exclusion filter/pattern and both match a document, the exclusion filter takes precedence and the document isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: at most 1000.
+   */
   inclusionFilters?: string[];
-  /** A list of one or more exclusion regular expression patterns to exclude certain object types that adhere to the pattern. If you specify an inclusion and exclusion filter/pattern and both match a document, the exclusion filter takes precedence and the document isn’t crawled. */
+  /**
+   * A list of one or more exclusion regular expression patterns to exclude certain object types that adhere to the pattern. If you specify an inclusion and exclusion filter/pattern and both match a document, the exclusion filter takes precedence and the document isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: at most 1000.
+   */
   exclusionFilters?: string[];
 }
 
@@ -1552,11 +1880,19 @@ export interface DataSourceSalesforceDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-salesforcesourceconfiguration.html | CloudFormation: SalesforceSourceConfiguration}
  */
 export interface DataSourceSalesforceSourceConfiguration {
-  /** The Salesforce host URL or instance URL. */
+  /**
+   * The Salesforce host URL or instance URL.
+   *
+   * Length: 1–2048. Pattern: `^https://[A-Za-z0-9][^\s]*$`.
+   */
   hostUrl: string;
   /** The supported authentication type to authenticate and connect to your Salesforce instance. */
   authType: "OAUTH2_CLIENT_CREDENTIALS";
-  /** The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your Salesforce instance URL. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [Salesforce connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/salesforce-data-source-connector.html#configuration-salesforce-connector) . */
+  /**
+   * The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your Salesforce instance URL. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [Salesforce connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/salesforce-data-source-connector.html#configuration-salesforce-connector) .
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
 }
 
@@ -1588,17 +1924,33 @@ export interface DataSourceSharePointDataSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-sharepointsourceconfiguration.html | CloudFormation: SharePointSourceConfiguration}
  */
 export interface DataSourceSharePointSourceConfiguration {
-  /** A list of one or more SharePoint site URLs. */
+  /**
+   * A list of one or more SharePoint site URLs.
+   *
+   * Items: 1–100. Each item: Pattern: `^https://[A-Za-z0-9][^\s]*$`.
+   */
   siteUrls: string[];
   /** The supported host type, whether online/cloud or server/on-premises. */
   hostType: "ONLINE";
   /** The supported authentication type to authenticate and connect to your SharePoint site/sites. */
   authType: "OAUTH2_CLIENT_CREDENTIALS" | "OAUTH2_SHAREPOINT_APP_ONLY_CLIENT_CREDENTIALS";
-  /** The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your SharePoint site/sites. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [SharePoint connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/sharepoint-data-source-connector.html#configuration-sharepoint-connector) . */
+  /**
+   * The Amazon Resource Name of an AWS Secrets Manager secret that stores your authentication credentials for your SharePoint site/sites. For more information on the key-value pairs that must be included in your secret, depending on your authentication type, see [SharePoint connection configuration](https://docs.aws.amazon.com/bedrock/latest/userguide/sharepoint-data-source-connector.html#configuration-sharepoint-connector) .
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
-  /** The identifier of your Microsoft 365 tenant. */
+  /**
+   * The identifier of your Microsoft 365 tenant.
+   *
+   * Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   tenantId?: string;
-  /** The domain of your SharePoint instance or site URL/URLs. */
+  /**
+   * The domain of your SharePoint instance or site URL/URLs.
+   *
+   * Length: 1–50.
+   */
   domain: string;
 }
 
@@ -1640,7 +1992,11 @@ export interface DataSourceWebSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-urlconfiguration.html | CloudFormation: UrlConfiguration}
  */
 export interface DataSourceUrlConfiguration {
-  /** One or more seed or starting point URLs. */
+  /**
+   * One or more seed or starting point URLs.
+   *
+   * Items: 1–100.
+   */
   seedUrls: DataSourceSeedUrl[];
 }
 
@@ -1650,7 +2006,11 @@ export interface DataSourceUrlConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-seedurl.html | CloudFormation: SeedUrl}
  */
 export interface DataSourceSeedUrl {
-  /** A seed or starting point URL. */
+  /**
+   * A seed or starting point URL.
+   *
+   * Pattern: `^https?://[A-Za-z0-9][^\s]*$`.
+   */
   url: string;
 }
 
@@ -1662,9 +2022,17 @@ export interface DataSourceSeedUrl {
 export interface DataSourceWebCrawlerConfiguration {
   /** The configuration of crawl limits for the web URLs. */
   crawlerLimits?: DataSourceWebCrawlerLimits;
-  /** A list of one or more inclusion regular expression patterns to include certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled. */
+  /**
+   * A list of one or more inclusion regular expression patterns to include certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: at most 1000.
+   */
   inclusionFilters?: string[];
-  /** A list of one or more exclusion regular expression patterns to exclude certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled. */
+  /**
+   * A list of one or more exclusion regular expression patterns to exclude certain URLs. If you specify an inclusion and exclusion filter/pattern and both match a URL, the exclusion filter takes precedence and the web content of the URL isn’t crawled.
+   *
+   * Items: 1–25. Each item: Length: at most 1000.
+   */
   exclusionFilters?: string[];
   /**
    * The scope of what is crawled for your URLs.
@@ -1672,9 +2040,17 @@ export interface DataSourceWebCrawlerConfiguration {
    * You can choose to crawl only web pages that belong to the same host or primary domain. For example, only web pages that contain the seed URL "https://docs.aws.amazon.com/bedrock/latest/userguide/" and no other domains. You can choose to include sub domains in addition to the host or primary domain. For example, web pages that contain "aws.amazon.com" can also include sub domain "docs.aws.amazon.com".
    */
   scope?: "HOST_ONLY" | "SUBDOMAINS";
-  /** Returns the user agent suffix for your web crawler. */
+  /**
+   * Returns the user agent suffix for your web crawler.
+   *
+   * Length: 15–40.
+   */
   userAgent?: string;
-  /** A string used for identifying the crawler or bot when it accesses a web server. The user agent header value consists of the `bedrockbot` , UUID, and a user agent suffix for your crawler (if one is provided). By default, it is set to `bedrockbot_UUID` . You can optionally append a custom suffix to `bedrockbot_UUID` to allowlist a specific user agent permitted to access your source URLs. */
+  /**
+   * A string used for identifying the crawler or bot when it accesses a web server. The user agent header value consists of the `bedrockbot` , UUID, and a user agent suffix for your crawler (if one is provided). By default, it is set to `bedrockbot_UUID` . You can optionally append a custom suffix to `bedrockbot_UUID` to allowlist a specific user agent permitted to access your source URLs.
+   *
+   * Length: 61–86.
+   */
   userAgentHeader?: string;
 }
 
@@ -1684,9 +2060,17 @@ export interface DataSourceWebCrawlerConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-webcrawlerlimits.html | CloudFormation: WebCrawlerLimits}
  */
 export interface DataSourceWebCrawlerLimits {
-  /** The max rate at which pages are crawled, up to 300 per minute per host. */
+  /**
+   * The max rate at which pages are crawled, up to 300 per minute per host.
+   *
+   * Range: 1–300.
+   */
   rateLimit?: number;
-  /** The max number of web pages crawled from your source URLs, up to 25,000 pages. If the web pages exceed this limit, the data source sync will fail and no web pages will be ingested. */
+  /**
+   * The max number of web pages crawled from your source URLs, up to 25,000 pages. If the web pages exceed this limit, the data source sync will fail and no web pages will be ingested.
+   *
+   * Range: at least 1.
+   */
   maxPages?: number;
 }
 
@@ -1714,7 +2098,11 @@ export interface DataSourceManagedKnowledgeBaseConnectorConfiguration {
 export interface DataSourceDeletionProtectionConfiguration {
   /** Indicates whether a feature is enabled or disabled. */
   deletionProtectionStatus: "ENABLED" | "DISABLED";
-  /** Threshold for deletion protection. */
+  /**
+   * Threshold for deletion protection.
+   *
+   * Range: 0–100.
+   */
   deletionProtectionThreshold?: number;
 }
 
@@ -1814,7 +2202,11 @@ export interface DataSourceDayOfMonth {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-serversideencryptionconfiguration.html | CloudFormation: ServerSideEncryptionConfiguration}
  */
 export interface DataSourceServerSideEncryptionConfiguration {
-  /** The Amazon Resource Name (ARN) of the AWS  key used to encrypt the resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS  key used to encrypt the resource.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -1863,9 +2255,17 @@ export interface DataSourceChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-fixedsizechunkingconfiguration.html | CloudFormation: FixedSizeChunkingConfiguration}
  */
 export interface DataSourceFixedSizeChunkingConfiguration {
-  /** The maximum number of tokens to include in a chunk. */
+  /**
+   * The maximum number of tokens to include in a chunk.
+   *
+   * Range: at least 1.
+   */
   maxTokens: number;
-  /** The percentage of overlap between adjacent chunks of a data source. */
+  /**
+   * The percentage of overlap between adjacent chunks of a data source.
+   *
+   * Range: 1–99.
+   */
   overlapPercentage: number;
 }
 
@@ -1877,9 +2277,17 @@ export interface DataSourceFixedSizeChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-hierarchicalchunkingconfiguration.html | CloudFormation: HierarchicalChunkingConfiguration}
  */
 export interface DataSourceHierarchicalChunkingConfiguration {
-  /** Token settings for each layer. */
+  /**
+   * Token settings for each layer.
+   *
+   * Items: 2–2.
+   */
   levelConfigurations: DataSourceHierarchicalChunkingLevelConfiguration[];
-  /** The number of tokens to repeat across chunks in the same layer. */
+  /**
+   * The number of tokens to repeat across chunks in the same layer.
+   *
+   * Range: at least 1.
+   */
   overlapTokens: number;
 }
 
@@ -1889,7 +2297,11 @@ export interface DataSourceHierarchicalChunkingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-hierarchicalchunkinglevelconfiguration.html | CloudFormation: HierarchicalChunkingLevelConfiguration}
  */
 export interface DataSourceHierarchicalChunkingLevelConfiguration {
-  /** The maximum number of tokens that a chunk can contain in this layer. */
+  /**
+   * The maximum number of tokens that a chunk can contain in this layer.
+   *
+   * Range: 1–8192.
+   */
   maxTokens: number;
 }
 
@@ -1903,11 +2315,23 @@ export interface DataSourceHierarchicalChunkingLevelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-semanticchunkingconfiguration.html | CloudFormation: SemanticChunkingConfiguration}
  */
 export interface DataSourceSemanticChunkingConfiguration {
-  /** The dissimilarity threshold for splitting chunks. */
+  /**
+   * The dissimilarity threshold for splitting chunks.
+   *
+   * Range: 50–99.
+   */
   breakpointPercentileThreshold: number;
-  /** The buffer size. */
+  /**
+   * The buffer size.
+   *
+   * Range: 0–1.
+   */
   bufferSize: number;
-  /** The maximum number of tokens that a chunk can contain. */
+  /**
+   * The maximum number of tokens that a chunk can contain.
+   *
+   * Range: at least 1.
+   */
   maxTokens: number;
 }
 
@@ -1923,7 +2347,11 @@ export interface DataSourceSemanticChunkingConfiguration {
 export interface DataSourceCustomTransformationConfiguration {
   /** An S3 bucket path for input and output objects. */
   intermediateStorage: DataSourceIntermediateStorage;
-  /** A Lambda function that processes documents. */
+  /**
+   * A Lambda function that processes documents.
+   *
+   * Items: 1–1.
+   */
   transformations: DataSourceTransformation[];
 }
 
@@ -1943,7 +2371,11 @@ export interface DataSourceIntermediateStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-s3location.html | CloudFormation: S3Location}
  */
 export interface DataSourceS3Location {
-  /** An object URI starting with `s3://` . */
+  /**
+   * An object URI starting with `s3://` .
+   *
+   * Length: 1–2048. Pattern: `^s3://.{1,128}$`.
+   */
   uri: string;
 }
 
@@ -1975,7 +2407,11 @@ export interface DataSourceTransformationFunction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-transformationlambdaconfiguration.html | CloudFormation: TransformationLambdaConfiguration}
  */
 export interface DataSourceTransformationLambdaConfiguration {
-  /** The function's ARN identifier. */
+  /**
+   * The function's ARN identifier.
+   *
+   * Length: 0–2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambdaArn: string;
 }
 
@@ -2001,7 +2437,11 @@ export interface DataSourceParsingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-bedrockfoundationmodelconfiguration.html | CloudFormation: BedrockFoundationModelConfiguration}
  */
 export interface DataSourceBedrockFoundationModelConfiguration {
-  /** The ARN of the foundation model to use for parsing. */
+  /**
+   * The ARN of the foundation model to use for parsing.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:(bedrock):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelArn: string;
   /** Instructions for interpreting the contents of a document. */
   parsingPrompt?: DataSourceParsingPrompt;
@@ -2015,7 +2455,11 @@ export interface DataSourceBedrockFoundationModelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-datasource-parsingprompt.html | CloudFormation: ParsingPrompt}
  */
 export interface DataSourceParsingPrompt {
-  /** Instructions for interpreting the contents of a document. */
+  /**
+   * Instructions for interpreting the contents of a document.
+   *
+   * Length: 1–10000.
+   */
   parsingPromptText: string;
 }
 
@@ -2049,7 +2493,11 @@ export interface DataSourceContextEnrichmentConfiguration {
 export interface DataSourceBedrockFoundationModelContextEnrichmentConfiguration {
   /** The enrichment stategy used to provide additional context. For example, Neptune GraphRAG uses Amazon Bedrock foundation models to perform chunk entity extraction. */
   enrichmentStrategyConfiguration: DataSourceEnrichmentStrategyConfiguration;
-  /** The Amazon Resource Name (ARN) of the model used to create vector embeddings for the knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the model used to create vector embeddings for the knowledge base.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:(bedrock):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelArn: string;
 }
 
@@ -2074,9 +2522,17 @@ export type EnforcedGuardrailConfiguration = InstanceType<typeof EnforcedGuardra
 
 /** Inputs of {@link EnforcedGuardrailConfiguration}. */
 export interface EnforcedGuardrailConfigurationArgs {
-  /** Identifier for the guardrail, could be the ID or the ARN */
+  /**
+   * Identifier for the guardrail, could be the ID or the ARN
+   *
+   * Length: 0–2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier: string;
-  /** Numerical guardrail version (not DRAFT) */
+  /**
+   * Numerical guardrail version (not DRAFT)
+   *
+   * Pattern: `^[1-9][0-9]{0,7}$`.
+   */
   guardrailVersion: string;
   /** Selective content guarding controls for enforced guardrails */
   selectiveContentGuarding?: EnforcedGuardrailConfigurationSelectiveContentGuarding;
@@ -2122,9 +2578,17 @@ export interface EnforcedGuardrailConfigurationSelectiveContentGuarding {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-enforcedguardrailconfiguration-modelenforcement.html | CloudFormation: ModelEnforcement}
  */
 export interface EnforcedGuardrailConfigurationModelEnforcement {
-  /** Models to enforce the guardrail on */
+  /**
+   * Models to enforce the guardrail on
+   *
+   * Items: at least 1. Each item: Pattern: `^(ALL|([a-z0-9-]{1,63}[.]{1}[a-z0-9-]{1,63})([:][a-z0-9-]{1,63}){0,2}(/[a-z0-9]{12}){0,1})$`.
+   */
   includedModels: string[];
-  /** Models to exclude from enforcement. If a model is in both lists, it is excluded */
+  /**
+   * Models to exclude from enforcement. If a model is in both lists, it is excluded
+   *
+   * Items: at least 0. Each item: Pattern: `^([a-z0-9-]{1,63}[.]{1}[a-z0-9-]{1,63})([:][a-z0-9-]{1,63}){0,2}(/[a-z0-9]{12}){0,1}$`.
+   */
   excludedModels: string[];
 }
 
@@ -2151,6 +2615,8 @@ export interface FlowArgs {
    * The definition of the flow as a JSON-formatted string. The string must match the format in [FlowDefinition](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowdefinition.html) .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 512000.
    */
   definitionString?: string;
   /**
@@ -2167,13 +2633,29 @@ export interface FlowArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   definitionSubstitutions?: Record<string, string | number | boolean>;
-  /** A description of the flow. */
+  /**
+   * A description of the flow.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN) of the service role with permissions to create a flow. For more information, see [Create a service row for flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-permissions.html) in the Amazon Bedrock User Guide. */
+  /**
+   * The Amazon Resource Name (ARN) of the service role with permissions to create a flow. For more information, see [Create a service row for flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-permissions.html) in the Amazon Bedrock User Guide.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:iam::([0-9]{12})?:role/(service-role/)?.+$`.
+   */
   executionRoleArn: string;
-  /** The name of the flow. */
+  /**
+   * The name of the flow.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the KMS key that the flow is encrypted with. */
+  /**
+   * The Amazon Resource Name (ARN) of the KMS key that the flow is encrypted with.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   customerEncryptionKeyArn?: string;
   /**
    * Metadata that you can assign to a resource as key-value pairs. For more information, see the following resources:
@@ -2217,9 +2699,17 @@ export interface FlowOutputs extends FlowArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowdefinition.html | CloudFormation: FlowDefinition}
  */
 export interface FlowFlowDefinition {
-  /** An array of node definitions in the flow. */
+  /**
+   * An array of node definitions in the flow.
+   *
+   * Items: at most 40.
+   */
   nodes?: FlowFlowNode[];
-  /** An array of connection definitions in the flow. */
+  /**
+   * An array of connection definitions in the flow.
+   *
+   * Items: at most 100.
+   */
   connections?: FlowFlowConnection[];
 }
 
@@ -2229,15 +2719,27 @@ export interface FlowFlowDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flownode.html | CloudFormation: FlowNode}
  */
 export interface FlowFlowNode {
-  /** A name for the node. */
+  /**
+   * A name for the node.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** The type of node. This value must match the name of the key that you provide in the configuration you provide in the `FlowNodeConfiguration` field. */
   type: "Input" | "Output" | "KnowledgeBase" | "Condition" | "Lex" | "Prompt" | "LambdaFunction" | "Agent" | "Storage" | "Retrieval" | "Iterator" | "Collector" | "InlineCode" | "Loop" | "LoopInput" | "LoopController";
   /** Contains configurations for the node. */
   configuration?: FlowFlowNodeConfiguration;
-  /** An array of objects, each of which contains information about an input into the node. */
+  /**
+   * An array of objects, each of which contains information about an input into the node.
+   *
+   * Items: at most 20.
+   */
   inputs?: FlowFlowNodeInput[];
-  /** A list of objects, each of which contains information about an output from the node. */
+  /**
+   * A list of objects, each of which contains information about an output from the node.
+   *
+   * Items: at most 5.
+   */
   outputs?: FlowFlowNodeOutput[];
 }
 
@@ -2291,13 +2793,25 @@ export interface FlowFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-knowledgebaseflownodeconfiguration.html | CloudFormation: KnowledgeBaseFlowNodeConfiguration}
  */
 export interface FlowKnowledgeBaseFlowNodeConfiguration {
-  /** The unique identifier of the knowledge base to query. */
+  /**
+   * The unique identifier of the knowledge base to query.
+   *
+   * Length: at most 10. Pattern: `^[0-9a-zA-Z]+$`.
+   */
   knowledgeBaseId: string;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to use to generate a response from the query results. Omit this field if you want to return the retrieved results as an array. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to use to generate a response from the query results. Omit this field if you want to return the retrieved results as an array.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId?: string;
   /** Contains configurations for a guardrail to apply during query and response generation for the knowledge base in this configuration. */
   guardrailConfiguration?: FlowGuardrailConfiguration;
-  /** The number of results to retrieve from the knowledge base. */
+  /**
+   * The number of results to retrieve from the knowledge base.
+   *
+   * Range: 1–100.
+   */
   numberOfResults?: number;
   /** A custom prompt template to use with the knowledge base for generating responses. */
   promptTemplate?: FlowKnowledgeBasePromptTemplate;
@@ -2315,9 +2829,17 @@ export interface FlowKnowledgeBaseFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-guardrailconfiguration.html | CloudFormation: GuardrailConfiguration}
  */
 export interface FlowGuardrailConfiguration {
-  /** The identifier for the guardrail. */
+  /**
+   * The identifier for the guardrail.
+   *
+   * Length: at most 2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier?: string;
-  /** The version of the guardrail. */
+  /**
+   * The version of the guardrail.
+   *
+   * Pattern: `^(([0-9]{1,8})|(DRAFT))$`.
+   */
   guardrailVersion?: string;
 }
 
@@ -2327,7 +2849,11 @@ export interface FlowGuardrailConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-knowledgebaseprompttemplate.html | CloudFormation: KnowledgeBasePromptTemplate}
  */
 export interface FlowKnowledgeBasePromptTemplate {
-  /** The text of the prompt template. */
+  /**
+   * The text of the prompt template.
+   *
+   * Length: 1–100000.
+   */
   textPromptTemplate: string;
 }
 
@@ -2347,13 +2873,29 @@ export interface FlowPromptInferenceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-promptmodelinferenceconfiguration.html | CloudFormation: PromptModelInferenceConfiguration}
  */
 export interface FlowPromptModelInferenceConfiguration {
-  /** Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs. */
+  /**
+   * Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The percentage of most-likely candidates that the model considers for the next token. */
+  /**
+   * The percentage of most-likely candidates that the model considers for the next token.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
-  /** The maximum number of tokens to return in the response. */
+  /**
+   * The maximum number of tokens to return in the response.
+   *
+   * Range: 0–4096.
+   */
   maxTokens?: number;
-  /** A list of strings that define sequences after which the model will stop generating. */
+  /**
+   * A list of strings that define sequences after which the model will stop generating.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -2403,7 +2945,11 @@ export interface FlowVectorSearchRerankingConfiguration {
 export interface FlowVectorSearchBedrockRerankingConfiguration {
   /** Configuration for the Amazon Bedrock foundation model used for reranking. This includes the model ARN and any additional request fields required by the model. */
   modelConfiguration: FlowVectorSearchBedrockRerankingModelConfiguration;
-  /** The maximum number of results to rerank. This limits how many of the initial vector search results will be processed by the reranking model. A smaller number improves performance but may exclude potentially relevant results. */
+  /**
+   * The maximum number of results to rerank. This limits how many of the initial vector search results will be processed by the reranking model. A smaller number improves performance but may exclude potentially relevant results.
+   *
+   * Range: 1–100.
+   */
   numberOfRerankedResults?: number;
   /** Configuration for how document metadata should be used during the reranking process. This determines which metadata fields are included when reordering search results. */
   metadataConfiguration?: FlowMetadataConfigurationForReranking;
@@ -2415,7 +2961,11 @@ export interface FlowVectorSearchBedrockRerankingConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-vectorsearchbedrockrerankingmodelconfiguration.html | CloudFormation: VectorSearchBedrockRerankingModelConfiguration}
  */
 export interface FlowVectorSearchBedrockRerankingModelConfiguration {
-  /** The Amazon Resource Name (ARN) of the foundation model to use for reranking. This model processes the query and search results to determine a more relevant ordering. */
+  /**
+   * The Amazon Resource Name (ARN) of the foundation model to use for reranking. This model processes the query and search results to determine a more relevant ordering.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}::foundation-model/(.*))?$`.
+   */
   modelArn: string;
   /** A list of additional fields to include in the model request during reranking. These fields provide extra context or configuration options specific to the selected foundation model. */
   additionalModelRequestFields?: Record<string, unknown>;
@@ -2439,7 +2989,11 @@ export interface FlowMetadataConfigurationForReranking {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-rerankingmetadataselectivemodeconfiguration.html | CloudFormation: RerankingMetadataSelectiveModeConfiguration}
  */
 export interface FlowRerankingMetadataSelectiveModeConfiguration {
-  /** A list of metadata field names to explicitly include in the reranking process. Only these fields will be considered when reordering search results. This parameter cannot be used together with fieldsToExclude. */
+  /**
+   * A list of metadata field names to explicitly include in the reranking process. Only these fields will be considered when reordering search results. This parameter cannot be used together with fieldsToExclude.
+   *
+   * Items: 1–100.
+   */
   fieldsToInclude?: FlowFieldForReranking[];
   /** A list of metadata field names to explicitly exclude from the reranking process. All metadata fields except these will be considered when reordering search results. This parameter cannot be used together with fieldsToInclude. */
   fieldsToExclude?: FlowFieldForReranking[];
@@ -2451,7 +3005,11 @@ export interface FlowRerankingMetadataSelectiveModeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-fieldforreranking.html | CloudFormation: FieldForReranking}
  */
 export interface FlowFieldForReranking {
-  /** The name of the metadata field to be used during the reranking process. */
+  /**
+   * The name of the metadata field to be used during the reranking process.
+   *
+   * Length: 1–2000.
+   */
   fieldName: string;
 }
 
@@ -2461,7 +3019,11 @@ export interface FlowFieldForReranking {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-conditionflownodeconfiguration.html | CloudFormation: ConditionFlowNodeConfiguration}
  */
 export interface FlowConditionFlowNodeConfiguration {
-  /** An array of conditions. Each member contains the name of a condition and an expression that defines the condition. */
+  /**
+   * An array of conditions. Each member contains the name of a condition and an expression that defines the condition.
+   *
+   * Items: 1–5.
+   */
   conditions: FlowFlowCondition[];
 }
 
@@ -2471,9 +3033,17 @@ export interface FlowConditionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowcondition.html | CloudFormation: FlowCondition}
  */
 export interface FlowFlowCondition {
-  /** A name for the condition that you can reference. */
+  /**
+   * A name for the condition that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
-  /** Defines the condition. You must refer to at least one of the inputs in the condition. For more information, expand the Condition node section in [Node types in prompt flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-how-it-works.html#flows-nodes) . */
+  /**
+   * Defines the condition. You must refer to at least one of the inputs in the condition. For more information, expand the Condition node section in [Node types in prompt flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-how-it-works.html#flows-nodes) .
+   *
+   * Length: 1–64.
+   */
   expression?: string;
 }
 
@@ -2483,9 +3053,17 @@ export interface FlowFlowCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-lexflownodeconfiguration.html | CloudFormation: LexFlowNodeConfiguration}
  */
 export interface FlowLexFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the Amazon Lex bot alias to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Lex bot alias to invoke.
+   *
+   * Length: at most 78. Pattern: `^arn:aws(|-us-gov):lex:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:bot-alias/[0-9a-zA-Z]+/[0-9a-zA-Z]+$`.
+   */
   botAliasArn: string;
-  /** The Region to invoke the Amazon Lex bot in. */
+  /**
+   * The Region to invoke the Amazon Lex bot in.
+   *
+   * Length: 1–10.
+   */
   localeId: string;
 }
 
@@ -2519,7 +3097,11 @@ export interface FlowPromptFlowNodeSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-promptflownoderesourceconfiguration.html | CloudFormation: PromptFlowNodeResourceConfiguration}
  */
 export interface FlowPromptFlowNodeResourceConfiguration {
-  /** The Amazon Resource Name (ARN) of the prompt from Prompt management. */
+  /**
+   * The Amazon Resource Name (ARN) of the prompt from Prompt management.
+   *
+   * Pattern: `^(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:prompt/[0-9a-zA-Z]{10}(?::[0-9]{1,5})?)$`.
+   */
   promptArn: string;
 }
 
@@ -2533,7 +3115,11 @@ export interface FlowPromptFlowNodeInlineConfiguration {
   templateType: "TEXT";
   /** Contains a prompt and variables in the prompt that can be replaced with values at runtime. */
   templateConfiguration: FlowPromptTemplateConfiguration;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to run inference with. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to run inference with.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId: string;
   /** Contains inference configurations for the prompt. */
   inferenceConfiguration?: FlowPromptInferenceConfiguration;
@@ -2555,9 +3141,17 @@ export interface FlowPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-textprompttemplateconfiguration.html | CloudFormation: TextPromptTemplateConfiguration}
  */
 export interface FlowTextPromptTemplateConfiguration {
-  /** The message for the prompt. */
+  /**
+   * The message for the prompt.
+   *
+   * Length: 1–200000.
+   */
   text: string;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: FlowPromptInputVariable[];
 }
 
@@ -2567,7 +3161,11 @@ export interface FlowTextPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-promptinputvariable.html | CloudFormation: PromptInputVariable}
  */
 export interface FlowPromptInputVariable {
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name?: string;
 }
 
@@ -2577,7 +3175,11 @@ export interface FlowPromptInputVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-lambdafunctionflownodeconfiguration.html | CloudFormation: LambdaFunctionFlowNodeConfiguration}
  */
 export interface FlowLambdaFunctionFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the Lambda function to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function to invoke.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambdaArn: string;
 }
 
@@ -2587,7 +3189,11 @@ export interface FlowLambdaFunctionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-agentflownodeconfiguration.html | CloudFormation: AgentFlowNodeConfiguration}
  */
 export interface FlowAgentFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the alias of the agent to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the alias of the agent to invoke.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   agentAliasArn: string;
 }
 
@@ -2617,7 +3223,11 @@ export interface FlowStorageFlowNodeServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-storageflownodes3configuration.html | CloudFormation: StorageFlowNodeS3Configuration}
  */
 export interface FlowStorageFlowNodeS3Configuration {
-  /** The name of the Amazon S3 bucket in which to store the input into the node. */
+  /**
+   * The name of the Amazon S3 bucket in which to store the input into the node.
+   *
+   * Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucketName: string;
 }
 
@@ -2647,7 +3257,11 @@ export interface FlowRetrievalFlowNodeServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-retrievalflownodes3configuration.html | CloudFormation: RetrievalFlowNodeS3Configuration}
  */
 export interface FlowRetrievalFlowNodeS3Configuration {
-  /** The name of the Amazon S3 bucket from which to retrieve data. */
+  /**
+   * The name of the Amazon S3 bucket from which to retrieve data.
+   *
+   * Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucketName: string;
 }
 
@@ -2661,6 +3275,8 @@ export interface FlowInlineCodeFlowNodeConfiguration {
    * The code that's executed in your inline code node. The code can access input data from previous nodes in the flow, perform operations on that data, and produce output that can be used by other nodes in your flow.
    *
    * The code must be valid in the programming `language` that you specify.
+   *
+   * Length: at most 5000000.
    */
   code: string;
   /**
@@ -2698,7 +3314,11 @@ export interface FlowLoopFlowNodeConfiguration {
 export interface FlowLoopControllerFlowNodeConfiguration {
   /** Specifies the condition that determines when the flow exits the DoWhile loop. The loop executes until this condition evaluates to true. */
   continueCondition: FlowFlowCondition;
-  /** Specifies the maximum number of times the DoWhile loop can iterate before the flow exits the loop. */
+  /**
+   * Specifies the maximum number of times the DoWhile loop can iterate before the flow exits the loop.
+   *
+   * Range: 1–1000.
+   */
   maxIterations?: number;
 }
 
@@ -2708,11 +3328,19 @@ export interface FlowLoopControllerFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flownodeinput.html | CloudFormation: FlowNodeInput}
  */
 export interface FlowFlowNodeInput {
-  /** Specifies a name for the input that you can reference. */
+  /**
+   * Specifies a name for the input that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** Specifies the data type of the input. If the input doesn't match this type at runtime, a validation error will be thrown. */
   type: "String" | "Number" | "Boolean" | "Object" | "Array";
-  /** An expression that formats the input for the node. For an explanation of how to create expressions, see [Expressions in Prompt flows in Amazon Bedrock](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-expressions.html) . */
+  /**
+   * An expression that formats the input for the node. For an explanation of how to create expressions, see [Expressions in Prompt flows in Amazon Bedrock](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-expressions.html) .
+   *
+   * Length: 1–64.
+   */
   expression: string;
   /**
    * Specifies how input data flows between iterations in a DoWhile loop.
@@ -2730,7 +3358,11 @@ export interface FlowFlowNodeInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flownodeoutput.html | CloudFormation: FlowNodeOutput}
  */
 export interface FlowFlowNodeOutput {
-  /** A name for the output that you can reference. */
+  /**
+   * A name for the output that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** The data type of the output. If the output doesn't match this type at runtime, a validation error will be thrown. */
   type: "String" | "Number" | "Boolean" | "Object" | "Array";
@@ -2744,11 +3376,23 @@ export interface FlowFlowNodeOutput {
 export interface FlowFlowConnection {
   /** Whether the source node that the connection begins from is a condition node ( `Conditional` ) or not ( `Data` ). */
   type: "Data" | "Conditional";
-  /** A name for the connection that you can reference. */
+  /**
+   * A name for the connection that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,100}$`.
+   */
   name: string;
-  /** The node that the connection starts at. */
+  /**
+   * The node that the connection starts at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   source: string;
-  /** The node that the connection ends at. */
+  /**
+   * The node that the connection ends at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   target: string;
   /** The configuration of the connection. */
   configuration?: FlowFlowConnectionConfiguration;
@@ -2772,9 +3416,17 @@ export interface FlowFlowConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowdataconnectionconfiguration.html | CloudFormation: FlowDataConnectionConfiguration}
  */
 export interface FlowFlowDataConnectionConfiguration {
-  /** The name of the output in the source node that the connection begins from. */
+  /**
+   * The name of the output in the source node that the connection begins from.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   sourceOutput: string;
-  /** The name of the input in the target node that the connection ends at. */
+  /**
+   * The name of the input in the target node that the connection ends at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   targetInput: string;
 }
 
@@ -2784,7 +3436,11 @@ export interface FlowFlowDataConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-flowconditionalconnectionconfiguration.html | CloudFormation: FlowConditionalConnectionConfiguration}
  */
 export interface FlowFlowConditionalConnectionConfiguration {
-  /** The condition that triggers this connection. For more information about how to write conditions, see the *Condition* node type in the [Node types](https://docs.aws.amazon.com/bedrock/latest/userguide/node-types.html) topic in the Amazon Bedrock User Guide. */
+  /**
+   * The condition that triggers this connection. For more information about how to write conditions, see the *Condition* node type in the [Node types](https://docs.aws.amazon.com/bedrock/latest/userguide/node-types.html) topic in the Amazon Bedrock User Guide.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   condition: string;
 }
 
@@ -2794,11 +3450,23 @@ export interface FlowFlowConditionalConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flow-s3location.html | CloudFormation: S3Location}
  */
 export interface FlowS3Location {
-  /** The S3 bucket containing the flow definition. */
+  /**
+   * The S3 bucket containing the flow definition.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** The object key for the S3 location containing the definition. */
+  /**
+   * The object key for the S3 location containing the definition.
+   *
+   * Length: 1–1024.
+   */
   key: string;
-  /** The Amazon S3 location from which to retrieve data for an S3 retrieve node or to which to store data for an S3 storage node. */
+  /**
+   * The Amazon S3 location from which to retrieve data for an S3 retrieve node or to which to store data for an S3 storage node.
+   *
+   * Length: 1–1024.
+   */
   version?: string;
 }
 
@@ -2828,15 +3496,31 @@ export type FlowAlias = InstanceType<typeof FlowAlias>;
 
 /** Inputs of {@link FlowAlias}. */
 export interface FlowAliasArgs {
-  /** The Amazon Resource Name (ARN) of the alias. */
+  /**
+   * The Amazon Resource Name (ARN) of the alias.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:flow/[0-9a-zA-Z]{10}$`.
+   */
   flowArn: string;
   /** The configuration that specifies how nodes in the flow are executed concurrently. */
   concurrencyConfiguration?: FlowAliasFlowAliasConcurrencyConfiguration;
-  /** A description of the alias. */
+  /**
+   * A description of the alias.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The name of the alias. */
+  /**
+   * The name of the alias.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** A list of configurations about the versions that the alias maps to. Currently, you can only specify one. */
+  /**
+   * A list of configurations about the versions that the alias maps to. Currently, you can only specify one.
+   *
+   * Items: 1–1.
+   */
   routingConfiguration: FlowAliasFlowAliasRoutingConfigurationListItem[];
   /**
    * Metadata that you can assign to a resource as key-value pairs. For more information, see the following resources:
@@ -2874,7 +3558,11 @@ export interface FlowAliasFlowAliasConcurrencyConfiguration {
    * - `Manual` - You specify which nodes can be executed in parallel.
    */
   type: "Automatic" | "Manual";
-  /** The maximum number of nodes that can be executed concurrently in the flow. */
+  /**
+   * The maximum number of nodes that can be executed concurrently in the flow.
+   *
+   * Range: 1–100.
+   */
   maxConcurrency?: number;
 }
 
@@ -2884,7 +3572,11 @@ export interface FlowAliasFlowAliasConcurrencyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowalias-flowaliasroutingconfigurationlistitem.html | CloudFormation: FlowAliasRoutingConfigurationListItem}
  */
 export interface FlowAliasFlowAliasRoutingConfigurationListItem {
-  /** The version that the alias maps to. */
+  /**
+   * The version that the alias maps to.
+   *
+   * Length: 1–5. Pattern: `^(DRAFT|[0-9]{0,4}[1-9][0-9]{0,4})$`.
+   */
   flowVersion?: string;
 }
 
@@ -2899,9 +3591,17 @@ export type FlowVersion = InstanceType<typeof FlowVersion>;
 
 /** Inputs of {@link FlowVersion}. */
 export interface FlowVersionArgs {
-  /** The Amazon Resource Name (ARN) of the flow that the version belongs to. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow that the version belongs to.
+   *
+   * Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:flow/[0-9a-zA-Z]{10}$`.
+   */
   flowArn: string;
-  /** The description of the flow version. */
+  /**
+   * The description of the flow version.
+   *
+   * Length: 1–200.
+   */
   description?: string;
 }
 
@@ -2931,9 +3631,17 @@ export interface FlowVersionOutputs extends FlowVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flowdefinition.html | CloudFormation: FlowDefinition}
  */
 export interface FlowVersionFlowDefinition {
-  /** An array of node definitions in the flow. */
+  /**
+   * An array of node definitions in the flow.
+   *
+   * Items: at most 40.
+   */
   nodes?: FlowVersionFlowNode[];
-  /** An array of connection definitions in the flow. */
+  /**
+   * An array of connection definitions in the flow.
+   *
+   * Items: at most 100.
+   */
   connections?: FlowVersionFlowConnection[];
 }
 
@@ -2943,15 +3651,27 @@ export interface FlowVersionFlowDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flownode.html | CloudFormation: FlowNode}
  */
 export interface FlowVersionFlowNode {
-  /** A name for the node. */
+  /**
+   * A name for the node.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** The type of node. This value must match the name of the key that you provide in the configuration you provide in the `FlowNodeConfiguration` field. */
   type: "Input" | "Output" | "KnowledgeBase" | "Condition" | "Lex" | "Prompt" | "LambdaFunction" | "Agent" | "Iterator" | "Collector" | "Storage" | "Retrieval" | "InlineCode" | "Loop" | "LoopInput" | "LoopController";
   /** Contains configurations for the node. */
   configuration?: FlowVersionFlowNodeConfiguration;
-  /** An array of objects, each of which contains information about an input into the node. */
+  /**
+   * An array of objects, each of which contains information about an input into the node.
+   *
+   * Items: at most 5.
+   */
   inputs?: FlowVersionFlowNodeInput[];
-  /** A list of objects, each of which contains information about an output from the node. */
+  /**
+   * A list of objects, each of which contains information about an output from the node.
+   *
+   * Items: at most 5.
+   */
   outputs?: FlowVersionFlowNodeOutput[];
 }
 
@@ -3005,9 +3725,17 @@ export interface FlowVersionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-knowledgebaseflownodeconfiguration.html | CloudFormation: KnowledgeBaseFlowNodeConfiguration}
  */
 export interface FlowVersionKnowledgeBaseFlowNodeConfiguration {
-  /** The unique identifier of the knowledge base to query. */
+  /**
+   * The unique identifier of the knowledge base to query.
+   *
+   * Length: at most 10. Pattern: `^[0-9a-zA-Z]+$`.
+   */
   knowledgeBaseId: string;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to use to generate a response from the query results. Omit this field if you want to return the retrieved results as an array. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to use to generate a response from the query results. Omit this field if you want to return the retrieved results as an array.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId?: string;
   /** Contains configurations for a guardrail to apply during query and response generation for the knowledge base in this configuration. */
   guardrailConfiguration?: FlowVersionGuardrailConfiguration;
@@ -3029,9 +3757,17 @@ export interface FlowVersionKnowledgeBaseFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-guardrailconfiguration.html | CloudFormation: GuardrailConfiguration}
  */
 export interface FlowVersionGuardrailConfiguration {
-  /** The identifier for the guardrail. */
+  /**
+   * The identifier for the guardrail.
+   *
+   * Length: at most 2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
+   */
   guardrailIdentifier?: string;
-  /** The version of the guardrail. */
+  /**
+   * The version of the guardrail.
+   *
+   * Pattern: `^(([0-9]{1,8})|(DRAFT))$`.
+   */
   guardrailVersion?: string;
 }
 
@@ -3061,13 +3797,29 @@ export interface FlowVersionPromptInferenceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-promptmodelinferenceconfiguration.html | CloudFormation: PromptModelInferenceConfiguration}
  */
 export interface FlowVersionPromptModelInferenceConfiguration {
-  /** Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs. */
+  /**
+   * Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The percentage of most-likely candidates that the model considers for the next token. */
+  /**
+   * The percentage of most-likely candidates that the model considers for the next token.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
-  /** The maximum number of tokens to return in the response. */
+  /**
+   * The maximum number of tokens to return in the response.
+   *
+   * Range: 0–4096.
+   */
   maxTokens?: number;
-  /** A list of strings that define sequences after which the model will stop generating. */
+  /**
+   * A list of strings that define sequences after which the model will stop generating.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -3175,7 +3927,11 @@ export interface FlowVersionFieldForReranking {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-conditionflownodeconfiguration.html | CloudFormation: ConditionFlowNodeConfiguration}
  */
 export interface FlowVersionConditionFlowNodeConfiguration {
-  /** An array of conditions. Each member contains the name of a condition and an expression that defines the condition. */
+  /**
+   * An array of conditions. Each member contains the name of a condition and an expression that defines the condition.
+   *
+   * Items: 1–5.
+   */
   conditions: FlowVersionFlowCondition[];
 }
 
@@ -3185,9 +3941,17 @@ export interface FlowVersionConditionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flowcondition.html | CloudFormation: FlowCondition}
  */
 export interface FlowVersionFlowCondition {
-  /** A name for the condition that you can reference. */
+  /**
+   * A name for the condition that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
-  /** Defines the condition. You must refer to at least one of the inputs in the condition. For more information, expand the Condition node section in [Node types in prompt flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-how-it-works.html#flows-nodes) . */
+  /**
+   * Defines the condition. You must refer to at least one of the inputs in the condition. For more information, expand the Condition node section in [Node types in prompt flows](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-how-it-works.html#flows-nodes) .
+   *
+   * Length: 1–64.
+   */
   expression?: string;
 }
 
@@ -3197,9 +3961,17 @@ export interface FlowVersionFlowCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-lexflownodeconfiguration.html | CloudFormation: LexFlowNodeConfiguration}
  */
 export interface FlowVersionLexFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the Amazon Lex bot alias to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon Lex bot alias to invoke.
+   *
+   * Length: at most 78. Pattern: `^arn:aws(|-us-gov):lex:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:bot-alias/[0-9a-zA-Z]+/[0-9a-zA-Z]+$`.
+   */
   botAliasArn: string;
-  /** The Region to invoke the Amazon Lex bot in. */
+  /**
+   * The Region to invoke the Amazon Lex bot in.
+   *
+   * Length: 1–10.
+   */
   localeId: string;
 }
 
@@ -3233,7 +4005,11 @@ export interface FlowVersionPromptFlowNodeSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-promptflownoderesourceconfiguration.html | CloudFormation: PromptFlowNodeResourceConfiguration}
  */
 export interface FlowVersionPromptFlowNodeResourceConfiguration {
-  /** The Amazon Resource Name (ARN) of the prompt from Prompt management. */
+  /**
+   * The Amazon Resource Name (ARN) of the prompt from Prompt management.
+   *
+   * Pattern: `^(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:prompt/[0-9a-zA-Z]{10}(?::[0-9]{1,5})?)$`.
+   */
   promptArn: string;
 }
 
@@ -3247,7 +4023,11 @@ export interface FlowVersionPromptFlowNodeInlineConfiguration {
   templateType: "TEXT";
   /** Contains a prompt and variables in the prompt that can be replaced with values at runtime. */
   templateConfiguration: FlowVersionPromptTemplateConfiguration;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to run inference with. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) to run inference with.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId: string;
   /** Contains inference configurations for the prompt. */
   inferenceConfiguration?: FlowVersionPromptInferenceConfiguration;
@@ -3269,9 +4049,17 @@ export interface FlowVersionPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-textprompttemplateconfiguration.html | CloudFormation: TextPromptTemplateConfiguration}
  */
 export interface FlowVersionTextPromptTemplateConfiguration {
-  /** The message for the prompt. */
+  /**
+   * The message for the prompt.
+   *
+   * Length: 1–200000.
+   */
   text: string;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: FlowVersionPromptInputVariable[];
 }
 
@@ -3281,7 +4069,11 @@ export interface FlowVersionTextPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-promptinputvariable.html | CloudFormation: PromptInputVariable}
  */
 export interface FlowVersionPromptInputVariable {
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name?: string;
 }
 
@@ -3291,7 +4083,11 @@ export interface FlowVersionPromptInputVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-lambdafunctionflownodeconfiguration.html | CloudFormation: LambdaFunctionFlowNodeConfiguration}
  */
 export interface FlowVersionLambdaFunctionFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the Lambda function to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function to invoke.
+   *
+   * Length: at most 2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9-_\.]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   lambdaArn: string;
 }
 
@@ -3301,7 +4097,11 @@ export interface FlowVersionLambdaFunctionFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-agentflownodeconfiguration.html | CloudFormation: AgentFlowNodeConfiguration}
  */
 export interface FlowVersionAgentFlowNodeConfiguration {
-  /** The Amazon Resource Name (ARN) of the alias of the agent to invoke. */
+  /**
+   * The Amazon Resource Name (ARN) of the alias of the agent to invoke.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   agentAliasArn: string;
 }
 
@@ -3331,7 +4131,11 @@ export interface FlowVersionStorageFlowNodeServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-storageflownodes3configuration.html | CloudFormation: StorageFlowNodeS3Configuration}
  */
 export interface FlowVersionStorageFlowNodeS3Configuration {
-  /** The name of the Amazon S3 bucket in which to store the input into the node. */
+  /**
+   * The name of the Amazon S3 bucket in which to store the input into the node.
+   *
+   * Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucketName: string;
 }
 
@@ -3361,7 +4165,11 @@ export interface FlowVersionRetrievalFlowNodeServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-retrievalflownodes3configuration.html | CloudFormation: RetrievalFlowNodeS3Configuration}
  */
 export interface FlowVersionRetrievalFlowNodeS3Configuration {
-  /** The name of the Amazon S3 bucket from which to retrieve data. */
+  /**
+   * The name of the Amazon S3 bucket from which to retrieve data.
+   *
+   * Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucketName: string;
 }
 
@@ -3375,6 +4183,8 @@ export interface FlowVersionInlineCodeFlowNodeConfiguration {
    * The code that's executed in your inline code node. The code can access input data from previous nodes in the flow, perform operations on that data, and produce output that can be used by other nodes in your flow.
    *
    * The code must be valid in the programming `language` that you specify.
+   *
+   * Length: at most 5000000.
    */
   code: string;
   /**
@@ -3422,11 +4232,19 @@ export interface FlowVersionLoopControllerFlowNodeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flownodeinput.html | CloudFormation: FlowNodeInput}
  */
 export interface FlowVersionFlowNodeInput {
-  /** Specifies a name for the input that you can reference. */
+  /**
+   * Specifies a name for the input that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** Specifies the data type of the input. If the input doesn't match this type at runtime, a validation error will be thrown. */
   type: "String" | "Number" | "Boolean" | "Object" | "Array";
-  /** An expression that formats the input for the node. For an explanation of how to create expressions, see [Expressions in Prompt flows in Amazon Bedrock](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-expressions.html) . */
+  /**
+   * An expression that formats the input for the node. For an explanation of how to create expressions, see [Expressions in Prompt flows in Amazon Bedrock](https://docs.aws.amazon.com/bedrock/latest/userguide/flows-expressions.html) .
+   *
+   * Length: 1–64.
+   */
   expression: string;
 }
 
@@ -3436,7 +4254,11 @@ export interface FlowVersionFlowNodeInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flownodeoutput.html | CloudFormation: FlowNodeOutput}
  */
 export interface FlowVersionFlowNodeOutput {
-  /** A name for the output that you can reference. */
+  /**
+   * A name for the output that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   name: string;
   /** The data type of the output. If the output doesn't match this type at runtime, a validation error will be thrown. */
   type: "String" | "Number" | "Boolean" | "Object" | "Array";
@@ -3450,11 +4272,23 @@ export interface FlowVersionFlowNodeOutput {
 export interface FlowVersionFlowConnection {
   /** Whether the source node that the connection begins from is a condition node ( `Conditional` ) or not ( `Data` ). */
   type: "Data" | "Conditional";
-  /** A name for the connection that you can reference. */
+  /**
+   * A name for the connection that you can reference.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,100}$`.
+   */
   name: string;
-  /** The node that the connection starts at. */
+  /**
+   * The node that the connection starts at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   source: string;
-  /** The node that the connection ends at. */
+  /**
+   * The node that the connection ends at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   target: string;
   /** The configuration of the connection. */
   configuration?: FlowVersionFlowConnectionConfiguration;
@@ -3478,9 +4312,17 @@ export interface FlowVersionFlowConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flowdataconnectionconfiguration.html | CloudFormation: FlowDataConnectionConfiguration}
  */
 export interface FlowVersionFlowDataConnectionConfiguration {
-  /** The name of the output in the source node that the connection begins from. */
+  /**
+   * The name of the output in the source node that the connection begins from.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   sourceOutput: string;
-  /** The name of the input in the target node that the connection ends at. */
+  /**
+   * The name of the input in the target node that the connection ends at.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   targetInput: string;
 }
 
@@ -3490,7 +4332,11 @@ export interface FlowVersionFlowDataConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-flowversion-flowconditionalconnectionconfiguration.html | CloudFormation: FlowConditionalConnectionConfiguration}
  */
 export interface FlowVersionFlowConditionalConnectionConfiguration {
-  /** The condition that triggers this connection. For more information about how to write conditions, see the *Condition* node type in the [Node types](https://docs.aws.amazon.com/bedrock/latest/userguide/node-types.html) topic in the Amazon Bedrock User Guide. */
+  /**
+   * The condition that triggers this connection. For more information about how to write conditions, see the *Condition* node type in the [Node types](https://docs.aws.amazon.com/bedrock/latest/userguide/node-types.html) topic in the Amazon Bedrock User Guide.
+   *
+   * Pattern: `^[a-zA-Z]([_]?[0-9a-zA-Z]){1,50}$`.
+   */
   condition: string;
 }
 
@@ -3507,9 +4353,17 @@ export type Guardrail = InstanceType<typeof Guardrail>;
 
 /** Inputs of {@link Guardrail}. */
 export interface GuardrailArgs {
-  /** The message to return when the guardrail blocks a prompt. */
+  /**
+   * The message to return when the guardrail blocks a prompt.
+   *
+   * Length: 1–500.
+   */
   blockedInputMessaging: string;
-  /** The message to return when the guardrail blocks a model response. */
+  /**
+   * The message to return when the guardrail blocks a model response.
+   *
+   * Length: 1–500.
+   */
   blockedOutputsMessaging: string;
   /** Configuration settings for integrating Automated Reasoning policies with Amazon Bedrock Guardrails. */
   automatedReasoningPolicyConfig?: GuardrailAutomatedReasoningPolicyConfig;
@@ -3523,15 +4377,31 @@ export interface GuardrailArgs {
    * For more information, see the [Amazon Bedrock User Guide](https://docs.aws.amazon.com/bedrock/latest/userguide/guardrails-cross-region.html) .
    */
   crossRegionConfig?: GuardrailGuardrailCrossRegionConfig;
-  /** A description of the guardrail. */
+  /**
+   * A description of the guardrail.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The ARN of the AWS  key that you use to encrypt the guardrail. */
+  /**
+   * The ARN of the AWS  key that you use to encrypt the guardrail.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
-  /** The name of the guardrail. */
+  /**
+   * The name of the guardrail.
+   *
+   * Length: 1–50. Pattern: `^[0-9a-zA-Z-_]+$`.
+   */
   name: string;
   /** The sensitive information policy to configure for the guardrail. */
   sensitiveInformationPolicyConfig?: GuardrailSensitiveInformationPolicyConfig;
-  /** The tags that you want to attach to the guardrail. */
+  /**
+   * The tags that you want to attach to the guardrail.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The topic policies to configure for the guardrail. */
   topicPolicyConfig?: GuardrailTopicPolicyConfig;
@@ -3565,9 +4435,17 @@ export interface GuardrailOutputs extends GuardrailArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-automatedreasoningpolicyconfig.html | CloudFormation: AutomatedReasoningPolicyConfig}
  */
 export interface GuardrailAutomatedReasoningPolicyConfig {
-  /** The minimum confidence level required for Automated Reasoning policy violations to trigger guardrail actions. Values range from 0.0 to 1.0. */
+  /**
+   * The minimum confidence level required for Automated Reasoning policy violations to trigger guardrail actions. Values range from 0.0 to 1.0.
+   *
+   * Range: 0–1.
+   */
   confidenceThreshold?: number;
-  /** The list of Automated Reasoning policy ARNs that should be applied as part of this guardrail configuration. */
+  /**
+   * The list of Automated Reasoning policy ARNs that should be applied as part of this guardrail configuration.
+   *
+   * Items: 1–2. Each item: Length: 15–2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:automated-reasoning-policy\/[a-z0-9]{12}(:([1-9][0-9]{0,11}))?$`.
+   */
   policies: string[];
 }
 
@@ -3577,7 +4455,11 @@ export interface GuardrailAutomatedReasoningPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-contentpolicyconfig.html | CloudFormation: ContentPolicyConfig}
  */
 export interface GuardrailContentPolicyConfig {
-  /** Contains the type of the content filter and how strongly it should apply to prompts and model responses. */
+  /**
+   * Contains the type of the content filter and how strongly it should apply to prompts and model responses.
+   *
+   * Items: 1–6.
+   */
   filtersConfig: GuardrailContentFilterConfig[];
   /** The tier that your guardrail uses for content filters. Consider using a tier that balances performance, accuracy, and compatibility with your existing generative AI workflows. */
   contentFiltersTierConfig?: GuardrailContentFiltersTierConfig;
@@ -3600,9 +4482,17 @@ export interface GuardrailContentFilterConfig {
   inputStrength: "NONE" | "LOW" | "MEDIUM" | "HIGH";
   /** The strength of the content filter to apply to model responses. As you increase the filter strength, the likelihood of filtering harmful content increases and the probability of seeing harmful content in your application reduces. */
   outputStrength: "NONE" | "LOW" | "MEDIUM" | "HIGH";
-  /** The input modalities selected for the guardrail content filter configuration. */
+  /**
+   * The input modalities selected for the guardrail content filter configuration.
+   *
+   * Items: at least 1.
+   */
   inputModalities?: ("TEXT" | "IMAGE")[];
-  /** The output modalities selected for the guardrail content filter configuration. */
+  /**
+   * The output modalities selected for the guardrail content filter configuration.
+   *
+   * Items: at least 1.
+   */
   outputModalities?: ("TEXT" | "IMAGE")[];
   /**
    * Specifies the action to take when harmful content is detected. Supported values include:
@@ -3645,7 +4535,11 @@ export interface GuardrailContentFiltersTierConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-contextualgroundingpolicyconfig.html | CloudFormation: ContextualGroundingPolicyConfig}
  */
 export interface GuardrailContextualGroundingPolicyConfig {
-  /** List of contextual grounding filter configs. */
+  /**
+   * List of contextual grounding filter configs.
+   *
+   * Items: at least 1.
+   */
   filtersConfig: GuardrailContextualGroundingFilterConfig[];
 }
 
@@ -3657,7 +4551,11 @@ export interface GuardrailContextualGroundingPolicyConfig {
 export interface GuardrailContextualGroundingFilterConfig {
   /** The filter details for the guardrails contextual grounding filter. */
   type: "GROUNDING" | "RELEVANCE";
-  /** The threshold details for the guardrails contextual grounding filter. */
+  /**
+   * The threshold details for the guardrails contextual grounding filter.
+   *
+   * Range: at least 0.
+   */
   threshold: number;
   /**
    * Specifies the action to take when content fails the contextual grounding evaluation. Supported values include:
@@ -3678,7 +4576,11 @@ export interface GuardrailContextualGroundingFilterConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-guardrailcrossregionconfig.html | CloudFormation: GuardrailCrossRegionConfig}
  */
 export interface GuardrailGuardrailCrossRegionConfig {
-  /** The Amazon Resource Name (ARN) of the guardrail profile that your guardrail is using. Guardrail profile availability depends on your current AWS Region . For more information, see the [Amazon Bedrock User Guide](https://docs.aws.amazon.com/bedrock/latest/userguide/guardrails-cross-region-support.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of the guardrail profile that your guardrail is using. Guardrail profile availability depends on your current AWS Region . For more information, see the [Amazon Bedrock User Guide](https://docs.aws.amazon.com/bedrock/latest/userguide/guardrails-cross-region-support.html) .
+   *
+   * Length: 15–2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail-profile/[a-z0-9-]+[.]{1}guardrail[.]{1}v[0-9:]+$`.
+   */
   guardrailProfileArn: string;
 }
 
@@ -3688,9 +4590,17 @@ export interface GuardrailGuardrailCrossRegionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-sensitiveinformationpolicyconfig.html | CloudFormation: SensitiveInformationPolicyConfig}
  */
 export interface GuardrailSensitiveInformationPolicyConfig {
-  /** A list of PII entities to configure to the guardrail. */
+  /**
+   * A list of PII entities to configure to the guardrail.
+   *
+   * Items: at least 1.
+   */
   piiEntitiesConfig?: GuardrailPiiEntityConfig[];
-  /** A list of regular expressions to configure to the guardrail. */
+  /**
+   * A list of regular expressions to configure to the guardrail.
+   *
+   * Items: at least 1.
+   */
   regexesConfig?: GuardrailRegexConfig[];
 }
 
@@ -3758,11 +4668,23 @@ export interface GuardrailPiiEntityConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-regexconfig.html | CloudFormation: RegexConfig}
  */
 export interface GuardrailRegexConfig {
-  /** The name of the regular expression to configure for the guardrail. */
+  /**
+   * The name of the regular expression to configure for the guardrail.
+   *
+   * Length: 1–100.
+   */
   name: string;
-  /** The description of the regular expression to configure for the guardrail. */
+  /**
+   * The description of the regular expression to configure for the guardrail.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The regular expression pattern to configure for the guardrail. */
+  /**
+   * The regular expression pattern to configure for the guardrail.
+   *
+   * Length: at least 1.
+   */
   pattern: string;
   /** The guardrail action to configure when matching regular expression is detected. */
   action: "BLOCK" | "ANONYMIZE" | "NONE";
@@ -3792,7 +4714,11 @@ export interface GuardrailRegexConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-topicpolicyconfig.html | CloudFormation: TopicPolicyConfig}
  */
 export interface GuardrailTopicPolicyConfig {
-  /** A list of policies related to topics that the guardrail should deny. */
+  /**
+   * A list of policies related to topics that the guardrail should deny.
+   *
+   * Items: at least 1.
+   */
   topicsConfig: GuardrailTopicConfig[];
   /** The tier that your guardrail uses for denied topic filters. */
   topicsTierConfig?: GuardrailTopicsTierConfig;
@@ -3804,11 +4730,23 @@ export interface GuardrailTopicPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-topicconfig.html | CloudFormation: TopicConfig}
  */
 export interface GuardrailTopicConfig {
-  /** The name of the topic to deny. */
+  /**
+   * The name of the topic to deny.
+   *
+   * Length: 1–100. Pattern: `^[0-9a-zA-Z-_ !?.]+$`.
+   */
   name: string;
-  /** A definition of the topic to deny. */
+  /**
+   * A definition of the topic to deny.
+   *
+   * Length: 1–1000.
+   */
   definition: string;
-  /** A list of prompts, each of which is an example of a prompt that can be categorized as belonging to the topic. */
+  /**
+   * A list of prompts, each of which is an example of a prompt that can be categorized as belonging to the topic.
+   *
+   * Items: at least 0. Each item: Length: 1–100.
+   */
   examples?: string[];
   /** Specifies to deny the topic. */
   type: "DENY";
@@ -3853,7 +4791,11 @@ export interface GuardrailTopicsTierConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-wordpolicyconfig.html | CloudFormation: WordPolicyConfig}
  */
 export interface GuardrailWordPolicyConfig {
-  /** A list of words to configure for the guardrail. */
+  /**
+   * A list of words to configure for the guardrail.
+   *
+   * Items: at least 1.
+   */
   wordsConfig?: GuardrailWordConfig[];
   /** A list of managed words to configure for the guardrail. */
   managedWordListsConfig?: GuardrailManagedWordsConfig[];
@@ -3865,7 +4807,11 @@ export interface GuardrailWordPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-guardrail-wordconfig.html | CloudFormation: WordConfig}
  */
 export interface GuardrailWordConfig {
-  /** Text of the word configured for the guardrail to block. */
+  /**
+   * Text of the word configured for the guardrail to block.
+   *
+   * Length: at least 1.
+   */
   text: string;
   /**
    * Specifies the action to take when harmful content is detected in the input. Supported values include:
@@ -3926,12 +4872,18 @@ export type GuardrailVersion = InstanceType<typeof GuardrailVersion>;
 
 /** Inputs of {@link GuardrailVersion}. */
 export interface GuardrailVersionArgs {
-  /** A description of the guardrail version. */
+  /**
+   * A description of the guardrail version.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /**
    * The unique identifier of the guardrail. This can be an ID or the ARN.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 2048. Pattern: `^(([a-z0-9]+)|(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail/[a-z0-9]+))$`.
    */
   guardrailIdentifier: string;
 }
@@ -3957,17 +4909,29 @@ export type IntelligentPromptRouter = InstanceType<typeof IntelligentPromptRoute
 
 /** Inputs of {@link IntelligentPromptRouter}. */
 export interface IntelligentPromptRouterArgs {
-  /** An optional description of the prompt router to help identify its purpose. */
+  /**
+   * An optional description of the prompt router to help identify its purpose.
+   *
+   * Length: 1–200. Pattern: `^([0-9a-zA-Z:.][ _-]?)+$`.
+   */
   description?: string;
   /** The default model to use when the routing criteria is not met. */
   fallbackModel: IntelligentPromptRouterPromptRouterTargetModel;
   /** A list of foundation models that the prompt router can route requests to. At least one model must be specified. */
   models: IntelligentPromptRouterPromptRouterTargetModel[];
-  /** The name of the prompt router. The name must be unique within your AWS account in the current region. */
+  /**
+   * The name of the prompt router. The name must be unique within your AWS account in the current region.
+   *
+   * Length: 1–64. Pattern: `^([0-9a-zA-Z][ _-]?)+$`.
+   */
   promptRouterName: string;
   /** Routing criteria for a prompt router. */
   routingCriteria: IntelligentPromptRouterRoutingCriteria;
-  /** An array of key-value pairs to apply to this resource as tags. You can use tags to categorize and manage your AWS resources. */
+  /**
+   * An array of key-value pairs to apply to this resource as tags. You can use tags to categorize and manage your AWS resources.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -3991,7 +4955,11 @@ export interface IntelligentPromptRouterOutputs extends IntelligentPromptRouterA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-intelligentpromptrouter-promptroutertargetmodel.html | CloudFormation: PromptRouterTargetModel}
  */
 export interface IntelligentPromptRouterPromptRouterTargetModel {
-  /** The target model's ARN. */
+  /**
+   * The target model's ARN.
+   *
+   * Length: 1–2048.
+   */
   modelArn: string;
 }
 
@@ -4001,7 +4969,11 @@ export interface IntelligentPromptRouterPromptRouterTargetModel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-intelligentpromptrouter-routingcriteria.html | CloudFormation: RoutingCriteria}
  */
 export interface IntelligentPromptRouterRoutingCriteria {
-  /** The criteria's response quality difference. */
+  /**
+   * The criteria's response quality difference.
+   *
+   * Range: 0–100.
+   */
   responseQualityDifference: number;
 }
 
@@ -4029,13 +5001,25 @@ export type KnowledgeBase = InstanceType<typeof KnowledgeBase>;
 
 /** Inputs of {@link KnowledgeBase}. */
 export interface KnowledgeBaseArgs {
-  /** The description of the knowledge base associated with the inline agent. */
+  /**
+   * The description of the knowledge base associated with the inline agent.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** Contains details about the embeddings configuration of the knowledge base. */
   knowledgeBaseConfiguration: KnowledgeBaseKnowledgeBaseConfiguration;
-  /** The name of the knowledge base. */
+  /**
+   * The name of the knowledge base.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the IAM role with permissions to invoke API operations on the knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role with permissions to invoke API operations on the knowledge base.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:iam::([0-9]{12})?:role/.+$`.
+   */
   roleArn: string;
   /** Contains details about the storage configuration of the knowledge base. */
   storageConfiguration?: KnowledgeBaseStorageConfiguration;
@@ -4088,7 +5072,11 @@ export interface KnowledgeBaseKnowledgeBaseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-vectorknowledgebaseconfiguration.html | CloudFormation: VectorKnowledgeBaseConfiguration}
  */
 export interface KnowledgeBaseVectorKnowledgeBaseConfiguration {
-  /** The Amazon Resource Name (ARN) of the model used to create vector embeddings for the knowledge base. */
+  /**
+   * The Amazon Resource Name (ARN) of the model used to create vector embeddings for the knowledge base.
+   *
+   * Length: 20–2048. Pattern: `^(arn:aws(-[^:]+)?:[a-z0-9-]+:[a-z0-9-]{1,20}:[0-9]{0,12}:[a-zA-Z0-9-:/._+]+)$`.
+   */
   embeddingModelArn: string;
   /** The embeddings model configuration details for the vector model used in Knowledge Base. */
   embeddingModelConfiguration?: KnowledgeBaseEmbeddingModelConfiguration;
@@ -4112,13 +5100,25 @@ export interface KnowledgeBaseEmbeddingModelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-bedrockembeddingmodelconfiguration.html | CloudFormation: BedrockEmbeddingModelConfiguration}
  */
 export interface KnowledgeBaseBedrockEmbeddingModelConfiguration {
-  /** The dimensions details for the vector configuration used on the Bedrock embeddings model. */
+  /**
+   * The dimensions details for the vector configuration used on the Bedrock embeddings model.
+   *
+   * Range: 0–4096.
+   */
   dimensions?: number;
   /** The data type for the vectors when using a model to convert text into vector embeddings. The model must support the specified data type for vector embeddings. Floating-point (float32) is the default data type, and is supported by most models for vector embeddings. See [Supported embeddings models](https://docs.aws.amazon.com/bedrock/latest/userguide/knowledge-base-supported.html) for information on the available models and their vector data types. */
   embeddingDataType?: "FLOAT32" | "BINARY";
-  /** Configuration settings for processing audio content in multimodal knowledge bases. */
+  /**
+   * Configuration settings for processing audio content in multimodal knowledge bases.
+   *
+   * Items: 1–1.
+   */
   audio?: KnowledgeBaseAudioConfiguration[];
-  /** Configuration settings for processing video content in multimodal knowledge bases. */
+  /**
+   * Configuration settings for processing video content in multimodal knowledge bases.
+   *
+   * Items: 1–1.
+   */
   video?: KnowledgeBaseVideoConfiguration[];
   /** Model-specific configuration for the embedding model. */
   modelConfiguration?: Record<string, unknown>;
@@ -4140,7 +5140,11 @@ export interface KnowledgeBaseAudioConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-audiosegmentationconfiguration.html | CloudFormation: AudioSegmentationConfiguration}
  */
 export interface KnowledgeBaseAudioSegmentationConfiguration {
-  /** The duration in seconds for each audio segment. Audio files will be divided into chunks of this length for processing. */
+  /**
+   * The duration in seconds for each audio segment. Audio files will be divided into chunks of this length for processing.
+   *
+   * Range: 1–30.
+   */
   fixedLengthDuration: number;
 }
 
@@ -4160,7 +5164,11 @@ export interface KnowledgeBaseVideoConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-videosegmentationconfiguration.html | CloudFormation: VideoSegmentationConfiguration}
  */
 export interface KnowledgeBaseVideoSegmentationConfiguration {
-  /** The duration in seconds for each video segment. Video files will be divided into chunks of this length for processing. */
+  /**
+   * The duration in seconds for each video segment. Video files will be divided into chunks of this length for processing.
+   *
+   * Range: 1–30.
+   */
   fixedLengthDuration: number;
 }
 
@@ -4170,7 +5178,11 @@ export interface KnowledgeBaseVideoSegmentationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-supplementaldatastorageconfiguration.html | CloudFormation: SupplementalDataStorageConfiguration}
  */
 export interface KnowledgeBaseSupplementalDataStorageConfiguration {
-  /** List of supplemental data storage locations. */
+  /**
+   * List of supplemental data storage locations.
+   *
+   * Items: 1–1.
+   */
   supplementalDataStorageLocations: KnowledgeBaseSupplementalDataStorageLocation[];
 }
 
@@ -4192,7 +5204,11 @@ export interface KnowledgeBaseSupplementalDataStorageLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-s3location.html | CloudFormation: S3Location}
  */
 export interface KnowledgeBaseS3Location {
-  /** An object URI starting with `s3://` . */
+  /**
+   * An object URI starting with `s3://` .
+   *
+   * Length: 1–2048. Pattern: `^s3://.{1,128}$`.
+   */
   uri: string;
 }
 
@@ -4202,7 +5218,11 @@ export interface KnowledgeBaseS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-kendraknowledgebaseconfiguration.html | CloudFormation: KendraKnowledgeBaseConfiguration}
  */
 export interface KnowledgeBaseKendraKnowledgeBaseConfiguration {
-  /** The ARN of the Amazon Kendra index. */
+  /**
+   * The ARN of the Amazon Kendra index.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):kendra:[a-z0-9-]{1,20}:([0-9]{12}|):index/([a-zA-Z0-9][a-zA-Z0-9-]{35}|[a-zA-Z0-9][a-zA-Z0-9-]{35}-[a-zA-Z0-9][a-zA-Z0-9-]{35})$`.
+   */
   kendraIndexArn: string;
 }
 
@@ -4224,7 +5244,11 @@ export interface KnowledgeBaseSqlKnowledgeBaseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftconfiguration.html | CloudFormation: RedshiftConfiguration}
  */
 export interface KnowledgeBaseRedshiftConfiguration {
-  /** Specifies configurations for Amazon Redshift database storage. */
+  /**
+   * Specifies configurations for Amazon Redshift database storage.
+   *
+   * Items: 1–1.
+   */
   storageConfigurations: KnowledgeBaseRedshiftQueryEngineStorageConfiguration[];
   /** Specifies configurations for an Amazon Redshift query engine. */
   queryEngineConfiguration: KnowledgeBaseRedshiftQueryEngineConfiguration;
@@ -4252,7 +5276,11 @@ export interface KnowledgeBaseRedshiftQueryEngineStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftqueryengineawsdatacatalogstorageconfiguration.html | CloudFormation: RedshiftQueryEngineAwsDataCatalogStorageConfiguration}
  */
 export interface KnowledgeBaseRedshiftQueryEngineAwsDataCatalogStorageConfiguration {
-  /** A list of names of the tables to use. */
+  /**
+   * A list of names of the tables to use.
+   *
+   * Items: 1–1000. Each item: Length: 1–200. Pattern: `^.*\.*$`.
+   */
   tableNames: string[];
 }
 
@@ -4262,7 +5290,11 @@ export interface KnowledgeBaseRedshiftQueryEngineAwsDataCatalogStorageConfigurat
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftqueryengineredshiftstorageconfiguration.html | CloudFormation: RedshiftQueryEngineRedshiftStorageConfiguration}
  */
 export interface KnowledgeBaseRedshiftQueryEngineRedshiftStorageConfiguration {
-  /** The name of the Amazon Redshift database. */
+  /**
+   * The name of the Amazon Redshift database.
+   *
+   * Length: 1–200.
+   */
   databaseName: string;
 }
 
@@ -4286,7 +5318,11 @@ export interface KnowledgeBaseRedshiftQueryEngineConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftserverlessconfiguration.html | CloudFormation: RedshiftServerlessConfiguration}
  */
 export interface KnowledgeBaseRedshiftServerlessConfiguration {
-  /** The ARN of the Amazon Redshift workgroup. */
+  /**
+   * The ARN of the Amazon Redshift workgroup.
+   *
+   * Pattern: `^(arn:(aws(-[a-z]+)*):redshift-serverless:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:workgroup/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`.
+   */
   workgroupArn: string;
   /** Specifies configurations for authentication to an Amazon Redshift provisioned data warehouse. */
   authConfiguration: KnowledgeBaseRedshiftServerlessAuthConfiguration;
@@ -4300,7 +5336,11 @@ export interface KnowledgeBaseRedshiftServerlessConfiguration {
 export interface KnowledgeBaseRedshiftServerlessAuthConfiguration {
   /** The type of authentication to use. */
   type: "IAM" | "USERNAME_PASSWORD";
-  /** The ARN of an Secrets Manager secret for authentication. */
+  /**
+   * The ARN of an Secrets Manager secret for authentication.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   usernamePasswordSecretArn?: string;
 }
 
@@ -4310,7 +5350,11 @@ export interface KnowledgeBaseRedshiftServerlessAuthConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-redshiftprovisionedconfiguration.html | CloudFormation: RedshiftProvisionedConfiguration}
  */
 export interface KnowledgeBaseRedshiftProvisionedConfiguration {
-  /** The ID of the Amazon Redshift cluster. */
+  /**
+   * The ID of the Amazon Redshift cluster.
+   *
+   * Length: 1–63.
+   */
   clusterIdentifier: string;
   /** Specifies configurations for authentication to Amazon Redshift. */
   authConfiguration: KnowledgeBaseRedshiftProvisionedAuthConfiguration;
@@ -4326,7 +5370,11 @@ export interface KnowledgeBaseRedshiftProvisionedAuthConfiguration {
   type: "IAM" | "USERNAME_PASSWORD" | "USERNAME";
   /** The database username for authentication to an Amazon Redshift provisioned data warehouse. */
   databaseUser?: string;
-  /** The ARN of an Secrets Manager secret for authentication. */
+  /**
+   * The ARN of an Secrets Manager secret for authentication.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   usernamePasswordSecretArn?: string;
 }
 
@@ -4336,7 +5384,11 @@ export interface KnowledgeBaseRedshiftProvisionedAuthConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-querygenerationconfiguration.html | CloudFormation: QueryGenerationConfiguration}
  */
 export interface KnowledgeBaseQueryGenerationConfiguration {
-  /** The time after which query generation will time out. */
+  /**
+   * The time after which query generation will time out.
+   *
+   * Range: 1–200.
+   */
   executionTimeoutSeconds?: number;
   /** Specifies configurations for context to use during query generation. */
   generationContext?: KnowledgeBaseQueryGenerationContext;
@@ -4348,9 +5400,17 @@ export interface KnowledgeBaseQueryGenerationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-querygenerationcontext.html | CloudFormation: QueryGenerationContext}
  */
 export interface KnowledgeBaseQueryGenerationContext {
-  /** An array of objects, each of which defines information about a table in the database. */
+  /**
+   * An array of objects, each of which defines information about a table in the database.
+   *
+   * Items: at most 50.
+   */
   tables?: KnowledgeBaseQueryGenerationTable[];
-  /** An array of objects, each of which defines information about example queries to help the query engine generate appropriate SQL queries. */
+  /**
+   * An array of objects, each of which defines information about example queries to help the query engine generate appropriate SQL queries.
+   *
+   * Items: at most 10.
+   */
   curatedQueries?: KnowledgeBaseCuratedQuery[];
 }
 
@@ -4360,9 +5420,17 @@ export interface KnowledgeBaseQueryGenerationContext {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-querygenerationtable.html | CloudFormation: QueryGenerationTable}
  */
 export interface KnowledgeBaseQueryGenerationTable {
-  /** The name of the table for which the other fields in this object apply. */
+  /**
+   * The name of the table for which the other fields in this object apply.
+   *
+   * Pattern: `^.*\..*\..*$`.
+   */
   name: string;
-  /** A description of the table that helps the query engine understand the contents of the table. */
+  /**
+   * A description of the table that helps the query engine understand the contents of the table.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** Specifies whether to include or exclude the table during query generation. If you specify `EXCLUDE` , the table will be ignored. If you specify `INCLUDE` , all other tables will be ignored. */
   inclusion?: "INCLUDE" | "EXCLUDE";
@@ -4376,9 +5444,17 @@ export interface KnowledgeBaseQueryGenerationTable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-querygenerationcolumn.html | CloudFormation: QueryGenerationColumn}
  */
 export interface KnowledgeBaseQueryGenerationColumn {
-  /** The name of the column for which the other fields in this object apply. */
+  /**
+   * The name of the column for which the other fields in this object apply.
+   *
+   * Length: 1–127.
+   */
   name?: string;
-  /** A description of the column that helps the query engine understand the contents of the column. */
+  /**
+   * A description of the column that helps the query engine understand the contents of the column.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** Specifies whether to include or exclude the column during query generation. If you specify `EXCLUDE` , the column will be ignored. If you specify `INCLUDE` , all other columns in the table will be ignored. */
   inclusion?: "INCLUDE" | "EXCLUDE";
@@ -4390,9 +5466,17 @@ export interface KnowledgeBaseQueryGenerationColumn {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-curatedquery.html | CloudFormation: CuratedQuery}
  */
 export interface KnowledgeBaseCuratedQuery {
-  /** An example natural language query. */
+  /**
+   * An example natural language query.
+   *
+   * Length: 1–1000.
+   */
   naturalLanguage: string;
-  /** The SQL equivalent of the natural language query. */
+  /**
+   * The SQL equivalent of the natural language query.
+   *
+   * Length: 1–1000.
+   */
   sql: string;
 }
 
@@ -4402,7 +5486,11 @@ export interface KnowledgeBaseCuratedQuery {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-managedknowledgebaseconfiguration.html | CloudFormation: ManagedKnowledgeBaseConfiguration}
  */
 export interface KnowledgeBaseManagedKnowledgeBaseConfiguration {
-  /** The ARN of the model used to create vector embeddings for the knowledge base. */
+  /**
+   * The ARN of the model used to create vector embeddings for the knowledge base.
+   *
+   * Length: 20–2048. Pattern: `^(arn:aws(-[^:]+)?:[a-z0-9-]+:[a-z0-9-]{1,20}:[0-9]{0,12}:[a-zA-Z0-9-:/._+]+)$`.
+   */
   embeddingModelArn?: string;
   /** The type of embedding model to use for the managed knowledge base. */
   embeddingModelType?: "CUSTOM" | "MANAGED";
@@ -4420,7 +5508,11 @@ export interface KnowledgeBaseManagedKnowledgeBaseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-managedknowledgebaseserversideencryptionconfiguration.html | CloudFormation: ManagedKnowledgeBaseServerSideEncryptionConfiguration}
  */
 export interface KnowledgeBaseManagedKnowledgeBaseServerSideEncryptionConfiguration {
-  /** The ARN of the AWS KMS key used to encrypt the managed knowledge base. */
+  /**
+   * The ARN of the AWS KMS key used to encrypt the managed knowledge base.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyArn?: string;
 }
 
@@ -4454,9 +5546,17 @@ export interface KnowledgeBaseStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-opensearchserverlessconfiguration.html | CloudFormation: OpenSearchServerlessConfiguration}
  */
 export interface KnowledgeBaseOpenSearchServerlessConfiguration {
-  /** The Amazon Resource Name (ARN) of the OpenSearch Service vector store. */
+  /**
+   * The Amazon Resource Name (ARN) of the OpenSearch Service vector store.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(|-cn|-us-gov|-iso):aoss:[a-z]{2}(-gov)?-[a-z]+-\d{1}:\d{12}:collection/[a-z0-9-]{3,32}$`.
+   */
   collectionArn: string;
-  /** The name of the vector store. */
+  /**
+   * The name of the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorIndexName: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseOpenSearchServerlessFieldMapping;
@@ -4468,11 +5568,23 @@ export interface KnowledgeBaseOpenSearchServerlessConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-opensearchserverlessfieldmapping.html | CloudFormation: OpenSearchServerlessFieldMapping}
  */
 export interface KnowledgeBaseOpenSearchServerlessFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorField: string;
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4482,11 +5594,23 @@ export interface KnowledgeBaseOpenSearchServerlessFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-pineconeconfiguration.html | CloudFormation: PineconeConfiguration}
  */
 export interface KnowledgeBasePineconeConfiguration {
-  /** The endpoint URL for your index management page. */
+  /**
+   * The endpoint URL for your index management page.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   connectionString: string;
-  /** The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that is linked to your Pinecone API key. */
+  /**
+   * The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that is linked to your Pinecone API key.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
-  /** The namespace to be used to write new data to your database. */
+  /**
+   * The namespace to be used to write new data to your database.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   namespace?: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBasePineconeFieldMapping;
@@ -4498,9 +5622,17 @@ export interface KnowledgeBasePineconeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-pineconefieldmapping.html | CloudFormation: PineconeFieldMapping}
  */
 export interface KnowledgeBasePineconeFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4510,13 +5642,29 @@ export interface KnowledgeBasePineconeFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-rdsconfiguration.html | CloudFormation: RdsConfiguration}
  */
 export interface KnowledgeBaseRdsConfiguration {
-  /** The Amazon Resource Name (ARN) of the vector store. */
+  /**
+   * The Amazon Resource Name (ARN) of the vector store.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):rds:[a-zA-Z0-9-]*:[0-9]{12}:cluster:[a-zA-Z0-9-]{1,63}$`.
+   */
   resourceArn: string;
-  /** The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that is linked to your Amazon RDS database. */
+  /**
+   * The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that is linked to your Amazon RDS database.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
-  /** The name of your Amazon RDS database. */
+  /**
+   * The name of your Amazon RDS database.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   databaseName: string;
-  /** The name of the table in the database. */
+  /**
+   * The name of the table in the database.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\.\-]+$`.
+   */
   tableName: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseRdsFieldMapping;
@@ -4528,15 +5676,35 @@ export interface KnowledgeBaseRdsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-rdsfieldmapping.html | CloudFormation: RdsFieldMapping}
  */
 export interface KnowledgeBaseRdsFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the ID for each entry. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the ID for each entry.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   primaryKeyField: string;
-  /** The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   vectorField: string;
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   metadataField: string;
-  /** Provide a name for the universal metadata field where Amazon Bedrock will store any custom metadata from your data source. */
+  /**
+   * Provide a name for the universal metadata field where Amazon Bedrock will store any custom metadata from your data source.
+   *
+   * Length: at most 63. Pattern: `^[a-zA-Z0-9_\-]+$`.
+   */
   customMetadataField?: string;
 }
 
@@ -4546,19 +5714,47 @@ export interface KnowledgeBaseRdsFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-mongodbatlasconfiguration.html | CloudFormation: MongoDbAtlasConfiguration}
  */
 export interface KnowledgeBaseMongoDbAtlasConfiguration {
-  /** The endpoint URL of your MongoDB Atlas cluster for your knowledge base. */
+  /**
+   * The endpoint URL of your MongoDB Atlas cluster for your knowledge base.
+   *
+   * Length: at most 2048. Pattern: `^[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]+\.mongodb\.net$`.
+   */
   endpoint: string;
-  /** The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that contains user credentials for your MongoDB Atlas cluster. */
+  /**
+   * The Amazon Resource Name (ARN) of the secret that you created in AWS Secrets Manager that contains user credentials for your MongoDB Atlas cluster.
+   *
+   * Pattern: `^arn:aws(|-cn|-us-gov):secretsmanager:[a-z0-9-]{1,20}:([0-9]{12}|):secret:[a-zA-Z0-9!/_+=.\@-]{1,512}$`.
+   */
   credentialsSecretArn: string;
-  /** The database name in your MongoDB Atlas cluster for your knowledge base. */
+  /**
+   * The database name in your MongoDB Atlas cluster for your knowledge base.
+   *
+   * Length: at most 63. Pattern: `^.*$`.
+   */
   databaseName: string;
-  /** The collection name of the knowledge base in MongoDB Atlas. */
+  /**
+   * The collection name of the knowledge base in MongoDB Atlas.
+   *
+   * Length: at most 63. Pattern: `^.*$`.
+   */
   collectionName: string;
-  /** The name of the MongoDB Atlas vector search index. */
+  /**
+   * The name of the MongoDB Atlas vector search index.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorIndexName: string;
-  /** The name of the text search index in the MongoDB collection. This is required for using the hybrid search feature. */
+  /**
+   * The name of the text search index in the MongoDB collection. This is required for using the hybrid search feature.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textIndexName?: string;
-  /** The name of the VPC endpoint service in your account that is connected to your MongoDB Atlas cluster. */
+  /**
+   * The name of the VPC endpoint service in your account that is connected to your MongoDB Atlas cluster.
+   *
+   * Length: at most 255. Pattern: `^(?:arn:aws(?:-us-gov|-cn|-iso|-iso-[a-z])*:.+:.*:\d+:.+/.+$|[a-zA-Z0-9*]+[a-zA-Z0-9._-]*)$`.
+   */
   endpointServiceName?: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseMongoDbAtlasFieldMapping;
@@ -4570,11 +5766,23 @@ export interface KnowledgeBaseMongoDbAtlasConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-mongodbatlasfieldmapping.html | CloudFormation: MongoDbAtlasFieldMapping}
  */
 export interface KnowledgeBaseMongoDbAtlasFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorField: string;
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4584,7 +5792,11 @@ export interface KnowledgeBaseMongoDbAtlasFieldMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-neptuneanalyticsconfiguration.html | CloudFormation: NeptuneAnalyticsConfiguration}
  */
 export interface KnowledgeBaseNeptuneAnalyticsConfiguration {
-  /** The Amazon Resource Name (ARN) of the Neptune Analytics vector store. */
+  /**
+   * The Amazon Resource Name (ARN) of the Neptune Analytics vector store.
+   *
+   * Length: 1–255. Pattern: `^arn:aws(|-cn|-us-gov):neptune-graph:[a-zA-Z0-9-]*:[0-9]{12}:graph\/g-[a-zA-Z0-9]{10}$`.
+   */
   graphArn: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseNeptuneAnalyticsFieldMapping;
@@ -4596,9 +5808,17 @@ export interface KnowledgeBaseNeptuneAnalyticsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-neptuneanalyticsfieldmapping.html | CloudFormation: NeptuneAnalyticsFieldMapping}
  */
 export interface KnowledgeBaseNeptuneAnalyticsFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4612,7 +5832,11 @@ export interface KnowledgeBaseS3VectorsConfiguration {
   vectorBucketArn?: string;
   /** The Amazon Resource Name (ARN) of the vector index used for the knowledge base. This ARN identifies the specific vector index resource within Amazon Bedrock. */
   indexArn?: string;
-  /** The name of the vector index used for the knowledge base. This name identifies the vector index within the Amazon Bedrock service. */
+  /**
+   * The name of the vector index used for the knowledge base. This name identifies the vector index within the Amazon Bedrock service.
+   *
+   * Length: 3–63.
+   */
   indexName?: string;
 }
 
@@ -4622,11 +5846,23 @@ export interface KnowledgeBaseS3VectorsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-opensearchmanagedclusterconfiguration.html | CloudFormation: OpenSearchManagedClusterConfiguration}
  */
 export interface KnowledgeBaseOpenSearchManagedClusterConfiguration {
-  /** The Amazon Resource Name (ARN) of the OpenSearch domain. */
+  /**
+   * The Amazon Resource Name (ARN) of the OpenSearch domain.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-cn|-us-gov|-eusc|-iso(-[b-f])?)?:es:([a-z]{2,}-){2,}\d:\d{12}:domain/[a-z][a-z0-9-]{3,28}$`.
+   */
   domainArn: string;
-  /** The endpoint URL the OpenSearch domain. */
+  /**
+   * The endpoint URL the OpenSearch domain.
+   *
+   * Length: at most 2048. Pattern: `^https://.*$`.
+   */
   domainEndpoint: string;
-  /** The name of the vector store. */
+  /**
+   * The name of the vector store.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   vectorIndexName: string;
   /** Contains the names of the fields to which to map information about the vector store. */
   fieldMapping: KnowledgeBaseOpenSearchManagedClusterFieldMapping;
@@ -4638,11 +5874,23 @@ export interface KnowledgeBaseOpenSearchManagedClusterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-knowledgebase-opensearchmanagedclusterfieldmapping.html | CloudFormation: OpenSearchManagedClusterFieldMapping}
  */
 export interface KnowledgeBaseOpenSearchManagedClusterFieldMapping {
-  /** The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the vector embeddings for your data sources.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   vectorField: string;
-  /** The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose. */
+  /**
+   * The name of the field in which Amazon Bedrock stores the raw text from your data. The text is split according to the chunking strategy you choose.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   textField: string;
-  /** The name of the field in which Amazon Bedrock stores metadata about the vector store. */
+  /**
+   * The name of the field in which Amazon Bedrock stores metadata about the vector store.
+   *
+   * Length: at most 2048. Pattern: `^.*$`.
+   */
   metadataField: string;
 }
 
@@ -4657,10 +5905,14 @@ export type KnowledgeBasePolicy = InstanceType<typeof KnowledgeBasePolicy>;
 
 /** Inputs of {@link KnowledgeBasePolicy}. */
 export interface KnowledgeBasePolicyArgs {
-  /** The unique identifier of the knowledge base */
+  /**
+   * The unique identifier of the knowledge base
+   *
+   * Length: 1–10. Pattern: `^[0-9a-zA-Z]+$`.
+   */
   knowledgeBaseId: string;
   /** The IAM policy document defining access permissions for the knowledge base */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link KnowledgeBasePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -4680,13 +5932,29 @@ export type Prompt = InstanceType<typeof Prompt>;
 
 /** Inputs of {@link Prompt}. */
 export interface PromptArgs {
-  /** The name of the default variant for the prompt. This value must match the `name` field in the relevant [PromptVariant](https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_PromptVariant.html) object. */
+  /**
+   * The name of the default variant for the prompt. This value must match the `name` field in the relevant [PromptVariant](https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_PromptVariant.html) object.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   defaultVariant?: string;
-  /** The description of the prompt. */
+  /**
+   * The description of the prompt.
+   *
+   * Length: 1–200.
+   */
   description?: string;
-  /** The name of the prompt. */
+  /**
+   * The name of the prompt.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
-  /** A list of objects, each containing details about a variant of the prompt. */
+  /**
+   * A list of objects, each containing details about a variant of the prompt.
+   *
+   * Items: 0–3.
+   */
   variants?: PromptPromptVariant[];
   /**
    * Metadata that you can assign to a resource as key-value pairs. For more information, see the following resources:
@@ -4695,7 +5963,11 @@ export interface PromptArgs {
    * - [Tagging best practices](https://docs.aws.amazon.com/tag-editor/latest/userguide/tagging.html#tag-best-practices)
    */
   tags?: Record<string, string>;
-  /** The Amazon Resource Name (ARN) of the KMS key that the prompt is encrypted with. */
+  /**
+   * The Amazon Resource Name (ARN) of the KMS key that the prompt is encrypted with.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   customerEncryptionKeyArn?: string;
 }
 
@@ -4719,13 +5991,21 @@ export interface PromptOutputs extends PromptArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptvariant.html | CloudFormation: PromptVariant}
  */
 export interface PromptPromptVariant {
-  /** The name of the prompt variant. */
+  /**
+   * The name of the prompt variant.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
   /** The type of prompt template to use. */
   templateType: "TEXT" | "CHAT";
   /** Contains configurations for the prompt template. */
   templateConfiguration: PromptPromptTemplateConfiguration;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) with which to run inference on the prompt. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) with which to run inference on the prompt.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId?: string;
   /** Contains inference configurations for the prompt variant. */
   inferenceConfiguration?: PromptPromptInferenceConfiguration;
@@ -4733,7 +6013,11 @@ export interface PromptPromptVariant {
   genAiResource?: PromptPromptGenAiResource;
   /** Contains model-specific inference configurations that aren't in the `inferenceConfiguration` field. To see model-specific inference parameters, see [Inference request parameters and response fields for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) . */
   additionalModelRequestFields?: Record<string, unknown>;
-  /** An array of objects, each containing a key-value pair that defines a metadata tag and value to attach to a prompt variant. */
+  /**
+   * An array of objects, each containing a key-value pair that defines a metadata tag and value to attach to a prompt variant.
+   *
+   * Items: 0–50.
+   */
   metadata?: PromptPromptMetadataEntry[];
 }
 
@@ -4755,11 +6039,19 @@ export interface PromptPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-textprompttemplateconfiguration.html | CloudFormation: TextPromptTemplateConfiguration}
  */
 export interface PromptTextPromptTemplateConfiguration {
-  /** The message for the prompt. */
+  /**
+   * The message for the prompt.
+   *
+   * Length: 1–200000.
+   */
   text?: string;
   /** The Amazon S3 location of the prompt text. */
   textS3Location?: PromptTextS3Location;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: PromptPromptInputVariable[];
   /** A cache checkpoint within a template configuration. */
   cachePoint?: PromptCachePointBlock;
@@ -4771,11 +6063,23 @@ export interface PromptTextPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-texts3location.html | CloudFormation: TextS3Location}
  */
 export interface PromptTextS3Location {
-  /** The Amazon S3 bucket containing the prompt text. */
+  /**
+   * The Amazon S3 bucket containing the prompt text.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** The object key for the Amazon S3 location. */
+  /**
+   * The object key for the Amazon S3 location.
+   *
+   * Length: 1–1024.
+   */
   key: string;
-  /** The version of the Amazon S3 location to use. */
+  /**
+   * The version of the Amazon S3 location to use.
+   *
+   * Length: 1–1024.
+   */
   version?: string;
 }
 
@@ -4785,7 +6089,11 @@ export interface PromptTextS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptinputvariable.html | CloudFormation: PromptInputVariable}
  */
 export interface PromptPromptInputVariable {
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name?: string;
 }
 
@@ -4805,13 +6113,25 @@ export interface PromptCachePointBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-chatprompttemplateconfiguration.html | CloudFormation: ChatPromptTemplateConfiguration}
  */
 export interface PromptChatPromptTemplateConfiguration {
-  /** Contains messages in the chat for the prompt. */
+  /**
+   * Contains messages in the chat for the prompt.
+   *
+   * Items: at least 0.
+   */
   messages: PromptMessage[];
-  /** Contains system prompts to provide context to the model or to describe how it should behave. */
+  /**
+   * Contains system prompts to provide context to the model or to describe how it should behave.
+   *
+   * Items: at least 0.
+   */
   system?: PromptSystemContentBlock[];
   /** Configuration information for the tools that the model can use when generating a response. */
   toolConfiguration?: PromptToolConfiguration;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: PromptPromptInputVariable[];
 }
 
@@ -4830,6 +6150,8 @@ export interface PromptMessage {
    * - You can include up to five documents. Each document's size must be no more than 4.5 MB.
    * - If you include a `ContentBlock` with a `document` field in the array, you must also include a `ContentBlock` with a `text` field.
    * - You can only include images and documents if the `role` is `user` .
+   *
+   * Items: at least 1.
    */
   content: PromptContentBlock[];
 }
@@ -4840,7 +6162,11 @@ export interface PromptMessage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-contentblock.html | CloudFormation: ContentBlock}
  */
 export interface PromptContentBlock {
-  /** Text to include in the message. */
+  /**
+   * Text to include in the message.
+   *
+   * Length: at least 1.
+   */
   text?: string;
   /** CachePoint to include in the message. */
   cachePoint?: PromptCachePointBlock;
@@ -4852,7 +6178,11 @@ export interface PromptContentBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-systemcontentblock.html | CloudFormation: SystemContentBlock}
  */
 export interface PromptSystemContentBlock {
-  /** A system prompt for the model. */
+  /**
+   * A system prompt for the model.
+   *
+   * Length: at least 1.
+   */
   text?: string;
   /** CachePoint to include in the system prompt. */
   cachePoint?: PromptCachePointBlock;
@@ -4864,7 +6194,11 @@ export interface PromptSystemContentBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-toolconfiguration.html | CloudFormation: ToolConfiguration}
  */
 export interface PromptToolConfiguration {
-  /** An array of tools that you want to pass to a model. */
+  /**
+   * An array of tools that you want to pass to a model.
+   *
+   * Items: at least 1.
+   */
   tools: PromptTool[];
   /** If supported by model, forces the model to request a tool. */
   toolChoice?: PromptToolChoice;
@@ -4888,9 +6222,17 @@ export interface PromptTool {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-toolspecification.html | CloudFormation: ToolSpecification}
  */
 export interface PromptToolSpecification {
-  /** The name for the tool. */
+  /**
+   * The name for the tool.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   name: string;
-  /** The description for the tool. */
+  /**
+   * The description for the tool.
+   *
+   * Length: at least 1.
+   */
   description?: string;
   /** The input schema for the tool in JSON format. */
   inputSchema: PromptToolInputSchema;
@@ -4928,7 +6270,11 @@ export interface PromptToolChoice {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-specifictoolchoice.html | CloudFormation: SpecificToolChoice}
  */
 export interface PromptSpecificToolChoice {
-  /** The name of the tool that the model must request. */
+  /**
+   * The name of the tool that the model must request.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   name: string;
 }
 
@@ -4948,13 +6294,29 @@ export interface PromptPromptInferenceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptmodelinferenceconfiguration.html | CloudFormation: PromptModelInferenceConfiguration}
  */
 export interface PromptPromptModelInferenceConfiguration {
-  /** Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs. */
+  /**
+   * Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The percentage of most-likely candidates that the model considers for the next token. */
+  /**
+   * The percentage of most-likely candidates that the model considers for the next token.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
-  /** The maximum number of tokens to return in the response. */
+  /**
+   * The maximum number of tokens to return in the response.
+   *
+   * Range: 0–512000.
+   */
   maxTokens?: number;
-  /** A list of strings that define sequences after which the model will stop generating. */
+  /**
+   * A list of strings that define sequences after which the model will stop generating.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -4974,7 +6336,11 @@ export interface PromptPromptGenAiResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptagentresource.html | CloudFormation: PromptAgentResource}
  */
 export interface PromptPromptAgentResource {
-  /** The ARN of the agent with which to use the prompt. */
+  /**
+   * The ARN of the agent with which to use the prompt.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   agentIdentifier: string;
 }
 
@@ -4984,9 +6350,17 @@ export interface PromptPromptAgentResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-prompt-promptmetadataentry.html | CloudFormation: PromptMetadataEntry}
  */
 export interface PromptPromptMetadataEntry {
-  /** The key of a metadata tag for a prompt variant. */
+  /**
+   * The key of a metadata tag for a prompt variant.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   key: string;
-  /** The value of a metadata tag for a prompt variant. */
+  /**
+   * The value of a metadata tag for a prompt variant.
+   *
+   * Length: 1–1024. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   value: string;
 }
 
@@ -5001,9 +6375,17 @@ export type PromptVersion = InstanceType<typeof PromptVersion>;
 
 /** Inputs of {@link PromptVersion}. */
 export interface PromptVersionArgs {
-  /** The Amazon Resource Name (ARN) of the version of the prompt. */
+  /**
+   * The Amazon Resource Name (ARN) of the version of the prompt.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:prompt/[0-9a-zA-Z]{10})$`.
+   */
   promptArn: string;
-  /** The description of the prompt version. */
+  /**
+   * The description of the prompt version.
+   *
+   * Length: 1–200.
+   */
   description?: string;
   /** A map of tags attached to the prompt version and their values. */
   tags?: Record<string, string>;
@@ -5037,13 +6419,21 @@ export interface PromptVersionOutputs extends PromptVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptvariant.html | CloudFormation: PromptVariant}
  */
 export interface PromptVersionPromptVariant {
-  /** The name of the prompt variant. */
+  /**
+   * The name of the prompt variant.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name: string;
   /** The type of prompt template to use. */
   templateType: "TEXT" | "CHAT";
   /** Contains configurations for the prompt template. */
   templateConfiguration: PromptVersionPromptTemplateConfiguration;
-  /** The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) with which to run inference on the prompt. */
+  /**
+   * The unique identifier of the model or [inference profile](https://docs.aws.amazon.com/bedrock/latest/userguide/cross-region-inference.html) with which to run inference on the prompt.
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws(-[^:]{1,12})?:(bedrock|sagemaker):[a-z0-9-]{1,20}:([0-9]{12})?:([a-z-]+/)?)?([a-zA-Z0-9.-]{1,63}){0,2}(([:][a-z0-9-]{1,63}){0,2})?(/[a-z0-9]{1,12})?$`.
+   */
   modelId?: string;
   /** Contains inference configurations for the prompt variant. */
   inferenceConfiguration?: PromptVersionPromptInferenceConfiguration;
@@ -5051,7 +6441,11 @@ export interface PromptVersionPromptVariant {
   genAiResource?: PromptVersionPromptGenAiResource;
   /** Contains model-specific inference configurations that aren't in the `inferenceConfiguration` field. To see model-specific inference parameters, see [Inference request parameters and response fields for foundation models](https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html) . */
   additionalModelRequestFields?: Record<string, unknown>;
-  /** An array of objects, each containing a key-value pair that defines a metadata tag and value to attach to a prompt variant. */
+  /**
+   * An array of objects, each containing a key-value pair that defines a metadata tag and value to attach to a prompt variant.
+   *
+   * Items: 0–50.
+   */
   metadata?: PromptVersionPromptMetadataEntry[];
 }
 
@@ -5073,9 +6467,17 @@ export interface PromptVersionPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-textprompttemplateconfiguration.html | CloudFormation: TextPromptTemplateConfiguration}
  */
 export interface PromptVersionTextPromptTemplateConfiguration {
-  /** The message for the prompt. */
+  /**
+   * The message for the prompt.
+   *
+   * Length: 1–200000.
+   */
   text: string;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: PromptVersionPromptInputVariable[];
   /** A cache checkpoint within a template configuration. */
   cachePoint?: PromptVersionCachePointBlock;
@@ -5087,7 +6489,11 @@ export interface PromptVersionTextPromptTemplateConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptinputvariable.html | CloudFormation: PromptInputVariable}
  */
 export interface PromptVersionPromptInputVariable {
-  /** The name of the variable. */
+  /**
+   * The name of the variable.
+   *
+   * Pattern: `^([0-9a-zA-Z][_-]?){1,100}$`.
+   */
   name?: string;
 }
 
@@ -5107,13 +6513,25 @@ export interface PromptVersionCachePointBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-chatprompttemplateconfiguration.html | CloudFormation: ChatPromptTemplateConfiguration}
  */
 export interface PromptVersionChatPromptTemplateConfiguration {
-  /** Contains messages in the chat for the prompt. */
+  /**
+   * Contains messages in the chat for the prompt.
+   *
+   * Items: at least 0.
+   */
   messages: PromptVersionMessage[];
-  /** Contains system prompts to provide context to the model or to describe how it should behave. */
+  /**
+   * Contains system prompts to provide context to the model or to describe how it should behave.
+   *
+   * Items: at least 0.
+   */
   system?: PromptVersionSystemContentBlock[];
   /** Configuration information for the tools that the model can use when generating a response. */
   toolConfiguration?: PromptVersionToolConfiguration;
-  /** An array of the variables in the prompt template. */
+  /**
+   * An array of the variables in the prompt template.
+   *
+   * Items: 0–20.
+   */
   inputVariables?: PromptVersionPromptInputVariable[];
 }
 
@@ -5132,6 +6550,8 @@ export interface PromptVersionMessage {
    * - You can include up to five documents. Each document's size must be no more than 4.5 MB.
    * - If you include a `ContentBlock` with a `document` field in the array, you must also include a `ContentBlock` with a `text` field.
    * - You can only include images and documents if the `role` is `user` .
+   *
+   * Items: at least 1.
    */
   content: PromptVersionContentBlock[];
 }
@@ -5142,7 +6562,11 @@ export interface PromptVersionMessage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-contentblock.html | CloudFormation: ContentBlock}
  */
 export interface PromptVersionContentBlock {
-  /** Text to include in the message. */
+  /**
+   * Text to include in the message.
+   *
+   * Length: at least 1.
+   */
   text?: string;
   /** CachePoint to include in the message. */
   cachePoint?: PromptVersionCachePointBlock;
@@ -5154,7 +6578,11 @@ export interface PromptVersionContentBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-systemcontentblock.html | CloudFormation: SystemContentBlock}
  */
 export interface PromptVersionSystemContentBlock {
-  /** A system prompt for the model. */
+  /**
+   * A system prompt for the model.
+   *
+   * Length: at least 1.
+   */
   text?: string;
   /** CachePoint to include in the system prompt. */
   cachePoint?: PromptVersionCachePointBlock;
@@ -5166,7 +6594,11 @@ export interface PromptVersionSystemContentBlock {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-toolconfiguration.html | CloudFormation: ToolConfiguration}
  */
 export interface PromptVersionToolConfiguration {
-  /** An array of tools that you want to pass to a model. */
+  /**
+   * An array of tools that you want to pass to a model.
+   *
+   * Items: at least 1.
+   */
   tools: PromptVersionTool[];
   /** If supported by model, forces the model to request a tool. */
   toolChoice?: PromptVersionToolChoice;
@@ -5190,9 +6622,17 @@ export interface PromptVersionTool {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-toolspecification.html | CloudFormation: ToolSpecification}
  */
 export interface PromptVersionToolSpecification {
-  /** The name for the tool. */
+  /**
+   * The name for the tool.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   name: string;
-  /** The description for the tool. */
+  /**
+   * The description for the tool.
+   *
+   * Length: at least 1.
+   */
   description?: string;
   /** The input schema for the tool in JSON format. */
   inputSchema: PromptVersionToolInputSchema;
@@ -5230,7 +6670,11 @@ export interface PromptVersionToolChoice {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-specifictoolchoice.html | CloudFormation: SpecificToolChoice}
  */
 export interface PromptVersionSpecificToolChoice {
-  /** The name of the tool that the model must request. */
+  /**
+   * The name of the tool that the model must request.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z][a-zA-Z0-9_]*$`.
+   */
   name: string;
 }
 
@@ -5250,13 +6694,29 @@ export interface PromptVersionPromptInferenceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptmodelinferenceconfiguration.html | CloudFormation: PromptModelInferenceConfiguration}
  */
 export interface PromptVersionPromptModelInferenceConfiguration {
-  /** Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs. */
+  /**
+   * Controls the randomness of the response. Choose a lower value for more predictable outputs and a higher value for more surprising outputs.
+   *
+   * Range: 0–1.
+   */
   temperature?: number;
-  /** The percentage of most-likely candidates that the model considers for the next token. */
+  /**
+   * The percentage of most-likely candidates that the model considers for the next token.
+   *
+   * Range: 0–1.
+   */
   topP?: number;
-  /** The maximum number of tokens to return in the response. */
+  /**
+   * The maximum number of tokens to return in the response.
+   *
+   * Range: 0–4096.
+   */
   maxTokens?: number;
-  /** A list of strings that define sequences after which the model will stop generating. */
+  /**
+   * A list of strings that define sequences after which the model will stop generating.
+   *
+   * Items: 0–4.
+   */
   stopSequences?: string[];
 }
 
@@ -5276,7 +6736,11 @@ export interface PromptVersionPromptGenAiResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptagentresource.html | CloudFormation: PromptAgentResource}
  */
 export interface PromptVersionPromptAgentResource {
-  /** The ARN of the agent with which to use the prompt. */
+  /**
+   * The ARN of the agent with which to use the prompt.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:agent-alias/[0-9a-zA-Z]{10}/[0-9a-zA-Z]{10}$`.
+   */
   agentIdentifier: string;
 }
 
@@ -5286,9 +6750,17 @@ export interface PromptVersionPromptAgentResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-bedrock-promptversion-promptmetadataentry.html | CloudFormation: PromptMetadataEntry}
  */
 export interface PromptVersionPromptMetadataEntry {
-  /** The key of a metadata tag for a prompt variant. */
+  /**
+   * The key of a metadata tag for a prompt variant.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   key: string;
-  /** The value of a metadata tag for a prompt variant. */
+  /**
+   * The value of a metadata tag for a prompt variant.
+   *
+   * Length: 1–1024. Pattern: `^[a-zA-Z0-9\s._:/=+\@-]*$`.
+   */
   value: string;
 }
 
@@ -5303,10 +6775,14 @@ export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** The ARN of the Bedrock Guardrail or Guardrail Profile resource */
+  /**
+   * The ARN of the Bedrock Guardrail or Guardrail Profile resource
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-[a-z]+)*:bedrock:[a-z0-9-]+:[0-9]{12}:(guardrail|guardrail-profile)/[a-z0-9]+$`.
+   */
   resourceArn: string;
   /** The IAM policy document defining access permissions for the guardrail and guardrail profile resources */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */

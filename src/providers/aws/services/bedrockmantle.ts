@@ -19,9 +19,17 @@ export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The name of the project. */
+  /**
+   * The name of the project.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 

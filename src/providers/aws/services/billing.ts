@@ -21,13 +21,29 @@ export type BillingView = InstanceType<typeof BillingView>;
 export interface BillingViewArgs {
   /** See [Expression](https://docs.aws.amazon.com/aws-cost-management/latest/APIReference/API_billing_Expression.html) . Billing view only supports `LINKED_ACCOUNT` and `Tags` . */
   dataFilterExpression?: BillingViewDataFilterExpression;
-  /** The description of the billing view. */
+  /**
+   * The description of the billing view.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
-  /** The name of the billing view. */
+  /**
+   * The name of the billing view.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_\+=\.\-\@]+`.
+   */
   name: string;
-  /** A list of key value map specifying tags associated to the billing view being created. */
+  /**
+   * A list of key value map specifying tags associated to the billing view being created.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** A list of billing views used as the data source for the custom billing view. */
+  /**
+   * A list of billing views used as the data source for the custom billing view.
+   *
+   * Each item: Pattern: `arn:aws[a-z-]*:(billing)::[0-9]{12}:billingview/[a-zA-Z0-9_+=.\@-]{1,75}`.
+   */
   sourceViews: string[];
 }
 
@@ -66,7 +82,11 @@ export interface BillingViewDataFilterExpression {
 export interface BillingViewDimensions {
   /** The key that's associated with the tag. */
   key?: "LINKED_ACCOUNT";
-  /** The metadata that you can use to filter and group your results. */
+  /**
+   * The metadata that you can use to filter and group your results.
+   *
+   * Items: 1–200. Each item: Length: at most 1024. Pattern: `[\S\s]*`.
+   */
   values?: string[];
 }
 
@@ -76,9 +96,17 @@ export interface BillingViewDimensions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-billing-billingview-tags.html | CloudFormation: Tags}
  */
 export interface BillingViewTags {
-  /** A list of tag key value pairs that are associated with the resource. */
+  /**
+   * A list of tag key value pairs that are associated with the resource.
+   *
+   * Length: at most 1024. Pattern: `[\S\s]*`.
+   */
   key?: string;
-  /** The metadata values that you can use to filter and group your results. */
+  /**
+   * The metadata values that you can use to filter and group your results.
+   *
+   * Items: 1–200. Each item: Length: at most 1024. Pattern: `[\S\s]*`.
+   */
   values?: string[];
 }
 

@@ -19,9 +19,17 @@ export type SpendingLimit = InstanceType<typeof SpendingLimit>;
 
 /** Inputs of {@link SpendingLimit}. */
 export interface SpendingLimitArgs {
-  /** The Amazon Resource Name (ARN) of the quantum device to apply the spending limit to. */
+  /**
+   * The Amazon Resource Name (ARN) of the quantum device to apply the spending limit to.
+   *
+   * Length: 1–256.
+   */
   deviceArn: string;
-  /** The maximum amount that can be spent on the specified device, in USD. */
+  /**
+   * The maximum amount that can be spent on the specified device, in USD.
+   *
+   * Length: at least 1. Pattern: `^\d+(\.\d{1,2})?$`.
+   */
   spendingLimit: string;
   /** Defines a time range for spending limits, specifying when the limit is active. */
   timePeriod?: SpendingLimitTimePeriod;

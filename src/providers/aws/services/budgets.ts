@@ -414,7 +414,11 @@ export interface BudgetsActionArgs {
   definition: BudgetsActionDefinition;
   /** This specifies if the action needs manual or automatic approval. */
   approvalModel?: "AUTOMATIC" | "MANUAL";
-  /** A list of subscribers. */
+  /**
+   * A list of subscribers.
+   *
+   * Items: 1–11.
+   */
   subscribers: BudgetsActionSubscriber[];
   /** A string that represents the budget name. ":" and "\" characters aren't allowed. */
   budgetName: string;
@@ -462,7 +466,11 @@ export interface BudgetsActionDefinition {
 export interface BudgetsActionSsmActionDefinition {
   /** The Region to run the ( SSM ) document. */
   region: string;
-  /** The EC2 and RDS instance IDs. */
+  /**
+   * The EC2 and RDS instance IDs.
+   *
+   * Items: 1–100.
+   */
   instanceIds: string[];
   /** The action subType. */
   subtype: "STOP_EC2_INSTANCES" | "STOP_RDS_INSTANCES";
@@ -476,11 +484,23 @@ export interface BudgetsActionSsmActionDefinition {
 export interface BudgetsActionIamActionDefinition {
   /** The Amazon Resource Name (ARN) of the policy to be attached. */
   policyArn: string;
-  /** A list of groups to be attached. There must be at least one group. */
+  /**
+   * A list of groups to be attached. There must be at least one group.
+   *
+   * Items: 1–100.
+   */
   groups?: string[];
-  /** A list of roles to be attached. There must be at least one role. */
+  /**
+   * A list of roles to be attached. There must be at least one role.
+   *
+   * Items: 1–100.
+   */
   roles?: string[];
-  /** A list of users to be attached. There must be at least one user. */
+  /**
+   * A list of users to be attached. There must be at least one user.
+   *
+   * Items: 1–100.
+   */
   users?: string[];
 }
 
@@ -490,7 +510,11 @@ export interface BudgetsActionIamActionDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-budgets-budgetsaction-scpactiondefinition.html | CloudFormation: ScpActionDefinition}
  */
 export interface BudgetsActionScpActionDefinition {
-  /** A list of target IDs. */
+  /**
+   * A list of target IDs.
+   *
+   * Items: 1–100.
+   */
   targetIds: string[];
   /** The policy ID attached. */
   policyId: string;

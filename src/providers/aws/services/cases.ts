@@ -52,11 +52,23 @@ export type CaseRule = InstanceType<typeof CaseRule>;
 
 /** Inputs of {@link CaseRule}. */
 export interface CaseRuleArgs {
-  /** Description of a case rule. */
+  /**
+   * Description of a case rule.
+   *
+   * Length: at most 255.
+   */
   description?: string;
-  /** Unique identifier of a Cases domain. */
+  /**
+   * Unique identifier of a Cases domain.
+   *
+   * Length: 1–500.
+   */
   domainId?: string;
-  /** Name of the case rule. */
+  /**
+   * Name of the case rule.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
   /** Represents what rule type should take place, under what conditions. */
   rule: CaseRuleCaseRuleDetails;
@@ -96,7 +108,11 @@ export interface CaseRuleCaseRuleDetails {
 export interface CaseRuleRequiredCaseRule {
   /** The value of the rule (that is, whether the field is required) should none of the conditions evaluate to true. */
   defaultValue: boolean;
-  /** List of conditions for the required rule; the first condition to evaluate to true dictates the value of the rule. */
+  /**
+   * List of conditions for the required rule; the first condition to evaluate to true dictates the value of the rule.
+   *
+   * Items: at most 100.
+   */
   conditions: CaseRuleBooleanCondition[];
 }
 
@@ -132,7 +148,11 @@ export interface CaseRuleBooleanOperands {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-caserule-operandone.html | CloudFormation: OperandOne}
  */
 export interface CaseRuleOperandOne {
-  /** The field ID that this operand should take the value of. */
+  /**
+   * The field ID that this operand should take the value of.
+   *
+   * Length: 1–500.
+   */
   fieldId: string;
 }
 
@@ -142,7 +162,11 @@ export interface CaseRuleOperandOne {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-caserule-operandtwo.html | CloudFormation: OperandTwo}
  */
 export interface CaseRuleOperandTwo {
-  /** String value type. */
+  /**
+   * String value type.
+   *
+   * Length: 1–1500.
+   */
   stringValue?: string;
   /** Boolean value type. */
   booleanValue?: boolean;
@@ -160,7 +184,11 @@ export interface CaseRuleOperandTwo {
 export interface CaseRuleHiddenCaseRule {
   /** Whether the field is hidden when no conditions match. */
   defaultValue: boolean;
-  /** A list of conditions that determine field visibility. */
+  /**
+   * A list of conditions that determine field visibility.
+   *
+   * Items: at most 100.
+   */
   conditions: CaseRuleBooleanCondition[];
 }
 
@@ -177,7 +205,11 @@ export type Domain = InstanceType<typeof Domain>;
 
 /** Inputs of {@link Domain}. */
 export interface DomainArgs {
-  /** The name of the domain. */
+  /**
+   * The name of the domain.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -206,11 +238,23 @@ export type Field = InstanceType<typeof Field>;
 
 /** Inputs of {@link Field}. */
 export interface FieldArgs {
-  /** Description of the field. */
+  /**
+   * Description of the field.
+   *
+   * Length: at most 255.
+   */
   description?: string;
-  /** The unique identifier of the Cases domain. */
+  /**
+   * The unique identifier of the Cases domain.
+   *
+   * Length: 1–500.
+   */
   domainId?: string;
-  /** Name of the field. */
+  /**
+   * Name of the field.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -272,9 +316,17 @@ export type Layout = InstanceType<typeof Layout>;
 export interface LayoutArgs {
   /** Object to store union of different versions of layout content. */
   content: LayoutLayoutContent;
-  /** The unique identifier of the Cases domain. */
+  /**
+   * The unique identifier of the Cases domain.
+   *
+   * Length: 1–500.
+   */
   domainId?: string;
-  /** The name of the layout. */
+  /**
+   * The name of the layout.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -320,7 +372,11 @@ export interface LayoutBasicLayout {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-layout-layoutsections.html | CloudFormation: LayoutSections}
  */
 export interface LayoutLayoutSections {
-  /** Ordered list containing different kinds of sections that can be added. A LayoutSections object can only contain one section. */
+  /**
+   * Ordered list containing different kinds of sections that can be added. A LayoutSections object can only contain one section.
+   *
+   * Items: at most 1.
+   */
   sections?: LayoutSection[];
 }
 
@@ -340,9 +396,17 @@ export interface LayoutSection {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-layout-fieldgroup.html | CloudFormation: FieldGroup}
  */
 export interface LayoutFieldGroup {
-  /** Name of the field group. */
+  /**
+   * Name of the field group.
+   *
+   * Length: at most 100.
+   */
   name?: string;
-  /** Represents an ordered list containing field related information. */
+  /**
+   * Represents an ordered list containing field related information.
+   *
+   * Items: at most 220.
+   */
   fields: LayoutFieldItem[];
 }
 
@@ -352,7 +416,11 @@ export interface LayoutFieldGroup {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-layout-fielditem.html | CloudFormation: FieldItem}
  */
 export interface LayoutFieldItem {
-  /** Unique identifier of a field. */
+  /**
+   * Unique identifier of a field.
+   *
+   * Length: 1–500.
+   */
   id: string;
 }
 
@@ -429,17 +497,37 @@ export type Template = InstanceType<typeof Template>;
 
 /** Inputs of {@link Template}. */
 export interface TemplateArgs {
-  /** The unique identifier of the Cases domain. */
+  /**
+   * The unique identifier of the Cases domain.
+   *
+   * Length: 1–500.
+   */
   domainId?: string;
-  /** The template name. */
+  /**
+   * The template name.
+   *
+   * Length: 1–100. Pattern: `^.*[\S]$`.
+   */
   name: string;
-  /** A brief description of the template. */
+  /**
+   * A brief description of the template.
+   *
+   * Length: at most 255.
+   */
   description?: string;
   /** Object to store configuration of layouts associated to the template. */
   layoutConfiguration?: TemplateLayoutConfiguration;
-  /** A list of fields that must contain a value for a case to be successfully created with this template. */
+  /**
+   * A list of fields that must contain a value for a case to be successfully created with this template.
+   *
+   * Items: at most 100.
+   */
   requiredFields?: TemplateRequiredField[];
-  /** A list of case rules (also known as [case field conditions](https://docs.aws.amazon.com/connect/latest/adminguide/case-field-conditions.html) ) on a template. */
+  /**
+   * A list of case rules (also known as [case field conditions](https://docs.aws.amazon.com/connect/latest/adminguide/case-field-conditions.html) ) on a template.
+   *
+   * Items: at most 50.
+   */
   rules?: TemplateTemplateRule[];
   /** The status of the template. */
   status?: "Active" | "Inactive";
@@ -465,7 +553,11 @@ export interface TemplateOutputs extends TemplateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-template-layoutconfiguration.html | CloudFormation: LayoutConfiguration}
  */
 export interface TemplateLayoutConfiguration {
-  /** Unique identifier of a layout. */
+  /**
+   * Unique identifier of a layout.
+   *
+   * Length: 1–500.
+   */
   defaultLayout?: string;
 }
 
@@ -475,7 +567,11 @@ export interface TemplateLayoutConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-template-requiredfield.html | CloudFormation: RequiredField}
  */
 export interface TemplateRequiredField {
-  /** Unique identifier of a field. */
+  /**
+   * Unique identifier of a field.
+   *
+   * Length: 1–500.
+   */
   fieldId: string;
 }
 
@@ -485,8 +581,16 @@ export interface TemplateRequiredField {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cases-template-templaterule.html | CloudFormation: TemplateRule}
  */
 export interface TemplateTemplateRule {
-  /** Unique identifier of a case rule. */
+  /**
+   * Unique identifier of a case rule.
+   *
+   * Length: 1–500.
+   */
   caseRuleId: string;
-  /** Unique identifier of a field. */
+  /**
+   * Unique identifier of a field.
+   *
+   * Length: 1–500.
+   */
   fieldId?: string;
 }

@@ -29,9 +29,17 @@ export interface AnomalyMonitorArgs {
    * For more information about monitor types, see [Monitor types](https://docs.aws.amazon.com/cost-management/latest/userguide/getting-started-ad.html#monitor-type-def) in the *Billing and Cost Management User Guide* .
    */
   monitorType: "DIMENSIONAL" | "CUSTOM";
-  /** Tags to assign to monitor. */
+  /**
+   * Tags to assign to monitor.
+   *
+   * Items: 0–200.
+   */
   resourceTags?: AnomalyMonitorResourceTag[];
-  /** The name of the monitor. */
+  /**
+   * The name of the monitor.
+   *
+   * Length: 0–1024. Pattern: `[\S\s]*`.
+   */
   monitorName: string;
   /** The array of `MonitorSpecification` in JSON array format. For instance, you can use `MonitorSpecification` to specify a tag, Cost Category, or linked account for your custom anomaly monitor. For further information, see the [Examples](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ce-anomalymonitor.html#aws-resource-ce-anomalymonitor--examples) section of this page. */
   monitorSpecification?: string;
@@ -65,9 +73,17 @@ export interface AnomalyMonitorOutputs extends AnomalyMonitorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ce-anomalymonitor-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface AnomalyMonitorResourceTag {
-  /** The value that's associated with the tag. */
+  /**
+   * The value that's associated with the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
-  /** The key that's associated with the tag. */
+  /**
+   * The key that's associated with the tag.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   key: string;
 }
 
@@ -88,13 +104,25 @@ export type AnomalySubscription = InstanceType<typeof AnomalySubscription>;
 
 /** Inputs of {@link AnomalySubscription}. */
 export interface AnomalySubscriptionArgs {
-  /** A list of cost anomaly monitors. */
+  /**
+   * A list of cost anomaly monitors.
+   *
+   * Each item: Pattern: `^arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:[-a-zA-Z0-9/:_]+$`.
+   */
   monitorArnList: string[];
-  /** Tags to assign to subscription. */
+  /**
+   * Tags to assign to subscription.
+   *
+   * Items: 0–200.
+   */
   resourceTags?: AnomalySubscriptionResourceTag[];
   /** The frequency that anomaly notifications are sent. Notifications are sent either over email (for DAILY and WEEKLY frequencies) or SNS (for IMMEDIATE frequency). For more information, see [Creating an Amazon SNS topic for anomaly notifications](https://docs.aws.amazon.com/cost-management/latest/userguide/ad-SNS.html) . */
   frequency: "DAILY" | "IMMEDIATE" | "WEEKLY";
-  /** The name for the subscription. */
+  /**
+   * The name for the subscription.
+   *
+   * Length: 0–1024. Pattern: `[\S\s]*`.
+   */
   subscriptionName: string;
   /** A list of subscribers to notify. */
   subscribers: AnomalySubscriptionSubscriber[];
@@ -106,6 +134,8 @@ export interface AnomalySubscriptionArgs {
    * This field has been deprecated. To specify a threshold, use ThresholdExpression. Continued use of Threshold will be treated as shorthand syntax for a ThresholdExpression.
    *
    * One of Threshold or ThresholdExpression is required for `AWS::CE::AnomalySubscription` . You cannot specify both.
+   *
+   * Range: at least 0.
    */
   threshold?: number;
   /**
@@ -134,9 +164,17 @@ export interface AnomalySubscriptionOutputs extends AnomalySubscriptionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ce-anomalysubscription-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface AnomalySubscriptionResourceTag {
-  /** The value that's associated with the tag. */
+  /**
+   * The value that's associated with the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
-  /** The key that's associated with the tag. */
+  /**
+   * The key that's associated with the tag.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   key: string;
 }
 
@@ -150,7 +188,11 @@ export interface AnomalySubscriptionSubscriber {
   status?: "CONFIRMED" | "DECLINED";
   /** The notification delivery channel. */
   type: "EMAIL" | "SNS";
-  /** The email address or SNS Topic Amazon Resource Name (ARN), depending on the `Type` . */
+  /**
+   * The email address or SNS Topic Amazon Resource Name (ARN), depending on the `Type` .
+   *
+   * Pattern: `(^[a-zA-Z0-9.!#$%&'*+=?^_‘{|}~-]+\@[a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)+$)|(^arn:(aws[a-zA-Z-]*):sns:[a-zA-Z0-9-]+:[0-9]{12}:[a-zA-Z0-9_-]+(\.fifo)?$)`.
+   */
   address: string;
 }
 
@@ -165,7 +207,11 @@ export type CostCategory = InstanceType<typeof CostCategory>;
 
 /** Inputs of {@link CostCategory}. */
 export interface CostCategoryArgs {
-  /** The default value for the cost category. */
+  /**
+   * The default value for the cost category.
+   *
+   * Length: 1–50.
+   */
   defaultValue?: string;
   /** The split charge rules that are used to allocate your charges between your cost category values. */
   splitChargeRules?: string;
@@ -177,9 +223,17 @@ export interface CostCategoryArgs {
    * > Rules are processed in order. If there are multiple rules that match the line item, then the first rule to match is used to determine that Cost Category value.
    */
   rules: string;
-  /** The unique name of the Cost Category. */
+  /**
+   * The unique name of the Cost Category.
+   *
+   * Length: 1–50.
+   */
   name: string;
-  /** Tags to assign to the cost category. */
+  /**
+   * Tags to assign to the cost category.
+   *
+   * Items: 0–200.
+   */
   tags?: CostCategoryResourceTag[];
 }
 
@@ -199,8 +253,16 @@ export interface CostCategoryOutputs extends CostCategoryArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ce-costcategory-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface CostCategoryResourceTag {
-  /** The key that's associated with the tag. */
+  /**
+   * The key that's associated with the tag.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   key: string;
-  /** The value that's associated with the tag. */
+  /**
+   * The value that's associated with the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }

@@ -35,7 +35,11 @@ export interface AccountOutputs extends AccountArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-certificatemanager-account-expiryeventsconfiguration.html | CloudFormation: ExpiryEventsConfiguration}
  */
 export interface AccountExpiryEventsConfiguration {
-  /** This option specifies the number of days prior to certificate expiration when ACM starts generating `EventBridge` events. ACM sends one event per day per certificate until the certificate expires. By default, accounts receive events starting 45 days before certificate expiration. */
+  /**
+   * This option specifies the number of days prior to certificate expiration when ACM starts generating `EventBridge` events. ACM sends one event per day per certificate until the certificate expires. By default, accounts receive events starting 45 days before certificate expiration.
+   *
+   * Range: 1–45.
+   */
   daysBeforeExpiry?: number;
 }
 
@@ -56,7 +60,11 @@ export interface AcmeDomainValidationArgs {
   domainName: string;
   /** Prevalidation method configuration. Currently only DNS-based prevalidation is supported. */
   prevalidationOptions: AcmeDomainValidationPrevalidationOptions;
-  /** Tags associated with the domain validation. */
+  /**
+   * Tags associated with the domain validation.
+   *
+   * Items: at most 50.
+   */
   tags?: AcmeDomainValidationTagsItems[];
 }
 
@@ -104,9 +112,17 @@ export interface AcmeDomainValidationDomainScope {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-certificatemanager-acmedomainvalidation-tagsitems.html | CloudFormation: TagsItems} */
 export interface AcmeDomainValidationTagsItems {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -127,9 +143,17 @@ export interface AcmeEndpointArgs {
   contact?: string;
   /** The certificate authority configuration for the ACME endpoint. */
   certificateAuthority: AcmeEndpointCertificateAuthority;
-  /** Tags applied to certificates issued via this endpoint. */
+  /**
+   * Tags applied to certificates issued via this endpoint.
+   *
+   * Items: at most 50.
+   */
   certificateTags?: AwsTag[];
-  /** Tags associated with the ACME endpoint. */
+  /**
+   * Tags associated with the ACME endpoint.
+   *
+   * Items: at most 50.
+   */
   tags?: AcmeEndpointTagsItems[];
 }
 
@@ -163,9 +187,17 @@ export interface AcmeEndpointPublicCertificateAuthority {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-certificatemanager-acmeendpoint-tagsitems.html | CloudFormation: TagsItems} */
 export interface AcmeEndpointTagsItems {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -190,7 +222,11 @@ export interface AcmeExternalAccountBindingArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   expiration?: AcmeExternalAccountBindingExpiration;
-  /** Tags associated with the external account binding. */
+  /**
+   * Tags associated with the external account binding.
+   *
+   * Items: at most 50.
+   */
   tags?: AcmeExternalAccountBindingTagsItems[];
 }
 
@@ -214,9 +250,17 @@ export interface AcmeExternalAccountBindingExpiration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-certificatemanager-acmeexternalaccountbinding-tagsitems.html | CloudFormation: TagsItems} */
 export interface AcmeExternalAccountBindingTagsItems {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 

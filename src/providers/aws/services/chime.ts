@@ -19,9 +19,17 @@ export type AppInstance = InstanceType<typeof AppInstance>;
 
 /** Inputs of {@link AppInstance}. */
 export interface AppInstanceArgs {
-  /** The name of the AppInstance. */
+  /**
+   * The name of the AppInstance.
+   *
+   * Length: 1–256.
+   */
   name: string;
-  /** The metadata of the AppInstance. Limited to a 1KB string in UTF-8. */
+  /**
+   * The metadata of the AppInstance. Limited to a 1KB string in UTF-8.
+   *
+   * Length: 0–1024.
+   */
   metadata?: string;
   /** Tags assigned to the AppInstance. */
   tags?: AwsTag[];
@@ -48,11 +56,23 @@ export type AppInstanceBot = InstanceType<typeof AppInstanceBot>;
 
 /** Inputs of {@link AppInstanceBot}. */
 export interface AppInstanceBotArgs {
-  /** The ARN of the AppInstance. */
+  /**
+   * The ARN of the AppInstance.
+   *
+   * Length: 5–1600. Pattern: ``.
+   */
   appInstanceArn: string;
-  /** The name of the AppInstanceBot. */
+  /**
+   * The name of the AppInstanceBot.
+   *
+   * Length: 0–256. Pattern: ``.
+   */
   name?: string;
-  /** The metadata of the AppInstanceBot. */
+  /**
+   * The metadata of the AppInstanceBot.
+   *
+   * Length: 0–1024. Pattern: `.*`.
+   */
   metadata?: string;
   /** A structure that contains configuration data. */
   configuration: AppInstanceBotConfiguration;
@@ -90,11 +110,19 @@ export interface AppInstanceBotLexConfiguration {
   respondsTo?: "STANDARD_MESSAGES";
   /** Specifies the type of message that triggers a bot. */
   invokedBy?: AppInstanceBotInvokedBy;
-  /** The ARN of the Amazon Lex V2 bot's alias. */
+  /**
+   * The ARN of the Amazon Lex V2 bot's alias.
+   *
+   * Length: 15–2048. Pattern: `^arn:aws:lex:[a-z]{2}-[a-z]+-\d{1}:\d{12}:bot-alias/[A-Z0-9]{10}/[A-Z0-9]{10}$`.
+   */
   lexBotAliasArn: string;
   /** Identifies the Amazon Lex V2 bot's language and locale. */
   localeId: string;
-  /** The name of the welcome intent configured in the Amazon Lex V2 bot. */
+  /**
+   * The name of the welcome intent configured in the Amazon Lex V2 bot.
+   *
+   * Length: 1–100. Pattern: `^([A-Za-z]_?)+$`.
+   */
   welcomeIntent?: string;
 }
 

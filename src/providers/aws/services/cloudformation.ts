@@ -116,7 +116,11 @@ export type GeneratedTemplate = InstanceType<typeof GeneratedTemplate>;
 
 /** Inputs of {@link GeneratedTemplate}. */
 export interface GeneratedTemplateArgs {
-  /** The name assigned to the generated template. */
+  /**
+   * The name assigned to the generated template.
+   *
+   * Length: 1–128.
+   */
   generatedTemplateName: string;
   /** The configuration details of the generated template. */
   templateConfiguration?: GeneratedTemplateTemplateConfiguration;
@@ -226,9 +230,15 @@ export interface GuardHookArgs {
    * The type name alias for the Hook. This alias must be unique per account and Region.
    *
    * The alias must be in the form `Name1::Name2::Name3` and must not begin with `AWS` . For example, `Private::Guard::MyTestHook` .
+   *
+   * Pattern: ``.
    */
   alias: string;
-  /** The IAM role that the Hook assumes to retrieve your Guard rules from S3 and optionally write a detailed Guard output report back. */
+  /**
+   * The IAM role that the Hook assumes to retrieve your Guard rules from S3 and optionally write a detailed Guard output report back.
+   *
+   * Length: at most 256. Pattern: `arn:.+:iam::[0-9]{12}:role/.+`.
+   */
   executionRole: string;
   /** Specifies the S3 location of your input parameters. */
   options?: GuardHookOptions;
@@ -270,11 +280,23 @@ export interface GuardHookS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-guardhook-targetfilters.html | CloudFormation: TargetFilters}
  */
 export interface GuardHookTargetFilters {
-  /** List of type names that the hook is going to target */
+  /**
+   * List of type names that the hook is going to target
+   *
+   * Items: 1–50. Each item: Length: 1–256. Pattern: ``.
+   */
   targetNames?: string[];
-  /** List of actions that the hook is going to target */
+  /**
+   * List of actions that the hook is going to target
+   *
+   * Items: 1–50.
+   */
   actions?: ("CREATE" | "UPDATE" | "DELETE")[];
-  /** List of invocation points that the hook is going to target */
+  /**
+   * List of invocation points that the hook is going to target
+   *
+   * Items: 1–50.
+   */
   invocationPoints?: "PRE_PROVISION"[];
   /** List of hook targets */
   targets: GuardHookHookTarget[];
@@ -286,7 +308,11 @@ export interface GuardHookTargetFilters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-guardhook-hooktarget.html | CloudFormation: HookTarget}
  */
 export interface GuardHookHookTarget {
-  /** Type name of hook target. Hook targets are the destination where hooks will be invoked against. */
+  /**
+   * Type name of hook target. Hook targets are the destination where hooks will be invoked against.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   targetName: string;
   /** Target actions are the type of operation hooks will be executed at. */
   action: "CREATE" | "UPDATE" | "DELETE";
@@ -325,9 +351,17 @@ export interface GuardHookStackFilters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-guardhook-stacknames.html | CloudFormation: StackNames}
  */
 export interface GuardHookStackNames {
-  /** The stack names to include. Only the stacks specified in this list will invoke the Hook. */
+  /**
+   * The stack names to include. Only the stacks specified in this list will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 128. Pattern: `^[a-zA-Z*?][-a-zA-Z0-9*?]*$`.
+   */
   include?: string[];
-  /** The stack names to exclude. All stacks except those listed here will invoke the Hook. */
+  /**
+   * The stack names to exclude. All stacks except those listed here will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 128. Pattern: `^[a-zA-Z*?][-a-zA-Z0-9*?]*$`.
+   */
   exclude?: string[];
 }
 
@@ -339,9 +373,17 @@ export interface GuardHookStackNames {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-guardhook-stackroles.html | CloudFormation: StackRoles}
  */
 export interface GuardHookStackRoles {
-  /** The IAM role ARNs to target stacks associated with these roles. Only stack operations initiated by these roles will invoke the Hook. */
+  /**
+   * The IAM role ARNs to target stacks associated with these roles. Only stack operations initiated by these roles will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 256.
+   */
   include?: string[];
-  /** The IAM role ARNs for stacks you want to exclude. The Hook will be invoked on all stacks except those initiated by the specified roles. */
+  /**
+   * The IAM role ARNs for stacks you want to exclude. The Hook will be invoked on all stacks except those initiated by the specified roles.
+   *
+   * Items: 1–50. Each item: Length: at most 256.
+   */
   exclude?: string[];
 }
 
@@ -374,18 +416,24 @@ export interface HookDefaultVersionArgs {
    * The version ID of the type specified.
    *
    * You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^[A-Za-z0-9-]{1,128}$`.
    */
   versionId?: string;
   /**
    * The name of the Hook.
    *
    * You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName?: string;
   /**
    * The version ID of the type configuration.
    *
    * You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/hook/.+$`.
    */
   typeVersionArn?: string;
 }
@@ -413,24 +461,32 @@ export interface HookTypeConfigArgs {
    * The unique name for your Hook. Specifies a three-part namespace for your Hook, with a recommended pattern of `Organization::Service::Hook` .
    *
    * You must specify either `TypeName` and `Configuration` or `TypeArn` and `Configuration` .
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName?: string;
   /**
    * Specifies the activated Hook type configuration, in this AWS account and AWS Region .
    *
    * You must specify either `TypeName` and `Configuration` or `TypeArn` and `Configuration` .
+   *
+   * Pattern: `[\s\S]+`.
    */
   configuration: string;
   /**
    * The Amazon Resource Number (ARN) for the Hook to set `Configuration` for.
    *
    * You must specify either `TypeName` and `Configuration` or `TypeArn` and `Configuration` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/hook/.+$`.
    */
   typeArn?: string;
   /**
    * An alias by which to refer to this configuration data.
    *
    * Defaults to `default` alias. Hook types currently support default configuration alias.
+   *
+   * Pattern: `^[a-zA-Z0-9]{1,256}$`.
    */
   configurationAlias?: "default";
 }
@@ -456,7 +512,11 @@ export type HookVersion = InstanceType<typeof HookVersion>;
 
 /** Inputs of {@link HookVersion}. */
 export interface HookVersionArgs {
-  /** The Amazon Resource Name (ARN) of the task execution role that grants the Hook permission. */
+  /**
+   * The Amazon Resource Name (ARN) of the task execution role that grants the Hook permission.
+   *
+   * Length: at most 256. Pattern: `arn:.+:iam::[0-9]{12}:role/.+`.
+   */
   executionRoleArn?: string;
   /**
    * The unique name for your Hook. Specifies a three-part namespace for your Hook, with a recommended pattern of `Organization::Service::Hook` .
@@ -470,6 +530,8 @@ export interface HookVersionArgs {
    * > - `AWS`
    * > - `Custom`
    * > - `Dev`
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName: string;
   /** Contains logging configuration information for an extension. */
@@ -482,6 +544,8 @@ export interface HookVersionArgs {
    * > To register the Hook, you must have `s3:GetObject` permissions to access the S3 objects.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 4096.
    */
   schemaHandlerPackage: string;
 }
@@ -511,9 +575,17 @@ export interface HookVersionOutputs extends HookVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-hookversion-loggingconfig.html | CloudFormation: LoggingConfig}
  */
 export interface HookVersionLoggingConfig {
-  /** The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers. */
+  /**
+   * The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName?: string;
-  /** The Amazon Resource Name (ARN) of the role that CloudFormation should assume when sending log entries to CloudWatch Logs. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that CloudFormation should assume when sending log entries to CloudWatch Logs.
+   *
+   * Length: 1–256.
+   */
   logRoleArn?: string;
 }
 
@@ -535,6 +607,8 @@ export interface LambdaHookArgs {
    *
    * - The full Amazon Resource Name (ARN) without a suffix.
    * - A qualified ARN with a version or alias suffix.
+   *
+   * Length: 1–170. Pattern: `(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]{2}(-gov)?(-iso([a-z])?)?-[a-z]+-\d{1}:)?(\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\$LATEST|[a-zA-Z0-9-_]+))?`.
    */
   lambdaFunction: string;
   /** Specifies if the Hook is `ENABLED` or `DISABLED` . */
@@ -580,9 +654,15 @@ export interface LambdaHookArgs {
    * The type name alias for the Hook. This alias must be unique per account and Region.
    *
    * The alias must be in the form `Name1::Name2::Name3` and must not begin with `AWS` . For example, `Private::Lambda::MyTestHook` .
+   *
+   * Pattern: ``.
    */
   alias: string;
-  /** The IAM role that the Hook assumes to invoke your Lambda function. */
+  /**
+   * The IAM role that the Hook assumes to invoke your Lambda function.
+   *
+   * Length: at most 256. Pattern: `arn:.+:iam::[0-9]{12}:role/.+`.
+   */
   executionRole: string;
   /**
    * Whether to automatically update the extension in this account and Region when a new minor version is published by the extension publisher.
@@ -612,11 +692,23 @@ export interface LambdaHookOutputs extends LambdaHookArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-targetfilters.html | CloudFormation: TargetFilters}
  */
 export interface LambdaHookTargetFilters {
-  /** List of type names that the hook is going to target */
+  /**
+   * List of type names that the hook is going to target
+   *
+   * Items: 1–50. Each item: Length: 1–256. Pattern: ``.
+   */
   targetNames?: string[];
-  /** List of actions that the hook is going to target */
+  /**
+   * List of actions that the hook is going to target
+   *
+   * Items: 1–50.
+   */
   actions?: ("CREATE" | "UPDATE" | "DELETE")[];
-  /** List of invocation points that the hook is going to target */
+  /**
+   * List of invocation points that the hook is going to target
+   *
+   * Items: 1–50.
+   */
   invocationPoints?: "PRE_PROVISION"[];
   /** List of hook targets */
   targets: LambdaHookHookTarget[];
@@ -628,7 +720,11 @@ export interface LambdaHookTargetFilters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-hooktarget.html | CloudFormation: HookTarget}
  */
 export interface LambdaHookHookTarget {
-  /** Type name of hook target. Hook targets are the destination where hooks will be invoked against. */
+  /**
+   * Type name of hook target. Hook targets are the destination where hooks will be invoked against.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   targetName: string;
   /** Target actions are the type of operation hooks will be executed at. */
   action: "CREATE" | "UPDATE" | "DELETE";
@@ -667,9 +763,17 @@ export interface LambdaHookStackFilters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-stacknames.html | CloudFormation: StackNames}
  */
 export interface LambdaHookStackNames {
-  /** The stack names to include. Only the stacks specified in this list will invoke the Hook. */
+  /**
+   * The stack names to include. Only the stacks specified in this list will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 128. Pattern: `^[a-zA-Z*?][-a-zA-Z0-9*?]*$`.
+   */
   include?: string[];
-  /** The stack names to exclude. All stacks except those listed here will invoke the Hook. */
+  /**
+   * The stack names to exclude. All stacks except those listed here will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 128. Pattern: `^[a-zA-Z*?][-a-zA-Z0-9*?]*$`.
+   */
   exclude?: string[];
 }
 
@@ -681,9 +785,17 @@ export interface LambdaHookStackNames {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-stackroles.html | CloudFormation: StackRoles}
  */
 export interface LambdaHookStackRoles {
-  /** The IAM role ARNs to target stacks associated with these roles. Only stack operations initiated by these roles will invoke the Hook. */
+  /**
+   * The IAM role ARNs to target stacks associated with these roles. Only stack operations initiated by these roles will invoke the Hook.
+   *
+   * Items: 1–50. Each item: Length: at most 256.
+   */
   include?: string[];
-  /** The IAM role ARNs for stacks you want to exclude. The Hook will be invoked on all stacks except those initiated by the specified roles. */
+  /**
+   * The IAM role ARNs for stacks you want to exclude. The Hook will be invoked on all stacks except those initiated by the specified roles.
+   *
+   * Items: 1–50. Each item: Length: at most 256.
+   */
   exclude?: string[];
 }
 
@@ -693,9 +805,17 @@ export interface LambdaHookStackRoles {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-lambdahook-loggingconfig.html | CloudFormation: LoggingConfig}
  */
 export interface LambdaHookLoggingConfig {
-  /** The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers. */
+  /**
+   * The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName: string;
-  /** The ARN of the role that CloudFormation should assume when sending log entries to CloudWatch Logs. */
+  /**
+   * The ARN of the role that CloudFormation should assume when sending log entries to CloudWatch Logs.
+   *
+   * Length: 1–256. Pattern: `arn:.+:iam::[0-9]{12}:role/.+`.
+   */
   logRoleArn: string;
 }
 
@@ -757,6 +877,8 @@ export interface ModuleDefaultVersionArgs {
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[0-9]{8}$`.
    */
   versionId?: string;
   /**
@@ -765,12 +887,16 @@ export interface ModuleDefaultVersionArgs {
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::MODULE`.
    */
   moduleName?: string;
   /**
    * The Amazon Resource Name (ARN) of the module version to set as the default version.
    *
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/module/.+/[0-9]{8}$`.
    */
   arn?: string;
 }
@@ -781,6 +907,8 @@ export interface ModuleDefaultVersionOutputs extends ModuleDefaultVersionArgs {
    * The Amazon Resource Name (ARN) of the module version to set as the default version.
    *
    * Conditional: You must specify either `Arn` , or `ModuleName` and `VersionId` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/module/.+/[0-9]{8}$`.
    */
   arn: string;
 }
@@ -810,7 +938,11 @@ export interface ModuleVersionArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   modulePackage: string;
-  /** The name of the module being registered. */
+  /**
+   * The name of the module being registered.
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::MODULE`.
+   */
   moduleName: string;
 }
 
@@ -869,6 +1001,8 @@ export interface PublicTypeVersionArgs {
    * The name of the extension to test.
    *
    * Conditional: You must specify `Arn` , or `TypeName` and `Type` .
+   *
+   * Pattern: `[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}`.
    */
   typeName?: string;
   /**
@@ -900,6 +1034,8 @@ export interface PublicTypeVersionArgs {
    * If you don't specify a version number, CloudFormation increments the version number by one minor version release.
    *
    * You cannot specify a version number the first time you publish a type. CloudFormation automatically sets the first version number to be `1.0.0` .
+   *
+   * Length: 5–64.
    */
   publicVersionNumber?: string;
   /**
@@ -908,6 +1044,8 @@ export interface PublicTypeVersionArgs {
    * Conditional: You must specify `Arn` , or `TypeName` and `Type` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:[0-9]{12}:type/.+`.
    */
   arn?: string;
 }
@@ -949,6 +1087,8 @@ export interface PublisherArgs {
    * If you are using a Bitbucket or GitHub account for identity verification, the Amazon Resource Name (ARN) for your connection to that account.
    *
    * For more information, see [Prerequisite: Registering your account to publish CloudFormation extensions](https://docs.aws.amazon.com/cloudformation-cli/latest/userguide/publish-extension.html#publish-extension-prereqs) in the *AWS CloudFormation Command Line Interface (CLI) User Guide* .
+   *
+   * Pattern: `arn:aws(-[w]+)*:.+:.+:[0-9]{12}:.+`.
    */
   connectionArn?: string;
 }
@@ -982,18 +1122,24 @@ export interface ResourceDefaultVersionArgs {
    * The ID of a specific version of the resource. The version ID is the value at the end of the Amazon Resource Name (ARN) assigned to the resource version when it's registered.
    *
    * Conditional: You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^[A-Za-z0-9-]{1,128}$`.
    */
   versionId?: string;
   /**
    * The name of the resource.
    *
    * Conditional: You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName?: string;
   /**
    * The Amazon Resource Name (ARN) of the resource version.
    *
    * Conditional: You must specify either `TypeVersionArn` , or `TypeName` and `VersionId` .
+   *
+   * Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/resource/.+$`.
    */
   typeVersionArn?: string;
 }
@@ -1038,6 +1184,8 @@ export interface ResourceVersionArgs {
    * > - `AWS`
    * > - `Custom`
    * > - `Dev`
+   *
+   * Pattern: `^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$`.
    */
   typeName: string;
   /** Logging configuration information for a resource. */
@@ -1097,9 +1245,17 @@ export interface ResourceVersionOutputs extends ResourceVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-resourceversion-loggingconfig.html | CloudFormation: LoggingConfig}
  */
 export interface ResourceVersionLoggingConfig {
-  /** The Amazon CloudWatch logs group to which CloudFormation sends error logging information when invoking the type's handlers. */
+  /**
+   * The Amazon CloudWatch logs group to which CloudFormation sends error logging information when invoking the type's handlers.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName?: string;
-  /** The ARN of the role that CloudFormation should assume when sending log entries to CloudWatch logs. */
+  /**
+   * The ARN of the role that CloudFormation should assume when sending log entries to CloudWatch logs.
+   *
+   * Length: 1–256.
+   */
   logRoleArn?: string;
 }
 
@@ -1120,7 +1276,11 @@ export type Stack = InstanceType<typeof Stack>;
 
 /** Inputs of {@link Stack}. */
 export interface StackArgs {
-  /** The Amazon SNS topic ARNs to publish stack related events. You can find your Amazon SNS topic ARNs using the Amazon SNS console or your Command Line Interface (CLI). */
+  /**
+   * The Amazon SNS topic ARNs to publish stack related events. You can find your Amazon SNS topic ARNs using the Amazon SNS console or your Command Line Interface (CLI).
+   *
+   * Items: at most 5.
+   */
   notificationARNs?: string[];
   /**
    * The set value pairs that represent the parameters passed to CloudFormation when this nested stack is created. Each parameter has a name corresponding to a parameter defined in the embedded template and a value representing the value that you want to set for the parameter.
@@ -1132,7 +1292,11 @@ export interface StackArgs {
    * Whether an update causes interruptions depends on the resources that are being updated. An update never causes a nested stack to be replaced.
    */
   parameters?: Record<string, string>;
-  /** Key-value pairs to associate with this stack. CloudFormation also propagates these tags to the resources created in the stack. A maximum number of 50 tags can be specified. */
+  /**
+   * Key-value pairs to associate with this stack. CloudFormation also propagates these tags to the resources created in the stack. A maximum number of 50 tags can be specified.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The URL of a file that contains the template body. The URL must point to a template (max size: 1 MB) that's located in an Amazon S3 bucket. The location for an Amazon S3 bucket must start with `https://` .
@@ -1140,12 +1304,16 @@ export interface StackArgs {
    * Whether an update causes interruptions depends on the resources that are being updated. An update never causes a nested stack to be replaced.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024.
    */
   templateURL?: string;
   /**
    * The length of time, in minutes, that CloudFormation waits for the nested stack to reach the `CREATE_COMPLETE` state. The default is no timeout. When CloudFormation detects that the nested stack has reached the `CREATE_COMPLETE` state, it marks the nested stack resource as `CREATE_COMPLETE` in the parent stack and resumes creating the parent stack. If the timeout period expires before the nested stack reaches `CREATE_COMPLETE` , CloudFormation marks the nested stack as failed and rolls back both the nested stack and parent stack.
    *
    * Updates aren't supported.
+   *
+   * Range: at least 1.
    */
   timeoutInMinutes?: number;
 }
@@ -1199,7 +1367,11 @@ export type StackSet = InstanceType<typeof StackSet>;
 
 /** Inputs of {@link StackSet}. */
 export interface StackSetArgs {
-  /** A description of the StackSet. */
+  /**
+   * A description of the StackSet.
+   *
+   * Length: 1–1024.
+   */
   description?: string;
   /** The input parameters for the StackSet template. */
   parameters?: StackSetParameter[];
@@ -1213,9 +1385,15 @@ export interface StackSetArgs {
    * The structure that contains the template body, with a minimum length of 1 byte and a maximum length of 51,200 bytes.
    *
    * You must include either `TemplateURL` or `TemplateBody` in a StackSet, but you can't use both. Dynamic references in the `TemplateBody` may not work correctly in all cases. It's recommended to pass templates that contain dynamic references through `TemplateUrl` instead.
+   *
+   * Length: 1–51200.
    */
   templateBody?: string;
-  /** The name to associate with the StackSet. The name must be unique in the Region where you create your StackSet. */
+  /**
+   * The name to associate with the StackSet. The name must be unique in the Region where you create your StackSet.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z][a-zA-Z0-9\-]{0,127}$`.
+   */
   stackSetName: string;
   /**
    * Specifies whether you are acting as an account administrator in the organization's management account or as a delegated administrator in a member account.
@@ -1246,6 +1424,8 @@ export interface StackSetArgs {
    * Conditional: You must specify only one of the following parameters: `TemplateBody` , `TemplateURL` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–5120.
    */
   templateURL?: string;
   /**
@@ -1255,7 +1435,7 @@ export interface StackSetArgs {
    */
   autoDeployment?: StackSetAutoDeployment;
   /** The capabilities that are allowed in the StackSet. Some StackSet templates might include resources that can affect permissions in your AWS account —for example, by creating new IAM users. For more information, see [Acknowledging IAM resources in CloudFormation templates](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/control-access-with-iam.html#using-iam-capabilities) in the *CloudFormation User Guide* . */
-  capabilities?: string[];
+  capabilities?: ("CAPABILITY_IAM" | "CAPABILITY_NAMED_IAM" | "CAPABILITY_AUTO_EXPAND")[];
   /**
    * Describes how the IAM roles required for StackSet operations are created.
    *
@@ -1269,6 +1449,8 @@ export interface StackSetArgs {
    * Use customized administrator roles to control which users or groups can manage specific StackSets within the same administrator account. For more information, see [Grant self-managed permissions](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/stacksets-prereqs-self-managed.html) in the *CloudFormation User Guide* .
    *
    * Valid only if the permissions model is `SELF_MANAGED` .
+   *
+   * Length: 20–2048.
    */
   administrationRoleARN?: string;
   /**
@@ -1277,6 +1459,8 @@ export interface StackSetArgs {
    * Valid only if the permissions model is `SELF_MANAGED` .
    *
    * *Pattern* : `[a-zA-Z_0-9+=,.@-]+`
+   *
+   * Length: 1–64.
    */
   executionRoleName?: string;
   /**
@@ -1295,6 +1479,8 @@ export interface StackSetArgs {
    * Key-value pairs to associate with this stack. CloudFormation also propagates these tags to supported resources in the stack. You can specify a maximum number of 50 tags.
    *
    * If you don't specify this parameter, CloudFormation doesn't modify the stack's tags. If you specify an empty value, CloudFormation removes all associated tags.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -1327,7 +1513,11 @@ export interface StackSetStackInstances {
   parameterOverrides?: StackSetParameter[];
   /** The AWS Organizations accounts or AWS accounts to deploy stacks to in the specified Regions. */
   deploymentTargets: StackSetDeploymentTargets;
-  /** The names of one or more Regions where you want to create stack instances using the specified AWS accounts . */
+  /**
+   * The names of one or more Regions where you want to create stack instances using the specified AWS accounts .
+   *
+   * Items: at least 1. Each item: Pattern: `^[a-zA-Z0-9-]{1,128}$`.
+   */
   regions: string[];
 }
 
@@ -1360,18 +1550,24 @@ export interface StackSetDeploymentTargets {
    * The account IDs of the AWS accounts . If you have many account numbers, you can provide those accounts using the `AccountsUrl` property instead.
    *
    * *Pattern* : `^[0-9]{12}$`
+   *
+   * Items: at least 1. Each item: Pattern: `^[0-9]{12}$`.
    */
   accounts?: string[];
   /**
    * The Amazon S3 URL path to a file that contains a list of AWS account IDs. The file format must be either `.csv` or `.txt` , and the data can be comma-separated or new-line-separated. There is currently a 10MB limit for the data (approximately 800,000 accounts).
    *
    * This property serves the same purpose as `Accounts` but allows you to specify a large number of accounts.
+   *
+   * Length: 1–5120. Pattern: `(s3://|http(s?)://).+`.
    */
   accountsUrl?: string;
   /**
    * The organization root ID or organizational unit (OU) IDs.
    *
    * *Pattern* : `^(ou-[a-z0-9]{4,32}-[a-z0-9]{8,32}|r-[a-z0-9]{4,32})$`
+   *
+   * Items: at least 1. Each item: Pattern: `^(ou-[a-z0-9]{4,32}-[a-z0-9]{8,32}|r-[a-z0-9]{4,32})$`.
    */
   organizationalUnitIds?: string[];
 }
@@ -1390,6 +1586,8 @@ export interface StackSetOperationPreferences {
    * Note that this setting lets you specify the *maximum* for operations. For large deployments, under certain circumstances the actual number of accounts acted upon concurrently may be lower due to service throttling.
    *
    * Conditional: You must specify either `MaxConcurrentCount` or `MaxConcurrentPercentage` , but not both.
+   *
+   * Range: 0–100.
    */
   maxConcurrentPercentage?: number;
   /** The concurrency type of deploying StackSets operations in Regions, could be in parallel or one Region at a time. */
@@ -1400,6 +1598,8 @@ export interface StackSetOperationPreferences {
    * Note that this setting lets you specify the *maximum* for operations. For large deployments, under certain circumstances the actual number of accounts acted upon concurrently may be lower due to service throttling.
    *
    * Conditional: You must specify either `MaxConcurrentCount` or `MaxConcurrentPercentage` , but not both.
+   *
+   * Range: at least 1.
    */
   maxConcurrentCount?: number;
   /**
@@ -1408,15 +1608,23 @@ export interface StackSetOperationPreferences {
    * When calculating the number of accounts based on the specified percentage, CloudFormation rounds *down* to the next whole number.
    *
    * Conditional: You must specify either `FailureToleranceCount` or `FailureTolerancePercentage` , but not both.
+   *
+   * Range: 0–100.
    */
   failureTolerancePercentage?: number;
   /**
    * The number of accounts per Region this operation can fail in before CloudFormation stops the operation in that Region. If the operation is stopped in a Region, CloudFormation doesn't attempt the operation in any subsequent Regions.
    *
    * Conditional: You must specify either `FailureToleranceCount` or `FailureTolerancePercentage` (but not both).
+   *
+   * Range: at least 0.
    */
   failureToleranceCount?: number;
-  /** The order of the Regions where you want to perform the stack operation. */
+  /**
+   * The order of the Regions where you want to perform the stack operation.
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9-]{1,128}$`.
+   */
   regionOrder?: string[];
   /**
    * Specifies how the concurrency level behaves during the operation execution.
@@ -1480,6 +1688,8 @@ export interface TypeActivationArgs {
    * You can specify `MajorVersion` or `VersionBump` , but not both.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–100000.
    */
   majorVersion?: string;
   /**
@@ -1492,6 +1702,8 @@ export interface TypeActivationArgs {
    * The name of the extension.
    *
    * Conditional: You must specify `PublicTypeArn` , or `TypeName` , `Type` , and `PublisherId` .
+   *
+   * Pattern: `[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}`.
    */
   typeName?: string;
   /**
@@ -1506,6 +1718,8 @@ export interface TypeActivationArgs {
    * The Amazon Resource Number (ARN) of the public extension.
    *
    * Conditional: You must specify `PublicTypeArn` , or `TypeName` , `Type` , and `PublisherId` .
+   *
+   * Length: at most 1024. Pattern: `arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})?:type/.+`.
    */
   publicTypeArn?: string;
   /**
@@ -1526,6 +1740,8 @@ export interface TypeActivationArgs {
    * The ID of the extension publisher.
    *
    * Conditional: You must specify `PublicTypeArn` , or `TypeName` , `Type` , and `PublisherId` .
+   *
+   * Length: 1–40. Pattern: `[0-9a-zA-Z-]{1,40}`.
    */
   publisherId?: string;
   /**
@@ -1541,6 +1757,8 @@ export interface TypeActivationArgs {
    * An alias to assign to the public extension in this account and Region. If you specify an alias for the extension, CloudFormation treats the alias as the extension type name within this account and Region. You must use the alias to refer to the extension in your templates, API calls, and CloudFormation console.
    *
    * An extension alias must be unique within a given account and Region. You can activate the same public resource multiple times in the same account and Region, using different type name aliases.
+   *
+   * Length: 10–204. Pattern: `[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}`.
    */
   typeNameAlias?: string;
 }
@@ -1557,9 +1775,17 @@ export interface TypeActivationOutputs extends TypeActivationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudformation-typeactivation-loggingconfig.html | CloudFormation: LoggingConfig}
  */
 export interface TypeActivationLoggingConfig {
-  /** The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers. */
+  /**
+   * The Amazon CloudWatch Logs group to which CloudFormation sends error logging information when invoking the extension's handlers.
+   *
+   * Length: 1–512. Pattern: `^[\.\-_/#A-Za-z0-9]+$`.
+   */
   logGroupName?: string;
-  /** The Amazon Resource Name (ARN) of the role that CloudFormation should assume when sending log entries to CloudWatch Logs. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that CloudFormation should assume when sending log entries to CloudWatch Logs.
+   *
+   * Length: 1–256.
+   */
   logRoleArn?: string;
 }
 

@@ -29,7 +29,11 @@ export interface AnycastIpListArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   ipamCidrConfigs?: AnycastIpListIpamCidrConfig[];
-  /** The name of the Anycast static IP list. */
+  /**
+   * The name of the Anycast static IP list.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_]{1,64}$`.
+   */
   name: string;
   /** A complex type that contains zero or more `Tag` elements. */
   tags?: AnycastIpListTags;
@@ -89,7 +93,11 @@ export interface AnycastIpListAnycastIpList {
   ipamCidrConfigResults?: AnycastIpListIpamCidrConfigResult[];
   /** The last time the Anycast static IP list was modified. */
   lastModifiedTime: string;
-  /** The name of the Anycast static IP list. */
+  /**
+   * The name of the Anycast static IP list.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_]{1,64}$`.
+   */
   name: string;
   /** The status of the Anycast static IP list. Valid values: `Deployed` , `Deploying` , or `Failed` . */
   status: string;
@@ -158,12 +166,18 @@ export interface CachePolicyOutputs extends CachePolicyArgs {
 export interface CachePolicyCachePolicyConfig {
   /** A comment to describe the cache policy. The comment cannot be longer than 128 characters. */
   comment?: string;
-  /** The minimum amount of time, in seconds, that you want objects to stay in the CloudFront cache before CloudFront sends another request to the origin to see if the object has been updated. For more information, see [Managing How Long Content Stays in an Edge Cache (Expiration)](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html) in the *Amazon CloudFront Developer Guide* . */
+  /**
+   * The minimum amount of time, in seconds, that you want objects to stay in the CloudFront cache before CloudFront sends another request to the origin to see if the object has been updated. For more information, see [Managing How Long Content Stays in an Edge Cache (Expiration)](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html) in the *Amazon CloudFront Developer Guide* .
+   *
+   * Range: at least 0.
+   */
   minTTL: number;
   /**
    * The maximum amount of time, in seconds, that objects stay in the CloudFront cache before CloudFront sends another request to the origin to see if the object has been updated. CloudFront uses this value only when the origin sends `Cache-Control` or `Expires` headers with the object. For more information, see [Managing How Long Content Stays in an Edge Cache (Expiration)](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html) in the *Amazon CloudFront Developer Guide* .
    *
    * The default value for this field is 31536000 seconds (one year). If the value of `MinTTL` or `DefaultTTL` is more than 31536000 seconds, then the default value for this field is the same as the value of `DefaultTTL` .
+   *
+   * Range: at least 0.
    */
   maxTTL: number;
   /** The HTTP headers, cookies, and URL query strings to include in the cache key. The values included in the cache key are also included in requests that CloudFront sends to the origin. */
@@ -172,6 +186,8 @@ export interface CachePolicyCachePolicyConfig {
    * The default amount of time, in seconds, that you want objects to stay in the CloudFront cache before CloudFront sends another request to the origin to see if the object has been updated. CloudFront uses this value as the object's time to live (TTL) only when the origin does *not* send `Cache-Control` or `Expires` headers with the object. For more information, see [Managing How Long Content Stays in an Edge Cache (Expiration)](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/Expiration.html) in the *Amazon CloudFront Developer Guide* .
    *
    * The default value for this field is 86400 seconds (one day). If the value of `MinTTL` is more than 86400 seconds, then the default value for this field is the same as the value of `MinTTL` .
+   *
+   * Range: at least 0.
    */
   defaultTTL: number;
   /** A unique name to identify the cache policy. */
@@ -235,6 +251,8 @@ export interface CachePolicyHeadersConfig {
    *
    * - `none` – No HTTP headers are included in the cache key or in requests that CloudFront sends to the origin. Even when this field is set to `none` , any headers that are listed in an `OriginRequestPolicy` *are* included in origin requests.
    * - `whitelist` – Only the HTTP headers that are listed in the `Headers` type are included in the cache key and in requests that CloudFront sends to the origin.
+   *
+   * Pattern: `^(none|whitelist)$`.
    */
   headerBehavior: string;
 }
@@ -254,6 +272,8 @@ export interface CachePolicyCookiesConfig {
    * - `whitelist` – Only the cookies in viewer requests that are listed in the `CookieNames` type are included in the cache key and in requests that CloudFront sends to the origin.
    * - `allExcept` – All cookies in viewer requests are included in the cache key and in requests that CloudFront sends to the origin, **except** for those that are listed in the `CookieNames` type, which are not included.
    * - `all` – All cookies in viewer requests are included in the cache key and in requests that CloudFront sends to the origin.
+   *
+   * Pattern: `^(none|whitelist|allExcept|all)$`.
    */
   cookieBehavior: string;
 }
@@ -273,6 +293,8 @@ export interface CachePolicyQueryStringsConfig {
    * - `whitelist` – Only the query strings in viewer requests that are listed in the `QueryStringNames` type are included in the cache key and in requests that CloudFront sends to the origin.
    * - `allExcept` – All query strings in viewer requests are included in the cache key and in requests that CloudFront sends to the origin, **except** those that are listed in the `QueryStringNames` type, which are not included.
    * - `all` – All query strings in viewer requests are included in the cache key and in requests that CloudFront sends to the origin.
+   *
+   * Pattern: `^(none|whitelist|allExcept|all)$`.
    */
   queryStringBehavior: string;
 }
@@ -461,7 +483,11 @@ export interface ContinuousDeploymentPolicyContinuousDeploymentPolicyConfig {
   singleHeaderPolicyConfig?: ContinuousDeploymentPolicySingleHeaderPolicyConfig;
   /** A Boolean that indicates whether this continuous deployment policy is enabled (in effect). When this value is `true` , this policy is enabled and in effect. When this value is `false` , this policy is not enabled and has no effect. */
   enabled: boolean;
-  /** The CloudFront domain name of the staging distribution. For example: `d111111abcdef8.cloudfront.net` . */
+  /**
+   * The CloudFront domain name of the staging distribution. For example: `d111111abcdef8.cloudfront.net` .
+   *
+   * Items: at least 1.
+   */
   stagingDistributionDnsNames: string[];
   /** Contains the parameters for routing production traffic from your primary to staging distributions. */
   trafficConfig?: ContinuousDeploymentPolicyTrafficConfig;
@@ -477,9 +503,17 @@ export interface ContinuousDeploymentPolicyContinuousDeploymentPolicyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudfront-continuousdeploymentpolicy-singleheaderpolicyconfig.html | CloudFormation: SingleHeaderPolicyConfig}
  */
 export interface ContinuousDeploymentPolicySingleHeaderPolicyConfig {
-  /** The name of the HTTP header that CloudFront uses to configure for the single header policy. */
+  /**
+   * The name of the HTTP header that CloudFront uses to configure for the single header policy.
+   *
+   * Length: 1–256.
+   */
   header: string;
-  /** Specifies the value to assign to the header for a single header policy. */
+  /**
+   * Specifies the value to assign to the header for a single header policy.
+   *
+   * Length: 1–1783.
+   */
   value: string;
 }
 
@@ -505,7 +539,11 @@ export interface ContinuousDeploymentPolicyTrafficConfig {
 export interface ContinuousDeploymentPolicySingleWeightConfig {
   /** Session stickiness provides the ability to define multiple requests from a single viewer as a single session. This prevents the potentially inconsistent experience of sending some of a given user's requests to your staging distribution, while others are sent to your primary distribution. Define the session duration using TTL values. */
   sessionStickinessConfig?: ContinuousDeploymentPolicySessionStickinessConfig;
-  /** The percentage of traffic to send to a staging distribution, expressed as a decimal number between 0 and 0.15. For example, a value of 0.10 means 10% of traffic is sent to the staging distribution. */
+  /**
+   * The percentage of traffic to send to a staging distribution, expressed as a decimal number between 0 and 0.15. For example, a value of 0.10 means 10% of traffic is sent to the staging distribution.
+   *
+   * Range: 0–1.
+   */
   weight: number;
 }
 
@@ -515,9 +553,17 @@ export interface ContinuousDeploymentPolicySingleWeightConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudfront-continuousdeploymentpolicy-sessionstickinessconfig.html | CloudFormation: SessionStickinessConfig}
  */
 export interface ContinuousDeploymentPolicySessionStickinessConfig {
-  /** The amount of time after which you want sessions to cease if no requests are received. Allowed values are 300–3600 seconds (5–60 minutes). */
+  /**
+   * The amount of time after which you want sessions to cease if no requests are received. Allowed values are 300–3600 seconds (5–60 minutes).
+   *
+   * Range: 300–3600.
+   */
   idleTTL: number;
-  /** The maximum amount of time to consider requests from the viewer as being part of the same session. Allowed values are 300–3600 seconds (5–60 minutes). */
+  /**
+   * The maximum amount of time to consider requests from the viewer as being part of the same session. Allowed values are 300–3600 seconds (5–60 minutes).
+   *
+   * Range: 300–3600.
+   */
   maximumTTL: number;
 }
 
@@ -527,9 +573,17 @@ export interface ContinuousDeploymentPolicySessionStickinessConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudfront-continuousdeploymentpolicy-singleheaderconfig.html | CloudFormation: SingleHeaderConfig}
  */
 export interface ContinuousDeploymentPolicySingleHeaderConfig {
-  /** The request header name that you want CloudFront to send to your staging distribution. The header must contain the prefix `aws-cf-cd-` . */
+  /**
+   * The request header name that you want CloudFront to send to your staging distribution. The header must contain the prefix `aws-cf-cd-` .
+   *
+   * Length: 1–256.
+   */
   header: string;
-  /** The request header value. */
+  /**
+   * The request header value.
+   *
+   * Length: 1–1783.
+   */
   value: string;
 }
 
@@ -543,7 +597,11 @@ export interface ContinuousDeploymentPolicySingleHeaderConfig {
 export interface ContinuousDeploymentPolicySingleWeightPolicyConfig {
   /** Enable session stickiness for the associated origin or cache settings. */
   sessionStickinessConfig?: ContinuousDeploymentPolicySessionStickinessConfig;
-  /** The percentage of requests that CloudFront will use to send to an associated origin or cache settings. */
+  /**
+   * The percentage of requests that CloudFront will use to send to an associated origin or cache settings.
+   *
+   * Range: 0–1.
+   */
   weight: number;
 }
 
@@ -2127,13 +2185,23 @@ export interface OriginAccessControlOriginAccessControlConfig {
    * Specifies which requests CloudFront signs (adds authentication information to). Specify `always` for the most common use case. For more information, see [origin access control advanced settings](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/private-content-restricting-access-to-s3.html#oac-advanced-settings) in the *Amazon CloudFront Developer Guide* .
    *
    * This field can have one of the following values: …
+   *
+   * Pattern: `^(never|no-override|always)$`.
    */
   signingBehavior: string;
   /** A description of the origin access control. */
   description?: string;
-  /** The type of origin that this origin access control is for. */
+  /**
+   * The type of origin that this origin access control is for.
+   *
+   * Pattern: `^(s3|mediastore|lambda|mediapackagev2)$`.
+   */
   originAccessControlOriginType: string;
-  /** The signing protocol of the origin access control, which determines how CloudFront signs (authenticates) requests. The only valid value is `sigv4` . */
+  /**
+   * The signing protocol of the origin access control, which determines how CloudFront signs (authenticates) requests. The only valid value is `sigv4` .
+   *
+   * Pattern: `^(sigv4)$`.
+   */
   signingProtocol: string;
   /** A name to identify the origin access control. You can specify up to 64 characters. */
   name: string;
@@ -2212,6 +2280,8 @@ export interface OriginRequestPolicyHeadersConfig {
    * - `allViewer` – All HTTP headers in viewer requests are included in requests that CloudFront sends to the origin.
    * - `allViewerAndWhitelistCloudFront` – All HTTP headers in viewer requests and the additional CloudFront headers that are listed in the `Headers` type are included in requests that CloudFront sends to the origin. The additional headers are added by CloudFront.
    * - `allExcept` – All HTTP headers in viewer requests are included in requests that CloudFront sends to the origin, **except** for those listed in the `Headers` type, which are not included.
+   *
+   * Pattern: `^(none|whitelist|allViewer|allViewerAndWhitelistCloudFront|allExcept)$`.
    */
   headerBehavior: string;
 }
@@ -2231,6 +2301,8 @@ export interface OriginRequestPolicyCookiesConfig {
    * - `whitelist` – Only the cookies in viewer requests that are listed in the `CookieNames` type are included in requests that CloudFront sends to the origin.
    * - `all` – All cookies in viewer requests are included in requests that CloudFront sends to the origin.
    * - `allExcept` – All cookies in viewer requests are included in requests that CloudFront sends to the origin, **except** for those listed in the `CookieNames` type, which are not included.
+   *
+   * Pattern: `^(none|whitelist|all|allExcept)$`.
    */
   cookieBehavior: string;
 }
@@ -2250,6 +2322,8 @@ export interface OriginRequestPolicyQueryStringsConfig {
    * - `whitelist` – Only the query strings in viewer requests that are listed in the `QueryStringNames` type are included in requests that CloudFront sends to the origin.
    * - `all` – All query strings in viewer requests are included in requests that CloudFront sends to the origin.
    * - `allExcept` – All query strings in viewer requests are included in requests that CloudFront sends to the origin, **except** for those listed in the `QueryStringNames` type, which are not included.
+   *
+   * Pattern: `^(none|whitelist|all|allExcept)$`.
    */
   queryStringBehavior: string;
 }
@@ -2312,11 +2386,21 @@ export interface RealtimeLogConfigArgs {
    * A list of fields that are included in each real-time log record. In an API response, the fields are provided in the same order in which they are sent to the Amazon Kinesis data stream.
    *
    * For more information about fields, see [Real-time log configuration fields](https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/real-time-logs.html#understand-real-time-log-config-fields) in the *Amazon CloudFront Developer Guide* .
+   *
+   * Items: at least 1.
    */
   fields: string[];
-  /** Contains information about the Amazon Kinesis data stream where you are sending real-time log data for this real-time log configuration. */
+  /**
+   * Contains information about the Amazon Kinesis data stream where you are sending real-time log data for this real-time log configuration.
+   *
+   * Items: at least 1.
+   */
   endPoints: RealtimeLogConfigEndPoint[];
-  /** The sampling rate for this real-time log configuration. The sampling rate determines the percentage of viewer requests that are represented in the real-time log data. The sampling rate is an integer between 1 and 100, inclusive. */
+  /**
+   * The sampling rate for this real-time log configuration. The sampling rate determines the percentage of viewer requests that are represented in the real-time log data. The sampling rate is an integer between 1 and 100, inclusive.
+   *
+   * Range: 1–100.
+   */
   samplingRate: number;
   /** The unique name of this real-time log configuration. */
   name: string;
@@ -2487,6 +2571,8 @@ export interface ResponseHeadersPolicyFrameOptions {
    * The value of the `X-Frame-Options` HTTP response header. Valid values are `DENY` and `SAMEORIGIN` .
    *
    * For more information about these values, see [X-Frame-Options](https://docs.aws.amazon.com/https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/X-Frame-Options) in the MDN Web Docs.
+   *
+   * Pattern: `^(DENY|SAMEORIGIN)$`.
    */
   frameOption: string;
   /** A Boolean that determines whether CloudFront overrides the `X-Frame-Options` HTTP response header received from the origin with the one specified in this response headers policy. */
@@ -2578,6 +2664,8 @@ export interface ResponseHeadersPolicyReferrerPolicy {
    * - `unsafe-url`
    *
    * For more information about these values, see [Referrer-Policy](https://docs.aws.amazon.com/https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Referrer-Policy) in the MDN Web Docs.
+   *
+   * Pattern: `^(no-referrer|no-referrer-when-downgrade|origin|origin-when-cross-origin|same-origin|strict-origin|strict-origin-when-cross-origin|unsafe-url)$`.
    */
   referrerPolicy: string;
 }
@@ -2719,7 +2807,11 @@ export interface ResponseHeadersPolicyAccessControlAllowOrigins {
 export interface ResponseHeadersPolicyServerTimingHeadersConfig {
   /** A Boolean that determines whether CloudFront adds the `Server-Timing` header to HTTP responses that it sends in response to requests that match a cache behavior that's associated with this response headers policy. */
   enabled: boolean;
-  /** A number 0–100 (inclusive) that specifies the percentage of responses that you want CloudFront to add the `Server-Timing` header to. When you set the sampling rate to 100, CloudFront adds the `Server-Timing` header to the HTTP response for every request that matches the cache behavior that this response headers policy is attached to. When you set it to 50, CloudFront adds the header to 50% of the responses for requests that match the cache behavior. You can set the sampling rate to any number 0–100 with up to four decimal places. */
+  /**
+   * A number 0–100 (inclusive) that specifies the percentage of responses that you want CloudFront to add the `Server-Timing` header to. When you set the sampling rate to 100, CloudFront adds the `Server-Timing` header to the HTTP response for every request that matches the cache behavior that this response headers policy is attached to. When you set it to 50, CloudFront adds the header to 50% of the responses for requests that match the cache behavior. You can set the sampling rate to any number 0–100 with up to four decimal places.
+   *
+   * Range: 0–100.
+   */
   samplingRate?: number;
 }
 

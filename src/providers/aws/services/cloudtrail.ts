@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/cloudtrail
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Contains information about a returned CloudTrail channel.
  *
@@ -19,17 +21,27 @@ export type Channel = InstanceType<typeof Channel>;
 
 /** Inputs of {@link Channel}. */
 export interface ChannelArgs {
-  /** One or more event data stores to which events arriving through a channel will be logged. */
+  /**
+   * One or more event data stores to which events arriving through a channel will be logged.
+   *
+   * Items: at most 10.
+   */
   destinations?: ChannelDestination[];
   /**
    * The name of the partner or external event source. You cannot change this name after you create the channel. A maximum of one channel is allowed per source.
    *
    * A source can be either `Custom` for all valid non- AWS events, or the name of a partner event source. For information about the source names for available partners, see [Additional information about integration partners](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/query-event-data-store-integration.html#cloudtrail-lake-partner-information) in the CloudTrail User Guide.
+   *
+   * Length: 1–256. Pattern: `(.*)`.
    */
   source?: string;
   /** A list of tags. */
   tags?: AwsTag[];
-  /** The name of the channel. */
+  /**
+   * The name of the channel.
+   *
+   * Length: 3–128. Pattern: `(^[a-zA-Z0-9._\-]+$)`.
+   */
   name?: string;
 }
 
@@ -47,7 +59,11 @@ export interface ChannelOutputs extends ChannelArgs {
 export interface ChannelDestination {
   /** The type of destination for events arriving from a channel. For channels used for a CloudTrail Lake integration, the value is `EVENT_DATA_STORE` . For service-linked channels, the value is `AWS_SERVICE` . */
   type: "EVENT_DATA_STORE";
-  /** For channels used for a CloudTrail Lake integration, the location is the ARN of an event data store that receives events from a channel. For service-linked channels, the location is the name of the AWS service. */
+  /**
+   * For channels used for a CloudTrail Lake integration, the location is the ARN of an event data store that receives events from a channel. For service-linked channels, the location is the name of the AWS service.
+   *
+   * Length: 3–1024. Pattern: `(^[a-zA-Z0-9._/\-:]+$)`.
+   */
   location: string;
 }
 
@@ -77,6 +93,8 @@ export interface DashboardArgs {
    * The name of the dashboard. The name must be unique to your account.
    *
    * To create the Highlights dashboard, the name must be `AWSCloudTrail-Highlights` .
+   *
+   * Pattern: `^[a-zA-Z0-9_\-]+$`.
    */
   name?: string;
   /** Specifies whether termination protection is enabled for the dashboard. If termination protection is enabled, you cannot delete the dashboard until termination protection is disabled. */
@@ -109,9 +127,15 @@ export interface DashboardWidget {
    * The query statement for the widget. For custom dashboard widgets, you can query across multiple event data stores as long as all event data stores exist in your account.
    *
    * > When a query uses `?` with `eventTime` , `?` must be surrounded by single quotes as follows: `'?'` .
+   *
+   * Length: 1–10000. Pattern: `(?s).*`.
    */
   queryStatement: string;
-  /** The optional query parameters. The following query parameters are valid: `$StartTime$` , `$EndTime$` , and `$Period$` . */
+  /**
+   * The optional query parameters. The following query parameters are valid: `$StartTime$` , `$EndTime$` , and `$Period$` .
+   *
+   * Items: 1–10. Each item: Length: 1–1024. Pattern: `.*`.
+   */
   queryParameters?: string[];
   /** The view properties for the widget. For more information about view properties, see [View properties for widgets](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/lake-widget-properties.html) in the *AWS CloudTrail User Guide* . */
   viewProperties?: Record<string, string>;
@@ -125,7 +149,11 @@ export interface DashboardWidget {
 export interface DashboardRefreshSchedule {
   /** The frequency at which you want the dashboard refreshed. */
   frequency?: DashboardFrequency;
-  /** The time of day in UTC to run the schedule; for hourly only refer to minutes; default is 00:00. */
+  /**
+   * The time of day in UTC to run the schedule; for hourly only refer to minutes; default is 00:00.
+   *
+   * Pattern: `^[0-9]{2}:[0-9]{2}`.
+   */
   timeOfDay?: string;
   /** Specifies whether the refresh schedule is enabled. Set the value to `ENABLED` to enable the refresh schedule, or to `DISABLED` to turn off the refresh schedule. */
   status?: "ENABLED" | "DISABLED";
@@ -248,7 +276,11 @@ export interface EventDataStoreArgs {
   insightsDestination?: string;
   /** The maximum allowed size for events to be stored in the specified event data store. If you are using context key selectors, MaxEventSize must be set to Large. */
   maxEventSize?: "Standard" | "Large";
-  /** The list of context key selectors that are configured for the event data store. */
+  /**
+   * The list of context key selectors that are configured for the event data store.
+   *
+   * Items: at most 2.
+   */
   contextKeySelectors?: EventDataStoreContextKeySelector[];
 }
 
@@ -287,9 +319,17 @@ export interface EventDataStoreOutputs extends EventDataStoreArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudtrail-eventdatastore-advancedeventselector.html | CloudFormation: AdvancedEventSelector}
  */
 export interface EventDataStoreAdvancedEventSelector {
-  /** Contains all selector statements in an advanced event selector. */
+  /**
+   * Contains all selector statements in an advanced event selector.
+   *
+   * Items: at least 1.
+   */
   fieldSelectors: EventDataStoreAdvancedFieldSelector[];
-  /** An optional, descriptive name for an advanced event selector, such as "Log data events for only two S3 buckets". */
+  /**
+   * An optional, descriptive name for an advanced event selector, such as "Log data events for only two S3 buckets".
+   *
+   * Length: 1–1000.
+   */
   name?: string;
 }
 
@@ -309,19 +349,45 @@ export interface EventDataStoreAdvancedFieldSelector {
    * For CloudTrail network activity events, supported fields include `eventCategory` (required), `eventSource` (required), `eventName` , `errorCode` , and `vpcEndpointId` .
    *
    * For event data stores for CloudTrail Insights events, AWS Config configuration items, Audit Manager evidence, or events outside of AWS , the only supported field is `eventCategory` . …
+   *
+   * Length: 1–1000. Pattern: `([\w|\d|\.|_]+)`.
    */
   field: string;
-  /** An operator that includes events that match the exact value of the event record field specified as the value of `Field` . This is the only valid operator that you can use with the `readOnly` , `eventCategory` , and `resources.type` fields. */
+  /**
+   * An operator that includes events that match the exact value of the event record field specified as the value of `Field` . This is the only valid operator that you can use with the `readOnly` , `eventCategory` , and `resources.type` fields.
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   equals?: string[];
-  /** An operator that excludes events that match the first few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the first few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notStartsWith?: string[];
-  /** An operator that excludes events that match the last few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the last few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notEndsWith?: string[];
-  /** An operator that includes events that match the first few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that includes events that match the first few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   startsWith?: string[];
-  /** An operator that includes events that match the last few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that includes events that match the last few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   endsWith?: string[];
-  /** An operator that excludes events that match the exact value of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the exact value of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notEquals?: string[];
 }
 
@@ -349,7 +415,11 @@ export interface EventDataStoreInsightSelector {
 export interface EventDataStoreContextKeySelector {
   /** Specifies the type of the event record field in ContextKeySelector. Valid values include RequestContext, TagContext. */
   type: "RequestContext" | "TagContext";
-  /** A list of keys defined by Type to be included in CloudTrail enriched events. */
+  /**
+   * A list of keys defined by Type to be included in CloudTrail enriched events.
+   *
+   * Items: 1–50. Each item: Length: 1–128. Pattern: `(.+)`.
+   */
   equals: string[];
 }
 
@@ -379,7 +449,7 @@ export interface ResourcePolicyArgs {
    *
    * For example resource-based policies, see [CloudTrail resource-based policy examples](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/security_iam_resource-based-policy-examples.html) in the *CloudTrail User Guide* .
    */
-  resourcePolicy: Record<string, unknown> | string;
+  resourcePolicy: PolicyDocument | string;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -405,6 +475,8 @@ export interface TrailArgs {
    * You can configure up to five event selectors for a trail.
    *
    * You cannot apply both event selectors and advanced event selectors to a trail.
+   *
+   * Items: at most 5.
    */
   eventSelectors?: TrailEventSelector[];
   /**
@@ -428,7 +500,11 @@ export interface TrailArgs {
    * > If you previously enabled CloudWatch Logs delivery and want to disable CloudWatch Logs delivery, you must set the values of the `CloudWatchLogsRoleArn` and `CloudWatchLogsLogGroupArn` fields to `""` .
    */
   cloudWatchLogsRoleArn?: string;
-  /** Specifies the Amazon S3 key prefix that comes after the name of the bucket you have designated for log file delivery. For more information, see [Finding Your CloudTrail Log Files](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html#cloudtrail-find-log-files) . The maximum length is 200 characters. */
+  /**
+   * Specifies the Amazon S3 key prefix that comes after the name of the bucket you have designated for log file delivery. For more information, see [Finding Your CloudTrail Log Files](https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html#cloudtrail-find-log-files) . The maximum length is 200 characters.
+   *
+   * Length: at most 200.
+   */
   s3KeyPrefix?: string;
   /**
    * Specifies the settings for advanced event selectors. You can use advanced event selectors to log management events, data events for all resource types, and network activity events.
@@ -444,6 +520,8 @@ export interface TrailArgs {
    * - Be between 3 and 128 characters
    * - Have no adjacent periods, underscores or dashes. Names like `my-_namespace` and `my--namespace` are not valid.
    * - Not be in IP address format (for example, 192.168.5.4)
+   *
+   * Length: 3–128. Pattern: `(^[a-zA-Z0-9]$)|(^[a-zA-Z0-9]([a-zA-Z0-9\._-])*[a-zA-Z0-9]$)`.
    */
   trailName?: string;
   /**
@@ -468,7 +546,11 @@ export interface TrailArgs {
    * > If you previously enabled CloudWatch Logs delivery and want to disable CloudWatch Logs delivery, you must set the values of the `CloudWatchLogsRoleArn` and `CloudWatchLogsLogGroupArn` fields to `""` .
    */
   cloudWatchLogsLogGroupArn?: string;
-  /** Specifies the name or ARN of the Amazon SNS topic defined for notification of log file delivery. The maximum length is 256 characters. */
+  /**
+   * Specifies the name or ARN of the Amazon SNS topic defined for notification of log file delivery. The maximum length is 256 characters.
+   *
+   * Length: at most 256.
+   */
   snsTopicName?: string;
   /** Specifies whether the trail applies only to the current Region or to all Regions. The default is false. If the trail exists only in the current Region and this value is set to true, shadow trails (replications of the trail) will be created in the other Regions. If the trail exists in all Regions and this value is set to false, the trail will remain in the Region where it was created, and its shadow trails in other Regions will be deleted. As a best practice, consider using trails that log events in all Regions. */
   isMultiRegionTrail?: boolean;
@@ -484,7 +566,11 @@ export interface TrailArgs {
   tags?: AwsTag[];
   /** Whether the CloudTrail trail is currently logging AWS API calls. */
   isLogging: boolean;
-  /** Specifies the aggregation configuration to aggregate CloudTrail Events. A maximum of 1 aggregation configuration is allowed. */
+  /**
+   * Specifies the aggregation configuration to aggregate CloudTrail Events. A maximum of 1 aggregation configuration is allowed.
+   *
+   * Items: at most 1.
+   */
   aggregationConfigurations?: TrailAggregationConfiguration[];
 }
 
@@ -498,6 +584,8 @@ export interface TrailOutputs extends TrailArgs {
    * - Be between 3 and 128 characters
    * - Have no adjacent periods, underscores or dashes. Names like `my-_namespace` and `my--namespace` are not valid.
    * - Not be in IP address format (for example, 192.168.5.4)
+   *
+   * Length: 3–128. Pattern: `(^[a-zA-Z0-9]$)|(^[a-zA-Z0-9]([a-zA-Z0-9\._-])*[a-zA-Z0-9]$)`.
    */
   trailName: string;
   /** `Ref` returns the ARN of the Amazon  topic that's associated with the CloudTrail trail, such as `arn:aws:sns:us-east-2:123456789012:mySNSTopic` . */
@@ -608,9 +696,17 @@ export interface TrailDataResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudtrail-trail-advancedeventselector.html | CloudFormation: AdvancedEventSelector}
  */
 export interface TrailAdvancedEventSelector {
-  /** Contains all selector statements in an advanced event selector. */
+  /**
+   * Contains all selector statements in an advanced event selector.
+   *
+   * Items: at least 1.
+   */
   fieldSelectors: TrailAdvancedFieldSelector[];
-  /** An optional, descriptive name for an advanced event selector, such as "Log data events for only two S3 buckets". */
+  /**
+   * An optional, descriptive name for an advanced event selector, such as "Log data events for only two S3 buckets".
+   *
+   * Length: 1–1000.
+   */
   name?: string;
 }
 
@@ -630,19 +726,45 @@ export interface TrailAdvancedFieldSelector {
    * For CloudTrail network activity events, supported fields include `eventCategory` (required), `eventSource` (required), `eventName` , `errorCode` , and `vpcEndpointId` .
    *
    * For event data stores for CloudTrail Insights events, AWS Config configuration items, Audit Manager evidence, or events outside of AWS , the only supported field is `eventCategory` . …
+   *
+   * Length: 1–1000. Pattern: `([\w|\d|\.|_]+)`.
    */
   field: string;
-  /** An operator that includes events that match the exact value of the event record field specified as the value of `Field` . This is the only valid operator that you can use with the `readOnly` , `eventCategory` , and `resources.type` fields. */
+  /**
+   * An operator that includes events that match the exact value of the event record field specified as the value of `Field` . This is the only valid operator that you can use with the `readOnly` , `eventCategory` , and `resources.type` fields.
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   equals?: string[];
-  /** An operator that excludes events that match the first few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the first few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notStartsWith?: string[];
-  /** An operator that excludes events that match the last few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the last few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notEndsWith?: string[];
-  /** An operator that includes events that match the first few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that includes events that match the first few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   startsWith?: string[];
-  /** An operator that includes events that match the last few characters of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that includes events that match the last few characters of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   endsWith?: string[];
-  /** An operator that excludes events that match the exact value of the event record field specified as the value of `Field` . */
+  /**
+   * An operator that excludes events that match the exact value of the event record field specified as the value of `Field` .
+   *
+   * Items: at least 1. Each item: Length: 1–2048. Pattern: `(.+)`.
+   */
   notEquals?: string[];
 }
 
@@ -677,6 +799,10 @@ export interface TrailInsightSelector {
 export interface TrailAggregationConfiguration {
   /** Specifies the event category for which aggregation should be performed. */
   eventCategory: "Data";
-  /** A list of aggregation templates that can be used to configure event aggregation. */
+  /**
+   * A list of aggregation templates that can be used to configure event aggregation.
+   *
+   * Items: 1–50.
+   */
   templates: ("API_ACTIVITY" | "RESOURCE_ACCESS" | "USER_ACTIONS")[];
 }

@@ -123,6 +123,8 @@ export interface AlarmArgs {
    * A list of key-value pairs to associate with the alarm. You can associate as many as 50 tags with an alarm. To be able to associate tags with the alarm when you create the alarm, you must have the `cloudwatch:TagResource` permission.
    *
    * Tags can help you organize and categorize your resources. You can also use them to scope user permissions by granting a user permission to access or change only resources with certain tag values.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** The evaluation criteria for an alarm. This is a union type that currently supports ``PromQLCriteria``. */
@@ -310,9 +312,17 @@ export type AlarmMuteRule = InstanceType<typeof AlarmMuteRule>;
 
 /** Inputs of {@link AlarmMuteRule}. */
 export interface AlarmMuteRuleArgs {
-  /** The name of the AlarmMuteRule */
+  /**
+   * The name of the AlarmMuteRule
+   *
+   * Length: 1–255.
+   */
   name?: string;
-  /** The description of the AlarmMuteRule */
+  /**
+   * The description of the AlarmMuteRule
+   *
+   * Length: 0–1024.
+   */
   description?: string;
   /** The rule for the mute */
   rule: AlarmMuteRuleRule;
@@ -354,11 +364,23 @@ export interface AlarmMuteRuleRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudwatch-alarmmuterule-schedule.html | CloudFormation: Schedule}
  */
 export interface AlarmMuteRuleSchedule {
-  /** The expression of the schedule */
+  /**
+   * The expression of the schedule
+   *
+   * Length: 1–256.
+   */
   expression: string;
-  /** The duration of the schedule when it triggers */
+  /**
+   * The duration of the schedule when it triggers
+   *
+   * Length: 1–50.
+   */
   duration: string;
-  /** The timezone of the schedule */
+  /**
+   * The timezone of the schedule
+   *
+   * Length: 1–50.
+   */
   timezone?: string;
 }
 
@@ -368,7 +390,11 @@ export interface AlarmMuteRuleSchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudwatch-alarmmuterule-mutetargets.html | CloudFormation: MuteTargets}
  */
 export interface AlarmMuteRuleMuteTargets {
-  /** The alarm names to be mute by the AlarmMuteRule */
+  /**
+   * The alarm names to be mute by the AlarmMuteRule
+   *
+   * Items: at most 500. Each item: Length: 1–255.
+   */
   alarmNames: string[];
 }
 
@@ -599,21 +625,39 @@ export type CompositeAlarm = InstanceType<typeof CompositeAlarm>;
 
 /** Inputs of {@link CompositeAlarm}. */
 export interface CompositeAlarmArgs {
-  /** The actions to execute when this alarm transitions to the ALARM state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* . */
+  /**
+   * The actions to execute when this alarm transitions to the ALARM state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* .
+   *
+   * Items: at most 5. Each item: Length: 1–1024.
+   */
   alarmActions?: string[];
   /**
    * The maximum time in seconds that the composite alarm waits for the suppressor alarm to go into the `ALARM` state. After this time, the composite alarm performs its actions.
    *
    * > `WaitPeriod` is required only when `ActionsSuppressor` is specified.
+   *
+   * Range: at least 0.
    */
   actionsSuppressorWaitPeriod?: number;
   /** Indicates whether actions should be executed during any changes to the alarm state of the composite alarm. The default is TRUE. */
   actionsEnabled?: boolean;
-  /** The name for the composite alarm. This name must be unique within your AWS account. */
+  /**
+   * The name for the composite alarm. This name must be unique within your AWS account.
+   *
+   * Length: 1–255.
+   */
   alarmName?: string;
-  /** The description for the composite alarm. */
+  /**
+   * The description for the composite alarm.
+   *
+   * Length: 0–1024.
+   */
   alarmDescription?: string;
-  /** Actions will be suppressed if the suppressor alarm is in the `ALARM` state. `ActionsSuppressor` can be an AlarmName or an Amazon Resource Name (ARN) from an existing alarm. */
+  /**
+   * Actions will be suppressed if the suppressor alarm is in the `ALARM` state. `ActionsSuppressor` can be an AlarmName or an Amazon Resource Name (ARN) from an existing alarm.
+   *
+   * Length: 1–1600.
+   */
   actionsSuppressor?: string;
   /**
    * An expression that specifies which other alarms are to be evaluated to determine this composite alarm's state. For each alarm that you reference, you designate a function that specifies whether that alarm needs to be in ALARM state, OK state, or INSUFFICIENT_DATA state. You can use operators (AND, OR and NOT) to combine multiple functions in a single expression. You can use parenthesis to logically group the functions in your expression.
@@ -629,29 +673,47 @@ export interface CompositeAlarmArgs {
    * - FALSE always evaluates to FALSE.
    *
    * TRUE and FALSE are useful for testing a complex AlarmRule structure, and for testing your alarm actions. …
+   *
+   * Length: 1–10240.
    */
   alarmRule: string;
-  /** The actions to execute when this alarm transitions to the INSUFFICIENT_DATA state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* . */
+  /**
+   * The actions to execute when this alarm transitions to the INSUFFICIENT_DATA state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* .
+   *
+   * Items: at most 5. Each item: Length: 1–1024.
+   */
   insufficientDataActions?: string[];
-  /** The actions to execute when this alarm transitions to the OK state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* . */
+  /**
+   * The actions to execute when this alarm transitions to the OK state from any other state. Each action is specified as an Amazon Resource Name (ARN). For more information about creating alarms and the actions that you can specify, see [PutCompositeAlarm](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutCompositeAlarm.html) in the *Amazon CloudWatch API Reference* .
+   *
+   * Items: at most 5. Each item: Length: 1–1024.
+   */
   okActions?: string[];
   /**
    * The maximum time in seconds that the composite alarm waits after suppressor alarm goes out of the `ALARM` state. After this time, the composite alarm performs its actions.
    *
    * > `ExtensionPeriod` is required only when `ActionsSuppressor` is specified.
+   *
+   * Range: at least 0.
    */
   actionsSuppressorExtensionPeriod?: number;
   /**
    * A list of key-value pairs to associate with the alarm. You can associate as many as 50 tags with an alarm. To be able to associate tags with the alarm when you create the alarm, you must have the `cloudwatch:TagResource` permission.
    *
    * Tags can help you organize and categorize your resources. You can also use them to scope user permissions by granting a user permission to access or change only resources with certain tag values.
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link CompositeAlarm}: its inputs as the cloud reports them, and its attributes. */
 export interface CompositeAlarmOutputs extends CompositeAlarmArgs {
-  /** The name for the composite alarm. This name must be unique within your AWS account. */
+  /**
+   * The name for the composite alarm. This name must be unique within your AWS account.
+   *
+   * Length: 1–255.
+   */
   alarmName: string;
   /** The ARN of the composite alarm, such as `arn:aws:cloudwatch:us-west-2:123456789012:alarm/CompositeAlarmName` . */
   arn: string;
@@ -678,7 +740,11 @@ export interface DashboardArgs {
    * For more information about the syntax, see [Dashboard Body Structure and Syntax](https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/CloudWatch-Dashboard-Body-Structure.html) .
    */
   dashboardBody: string;
-  /** A list of key-value pairs to associate with the cloudwatch dashboard. You can associate up to 50 tags with a dashboard */
+  /**
+   * A list of key-value pairs to associate with the cloudwatch dashboard. You can associate up to 50 tags with a dashboard
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -734,7 +800,11 @@ export type LogAlarm = InstanceType<typeof LogAlarm>;
 
 /** Inputs of {@link LogAlarm}. */
 export interface LogAlarmArgs {
-  /** The name of the log alarm. */
+  /**
+   * The name of the log alarm.
+   *
+   * Length: 1–255.
+   */
   alarmName?: string;
   /** The description of the log alarm. */
   alarmDescription?: string;
@@ -760,17 +830,29 @@ export interface LogAlarmArgs {
   scheduledQueryConfiguration: LogAlarmScheduledQueryConfiguration;
   /** The warm-up configuration for an alarm. A warm-up period delays alarm evaluation after you create or update the alarm. This reduces alarm noise from missing data while a new resource or service starts up. During the warm-up period, the alarm stays in INSUFFICIENT_DATA and doesn't perform alarm actions. */
   warmUpConfiguration?: LogAlarmWarmUpConfiguration;
-  /** The number of log lines to include in alarm notifications. Valid values are 0 to 50. */
+  /**
+   * The number of log lines to include in alarm notifications. Valid values are 0 to 50.
+   *
+   * Range: 0–50.
+   */
   actionLogLineCount?: number;
   /** The ARN of the IAM role that grants CloudWatch permissions to fetch log lines for alarm notifications. Required when ActionLogLineCount is greater than 0. */
   actionLogLineRoleArn?: string;
-  /** A list of key-value pairs to associate with the log alarm. */
+  /**
+   * A list of key-value pairs to associate with the log alarm.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link LogAlarm}: its inputs as the cloud reports them, and its attributes. */
 export interface LogAlarmOutputs extends LogAlarmArgs {
-  /** The name of the log alarm. */
+  /**
+   * The name of the log alarm.
+   *
+   * Length: 1–255.
+   */
   alarmName: string;
   /** The ARN of the log alarm. */
   arn: string;
@@ -784,7 +866,11 @@ export interface LogAlarmOutputs extends LogAlarmArgs {
 export interface LogAlarmScheduledQueryConfiguration {
   /** The query string to execute against the specified log groups. */
   queryString: string;
-  /** The aggregation expression for the scheduled query, e.g. count(*) or avg(latency) by host. */
+  /**
+   * The aggregation expression for the scheduled query, e.g. count(*) or avg(latency) by host.
+   *
+   * Length: at most 2048.
+   */
   aggregationExpression: string;
   /** The log groups to query. */
   logGroupIdentifiers?: string[];
@@ -792,7 +878,11 @@ export interface LogAlarmScheduledQueryConfiguration {
   scheduledQueryRoleARN: string;
   /** The schedule configuration for the scheduled query. */
   scheduleConfiguration: LogAlarmScheduleConfiguration;
-  /** A list of key-value pairs to associate with the scheduled query that backs the log alarm. */
+  /**
+   * A list of key-value pairs to associate with the scheduled query that backs the log alarm.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -804,9 +894,17 @@ export interface LogAlarmScheduledQueryConfiguration {
 export interface LogAlarmScheduleConfiguration {
   /** The expression that defines when the scheduled query runs, e.g. rate(1 minute). */
   scheduleExpression: string;
-  /** The number of seconds into the past to start the query window. Must be a positive value and cannot exceed 2592000 seconds (30 days). */
+  /**
+   * The number of seconds into the past to start the query window. Must be a positive value and cannot exceed 2592000 seconds (30 days).
+   *
+   * Range: 1–2592000.
+   */
   startTimeOffset: number;
-  /** The number of seconds into the past to end the query window. Must be a non-negative value and cannot exceed 2592000 seconds (30 days). */
+  /**
+   * The number of seconds into the past to end the query window. Must be a non-negative value and cannot exceed 2592000 seconds (30 days).
+   *
+   * Range: 0–2592000.
+   */
   endTimeOffset?: number;
 }
 
@@ -847,9 +945,15 @@ export interface MetricStreamArgs {
    * By default, a metric stream always sends the MAX, MIN, SUM, and SAMPLECOUNT statistics for each metric that is streamed. You can use this parameter to have the metric stream also send additional statistics in the stream. This array can have up to 100 members.
    *
    * For each entry in this array, you specify one or more metrics and the list of additional statistics to stream for those metrics. The additional statistics that you can stream depend on the stream's `OutputFormat` . If the `OutputFormat` is `json` , you can stream any additional statistic that is supported by CloudWatch , listed in [CloudWatch statistics definitions](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/Statistics-definitions.html) . If the `OutputFormat` is OpenTelemetry, you can stream percentile statistics.
+   *
+   * Items: at most 100.
    */
   statisticsConfigurations?: MetricStreamMetricStreamStatisticsConfiguration[];
-  /** The ARN of the Amazon Kinesis Firehose delivery stream to use for this metric stream. This Amazon Kinesis Firehose delivery stream must already exist and must be in the same account as the metric stream. */
+  /**
+   * The ARN of the Amazon Kinesis Firehose delivery stream to use for this metric stream. This Amazon Kinesis Firehose delivery stream must already exist and must be in the same account as the metric stream.
+   *
+   * Length: 20–2048.
+   */
   firehoseArn: string;
   /**
    * If you are creating a metric stream in a monitoring account, specify `true` to include metrics from source accounts that are linked to this monitoring account, in the metric stream. The default is `false` .
@@ -861,32 +965,46 @@ export interface MetricStreamArgs {
    * If you specify this parameter, the stream sends only the metrics from the metric namespaces that you specify here. You cannot specify both `IncludeFilters` and `ExcludeFilters` in the same metric stream.
    *
    * When you modify the `IncludeFilters` or `ExcludeFilters` of an existing metric stream in any way, the metric stream is effectively restarted, so after such a change you will get only the datapoints that have a timestamp after the time of the update.
+   *
+   * Items: at most 1000.
    */
   includeFilters?: MetricStreamMetricStreamFilter[];
   /**
    * The output format for the stream. Valid values are `json` , `opentelemetry1.0` and `opentelemetry0.7` For more information about metric stream output formats, see [Metric streams output formats](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-metric-streams-formats.html) .
    *
    * This parameter is required.
+   *
+   * Length: 1–255.
    */
   outputFormat: string;
   /**
    * If you specify this parameter, the stream sends metrics from all metric namespaces except for the namespaces that you specify here. You cannot specify both `IncludeFilters` and `ExcludeFilters` in the same metric stream.
    *
    * When you modify the `IncludeFilters` or `ExcludeFilters` of an existing metric stream in any way, the metric stream is effectively restarted, so after such a change you will get only the datapoints that have a timestamp after the time of the update.
+   *
+   * Items: at most 1000.
    */
   excludeFilters?: MetricStreamMetricStreamFilter[];
-  /** The ARN of an IAM role that this metric stream will use to access Amazon Kinesis Firehose resources. This IAM role must already exist and must be in the same account as the metric stream. This IAM role must include the `firehose:PutRecord` and `firehose:PutRecordBatch` permissions. */
+  /**
+   * The ARN of an IAM role that this metric stream will use to access Amazon Kinesis Firehose resources. This IAM role must already exist and must be in the same account as the metric stream. This IAM role must include the `firehose:PutRecord` and `firehose:PutRecordBatch` permissions.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to the metric stream.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /**
    * If you are creating a new metric stream, this is the name for the new stream. The name must be different than the names of other metric streams in this account and Region.
    *
    * If you are updating a metric stream, specify the name of that stream here.
+   *
+   * Length: 1–255.
    */
   name?: string;
 }
@@ -897,6 +1015,8 @@ export interface MetricStreamOutputs extends MetricStreamArgs {
    * If you are creating a new metric stream, this is the name for the new stream. The name must be different than the names of other metric streams in this account and Region.
    *
    * If you are updating a metric stream, specify the name of that stream here.
+   *
+   * Length: 1–255.
    */
   name: string;
   /** The date that the metric stream was originally created. */
@@ -917,9 +1037,17 @@ export interface MetricStreamOutputs extends MetricStreamArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudwatch-metricstream-metricstreamstatisticsconfiguration.html | CloudFormation: MetricStreamStatisticsConfiguration}
  */
 export interface MetricStreamMetricStreamStatisticsConfiguration {
-  /** An array that defines the metrics that are to have additional statistics streamed. */
+  /**
+   * An array that defines the metrics that are to have additional statistics streamed.
+   *
+   * Items: at most 100.
+   */
   includeMetrics: MetricStreamMetricStreamStatisticsMetric[];
-  /** The additional statistics to stream for the metrics listed in `IncludeMetrics` . */
+  /**
+   * The additional statistics to stream for the metrics listed in `IncludeMetrics` .
+   *
+   * Items: at most 20.
+   */
   additionalStatistics: string[];
 }
 
@@ -929,9 +1057,17 @@ export interface MetricStreamMetricStreamStatisticsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cloudwatch-metricstream-metricstreamstatisticsmetric.html | CloudFormation: MetricStreamStatisticsMetric}
  */
 export interface MetricStreamMetricStreamStatisticsMetric {
-  /** The name of the metric. */
+  /**
+   * The name of the metric.
+   *
+   * Length: 1–255.
+   */
   metricName: string;
-  /** The namespace of the metric. */
+  /**
+   * The namespace of the metric.
+   *
+   * Length: 1–255.
+   */
   namespace: string;
 }
 
@@ -949,12 +1085,16 @@ export interface MetricStreamMetricStreamFilter {
    * If you omit this parameter, all metrics in the namespace are included or excluded, depending on whether this filter is specified as an exclude filter or an include filter.
    *
    * Each metric name can contain only ASCII printable characters (ASCII range 32 through 126). Each metric name must contain at least one non-whitespace character.
+   *
+   * Items: at most 999. Each item: Length: 1–255.
    */
   metricNames?: string[];
   /**
    * The name of the metric namespace in the filter.
    *
    * The namespace can contain only ASCII printable characters (ASCII range 32 through 126). It must contain at least one non-whitespace character.
+   *
+   * Length: 1–255.
    */
   namespace: string;
 }

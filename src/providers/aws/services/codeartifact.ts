@@ -19,9 +19,17 @@ export type Domain = InstanceType<typeof Domain>;
 
 /** Inputs of {@link Domain}. */
 export interface DomainArgs {
-  /** The document that defines the resource policy that is set on a domain. */
+  /**
+   * The document that defines the resource policy that is set on a domain.
+   *
+   * Length: 2–5120.
+   */
   permissionsPolicyDocument?: Record<string, unknown>;
-  /** A string that specifies the name of the requested domain. */
+  /**
+   * A string that specifies the name of the requested domain.
+   *
+   * Length: 2–50. Pattern: `^([a-z][a-z0-9\-]{0,48}[a-z0-9])$`.
+   */
   domainName: string;
   /** A list of tags to be applied to the domain. */
   tags?: AwsTag[];
@@ -31,6 +39,8 @@ export interface DomainArgs {
 
 /** Outputs of {@link Domain}: its inputs as the cloud reports them, and its attributes. */
 export interface DomainOutputs extends DomainArgs {
+  /** The key used to encrypt the domain. */
+  encryptionKey: string;
   /** When you pass the logical ID of this resource, the function returns the 12-digit account number of the AWS account that owns the domain. */
   owner: string;
   /** When you pass the logical ID of this resource, the function returns the Amazon Resource Name (ARN) of the domain. */
@@ -50,15 +60,35 @@ export type PackageGroup = InstanceType<typeof PackageGroup>;
 
 /** Inputs of {@link PackageGroup}. */
 export interface PackageGroupArgs {
-  /** The domain that contains the package group. */
+  /**
+   * The domain that contains the package group.
+   *
+   * Length: 2–50. Pattern: `^([a-z][a-z0-9\-]{0,48}[a-z0-9])$`.
+   */
   domainName: string;
-  /** The 12-digit account number of the AWS account that owns the domain. It does not include dashes or spaces. */
+  /**
+   * The 12-digit account number of the AWS account that owns the domain. It does not include dashes or spaces.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   domainOwner?: string;
-  /** The pattern of the package group. The pattern determines which packages are associated with the package group. */
+  /**
+   * The pattern of the package group. The pattern determines which packages are associated with the package group.
+   *
+   * Length: 2–520.
+   */
   pattern: string;
-  /** The contact information of the package group. */
+  /**
+   * The contact information of the package group.
+   *
+   * Length: at most 1000.
+   */
   contactInfo?: string;
-  /** The description of the package group. */
+  /**
+   * The description of the package group.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
   /** Details about the package origin configuration of a package group. */
   originConfiguration?: PackageGroupOriginConfiguration;
@@ -101,26 +131,52 @@ export type Repository = InstanceType<typeof Repository>;
 
 /** Inputs of {@link Repository}. */
 export interface RepositoryArgs {
-  /** A text description of the repository. */
+  /**
+   * A text description of the repository.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
-  /** The document that defines the resource policy that is set on a repository. */
+  /**
+   * The document that defines the resource policy that is set on a repository.
+   *
+   * Length: 2–5120.
+   */
   permissionsPolicyDocument?: Record<string, unknown>;
-  /** The name of the domain that contains the repository. */
+  /**
+   * The name of the domain that contains the repository.
+   *
+   * Length: 2–50. Pattern: `^([a-z][a-z0-9\-]{0,48}[a-z0-9])$`.
+   */
   domainName: string;
   /** A list of upstream repositories to associate with the repository. The order of the upstream repositories in the list determines their priority order when AWS CodeArtifact looks for a requested package version. For more information, see [Working with upstream repositories](https://docs.aws.amazon.com/codeartifact/latest/ug/repos-upstream.html) . */
   upstreams?: string[];
-  /** The name of an upstream repository. */
+  /**
+   * The name of an upstream repository.
+   *
+   * Length: 2–100. Pattern: `^([A-Za-z0-9][A-Za-z0-9._\-]{1,99})$`.
+   */
   repositoryName: string;
   /** An array of external connections associated with the repository. For more information, see [Supported external connection repositories](https://docs.aws.amazon.com/codeartifact/latest/ug/external-connection.html#supported-public-repositories) in the *CodeArtifact user guide* . */
   externalConnections?: string[];
   /** A list of tags to be applied to the repository. */
   tags?: AwsTag[];
-  /** The 12-digit account number of the AWS account that owns the domain that contains the repository. It does not include dashes or spaces. */
+  /**
+   * The 12-digit account number of the AWS account that owns the domain that contains the repository. It does not include dashes or spaces.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   domainOwner?: string;
 }
 
 /** Outputs of {@link Repository}: its inputs as the cloud reports them, and its attributes. */
 export interface RepositoryOutputs extends RepositoryArgs {
+  /**
+   * The 12-digit account number of the AWS account that owns the domain that contains the repository. It does not include dashes or spaces.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
+  domainOwner: string;
   /** When you pass the logical ID of this resource, the function returns the Amazon Resource Name (ARN) of the repository. */
   arn: string;
   /** When you pass the logical ID of this resource, the function returns the name of the repository. */

@@ -19,9 +19,17 @@ export type Fleet = InstanceType<typeof Fleet>;
 
 /** Inputs of {@link Fleet}. */
 export interface FleetArgs {
-  /** The name of the compute fleet. */
+  /**
+   * The name of the compute fleet.
+   *
+   * Length: 2–128.
+   */
   name?: string;
-  /** The initial number of machines allocated to the compute ﬂeet, which deﬁnes the number of builds that can run in parallel. */
+  /**
+   * The initial number of machines allocated to the compute ﬂeet, which deﬁnes the number of builds that can run in parallel.
+   *
+   * Range: at least 0.
+   */
   baseCapacity?: number;
   /**
    * The environment type of the compute fleet.
@@ -56,7 +64,11 @@ export interface FleetArgs {
    * > If you choose to set your overflow behavior to on-demand while creating a VPC-connected fleet, make sure that you add the required VPC permissions to your project service role. For more information, see [Example policy statement to allow CodeBuild access to AWS services required to create a VPC network interface](https://docs.aws.amazon.com/codebuild/latest/userguide/auth-and-access-control-iam-identity-based-access-control.html#customer-managed-policies-example-create-vpc-network-interface) .
    */
   overflowBehavior?: "QUEUE" | "ON_DEMAND";
-  /** The service role associated with the compute fleet. For more information, see [Allow a user to add a permission policy for a fleet service role](https://docs.aws.amazon.com/codebuild/latest/userguide/auth-and-access-control-iam-identity-based-access-control.html#customer-managed-policies-example-permission-policy-fleet-service-role.html) in the *AWS CodeBuild User Guide* . */
+  /**
+   * The service role associated with the compute fleet. For more information, see [Allow a user to add a permission policy for a fleet service role](https://docs.aws.amazon.com/codebuild/latest/userguide/auth-and-access-control-iam-identity-based-access-control.html#customer-managed-policies-example-permission-policy-fleet-service-role.html) in the *AWS CodeBuild User Guide* .
+   *
+   * Pattern: `^(?:arn:)[a-zA-Z+-=,._:/\@]+$`.
+   */
   fleetServiceRole?: string;
   /** Information about the VPC configuration that AWS CodeBuild accesses. */
   fleetVpcConfig?: FleetVpcConfig;
@@ -68,7 +80,11 @@ export interface FleetArgs {
    * These tags are available for use by AWS services that support AWS CodeBuild compute fleet tags.
    */
   tags?: AwsTag[];
-  /** The Amazon Machine Image (AMI) of the compute fleet. */
+  /**
+   * The Amazon Machine Image (AMI) of the compute fleet.
+   *
+   * Pattern: ``.
+   */
   imageId?: string;
   /** The scaling configuration of the compute fleet. */
   scalingConfiguration?: FleetScalingConfigurationInput;
@@ -128,7 +144,11 @@ export interface FleetFleetProxyRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codebuild-fleet-scalingconfigurationinput.html | CloudFormation: ScalingConfigurationInput}
  */
 export interface FleetScalingConfigurationInput {
-  /** The maximum number of instances in the ﬂeet when auto-scaling. */
+  /**
+   * The maximum number of instances in the ﬂeet when auto-scaling.
+   *
+   * Range: at least 1.
+   */
   maxCapacity?: number;
   /** The scaling type for a compute fleet. */
   scalingType?: "TARGET_TRACKING_SCALING";

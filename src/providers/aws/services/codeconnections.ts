@@ -21,11 +21,19 @@ export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** The name of the connection. Connection names must be unique in an AWS account . */
+  /**
+   * The name of the connection. Connection names must be unique in an AWS account .
+   *
+   * Length: 1–32.
+   */
   connectionName: string;
   /** The name of the external provider where your third-party code repository is configured. */
   providerType?: string;
-  /** The Amazon Resource Name (ARN) of the host associated with the connection. */
+  /**
+   * The Amazon Resource Name (ARN) of the host associated with the connection.
+   *
+   * Length: 0–256. Pattern: `arn:aws(-[\w]+)*:.+:.+:[0-9]{12}:.+`.
+   */
   hostArn?: string;
   /** Specifies the tags applied to a connection. */
   tags?: AwsTag[];

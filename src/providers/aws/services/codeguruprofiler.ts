@@ -31,9 +31,17 @@ export interface ProfilingGroupArgs {
   agentPermissions?: ProfilingGroupAgentPermissions;
   /** The compute platform of the profiling group. Use `AWSLambda` if your application runs on AWS Lambda. Use `Default` if your application runs on a compute platform that is not AWS Lambda , such an Amazon EC2 instance, an on-premises server, or a different platform. If not specified, `Default` is used. This property is immutable. */
   computePlatform?: "Default" | "AWSLambda";
-  /** The name of the profiling group. */
+  /**
+   * The name of the profiling group.
+   *
+   * Length: 1–255. Pattern: `^[\w-]+$`.
+   */
   profilingGroupName: string;
-  /** A list of tags to add to the created profiling group. */
+  /**
+   * A list of tags to add to the created profiling group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -49,9 +57,17 @@ export interface ProfilingGroupOutputs extends ProfilingGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codeguruprofiler-profilinggroup-channel.html | CloudFormation: Channel}
  */
 export interface ProfilingGroupChannel {
-  /** The channel URI. */
+  /**
+   * The channel URI.
+   *
+   * Pattern: `^arn:aws([-\w]*):[a-z-]+:(([a-z]+-)+[0-9]+)?:([0-9]{12}):[^.]+$`.
+   */
   channelUri: string;
-  /** The channel ID. */
+  /**
+   * The channel ID.
+   *
+   * Pattern: `[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`.
+   */
   channelId?: string;
 }
 
@@ -61,6 +77,10 @@ export interface ProfilingGroupChannel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codeguruprofiler-profilinggroup-agentpermissions.html | CloudFormation: AgentPermissions}
  */
 export interface ProfilingGroupAgentPermissions {
-  /** The principals for the agent permissions. */
+  /**
+   * The principals for the agent permissions.
+   *
+   * Each item: Pattern: `^arn:aws([-\w]*):iam::([0-9]{12}):[\S]+$`.
+   */
   principals: string[];
 }

@@ -141,7 +141,11 @@ export interface PipelineArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   restartExecutionOnUpdate?: boolean;
-  /** The Amazon Resource Name (ARN) for CodePipeline to use to either perform actions with no `actionRoleArn` , or to use to assume roles for actions with an `actionRoleArn` . */
+  /**
+   * The Amazon Resource Name (ARN) for CodePipeline to use to either perform actions with no `actionRoleArn` , or to use to assume roles for actions with an `actionRoleArn` .
+   *
+   * Pattern: `arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*`.
+   */
   roleArn: string;
   /** Represents information about a stage and its definition. */
   stages: PipelineStageDeclaration[];
@@ -302,7 +306,11 @@ export interface PipelineActionDeclaration {
   outputArtifacts?: PipelineOutputArtifact[];
   /** The action declaration's AWS Region, such as us-east-1. */
   region?: string;
-  /** The ARN of the IAM service role that performs the declared action. This is assumed through the roleArn for the pipeline. */
+  /**
+   * The ARN of the IAM service role that performs the declared action. This is assumed through the roleArn for the pipeline.
+   *
+   * Pattern: `arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*`.
+   */
   roleArn?: string;
   /** The order in which actions are run. */
   runOrder?: number;
@@ -462,7 +470,11 @@ export interface PipelineRuleDeclaration {
   inputArtifacts?: PipelineInputArtifact[];
   /** The Region for the condition associated with the rule. */
   region?: string;
-  /** The pipeline role ARN associated with the rule. */
+  /**
+   * The pipeline role ARN associated with the rule.
+   *
+   * Pattern: `arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*`.
+   */
   roleArn?: string;
   /** The name of the rule that is created for the condition, such as `VariableCheck` . */
   name?: string;
@@ -651,11 +663,23 @@ export interface WebhookArgs {
    * - UNAUTHENTICATED accepts all webhook trigger requests regardless of origin.
    */
   authentication: "GITHUB_HMAC" | "IP" | "UNAUTHENTICATED";
-  /** The name of the pipeline you want to connect to the webhook. */
+  /**
+   * The name of the pipeline you want to connect to the webhook.
+   *
+   * Length: 1–100. Pattern: `[A-Za-z0-9.\@\-_]+`.
+   */
   targetPipeline: string;
-  /** The name of the action in a pipeline you want to connect to the webhook. The action must be from the source (first) stage of the pipeline. */
+  /**
+   * The name of the action in a pipeline you want to connect to the webhook. The action must be from the source (first) stage of the pipeline.
+   *
+   * Length: 1–100. Pattern: `[A-Za-z0-9.\@\-_]+`.
+   */
   targetAction: string;
-  /** The name of the webhook. */
+  /**
+   * The name of the webhook.
+   *
+   * Length: 1–100. Pattern: `[A-Za-z0-9.\@\-_]+`.
+   */
   name?: string;
   /**
    * The version number of the pipeline to be connected to the trigger request.
@@ -693,12 +717,18 @@ export interface WebhookOutputs extends WebhookArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codepipeline-webhook-webhookauthconfiguration.html | CloudFormation: WebhookAuthConfiguration}
  */
 export interface WebhookWebhookAuthConfiguration {
-  /** The property used to configure acceptance of webhooks in an IP address range. For IP, only the `AllowedIPRange` property must be set. This property must be set to a valid CIDR range. */
+  /**
+   * The property used to configure acceptance of webhooks in an IP address range. For IP, only the `AllowedIPRange` property must be set. This property must be set to a valid CIDR range.
+   *
+   * Length: 1–100.
+   */
   allowedIPRange?: string;
   /**
    * The property used to configure GitHub authentication. For GITHUB_HMAC, only the `SecretToken` property must be set.
    *
    * > When creating CodePipeline webhooks, do not use your own credentials or reuse the same secret token across multiple webhooks. For optimal security, generate a unique secret token for each webhook you create. The secret token is an arbitrary string that you provide, which GitHub uses to compute and sign the webhook payloads sent to CodePipeline, for protecting the integrity and authenticity of the webhook payloads. Using your own credentials or reusing the same token across multiple webhooks can lead to security vulnerabilities. > If a secret token was provided, it will be redacted in the response.
+   *
+   * Length: 1–100.
    */
   secretToken?: string;
 }
@@ -709,8 +739,16 @@ export interface WebhookWebhookAuthConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-codepipeline-webhook-webhookfilterrule.html | CloudFormation: WebhookFilterRule}
  */
 export interface WebhookWebhookFilterRule {
-  /** A JsonPath expression that is applied to the body/payload of the webhook. The value selected by the JsonPath expression must match the value specified in the `MatchEquals` field. Otherwise, the request is ignored. For more information, see [Java JsonPath implementation](https://docs.aws.amazon.com/https://github.com/json-path/JsonPath) in GitHub. */
+  /**
+   * A JsonPath expression that is applied to the body/payload of the webhook. The value selected by the JsonPath expression must match the value specified in the `MatchEquals` field. Otherwise, the request is ignored. For more information, see [Java JsonPath implementation](https://docs.aws.amazon.com/https://github.com/json-path/JsonPath) in GitHub.
+   *
+   * Length: 1–150.
+   */
   jsonPath: string;
-  /** The value selected by the `JsonPath` expression must match what is supplied in the `MatchEquals` field. Otherwise, the request is ignored. Properties from the target action configuration can be included as placeholders in this value by surrounding the action configuration key with curly brackets. For example, if the value supplied here is "refs/heads/{Branch}" and the target action has an action configuration property called "Branch" with a value of "main", the `MatchEquals` value is evaluated as "refs/heads/main". For a list of action configuration properties for built-in action types, see [Pipeline Structure Reference Action Requirements](https://docs.aws.amazon.com/codepipeline/latest/userguide/reference-pipeline-structure.html#action-requirements) . */
+  /**
+   * The value selected by the `JsonPath` expression must match what is supplied in the `MatchEquals` field. Otherwise, the request is ignored. Properties from the target action configuration can be included as placeholders in this value by surrounding the action configuration key with curly brackets. For example, if the value supplied here is "refs/heads/{Branch}" and the target action has an action configuration property called "Branch" with a value of "main", the `MatchEquals` value is evaluated as "refs/heads/main". For a list of action configuration properties for built-in action types, see [Pipeline Structure Reference Action Requirements](https://docs.aws.amazon.com/codepipeline/latest/userguide/reference-pipeline-structure.html#action-requirements) .
+   *
+   * Length: 1–150.
+   */
   matchEquals?: string;
 }

@@ -21,9 +21,17 @@ export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** The name of the connection. Connection names must be unique in an AWS account . */
+  /**
+   * The name of the connection. Connection names must be unique in an AWS account .
+   *
+   * Length: 1–32.
+   */
   connectionName: string;
-  /** The Amazon Resource Name (ARN) of the host associated with the connection. */
+  /**
+   * The Amazon Resource Name (ARN) of the host associated with the connection.
+   *
+   * Length: 0–256. Pattern: `arn:aws(-[\w]+)*:.+:.+:[0-9]{12}:.+`.
+   */
   hostArn?: string;
   /** The name of the external provider where your third-party code repository is configured. */
   providerType?: string;
@@ -52,13 +60,29 @@ export type RepositoryLink = InstanceType<typeof RepositoryLink>;
 
 /** Inputs of {@link RepositoryLink}. */
 export interface RepositoryLinkArgs {
-  /** The Amazon Resource Name (ARN) of the connection associated with the repository link. */
+  /**
+   * The Amazon Resource Name (ARN) of the connection associated with the repository link.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):.+:.+:[0-9]{12}:.+`.
+   */
   connectionArn: string;
-  /** The owner ID for the repository associated with the repository link, such as the owner ID in GitHub. */
+  /**
+   * The owner ID for the repository associated with the repository link, such as the owner ID in GitHub.
+   *
+   * Pattern: `[a-za-z0-9_\.-]+`.
+   */
   ownerId: string;
-  /** The name of the repository associated with the repository link. */
+  /**
+   * The name of the repository associated with the repository link.
+   *
+   * Pattern: `[a-za-z0-9_\.-]+`.
+   */
   repositoryName: string;
-  /** The Amazon Resource Name (ARN) of the encryption key for the repository associated with the repository link. */
+  /**
+   * The Amazon Resource Name (ARN) of the encryption key for the repository associated with the repository link.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):.+:.+:[0-9]{12}:.+`.
+   */
   encryptionKeyArn?: string;
   /** The tags for the repository to be associated with the repository link. */
   tags?: AwsTag[];
@@ -85,7 +109,11 @@ export type SyncConfiguration = InstanceType<typeof SyncConfiguration>;
 
 /** Inputs of {@link SyncConfiguration}. */
 export interface SyncConfigurationArgs {
-  /** The name of the connection resource associated with a specific sync configuration. */
+  /**
+   * The name of the connection resource associated with a specific sync configuration.
+   *
+   * Pattern: `[a-za-z0-9_\.-]+`.
+   */
   resourceName: string;
   /** The branch associated with a specific sync configuration. */
   branch: string;
@@ -99,7 +127,11 @@ export interface SyncConfigurationArgs {
   publishDeploymentStatus?: "ENABLED" | "DISABLED";
   /** When to trigger Git sync to begin the stack update. */
   triggerResourceUpdateOn?: "ANY_CHANGE" | "FILE_CHANGE";
-  /** The ID of the repository link associated with a specific sync configuration. */
+  /**
+   * The ID of the repository link associated with a specific sync configuration.
+   *
+   * Pattern: `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`.
+   */
   repositoryLinkId: string;
 }
 

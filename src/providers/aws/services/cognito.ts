@@ -379,9 +379,17 @@ export interface ManagedLoginBrandingAssetType {
   colorMode: "LIGHT" | "DARK" | "DYNAMIC";
   /** The file type of the image file. */
   extension: "ICO" | "JPEG" | "PNG" | "SVG" | "WEBP";
-  /** The image file, in Base64-encoded binary. */
+  /**
+   * The image file, in Base64-encoded binary.
+   *
+   * Length: at most 1000000.
+   */
   bytes?: string;
-  /** The ID of the asset. */
+  /**
+   * The ID of the asset.
+   *
+   * Length: 1–40. Pattern: `^[\w\- ]+$`.
+   */
   resourceId?: string;
 }
 
@@ -410,7 +418,11 @@ export interface TermsArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   clientId?: string;
-  /** The type and friendly name of the terms documents. */
+  /**
+   * The type and friendly name of the terms documents.
+   *
+   * Pattern: `^(terms-of-use|privacy-policy)$`.
+   */
   termsName: string;
   /** This parameter is reserved for future use and currently accepts one value. */
   termsSource: "LINK";
@@ -471,7 +483,11 @@ export interface UserPoolArgs {
    * When you try to delete a protected user pool in a `DeleteUserPool` API request, Amazon Cognito returns an `InvalidParameterException` error. To delete a protected user pool, send a new `DeleteUserPool` request after you deactivate deletion protection in an `UpdateUserPool` API request.
    */
   deletionProtection?: string;
-  /** The contents of the SMS authentication message. */
+  /**
+   * The contents of the SMS authentication message.
+   *
+   * Length: 6–140.
+   */
   smsAuthenticationMessage?: string;
   /**
    * Sets the case sensitivity option for sign-in usernames. When `CaseSensitive` is `false` (case insensitive), users can sign in with any combination of capital and lowercase letters. For example, `username` , `USERNAME` , or `UserName` , or for email, `email@example.com` or `EMaiL@eXamplE.Com` . For most use cases, set case sensitivity to `false` as a best practice. When usernames and email addresses are case insensitive, Amazon Cognito treats any variation in case as the same user, and prevents a case variation from being assigned to the same attribute for a different user.
@@ -481,9 +497,17 @@ export interface UserPoolArgs {
    * This configuration is immutable after you set it.
    */
   usernameConfiguration?: UserPoolUsernameConfiguration;
-  /** A friendly name for your user pool. */
+  /**
+   * A friendly name for your user pool.
+   *
+   * Length: 1–128.
+   */
   userPoolName?: string;
-  /** This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) . */
+  /**
+   * This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) .
+   *
+   * Length: 6–140.
+   */
   smsVerificationMessage?: string;
   /**
    * Contains settings for activation of threat protection, including the operating mode and additional authentication types. To log user security information but take no action, set to `AUDIT` . To configure automatic security responses to potentially unwanted traffic to your user pool, set to `ENFORCED` .
@@ -515,7 +539,11 @@ export interface UserPoolArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   enabledMfas?: string[];
-  /** This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) . */
+  /**
+   * This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) .
+   *
+   * Length: 1–140.
+   */
   emailVerificationSubject?: string;
   /** A collection of user pool Lambda triggers. Amazon Cognito invokes triggers at several possible stages of authentication operations. Triggers can modify the outcome of the operations that invoked them. */
   lambdaConfig?: UserPoolLambdaConfig;
@@ -529,11 +557,17 @@ export interface UserPoolArgs {
    * > When you provide a value for any `DeviceConfiguration` field, you activate the Amazon Cognito device-remembering feature. For more information, see [Working with devices](https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-device-tracking.html) .
    */
   deviceConfiguration?: UserPoolDeviceConfiguration;
-  /** This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) . */
+  /**
+   * This parameter is no longer used. See [VerificationMessageTemplateType](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-verificationmessagetemplate.html) .
+   *
+   * Length: 6–20000.
+   */
   emailVerificationMessage?: string;
   /** The available verified method a user can use to recover their password when they call `ForgotPassword` . You can use this setting to define a preferred method when a user has more than one method available. With this setting, SMS doesn't qualify for a valid password recovery mechanism if the user also has SMS multi-factor authentication (MFA) activated. In the absence of this setting, Amazon Cognito uses the legacy behavior to determine the recovery method where SMS is preferred through email. */
   accountRecoverySetting?: UserPoolAccountRecoverySetting;
+  /** Length: 6–20000. */
   emailAuthenticationMessage?: string;
+  /** Length: 1–140. */
   emailAuthenticationSubject?: string;
   keyConfiguration?: UserPoolKeyConfiguration;
   /**
@@ -544,9 +578,15 @@ export interface UserPoolArgs {
    * - The user pool is configured for passkey authentication.
    * - The user pool has a custom domain, whether or not it also has a prefix domain.
    * - Your application performs authentication with managed login or the classic hosted UI.
+   *
+   * Length: 1–63.
    */
   webAuthnRelyingPartyID?: string;
-  /** When `required` , users can only register and sign in users with passkeys that are capable of [user verification](https://docs.aws.amazon.com/https://www.w3.org/TR/webauthn-2/#enum-userVerificationRequirement) . When `preferred` , your user pool doesn't require the use of authenticators with user verification but encourages it. */
+  /**
+   * When `required` , users can only register and sign in users with passkeys that are capable of [user verification](https://docs.aws.amazon.com/https://www.w3.org/TR/webauthn-2/#enum-userVerificationRequirement) . When `preferred` , your user pool doesn't require the use of authenticators with user verification but encourages it.
+   *
+   * Length: 1–9.
+   */
   webAuthnUserVerification?: string;
   webAuthnFactorConfiguration?: "SINGLE_FACTOR" | "MULTI_FACTOR_WITH_USER_VERIFICATION";
   /** The user pool [feature plan](https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-sign-in-feature-plans.html) , or tier. This parameter determines the eligibility of the user pool for features like managed login, access-token customization, and threat protection. Defaults to `ESSENTIALS` . */
@@ -1005,6 +1045,7 @@ export interface UserPoolRecoveryOption {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-cognito-userpool-keyconfiguration.html | CloudFormation: KeyConfiguration} */
 export interface UserPoolKeyConfiguration {
   keyType?: "AWS_OWNED_KEY" | "CUSTOMER_MANAGED_KEY";
+  /** Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:([\w+=/,.\@-]*)?:[0-9]+:[\w+=/,.\@-]+(:[\w+=/,.\@-]+)?(:[\w+=/,.\@-]+)?`. */
   kmsKeyArn?: string;
 }
 
@@ -1061,9 +1102,15 @@ export interface UserPoolClientArgs {
    *
    * If you don't specify otherwise in the configuration of your app client, your ID
    * tokens are valid for one hour.
+   *
+   * Range: 1–86400.
    */
   idTokenValidity?: number;
-  /** Amazon Cognito creates a session token for each API request in an authentication flow. `AuthSessionValidity` is the duration, in minutes, of that session token. Your user pool native user must respond to each authentication challenge before the session expires. */
+  /**
+   * Amazon Cognito creates a session token for each API request in an authentication flow. `AuthSessionValidity` is the duration, in minutes, of that session token. Your user pool native user must respond to each authentication challenge before the session expires.
+   *
+   * Range: 3–15.
+   */
   authSessionValidity?: number;
   /** The OAuth, OpenID Connect (OIDC), and custom scopes that you want to permit your app client to authorize access with. Scopes govern access control to user pool self-service API operations, user data from the `userInfo` endpoint, and third-party APIs. Scope values include `phone` , `email` , `openid` , and `profile` . The `aws.cognito.signin.user.admin` scope authorizes user self-service operations. Custom scopes with resource servers authorize access to external APIs. */
   allowedOAuthScopes?: string[];
@@ -1096,7 +1143,11 @@ export interface UserPoolClientArgs {
    * This parameter sets the IdPs that [managed login](https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pools-managed-login.html) will display on the login page for your app client. The removal of `COGNITO` from this list doesn't prevent authentication operations for local users with the user pools API in an AWS SDK. The only way to prevent SDK-based authentication is to block access with a [AWS WAF rule](https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-waf.html) .
    */
   supportedIdentityProviders?: string[];
-  /** A friendly name for the app client that you want to create. */
+  /**
+   * A friendly name for the app client that you want to create.
+   *
+   * Length: 1–128.
+   */
   clientName?: string;
   /** The ID of the user pool where you want to create an app client. */
   userPoolId: string;
@@ -1130,6 +1181,8 @@ export interface UserPoolClientArgs {
    *
    * If you don't specify otherwise in the configuration of your app client, your access
    * tokens are valid for one hour.
+   *
+   * Range: 1–86400.
    */
   accessTokenValidity?: number;
   /**
@@ -1142,6 +1195,8 @@ export interface UserPoolClientArgs {
    *
    * If you don't specify otherwise in the configuration of your app client, your refresh
    * tokens are valid for 30 days.
+   *
+   * Range: 1–315360000.
    */
   refreshTokenValidity?: number;
   /**
@@ -1223,7 +1278,11 @@ export interface UserPoolClientTokenValidityUnits {
 export interface UserPoolClientRefreshTokenRotation {
   /** The state of refresh token rotation for the current app client. */
   feature?: "ENABLED" | "DISABLED";
-  /** When you request a token refresh with `GetTokensFromRefreshToken` , the original refresh token that you're rotating out can remain valid for a period of time of up to 60 seconds. This allows for client-side retries. When `RetryGracePeriodSeconds` is `0` , the grace period is disabled and a successful request immediately invalidates the submitted refresh token. */
+  /**
+   * When you request a token refresh with `GetTokensFromRefreshToken` , the original refresh token that you're rotating out can remain valid for a period of time of up to 60 seconds. This allows for client-side retries. When `RetryGracePeriodSeconds` is `0` , the grace period is disabled and a successful request immediately invalidates the submitted refresh token.
+   *
+   * Range: 0–60.
+   */
   retryGracePeriodSeconds?: number;
 }
 
@@ -1298,7 +1357,11 @@ export type UserPoolGroup = InstanceType<typeof UserPoolGroup>;
 export interface UserPoolGroupArgs {
   /** A name for the group. This name must be unique in your user pool. */
   groupName?: string;
-  /** A description of the group that you're creating. */
+  /**
+   * A description of the group that you're creating.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The ID of the user pool where you want to create a user group. */
   userPoolId: string;
@@ -1308,6 +1371,8 @@ export interface UserPoolGroupArgs {
    * Two groups can have the same `Precedence` value. If this happens, neither group takes precedence over the other. If two groups with the same `Precedence` have the same role ARN, that role is used in the `cognito:preferred_role` claim in tokens for users in each group. If the two groups have different role ARNs, the `cognito:preferred_role` claim isn't set in users' tokens.
    *
    * The default `Precedence` value is null. The maximum `Precedence` value is `2^31-1` .
+   *
+   * Range: at least 0.
    */
   precedence?: number;
   /** The Amazon Resource Name (ARN) for the IAM role that you want to associate with the group. A group role primarily declares a preferred role for the credentials that you get from an identity pool. Amazon Cognito ID tokens have a `cognito:preferred_role` claim that presents the highest-precedence group that a user belongs to. Both ID and access tokens also contain a `cognito:groups` claim that list all the groups that a user is a member of. */
@@ -1465,6 +1530,7 @@ export type UserPoolReplica = InstanceType<typeof UserPoolReplica>;
 /** Inputs of {@link UserPoolReplica}. */
 export interface UserPoolReplicaArgs {
   userPoolId: string;
+  /** Length: 5–32. */
   regionName: string;
   userPoolTagsAtCreate?: Record<string, string>;
 }

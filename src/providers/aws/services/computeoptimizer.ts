@@ -19,14 +19,26 @@ export type AutomationRule = InstanceType<typeof AutomationRule>;
 
 /** Inputs of {@link AutomationRule}. */
 export interface AutomationRuleArgs {
-  /** The name of the automation rule. */
+  /**
+   * The name of the automation rule.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9_-]*$`.
+   */
   name: string;
-  /** The description of the automation rule. */
+  /**
+   * The description of the automation rule.
+   *
+   * Length: 0–1024. Pattern: `^[a-zA-Z0-9_\-\s\@\.]*$`.
+   */
   description?: string;
   /** The type of automation rule. */
   ruleType: "AccountRule" | "OrganizationRule";
   organizationConfiguration?: AutomationRuleOrganizationConfiguration;
-  /** The types of recommended actions this rule will implement. */
+  /**
+   * The types of recommended actions this rule will implement.
+   *
+   * Items: at least 1.
+   */
   recommendedActionTypes: ("SnapshotAndDeleteUnattachedEbsVolume" | "UpgradeEbsVolumeType")[];
   /** Rule priority within its group */
   priority?: string;
@@ -34,7 +46,11 @@ export interface AutomationRuleArgs {
   criteria?: AutomationRuleCriteria;
   /** The status of the automation rule. */
   status: "Active" | "Inactive";
-  /** Tags associated with the automation rule. */
+  /**
+   * Tags associated with the automation rule.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -58,7 +74,11 @@ export interface AutomationRuleOutputs extends AutomationRuleArgs {
 export interface AutomationRuleOrganizationConfiguration {
   /** When the rule should be applied relative to account rules */
   ruleApplyOrder?: "BeforeAccountRules" | "AfterAccountRules";
-  /** List of account IDs where the organization rule applies */
+  /**
+   * List of account IDs where the organization rule applies
+   *
+   * Items: 1–50. Each item: Pattern: `^[0-9]{12}$`.
+   */
   accountIds?: string[];
 }
 
@@ -68,7 +88,11 @@ export interface AutomationRuleSchedule {
   scheduleExpression?: string;
   /** IANA timezone identifier */
   scheduleExpressionTimezone?: string;
-  /** Execution window duration in minutes */
+  /**
+   * Execution window duration in minutes
+   *
+   * Range: 60–1440.
+   */
   executionWindowInMinutes?: number;
 }
 
@@ -87,6 +111,7 @@ export interface AutomationRuleCriteria {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-computeoptimizer-automationrule-stringcriteriacondition.html | CloudFormation: StringCriteriaCondition} */
 export interface AutomationRuleStringCriteriaCondition {
   comparison?: "StringEquals" | "StringNotEquals" | "StringEqualsIgnoreCase" | "StringNotEqualsIgnoreCase" | "StringLike" | "StringNotLike" | "NumericEquals" | "NumericNotEquals" | "NumericLessThan" | "NumericLessThanEquals" | "NumericGreaterThan" | "NumericGreaterThanEquals";
+  /** Each item: Length: 1–512. Pattern: `^[\w\s\.\-\:\/\=\+\\@\*\?]+$`. */
   values?: string[];
 }
 
@@ -105,6 +130,8 @@ export interface AutomationRuleDoubleCriteriaCondition {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-computeoptimizer-automationrule-resourcetagscriteriacondition.html | CloudFormation: ResourceTagsCriteriaCondition} */
 export interface AutomationRuleResourceTagsCriteriaCondition {
   comparison?: "StringEquals" | "StringNotEquals" | "StringEqualsIgnoreCase" | "StringNotEqualsIgnoreCase" | "StringLike" | "StringNotLike" | "NumericEquals" | "NumericNotEquals" | "NumericLessThan" | "NumericLessThanEquals" | "NumericGreaterThan" | "NumericGreaterThanEquals";
+  /** Length: 1–512. Pattern: `^[\w\s\.\-\:\/\=\+\\@\*\?]+$`. */
   key?: string;
+  /** Each item: Length: 1–512. Pattern: `^[\w\s\.\-\:\/\=\+\\@\*\?]+$`. */
   values?: string[];
 }

@@ -19,11 +19,23 @@ export type AggregationAuthorization = InstanceType<typeof AggregationAuthorizat
 
 /** Inputs of {@link AggregationAuthorization}. */
 export interface AggregationAuthorizationArgs {
-  /** The 12-digit account ID of the account authorized to aggregate data. */
+  /**
+   * The 12-digit account ID of the account authorized to aggregate data.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   authorizedAccountId: string;
-  /** The region authorized to collect aggregated data. */
+  /**
+   * The region authorized to collect aggregated data.
+   *
+   * Length: 1–64.
+   */
   authorizedAwsRegion: string;
-  /** An array of tag object. */
+  /**
+   * An array of tag object.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -219,17 +231,29 @@ export type ConfigurationAggregator = InstanceType<typeof ConfigurationAggregato
 export interface ConfigurationAggregatorArgs {
   /** Provides a list of source accounts and regions to be aggregated. */
   accountAggregationSources?: ConfigurationAggregatorAccountAggregationSource[];
-  /** The name of the aggregator. */
+  /**
+   * The name of the aggregator.
+   *
+   * Length: 1–256. Pattern: `[\w\-]+`.
+   */
   configurationAggregatorName?: string;
   /** Provides an organization and list of regions to be aggregated. */
   organizationAggregationSource?: ConfigurationAggregatorOrganizationAggregationSource;
-  /** An array of tag object. */
+  /**
+   * An array of tag object.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ConfigurationAggregator}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigurationAggregatorOutputs extends ConfigurationAggregatorArgs {
-  /** The name of the aggregator. */
+  /**
+   * The name of the aggregator.
+   *
+   * Length: 1–256. Pattern: `[\w\-]+`.
+   */
   configurationAggregatorName: string;
   /** The Amazon Resource Name (ARN) of the aggregator. */
   configurationAggregatorArn: string;
@@ -492,7 +516,11 @@ export type ConformancePack = InstanceType<typeof ConformancePack>;
 
 /** Inputs of {@link ConformancePack}. */
 export interface ConformancePackArgs {
-  /** A list of ConformancePackInputParameter objects. */
+  /**
+   * A list of ConformancePackInputParameter objects.
+   *
+   * Items: 0–60.
+   */
   conformancePackInputParameters?: ConformancePackConformancePackInputParameter[];
   /**
    * An object that contains the name or Amazon Resource Name (ARN) of the AWS Systems Manager document (SSM document) and the version of the SSM document that is used to create a conformance pack.
@@ -500,11 +528,23 @@ export interface ConformancePackArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   templateSSMDocumentDetails?: ConformancePackTemplateSSMDocumentDetails;
-  /** The name of the Amazon S3 bucket where AWS Config stores conformance pack templates. */
+  /**
+   * The name of the Amazon S3 bucket where AWS Config stores conformance pack templates.
+   *
+   * Length: 0–63.
+   */
   deliveryS3Bucket?: string;
-  /** Name of the conformance pack you want to create. */
+  /**
+   * Name of the conformance pack you want to create.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z][-a-zA-Z0-9]*`.
+   */
   conformancePackName: string;
-  /** The prefix for the Amazon S3 bucket. */
+  /**
+   * The prefix for the Amazon S3 bucket.
+   *
+   * Length: 0–1024.
+   */
   deliveryS3KeyPrefix?: string;
   /**
    * A string containing full conformance pack template body. Structure containing the template body with a minimum length of 1 byte and a maximum length of 51,200 bytes.
@@ -512,6 +552,8 @@ export interface ConformancePackArgs {
    * > You can only use a YAML template with two resource types: config rule ( `AWS::Config::ConfigRule` ) and a remediation action ( `AWS::Config::RemediationConfiguration` ).
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–51200.
    */
   templateBody?: string;
   /**
@@ -520,9 +562,15 @@ export interface ConformancePackArgs {
    * > You must have access to read Amazon S3 bucket.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024. Pattern: `s3://.*`.
    */
   templateS3Uri?: string;
-  /** The tags for the conformance pack. */
+  /**
+   * The tags for the conformance pack.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -538,9 +586,17 @@ export interface ConformancePackOutputs extends ConformancePackArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-config-conformancepack-conformancepackinputparameter.html | CloudFormation: ConformancePackInputParameter}
  */
 export interface ConformancePackConformancePackInputParameter {
-  /** Another part of the key-value pair. */
+  /**
+   * Another part of the key-value pair.
+   *
+   * Length: 0–4096.
+   */
   parameterValue: string;
-  /** One part of a key-value pair. */
+  /**
+   * One part of a key-value pair.
+   *
+   * Length: 0–255.
+   */
   parameterName: string;
 }
 
@@ -556,9 +612,15 @@ export interface ConformancePackTemplateSSMDocumentDetails {
    * The version of the SSM document to use to create a conformance pack. By default, AWS Config uses the latest version.
    *
    * > This field is optional.
+   *
+   * Length: 1–128.
    */
   documentVersion?: string;
-  /** The name or Amazon Resource Name (ARN) of the SSM document to use to create a conformance pack. If you use the document name, AWS Config checks only your account and AWS Region for the SSM document. */
+  /**
+   * The name or Amazon Resource Name (ARN) of the SSM document to use to create a conformance pack. If you use the document name, AWS Config checks only your account and AWS Region for the SSM document.
+   *
+   * Length: 3–128.
+   */
   documentName?: string;
 }
 
@@ -575,7 +637,11 @@ export type Connector = InstanceType<typeof Connector>;
 export interface ConnectorArgs {
   /** The configuration for the connector. Specify the third-party cloud provider configuration. */
   connectorConfiguration: ConnectorConnectorConfiguration;
-  /** The tags for the connector. */
+  /**
+   * The tags for the connector.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -605,9 +671,17 @@ export interface ConnectorConnectorConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-config-connector-azureconnectorconfiguration.html | CloudFormation: AzureConnectorConfiguration}
  */
 export interface ConnectorAzureConnectorConfiguration {
-  /** The Azure tenant identifier. */
+  /**
+   * The Azure tenant identifier.
+   *
+   * Length: 1–128.
+   */
   tenantIdentifier: string;
-  /** The Azure client (application) identifier. */
+  /**
+   * The Azure client (application) identifier.
+   *
+   * Length: 1–128.
+   */
   clientIdentifier: string;
 }
 
@@ -831,37 +905,61 @@ export type OrganizationConformancePack = InstanceType<typeof OrganizationConfor
 
 /** Inputs of {@link OrganizationConformancePack}. */
 export interface OrganizationConformancePackArgs {
-  /** A list of `ConformancePackInputParameter` objects. */
+  /**
+   * A list of `ConformancePackInputParameter` objects.
+   *
+   * Items: 0–60.
+   */
   conformancePackInputParameters?: OrganizationConformancePackConformancePackInputParameter[];
   /**
    * The name of the Amazon S3 bucket where AWS Config stores conformance pack templates.
    *
    * > This field is optional.
+   *
+   * Length: 0–63.
    */
   deliveryS3Bucket?: string;
-  /** A comma-separated list of accounts excluded from organization conformance pack. */
+  /**
+   * A comma-separated list of accounts excluded from organization conformance pack.
+   *
+   * Items: 0–1000.
+   */
   excludedAccounts?: string[];
   /**
    * Any folder structure you want to add to an Amazon S3 bucket.
    *
    * > This field is optional.
+   *
+   * Length: 0–1024.
    */
   deliveryS3KeyPrefix?: string;
   /**
    * A string containing full conformance pack template body. Structure containing the template body with a minimum length of 1 byte and a maximum length of 51,200 bytes.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–51200.
    */
   templateBody?: string;
-  /** The name you assign to an organization conformance pack. */
+  /**
+   * The name you assign to an organization conformance pack.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z][-a-zA-Z0-9]*`.
+   */
   organizationConformancePackName: string;
   /**
    * Location of file containing the template body. The uri must point to the conformance pack template (max size: 300 KB).
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024. Pattern: `s3://.*`.
    */
   templateS3Uri?: string;
-  /** The tags for the organization conformance pack. */
+  /**
+   * The tags for the organization conformance pack.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -877,9 +975,17 @@ export interface OrganizationConformancePackOutputs extends OrganizationConforma
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-config-organizationconformancepack-conformancepackinputparameter.html | CloudFormation: ConformancePackInputParameter}
  */
 export interface OrganizationConformancePackConformancePackInputParameter {
-  /** One part of a key-value pair. */
+  /**
+   * One part of a key-value pair.
+   *
+   * Length: 0–4096.
+   */
   parameterValue: string;
-  /** One part of a key-value pair. */
+  /**
+   * One part of a key-value pair.
+   *
+   * Length: 0–255.
+   */
   parameterName: string;
 }
 
@@ -992,13 +1098,29 @@ export type StoredQuery = InstanceType<typeof StoredQuery>;
 
 /** Inputs of {@link StoredQuery}. */
 export interface StoredQueryArgs {
-  /** A unique description for the query. */
+  /**
+   * A unique description for the query.
+   *
+   * Length: 0–256. Pattern: `[\s\S]*`.
+   */
   queryDescription?: string;
-  /** The expression of the query. For example, `SELECT resourceId, resourceType, supplementaryConfiguration.BucketVersioningConfiguration.status WHERE resourceType = 'AWS::S3::Bucket' AND supplementaryConfiguration.BucketVersioningConfiguration.status = 'Off'.` */
+  /**
+   * The expression of the query. For example, `SELECT resourceId, resourceType, supplementaryConfiguration.BucketVersioningConfiguration.status WHERE resourceType = 'AWS::S3::Bucket' AND supplementaryConfiguration.BucketVersioningConfiguration.status = 'Off'.`
+   *
+   * Length: 1–4096. Pattern: `[\s\S]*`.
+   */
   queryExpression: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the query. */
+  /**
+   * The name of the query.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   queryName: string;
 }
 

@@ -19,13 +19,29 @@ export type AgentStatus = InstanceType<typeof AgentStatus>;
 
 /** Inputs of {@link AgentStatus}. */
 export interface AgentStatusArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The description of the agent status. */
+  /**
+   * The description of the agent status.
+   *
+   * Length: 1–250.
+   */
   description?: string;
-  /** The name of the agent status. */
+  /**
+   * The name of the agent status.
+   *
+   * Length: 1–127.
+   */
   name: string;
-  /** The display order of the agent status. */
+  /**
+   * The display order of the agent status.
+   *
+   * Range: 1–50.
+   */
   displayOrder?: number;
   /** The state of the agent status. */
   state: "ENABLED" | "DISABLED";
@@ -33,7 +49,11 @@ export interface AgentStatusArgs {
   type?: "ROUTABLE" | "CUSTOM" | "OFFLINE";
   /** A number indicating the reset order of the agent status. */
   resetOrderNumber?: boolean;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -62,6 +82,8 @@ export interface ApprovedOriginArgs {
    * Domain name to be added to the allow-list of the instance.
    *
    * *Maximum* : `267`
+   *
+   * Length: at most 267.
    */
   origin: string;
   /**
@@ -70,6 +92,8 @@ export interface ApprovedOriginArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `100`
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
    */
   instanceId: string;
 }
@@ -91,25 +115,41 @@ export type ContactFlow = InstanceType<typeof ContactFlow>;
 export interface ContactFlowArgs {
   /** The type of the flow. For descriptions of the available types, see [Choose a flow type](https://docs.aws.amazon.com/connect/latest/adminguide/create-contact-flow.html#contact-flow-types) in the *Amazon Connect Administrator Guide* . */
   type: "CONTACT_FLOW" | "CUSTOMER_QUEUE" | "CUSTOMER_HOLD" | "CUSTOMER_WHISPER" | "AGENT_HOLD" | "AGENT_WHISPER" | "OUTBOUND_WHISPER" | "AGENT_TRANSFER" | "QUEUE_TRANSFER" | "CAMPAIGN";
-  /** The description of the flow. */
+  /**
+   * The description of the flow.
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /**
    * The content of the flow.
    *
    * For more information, see [Connect Customer Flow language](https://docs.aws.amazon.com/connect/latest/adminguide/flow-language.html) in the *Connect Customer Administrator Guide* .
+   *
+   * Length: 1–256000.
    */
   content: string;
   /** The state of the flow. */
   state?: "ACTIVE" | "ARCHIVED";
-  /** The Amazon Resource Name (ARN) of the Connect Customer instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the Connect Customer instance.
+   *
+   * Length: 1–256. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** The name of the flow. */
+  /**
+   * The name of the flow.
+   *
+   * Length: 1–127.
+   */
   name: string;
 }
 
@@ -130,23 +170,49 @@ export type ContactFlowModule = InstanceType<typeof ContactFlowModule>;
 
 /** Inputs of {@link ContactFlowModule}. */
 export interface ContactFlowModuleArgs {
-  /** The description of the flow module. */
+  /**
+   * The description of the flow module.
+   *
+   * Length: at most 500. Pattern: `.*\S.*`.
+   */
   description?: string;
-  /** The content of the flow module. */
+  /**
+   * The content of the flow module.
+   *
+   * Length: 1–256000.
+   */
   content: string;
-  /** The state of the flow module. */
+  /**
+   * The state of the flow module.
+   *
+   * Length: at most 500.
+   */
   state?: string;
-  /** The Amazon Resource Name (ARN) of the Connect Customer instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the Connect Customer instance.
+   *
+   * Length: 1–256. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** The name of the flow module. */
+  /**
+   * The name of the flow module.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   name: string;
-  /** The configuration settings for the flow module. */
+  /**
+   * The configuration settings for the flow module.
+   *
+   * Length: at most 256000.
+   */
   settings?: string;
   /** The external invocation configuration for the flow module */
   externalInvocationConfiguration?: ContactFlowModuleExternalInvocationConfiguration;
@@ -181,13 +247,29 @@ export type ContactFlowModuleAlias = InstanceType<typeof ContactFlowModuleAlias>
 
 /** Inputs of {@link ContactFlowModuleAlias}. */
 export interface ContactFlowModuleAliasArgs {
-  /** The identifier of the contact flow module (ARN) this alias is tied to. */
+  /**
+   * The identifier of the contact flow module (ARN) this alias is tied to.
+   *
+   * Length: 1–500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]+:[0-9]{12}:instance/[-a-zA-Z0-9]+/flow-module/[-a-zA-Z0-9]+$`.
+   */
   contactFlowModuleId: string;
-  /** The version number of the contact flow module this alias points to. */
+  /**
+   * The version number of the contact flow module this alias points to.
+   *
+   * Range: at least 1.
+   */
   contactFlowModuleVersion: number;
-  /** The name of the alias. */
+  /**
+   * The name of the alias.
+   *
+   * Length: 1–127. Pattern: `^([$0-9a-zA-Z][_-]?)+$`.
+   */
   name: string;
-  /** The description of the alias. */
+  /**
+   * The description of the alias.
+   *
+   * Length: 0–500.
+   */
   description?: string;
 }
 
@@ -210,9 +292,17 @@ export type ContactFlowModuleVersion = InstanceType<typeof ContactFlowModuleVers
 
 /** Inputs of {@link ContactFlowModuleVersion}. */
 export interface ContactFlowModuleVersionArgs {
-  /** The identifier of the contact flow module (ARN) this version is tied to. */
+  /**
+   * The identifier of the contact flow module (ARN) this version is tied to.
+   *
+   * Length: 1–500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]+:[0-9]{12}:instance/[-a-zA-Z0-9]+/flow-module/[-a-zA-Z0-9]+$`.
+   */
   contactFlowModuleId: string;
-  /** The description of the version. */
+  /**
+   * The description of the version.
+   *
+   * Length: at most 500.
+   */
   description?: string;
 }
 
@@ -237,9 +327,17 @@ export type ContactFlowVersion = InstanceType<typeof ContactFlowVersion>;
 
 /** Inputs of {@link ContactFlowVersion}. */
 export interface ContactFlowVersionArgs {
-  /** The identifier of the flow. */
+  /**
+   * The identifier of the flow.
+   *
+   * Length: 1–500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]+:[0-9]{12}:instance/[-a-zA-Z0-9]+/contact-flow/[-a-zA-Z0-9]+$`.
+   */
   contactFlowId: string;
-  /** The description of the flow version. */
+  /**
+   * The description of the flow version.
+   *
+   * Length: at most 500.
+   */
   description?: string;
 }
 
@@ -264,17 +362,33 @@ export type DataLakeAssociation = InstanceType<typeof DataLakeAssociation>;
 
 /** Inputs of {@link DataLakeAssociation}. */
 export interface DataLakeAssociationArgs {
-  /** The identifier of the Amazon Connect instance */
+  /**
+   * The identifier of the Amazon Connect instance
+   *
+   * Length: 1–100. Pattern: `^[-a-zA-Z0-9]*$`.
+   */
   instanceId: string;
-  /** The identifier of the analytics data set. */
+  /**
+   * The identifier of the analytics data set.
+   *
+   * Length: 1–255.
+   */
   dataSetId: string;
-  /** The identifier of the target account */
+  /**
+   * The identifier of the target account
+   *
+   * Length: 12–12. Pattern: `^\d+$`.
+   */
   targetAccountId?: string;
 }
 
 /** Outputs of {@link DataLakeAssociation}: its inputs as the cloud reports them, and its attributes. */
 export interface DataLakeAssociationOutputs extends DataLakeAssociationArgs {
-  /** The identifier of the target account */
+  /**
+   * The identifier of the target account
+   *
+   * Length: 12–12. Pattern: `^\d+$`.
+   */
   targetAccountId: string;
   /** The AWS Resource Access Manager share ID */
   resourceShareId: string;
@@ -293,19 +407,36 @@ export type DataTable = InstanceType<typeof DataTable>;
 
 /** Inputs of {@link DataTable}. */
 export interface DataTableArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The human-readable name of the data table. Must be unique within the instance and conform to Connect naming standards. */
+  /**
+   * The human-readable name of the data table. Must be unique within the instance and conform to Connect naming standards.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}\p{Z}\p{N}\-_.:=\@'|]+$`.
+   */
   name: string;
   /** The IANA timezone identifier used when resolving time based dynamic values. Required even if no time slices are specified. */
   timeZone: string;
-  /** An optional description of the data table's purpose and contents. */
+  /**
+   * An optional description of the data table's purpose and contents.
+   *
+   * Length: 0–250. Pattern: `^[\P{C}
+   * 	]+$`.
+   */
   description?: string;
   /** The data level that concurrent value edits are locked on. One of DATA_TABLE, PRIMARY_VALUE, ATTRIBUTE, VALUE, and NONE. Determines how concurrent edits are handled when multiple users attempt to modify values simultaneously. */
   valueLockLevel: "NONE" | "DATA_TABLE" | "PRIMARY_VALUE" | "ATTRIBUTE" | "VALUE";
   /** The current status of the data table. One of PUBLISHED or SAVED. */
   status: "PUBLISHED";
-  /** Key-value pairs for attribute based access control (TBAC or ABAC) and organization. */
+  /**
+   * Key-value pairs for attribute based access control (TBAC or ABAC) and organization.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -344,15 +475,32 @@ export type DataTableAttribute = InstanceType<typeof DataTableAttribute>;
 
 /** Inputs of {@link DataTableAttribute}. */
 export interface DataTableAttributeArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Name (ARN) of the data table that contains this attribute. */
+  /**
+   * The Amazon Resource Name (ARN) of the data table that contains this attribute.
+   *
+   * Length: 1–2048.
+   */
   dataTableArn: string;
-  /** The human-readable name of the attribute. Must be unique within the data table and conform to Connect naming standards. */
+  /**
+   * The human-readable name of the attribute. Must be unique within the data table and conform to Connect naming standards.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}\p{Z}\p{N}\-_.:=\@'|]+$`.
+   */
   name: string;
   /** The type of value allowed for this attribute. Must be one of TEXT, TEXT_LIST, NUMBER, NUMBER_LIST, or BOOLEAN. Determines how values are validated and processed. */
   valueType: "TEXT" | "NUMBER" | "BOOLEAN" | "TEXT_LIST" | "NUMBER_LIST";
-  /** An optional description explaining the purpose and usage of this attribute. */
+  /**
+   * An optional description explaining the purpose and usage of this attribute.
+   *
+   * Length: 0–250. Pattern: `^[\P{C}
+   * 	]+$`.
+   */
   description?: string;
   /** Boolean indicating whether this attribute is used as a primary key for record identification. Primary attributes must have unique value combinations and cannot contain expressions. */
   primary?: boolean;
@@ -377,13 +525,29 @@ export interface DataTableAttributeOutputs extends DataTableAttributeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-datatableattribute-validation.html | CloudFormation: Validation}
  */
 export interface DataTableAttributeValidation {
-  /** The minimum number of characters a text value can contain. Applies to TEXT value type and values within a TEXT_LIST. Must be less than or equal to MaxLength. */
+  /**
+   * The minimum number of characters a text value can contain. Applies to TEXT value type and values within a TEXT_LIST. Must be less than or equal to MaxLength.
+   *
+   * Range: at least 0.
+   */
   minLength?: number;
-  /** The maximum number of characters a text value can contain. Applies to TEXT value type and values within a TEXT_LIST. Must be greater than or equal to MinLength. */
+  /**
+   * The maximum number of characters a text value can contain. Applies to TEXT value type and values within a TEXT_LIST. Must be greater than or equal to MinLength.
+   *
+   * Range: at least 0.
+   */
   maxLength?: number;
-  /** The minimum number of values in a list. Must be an integer greater than or equal to 0 and less than or equal to MaxValues. Applies to all list types. */
+  /**
+   * The minimum number of values in a list. Must be an integer greater than or equal to 0 and less than or equal to MaxValues. Applies to all list types.
+   *
+   * Range: at least 0.
+   */
   minValues?: number;
-  /** The maximum number of values in a list. Must be an integer greater than or equal to 0 and greater than or equal to MinValues. Applies to all list types. */
+  /**
+   * The maximum number of values in a list. Must be an integer greater than or equal to 0 and greater than or equal to MinValues. Applies to all list types.
+   *
+   * Range: at least 0.
+   */
   maxValues?: number;
   /** The smallest inclusive numeric value for NUMBER value type. Cannot be provided when ExclusiveMinimum is also provided. Must be less than or equal to Maximum and less than ExclusiveMaximum. Applies to NUMBER and values within NUMBER_LIST. */
   minimum?: number;
@@ -393,7 +557,11 @@ export interface DataTableAttributeValidation {
   exclusiveMinimum?: number;
   /** The largest exclusive numeric value for NUMBER value type. Can be provided alongside Maximum where both operate independently. Must be greater than ExclusiveMinimum and Minimum. Applies to NUMBER and values within NUMBER_LIST. */
   exclusiveMaximum?: number;
-  /** Specifies that numeric values must be multiples of this number. Must be greater than 0. The result of dividing a value by this multiple must result in an integer. Applies to NUMBER and values within NUMBER_LIST. */
+  /**
+   * Specifies that numeric values must be multiples of this number. Must be greater than 0. The result of dividing a value by this multiple must result in an integer. Applies to NUMBER and values within NUMBER_LIST.
+   *
+   * Range: at least 0.
+   */
   multipleOf?: number;
   /** Defines enumeration constraints for attribute values. Can specify a list of allowed values and whether custom values are permitted beyond the enumerated list. */
   enum?: DataTableAttributeEnum;
@@ -422,9 +590,17 @@ export type DataTableRecord = InstanceType<typeof DataTableRecord>;
 
 /** Inputs of {@link DataTableRecord}. */
 export interface DataTableRecordArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Name (ARN) for the data table. Does not include version aliases. */
+  /**
+   * The Amazon Resource Name (ARN) for the data table. Does not include version aliases.
+   *
+   * Length: 1–2048.
+   */
   dataTableArn: string;
   dataTableRecord: DataTableRecordDataTableRecord;
 }
@@ -442,6 +618,7 @@ export interface DataTableRecordDataTableRecord {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-datatablerecord-value.html | CloudFormation: Value} */
 export interface DataTableRecordValue {
+  /** Length: 1–256. */
   attributeId?: string;
   attributeValue?: string;
 }
@@ -457,17 +634,41 @@ export type EmailAddress = InstanceType<typeof EmailAddress>;
 
 /** Inputs of {@link EmailAddress}. */
 export interface EmailAddressArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–250. Pattern: `^arn:(aws|aws-us-gov):connect:[a-z]{2}-[a-z]+-[0-9]{1}:[0-9]{1,20}:instance/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   instanceArn: string;
-  /** The description of the email address. */
+  /**
+   * The description of the email address.
+   *
+   * Length: 1–250. Pattern: `(^[\S].*[\S]$)|(^[\S]$)`.
+   */
   description?: string;
-  /** The email address, including the domain. */
+  /**
+   * The email address, including the domain.
+   *
+   * Length: 1–255. Pattern: `([^\s\@]+\@[^\s\@]+\.[^\s\@]+)`.
+   */
   emailAddress: string;
-  /** The display name of email address. */
+  /**
+   * The display name of email address.
+   *
+   * Length: 0–256. Pattern: `(^[\S].*[\S]$)|(^[\S]$)`.
+   */
   displayName?: string;
-  /** A list of alias configurations for this email address, showing which email addresses forward to this primary address. Each configuration contains the email address ID of an alias that forwards emails to this address. */
+  /**
+   * A list of alias configurations for this email address, showing which email addresses forward to this primary address. Each configuration contains the email address ID of an alias that forwards emails to this address.
+   *
+   * Items: at most 1.
+   */
   aliasConfigurations?: EmailAddressAliasConfiguration[];
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -510,11 +711,21 @@ export interface EvaluationFormArgs {
    * The description of the evaluation form.
    *
    * *Length Constraints* : Minimum length of 0. Maximum length of 1024.
+   *
+   * Length: at most 1024.
    */
   description?: string;
-  /** The identifier of the Amazon Connect instance. */
+  /**
+   * The identifier of the Amazon Connect instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** A title of the evaluation form. */
+  /**
+   * A title of the evaluation form.
+   *
+   * Length: 1–128.
+   */
   title: string;
   /**
    * Items that are part of the evaluation form. The total number of sections and questions must not exceed 100 each. Questions must be contained in a section.
@@ -522,9 +733,15 @@ export interface EvaluationFormArgs {
    * *Minimum size* : 1
    *
    * *Maximum size* : 100
+   *
+   * Items: 1–200.
    */
   items: EvaluationFormEvaluationFormBaseItem[];
-  /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The automatic evaluation configuration of an evaluation form. */
   autoEvaluationConfiguration?: EvaluationFormAutoEvaluationConfiguration;
@@ -572,9 +789,17 @@ export interface EvaluationFormScoringStrategy {
 export interface EvaluationFormEvaluationFormScoreThreshold {
   /** The performance category name. */
   performanceCategory: "NEEDS_IMPROVEMENT" | "EXCEEDS_EXPECTATIONS";
-  /** The minimum score percentage for the performance category. */
+  /**
+   * The minimum score percentage for the performance category.
+   *
+   * Range: 0–100.
+   */
   minScorePercentage?: number;
-  /** The maximum score percentage for the performance category. */
+  /**
+   * The maximum score percentage for the performance category.
+   *
+   * Range: 0–100.
+   */
   maxScorePercentage?: number;
 }
 
@@ -598,20 +823,30 @@ export interface EvaluationFormEvaluationFormSection {
    * The title of the section.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 128.
+   *
+   * Length: 1–128.
    */
   title: string;
-  /** The instructions of the section. */
+  /**
+   * The instructions of the section.
+   *
+   * Length: at most 1024.
+   */
   instructions?: string;
   /**
    * The items of the section.
    *
    * *Minimum* : 1
+   *
+   * Items: 1–200.
    */
   items?: EvaluationFormEvaluationFormItem[];
   /**
    * The identifier of the section. An identifier must be unique within the evaluation form.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   refId: string;
   /**
@@ -620,6 +855,8 @@ export interface EvaluationFormEvaluationFormSection {
    * *Minimum* : 0
    *
    * *Maximum* : 100
+   *
+   * Range: 0–100.
    */
   weight?: number;
   /** The flag to exclude the section from scoring. */
@@ -652,6 +889,8 @@ export interface EvaluationFormEvaluationFormQuestion {
    * The title of the question.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 350.
+   *
+   * Length: 1–350.
    */
   title: string;
   /**
@@ -664,12 +903,16 @@ export interface EvaluationFormEvaluationFormQuestion {
    * The instructions of the section.
    *
    * *Length Constraints* : Minimum length of 0. Maximum length of 1024.
+   *
+   * Length: at most 1024.
    */
   instructions?: string;
   /**
    * The identifier of the question. An identifier must be unique within the evaluation form.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   refId: string;
   /** The properties of the type of question. Text questions do not have to define question type properties. */
@@ -680,6 +923,8 @@ export interface EvaluationFormEvaluationFormQuestion {
    * *Minimum* : 0
    *
    * *Maximum* : 100
+   *
+   * Range: 0–100.
    */
   weight?: number;
   /** Scoring configuration for a question in an evaluation form. */
@@ -711,7 +956,11 @@ export interface EvaluationFormEvaluationFormQuestionTypeProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformnumericquestionproperties.html | CloudFormation: EvaluationFormNumericQuestionProperties}
  */
 export interface EvaluationFormEvaluationFormNumericQuestionProperties {
-  /** The scoring options of the numeric question. */
+  /**
+   * The scoring options of the numeric question.
+   *
+   * Items: 1–10.
+   */
   options?: EvaluationFormEvaluationFormNumericQuestionOption[];
   /** The automation properties of the numeric question. */
   automation?: EvaluationFormEvaluationFormNumericQuestionAutomation;
@@ -733,6 +982,8 @@ export interface EvaluationFormEvaluationFormNumericQuestionOption {
    * *Minimum* : 0
    *
    * *Maximum* : 10
+   *
+   * Range: 0–10.
    */
   score?: number;
   /** The minimum answer value of the range option. */
@@ -753,7 +1004,11 @@ export interface EvaluationFormEvaluationFormNumericQuestionOption {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-automaticfailconfiguration.html | CloudFormation: AutomaticFailConfiguration}
  */
 export interface EvaluationFormAutomaticFailConfiguration {
-  /** The referenceId of the target section for auto failure. */
+  /**
+   * The referenceId of the target section for auto failure.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   targetSection?: string;
 }
 
@@ -763,7 +1018,11 @@ export interface EvaluationFormAutomaticFailConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-questionoptionpointsconfiguration.html | CloudFormation: QuestionOptionPointsConfiguration}
  */
 export interface EvaluationFormQuestionOptionPointsConfiguration {
-  /** The point value for scoring. */
+  /**
+   * The point value for scoring.
+   *
+   * Range: 0–100.
+   */
   pointValue: number;
   /** The flag to mark the option as a bonus option. */
   isBonus?: boolean;
@@ -819,6 +1078,8 @@ export interface EvaluationFormEvaluationFormSingleSelectQuestionProperties {
    * *Minimum* : 2
    *
    * *Maximum* : 256
+   *
+   * Items: 2–256.
    */
   options: EvaluationFormEvaluationFormSingleSelectQuestionOption[];
   /** The display mode of the single select question. */
@@ -837,18 +1098,24 @@ export interface EvaluationFormEvaluationFormSingleSelectQuestionOption {
    * *Minimum* : 0
    *
    * *Maximum* : 10
+   *
+   * Range: 0–10.
    */
   score?: number;
   /**
    * The title of the answer option.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 128.
+   *
+   * Length: 1–128.
    */
   text: string;
   /**
    * The identifier of the answer option. An identifier must be unique within the question.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   refId: string;
   /** The flag to mark the option as automatic fail. If an automatic fail answer is provided, the overall evaluation gets a score of 0. */
@@ -871,12 +1138,16 @@ export interface EvaluationFormEvaluationFormSingleSelectQuestionAutomation {
    * *Minimum* : 1
    *
    * *Maximum* : 20
+   *
+   * Items: 1–20.
    */
   options?: EvaluationFormEvaluationFormSingleSelectQuestionAutomationOption[];
   /**
    * The identifier of the default answer option, when none of the automation options match the criteria.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   defaultOptionRefId?: string;
   /** Automation answer source. */
@@ -915,12 +1186,16 @@ export interface EvaluationFormSingleSelectQuestionRuleCategoryAutomation {
    * *Minimum* : 1
    *
    * *Maximum* : 50
+   *
+   * Length: 1–50.
    */
   category: string;
   /**
    * The identifier of the answer option. An identifier must be unique within the question.
    *
    * *Length Constraints* : Minimum length of 1. Maximum length of 40.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
    */
   optionRefId: string;
 }
@@ -951,7 +1226,11 @@ export interface EvaluationFormEvaluationFormTextQuestionAutomation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformmultiselectquestionproperties.html | CloudFormation: EvaluationFormMultiSelectQuestionProperties}
  */
 export interface EvaluationFormEvaluationFormMultiSelectQuestionProperties {
-  /** Options available for this multi-select question. */
+  /**
+   * Options available for this multi-select question.
+   *
+   * Items: 2–256.
+   */
   options: EvaluationFormEvaluationFormMultiSelectQuestionOption[];
   /** Display format for the multi-select question. */
   displayAs?: "DROPDOWN" | "CHECKBOX";
@@ -965,11 +1244,23 @@ export interface EvaluationFormEvaluationFormMultiSelectQuestionProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformmultiselectquestionoption.html | CloudFormation: EvaluationFormMultiSelectQuestionOption}
  */
 export interface EvaluationFormEvaluationFormMultiSelectQuestionOption {
-  /** Reference identifier for this option. */
+  /**
+   * Reference identifier for this option.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   refId: string;
-  /** Display text for this option. */
+  /**
+   * Display text for this option.
+   *
+   * Length: 1–128.
+   */
   text: string;
-  /** The score of an answer option. */
+  /**
+   * The score of an answer option.
+   *
+   * Range: 0–10.
+   */
   score?: number;
   /** The flag to mark the option as automatic fail. If an automatic fail answer is provided, the overall evaluation gets a score of 0. */
   automaticFail?: boolean;
@@ -985,9 +1276,17 @@ export interface EvaluationFormEvaluationFormMultiSelectQuestionOption {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformmultiselectquestionautomation.html | CloudFormation: EvaluationFormMultiSelectQuestionAutomation}
  */
 export interface EvaluationFormEvaluationFormMultiSelectQuestionAutomation {
-  /** Automation options for the multi-select question. */
+  /**
+   * Automation options for the multi-select question.
+   *
+   * Items: 1–20.
+   */
   options?: EvaluationFormEvaluationFormMultiSelectQuestionAutomationOption[];
-  /** Reference IDs of default options. */
+  /**
+   * Reference IDs of default options.
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   defaultOptionRefIds?: string[];
   /** A question automation answer. */
   answerSource?: EvaluationFormEvaluationFormQuestionAutomationAnswerSource;
@@ -1009,11 +1308,19 @@ export interface EvaluationFormEvaluationFormMultiSelectQuestionAutomationOption
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-multiselectquestionrulecategoryautomation.html | CloudFormation: MultiSelectQuestionRuleCategoryAutomation}
  */
 export interface EvaluationFormMultiSelectQuestionRuleCategoryAutomation {
-  /** The category name for this automation rule. */
+  /**
+   * The category name for this automation rule.
+   *
+   * Length: 1–50.
+   */
   category: string;
   /** The condition for this automation rule. */
   condition: "PRESENT" | "NOT_PRESENT";
-  /** Reference IDs of options for this automation rule. */
+  /**
+   * Reference IDs of options for this automation rule.
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   optionRefIds: string[];
 }
 
@@ -1037,9 +1344,17 @@ export interface EvaluationFormEvaluationFormQuestionScoringConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-questionpointsconfiguration.html | CloudFormation: QuestionPointsConfiguration}
  */
 export interface EvaluationFormQuestionPointsConfiguration {
-  /** The point value for scoring. */
+  /**
+   * The point value for scoring.
+   *
+   * Range: 0–100.
+   */
   maxPointValue?: number;
-  /** The point value for scoring. */
+  /**
+   * The point value for scoring.
+   *
+   * Range: 0–100.
+   */
   minPointValue?: number;
   /** The flag to mark the question as a bonus question. */
   isBonus?: boolean;
@@ -1073,7 +1388,11 @@ export interface EvaluationFormEvaluationFormItemEnablementConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-evaluationform-evaluationformitemenablementcondition.html | CloudFormation: EvaluationFormItemEnablementCondition}
  */
 export interface EvaluationFormEvaluationFormItemEnablementCondition {
-  /** Operands of the enablement condition. */
+  /**
+   * Operands of the enablement condition.
+   *
+   * Items: at least 1.
+   */
   operands: EvaluationFormEvaluationFormItemEnablementConditionOperand[];
   /** The operator to be used to be applied to operands if more than one provided. */
   operator?: "OR" | "AND";
@@ -1097,7 +1416,11 @@ export interface EvaluationFormEvaluationFormItemEnablementConditionOperand {
 export interface EvaluationFormEvaluationFormItemEnablementExpression {
   /** A source item of enablement expression. */
   source: EvaluationFormEvaluationFormItemEnablementSource;
-  /** A list of values from source item. */
+  /**
+   * A list of values from source item.
+   *
+   * Items: at least 1.
+   */
   values: EvaluationFormEvaluationFormItemEnablementSourceValue[];
   /** A comparator to be used against list of values. */
   comparator: "IN" | "NOT_IN" | "ALL_IN" | "EXACT";
@@ -1111,7 +1434,11 @@ export interface EvaluationFormEvaluationFormItemEnablementExpression {
 export interface EvaluationFormEvaluationFormItemEnablementSource {
   /** A type of source item. */
   type: "QUESTION_REF_ID";
-  /** A referenceId of the source item. */
+  /**
+   * A referenceId of the source item.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   refId?: string;
 }
 
@@ -1123,7 +1450,11 @@ export interface EvaluationFormEvaluationFormItemEnablementSource {
 export interface EvaluationFormEvaluationFormItemEnablementSourceValue {
   /** A type of source item value. */
   type?: "OPTION_REF_ID";
-  /** A referenceId of the source value. */
+  /**
+   * A referenceId of the source value.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,40}$`.
+   */
   refId?: string;
 }
 
@@ -1164,7 +1495,11 @@ export interface EvaluationFormEvaluationFormLanguageConfiguration {
 export interface EvaluationFormEvaluationReviewConfiguration {
   /** List of recipients who should be notified when a review is requested. */
   reviewNotificationRecipients: EvaluationFormEvaluationReviewNotificationRecipient[];
-  /** Number of days during which a request for review can be submitted for evaluations created from this form. */
+  /**
+   * Number of days during which a request for review can be submitted for evaluations created from this form.
+   *
+   * Range: 1–90.
+   */
   eligibilityDays?: number;
 }
 
@@ -1203,17 +1538,41 @@ export type HoursOfOperation = InstanceType<typeof HoursOfOperation>;
 export interface HoursOfOperationArgs {
   /** The time zone for the hours of operation. */
   timeZone: string;
-  /** The description for the hours of operation. */
+  /**
+   * The description for the hours of operation.
+   *
+   * Length: 1–250.
+   */
   description?: string;
-  /** Configuration information for the hours of operation. */
+  /**
+   * Configuration information for the hours of operation.
+   *
+   * Items: at most 100.
+   */
   config: HoursOfOperationHoursOfOperationConfig[];
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name for the hours of operation. */
+  /**
+   * The name for the hours of operation.
+   *
+   * Length: 1–127.
+   */
   name: string;
-  /** One or more hours of operation overrides assigned to an hour of operation. */
+  /**
+   * One or more hours of operation overrides assigned to an hour of operation.
+   *
+   * Items: at most 50.
+   */
   hoursOfOperationOverrides?: HoursOfOperationHoursOfOperationOverride[];
   /** List of child hours of operations. */
   childHoursOfOperations?: HoursOfOperationHoursOfOperationsIdentifier[];
@@ -1247,9 +1606,17 @@ export interface HoursOfOperationHoursOfOperationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-hoursofoperation-hoursofoperationtimeslice.html | CloudFormation: HoursOfOperationTimeSlice}
  */
 export interface HoursOfOperationHoursOfOperationTimeSlice {
-  /** The hours. */
+  /**
+   * The hours.
+   *
+   * Range: 0–23.
+   */
   hours: number;
-  /** The minutes. */
+  /**
+   * The minutes.
+   *
+   * Range: 0–59.
+   */
   minutes: number;
 }
 
@@ -1259,17 +1626,41 @@ export interface HoursOfOperationHoursOfOperationTimeSlice {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-hoursofoperation-hoursofoperationoverride.html | CloudFormation: HoursOfOperationOverride}
  */
 export interface HoursOfOperationHoursOfOperationOverride {
-  /** The name of the hours of operation override. */
+  /**
+   * The name of the hours of operation override.
+   *
+   * Length: 1–127.
+   */
   overrideName: string;
-  /** The description of the hours of operation override. */
+  /**
+   * The description of the hours of operation override.
+   *
+   * Length: 1–250.
+   */
   overrideDescription?: string;
-  /** The date from which the hours of operation override would be effective. */
+  /**
+   * The date from which the hours of operation override would be effective.
+   *
+   * Pattern: `^\d{4}-\d{2}-\d{2}$`.
+   */
   effectiveFrom: string;
-  /** The date until the hours of operation override is effective. */
+  /**
+   * The date until the hours of operation override is effective.
+   *
+   * Pattern: `^\d{4}-\d{2}-\d{2}$`.
+   */
   effectiveTill: string;
-  /** Configuration information for the hours of operation override: day, start time, and end time. */
+  /**
+   * Configuration information for the hours of operation override: day, start time, and end time.
+   *
+   * Items: at most 100.
+   */
   overrideConfig: HoursOfOperationHoursOfOperationOverrideConfig[];
-  /** The identifier for the hours of operation override. */
+  /**
+   * The identifier for the hours of operation override.
+   *
+   * Pattern: `^[-a-zA-Z0-9]*$`.
+   */
   hoursOfOperationOverrideId?: string;
   /** Configuration for recurring hours of operation overrides. */
   recurrenceConfig?: HoursOfOperationRecurrenceConfig;
@@ -1297,9 +1688,17 @@ export interface HoursOfOperationHoursOfOperationOverrideConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-hoursofoperation-overridetimeslice.html | CloudFormation: OverrideTimeSlice}
  */
 export interface HoursOfOperationOverrideTimeSlice {
-  /** The hours. */
+  /**
+   * The hours.
+   *
+   * Range: 0–23.
+   */
   hours: number;
-  /** The minutes. */
+  /**
+   * The minutes.
+   *
+   * Range: 0–59.
+   */
   minutes: number;
 }
 
@@ -1321,11 +1720,21 @@ export interface HoursOfOperationRecurrenceConfig {
 export interface HoursOfOperationRecurrencePattern {
   /** The frequency of recurrence for hours of operation overrides. */
   frequency?: "WEEKLY" | "MONTHLY" | "YEARLY";
+  /** Range: 1–6. */
   interval?: number;
-  /** List of months (1-12) for recurrence pattern. */
+  /**
+   * List of months (1-12) for recurrence pattern.
+   *
+   * Each item: Range: 1–12.
+   */
   byMonth?: number[];
-  /** List of month days (-1 to 31) for recurrence pattern. */
+  /**
+   * List of month days (-1 to 31) for recurrence pattern.
+   *
+   * Each item: Range: -1–31.
+   */
   byMonthDay?: number[];
+  /** Items: 0–1. Each item: Range: -1–4. */
   byWeekdayOccurrence?: number[];
 }
 
@@ -1335,7 +1744,11 @@ export interface HoursOfOperationRecurrencePattern {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-hoursofoperation-hoursofoperationsidentifier.html | CloudFormation: HoursOfOperationsIdentifier}
  */
 export interface HoursOfOperationHoursOfOperationsIdentifier {
-  /** The name of the hours of operation. */
+  /**
+   * The name of the hours of operation.
+   *
+   * Length: 1–127.
+   */
   name?: string;
   /** The identifier for the hours of operation. */
   id: string;
@@ -1360,11 +1773,17 @@ export interface InstanceArgs {
    * The identifier for the directory.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 12–12. Pattern: `^d-[0-9a-f]{10}$`.
    */
   directoryId?: string;
   /** The identity management type. */
   identityManagementType: "SAML" | "CONNECT_MANAGED" | "EXISTING_DIRECTORY";
-  /** The alias of instance. `InstanceAlias` is only required when `IdentityManagementType` is `CONNECT_MANAGED` or `SAML` . `InstanceAlias` is not required when `IdentityManagementType` is `EXISTING_DIRECTORY` . */
+  /**
+   * The alias of instance. `InstanceAlias` is only required when `IdentityManagementType` is `CONNECT_MANAGED` or `SAML` . `InstanceAlias` is not required when `IdentityManagementType` is `EXISTING_DIRECTORY` .
+   *
+   * Length: 1–45. Pattern: ``.
+   */
   instanceAlias?: string;
   /** A toggle for an individual feature at the instance level. */
   attributes: InstanceAttributes;
@@ -1437,7 +1856,11 @@ export interface InstanceStorageConfigArgs {
   s3Config?: InstanceStorageConfigS3Config;
   /** A valid storage type. */
   storageType: "S3" | "KINESIS_VIDEO_STREAM" | "KINESIS_STREAM" | "KINESIS_FIREHOSE";
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** A valid resource type. Following are the valid resource types: `CHAT_TRANSCRIPTS` | `CALL_RECORDINGS` | `SCHEDULED_REPORTS` | `MEDIA_STREAMS` | `CONTACT_TRACE_RECORDS` | `AGENT_EVENTS` */
   resourceType: "CHAT_TRANSCRIPTS" | "CALL_RECORDINGS" | "SCHEDULED_REPORTS" | "MEDIA_STREAMS" | "CONTACT_TRACE_RECORDS" | "AGENT_EVENTS" | "REAL_TIME_CONTACT_ANALYSIS_SEGMENTS" | "ATTACHMENTS" | "CONTACT_EVALUATIONS" | "SCREEN_RECORDINGS" | "REAL_TIME_CONTACT_ANALYSIS_CHAT_SEGMENTS" | "REAL_TIME_CONTACT_ANALYSIS_VOICE_SEGMENTS" | "EMAIL_MESSAGES";
@@ -1459,7 +1882,11 @@ export interface InstanceStorageConfigOutputs extends InstanceStorageConfigArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-instancestorageconfig-kinesisstreamconfig.html | CloudFormation: KinesisStreamConfig}
  */
 export interface InstanceStorageConfigKinesisStreamConfig {
-  /** The Amazon Resource Name (ARN) of the data stream. */
+  /**
+   * The Amazon Resource Name (ARN) of the data stream.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:kinesis:[-a-z0-9]*:[0-9]{12}:stream/[-a-zA-Z0-9_.]*$`.
+   */
   streamArn: string;
 }
 
@@ -1469,9 +1896,17 @@ export interface InstanceStorageConfigKinesisStreamConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-instancestorageconfig-s3config.html | CloudFormation: S3Config}
  */
 export interface InstanceStorageConfigS3Config {
-  /** The S3 bucket name. */
+  /**
+   * The S3 bucket name.
+   *
+   * Length: 1–128.
+   */
   bucketName: string;
-  /** The S3 bucket prefix. */
+  /**
+   * The S3 bucket prefix.
+   *
+   * Length: 1–128.
+   */
   bucketPrefix: string;
   /** The Amazon S3 encryption configuration. */
   encryptionConfig?: InstanceStorageConfigEncryptionConfig;
@@ -1491,6 +1926,8 @@ export interface InstanceStorageConfigEncryptionConfig {
    * > Be sure to provide the full ARN of the encryption key, not just the ID.
    * > 
    * > Amazon Connect supports only KMS keys with the default key spec of [`SYMMETRIC_DEFAULT`](https://docs.aws.amazon.com/kms/latest/developerguide/asymmetric-key-specs.html#key-spec-symmetric-default) .
+   *
+   * Length: 1–128.
    */
   keyId: string;
 }
@@ -1501,7 +1938,11 @@ export interface InstanceStorageConfigEncryptionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-instancestorageconfig-kinesisvideostreamconfig.html | CloudFormation: KinesisVideoStreamConfig}
  */
 export interface InstanceStorageConfigKinesisVideoStreamConfig {
-  /** The prefix of the video stream. */
+  /**
+   * The prefix of the video stream.
+   *
+   * Length: 1–128.
+   */
   prefix: string;
   /**
    * The number of hours data is retained in the stream. Kinesis Video Streams retains the data in a data store that is associated with the stream.
@@ -1519,7 +1960,11 @@ export interface InstanceStorageConfigKinesisVideoStreamConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-instancestorageconfig-kinesisfirehoseconfig.html | CloudFormation: KinesisFirehoseConfig}
  */
 export interface InstanceStorageConfigKinesisFirehoseConfig {
-  /** The Amazon Resource Name (ARN) of the delivery stream. */
+  /**
+   * The Amazon Resource Name (ARN) of the delivery stream.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:firehose:[-a-z0-9]*:[0-9]{12}:deliverystream/[-a-zA-Z0-9_.]*$`.
+   */
   firehoseArn: string;
 }
 
@@ -1540,6 +1985,8 @@ export interface IntegrationAssociationArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `140`
+   *
+   * Length: 1–140.
    */
   integrationArn: string;
   /**
@@ -1548,6 +1995,8 @@ export interface IntegrationAssociationArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `100`
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
    */
   instanceId: string;
   /**
@@ -1556,7 +2005,11 @@ export interface IntegrationAssociationArgs {
    * *Allowed Values* : `LEX_BOT` | `LAMBDA_FUNCTION`
    */
   integrationType: "LEX_BOT" | "LAMBDA_FUNCTION" | "APPLICATION" | "CASES_DOMAIN" | "WISDOM_ASSISTANT" | "WISDOM_KNOWLEDGE_BASE" | "WISDOM_QUICK_RESPONSES" | "FILE_SCANNER" | "MESSAGE_PROCESSOR" | "Q_MESSAGE_TEMPLATES" | "SES_IDENTITY";
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -1707,17 +2160,33 @@ export type Notification = InstanceType<typeof Notification>;
 
 /** Inputs of {@link Notification}. */
 export interface NotificationArgs {
-  /** The identifier of the Amazon Connect instance. */
+  /**
+   * The identifier of the Amazon Connect instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** The content of a notification */
   content: NotificationNotificationContent;
-  /** The recipients of the notification. */
+  /**
+   * The recipients of the notification.
+   *
+   * Items: at most 200. Each item: Pattern: ``.
+   */
   recipients?: string[];
   /** The priority of notification. In the Amazon Connect console, when you create a notification, you are prompted to assign one of the following priorities: High (HIGH) or LOW (LOW) */
   priority?: "HIGH" | "LOW";
-  /** The time a notification will expire */
+  /**
+   * The time a notification will expire
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   expiresAt?: string;
-  /** One or more tags. */
+  /**
+   * One or more tags.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -1737,27 +2206,71 @@ export interface NotificationOutputs extends NotificationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-notification-notificationcontent.html | CloudFormation: NotificationContent}
  */
 export interface NotificationNotificationContent {
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   enUS?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   deDE?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   esES?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   frFR?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   idID?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   itIT?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   jaJP?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   koKR?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   ptBR?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   zhCN?: string;
-  /** Localized notification content */
+  /**
+   * Localized notification content
+   *
+   * Pattern: `^.{0,500}$`.
+   */
   zhTW?: string;
 }
 
@@ -1772,11 +2285,23 @@ export type PhoneNumber = InstanceType<typeof PhoneNumber>;
 
 /** Inputs of {@link PhoneNumber}. */
 export interface PhoneNumberArgs {
-  /** The type of phone number. */
+  /**
+   * The type of phone number.
+   *
+   * Pattern: `TOLL_FREE|DID|UIFN|SHARED|THIRD_PARTY_DID|THIRD_PARTY_TF|SHORT_CODE`.
+   */
   type?: string;
-  /** The description of the phone number. */
+  /**
+   * The description of the phone number.
+   *
+   * Length: 1–500.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN) for Connect Customer instances or traffic distribution group that phone numbers are claimed to. */
+  /**
+   * The Amazon Resource Name (ARN) for Connect Customer instances or traffic distribution group that phone numbers are claimed to.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:(instance|traffic-distribution-group)/[-a-zA-Z0-9]*$`.
+   */
   targetArn: string;
   /**
    * The prefix of the phone number. If provided, it must contain `+` as part of the country code.
@@ -1784,11 +2309,21 @@ export interface PhoneNumberArgs {
    * *Pattern* : `^\\+[0-9]{1,15}`
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^\+[0-9]{1,15}`.
    */
   prefix?: string;
-  /** The ISO country code. */
+  /**
+   * The ISO country code.
+   *
+   * Pattern: `^[A-Z]{2}`.
+   */
   countryCode?: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The claimed phone number ARN that was previously imported from the external service, such as AWS End User Messaging. If it is from AWS End User Messaging, it looks like the ARN of the phone number that was imported from AWS End User Messaging. */
   sourcePhoneNumberArn?: string;
@@ -1813,13 +2348,25 @@ export type PredefinedAttribute = InstanceType<typeof PredefinedAttribute>;
 
 /** Inputs of {@link PredefinedAttribute}. */
 export interface PredefinedAttributeArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The name of the predefined attribute. */
+  /**
+   * The name of the predefined attribute.
+   *
+   * Length: 1–100.
+   */
   name: string;
   /** The values of a predefined attribute. */
   values?: PredefinedAttributeValues;
-  /** Values that enable you to categorize your predefined attributes. You can use them in custom UI elements across the Amazon Connect admin website. */
+  /**
+   * Values that enable you to categorize your predefined attributes. You can use them in custom UI elements across the Amazon Connect admin website.
+   *
+   * Items: 1–10. Each item: Length: 1–100.
+   */
   purposes?: string[];
   /** Custom metadata that is associated to predefined attributes to control behavior in upstream services, such as controlling how a predefined attribute should be displayed in the Amazon Connect admin website. */
   attributeConfiguration?: PredefinedAttributeAttributeConfiguration;
@@ -1839,7 +2386,11 @@ export interface PredefinedAttributeOutputs extends PredefinedAttributeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-predefinedattribute-values.html | CloudFormation: Values}
  */
 export interface PredefinedAttributeValues {
-  /** Predefined attribute values of type string list. */
+  /**
+   * Predefined attribute values of type string list.
+   *
+   * Items: 1–500. Each item: Length: 1–100.
+   */
   stringList?: string[];
 }
 
@@ -1866,19 +2417,33 @@ export type Prompt = InstanceType<typeof Prompt>;
 
 /** Inputs of {@link Prompt}. */
 export interface PromptArgs {
-  /** The description of the prompt. */
+  /**
+   * The description of the prompt.
+   *
+   * Length: 1–250.
+   */
   description?: string;
   /**
    * The URI for the S3 bucket where the prompt is stored. This property is required when you create a prompt.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2000. Pattern: `s3://\S+/.+|https://\S+\.s3(\.\S+)?\.amazonaws\.com/\S+`.
    */
   s3Uri?: string;
-  /** The identifier of the Connect Customer instance. */
+  /**
+   * The identifier of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
   tags?: AwsTag[];
-  /** The name of the prompt. */
+  /**
+   * The name of the prompt.
+   *
+   * Length: 1–127.
+   */
   name: string;
 }
 
@@ -1901,23 +2466,55 @@ export type Queue = InstanceType<typeof Queue>;
 export interface QueueArgs {
   /** The status of the queue. */
   status?: "ENABLED" | "DISABLED";
-  /** The Amazon Resource Name (ARN) of the hours of operation. */
+  /**
+   * The Amazon Resource Name (ARN) of the hours of operation.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/operating-hours/[-a-zA-Z0-9]*$`.
+   */
   hoursOfOperationArn: string;
-  /** The description of the queue. */
+  /**
+   * The description of the queue.
+   *
+   * Length: 1–250.
+   */
   description?: string;
-  /** The identifier of the Connect Customer instance. */
+  /**
+   * The identifier of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Names (ARN) of the of the quick connects available to agents who are working the queue. */
+  /**
+   * The Amazon Resource Names (ARN) of the of the quick connects available to agents who are working the queue.
+   *
+   * Items: at least 1. Each item: Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/transfer-destination/[-a-zA-Z0-9]*$`.
+   */
   quickConnectArns?: string[];
   /** The outbound caller ID name, number, and outbound whisper flow. */
   outboundCallerConfig?: QueueOutboundCallerConfig;
-  /** The maximum number of contacts that can be in the queue before it is considered full. */
+  /**
+   * The maximum number of contacts that can be in the queue before it is considered full.
+   *
+   * Range: at least 0.
+   */
   maxContacts?: number;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the queue. */
+  /**
+   * The name of the queue.
+   *
+   * Length: 1–127.
+   */
   name: string;
-  /** The email addresses that agents can use when replying to or initiating email contacts */
+  /**
+   * The email addresses that agents can use when replying to or initiating email contacts
+   *
+   * Items: 0–50.
+   */
   additionalEmailAddresses?: QueueEmailAddress[];
   /** The outbound email address ID for a specified queue. */
   outboundEmailConfig?: QueueOutboundEmailConfig;
@@ -1945,11 +2542,21 @@ export interface QueueOutboundCallerConfig {
    * The Amazon Resource Name (ARN) of the outbound caller ID number.
    *
    * > Only use the phone number ARN format that doesn't contain `instance` in the path, for example, `arn:aws:connect:us-east-1:1234567890:phone-number/uuid` . This is the same ARN format that is returned when you create a phone number using CloudFormation , or when you call the [ListPhoneNumbersV2](https://docs.aws.amazon.com/connect/latest/APIReference/API_ListPhoneNumbersV2.html) API.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:phone-number/[-a-zA-Z0-9]*$`.
    */
   outboundCallerIdNumberArn?: string;
-  /** The Amazon Resource Name (ARN) of the outbound flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the outbound flow.
+   *
+   * Length: 1–500. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*$`.
+   */
   outboundFlowArn?: string;
-  /** The caller ID name. */
+  /**
+   * The caller ID name.
+   *
+   * Length: 1–255.
+   */
   outboundCallerIdName?: string;
 }
 
@@ -1969,7 +2576,11 @@ export interface QueueEmailAddress {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-queue-outboundemailconfig.html | CloudFormation: OutboundEmailConfig}
  */
 export interface QueueOutboundEmailConfig {
-  /** The identifier of the email address. */
+  /**
+   * The identifier of the email address.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/email-address/[-a-zA-Z0-9]*$`.
+   */
   outboundEmailAddressId?: string;
 }
 
@@ -1984,15 +2595,31 @@ export type QuickConnect = InstanceType<typeof QuickConnect>;
 
 /** Inputs of {@link QuickConnect}. */
 export interface QuickConnectArgs {
-  /** The description of the quick connect. */
+  /**
+   * The description of the quick connect.
+   *
+   * Length: 1–250.
+   */
   description?: string;
   /** Contains information about the quick connect. */
   quickConnectConfig: QuickConnectQuickConnectConfig;
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the quick connect. */
+  /**
+   * The name of the quick connect.
+   *
+   * Length: 1–127.
+   */
   name: string;
 }
 
@@ -2028,9 +2655,17 @@ export interface QuickConnectQuickConnectConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-quickconnect-queuequickconnectconfig.html | CloudFormation: QueueQuickConnectConfig}
  */
 export interface QuickConnectQueueQuickConnectConfig {
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   contactFlowArn: string;
-  /** The Amazon Resource Name (ARN) of the queue. */
+  /**
+   * The Amazon Resource Name (ARN) of the queue.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/queue/[-a-zA-Z0-9]*$`.
+   */
   queueArn: string;
 }
 
@@ -2040,7 +2675,11 @@ export interface QuickConnectQueueQuickConnectConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-quickconnect-phonenumberquickconnectconfig.html | CloudFormation: PhoneNumberQuickConnectConfig}
  */
 export interface QuickConnectPhoneNumberQuickConnectConfig {
-  /** The phone number in E.164 format. */
+  /**
+   * The phone number in E.164 format.
+   *
+   * Pattern: `^\+[1-9]\d{1,14}$`.
+   */
   phoneNumber: string;
 }
 
@@ -2050,9 +2689,17 @@ export interface QuickConnectPhoneNumberQuickConnectConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-quickconnect-userquickconnectconfig.html | CloudFormation: UserQuickConnectConfig}
  */
 export interface QuickConnectUserQuickConnectConfig {
-  /** The Amazon Resource Name (ARN) of the user. */
+  /**
+   * The Amazon Resource Name (ARN) of the user.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent/[-a-zA-Z0-9]*$`.
+   */
   userArn: string;
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   contactFlowArn: string;
 }
 
@@ -2062,7 +2709,11 @@ export interface QuickConnectUserQuickConnectConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-quickconnect-flowquickconnectconfig.html | CloudFormation: FlowQuickConnectConfig}
  */
 export interface QuickConnectFlowQuickConnectConfig {
-  /** The identifier of the contact flow. */
+  /**
+   * The identifier of the contact flow.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   contactFlowArn: string;
 }
 
@@ -2077,21 +2728,49 @@ export type RoutingProfile = InstanceType<typeof RoutingProfile>;
 
 /** Inputs of {@link RoutingProfile}. */
 export interface RoutingProfileArgs {
-  /** The description of the routing profile. */
+  /**
+   * The description of the routing profile.
+   *
+   * Length: 1–250.
+   */
   description: string;
   /** The channels agents can handle in the Contact Control Panel (CCP) for this routing profile. */
   mediaConcurrencies: RoutingProfileMediaConcurrency[];
-  /** The identifier of the Connect Customer instance. */
+  /**
+   * The identifier of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The inbound queues associated with the routing profile. If no queue is added, the agent can make only outbound calls. */
+  /**
+   * The inbound queues associated with the routing profile. If no queue is added, the agent can make only outbound calls.
+   *
+   * Items: at least 1.
+   */
   queueConfigs?: RoutingProfileRoutingProfileQueueConfig[];
-  /** The Amazon Resource Name (ARN) of the default outbound queue for the routing profile. */
+  /**
+   * The Amazon Resource Name (ARN) of the default outbound queue for the routing profile.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/queue/[-a-zA-Z0-9]*$`.
+   */
   defaultOutboundQueueArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the routing profile. */
+  /**
+   * The name of the routing profile.
+   *
+   * Length: 1–127.
+   */
   name: string;
-  /** Contains information about the queue and channel for manual assignment behaviour can be enabled. */
+  /**
+   * Contains information about the queue and channel for manual assignment behaviour can be enabled.
+   *
+   * Items: 1–10.
+   */
   manualAssignmentQueueConfigs?: RoutingProfileRoutingProfileManualAssignmentQueueConfig[];
   /** Whether agents with this routing profile will have their routing order calculated based on *time since their last inbound contact* or *longest idle time* . */
   agentAvailabilityTimer?: "TIME_SINCE_LAST_ACTIVITY" | "TIME_SINCE_LAST_INBOUND";
@@ -2117,6 +2796,8 @@ export interface RoutingProfileMediaConcurrency {
    * Valid Range for `CHAT` : Minimum value of 1. Maximum value of 10.
    *
    * Valid Range for `TASK` : Minimum value of 1. Maximum value of 10.
+   *
+   * Range: 1–10.
    */
   concurrency: number;
   /** The channels that agents can handle in the Contact Control Panel (CCP). */
@@ -2141,11 +2822,19 @@ export interface RoutingProfileCrossChannelBehavior {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-routingprofile-routingprofilequeueconfig.html | CloudFormation: RoutingProfileQueueConfig}
  */
 export interface RoutingProfileRoutingProfileQueueConfig {
-  /** The order in which contacts are to be handled for the queue. For more information, see [Queues: priority and delay](https://docs.aws.amazon.com/connect/latest/adminguide/concepts-routing-profiles-priority.html) . */
+  /**
+   * The order in which contacts are to be handled for the queue. For more information, see [Queues: priority and delay](https://docs.aws.amazon.com/connect/latest/adminguide/concepts-routing-profiles-priority.html) .
+   *
+   * Range: 1–99.
+   */
   priority: number;
   /** Contains information about a queue resource. */
   queueReference: RoutingProfileRoutingProfileQueueReference;
-  /** The delay, in seconds, a contact should be in the queue before they are routed to an available agent. For more information, see [Queues: priority and delay](https://docs.aws.amazon.com/connect/latest/adminguide/concepts-routing-profiles-priority.html) in the *Amazon Connect Administrator Guide* . */
+  /**
+   * The delay, in seconds, a contact should be in the queue before they are routed to an available agent. For more information, see [Queues: priority and delay](https://docs.aws.amazon.com/connect/latest/adminguide/concepts-routing-profiles-priority.html) in the *Amazon Connect Administrator Guide* .
+   *
+   * Range: 0–9999.
+   */
   delay: number;
 }
 
@@ -2157,7 +2846,11 @@ export interface RoutingProfileRoutingProfileQueueConfig {
 export interface RoutingProfileRoutingProfileQueueReference {
   /** The channels agents can handle in the Contact Control Panel (CCP) for this routing profile. */
   channel: "VOICE" | "CHAT" | "TASK" | "EMAIL";
-  /** The Amazon Resource Name (ARN) of the queue. */
+  /**
+   * The Amazon Resource Name (ARN) of the queue.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/queue/[-a-zA-Z0-9]*$`.
+   */
   queueArn: string;
 }
 
@@ -2188,11 +2881,23 @@ export interface RuleArgs {
   triggerEventSource: RuleRuleTriggerEventSource;
   /** A list of actions to be run when the rule is triggered. */
   actions: RuleActions;
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the rule. */
+  /**
+   * The name of the rule.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,200}$`.
+   */
   name: string;
   /**
    * The publish status of the rule.
@@ -2214,7 +2919,11 @@ export interface RuleOutputs extends RuleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-ruletriggereventsource.html | CloudFormation: RuleTriggerEventSource}
  */
 export interface RuleRuleTriggerEventSource {
-  /** The Amazon Resource Name (ARN) of the integration association. `IntegrationAssociationArn` is required if `TriggerEventSource` is one of the following values: `OnZendeskTicketCreate` | `OnZendeskTicketStatusUpdate` | `OnSalesforceCaseCreate` */
+  /**
+   * The Amazon Resource Name (ARN) of the integration association. `IntegrationAssociationArn` is required if `TriggerEventSource` is one of the following values: `OnZendeskTicketCreate` | `OnZendeskTicketStatusUpdate` | `OnSalesforceCaseCreate`
+   *
+   * Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/integration-association/[-a-zA-Z0-9]*$`.
+   */
   integrationAssociationArn?: string;
   /** The name of the event source. */
   eventSourceName: "OnEmailAnalysisAvailable" | "OnContactEvaluationSubmit" | "OnPostCallAnalysisAvailable" | "OnRealTimeCallAnalysisAvailable" | "OnRealTimeChatAnalysisAvailable" | "OnPostChatAnalysisAvailable" | "OnZendeskTicketCreate" | "OnZendeskTicketStatusUpdate" | "OnSalesforceCaseCreate" | "OnMetricDataUpdate" | "OnCaseCreate" | "OnCaseUpdate" | "OnSlaBreach" | "OnSchedulePublish" | "OnScheduleUpdate" | "OnScheduleTimeOffRequestActivity";
@@ -2226,23 +2935,59 @@ export interface RuleRuleTriggerEventSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-actions.html | CloudFormation: Actions}
  */
 export interface RuleActions {
-  /** Information about the EventBridge action. */
+  /**
+   * Information about the EventBridge action.
+   *
+   * Items: 1–1.
+   */
   eventBridgeActions?: RuleEventBridgeAction[];
-  /** Information about the contact category action. The syntax can be empty, for example, `{}` . */
+  /**
+   * Information about the contact category action. The syntax can be empty, for example, `{}` .
+   *
+   * Items: 1–1.
+   */
   assignContactCategoryActions?: Record<string, unknown>[];
-  /** Information about the task action. This field is required if `TriggerEventSource` is one of the following values: `OnZendeskTicketCreate` | `OnZendeskTicketStatusUpdate` | `OnSalesforceCaseCreate` */
+  /**
+   * Information about the task action. This field is required if `TriggerEventSource` is one of the following values: `OnZendeskTicketCreate` | `OnZendeskTicketStatusUpdate` | `OnSalesforceCaseCreate`
+   *
+   * Items: 1–1.
+   */
   taskActions?: RuleTaskAction[];
-  /** Information about the send notification action. */
+  /**
+   * Information about the send notification action.
+   *
+   * Items: 1–1.
+   */
   sendNotificationActions?: RuleSendNotificationAction[];
-  /** This action will create a case when a rule is triggered. */
+  /**
+   * This action will create a case when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   createCaseActions?: RuleCreateCaseAction[];
-  /** This action will update a case when a rule is triggered. */
+  /**
+   * This action will update a case when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   updateCaseActions?: RuleUpdateCaseAction[];
-  /** This action will end associated tasks when a rule is triggered. */
+  /**
+   * This action will end associated tasks when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   endAssociatedTasksActions?: Record<string, unknown>[];
-  /** This action will submit an auto contact evaluation when a rule is triggered. */
+  /**
+   * This action will submit an auto contact evaluation when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   submitAutoEvaluationActions?: RuleSubmitAutoEvaluationAction[];
-  /** This action will assign an SLA when a rule is triggered. */
+  /**
+   * This action will assign an SLA when a rule is triggered.
+   *
+   * Items: 1–1.
+   */
   assignSlaActions?: RuleAssignSlaAction[];
 }
 
@@ -2252,7 +2997,11 @@ export interface RuleActions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-eventbridgeaction.html | CloudFormation: EventBridgeAction}
  */
 export interface RuleEventBridgeAction {
-  /** The name. */
+  /**
+   * The name.
+   *
+   * Pattern: `^[a-zA-Z0-9._-]{1,100}$`.
+   */
   name: string;
 }
 
@@ -2262,13 +3011,25 @@ export interface RuleEventBridgeAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-taskaction.html | CloudFormation: TaskAction}
  */
 export interface RuleTaskAction {
-  /** The description. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* . */
+  /**
+   * The description. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* .
+   *
+   * Length: 0–4096.
+   */
   description?: string;
   /** Information about the reference when the `referenceType` is `URL` . Otherwise, null. `URL` is the only accepted type. (Supports variable injection in the `Value` field.) */
   references?: Record<string, RuleReference>;
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*$`.
+   */
   contactFlowArn: string;
-  /** The name. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* . */
+  /**
+   * The name. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* .
+   *
+   * Length: 1–512.
+   */
   name: string;
 }
 
@@ -2284,7 +3045,11 @@ export interface RuleReference {
    * *Allowed values* : `URL` | `ATTACHMENT` | `NUMBER` | `STRING` | `DATE` | `EMAIL`
    */
   type: "URL" | "ATTACHMENT" | "NUMBER" | "STRING" | "DATE" | "EMAIL";
-  /** A valid value for the reference. For example, for a URL reference, a formatted URL that is displayed to an agent in the Contact Control Panel (CCP). */
+  /**
+   * A valid value for the reference. For example, for a URL reference, a formatted URL that is displayed to an agent in the Contact Control Panel (CCP).
+   *
+   * Pattern: `^(/|https:)`.
+   */
   value: string;
 }
 
@@ -2306,11 +3071,19 @@ export interface RuleSendNotificationAction {
    * *Allowed value* : `PLAIN_TEXT`
    */
   contentType: "PLAIN_TEXT";
-  /** Notification content. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* . */
+  /**
+   * Notification content. Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* .
+   *
+   * Length: 1–1024.
+   */
   content: string;
   /** Notification recipient. */
   recipient: RuleNotificationRecipientType;
-  /** The subject of the email if the delivery method is `EMAIL` . Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* . */
+  /**
+   * The subject of the email if the delivery method is `EMAIL` . Supports variable injection. For more information, see [JSONPath reference](https://docs.aws.amazon.com/connect/latest/adminguide/contact-lens-variable-injection.html) in the *Connect Customer Administrators Guide* .
+   *
+   * Length: 1–200.
+   */
   subject?: string;
   /** The type of notification recipient. */
   exclusion?: RuleNotificationRecipientType;
@@ -2324,19 +3097,29 @@ export interface RuleSendNotificationAction {
 export interface RuleNotificationRecipientType {
   /** The tags used to organize, track, or control access for this resource. For example, { "tags": {"key1":"value1", "key2":"value2"} }. Connect Customer users with the specified tags will be notified. */
   userTags?: Record<string, string>;
-  /** The Amazon Resource Name (ARN) of the user account. */
+  /**
+   * The Amazon Resource Name (ARN) of the user account.
+   *
+   * Items: 1–5. Each item: Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent/[-a-zA-Z0-9]*$|^\$\..+$`.
+   */
   userArns?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-createcaseaction.html | CloudFormation: CreateCaseAction} */
 export interface RuleCreateCaseAction {
-  /** An array of case fields */
+  /**
+   * An array of case fields
+   *
+   * Items: 1–100.
+   */
   fields: RuleField[];
+  /** Length: 1–500. */
   templateId: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-field.html | CloudFormation: Field} */
 export interface RuleField {
+  /** Length: 1–500. */
   id: string;
   /** Object for case field values. */
   value: RuleFieldValue;
@@ -2356,12 +3139,17 @@ export interface RuleFieldValue {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-updatecaseaction.html | CloudFormation: UpdateCaseAction} */
 export interface RuleUpdateCaseAction {
-  /** An array of case fields */
+  /**
+   * An array of case fields
+   *
+   * Items: 1–100.
+   */
   fields: RuleField[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-rule-submitautoevaluationaction.html | CloudFormation: SubmitAutoEvaluationAction} */
 export interface RuleSubmitAutoEvaluationAction {
+  /** Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/evaluation-form/[-a-zA-Z0-9]*$`. */
   evaluationFormArn: string;
 }
 
@@ -2375,13 +3163,29 @@ export interface RuleAssignSlaAction {
 export interface RuleCaseSlaConfiguration {
   /** The type of SLA. */
   type: "CaseField";
-  /** The name of the SLA. */
+  /**
+   * The name of the SLA.
+   *
+   * Length: 1–500.
+   */
   name: string;
-  /** The field Id for the SLA. */
+  /**
+   * The field Id for the SLA.
+   *
+   * Length: 1–500.
+   */
   fieldId?: string;
-  /** The target field values for the SLA. */
+  /**
+   * The target field values for the SLA.
+   *
+   * Items: at most 1.
+   */
   targetFieldValues?: RuleSlaTargetFieldValue[];
-  /** The target SLA time in minutes. */
+  /**
+   * The target SLA time in minutes.
+   *
+   * Range: 1–1051200.
+   */
   targetSlaMinutes: number;
 }
 
@@ -2409,6 +3213,8 @@ export interface SecurityKeyArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `100`
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
    */
   instanceId: string;
   /**
@@ -2419,6 +3225,8 @@ export interface SecurityKeyArgs {
    * *Minimum* : `1`
    *
    * *Maximum* : `1024`
+   *
+   * Length: 1–1024.
    */
   key: string;
 }
@@ -2442,27 +3250,71 @@ export type SecurityProfile = InstanceType<typeof SecurityProfile>;
 
 /** Inputs of {@link SecurityProfile}. */
 export interface SecurityProfileArgs {
-  /** The list of tags that a security profile uses to restrict access to resources in Amazon Connect. */
+  /**
+   * The list of tags that a security profile uses to restrict access to resources in Amazon Connect.
+   *
+   * Items: at most 4.
+   */
   allowedAccessControlTags?: AwsTag[];
-  /** The description of the security profile. */
+  /**
+   * The description of the security profile.
+   *
+   * Length: 0–250.
+   */
   description?: string;
-  /** The identifier of the Connect Customer instance. */
+  /**
+   * The identifier of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** Permissions assigned to the security profile. For a list of valid permissions, see [List of security profile permissions](https://docs.aws.amazon.com/connect/latest/adminguide/security-profile-list.html) . */
+  /**
+   * Permissions assigned to the security profile. For a list of valid permissions, see [List of security profile permissions](https://docs.aws.amazon.com/connect/latest/adminguide/security-profile-list.html) .
+   *
+   * Items: at most 500. Each item: Length: 1–128.
+   */
   permissions?: string[];
-  /** The name for the security profile. */
+  /**
+   * The name for the security profile.
+   *
+   * Length: 1–127. Pattern: `^[ a-zA-Z0-9_\@-]+$`.
+   */
   securityProfileName: string;
-  /** The list of resources that a security profile applies tag restrictions to in Amazon Connect. */
+  /**
+   * The list of resources that a security profile applies tag restrictions to in Amazon Connect.
+   *
+   * Items: at most 10. Each item: Length: 1–128.
+   */
   tagRestrictedResources?: string[];
-  /** The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, { "Tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The list of resources that a security profile applies hierarchy restrictions to in Amazon Connect. Following are acceptable ResourceNames: `User` . */
+  /**
+   * The list of resources that a security profile applies hierarchy restrictions to in Amazon Connect. Following are acceptable ResourceNames: `User` .
+   *
+   * Items: at most 10. Each item: Length: 1–128.
+   */
   hierarchyRestrictedResources?: string[];
-  /** The identifier of the hierarchy group that a security profile uses to restrict access to resources in Amazon Connect. */
+  /**
+   * The identifier of the hierarchy group that a security profile uses to restrict access to resources in Amazon Connect.
+   *
+   * Length: 0–127. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   allowedAccessControlHierarchyGroupId?: string;
-  /** A list of third-party applications that the security profile will give access to. */
+  /**
+   * A list of third-party applications that the security profile will give access to.
+   *
+   * Items: at most 10.
+   */
   applications?: SecurityProfileApplication[];
-  /** The list of flow-module resources to be linked to a security profile in Amazon Connect. */
+  /**
+   * The list of flow-module resources to be linked to a security profile in Amazon Connect.
+   *
+   * Items: at most 10.
+   */
   allowedFlowModules?: SecurityProfileFlowModule[];
   /** The granular access control configuration for the security profile, including data table permissions. */
   granularAccessControlConfiguration?: SecurityProfileGranularAccessControlConfiguration;
@@ -2486,9 +3338,17 @@ export interface SecurityProfileOutputs extends SecurityProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-securityprofile-application.html | CloudFormation: Application}
  */
 export interface SecurityProfileApplication {
-  /** The permissions that the agent is granted on the application. For third-party applications, only the `ACCESS` permission is supported. For MCP Servers, the permissions are tool Identifiers accepted by MCP Server. */
+  /**
+   * The permissions that the agent is granted on the application. For third-party applications, only the `ACCESS` permission is supported. For MCP Servers, the permissions are tool Identifiers accepted by MCP Server.
+   *
+   * Items: at most 50. Each item: Length: 1–128.
+   */
   applicationPermissions?: string[];
-  /** Namespace of the application that you want to give access to. */
+  /**
+   * Namespace of the application that you want to give access to.
+   *
+   * Length: 1–128.
+   */
   namespace?: string;
   /** The type of the application. */
   type?: "MCP" | "THIRD_PARTY_APPLICATION";
@@ -2500,9 +3360,17 @@ export interface SecurityProfileApplication {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-securityprofile-flowmodule.html | CloudFormation: FlowModule}
  */
 export interface SecurityProfileFlowModule {
-  /** The type of the first-party application */
+  /**
+   * The type of the first-party application
+   *
+   * Length: 1–128.
+   */
   type?: string;
-  /** The identifier of the application that you want to give access to. */
+  /**
+   * The identifier of the application that you want to give access to.
+   *
+   * Length: 1–128.
+   */
   flowModuleId?: string;
 }
 
@@ -2532,7 +3400,11 @@ export interface SecurityProfileDataTableAccessControlConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-securityprofile-primaryattributeaccesscontrolconfigurationitem.html | CloudFormation: PrimaryAttributeAccessControlConfigurationItem}
  */
 export interface SecurityProfilePrimaryAttributeAccessControlConfigurationItem {
-  /** The item's primary attribute values. */
+  /**
+   * The item's primary attribute values.
+   *
+   * Items: 1–5.
+   */
   primaryAttributeValues?: SecurityProfilePrimaryAttributeValue[];
 }
 
@@ -2544,9 +3416,17 @@ export interface SecurityProfilePrimaryAttributeAccessControlConfigurationItem {
 export interface SecurityProfilePrimaryAttributeValue {
   /** The value's access type. */
   accessType?: "ALLOW";
-  /** The value's attribute name. */
+  /**
+   * The value's attribute name.
+   *
+   * Length: 1–127. Pattern: ``.
+   */
   attributeName?: string;
-  /** The value's values. */
+  /**
+   * The value's values.
+   *
+   * Items: 1–2. Each item: Length: 1–1000. Pattern: ``.
+   */
   values?: string[];
 }
 
@@ -2563,7 +3443,11 @@ export type TaskTemplate = InstanceType<typeof TaskTemplate>;
 export interface TaskTemplateArgs {
   /** The status of the task template. */
   status?: "ACTIVE" | "INACTIVE";
-  /** The description of the task template. */
+  /**
+   * The description of the task template.
+   *
+   * Length: 0–255.
+   */
   description?: string;
   /**
    * Constraints that are applicable to the fields listed.
@@ -2571,21 +3455,53 @@ export interface TaskTemplateArgs {
    * The values can be represented in either JSON or YAML format. For an example of the JSON configuration, see *Examples* at the bottom of this page.
    */
   constraints?: TaskTemplateConstraints;
-  /** The default values for fields when a task is created by referencing this template. */
+  /**
+   * The default values for fields when a task is created by referencing this template.
+   *
+   * Items: at most 50.
+   */
   defaults?: TaskTemplateDefaultFieldValue[];
-  /** Fields that are part of the template. A template requires at least one field that has type `Name` . */
+  /**
+   * Fields that are part of the template. A template requires at least one field that has type `Name` .
+   *
+   * Items: at most 50.
+   */
   fields?: TaskTemplateField[];
-  /** The Amazon Resource Name (ARN) of the Connect Customer instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the Connect Customer instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Name (ARN) of the flow that runs by default when a task is created by referencing this template. `ContactFlowArn` is not required when there is a field with `fieldType` = `QUICK_CONNECT` . */
+  /**
+   * The Amazon Resource Name (ARN) of the flow that runs by default when a task is created by referencing this template. `ContactFlowArn` is not required when there is a field with `fieldType` = `QUICK_CONNECT` .
+   *
+   * Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   contactFlowArn?: string;
-  /** A unique, case-sensitive identifier that you provide to ensure the idempotency of the request. */
+  /**
+   * A unique, case-sensitive identifier that you provide to ensure the idempotency of the request.
+   *
+   * Pattern: `^$|[0-9a-f]{8}-[0-9a-f]{4}-[0-5][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a-f]{12}$`.
+   */
   clientToken?: string;
-  /** The tags used to organize, track, or control access for this resource. */
+  /**
+   * The tags used to organize, track, or control access for this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the task template. */
+  /**
+   * The name of the task template.
+   *
+   * Length: 1–100.
+   */
   name?: string;
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^$|arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/contact-flow/[-a-zA-Z0-9]*(:[a-zA-Z0-9-]+)?$`.
+   */
   selfAssignContactFlowArn?: string;
 }
 
@@ -2601,11 +3517,23 @@ export interface TaskTemplateOutputs extends TaskTemplateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-tasktemplate-constraints.html | CloudFormation: Constraints}
  */
 export interface TaskTemplateConstraints {
-  /** Lists the fields that are read-only to agents, and cannot be edited. */
+  /**
+   * Lists the fields that are read-only to agents, and cannot be edited.
+   *
+   * Items: at most 50.
+   */
   readOnlyFields?: TaskTemplateReadOnlyFieldInfo[];
-  /** Lists the fields that are invisible to agents. */
+  /**
+   * Lists the fields that are invisible to agents.
+   *
+   * Items: at most 50.
+   */
   invisibleFields?: TaskTemplateInvisibleFieldInfo[];
-  /** Lists the fields that are required to be filled by agents. */
+  /**
+   * Lists the fields that are required to be filled by agents.
+   *
+   * Items: at most 50.
+   */
   requiredFields?: TaskTemplateRequiredFieldInfo[];
 }
 
@@ -2625,7 +3553,11 @@ export interface TaskTemplateReadOnlyFieldInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-tasktemplate-fieldidentifier.html | CloudFormation: FieldIdentifier}
  */
 export interface TaskTemplateFieldIdentifier {
-  /** The name of the task template field. */
+  /**
+   * The name of the task template field.
+   *
+   * Length: 1–100.
+   */
   name: string;
 }
 
@@ -2655,7 +3587,11 @@ export interface TaskTemplateRequiredFieldInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-tasktemplate-defaultfieldvalue.html | CloudFormation: DefaultFieldValue}
  */
 export interface TaskTemplateDefaultFieldValue {
-  /** Default value for the field. */
+  /**
+   * Default value for the field.
+   *
+   * Length: 1–4096.
+   */
   defaultValue: string;
   /** Identifier of a field. */
   id: TaskTemplateFieldIdentifier;
@@ -2669,11 +3605,19 @@ export interface TaskTemplateDefaultFieldValue {
 export interface TaskTemplateField {
   /** Indicates the type of field. Following are the valid field types: `NAME` `DESCRIPTION` | `SCHEDULED_TIME` | `QUICK_CONNECT` | `URL` | `NUMBER` | `TEXT` | `TEXT_AREA` | `DATE_TIME` | `BOOLEAN` | `SINGLE_SELECT` | `EMAIL` */
   type: "NAME" | "DESCRIPTION" | "SCHEDULED_TIME" | "QUICK_CONNECT" | "URL" | "NUMBER" | "TEXT" | "TEXT_AREA" | "DATE_TIME" | "BOOLEAN" | "SINGLE_SELECT" | "EMAIL" | "EXPIRY_DURATION" | "SELF_ASSIGN";
-  /** The description of the field. */
+  /**
+   * The description of the field.
+   *
+   * Length: 0–255.
+   */
   description?: string;
   /** The unique identifier for the field. */
   id: TaskTemplateFieldIdentifier;
-  /** A list of options for a single select field. */
+  /**
+   * A list of options for a single select field.
+   *
+   * Items: at most 50. Each item: Length: 1–100.
+   */
   singleSelectOptions?: string[];
 }
 
@@ -2688,19 +3632,43 @@ export type TestCase = InstanceType<typeof TestCase>;
 
 /** Inputs of {@link TestCase}. */
 export interface TestCaseArgs {
-  /** The identifier of the Amazon Connect instance. */
+  /**
+   * The identifier of the Amazon Connect instance.
+   *
+   * Length: 1–256. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The name of the test case. */
+  /**
+   * The name of the test case.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   name: string;
-  /** The content of the test case. */
+  /**
+   * The content of the test case.
+   *
+   * Length: 1–256000.
+   */
   content: string;
-  /** The description of the test case. */
+  /**
+   * The description of the test case.
+   *
+   * Length: at most 500. Pattern: `.*\S.*`.
+   */
   description?: string;
   /** The status of the test case. */
   status?: "SAVED" | "PUBLISHED";
-  /** The initialization data of the test case. */
+  /**
+   * The initialization data of the test case.
+   *
+   * Length: 1–256000.
+   */
   initializationData?: string;
-  /** One or more tags. */
+  /**
+   * One or more tags.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The Entry Point associated with the test case */
   entryPoint?: TestCaseEntryPoint;
@@ -2750,7 +3718,11 @@ export interface TestCaseVoiceCallEntryPointParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-testcase-chatentrypointparameters.html | CloudFormation: ChatEntryPointParameters}
  */
 export interface TestCaseChatEntryPointParameters {
-  /** The flow id used for the TestCase */
+  /**
+   * The flow id used for the TestCase
+   *
+   * Length: 1–256.
+   */
   flowId?: string;
 }
 
@@ -2765,13 +3737,29 @@ export type TrafficDistributionGroup = InstanceType<typeof TrafficDistributionGr
 
 /** Inputs of {@link TrafficDistributionGroup}. */
 export interface TrafficDistributionGroupArgs {
-  /** The description of the traffic distribution group. */
+  /**
+   * The description of the traffic distribution group.
+   *
+   * Length: 1–250. Pattern: `(^[\S].*[\S]$)|(^[\S]$)`.
+   */
   description?: string;
-  /** The Amazon Resource Name (ARN). */
+  /**
+   * The Amazon Resource Name (ARN).
+   *
+   * Length: 1–250. Pattern: `^arn:(aws|aws-us-gov):connect:[a-z]{2}-[a-z]+-[0-9]{1}:[0-9]{1,20}:instance/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   instanceArn: string;
-  /** The tags used to organize, track, or control access for this resource. For example, {"tags": {"key1":"value1", "key2":"value2"} }. */
+  /**
+   * The tags used to organize, track, or control access for this resource. For example, {"tags": {"key1":"value1", "key2":"value2"} }.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the traffic distribution group. */
+  /**
+   * The name of the traffic distribution group.
+   *
+   * Length: 1–128. Pattern: `(^[\S].*[\S]$)|(^[\S]$)`.
+   */
   name: string;
 }
 
@@ -2798,28 +3786,54 @@ export type User = InstanceType<typeof User>;
 
 /** Inputs of {@link User}. */
 export interface UserArgs {
-  /** The Amazon Resource Name (ARN) of the user's routing profile. */
+  /**
+   * The Amazon Resource Name (ARN) of the user's routing profile.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/routing-profile/[-a-zA-Z0-9]*$`.
+   */
   routingProfileArn: string;
-  /** The user name assigned to the user account. */
+  /**
+   * The user name assigned to the user account.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9\_\-\.\\@]+`.
+   */
   username: string;
   /** Information about the phone configuration for the user. */
   phoneConfig?: UserUserPhoneConfig;
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** The identifier of the user account in the directory used for identity management. */
   directoryUserId?: string;
   /** Information about the user identity. */
   identityInfo?: UserUserIdentityInfo;
-  /** The Amazon Resource Name (ARN) of the user's hierarchy group. */
+  /**
+   * The Amazon Resource Name (ARN) of the user's hierarchy group.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group/[-a-zA-Z0-9]*$`.
+   */
   hierarchyGroupArn?: string;
-  /** The Amazon Resource Name (ARN) of the user's security profile. */
+  /**
+   * The Amazon Resource Name (ARN) of the user's security profile.
+   *
+   * Items: 1–10. Each item: Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/security-profile/[-a-zA-Z0-9]*$`.
+   */
   securityProfileArns: string[];
-  /** The tags. */
+  /**
+   * The tags.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The user's password.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Pattern: ``.
    */
   password?: string;
   /** One or more predefined attributes assigned to a user, with a numeric value that indicates how their level of skill in a specified area. */
@@ -2858,6 +3872,8 @@ export interface UserUserPhoneConfig {
    * The After Call Work (ACW) timeout setting, in seconds. This parameter has a minimum value of 0 and a maximum value of 2,000,000 seconds (24 days). Enter 0 if you don't want to allocate a specific amount of ACW time. It essentially means an indefinite amount of time. When the conversation ends, ACW starts; the agent must choose Close contact to end ACW.
    *
    * > When returned by a `SearchUsers` call, `AfterContactWorkTimeLimit` is returned in milliseconds.
+   *
+   * Range: at least 0.
    */
   afterContactWorkTimeLimit?: number;
   /** The persistent connection setting for the user. */
@@ -2880,11 +3896,17 @@ export interface UserUserIdentityInfo {
    * The user's secondary email address. If you provide a secondary email, the user receives email notifications -- other than password reset notifications -- to this email address instead of to their primary email address.
    *
    * *Pattern* : `(?=^.{0,265}$)[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,63}`
+   *
+   * Pattern: ``.
    */
   secondaryEmail?: string;
   /** The last name. This is required if you are using Amazon Connect or SAML for identity management. Inputs must be in Unicode Normalization Form C (NFC). Text containing characters in a non-NFC form (for example, decomposed characters or combining marks) are not accepted. */
   lastName?: string;
-  /** The user's mobile number. */
+  /**
+   * The user's mobile number.
+   *
+   * Pattern: `^\+[1-9]\d{1,14}$`.
+   */
   mobile?: string;
 }
 
@@ -2896,11 +3918,23 @@ export interface UserUserIdentityInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-user-userproficiency.html | CloudFormation: UserProficiency}
  */
 export interface UserUserProficiency {
-  /** The name of user’s proficiency. You must use a predefined attribute name that is present in the Amazon Connect instance. */
+  /**
+   * The name of user’s proficiency. You must use a predefined attribute name that is present in the Amazon Connect instance.
+   *
+   * Length: 1–64.
+   */
   attributeName: string;
-  /** The value of user’s proficiency. You must use a predefined attribute value that is present in the Amazon Connect instance. */
+  /**
+   * The value of user’s proficiency. You must use a predefined attribute value that is present in the Amazon Connect instance.
+   *
+   * Length: 1–64.
+   */
   attributeValue: string;
-  /** The level of the proficiency. The valid values are 1, 2, 3, 4 and 5. */
+  /**
+   * The level of the proficiency. The valid values are 1, 2, 3, 4 and 5.
+   *
+   * Range: 0–10.
+   */
   level: number;
 }
 
@@ -2938,7 +3972,11 @@ export interface UserAfterContactWorkConfigPerChannel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-user-aftercontactworkconfig.html | CloudFormation: AfterContactWorkConfig}
  */
 export interface UserAfterContactWorkConfig {
-  /** The After Call Work (ACW) timeout setting, in seconds. */
+  /**
+   * The After Call Work (ACW) timeout setting, in seconds.
+   *
+   * Range: at least 0.
+   */
   afterContactWorkTimeLimit?: number;
   /** The after contact work (ACW) mode for the channel. */
   afterContactWorkMode?: "ON" | "OFF" | "ON_DEMAND";
@@ -2993,13 +4031,29 @@ export type UserHierarchyGroup = InstanceType<typeof UserHierarchyGroup>;
 
 /** Inputs of {@link UserHierarchyGroup}. */
 export interface UserHierarchyGroupArgs {
-  /** The Amazon Resource Name (ARN) of the user hierarchy group. */
+  /**
+   * The Amazon Resource Name (ARN) of the user hierarchy group.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The Amazon Resource Name (ARN) of the parent group. */
+  /**
+   * The Amazon Resource Name (ARN) of the parent group.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group/[-a-zA-Z0-9]*$`.
+   */
   parentGroupArn?: string;
-  /** The name of the user hierarchy group. */
+  /**
+   * The name of the user hierarchy group.
+   *
+   * Length: 1–100.
+   */
   name: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3020,7 +4074,11 @@ export type UserHierarchyStructure = InstanceType<typeof UserHierarchyStructure>
 
 /** Inputs of {@link UserHierarchyStructure}. */
 export interface UserHierarchyStructureArgs {
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** Contains information about a hierarchy structure. */
   userHierarchyStructure?: UserHierarchyStructureUserHierarchyStructure;
@@ -3056,7 +4114,11 @@ export interface UserHierarchyStructureUserHierarchyStructure {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-levelone.html | CloudFormation: LevelOne}
  */
 export interface UserHierarchyStructureLevelOne {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3070,7 +4132,11 @@ export interface UserHierarchyStructureLevelOne {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-leveltwo.html | CloudFormation: LevelTwo}
  */
 export interface UserHierarchyStructureLevelTwo {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3084,7 +4150,11 @@ export interface UserHierarchyStructureLevelTwo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-levelthree.html | CloudFormation: LevelThree}
  */
 export interface UserHierarchyStructureLevelThree {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3098,7 +4168,11 @@ export interface UserHierarchyStructureLevelThree {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-levelfour.html | CloudFormation: LevelFour}
  */
 export interface UserHierarchyStructureLevelFour {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3112,7 +4186,11 @@ export interface UserHierarchyStructureLevelFour {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-userhierarchystructure-levelfive.html | CloudFormation: LevelFive}
  */
 export interface UserHierarchyStructureLevelFive {
-  /** The Amazon Resource Name (ARN) of the hierarchy level. */
+  /**
+   * The Amazon Resource Name (ARN) of the hierarchy level.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/agent-group-level/[-0-9]*$`.
+   */
   hierarchyLevelArn?: string;
   /** The identifier of the hierarchy level. */
   hierarchyLevelId?: string;
@@ -3131,15 +4209,35 @@ export type View = InstanceType<typeof View>;
 
 /** Inputs of {@link View}. */
 export interface ViewArgs {
-  /** The description of the view. */
+  /**
+   * The description of the view.
+   *
+   * Length: 0–4096. Pattern: `^([\p{L}\p{N}_.:\/=+\-\@,()']+[\p{L}\p{Z}\p{N}_.:\/=+\-\@,()']*)$`.
+   */
   description?: string;
-  /** A list of actions possible from the view. */
+  /**
+   * A list of actions possible from the view.
+   *
+   * Items: at most 1000. Each item: Length: 1–255. Pattern: `^([\p{L}\p{N}_.:\/=+\-\@]+[\p{L}\p{Z}\p{N}_.:\/=+\-\@]*)$`.
+   */
   actions: string[];
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Length: 1–100. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
-  /** The tags associated with the view resource (not specific to view version). */
+  /**
+   * The tags associated with the view resource (not specific to view version).
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** The name of the view. */
+  /**
+   * The name of the view.
+   *
+   * Length: 1–512. Pattern: `^([\p{L}\p{N}_.:\/=+\-\@()']+[\p{L}\p{Z}\p{N}_.:\/=+\-\@()']*)$`.
+   */
   name: string;
   /** The view template representing the structure of the view. */
   template: Record<string, unknown>;
@@ -3178,11 +4276,21 @@ export interface ViewVersionArgs {
    * For example:
    *
    * `arn:<partition>:connect:<region>:<accountId>:instance/00000000-0000-0000-0000-000000000000/view/00000000-0000-0000-0000-000000000000`
+   *
+   * Length: 1–255. Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*\/view/[-:a-zA-Z0-9]*$`.
    */
   viewArn: string;
-  /** The description of the view version. */
+  /**
+   * The description of the view version.
+   *
+   * Length: 1–4096. Pattern: `^([\p{L}\p{N}_.:\/=+\-\@,()']+[\p{L}\p{Z}\p{N}_.:\/=+\-\@,()']*)$`.
+   */
   versionDescription?: string;
-  /** Indicates the checksum value of the latest published view content. */
+  /**
+   * Indicates the checksum value of the latest published view content.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9]{64}$`.
+   */
   viewContentSha256?: string;
 }
 
@@ -3242,25 +4350,54 @@ export type Workspace = InstanceType<typeof Workspace>;
 
 /** Inputs of {@link Workspace}. */
 export interface WorkspaceArgs {
-  /** The name of the workspace. */
+  /**
+   * The name of the workspace.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the instance. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance.
+   *
+   * Pattern: `^arn:aws[-a-z0-9]*:connect:[-a-z0-9]*:[0-9]{12}:instance/[-a-zA-Z0-9]*$`.
+   */
   instanceArn: string;
   /** Controls who can access the workspace. Valid values are: `ALL` (all users), `ASSIGNED` (only assigned users and routing profiles), and `NONE` (not visible). */
   visibility?: "ALL" | "ASSIGNED" | "NONE";
-  /** The description of the workspace. */
+  /**
+   * The description of the workspace.
+   *
+   * Length: 0–500. Pattern: `^[\P{C}
+   * 	]*$`.
+   */
   description?: string;
-  /** The title displayed for the workspace. */
+  /**
+   * The title displayed for the workspace.
+   *
+   * Length: 0–127. Pattern: `^[\P{C}]*$`.
+   */
   title?: string;
   /** The theme configuration for the workspace, including colors and styling. */
   theme?: WorkspaceWorkspaceTheme;
-  /** The media items for the workspace */
+  /**
+   * The media items for the workspace
+   *
+   * Items: at most 4.
+   */
   media?: WorkspaceMediaItem[];
   /** The pages associated with the workspace */
   pages?: WorkspaceWorkspacePage[];
-  /** The resource ARNs associated with the workspace */
+  /**
+   * The resource ARNs associated with the workspace
+   *
+   * Each item: Length: at most 2048.
+   */
   associations?: string[];
-  /** The tags used to organize, track, or control access for the workspace. */
+  /**
+   * The tags used to organize, track, or control access for the workspace.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3318,11 +4455,23 @@ export interface WorkspaceWorkspaceThemePalette {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-paletteheader.html | CloudFormation: PaletteHeader}
  */
 export interface WorkspacePaletteHeader {
-  /** The background color of the header. */
+  /**
+   * The background color of the header.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   background?: string;
-  /** The text color in the header. */
+  /**
+   * The text color in the header.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   text?: string;
-  /** The text color when hovering over header elements. */
+  /**
+   * The text color when hovering over header elements.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textHover?: string;
   /** Whether to invert the colors of action buttons in the header. */
   invertActionsColors?: boolean;
@@ -3334,17 +4483,41 @@ export interface WorkspacePaletteHeader {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-palettenavigation.html | CloudFormation: PaletteNavigation}
  */
 export interface WorkspacePaletteNavigation {
-  /** The background color of the navigation area. */
+  /**
+   * The background color of the navigation area.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   background?: string;
-  /** The background color when hovering over navigation text. */
+  /**
+   * The background color when hovering over navigation text.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textBackgroundHover?: string;
-  /** The background color for active navigation items. */
+  /**
+   * The background color for active navigation items.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textBackgroundActive?: string;
-  /** The text color in the navigation area. */
+  /**
+   * The text color in the navigation area.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   text?: string;
-  /** The text color when hovering over navigation items. */
+  /**
+   * The text color when hovering over navigation items.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textHover?: string;
-  /** The text color for active navigation items. */
+  /**
+   * The text color for active navigation items.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   textActive?: string;
   /** Whether to invert the colors of action buttons in the navigation area. */
   invertActionsColors?: boolean;
@@ -3356,11 +4529,23 @@ export interface WorkspacePaletteNavigation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-palettecanvas.html | CloudFormation: PaletteCanvas}
  */
 export interface WorkspacePaletteCanvas {
-  /** The background color for container elements. */
+  /**
+   * The background color for container elements.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   containerBackground?: string;
-  /** The background color for page elements. */
+  /**
+   * The background color for page elements.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   pageBackground?: string;
-  /** The background color for active elements. */
+  /**
+   * The background color for active elements.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   activeBackground?: string;
 }
 
@@ -3370,11 +4555,23 @@ export interface WorkspacePaletteCanvas {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-paletteprimary.html | CloudFormation: PalettePrimary}
  */
 export interface WorkspacePalettePrimary {
-  /** The default primary color used throughout the workspace. */
+  /**
+   * The default primary color used throughout the workspace.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   default?: string;
-  /** The primary color used for active states. */
+  /**
+   * The primary color used for active states.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   active?: string;
-  /** The text color that contrasts with the primary color for readability. */
+  /**
+   * The text color that contrasts with the primary color for readability.
+   *
+   * Length: 1–127. Pattern: `.*\S.*`.
+   */
   contrastText?: string;
 }
 
@@ -3406,7 +4603,11 @@ export interface WorkspaceFontFamily {
 export interface WorkspaceMediaItem {
   /** The type of media. Valid values are: `IMAGE_LOGO_FAVICON` and `IMAGE_LOGO_HORIZONTAL` . */
   type: "IMAGE_LOGO_LIGHT_FAVICON" | "IMAGE_LOGO_DARK_FAVICON" | "IMAGE_LOGO_LIGHT_HORIZONTAL" | "IMAGE_LOGO_DARK_HORIZONTAL";
-  /** The source URL or data for the media asset. */
+  /**
+   * The source URL or data for the media asset.
+   *
+   * Length: 1–533333. Pattern: `.*\S.*`.
+   */
   source?: string;
 }
 
@@ -3416,12 +4617,28 @@ export interface WorkspaceMediaItem {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-connect-workspace-workspacepage.html | CloudFormation: WorkspacePage}
  */
 export interface WorkspaceWorkspacePage {
-  /** The Amazon Resource Name (ARN) of the view associated with this page. */
+  /**
+   * The Amazon Resource Name (ARN) of the view associated with this page.
+   *
+   * Length: at most 2048.
+   */
   resourceArn: string;
-  /** The page identifier. System pages include `HOME` and `AGENT_EXPERIENCE` . */
+  /**
+   * The page identifier. System pages include `HOME` and `AGENT_EXPERIENCE` .
+   *
+   * Length: 1–25. Pattern: ``.
+   */
   page: string;
-  /** The URL-friendly identifier for the page. */
+  /**
+   * The URL-friendly identifier for the page.
+   *
+   * Length: 0–63. Pattern: `^$|^[\p{L}\p{Z}\p{N}\-_.:=\@'|]{3,}$`.
+   */
   slug?: string;
-  /** A JSON string containing input parameters passed to the view when the page is rendered. */
+  /**
+   * A JSON string containing input parameters passed to the view when the page is rendered.
+   *
+   * Length: 0–4096.
+   */
   inputData?: string;
 }

@@ -19,11 +19,23 @@ export type EnabledBaseline = InstanceType<typeof EnabledBaseline>;
 
 /** Inputs of {@link EnabledBaseline}. */
 export interface EnabledBaselineArgs {
-  /** The specific `Baseline` enabled as part of the `EnabledBaseline` resource. */
+  /**
+   * The specific `Baseline` enabled as part of the `EnabledBaseline` resource.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[0-9a-zA-Z_\-:\/]+$`.
+   */
   baselineIdentifier: string;
-  /** The enabled version of the `Baseline` . */
+  /**
+   * The enabled version of the `Baseline` .
+   *
+   * Pattern: `^\d+(?:\.\d+){0,2}$`.
+   */
   baselineVersion: string;
-  /** The target on which to enable the `Baseline` . */
+  /**
+   * The target on which to enable the `Baseline` .
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[0-9a-zA-Z_\-:\/]+$`.
+   */
   targetIdentifier: string;
   /** Shows the parameters that are applied when enabling this `Baseline` . */
   parameters?: EnabledBaselineParameter[];
@@ -37,6 +49,7 @@ export interface EnabledBaselineOutputs extends EnabledBaselineArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-controltower-enabledbaseline-parameter.html | CloudFormation: Parameter} */
 export interface EnabledBaselineParameter {
+  /** Length: 1–256. */
   key?: string;
   value?: string | Record<string, unknown> | number | (boolean | number | Record<string, unknown> | string)[] | boolean;
 }
@@ -52,9 +65,17 @@ export type EnabledControl = InstanceType<typeof EnabledControl>;
 
 /** Inputs of {@link EnabledControl}. */
 export interface EnabledControlArgs {
-  /** The ARN of the control. Only *Strongly recommended* and *Elective* controls are permitted, with the exception of the *Region deny* control. For information on how to find the `controlIdentifier` , see [the overview page](https://docs.aws.amazon.com//controltower/latest/APIReference/Welcome.html) . */
+  /**
+   * The ARN of the control. Only *Strongly recommended* and *Elective* controls are permitted, with the exception of the *Region deny* control. For information on how to find the `controlIdentifier` , see [the overview page](https://docs.aws.amazon.com//controltower/latest/APIReference/Welcome.html) .
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[0-9a-zA-Z_\-:\/]+$`.
+   */
   controlIdentifier: string;
-  /** The ARN of the organizational unit. For information on how to find the `targetIdentifier` , see [the overview page](https://docs.aws.amazon.com//controltower/latest/APIReference/Welcome.html) . */
+  /**
+   * The ARN of the organizational unit. For information on how to find the `targetIdentifier` , see [the overview page](https://docs.aws.amazon.com//controltower/latest/APIReference/Welcome.html) .
+   *
+   * Length: 20–2048. Pattern: `^arn:aws[0-9a-zA-Z_\-:\/]+$`.
+   */
   targetIdentifier: string;
   /** Array of `EnabledControlParameter` objects. */
   parameters?: EnabledControlEnabledControlParameter[];
@@ -91,7 +112,11 @@ export type LandingZone = InstanceType<typeof LandingZone>;
 export interface LandingZoneArgs {
   /** The landing zone manifest JSON text file that specifies the landing zone configurations. */
   manifest: Record<string, unknown>;
-  /** The landing zone's current deployed version. */
+  /**
+   * The landing zone's current deployed version.
+   *
+   * Length: 3–10. Pattern: `\d+.\d+`.
+   */
   version: string;
   /** The types of remediation actions configured for the landing zone, such as automatic drift correction or compliance enforcement. */
   remediationTypes?: "INHERITANCE_DRIFT"[];

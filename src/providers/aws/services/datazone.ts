@@ -31,12 +31,18 @@ export interface ConnectionArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   configurations?: ConnectionConnectionConfiguration[];
-  /** Connection description. */
+  /**
+   * Connection description.
+   *
+   * Length: at most 128. Pattern: `^[\S\s]*$`.
+   */
   description?: string;
   /**
    * The ID of the domain where the connection is created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[_-][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
   /**
@@ -57,7 +63,11 @@ export interface ConnectionArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   projectIdentifier?: string;
-  /** The name of the connection. */
+  /**
+   * The name of the connection.
+   *
+   * Length: at most 64. Pattern: `^[\w][\w\.\-\_]*$`.
+   */
   name: string;
   /**
    * Connection props.
@@ -97,13 +107,29 @@ export interface ConnectionOutputs extends ConnectionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-awslocation.html | CloudFormation: AwsLocation}
  */
 export interface ConnectionAwsLocation {
-  /** The access role of a connection. */
+  /**
+   * The access role of a connection.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   accessRole?: string;
-  /** The account ID of a connection. */
+  /**
+   * The account ID of a connection.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   awsAccountId?: string;
-  /** The Region of a connection. */
+  /**
+   * The Region of a connection.
+   *
+   * Pattern: `^[a-z]{2}-[a-z]{4,10}-\d$`.
+   */
   awsRegion?: string;
-  /** The IAM connection ID of a connection. */
+  /**
+   * The IAM connection ID of a connection.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   iamConnectionId?: string;
 }
 
@@ -113,7 +139,11 @@ export interface ConnectionAwsLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-connectionconfiguration.html | CloudFormation: ConnectionConfiguration}
  */
 export interface ConnectionConnectionConfiguration {
-  /** The classification of the connection configuration. */
+  /**
+   * The classification of the connection configuration.
+   *
+   * Length: at most 64. Pattern: `^[\w][\w\.\-\_]*$`.
+   */
   classification?: string;
   /** Property Map */
   properties?: Record<string, string>;
@@ -159,7 +189,11 @@ export interface ConnectionConnectionPropertiesInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-athenapropertiesinput.html | CloudFormation: AthenaPropertiesInput}
  */
 export interface ConnectionAthenaPropertiesInput {
-  /** The Amazon Athena workgroup name of a connection. */
+  /**
+   * The Amazon Athena workgroup name of a connection.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9._-]+$`.
+   */
   workgroupName: string;
 }
 
@@ -183,17 +217,33 @@ export interface ConnectionGlueConnectionInput {
   connectionProperties?: Record<string, string>;
   /** The physical connection requirements for the AWS Glue connection. */
   physicalConnectionRequirements?: ConnectionPhysicalConnectionRequirements;
-  /** The name of the AWS Glue connection. */
+  /**
+   * The name of the AWS Glue connection.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   name?: string;
-  /** The description of the AWS Glue connection. */
+  /**
+   * The description of the AWS Glue connection.
+   *
+   * Length: at most 2048. Pattern: ``.
+   */
   description?: string;
   /** The connection type of the AWS Glue connection. */
   connectionType?: string;
-  /** The match criteria of the AWS Glue connection. */
+  /**
+   * The match criteria of the AWS Glue connection.
+   *
+   * Length: 0–10.
+   */
   matchCriteria?: string;
   /** Speciefies whether to validate credentials of the AWS Glue connection. */
   validateCredentials?: boolean;
-  /** Speciefies whether to validate for compute environments of the AWS Glue connection. */
+  /**
+   * Speciefies whether to validate for compute environments of the AWS Glue connection.
+   *
+   * Items: 1–50.
+   */
   validateForComputeEnvironments?: string[];
   /** The Spark properties of the AWS Glue connection. */
   sparkProperties?: Record<string, string>;
@@ -211,13 +261,29 @@ export interface ConnectionGlueConnectionInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-physicalconnectionrequirements.html | CloudFormation: PhysicalConnectionRequirements}
  */
 export interface ConnectionPhysicalConnectionRequirements {
-  /** The subnet ID of the physical connection requirements of a connection. */
+  /**
+   * The subnet ID of the physical connection requirements of a connection.
+   *
+   * Length: at most 32. Pattern: `^subnet-[a-z0-9]+$`.
+   */
   subnetId?: string;
-  /** The subnet ID list of the physical connection requirements of a connection. */
+  /**
+   * The subnet ID list of the physical connection requirements of a connection.
+   *
+   * Items: 1–50. Each item: Length: at most 32. Pattern: `^subnet-[a-z0-9]+$`.
+   */
   subnetIdList?: string[];
-  /** The group ID list of the physical connection requirements of a connection. */
+  /**
+   * The group ID list of the physical connection requirements of a connection.
+   *
+   * Items: 0–50. Each item: Length: 1–255.
+   */
   securityGroupIdList?: string[];
-  /** The availability zone of the physical connection requirements of a connection. */
+  /**
+   * The availability zone of the physical connection requirements of a connection.
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
 }
 
@@ -231,9 +297,17 @@ export interface ConnectionAuthenticationConfigurationInput {
   authenticationType?: "BASIC" | "OAUTH2" | "CUSTOM";
   /** The oAuth2 properties of a connection. */
   oAuth2Properties?: ConnectionOAuth2Properties;
-  /** The secret ARN of a connection. */
+  /**
+   * The secret ARN of a connection.
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso(-[bef])?))?:secretsmanager:.*$`.
+   */
   secretArn?: string;
-  /** The KMS key ARN of a connection. */
+  /**
+   * The KMS key ARN of a connection.
+   *
+   * Pattern: `^$|arn:aws[a-z0-9-]*:kms:.*$`.
+   */
   kmsKeyArn?: string;
   /** The basic authentication credentials of a connection. */
   basicAuthenticationCredentials?: ConnectionBasicAuthenticationCredentials;
@@ -251,7 +325,11 @@ export interface ConnectionOAuth2Properties {
   oAuth2GrantType?: "AUTHORIZATION_CODE" | "CLIENT_CREDENTIALS" | "JWT_BEARER";
   /** The OAuth2 client application of the OAuth2 properties. */
   oAuth2ClientApplication?: ConnectionOAuth2ClientApplication;
-  /** The OAuth2 token URL of the OAuth2 properties. */
+  /**
+   * The OAuth2 token URL of the OAuth2 properties.
+   *
+   * Length: at most 256. Pattern: `^(https?)://[-a-zA-Z0-9+&\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+&\@#/%=~_|]$`.
+   */
   tokenUrl?: string;
   /** The OAuth2 token URL parameter map of the OAuth2 properties. */
   tokenUrlParametersMap?: Record<string, string>;
@@ -267,9 +345,17 @@ export interface ConnectionOAuth2Properties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-oauth2clientapplication.html | CloudFormation: OAuth2ClientApplication}
  */
 export interface ConnectionOAuth2ClientApplication {
-  /** The user managed client application client ID in the OAuth2Client application. */
+  /**
+   * The user managed client application client ID in the OAuth2Client application.
+   *
+   * Length: at most 2048. Pattern: `^\S+$`.
+   */
   userManagedClientApplicationClientId?: string;
-  /** The AWS managed client application reference in the OAuth2Client application. */
+  /**
+   * The AWS managed client application reference in the OAuth2Client application.
+   *
+   * Length: at most 2048. Pattern: `^\S+$`.
+   */
   awsManagedClientApplicationReference?: string;
 }
 
@@ -279,9 +365,17 @@ export interface ConnectionOAuth2ClientApplication {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-authorizationcodeproperties.html | CloudFormation: AuthorizationCodeProperties}
  */
 export interface ConnectionAuthorizationCodeProperties {
-  /** The authorization code of a connection. */
+  /**
+   * The authorization code of a connection.
+   *
+   * Length: 1–4096.
+   */
   authorizationCode?: string;
-  /** The redirect URI of a connection. */
+  /**
+   * The redirect URI of a connection.
+   *
+   * Length: at most 512.
+   */
   redirectUri?: string;
 }
 
@@ -295,13 +389,27 @@ export interface ConnectionGlueOAuth2Credentials {
    * The user managed client application client secret of the connection.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `^[\x20-\x7E]*$`.
    */
   userManagedClientApplicationClientSecret?: string;
-  /** The access token of a connection. */
+  /**
+   * The access token of a connection.
+   *
+   * Length: at most 4096. Pattern: `^[\x20-\x7E]*$`.
+   */
   accessToken?: string;
-  /** The refresh token of the connection. */
+  /**
+   * The refresh token of the connection.
+   *
+   * Length: at most 4096. Pattern: `^[\x20-\x7E]*$`.
+   */
   refreshToken?: string;
-  /** The jwt token of the connection. */
+  /**
+   * The jwt token of the connection.
+   *
+   * Length: at most 8000. Pattern: `^([a-zA-Z0-9_=]+)\.([a-zA-Z0-9_=]+)\.([a-zA-Z0-9_\-\+\/=]*)$`.
+   */
   jwtToken?: string;
 }
 
@@ -311,12 +419,18 @@ export interface ConnectionGlueOAuth2Credentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-basicauthenticationcredentials.html | CloudFormation: BasicAuthenticationCredentials}
  */
 export interface ConnectionBasicAuthenticationCredentials {
-  /** The user name for the connecion. */
+  /**
+   * The user name for the connecion.
+   *
+   * Length: at most 512. Pattern: `^\S+$`.
+   */
   userName?: string;
   /**
    * The password for a connection.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 512. Pattern: `^.*$`.
    */
   password?: string;
 }
@@ -327,7 +441,11 @@ export interface ConnectionBasicAuthenticationCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-hyperpodpropertiesinput.html | CloudFormation: HyperPodPropertiesInput}
  */
 export interface ConnectionHyperPodPropertiesInput {
-  /** The cluster name the hyper pod properties. */
+  /**
+   * The cluster name the hyper pod properties.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z0-9](-*[a-zA-Z0-9])*$`.
+   */
   clusterName: string;
 }
 
@@ -351,11 +469,23 @@ export interface ConnectionIamPropertiesInput {
 export interface ConnectionRedshiftPropertiesInput {
   /** The Amazon Redshift storage. */
   storage?: ConnectionRedshiftStorageProperties;
-  /** The Amazon Redshift database name. */
+  /**
+   * The Amazon Redshift database name.
+   *
+   * Length: 1–64. Pattern: `^[a-z0-9_-]+$`.
+   */
   databaseName?: string;
-  /** The Amazon Redshift host. */
+  /**
+   * The Amazon Redshift host.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   host?: string;
-  /** The Amaon Redshift port. */
+  /**
+   * The Amaon Redshift port.
+   *
+   * Range: 0–65535.
+   */
   port?: number;
   /** The Amaon Redshift credentials. */
   credentials?: ConnectionRedshiftCredentials;
@@ -369,7 +499,11 @@ export interface ConnectionRedshiftPropertiesInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-redshiftstorageproperties.html | CloudFormation: RedshiftStorageProperties}
  */
 export interface ConnectionRedshiftStorageProperties {
-  /** The cluster name in the Amazon Redshift storage properties. */
+  /**
+   * The cluster name in the Amazon Redshift storage properties.
+   *
+   * Length: 0–63. Pattern: `^[a-z0-9-]+$`.
+   */
   clusterName?: string;
   /** The workgroup name in the Amazon Redshift storage properties. */
   workgroupName?: string;
@@ -381,7 +515,11 @@ export interface ConnectionRedshiftStorageProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-redshiftcredentials.html | CloudFormation: RedshiftCredentials}
  */
 export interface ConnectionRedshiftCredentials {
-  /** The secret ARN of the Amazon Redshift credentials of a connection. */
+  /**
+   * The secret ARN of the Amazon Redshift credentials of a connection.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[^:]*:secretsmanager:[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]:\d{12}:secret:.*$`.
+   */
   secretArn?: string;
   /**
    * The username and password of the Amazon Redshift credentials of a connection.
@@ -401,9 +539,15 @@ export interface ConnectionUsernamePassword {
    * The password of a connection.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 64. Pattern: `^[\S]*$`.
    */
   password: string;
-  /** The username of a connection. */
+  /**
+   * The username of a connection.
+   *
+   * Length: 1–127. Pattern: `^[\S]*$`.
+   */
   username: string;
 }
 
@@ -425,7 +569,11 @@ export interface ConnectionRedshiftLineageSyncConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-lineagesyncschedule.html | CloudFormation: LineageSyncSchedule}
  */
 export interface ConnectionLineageSyncSchedule {
-  /** The lineage sync schedule. */
+  /**
+   * The lineage sync schedule.
+   *
+   * Pattern: `^cron\((\b[0-5]?[0-9]\b) (\b2[0-3]\b|\b[0-1]?[0-9]\b) ([-?*,/\dLW]){1,83} ([-*,/\d]|[a-zA-Z]{3}){1,23} ([-?#*,/\dL]|[a-zA-Z]{3}){1,13} ([^\)]+)\)$`.
+   */
   schedule?: string;
 }
 
@@ -435,20 +583,49 @@ export interface ConnectionLineageSyncSchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-sparkemrpropertiesinput.html | CloudFormation: SparkEmrPropertiesInput}
  */
 export interface ConnectionSparkEmrPropertiesInput {
-  /** The compute ARN of Spark EMR. */
+  /**
+   * The compute ARN of Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws(-(cn|us-gov|iso(-[bef])?))?:(elasticmapreduce|emr-serverless|emr-containers):.*`.
+   */
   computeArn?: string;
-  /** The instance profile ARN of Spark EMR. */
+  /**
+   * The instance profile ARN of Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   instanceProfileArn?: string;
-  /** The java virtual env of the Spark EMR. */
+  /**
+   * The java virtual env of the Spark EMR.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   javaVirtualEnv?: string;
-  /** The log URI of the Spark EMR. */
+  /**
+   * The log URI of the Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^s3://.+$`.
+   */
   logUri?: string;
-  /** The Python virtual env of the Spark EMR. */
+  /**
+   * The Python virtual env of the Spark EMR.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   pythonVirtualEnv?: string;
-  /** The runtime role of the Spark EMR. */
+  /**
+   * The runtime role of the Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   runtimeRole?: string;
-  /** The certificates S3 URI of the Spark EMR. */
+  /**
+   * The certificates S3 URI of the Spark EMR.
+   *
+   * Length: at most 2048. Pattern: `^s3://.+$`.
+   */
   trustedCertificatesS3Uri?: string;
+  /** Length: at most 2048. */
   managedEndpointArn?: string;
 }
 
@@ -460,8 +637,13 @@ export interface ConnectionSparkEmrPropertiesInput {
 export interface ConnectionAmazonQPropertiesInput {
   /** Specifies whether Amazon Q is enabled for the connection */
   isEnabled?: boolean;
-  /** The authentication mode of the connection's AmazonQ properties */
+  /**
+   * The authentication mode of the connection's AmazonQ properties
+   *
+   * Length: 0–128.
+   */
   authMode?: string;
+  /** Length: 0–2048. Pattern: `arn:aws[a-z\-]*:[a-z0-9\-]+:[a-z0-9\-]*:[0-9]*:.*`. */
   profileArn?: string;
 }
 
@@ -473,19 +655,47 @@ export interface ConnectionAmazonQPropertiesInput {
 export interface ConnectionSparkGluePropertiesInput {
   /** The additional args in the Spark AWS Glue properties. */
   additionalArgs?: ConnectionSparkGlueArgs;
-  /** The AWS Glue connection name in the Spark AWS Glue properties. */
+  /**
+   * The AWS Glue connection name in the Spark AWS Glue properties.
+   *
+   * Length: 1–255. Pattern: `^[\S]*$`.
+   */
   glueConnectionName?: string;
-  /** The AWS Glue version in the Spark AWS Glue properties. */
+  /**
+   * The AWS Glue version in the Spark AWS Glue properties.
+   *
+   * Length: at most 256. Pattern: `^\w+\.\w+$`.
+   */
   glueVersion?: string;
-  /** The idle timeout in the Spark AWS Glue properties. */
+  /**
+   * The idle timeout in the Spark AWS Glue properties.
+   *
+   * Range: 1–3000.
+   */
   idleTimeout?: number;
-  /** The Java virtual env in the Spark AWS Glue properties. */
+  /**
+   * The Java virtual env in the Spark AWS Glue properties.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   javaVirtualEnv?: string;
-  /** The number of workers in the Spark AWS Glue properties. */
+  /**
+   * The number of workers in the Spark AWS Glue properties.
+   *
+   * Range: 1–1000.
+   */
   numberOfWorkers?: number;
-  /** The Python virtual env in the Spark AWS Glue properties. */
+  /**
+   * The Python virtual env in the Spark AWS Glue properties.
+   *
+   * Length: at most 256. Pattern: `^[\S]*$`.
+   */
   pythonVirtualEnv?: string;
-  /** The worker type in the Spark AWS Glue properties. */
+  /**
+   * The worker type in the Spark AWS Glue properties.
+   *
+   * Length: at most 256. Pattern: `^[G|Z].*$`.
+   */
   workerType?: string;
 }
 
@@ -495,7 +705,11 @@ export interface ConnectionSparkGluePropertiesInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-sparkglueargs.html | CloudFormation: SparkGlueArgs}
  */
 export interface ConnectionSparkGlueArgs {
-  /** The connection in the Spark AWS Glue args. */
+  /**
+   * The connection in the Spark AWS Glue args.
+   *
+   * Length: at most 128. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   connection?: string;
 }
 
@@ -505,9 +719,17 @@ export interface ConnectionSparkGlueArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-connection-s3propertiesinput.html | CloudFormation: S3PropertiesInput}
  */
 export interface ConnectionS3PropertiesInput {
-  /** The Amazon S3 URI that's part of the Amazon S3 properties of a connection. */
+  /**
+   * The Amazon S3 URI that's part of the Amazon S3 properties of a connection.
+   *
+   * Length: 0–2048. Pattern: `s3://.+`.
+   */
   s3Uri: string;
-  /** The Amazon S3 Access Grant location ID that's part of the Amazon S3 properties of a connection. */
+  /**
+   * The Amazon S3 Access Grant location ID that's part of the Amazon S3 properties of a connection.
+   *
+   * Length: 0–64. Pattern: `[a-zA-Z0-9\-]+`.
+   */
   s3AccessGrantLocationId?: string;
   /** Specifies whether to register the S3 Access Grant location. */
   registerS3AccessGrantLocation?: boolean;
@@ -558,6 +780,8 @@ export interface DataSourceArgs {
    * The metadata forms attached to the assets that the data source works with.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–10.
    */
   assetFormsInput?: DataSourceFormInput[];
   /**
@@ -566,12 +790,18 @@ export interface DataSourceArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   connectionIdentifier?: string;
-  /** The description of the data source. */
+  /**
+   * The description of the data source.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /**
    * The ID of the Amazon DataZone domain where the data source is created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
   /** Specifies whether the data source is enabled. */
@@ -588,7 +818,11 @@ export interface DataSourceArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   configuration?: DataSourceDataSourceConfigurationInput;
-  /** The name of the data source. */
+  /**
+   * The name of the data source.
+   *
+   * Length: 1–256.
+   */
   name: string;
   /**
    * The identifier of the Amazon DataZone project in which you want to add this data source.
@@ -602,7 +836,11 @@ export interface DataSourceArgs {
   recommendation?: DataSourceRecommendationConfiguration;
   /** The schedule of the data source runs. */
   schedule?: DataSourceScheduleConfiguration;
-  /** The type of the data source. In Amazon DataZone, you can use data sources to import technical metadata of assets (data) from the source databases or data warehouses into Amazon DataZone. In the current release of Amazon DataZone, you can create and run data sources for AWS Glue and Amazon Redshift. */
+  /**
+   * The type of the data source. In Amazon DataZone, you can use data sources to import technical metadata of assets (data) from the source databases or data warehouses into Amazon DataZone. In the current release of Amazon DataZone, you can create and run data sources for AWS Glue and Amazon Redshift.
+   *
+   * Length: 1–256.
+   */
   type: string;
 }
 
@@ -638,13 +876,29 @@ export interface DataSourceOutputs extends DataSourceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-forminput.html | CloudFormation: FormInput}
  */
 export interface DataSourceFormInput {
-  /** The name of the metadata form. */
+  /**
+   * The name of the metadata form.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   formName: string;
-  /** The ID of the metadata form type. */
+  /**
+   * The ID of the metadata form type.
+   *
+   * Length: 1–385. Pattern: ``.
+   */
   typeIdentifier?: string;
-  /** The revision of the metadata form type. */
+  /**
+   * The revision of the metadata form type.
+   *
+   * Length: 1–64.
+   */
   typeRevision?: string;
-  /** The content of the metadata form. */
+  /**
+   * The content of the metadata form.
+   *
+   * Length: at most 75000.
+   */
   content?: string;
 }
 
@@ -670,9 +924,17 @@ export interface DataSourceDataSourceConfigurationInput {
 export interface DataSourceGlueRunConfigurationInput {
   /** Specifies whether to automatically import data quality metrics as part of the data source run. */
   autoImportDataQualityResult?: boolean;
-  /** The catalog name in the AWS Glue run configuration. */
+  /**
+   * The catalog name in the AWS Glue run configuration.
+   *
+   * Length: 1–128.
+   */
   catalogName?: string;
-  /** The data access role included in the configuration details of the AWS Glue data source. */
+  /**
+   * The data access role included in the configuration details of the AWS Glue data source.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   dataAccessRole?: string;
   /** The relational filter configurations included in the configuration details of the AWS Glue data source. */
   relationalFilterConfigurations: DataSourceRelationalFilterConfiguration[];
@@ -684,9 +946,17 @@ export interface DataSourceGlueRunConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-relationalfilterconfiguration.html | CloudFormation: RelationalFilterConfiguration}
  */
 export interface DataSourceRelationalFilterConfiguration {
-  /** The database name specified in the relational filter configuration for the data source. */
+  /**
+   * The database name specified in the relational filter configuration for the data source.
+   *
+   * Length: 1–128.
+   */
   databaseName: string;
-  /** The schema name specified in the relational filter configuration for the data source. */
+  /**
+   * The schema name specified in the relational filter configuration for the data source.
+   *
+   * Length: 1–128.
+   */
   schemaName?: string;
   /** The filter expressions specified in the relational filter configuration for the data source. */
   filterExpressions?: DataSourceFilterExpression[];
@@ -700,7 +970,11 @@ export interface DataSourceRelationalFilterConfiguration {
 export interface DataSourceFilterExpression {
   /** The search filter explresison type. */
   type: "INCLUDE" | "EXCLUDE";
-  /** The search filter expression. */
+  /**
+   * The search filter expression.
+   *
+   * Length: 1–2048.
+   */
   expression: string;
 }
 
@@ -710,7 +984,11 @@ export interface DataSourceFilterExpression {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-redshiftrunconfigurationinput.html | CloudFormation: RedshiftRunConfigurationInput}
  */
 export interface DataSourceRedshiftRunConfigurationInput {
-  /** The data access role included in the configuration details of the Amazon Redshift data source. */
+  /**
+   * The data access role included in the configuration details of the Amazon Redshift data source.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   dataAccessRole?: string;
   /** The relational filter configurations included in the configuration details of the AWS Glue data source. */
   relationalFilterConfigurations: DataSourceRelationalFilterConfiguration[];
@@ -726,7 +1004,11 @@ export interface DataSourceRedshiftRunConfigurationInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-redshiftcredentialconfiguration.html | CloudFormation: RedshiftCredentialConfiguration}
  */
 export interface DataSourceRedshiftCredentialConfiguration {
-  /** The ARN of a secret manager for an Amazon Redshift cluster. */
+  /**
+   * The ARN of a secret manager for an Amazon Redshift cluster.
+   *
+   * Length: at most 256. Pattern: `^arn:aws[^:]*:secretsmanager:[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]:\d{12}:secret:.*$`.
+   */
   secretManagerArn: string;
 }
 
@@ -748,7 +1030,11 @@ export interface DataSourceRedshiftStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-redshiftclusterstorage.html | CloudFormation: RedshiftClusterStorage}
  */
 export interface DataSourceRedshiftClusterStorage {
-  /** The name of an Amazon Redshift cluster. */
+  /**
+   * The name of an Amazon Redshift cluster.
+   *
+   * Length: 1–63. Pattern: `^[0-9a-z].[a-z0-9\-]*$`.
+   */
   clusterName: string;
 }
 
@@ -758,7 +1044,11 @@ export interface DataSourceRedshiftClusterStorage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-datasource-redshiftserverlessstorage.html | CloudFormation: RedshiftServerlessStorage}
  */
 export interface DataSourceRedshiftServerlessStorage {
-  /** The name of the Amazon Redshift Serverless workgroup. */
+  /**
+   * The name of the Amazon Redshift Serverless workgroup.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   workgroupName: string;
 }
 
@@ -790,7 +1080,11 @@ export interface DataSourceRecommendationConfiguration {
 export interface DataSourceScheduleConfiguration {
   /** The timezone of the data source run. */
   timezone?: string;
-  /** The schedule of the data source runs. */
+  /**
+   * The schedule of the data source runs.
+   *
+   * Length: 1–256. Pattern: `cron\((\b[0-5]?[0-9]\b) (\b2[0-3]\b|\b[0-1]?[0-9]\b) (.*){1,5} (.*){1,5} (.*){1,5} (.*){1,5}\)`.
+   */
   schedule?: string;
 }
 
@@ -807,17 +1101,27 @@ export type Domain = InstanceType<typeof Domain>;
 export interface DomainArgs {
   /** The description of the Amazon DataZone domain. */
   description?: string;
-  /** The domain execution role that is created when an Amazon DataZone domain is created. The domain execution role is created in the AWS account that houses the Amazon DataZone domain. */
+  /**
+   * The domain execution role that is created when an Amazon DataZone domain is created. The domain execution role is created in the AWS account that houses the Amazon DataZone domain.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   domainExecutionRole?: string;
   /**
    * The service role of the domain.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
    */
   serviceRole?: string;
   /** The domain version. */
   domainVersion?: "V1" | "V2";
-  /** The identifier of the AWS Key Management Service (KMS) key that is used to encrypt the Amazon DataZone domain, metadata, and reporting data. */
+  /**
+   * The identifier of the AWS Key Management Service (KMS) key that is used to encrypt the Amazon DataZone domain, metadata, and reporting data.
+   *
+   * Length: 1–1024. Pattern: `^arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}$`.
+   */
   kmsKeyIdentifier?: string;
   /** The name of the Amazon DataZone domain. */
   name: string;
@@ -857,7 +1161,11 @@ export interface DomainSingleSignOn {
   type?: "IAM_IDC" | "DISABLED";
   /** The single sign-on user assignment in Amazon DataZone. */
   userAssignment?: "AUTOMATIC" | "MANUAL";
-  /** The ARN of the IDC instance. */
+  /**
+   * The ARN of the IDC instance.
+   *
+   * Length: 10–1224. Pattern: `arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}`.
+   */
   idcInstanceArn?: string;
 }
 
@@ -872,13 +1180,29 @@ export type DomainUnit = InstanceType<typeof DomainUnit>;
 
 /** Inputs of {@link DomainUnit}. */
 export interface DomainUnitArgs {
-  /** The ID of the domain where you want to crate a domain unit. */
+  /**
+   * The ID of the domain where you want to crate a domain unit.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
-  /** The description of the domain unit. */
+  /**
+   * The description of the domain unit.
+   *
+   * Length: 0–2048.
+   */
   description?: string;
-  /** The name of the domain unit. */
+  /**
+   * The name of the domain unit.
+   *
+   * Length: 1–128. Pattern: `^[\w -]+$`.
+   */
   name: string;
-  /** The ID of the parent domain unit. */
+  /**
+   * The ID of the parent domain unit.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_-]+$`.
+   */
   parentDomainUnitIdentifier: string;
 }
 
@@ -913,20 +1237,30 @@ export interface EnvironmentArgs {
    * The identifier of the AWS account in which an environment exists.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^\d{12}$`.
    */
   environmentAccountIdentifier?: string;
   /**
    * The AWS Region in which an environment exists.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-z]{2}-[a-z]{4,10}-\d$`.
    */
   environmentAccountRegion?: string;
-  /** The description of the environment. */
+  /**
+   * The description of the environment.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /**
    * The identifier of the Amazon DataZone domain in which the environment is created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
   /**
@@ -951,9 +1285,15 @@ export interface EnvironmentArgs {
    * The identifier of the environment profile that is used to create this Amazon DataZone environment.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{0,36}$`.
    */
   environmentProfileIdentifier?: string;
-  /** The glossary terms that can be used in this Amazon DataZone environment. */
+  /**
+   * The glossary terms that can be used in this Amazon DataZone environment.
+   *
+   * Items: 0–20. Each item: Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   glossaryTerms?: string[];
   /**
    * The ARN of the environment role.
@@ -961,12 +1301,18 @@ export interface EnvironmentArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   environmentRoleArn?: string;
-  /** The name of the Amazon DataZone environment. */
+  /**
+   * The name of the Amazon DataZone environment.
+   *
+   * Length: 1–64.
+   */
   name: string;
   /**
    * The identifier of the Amazon DataZone project in which this environment is created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
    */
   projectIdentifier: string;
   /** The user parameters of this Amazon DataZone environment. */
@@ -1024,27 +1370,41 @@ export type EnvironmentActions = InstanceType<typeof EnvironmentActions>;
 
 /** Inputs of {@link EnvironmentActions}. */
 export interface EnvironmentActionsArgs {
-  /** The environment action description. */
+  /**
+   * The environment action description.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /**
    * The Amazon DataZone domain ID of the environment action.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier?: string;
   /**
    * The environment ID of the environment action.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–36. Pattern: `[a-zA-Z0-9_-]{1,36}$`.
    */
   environmentIdentifier?: string;
   /**
    * The ID of the environment action.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–36. Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
    */
   identifier?: string;
-  /** The name of the environment action. */
+  /**
+   * The name of the environment action.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
   /** The parameters of the environment action. */
   parameters?: EnvironmentActionsAwsConsoleLinkParameters;
@@ -1066,7 +1426,11 @@ export interface EnvironmentActionsOutputs extends EnvironmentActionsArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-environmentactions-awsconsolelinkparameters.html | CloudFormation: AwsConsoleLinkParameters}
  */
 export interface EnvironmentActionsAwsConsoleLinkParameters {
-  /** The URI of the console link specified as part of the environment action. */
+  /**
+   * The URI of the console link specified as part of the environment action.
+   *
+   * Length: 1–2048.
+   */
   uri?: string;
 }
 
@@ -1087,7 +1451,11 @@ export interface EnvironmentBlueprintConfigurationArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   globalParameters?: Record<string, string>;
-  /** The enabled AWS Regions specified in a blueprint configuration. */
+  /**
+   * The enabled AWS Regions specified in a blueprint configuration.
+   *
+   * Items: at least 0. Each item: Length: 4–16. Pattern: `^[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]$`.
+   */
   enabledRegions: string[];
   /**
    * The identifier of the environment blueprint.
@@ -1095,11 +1463,17 @@ export interface EnvironmentBlueprintConfigurationArgs {
    * In the current release, only the following values are supported: `DefaultDataLake` and `DefaultDataWarehouse` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
    */
   environmentBlueprintIdentifier: string;
   /** The regional parameters of the environment blueprint. */
   regionalParameters?: EnvironmentBlueprintConfigurationRegionalParameter[];
-  /** The ARN of the provisioning role. */
+  /**
+   * The ARN of the provisioning role.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   provisioningRoleArn?: string;
   /**
    * The provisioning configuration of a blueprint.
@@ -1111,15 +1485,23 @@ export interface EnvironmentBlueprintConfigurationArgs {
    * The identifier of the Amazon DataZone domain in which an environment blueprint exists.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
   /**
    * The environment role permission boundary.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::(aws|\d{12}):policy/[\w+=,.\@-]*$`.
    */
   environmentRolePermissionBoundary?: string;
-  /** The ARN of the manage access role. */
+  /**
+   * The ARN of the manage access role.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   manageAccessRoleArn?: string;
 }
 
@@ -1143,7 +1525,11 @@ export interface EnvironmentBlueprintConfigurationOutputs extends EnvironmentBlu
 export interface EnvironmentBlueprintConfigurationRegionalParameter {
   /** A string to string map containing parameters for the region. */
   parameters?: Record<string, string>;
-  /** The region specified in the environment parameter. */
+  /**
+   * The region specified in the environment parameter.
+   *
+   * Pattern: `^[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]$`.
+   */
   region?: string;
 }
 
@@ -1163,9 +1549,17 @@ export interface EnvironmentBlueprintConfigurationProvisioningConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-environmentblueprintconfiguration-lakeformationconfiguration.html | CloudFormation: LakeFormationConfiguration}
  */
 export interface EnvironmentBlueprintConfigurationLakeFormationConfiguration {
-  /** Specifies certain Amazon S3 locations if you do not want Amazon DataZone to automatically register them in hybrid mode. */
+  /**
+   * Specifies certain Amazon S3 locations if you do not want Amazon DataZone to automatically register them in hybrid mode.
+   *
+   * Items: 0–20. Each item: Length: 1–1024. Pattern: `^s3://.+$`.
+   */
   locationRegistrationExcludeS3Locations?: string[];
-  /** The role that is used to manage read/write access to the chosen Amazon S3 bucket(s) for Data Lake using AWS Lake Formation hybrid access mode. */
+  /**
+   * The role that is used to manage read/write access to the chosen Amazon S3 bucket(s) for Data Lake using AWS Lake Formation hybrid access mode.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role(/[a-zA-Z0-9+=,.\@_-]+)*\/[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   locationRegistrationRole?: string;
 }
 
@@ -1180,30 +1574,52 @@ export type EnvironmentProfile = InstanceType<typeof EnvironmentProfile>;
 
 /** Inputs of {@link EnvironmentProfile}. */
 export interface EnvironmentProfileArgs {
-  /** The identifier of an AWS account in which an environment profile exists. */
+  /**
+   * The identifier of an AWS account in which an environment profile exists.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   awsAccountId: string;
-  /** The AWS Region in which an environment profile exists. */
+  /**
+   * The AWS Region in which an environment profile exists.
+   *
+   * Pattern: `^[a-z]{2}-[a-z]{4,10}-\d$`.
+   */
   awsAccountRegion: string;
-  /** The description of the environment profile. */
+  /**
+   * The description of the environment profile.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /**
    * The identifier of the Amazon DataZone domain in which the environment profile exists.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
   /**
    * The identifier of a blueprint with which an environment profile is created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
    */
   environmentBlueprintIdentifier: string;
-  /** The name of the environment profile. */
+  /**
+   * The name of the environment profile.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
   /**
    * The identifier of a project in which an environment profile exists.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
    */
   projectIdentifier: string;
   /** The user parameters of this Amazon DataZone environment profile. */
@@ -1251,15 +1667,31 @@ export type FormType = InstanceType<typeof FormType>;
 
 /** Inputs of {@link FormType}. */
 export interface FormTypeArgs {
-  /** The identifier of the Amazon DataZone domain in which the form type exists. */
+  /**
+   * The identifier of the Amazon DataZone domain in which the form type exists.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The model of the form type. */
   model: FormTypeModel;
-  /** The description of the metadata form type. */
+  /**
+   * The description of the metadata form type.
+   *
+   * Length: 0–2048.
+   */
   description?: string;
-  /** The name of the form type. */
+  /**
+   * The name of the form type.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   name: string;
-  /** The identifier of the project that owns the form type. */
+  /**
+   * The identifier of the project that owns the form type.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   owningProjectIdentifier: string;
   /** The status of the form type. */
   status?: "ENABLED" | "DISABLED";
@@ -1287,6 +1719,7 @@ export interface FormTypeOutputs extends FormTypeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-formtype-model.html | CloudFormation: Model}
  */
 export interface FormTypeModel {
+  /** Length: 1–100000. */
   smithy?: string;
 }
 
@@ -1305,12 +1738,16 @@ export interface GroupProfileArgs {
    * The identifier of the Amazon DataZone domain in which a group profile exists.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
   /**
    * The ID of the group of a project member.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|[\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r  ]+)`.
    */
   groupIdentifier?: string;
   /**
@@ -1352,7 +1789,11 @@ export type Owner = InstanceType<typeof Owner>;
 
 /** Inputs of {@link Owner}. */
 export interface OwnerArgs {
-  /** The ID of the domain in which you want to add the entity owner. */
+  /**
+   * The ID of the domain in which you want to add the entity owner.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The ID of the entity to which you want to add an owner. */
   entityIdentifier: string;
@@ -1392,7 +1833,11 @@ export interface OwnerOwnerProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-owner-ownergroupproperties.html | CloudFormation: OwnerGroupProperties}
  */
 export interface OwnerOwnerGroupProperties {
-  /** The ID of the domain unit owners group. */
+  /**
+   * The ID of the domain unit owners group.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|[\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r ]+)`.
+   */
   groupIdentifier?: string;
 }
 
@@ -1402,7 +1847,11 @@ export interface OwnerOwnerGroupProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-owner-owneruserproperties.html | CloudFormation: OwnerUserProperties}
  */
 export interface OwnerOwnerUserProperties {
-  /** The ID of the owner user. */
+  /**
+   * The ID of the owner user.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|^[a-zA-Z_0-9+=,.\@-]+$|^arn:aws:iam::\d{12}:.+$)`.
+   */
   userIdentifier?: string;
 }
 
@@ -1419,7 +1868,11 @@ export type PolicyGrant = InstanceType<typeof PolicyGrant>;
 export interface PolicyGrantArgs {
   /** The details of the policy grant member. */
   detail?: PolicyGrantPolicyGrantDetail;
-  /** The ID of the domain where you want to add a policy grant. */
+  /**
+   * The ID of the domain where you want to add a policy grant.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The ID of the entity (resource) to which you want to add a policy grant. */
   entityIdentifier: string;
@@ -1561,7 +2014,11 @@ export interface PolicyGrantCreateProjectPolicyGrantDetail {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-policygrant-createenvironmentprofilepolicygrantdetail.html | CloudFormation: CreateEnvironmentProfilePolicyGrantDetail}
  */
 export interface PolicyGrantCreateEnvironmentProfilePolicyGrantDetail {
-  /** The ID of the domain unit. */
+  /**
+   * The ID of the domain unit.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnitId?: string;
 }
 
@@ -1599,7 +2056,11 @@ export interface PolicyGrantPolicyGrantPrincipal {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-policygrant-userpolicygrantprincipal.html | CloudFormation: UserPolicyGrantPrincipal}
  */
 export interface PolicyGrantUserPolicyGrantPrincipal {
-  /** The user ID of the user policy grant principal. */
+  /**
+   * The user ID of the user policy grant principal.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|^[a-zA-Z_0-9+=,.\@-]+$|^arn:aws[^:]*:iam::\d{12}:.+$)`.
+   */
   userIdentifier?: string;
   /** The all users grant filter of the user policy grant principal. */
   allUsersGrantFilter?: Record<string, unknown>;
@@ -1623,7 +2084,11 @@ export interface PolicyGrantGroupPolicyGrantPrincipal {
 export interface PolicyGrantProjectPolicyGrantPrincipal {
   /** The project designation of the project policy grant principal. */
   projectDesignation?: "OWNER" | "CONTRIBUTOR" | "PROJECT_CATALOG_STEWARD";
-  /** The project ID of the project policy grant principal. */
+  /**
+   * The project ID of the project policy grant principal.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   projectIdentifier?: string;
   /** The project grant filter of the project policy grant principal. */
   projectGrantFilter?: PolicyGrantProjectGrantFilter;
@@ -1645,7 +2110,11 @@ export interface PolicyGrantProjectGrantFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-policygrant-domainunitfilterforproject.html | CloudFormation: DomainUnitFilterForProject}
  */
 export interface PolicyGrantDomainUnitFilterForProject {
-  /** The domain unit ID to use in the filter. */
+  /**
+   * The domain unit ID to use in the filter.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnit: string;
   /** Specifies whether to include child domain units. */
   includeChildDomainUnits?: boolean;
@@ -1659,7 +2128,11 @@ export interface PolicyGrantDomainUnitFilterForProject {
 export interface PolicyGrantDomainUnitPolicyGrantPrincipal {
   /** Specifes the designation of the domain unit users. */
   domainUnitDesignation?: "OWNER";
-  /** The ID of the domain unit. */
+  /**
+   * The ID of the domain unit.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnitIdentifier?: string;
   /** The grant filter for the domain unit. */
   domainUnitGrantFilter?: PolicyGrantDomainUnitGrantFilter;
@@ -1686,24 +2159,44 @@ export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The description of a project. */
+  /**
+   * The description of a project.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /**
    * The identifier of a Amazon DataZone domain where the project exists.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
-  /** The ID of the domain unit. This parameter is not required and if it is not specified, then the project is created at the root domain unit level. */
+  /**
+   * The ID of the domain unit. This parameter is not required and if it is not specified, then the project is created at the root domain unit level.
+   *
+   * Pattern: `^[a-z0-9_\-]+$`.
+   */
   domainUnitId?: string;
-  /** The glossary terms that can be used in this Amazon DataZone project. */
+  /**
+   * The glossary terms that can be used in this Amazon DataZone project.
+   *
+   * Items: 0–20. Each item: Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   glossaryTerms?: string[];
-  /** The name of a project. */
+  /**
+   * The name of a project.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
   /**
    * The ID of the project profile.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
    */
   projectProfileId?: string;
   /**
@@ -1732,6 +2225,8 @@ export interface ProjectArgs {
    * The project execution role ARN.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[^:]*:iam::\d{12}:role/[\w+=,.\@/-]+$`.
    */
   projectExecutionRole?: string;
 }
@@ -1758,9 +2253,17 @@ export interface ProjectOutputs extends ProjectArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-project-environmentconfigurationuserparameter.html | CloudFormation: EnvironmentConfigurationUserParameter}
  */
 export interface ProjectEnvironmentConfigurationUserParameter {
-  /** The ID of the environment. */
+  /**
+   * The ID of the environment.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   environmentId?: string;
-  /** The environment configuration name. */
+  /**
+   * The environment configuration name.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   environmentConfigurationName?: string;
   /** The environment parameters. */
   environmentParameters?: ProjectEnvironmentParameter[];
@@ -1780,7 +2283,9 @@ export interface ProjectEnvironmentParameter {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-project-resourcetag.html | CloudFormation: ResourceTag} */
 export interface ProjectResourceTag {
+  /** Length: 1–128. Pattern: `^[\w \.:/=+\@-]+$`. */
   key: string;
+  /** Length: 0–256. Pattern: `^[\w \.:/=+\@-]*$`. */
   value: string;
 }
 
@@ -1822,7 +2327,11 @@ export interface ProjectMembershipArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   designation: "PROJECT_OWNER" | "PROJECT_CONTRIBUTOR" | "PROJECT_CATALOG_VIEWER" | "PROJECT_CATALOG_CONSUMER" | "PROJECT_CATALOG_STEWARD";
-  /** The ID of the Amazon DataZone domain in which project membership is created. */
+  /**
+   * The ID of the Amazon DataZone domain in which project membership is created.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /**
    * The details about a project member.
@@ -1830,7 +2339,11 @@ export interface ProjectMembershipArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   member: ProjectMembershipMember;
-  /** The ID of the project for which this project membership was created. */
+  /**
+   * The ID of the project for which this project membership was created.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   projectIdentifier: string;
 }
 
@@ -1865,19 +2378,33 @@ export type ProjectProfile = InstanceType<typeof ProjectProfile>;
 
 /** Inputs of {@link ProjectProfile}. */
 export interface ProjectProfileArgs {
-  /** The description of the project profile. */
+  /**
+   * The description of the project profile.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
-  /** A domain ID of the project profile. */
+  /**
+   * A domain ID of the project profile.
+   *
+   * Pattern: `^dzd[_-][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier?: string;
   /**
    * A domain unit ID of the project profile.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9_\-]+$`.
    */
   domainUnitIdentifier?: string;
   /** Environment configurations of a project profile. */
   environmentConfigurations?: ProjectProfileEnvironmentConfiguration[];
-  /** The name of a project profile. */
+  /**
+   * The name of a project profile.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
   /** The status of a project profile. */
   status?: "ENABLED" | "DISABLED";
@@ -1885,12 +2412,17 @@ export interface ProjectProfileArgs {
   useDefaultConfigurations?: boolean;
   projectResourceTags?: ProjectProfileResourceTagParameter[];
   allowCustomProjectResourceTags?: boolean;
+  /** Length: at most 2048. */
   projectResourceTagsDescription?: string;
 }
 
 /** Outputs of {@link ProjectProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface ProjectProfileOutputs extends ProjectProfileArgs {
-  /** A domain ID of the project profile. */
+  /**
+   * A domain ID of the project profile.
+   *
+   * Pattern: `^dzd[_-][a-zA-Z0-9_-]{1,36}$`.
+   */
   domainIdentifier: string;
   /** The timestamp of when the project profile was created. */
   createdAt: string;
@@ -1914,12 +2446,25 @@ export interface ProjectProfileOutputs extends ProjectProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-environmentconfiguration.html | CloudFormation: EnvironmentConfiguration}
  */
 export interface ProjectProfileEnvironmentConfiguration {
-  /** The environment name. */
+  /**
+   * The environment name.
+   *
+   * Length: 1–64. Pattern: `^[\w -]+$`.
+   */
   name: string;
+  /** Pattern: `^[a-zA-Z0-9_-]{1,36}$`. */
   environmentConfigurationId?: string;
-  /** The environment blueprint ID. */
+  /**
+   * The environment blueprint ID.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
+   */
   environmentBlueprintId: string;
-  /** The environment description. */
+  /**
+   * The environment description.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The deployment mode of the environment. */
   deploymentMode?: "ON_CREATE" | "ON_DEMAND";
@@ -1929,7 +2474,11 @@ export interface ProjectProfileEnvironmentConfiguration {
   awsAccount?: ProjectProfileAwsAccount;
   /** The AWS Region of the environment. */
   awsRegion: ProjectProfileRegion;
-  /** The deployment order of the environment. */
+  /**
+   * The deployment order of the environment.
+   *
+   * Range: 0–16.
+   */
   deploymentOrder?: number;
 }
 
@@ -1939,7 +2488,11 @@ export interface ProjectProfileEnvironmentConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-environmentconfigurationparametersdetails.html | CloudFormation: EnvironmentConfigurationParametersDetails}
  */
 export interface ProjectProfileEnvironmentConfigurationParametersDetails {
-  /** Ssm path environment configuration parameters. */
+  /**
+   * Ssm path environment configuration parameters.
+   *
+   * Length: 1–2048.
+   */
   ssmPath?: string;
   /** The parameter overrides. */
   parameterOverrides?: ProjectProfileEnvironmentConfigurationParameter[];
@@ -1953,7 +2506,11 @@ export interface ProjectProfileEnvironmentConfigurationParametersDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-environmentconfigurationparameter.html | CloudFormation: EnvironmentConfigurationParameter}
  */
 export interface ProjectProfileEnvironmentConfigurationParameter {
-  /** The name of the environment configuration parameter. */
+  /**
+   * The name of the environment configuration parameter.
+   *
+   * Pattern: `^[a-zA-Z_][a-zA-Z0-9_]*$`.
+   */
   name?: string;
   /** The value of the environment configuration parameter. */
   value?: string;
@@ -1967,7 +2524,11 @@ export interface ProjectProfileEnvironmentConfigurationParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-awsaccount.html | CloudFormation: AwsAccount}
  */
 export interface ProjectProfileAwsAccount {
-  /** The account ID of a project. */
+  /**
+   * The account ID of a project.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   awsAccountId: string;
 }
 
@@ -1977,13 +2538,19 @@ export interface ProjectProfileAwsAccount {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-region.html | CloudFormation: Region}
  */
 export interface ProjectProfileRegion {
-  /** The AWS Region name. */
+  /**
+   * The AWS Region name.
+   *
+   * Length: 4–16. Pattern: `^[a-z]{2}-?(iso|gov)?-{1}[a-z]*-{1}[0-9]$`.
+   */
   regionName: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-projectprofile-resourcetagparameter.html | CloudFormation: ResourceTagParameter} */
 export interface ProjectProfileResourceTagParameter {
+  /** Length: 1–128. Pattern: `^[\w \.:/=+\@-]+$`. */
   key: string;
+  /** Length: 0–256. Pattern: `^[\w \.:/=+\@-]*$`. */
   value: string;
   isValueEditable: boolean;
 }
@@ -1999,25 +2566,41 @@ export type SubscriptionTarget = InstanceType<typeof SubscriptionTarget>;
 
 /** Inputs of {@link SubscriptionTarget}. */
 export interface SubscriptionTargetArgs {
-  /** The asset types included in the subscription target. */
+  /**
+   * The asset types included in the subscription target.
+   *
+   * Each item: Length: 1–256. Pattern: `^[^\.]*`.
+   */
   applicableAssetTypes: string[];
-  /** The authorized principals included in the subscription target. */
+  /**
+   * The authorized principals included in the subscription target.
+   *
+   * Items: 1–10. Each item: Pattern: `^[a-zA-Z0-9:/_-]*$`.
+   */
   authorizedPrincipals: string[];
   /**
    * The ID of the Amazon DataZone domain in which subscription target is created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
   /**
    * The ID of the environment in which subscription target is created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]{1,36}$`.
    */
   environmentIdentifier: string;
   /** The manage access role that is used to create the subscription target. */
   manageAccessRole?: string;
-  /** The name of the subscription target. */
+  /**
+   * The name of the subscription target.
+   *
+   * Length: 1–256.
+   */
   name: string;
   /** The provider of the subscription target. */
   provider?: string;
@@ -2053,7 +2636,11 @@ export interface SubscriptionTargetOutputs extends SubscriptionTargetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-subscriptiontarget-subscriptiontargetform.html | CloudFormation: SubscriptionTargetForm}
  */
 export interface SubscriptionTargetSubscriptionTargetForm {
-  /** The form name included in the subscription target configuration. */
+  /**
+   * The form name included in the subscription target configuration.
+   *
+   * Length: 1–128. Pattern: ``.
+   */
   formName: string;
   /** The content of the subscription target configuration. */
   content: string;
@@ -2074,6 +2661,8 @@ export interface UserProfileArgs {
    * The identifier of a Amazon DataZone domain in which a user profile exists.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^dzd[-_][a-zA-Z0-9_-]{1,36}$`.
    */
   domainIdentifier: string;
   /** The status of the user profile. */
@@ -2082,6 +2671,8 @@ export interface UserProfileArgs {
    * The identifier of the user for which the user profile is created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `(^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$|^[a-zA-Z_0-9+=,.\@-]+$|^arn:aws:iam::\d{12}:.+$)`.
    */
   userIdentifier: string;
   /**
@@ -2094,6 +2685,8 @@ export interface UserProfileArgs {
    * The session name of the user profile.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 2–64.
    */
   sessionName?: string;
 }
@@ -2137,7 +2730,11 @@ export interface UserProfileIamUserProfileDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-datazone-userprofile-ssouserprofiledetails.html | CloudFormation: SsoUserProfileDetails}
  */
 export interface UserProfileSsoUserProfileDetails {
-  /** The username of the SSO User Profile. */
+  /**
+   * The username of the SSO User Profile.
+   *
+   * Length: 1–1024. Pattern: `^[a-zA-Z_0-9+=,.\@-]+$`.
+   */
   username?: string;
   /** The First Name of the IAM User Profile. */
   firstName?: string;

@@ -110,18 +110,31 @@ export interface FarmArgs {
    * A description of the farm that helps identify what the farm is used for.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 0–100.
    */
   description?: string;
   /**
    * The display name of the farm.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
+  /** Range: 0–100. */
   costScaleFactor?: number;
-  /** The ARN for the KMS key. */
+  /**
+   * The ARN for the KMS key.
+   *
+   * Pattern: `^arn:aws[-a-z]*:kms:.*:key/.*`.
+   */
   kmsKeyArn?: string;
-  /** The tags to add to your farm. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings. */
+  /**
+   * The tags to add to your farm. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -150,15 +163,23 @@ export interface FleetArgs {
    * A description that helps identify what the fleet is used for.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 0–100.
    */
   description?: string;
   /**
    * The display name of the fleet summary to update.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The farm ID. */
+  /**
+   * The farm ID.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
   /**
    * Provides a script that runs as a worker is starting up that you can use to provide additional configuration for workers in your fleet.
@@ -166,13 +187,29 @@ export interface FleetArgs {
    * To remove a script from a fleet, use the [UpdateFleet](https://docs.aws.amazon.com/deadline-cloud/latest/APIReference/API_UpdateFleet.html) operation with the `hostConfiguration` `scriptBody` parameter set to an empty string ("").
    */
   hostConfiguration?: FleetHostConfiguration;
-  /** The maximum number of workers specified in the fleet. */
+  /**
+   * The maximum number of workers specified in the fleet.
+   *
+   * Range: 0–2147483647.
+   */
   maxWorkerCount: number;
-  /** The minimum number of workers in the fleet. */
+  /**
+   * The minimum number of workers in the fleet.
+   *
+   * Range: 0–2147483647.
+   */
   minWorkerCount?: number;
-  /** The IAM role that workers in the fleet use when processing jobs. */
+  /**
+   * The IAM role that workers in the fleet use when processing jobs.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::\d{12}:role(/[!-.0-~]+)*\/[\w+=,.\@-]+$`.
+   */
   roleArn: string;
-  /** The tags to add to your fleet. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings. */
+  /**
+   * The tags to add to your fleet. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -214,7 +251,11 @@ export interface FleetCustomerManagedFleetConfiguration {
   autoScalingConfiguration?: FleetCustomerManagedAutoScalingConfiguration;
   /** The worker capabilities for the customer managed fleet. */
   workerCapabilities: FleetCustomerManagedWorkerCapabilities;
-  /** The storage profile ID for the customer managed fleet. */
+  /**
+   * The storage profile ID for the customer managed fleet.
+   *
+   * Pattern: `^sp-[0-9a-f]{32}$`.
+   */
   storageProfileId?: string;
   /** The tag propagation mode for the customer managed fleet. */
   tagPropagationMode?: "NO_PROPAGATION" | "PROPAGATE_TAGS_TO_WORKERS_AT_LAUNCH";
@@ -222,8 +263,11 @@ export interface FleetCustomerManagedFleetConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-customermanagedautoscalingconfiguration.html | CloudFormation: CustomerManagedAutoScalingConfiguration} */
 export interface FleetCustomerManagedAutoScalingConfiguration {
+  /** Range: 0–2147483647. */
   standbyWorkerCount?: number;
+  /** Range: 0–2147483647. */
   workerIdleDurationSeconds?: number;
+  /** Range: 1–2147483647. */
   scaleOutWorkersPerMinute?: number;
 }
 
@@ -247,9 +291,17 @@ export interface FleetCustomerManagedWorkerCapabilities {
   osFamily: "WINDOWS" | "LINUX" | "MACOS";
   /** The CPU architecture type for the customer managed worker capabilities. */
   cpuArchitectureType: "x86_64" | "arm64";
-  /** Custom requirement ranges for customer managed worker capabilities. */
+  /**
+   * Custom requirement ranges for customer managed worker capabilities.
+   *
+   * Items: 1–15.
+   */
   customAmounts?: FleetFleetAmountCapability[];
-  /** Custom attributes for the customer manged worker capabilities. */
+  /**
+   * Custom attributes for the customer manged worker capabilities.
+   *
+   * Items: 1–15.
+   */
   customAttributes?: FleetFleetAttributeCapability[];
 }
 
@@ -259,9 +311,17 @@ export interface FleetCustomerManagedWorkerCapabilities {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-vcpucountrange.html | CloudFormation: VCpuCountRange}
  */
 export interface FleetVCpuCountRange {
-  /** The minimum amount of vCPU. */
+  /**
+   * The minimum amount of vCPU.
+   *
+   * Range: 1–10000.
+   */
   min: number;
-  /** The maximum amount of vCPU. */
+  /**
+   * The maximum amount of vCPU.
+   *
+   * Range: 1–10000.
+   */
   max?: number;
 }
 
@@ -271,9 +331,17 @@ export interface FleetVCpuCountRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-memorymibrange.html | CloudFormation: MemoryMiBRange}
  */
 export interface FleetMemoryMiBRange {
-  /** The minimum amount of memory (in MiB). */
+  /**
+   * The minimum amount of memory (in MiB).
+   *
+   * Range: 512–2147483647.
+   */
   min: number;
-  /** The maximum amount of memory (in MiB). */
+  /**
+   * The maximum amount of memory (in MiB).
+   *
+   * Range: 512–2147483647.
+   */
   max?: number;
 }
 
@@ -283,9 +351,17 @@ export interface FleetMemoryMiBRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-acceleratorcountrange.html | CloudFormation: AcceleratorCountRange}
  */
 export interface FleetAcceleratorCountRange {
-  /** The minimum number of GPU accelerators in the worker host. */
+  /**
+   * The minimum number of GPU accelerators in the worker host.
+   *
+   * Range: 0–2147483647.
+   */
   min: number;
-  /** The maximum number of GPU accelerators in the worker host. */
+  /**
+   * The maximum number of GPU accelerators in the worker host.
+   *
+   * Range: 0–2147483647.
+   */
   max?: number;
 }
 
@@ -295,9 +371,17 @@ export interface FleetAcceleratorCountRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-acceleratortotalmemorymibrange.html | CloudFormation: AcceleratorTotalMemoryMiBRange}
  */
 export interface FleetAcceleratorTotalMemoryMiBRange {
-  /** The minimum amount of memory to use for the accelerator, measured in MiB. */
+  /**
+   * The minimum amount of memory to use for the accelerator, measured in MiB.
+   *
+   * Range: 0–2147483647.
+   */
   min: number;
-  /** The maximum amount of memory to use for the accelerator, measured in MiB. */
+  /**
+   * The maximum amount of memory to use for the accelerator, measured in MiB.
+   *
+   * Range: 0–2147483647.
+   */
   max?: number;
 }
 
@@ -307,7 +391,11 @@ export interface FleetAcceleratorTotalMemoryMiBRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-fleetamountcapability.html | CloudFormation: FleetAmountCapability}
  */
 export interface FleetFleetAmountCapability {
-  /** The name of the fleet capability. */
+  /**
+   * The name of the fleet capability.
+   *
+   * Length: 1–100. Pattern: `^([a-zA-Z][a-zA-Z0-9]{0,63}:)?amount(\.[a-zA-Z][a-zA-Z0-9]{0,63})+$`.
+   */
   name: string;
   /** The minimum amount of fleet worker capability. */
   min: number;
@@ -321,9 +409,17 @@ export interface FleetFleetAmountCapability {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-fleetattributecapability.html | CloudFormation: FleetAttributeCapability}
  */
 export interface FleetFleetAttributeCapability {
-  /** The name of the fleet attribute capability for the worker. */
+  /**
+   * The name of the fleet attribute capability for the worker.
+   *
+   * Length: 1–100. Pattern: `^([a-zA-Z][a-zA-Z0-9]{0,63}:)?attr(\.[a-zA-Z][a-zA-Z0-9]{0,63})+$`.
+   */
   name: string;
-  /** The number of fleet attribute capabilities. */
+  /**
+   * The number of fleet attribute capabilities.
+   *
+   * Items: 1–10. Each item: Length: 1–100. Pattern: `^[a-zA-Z_]([a-zA-Z0-9_\-]{0,99})$`.
+   */
   values: string[];
 }
 
@@ -339,7 +435,11 @@ export interface FleetServiceManagedEc2FleetConfiguration {
   instanceMarketOptions: FleetServiceManagedEc2InstanceMarketOptions;
   /** The VPC configuration for the service managed EC2 fleet. */
   vpcConfiguration?: FleetVpcConfiguration;
-  /** The storage profile ID for the service managed EC2 fleet. */
+  /**
+   * The storage profile ID for the service managed EC2 fleet.
+   *
+   * Pattern: `^sp-[0-9a-f]{32}$`.
+   */
   storageProfileId?: string;
   persistentVolumeConfiguration?: FleetPersistentVolumeConfiguration;
   autoScalingConfiguration?: FleetServiceManagedEc2AutoScalingConfiguration;
@@ -363,13 +463,29 @@ export interface FleetServiceManagedEc2InstanceCapabilities {
   rootEbsVolume?: FleetEc2EbsVolume;
   /** Describes the GPU accelerator capabilities required for worker host instances in this fleet. */
   acceleratorCapabilities?: FleetAcceleratorCapabilities;
-  /** The allowable Amazon EC2 instance types. */
+  /**
+   * The allowable Amazon EC2 instance types.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   allowedInstanceTypes?: string[];
-  /** The instance types to exclude from the fleet. */
+  /**
+   * The instance types to exclude from the fleet.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   excludedInstanceTypes?: string[];
-  /** The custom capability amounts to require for instances in this fleet. */
+  /**
+   * The custom capability amounts to require for instances in this fleet.
+   *
+   * Items: 1–15.
+   */
   customAmounts?: FleetFleetAmountCapability[];
-  /** The custom capability attributes to require for instances in this fleet. */
+  /**
+   * The custom capability attributes to require for instances in this fleet.
+   *
+   * Items: 1–15.
+   */
   customAttributes?: FleetFleetAttributeCapability[];
 }
 
@@ -381,9 +497,17 @@ export interface FleetServiceManagedEc2InstanceCapabilities {
 export interface FleetEc2EbsVolume {
   /** The EBS volume size in GiB. */
   sizeGiB?: number;
-  /** The IOPS per volume. */
+  /**
+   * The IOPS per volume.
+   *
+   * Range: 3000–16000.
+   */
   iops?: number;
-  /** The throughput per volume in MiB. */
+  /**
+   * The throughput per volume in MiB.
+   *
+   * Range: 125–1000.
+   */
   throughputMiB?: number;
 }
 
@@ -406,6 +530,8 @@ export interface FleetAcceleratorCapabilities {
    * > - You must specify at least one accelerator selection.
    * > - You cannot specify the same accelerator name multiple times in the selections list.
    * > - All accelerators in the selections must use the same runtime version.
+   *
+   * Items: at least 1.
    */
   selections: FleetAcceleratorSelection[];
   /**
@@ -443,6 +569,8 @@ export interface FleetAcceleratorSelection {
    * - `grid:r535` - [NVIDIA vGPU software 16](https://docs.aws.amazon.com/https://docs.nvidia.com/vgpu/16.0/index.html)
    *
    * If you don't specify a runtime, AWS Deadline Cloud uses `latest` as the default. However, if you have multiple accelerators and specify `latest` for some and leave others blank, AWS Deadline Cloud raises an exception. …
+   *
+   * Length: 1–100.
    */
   runtime?: string;
 }
@@ -463,23 +591,35 @@ export interface FleetServiceManagedEc2InstanceMarketOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface FleetVpcConfiguration {
-  /** The ARNs of the VPC Lattice resource configurations attached to the fleet. */
+  /**
+   * The ARNs of the VPC Lattice resource configurations attached to the fleet.
+   *
+   * Each item: Length: 1–2048.
+   */
   resourceConfigurationArns?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-persistentvolumeconfiguration.html | CloudFormation: PersistentVolumeConfiguration} */
 export interface FleetPersistentVolumeConfiguration {
+  /** Range: 1–65536. */
   sizeGiB?: number;
+  /** Range: 100–80000. */
   iops?: number;
+  /** Range: 125–2000. */
   throughputMiB?: number;
+  /** Length: 1–255. */
   mountPath: string;
+  /** Range: 1–8760. */
   lastUsedTtlHours?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-servicemanagedec2autoscalingconfiguration.html | CloudFormation: ServiceManagedEc2AutoScalingConfiguration} */
 export interface FleetServiceManagedEc2AutoScalingConfiguration {
+  /** Range: 0–2147483647. */
   standbyWorkerCount?: number;
+  /** Range: 0–86400. */
   workerIdleDurationSeconds?: number;
+  /** Range: 1–2147483647. */
   scaleOutWorkersPerMinute?: number;
 }
 
@@ -497,6 +637,8 @@ export interface FleetHostConfiguration {
    * For more information about using the script, see [Run scripts as an administrator to configure workers](https://docs.aws.amazon.com/deadline-cloud/latest/developerguide/smf-admin.html) in the *Deadline Cloud Developer Guide* .
    *
    * > The script runs as an administrative user ( `sudo root` on Linux, as an Administrator on Windows).
+   *
+   * Length: 0–15000.
    */
   scriptBody: string;
   /**
@@ -505,6 +647,8 @@ export interface FleetHostConfiguration {
    * > You should configure your fleet for a maximum of one worker while testing your host configuration script to avoid starting additional workers. 
    *
    * The default is 300 seconds (5 minutes).
+   *
+   * Range: 300–3600.
    */
   scriptTimeoutSeconds?: number;
 }
@@ -515,9 +659,17 @@ export interface FleetHostConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-fleet-fleetcapabilities.html | CloudFormation: FleetCapabilities}
  */
 export interface FleetFleetCapabilities {
-  /** Amount capabilities of the fleet. */
+  /**
+   * Amount capabilities of the fleet.
+   *
+   * Items: 1–15.
+   */
   amounts?: FleetFleetAmountCapability[];
-  /** Attribute capabilities of the fleet. */
+  /**
+   * Attribute capabilities of the fleet.
+   *
+   * Items: 1–15.
+   */
   attributes?: FleetFleetAttributeCapability[];
 }
 
@@ -532,13 +684,29 @@ export type LicenseEndpoint = InstanceType<typeof LicenseEndpoint>;
 
 /** Inputs of {@link LicenseEndpoint}. */
 export interface LicenseEndpointArgs {
-  /** The identifier of the Amazon EC2 security group that controls access to the license endpoint. */
+  /**
+   * The identifier of the Amazon EC2 security group that controls access to the license endpoint.
+   *
+   * Items: 1–10.
+   */
   securityGroupIds: string[];
-  /** Identifies the VPC subnets that can connect to a license endpoint. */
+  /**
+   * Identifies the VPC subnets that can connect to a license endpoint.
+   *
+   * Items: 1–10. Each item: Length: 1–32.
+   */
   subnetIds: string[];
-  /** The VPC (virtual private cloud) ID associated with the license endpoint. */
+  /**
+   * The VPC (virtual private cloud) ID associated with the license endpoint.
+   *
+   * Length: 1–32.
+   */
   vpcId: string;
-  /** The tags to add to your license endpoint. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings. */
+  /**
+   * The tags to add to your license endpoint. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -569,26 +737,40 @@ export type Limit = InstanceType<typeof Limit>;
 
 /** Inputs of {@link Limit}. */
 export interface LimitArgs {
-  /** The value that you specify as the `name` in the `amounts` field of the `hostRequirements` in a step of a job template to declare the limit requirement. */
+  /**
+   * The value that you specify as the `name` in the `amounts` field of the `hostRequirements` in a step of a job template to declare the limit requirement.
+   *
+   * Length: at most 1024.
+   */
   amountRequirementName: string;
   /**
    * A description of the limit. A clear description helps you identify the purpose of the limit.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 0–100.
    */
   description?: string;
   /**
    * The name of the limit used in lists to identify the limit.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The unique identifier of the farm that contains the limit. */
+  /**
+   * The unique identifier of the farm that contains the limit.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
   /**
    * The maximum number of resources constrained by this limit. When all of the resources are in use, steps that require the limit won't be scheduled until the resource is available.
    *
    * The `maxValue` must not be 0. If the value is -1, there is no restriction on the number of resources that can be acquired for this limit.
+   *
+   * Range: -1–2147483647.
    */
   maxCount: number;
 }
@@ -612,9 +794,17 @@ export type MeteredProduct = InstanceType<typeof MeteredProduct>;
 
 /** Inputs of {@link MeteredProduct}. */
 export interface MeteredProductArgs {
-  /** The Amazon EC2 identifier of the license endpoint. */
+  /**
+   * The Amazon EC2 identifier of the license endpoint.
+   *
+   * Pattern: `^le-[0-9a-f]{32}$`.
+   */
   licenseEndpointId?: string;
-  /** The product ID. */
+  /**
+   * The product ID.
+   *
+   * Pattern: `^[0-9a-z]{1,32}-[.0-9a-z]{1,32}$`.
+   */
   productId?: string;
 }
 
@@ -645,17 +835,39 @@ export interface MonitorArgs {
    * The name of the monitor that displays on the Deadline Cloud console.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The Amazon Resource Name of the IAM Identity Center instance responsible for authenticating monitor users. */
+  /**
+   * The Amazon Resource Name of the IAM Identity Center instance responsible for authenticating monitor users.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   identityCenterInstanceArn: string;
-  /** The AWS region where IAM Identity Center is enabled. Required when Identity Center is in a different region than the monitor. */
+  /**
+   * The AWS region where IAM Identity Center is enabled. Required when Identity Center is in a different region than the monitor.
+   *
+   * Length: 1–25. Pattern: `^[a-z0-9-]+$`.
+   */
   identityCenterRegion?: string;
-  /** The Amazon Resource Name of the IAM role for the monitor. Users of the monitor use this role to access Deadline Cloud resources. */
+  /**
+   * The Amazon Resource Name of the IAM role for the monitor. Users of the monitor use this role to access Deadline Cloud resources.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::\d{12}:role(/[!-.0-~]+)*\/[\w+=,.\@-]+$`.
+   */
   roleArn: string;
-  /** The subdomain used for the monitor URL. The full URL of the monitor is subdomain.Region.deadlinecloud.amazonaws.com. */
+  /**
+   * The subdomain used for the monitor URL. The full URL of the monitor is subdomain.Region.deadlinecloud.amazonaws.com.
+   *
+   * Pattern: `^[a-z0-9-]{1,100}$`.
+   */
   subdomain: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -682,7 +894,11 @@ export type Queue = InstanceType<typeof Queue>;
 
 /** Inputs of {@link Queue}. */
 export interface QueueArgs {
-  /** The identifiers of the storage profiles that this queue can use to share assets between workers using different operating systems. */
+  /**
+   * The identifiers of the storage profiles that this queue can use to share assets between workers using different operating systems.
+   *
+   * Items: 0–20. Each item: Pattern: `^sp-[0-9a-f]{32}$`.
+   */
   allowedStorageProfileIds?: string[];
   /** The default action taken on a queue summary if a budget wasn't configured. */
   defaultBudgetAction?: "NONE" | "STOP_SCHEDULING_AND_COMPLETE_TASKS" | "STOP_SCHEDULING_AND_CANCEL_TASKS";
@@ -690,26 +906,46 @@ export interface QueueArgs {
    * A description of the queue that helps identify what the queue is used for.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 0–100.
    */
   description?: string;
   /**
    * The display name of the queue summary to update.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The farm ID. */
+  /**
+   * The farm ID.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
   /** The job attachment settings. These are the Amazon S3 bucket name and the Amazon S3 prefix. */
   jobAttachmentSettings?: QueueJobAttachmentSettings;
   /** Identifies the user for a job. */
   jobRunAsUser?: QueueJobRunAsUser;
-  /** The file system location that the queue uses. */
+  /**
+   * The file system location that the queue uses.
+   *
+   * Items: 0–20. Each item: Length: 1–64. Pattern: `^[0-9A-Za-z ]*$`.
+   */
   requiredFileSystemLocationNames?: string[];
-  /** The Amazon Resource Name (ARN) of the IAM role that workers use when running jobs in this queue. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that workers use when running jobs in this queue.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::\d{12}:role(/[!-.0-~]+)*\/[\w+=,.\@-]+$`.
+   */
   roleArn?: string;
   schedulingConfiguration?: QueueSchedulingConfiguration;
-  /** The tags to add to your queue. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings. */
+  /**
+   * The tags to add to your queue. Each tag consists of a tag key and a tag value. Tag keys and values are both required, but tag values can be empty strings.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -727,9 +963,17 @@ export interface QueueOutputs extends QueueArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-jobattachmentsettings.html | CloudFormation: JobAttachmentSettings}
  */
 export interface QueueJobAttachmentSettings {
-  /** The Amazon S3 bucket name. */
+  /**
+   * The Amazon S3 bucket name.
+   *
+   * Length: 3–63. Pattern: ``.
+   */
   s3BucketName: string;
-  /** The root prefix. */
+  /**
+   * The root prefix.
+   *
+   * Length: 1–63.
+   */
   rootPrefix: string;
 }
 
@@ -753,9 +997,17 @@ export interface QueueJobRunAsUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-posixuser.html | CloudFormation: PosixUser}
  */
 export interface QueuePosixUser {
-  /** The name of the POSIX user. */
+  /**
+   * The name of the POSIX user.
+   *
+   * Length: 0–31. Pattern: `^(?:[a-z][a-z0-9-]{0,30})?$`.
+   */
   user: string;
-  /** The name of the POSIX user's group. */
+  /**
+   * The name of the POSIX user's group.
+   *
+   * Length: 0–31. Pattern: `^(?:[a-z][a-z0-9-]{0,30})?$`.
+   */
   group: string;
 }
 
@@ -765,9 +1017,17 @@ export interface QueuePosixUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-windowsuser.html | CloudFormation: WindowsUser}
  */
 export interface QueueWindowsUser {
-  /** The user. */
+  /**
+   * The user.
+   *
+   * Length: 0–111. Pattern: `^[^"'/\[\]:;|=,+*?<>\s]*$`.
+   */
   user: string;
-  /** The password ARN for the Windows user. */
+  /**
+   * The password ARN for the Windows user.
+   *
+   * Length: 20–2048. Pattern: ``.
+   */
   passwordArn: string;
 }
 
@@ -780,15 +1040,21 @@ export interface QueueSchedulingConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-prioritybalancedschedulingconfiguration.html | CloudFormation: PriorityBalancedSchedulingConfiguration} */
 export interface QueuePriorityBalancedSchedulingConfiguration {
+  /** Range: 0–1000. */
   renderingTaskBuffer?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-queue-weightedbalancedschedulingconfiguration.html | CloudFormation: WeightedBalancedSchedulingConfiguration} */
 export interface QueueWeightedBalancedSchedulingConfiguration {
+  /** Range: 0–10000. */
   priorityWeight?: number;
+  /** Range: -10000–10000. */
   errorWeight?: number;
+  /** Range: 0–10000. */
   submissionTimeWeight?: number;
+  /** Range: -10000–10000. */
   renderingTaskWeight?: number;
+  /** Range: 0–1000. */
   renderingTaskBuffer?: number;
   maxPriorityOverride?: QueueSchedulingMaxPriorityOverride;
   minPriorityOverride?: QueueSchedulingMinPriorityOverride;
@@ -815,13 +1081,29 @@ export type QueueEnvironment = InstanceType<typeof QueueEnvironment>;
 
 /** Inputs of {@link QueueEnvironment}. */
 export interface QueueEnvironmentArgs {
-  /** The identifier assigned to the farm that contains the queue. */
+  /**
+   * The identifier assigned to the farm that contains the queue.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
-  /** The queue environment's priority. */
+  /**
+   * The queue environment's priority.
+   *
+   * Range: 0–10000.
+   */
   priority: number;
-  /** The unique identifier of the queue that contains the environment. */
+  /**
+   * The unique identifier of the queue that contains the environment.
+   *
+   * Pattern: `^queue-[0-9a-f]{32}$`.
+   */
   queueId: string;
-  /** A JSON or YAML template that describes the processing environment for the queue. */
+  /**
+   * A JSON or YAML template that describes the processing environment for the queue.
+   *
+   * Length: 1–15000.
+   */
   template: string;
   /** Specifies whether the template for the queue environment is JSON or YAML. */
   templateType: "JSON" | "YAML";
@@ -846,11 +1128,23 @@ export type QueueFleetAssociation = InstanceType<typeof QueueFleetAssociation>;
 
 /** Inputs of {@link QueueFleetAssociation}. */
 export interface QueueFleetAssociationArgs {
-  /** The identifier of the farm that contains the queue and the fleet. */
+  /**
+   * The identifier of the farm that contains the queue and the fleet.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
-  /** The fleet ID. */
+  /**
+   * The fleet ID.
+   *
+   * Pattern: `^fleet-[0-9a-f]{32}$`.
+   */
   fleetId: string;
-  /** The queue ID. */
+  /**
+   * The queue ID.
+   *
+   * Pattern: `^queue-[0-9a-f]{32}$`.
+   */
   queueId: string;
 }
 
@@ -869,11 +1163,23 @@ export type QueueLimitAssociation = InstanceType<typeof QueueLimitAssociation>;
 
 /** Inputs of {@link QueueLimitAssociation}. */
 export interface QueueLimitAssociationArgs {
-  /** The unique identifier of the farm that contains the queue-limit association. */
+  /**
+   * The unique identifier of the farm that contains the queue-limit association.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
-  /** The unique identifier of the limit in the association. */
+  /**
+   * The unique identifier of the limit in the association.
+   *
+   * Pattern: `^limit-[0-9a-f]{32}$`.
+   */
   limitId: string;
-  /** The unique identifier of the queue in the association. */
+  /**
+   * The unique identifier of the queue in the association.
+   *
+   * Pattern: `^queue-[0-9a-f]{32}$`.
+   */
   queueId: string;
 }
 
@@ -896,11 +1202,21 @@ export interface StorageProfileArgs {
    * The display name of the storage profile summary to update.
    *
    * > This field can store any content. Escape or encode this content before displaying it on a webpage or any other system that might interpret the content of this field.
+   *
+   * Length: 1–100.
    */
   displayName: string;
-  /** The unique identifier of the farm that contains the storage profile. */
+  /**
+   * The unique identifier of the farm that contains the storage profile.
+   *
+   * Pattern: `^farm-[0-9a-f]{32}$`.
+   */
   farmId: string;
-  /** Operating system specific file system path to the storage location. */
+  /**
+   * Operating system specific file system path to the storage location.
+   *
+   * Items: 0–20.
+   */
   fileSystemLocations?: StorageProfileFileSystemLocation[];
   /** The operating system (OS) family. */
   osFamily: "WINDOWS" | "LINUX" | "MACOS";
@@ -918,9 +1234,17 @@ export interface StorageProfileOutputs extends StorageProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-deadline-storageprofile-filesystemlocation.html | CloudFormation: FileSystemLocation}
  */
 export interface StorageProfileFileSystemLocation {
-  /** The location name. */
+  /**
+   * The location name.
+   *
+   * Length: 1–64. Pattern: `^[0-9A-Za-z ]*$`.
+   */
   name: string;
-  /** The file path. */
+  /**
+   * The file path.
+   *
+   * Length: 0–1024.
+   */
   path: string;
   /** The type of file. */
   type: "SHARED" | "LOCAL";

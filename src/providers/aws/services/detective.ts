@@ -46,15 +46,25 @@ export type MemberInvitation = InstanceType<typeof MemberInvitation>;
 
 /** Inputs of {@link MemberInvitation}. */
 export interface MemberInvitationArgs {
-  /** The AWS account identifier of the invited account */
+  /**
+   * The AWS account identifier of the invited account
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   memberId: string;
   /**
    * Customized text to include in the invitation email message.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1000.
    */
   message?: string;
-  /** The ARN of the behavior graph to invite the account to contribute data to. */
+  /**
+   * The ARN of the behavior graph to invite the account to contribute data to.
+   *
+   * Pattern: `arn:aws(-[\w]+)*:detective:(([a-z]+-)+[0-9]+):[0-9]{12}:graph:[0-9a-f]{32}`.
+   */
   graphArn: string;
   /**
    * Whether to send an invitation email to the member account. If set to true, the member account does not receive an invitation email.
@@ -62,7 +72,11 @@ export interface MemberInvitationArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   disableEmailNotification?: boolean;
-  /** The root user email address of the invited account. If the email address provided is not the root user email address for the provided account, the invitation creation fails. */
+  /**
+   * The root user email address of the invited account. If the email address provided is not the root user email address for the provided account, the invitation creation fails.
+   *
+   * Pattern: `.*\@.*`.
+   */
   memberEmailAddress: string;
 }
 
@@ -81,7 +95,11 @@ export type OrganizationAdmin = InstanceType<typeof OrganizationAdmin>;
 
 /** Inputs of {@link OrganizationAdmin}. */
 export interface OrganizationAdminArgs {
-  /** The AWS account identifier of the account to designate as the Detective administrator account for the organization. */
+  /**
+   * The AWS account identifier of the account to designate as the Detective administrator account for the organization.
+   *
+   * Pattern: `[0-9]{12}`.
+   */
   accountId: string;
 }
 

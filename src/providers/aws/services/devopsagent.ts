@@ -19,13 +19,29 @@ export type AgentSpace = InstanceType<typeof AgentSpace>;
 
 /** Inputs of {@link AgentSpace}. */
 export interface AgentSpaceArgs {
-  /** The name of the Agent Space. */
+  /**
+   * The name of the Agent Space.
+   *
+   * Length: 1–255.
+   */
   name: string;
-  /** The description of the Agent Space. */
+  /**
+   * The description of the Agent Space.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The ARN of the KMS key to use for encryption. */
+  /**
+   * The ARN of the KMS key to use for encryption.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyArn?: string;
-  /** The locale for the AgentSpace, which determines the language used in agent responses. */
+  /**
+   * The locale for the AgentSpace, which determines the language used in agent responses.
+   *
+   * Length: 2–35. Pattern: `^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$`.
+   */
   locale?: string;
   /** Preferences that configure behavior of this AgentSpace. This container fully owns the AgentSpace preferences: the properties supplied here replace the stored preferences in their entirety, and omitting the Preferences container reverts all preferences to their service defaults. */
   preferences?: AgentSpacePreferences;
@@ -144,9 +160,17 @@ export type Association = InstanceType<typeof Association>;
 
 /** Inputs of {@link Association}. */
 export interface AssociationArgs {
-  /** The unique identifier of the Agent Space. */
+  /**
+   * The unique identifier of the Agent Space.
+   *
+   * Length: 1–255.
+   */
   agentSpaceId: string;
-  /** The identifier for the associated service. For `SourceAws` and `Aws` configurations, this must be `aws` . For all other service types, this is a UUID generated from the RegisterService command. */
+  /**
+   * The identifier for the associated service. For `SourceAws` and `Aws` configurations, this must be `aws` . For all other service types, this is a UUID generated from the RegisterService command.
+   *
+   * Length: 1–255.
+   */
   serviceId: string;
   /**
    * The configuration that directs how the Agent Space interacts with the given service. You can specify only one configuration type per association.
@@ -158,6 +182,8 @@ export interface AssociationArgs {
    * Set of linked association IDs for parent-child relationships.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–255.
    */
   linkedAssociationIds?: string[];
 }
@@ -218,7 +244,11 @@ export interface AssociationServiceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-sourceawsconfiguration.html | CloudFormation: SourceAwsConfiguration}
  */
 export interface AssociationSourceAwsConfiguration {
-  /** Account ID corresponding to the provided resources. */
+  /**
+   * Account ID corresponding to the provided resources.
+   *
+   * Pattern: `\d{12}`.
+   */
   accountId: string;
   /** Account Type 'source' for AWS DevOps Agent monitoring. */
   accountType: "source";
@@ -250,9 +280,17 @@ export interface AssociationAWSResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-keyvaluepair.html | CloudFormation: KeyValuePair}
  */
 export interface AssociationKeyValuePair {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–512. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 1–512. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   value: string;
 }
 
@@ -262,7 +300,11 @@ export interface AssociationKeyValuePair {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-awsconfiguration.html | CloudFormation: AWSConfiguration}
  */
 export interface AssociationAWSConfiguration {
-  /** Account ID corresponding to the provided resources. */
+  /**
+   * Account ID corresponding to the provided resources.
+   *
+   * Pattern: `\d{12}`.
+   */
   accountId: string;
   /** Account Type 'monitor' for AWS DevOps Agent monitoring. */
   accountType: "monitor";
@@ -296,7 +338,11 @@ export interface AssociationGitHubConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-slackconfiguration.html | CloudFormation: SlackConfiguration}
  */
 export interface AssociationSlackConfiguration {
-  /** Associated Slack workspace ID. */
+  /**
+   * Associated Slack workspace ID.
+   *
+   * Pattern: `^[TE][A-Z0-9]+$`.
+   */
   workspaceId: string;
   /** Associated Slack workspace name. */
   workspaceName: string;
@@ -322,7 +368,11 @@ export interface AssociationSlackTransmissionTarget {
 export interface AssociationSlackChannel {
   /** Slack channel name. */
   channelName?: string;
-  /** Slack channel ID. */
+  /**
+   * Slack channel ID.
+   *
+   * Length: 8–16. Pattern: `^[CGD][A-Z0-9]+$`.
+   */
   channelId: string;
 }
 
@@ -358,11 +408,23 @@ export interface AssociationServiceNowConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpserverconfiguration.html | CloudFormation: MCPServerConfiguration}
  */
 export interface AssociationMCPServerConfiguration {
-  /** The name of the MCP server. */
+  /**
+   * The name of the MCP server.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name?: string;
-  /** MCP server endpoint URL. */
+  /**
+   * MCP server endpoint URL.
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint?: string;
-  /** List of MCP tools that can be used with the association. */
+  /**
+   * List of MCP tools that can be used with the association.
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   tools: string[];
   /** The description of the MCP server. */
   description?: string;
@@ -392,9 +454,17 @@ export interface AssociationGitLabConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpserverdatadogconfiguration.html | CloudFormation: MCPServerDatadogConfiguration}
  */
 export interface AssociationMCPServerDatadogConfiguration {
-  /** The name of the MCP server. */
+  /**
+   * The name of the MCP server.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name?: string;
-  /** MCP server endpoint URL. */
+  /**
+   * MCP server endpoint URL.
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint?: string;
   /** The description of the MCP server. */
   description?: string;
@@ -408,9 +478,17 @@ export interface AssociationMCPServerDatadogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpserversplunkconfiguration.html | CloudFormation: MCPServerSplunkConfiguration}
  */
 export interface AssociationMCPServerSplunkConfiguration {
-  /** The name of the MCP server. */
+  /**
+   * The name of the MCP server.
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name?: string;
-  /** MCP server endpoint URL. */
+  /**
+   * MCP server endpoint URL.
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint?: string;
   /** The description of the MCP server. */
   description?: string;
@@ -424,9 +502,17 @@ export interface AssociationMCPServerSplunkConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpservernewrelicconfiguration.html | CloudFormation: MCPServerNewRelicConfiguration}
  */
 export interface AssociationMCPServerNewRelicConfiguration {
-  /** New Relic Account ID. */
+  /**
+   * New Relic Account ID.
+   *
+   * Length: at least 6. Pattern: `^[0-9]+$`.
+   */
   accountId: string;
-  /** MCP server endpoint URL (e.g., https://mcp.newrelic.com/mcp/). */
+  /**
+   * MCP server endpoint URL (e.g., https://mcp.newrelic.com/mcp/).
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
 }
 
@@ -436,7 +522,11 @@ export interface AssociationMCPServerNewRelicConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpservergrafanaconfiguration.html | CloudFormation: MCPServerGrafanaConfiguration}
  */
 export interface AssociationMCPServerGrafanaConfiguration {
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
   /** List of tool categories to enable for the Grafana MCP server */
   tools?: ("alerting" | "annotations" | "asserts" | "cloudwatch" | "dashboard" | "datasource" | "elasticsearch" | "examples" | "incident" | "loki" | "navigation" | "oncall" | "prometheus" | "pyroscope" | "rendering" | "runpanelquery" | "search" | "searchlogs" | "sift")[];
@@ -484,7 +574,11 @@ export interface AssociationAzureConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-association-mcpserversigv4configuration.html | CloudFormation: MCPServerSigV4Configuration}
  */
 export interface AssociationMCPServerSigV4Configuration {
-  /** List of MCP tools available for the association */
+  /**
+   * List of MCP tools available for the association
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   tools: string[];
 }
 
@@ -499,7 +593,11 @@ export type PrivateConnection = InstanceType<typeof PrivateConnection>;
 
 /** Inputs of {@link PrivateConnection}. */
 export interface PrivateConnectionArgs {
-  /** Unique name for this Private Connection within the account. */
+  /**
+   * Unique name for this Private Connection within the account.
+   *
+   * Length: 3–30. Pattern: `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
+   */
   name: string;
   /** The connection configuration, either SelfManaged or ServiceManaged. */
   connectionConfiguration: PrivateConnectionConnectionConfiguration;
@@ -509,6 +607,8 @@ export interface PrivateConnectionArgs {
    * Certificate for the Private Connection.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–32768.
    */
   certificate?: string;
 }
@@ -537,7 +637,11 @@ export interface PrivateConnectionConnectionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-privateconnection-selfmanagedmode.html | CloudFormation: SelfManagedMode}
  */
 export interface PrivateConnectionSelfManagedMode {
-  /** The ARN of the Resource Configuration. */
+  /**
+   * The ARN of the Resource Configuration.
+   *
+   * Length: 20–2048. Pattern: `^arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:resourceconfiguration/rcfg-[0-9a-z]{17}$`.
+   */
   resourceConfigurationId: string;
 }
 
@@ -547,19 +651,43 @@ export interface PrivateConnectionSelfManagedMode {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-privateconnection-servicemanagedmode.html | CloudFormation: ServiceManagedMode}
  */
 export interface PrivateConnectionServiceManagedMode {
-  /** IP address or DNS name of the target resource. */
+  /**
+   * IP address or DNS name of the target resource.
+   *
+   * Length: 3–255. Pattern: `^[a-zA-Z0-9.:\-]+$`.
+   */
   hostAddress: string;
-  /** VPC to create the service-managed Resource Gateway in. */
+  /**
+   * VPC to create the service-managed Resource Gateway in.
+   *
+   * Length: 5–50. Pattern: `^vpc-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   vpcId: string;
-  /** Subnets that the service-managed Resource Gateway will span. */
+  /**
+   * Subnets that the service-managed Resource Gateway will span.
+   *
+   * Items: 1–20. Each item: Length: 15–24. Pattern: `^subnet-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   subnetIds?: string[];
-  /** Security groups to attach to the service-managed Resource Gateway. */
+  /**
+   * Security groups to attach to the service-managed Resource Gateway.
+   *
+   * Items: 1–5. Each item: Length: 11–20. Pattern: `^sg-(([0-9a-z]{8})|([0-9a-z]{17}))$`.
+   */
   securityGroupIds?: string[];
   /** IP address type of the service-managed Resource Gateway. */
   ipAddressType?: "IPV4" | "IPV6" | "DUAL_STACK";
-  /** Number of IPv4 addresses in each ENI for the service-managed Resource Gateway. */
+  /**
+   * Number of IPv4 addresses in each ENI for the service-managed Resource Gateway.
+   *
+   * Range: 1–62.
+   */
   ipv4AddressesPerEni?: number;
-  /** TCP port ranges that a consumer can use to access the resource. */
+  /**
+   * TCP port ranges that a consumer can use to access the resource.
+   *
+   * Items: 1–11. Each item: Pattern: `^((\d{1,5}\-\d{1,5})|(\d+))$`.
+   */
   portRanges?: string[];
   /** DNS resolution mode for the resource gateway. Defaults to PUBLIC when not set. */
   dnsResolution?: "PUBLIC" | "IN_VPC";
@@ -584,20 +712,32 @@ export interface ServiceArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   serviceDetails?: ServiceServiceDetails;
-  /** The ARN of the KMS key to use for encryption. */
+  /**
+   * The ARN of the KMS key to use for encryption.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyArn?: string;
-  /** The name of the private connection to use for VPC connectivity. */
+  /**
+   * The name of the private connection to use for VPC connectivity.
+   *
+   * Length: 3–30. Pattern: `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
+   */
   privateConnectionName?: string;
   /**
    * The name of the private connection to use for API calls (target URL) only. Cannot be specified when PrivateConnectionName is provided.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–30. Pattern: `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
    */
   targetUrlPrivateConnectionName?: string;
   /**
    * The name of the private connection to use for OAuth token exchange requests only. Cannot be specified when PrivateConnectionName is provided.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–30. Pattern: `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
    */
   exchangeUrlPrivateConnectionName?: string;
   /** An array of key-value pairs to apply to this resource. */
@@ -688,11 +828,23 @@ export interface ServiceOAuthClientDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpserverdetails.html | CloudFormation: MCPServerDetails}
  */
 export interface ServiceMCPServerDetails {
-  /** MCP server name */
+  /**
+   * MCP server name
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
-  /** Optional description for the MCP server */
+  /**
+   * Optional description for the MCP server
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** MCP server authorization configuration */
   authorizationConfig: ServiceMCPServerAuthorizationConfig;
@@ -724,7 +876,11 @@ export interface ServiceMCPServerOAuthClientCredentialsConfig {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
    */
   clientSecret: string;
-  /** OAuth token exchange URL */
+  /**
+   * OAuth token exchange URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   exchangeUrl: string;
   /** OAuth scopes */
   scopes?: string[];
@@ -738,11 +894,23 @@ export interface ServiceMCPServerOAuthClientCredentialsConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-apikeydetails.html | CloudFormation: ApiKeyDetails}
  */
 export interface ServiceApiKeyDetails {
-  /** User friendly API key name */
+  /**
+   * User friendly API key name
+   *
+   * Pattern: `^[a-zA-Z0-9_\s-]+$`.
+   */
   apiKeyName: string;
-  /** API key value */
+  /**
+   * API key value
+   *
+   * Pattern: `^[!-~]([ \t]*[!-~])*$`.
+   */
   apiKeyValue: string;
-  /** HTTP header name to send the API key */
+  /**
+   * HTTP header name to send the API key
+   *
+   * Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   apiKeyHeader: string;
 }
 
@@ -752,11 +920,23 @@ export interface ServiceApiKeyDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-bearertokendetails.html | CloudFormation: BearerTokenDetails}
  */
 export interface ServiceBearerTokenDetails {
-  /** User friendly bearer token name */
+  /**
+   * User friendly bearer token name
+   *
+   * Pattern: `^[a-zA-Z0-9_\s-]+$`.
+   */
   tokenName: string;
-  /** Bearer token value */
+  /**
+   * Bearer token value
+   *
+   * Pattern: `^[\S]+$`.
+   */
   tokenValue: string;
-  /** HTTP header name to send the bearer token */
+  /**
+   * HTTP header name to send the bearer token
+   *
+   * Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   authorizationHeader?: string;
 }
 
@@ -766,11 +946,23 @@ export interface ServiceBearerTokenDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpserversplunkdetails.html | CloudFormation: MCPServerSplunkDetails}
  */
 export interface ServiceMCPServerSplunkDetails {
-  /** MCP server name */
+  /**
+   * MCP server name
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
-  /** Optional description for the MCP server */
+  /**
+   * Optional description for the MCP server
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** MCP server splunk authorization configuration */
   authorizationConfig: ServiceMCPServerSplunkAuthorizationConfig;
@@ -812,17 +1004,37 @@ export interface ServiceNewRelicAuthorizationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-newrelicapikeyconfig.html | CloudFormation: NewRelicApiKeyConfig}
  */
 export interface ServiceNewRelicApiKeyConfig {
-  /** New Relic User API Key */
+  /**
+   * New Relic User API Key
+   *
+   * Pattern: `^NRAK-[A-Z0-9]+$`.
+   */
   apiKey: string;
-  /** New Relic Account ID */
+  /**
+   * New Relic Account ID
+   *
+   * Pattern: `^[0-9]+$`.
+   */
   accountId: string;
   /** New Relic region */
   region: "US" | "EU";
-  /** List of monitored APM application IDs */
+  /**
+   * List of monitored APM application IDs
+   *
+   * Each item: Pattern: `^[0-9]+$`.
+   */
   applicationIds?: string[];
-  /** List of globally unique IDs for New Relic resources */
+  /**
+   * List of globally unique IDs for New Relic resources
+   *
+   * Each item: Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   entityGuids?: string[];
-  /** List of alert policy IDs */
+  /**
+   * List of alert policy IDs
+   *
+   * Each item: Pattern: `^[0-9]+$`.
+   */
   alertPolicyIds?: string[];
 }
 
@@ -832,11 +1044,19 @@ export interface ServiceNewRelicApiKeyConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-gitlabdetails.html | CloudFormation: GitLabDetails}
  */
 export interface ServiceGitLabDetails {
-  /** GitLab instance URL */
+  /**
+   * GitLab instance URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?(?::[0-9]{1,5})?/?$`.
+   */
   targetUrl: string;
   /** Type of GitLab access token */
   tokenType: "personal" | "group";
-  /** GitLab access token value */
+  /**
+   * GitLab access token value
+   *
+   * Pattern: `^glpat-[a-zA-Z0-9._-]+$`.
+   */
   tokenValue: string;
   /** Optional GitLab group ID for group-level access tokens */
   groupId?: string;
@@ -848,7 +1068,11 @@ export interface ServiceGitLabDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-servicenowservicedetails.html | CloudFormation: ServiceNowServiceDetails}
  */
 export interface ServiceServiceNowServiceDetails {
-  /** ServiceNow instance URL */
+  /**
+   * ServiceNow instance URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9-]+\.service-now\.com/?$`.
+   */
   instanceUrl: string;
   /** ServiceNow OAuth authorization configuration */
   authorizationConfig?: ServiceServiceNowAuthorizationConfig;
@@ -892,13 +1116,29 @@ export interface ServicePagerDutyAuthorizationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-azureidentityservicedetails.html | CloudFormation: AzureIdentityServiceDetails}
  */
 export interface ServiceAzureIdentityServiceDetails {
-  /** Azure AD tenant ID */
+  /**
+   * Azure AD tenant ID
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   tenantId: string;
-  /** Azure AD application client ID */
+  /**
+   * Azure AD application client ID
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   clientId: string;
-  /** ARN of the IAM role for web identity token exchange */
+  /**
+   * ARN of the IAM role for web identity token exchange
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:iam::[0-9]{12}:role/.+$`.
+   */
   webIdentityRoleArn: string;
-  /** List of audiences for the web identity token */
+  /**
+   * List of audiences for the web identity token
+   *
+   * Items: at least 1.
+   */
   webIdentityTokenAudiences: string[];
 }
 
@@ -908,11 +1148,23 @@ export interface ServiceAzureIdentityServiceDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpserversigv4details.html | CloudFormation: MCPServerSigV4Details}
  */
 export interface ServiceMCPServerSigV4Details {
-  /** MCP server name */
+  /**
+   * MCP server name
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
-  /** Optional description for the MCP server */
+  /**
+   * Optional description for the MCP server
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** SigV4 authorization configuration for MCP server */
   authorizationConfig: ServiceMCPServerSigV4AuthorizationConfig;
@@ -924,13 +1176,29 @@ export interface ServiceMCPServerSigV4Details {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpserversigv4authorizationconfig.html | CloudFormation: MCPServerSigV4AuthorizationConfig}
  */
 export interface ServiceMCPServerSigV4AuthorizationConfig {
-  /** AWS region for SigV4 signing. Use '*' for SigV4a multi-region signing. */
+  /**
+   * AWS region for SigV4 signing. Use '*' for SigV4a multi-region signing.
+   *
+   * Pattern: `^(\*|[a-z]{2,4}(-[a-z]+)+-\d+)$`.
+   */
   region: string;
-  /** AWS service name for SigV4 signing */
+  /**
+   * AWS service name for SigV4 signing
+   *
+   * Length: 1–100.
+   */
   service: string;
-  /** Deprecated - use McpRoleArn instead. IAM role ARN to assume for SigV4 signing. Set to an empty string to remove a previously configured role and make the server role-less (cross-account). */
+  /**
+   * Deprecated - use McpRoleArn instead. IAM role ARN to assume for SigV4 signing. Set to an empty string to remove a previously configured role and make the server role-less (cross-account).
+   *
+   * Pattern: `^arn:aws:iam::\d{12}:role/[a-zA-Z0-9+=,.\@_/-]+$`.
+   */
   roleArn?: string;
-  /** IAM role ARN to assume for SigV4 signing. Optional - when omitted, credentials are resolved at runtime via a monitor account association. */
+  /**
+   * IAM role ARN to assume for SigV4 signing. Optional - when omitted, credentials are resolved at runtime via a monitor account association.
+   *
+   * Pattern: `^arn:aws:iam::\d{12}:role/[a-zA-Z0-9+=,.\@_/-]+$`.
+   */
   mcpRoleArn?: string;
   /** Custom headers for the SigV4 MCP server */
   customHeaders?: Record<string, string>;
@@ -942,11 +1210,23 @@ export interface ServiceMCPServerSigV4AuthorizationConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-mcpservergrafanadetails.html | CloudFormation: MCPServerGrafanaDetails}
  */
 export interface ServiceMCPServerGrafanaDetails {
-  /** MCP server name */
+  /**
+   * MCP server name
+   *
+   * Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
-  /** MCP server endpoint URL */
+  /**
+   * MCP server endpoint URL
+   *
+   * Pattern: `^https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$`.
+   */
   endpoint: string;
-  /** Optional description for the MCP server */
+  /**
+   * Optional description for the MCP server
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** Grafana MCP server authorization configuration */
   authorizationConfig: ServiceMCPServerGrafanaAuthorizationConfig;
@@ -1068,11 +1348,23 @@ export interface ServiceRegisteredPagerDutyDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-devopsagent-service-registeredazureidentitydetails.html | CloudFormation: RegisteredAzureIdentityDetails}
  */
 export interface ServiceRegisteredAzureIdentityDetails {
-  /** Azure AD tenant ID */
+  /**
+   * Azure AD tenant ID
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   tenantId: string;
-  /** Azure AD application client ID */
+  /**
+   * Azure AD application client ID
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   clientId: string;
-  /** ARN of the IAM role for web identity token exchange */
+  /**
+   * ARN of the IAM role for web identity token exchange
+   *
+   * Pattern: `^arn:aws[a-zA-Z-]*:iam::[0-9]{12}:role/.+$`.
+   */
   webIdentityRoleArn: string;
   /** List of audiences for the web identity token */
   webIdentityTokenAudiences: string[];

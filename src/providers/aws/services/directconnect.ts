@@ -19,8 +19,13 @@ export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** The name of the connection. */
+  /**
+   * The name of the connection.
+   *
+   * Pattern: `^[\w \-_,\/]{1,200}$`.
+   */
   connectionName: string;
+  /** Pattern: `^(arn:aws[a-z-]*:directconnect:[a-z0-9-]+:[0-9]{12}:dxlag/)?dxlag-[a-zA-Z0-9]{8,21}$`. */
   lagId?: string;
   /** The name of the service provider associated with the requested connection. */
   providerName?: string;
@@ -30,11 +35,19 @@ export interface ConnectionArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   requestMACSec?: boolean;
-  /** The bandwidth of the connection. */
+  /**
+   * The bandwidth of the connection.
+   *
+   * Pattern: `^[1-9][0-9]*(M|G)bps$`.
+   */
   bandwidth: string;
   /** The tags associated with the connection. */
   tags?: AwsTag[];
-  /** The location of the connection. */
+  /**
+   * The location of the connection.
+   *
+   * Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   location: string;
 }
 
@@ -61,9 +74,17 @@ export type DirectConnectGateway = InstanceType<typeof DirectConnectGateway>;
 export interface DirectConnectGatewayArgs {
   /** The tags associated with the Direct Connect gateway. */
   tags?: AwsTag[];
-  /** The name of the Direct Connect gateway. */
+  /**
+   * The name of the Direct Connect gateway.
+   *
+   * Pattern: `^[\w \-_,\/]{1,100}$`.
+   */
   directConnectGatewayName: string;
-  /** The autonomous system number (ASN) for the Amazon side of the connection. */
+  /**
+   * The autonomous system number (ASN) for the Amazon side of the connection.
+   *
+   * Pattern: `^[1-9][0-9]*$`.
+   */
   amazonSideAsn?: string;
 }
 
@@ -90,11 +111,19 @@ export interface DirectConnectGatewayAssociationArgs {
    * The Amazon Resource Name (ARN) of the role to accept the Direct Connect Gateway association proposal. Needs directconnect:AcceptDirectConnectGatewayAssociationProposal permissions.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`.
    */
   acceptDirectConnectGatewayAssociationProposalRoleArn?: string;
+  /** Pattern: `^(arn:aws[a-z-]*:directconnect::[0-9]{12}:dx-gateway/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`. */
   directConnectGatewayId: string;
+  /** Pattern: `^((arn:aws[a-z-]*:ec2:[a-z0-9-]+:[0-9]{12}:(vpn-gateway/vgw|transit-gateway/tgw))|(vgw|tgw))-[a-zA-Z0-9]{8,32}$`. */
   associatedGatewayId: string;
-  /** The Amazon VPC prefixes to advertise to the Direct Connect gateway. This parameter is required when you create an association to a transit gateway. */
+  /**
+   * The Amazon VPC prefixes to advertise to the Direct Connect gateway. This parameter is required when you create an association to a transit gateway.
+   *
+   * Items: at least 1. Each item: Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   allowedPrefixesToDirectConnectGateway?: string[];
 }
 
@@ -123,15 +152,27 @@ export interface LagArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   requestMACSec?: boolean;
-  /** The bandwidth of the individual physical dedicated connections bundled by the LAG. */
+  /**
+   * The bandwidth of the individual physical dedicated connections bundled by the LAG.
+   *
+   * Pattern: `^[1-9][0-9]*(M|G)bps$`.
+   */
   connectionsBandwidth: string;
-  /** The name of the LAG. */
+  /**
+   * The name of the LAG.
+   *
+   * Pattern: `^[\w \-_,\/]{1,200}$`.
+   */
   lagName: string;
   /** The minimum number of physical dedicated connections that must be operational for the LAG itself to be operational. */
   minimumLinks?: number;
   /** The tags associated with the LAG. */
   tags?: AwsTag[];
-  /** The location for the LAG. */
+  /**
+   * The location for the LAG.
+   *
+   * Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   location: string;
 }
 
@@ -156,29 +197,53 @@ export type PrivateVirtualInterface = InstanceType<typeof PrivateVirtualInterfac
 
 /** Inputs of {@link PrivateVirtualInterface}. */
 export interface PrivateVirtualInterfaceArgs {
-  /** The BGP peers configured on this virtual interface. */
+  /**
+   * The BGP peers configured on this virtual interface.
+   *
+   * Items: 1–2.
+   */
   bgpPeers: PrivateVirtualInterfaceBgpPeer[];
+  /** Pattern: `^(arn:aws[a-z-]*:directconnect::[0-9]{12}:dx-gateway/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`. */
   directConnectGatewayId?: string;
   /** Indicates whether to enable or disable SiteLink. */
   enableSiteLink?: boolean;
-  /** The ID of the VLAN. */
+  /**
+   * The ID of the VLAN.
+   *
+   * Range: 0–4095.
+   */
   vlan: number;
   /** The maximum transmission unit (MTU), in bytes. The supported values are 1500 and 9001. The default value is 1500. */
   mtu?: number;
   /** The rate limit (bandwidth allocation) for the virtual interface. The value must be one of the supported bandwidth values (e.g., 50Mbps, 1Gbps, 10Gbps) and cannot exceed the bandwidth of the parent connection or LAG. */
   rateLimit?: string;
+  /** Pattern: `^((arn:aws[a-z-]*:directconnect:[a-z0-9-]+:[0-9]{12}:(dxcon/dxcon|dxlag/dxlag))|dx(con|lag))-[a-z0-9A-Z]{8,21}$`. */
   connectionId: string;
   /**
    * The Amazon Resource Name (ARN) of the role to allocate the private virtual interface. Needs directconnect:AllocatePrivateVirtualInterface permissions and tag permissions if applicable.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`.
    */
   allocatePrivateVirtualInterfaceRoleArn?: string;
-  /** The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-). */
+  /**
+   * The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-).
+   *
+   * Pattern: `^[\w \-_,\/]{1,100}$`.
+   */
   virtualInterfaceName: string;
-  /** The ID or ARN of the virtual private gateway. */
+  /**
+   * The ID or ARN of the virtual private gateway.
+   *
+   * Pattern: `^(arn:aws[a-z-]*:ec2:[a-z0-9-]+:[0-9]{12}:vpn-gateway/)?vgw-[a-zA-Z0-9]{8,32}$`.
+   */
   virtualGatewayId?: string;
-  /** The tags associated with the private virtual interface. */
+  /**
+   * The tags associated with the private virtual interface.
+   *
+   * Items: at least 1.
+   */
   tags?: AwsTag[];
 }
 
@@ -196,16 +261,33 @@ export interface PrivateVirtualInterfaceOutputs extends PrivateVirtualInterfaceA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-directconnect-privatevirtualinterface-bgppeer.html | CloudFormation: BgpPeer}
  */
 export interface PrivateVirtualInterfaceBgpPeer {
+  /** Pattern: `^dxpeer-[a-z0-9]{8}$`. */
   bgpPeerId?: string;
   /** The authentication key for BGP configuration. This string has a minimum length of 6 characters and and a maximum length of 80 characters. */
   authKey?: string;
-  /** The address family for the BGP peer. */
+  /**
+   * The address family for the BGP peer.
+   *
+   * Pattern: `^(ipv4)|(ipv6)$`.
+   */
   addressFamily: string;
-  /** The IP address assigned to the Amazon interface. */
+  /**
+   * The IP address assigned to the Amazon interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   amazonAddress?: string;
-  /** The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration. */
+  /**
+   * The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration.
+   *
+   * Pattern: `^[1-9][0-9]*$`.
+   */
   asn: string;
-  /** The IP address assigned to the customer interface. */
+  /**
+   * The IP address assigned to the customer interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   customerAddress?: string;
 }
 
@@ -222,21 +304,44 @@ export type PublicVirtualInterface = InstanceType<typeof PublicVirtualInterface>
 export interface PublicVirtualInterfaceArgs {
   /** The rate limit (bandwidth allocation) for the virtual interface. The value must be one of the supported bandwidth values (e.g., 50Mbps, 1Gbps, 10Gbps) and cannot exceed the bandwidth of the parent connection or LAG. */
   rateLimit?: string;
-  /** The BGP peers configured on this virtual interface. */
+  /**
+   * The BGP peers configured on this virtual interface.
+   *
+   * Items: 1–2.
+   */
   bgpPeers: PublicVirtualInterfaceBgpPeer[];
+  /** Pattern: `^((arn:aws[a-z-]*:directconnect:[a-z0-9-]+:[0-9]{12}:(dxcon/dxcon|dxlag/dxlag))|dx(con|lag))-[a-z0-9A-Z]{8,21}$`. */
   connectionId: string;
-  /** The routes to be advertised to the AWS network in this region. */
+  /**
+   * The routes to be advertised to the AWS network in this region.
+   *
+   * Items: at least 1. Each item: Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   routeFilterPrefixes?: string[];
-  /** The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-). */
+  /**
+   * The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-).
+   *
+   * Pattern: `^[\w \-_,\/]{1,100}$`.
+   */
   virtualInterfaceName: string;
-  /** The ID of the VLAN. */
+  /**
+   * The ID of the VLAN.
+   *
+   * Range: 0–4095.
+   */
   vlan: number;
-  /** The tags associated with the public virtual interface. */
+  /**
+   * The tags associated with the public virtual interface.
+   *
+   * Items: at least 1.
+   */
   tags?: AwsTag[];
   /**
    * The Amazon Resource Name (ARN) of the role to allocate the public virtual interface. Needs directconnect:AllocatePublicVirtualInterface permissions and tag permissions if applicable.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`.
    */
   allocatePublicVirtualInterfaceRoleArn?: string;
 }
@@ -255,16 +360,33 @@ export interface PublicVirtualInterfaceOutputs extends PublicVirtualInterfaceArg
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-directconnect-publicvirtualinterface-bgppeer.html | CloudFormation: BgpPeer}
  */
 export interface PublicVirtualInterfaceBgpPeer {
+  /** Pattern: `^dxpeer-[a-z0-9]{8}$`. */
   bgpPeerId?: string;
   /** The authentication key for BGP configuration. This string has a minimum length of 6 characters and and a maximum length of 80 characters. */
   authKey?: string;
-  /** The address family for the BGP peer. */
+  /**
+   * The address family for the BGP peer.
+   *
+   * Pattern: `^(ipv4)|(ipv6)$`.
+   */
   addressFamily: string;
-  /** The IP address assigned to the Amazon interface. */
+  /**
+   * The IP address assigned to the Amazon interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   amazonAddress?: string;
-  /** The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration. */
+  /**
+   * The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration.
+   *
+   * Pattern: `^[1-9][0-9]*$`.
+   */
   asn: string;
-  /** The IP address assigned to the customer interface. */
+  /**
+   * The IP address assigned to the customer interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   customerAddress?: string;
 }
 
@@ -281,23 +403,43 @@ export type TransitVirtualInterface = InstanceType<typeof TransitVirtualInterfac
 export interface TransitVirtualInterfaceArgs {
   /** The rate limit (bandwidth allocation) for the virtual interface. The value must be one of the supported bandwidth values (e.g., 50Mbps, 1Gbps, 10Gbps) and cannot exceed the bandwidth of the parent connection or LAG. */
   rateLimit?: string;
-  /** The BGP peers configured on this virtual interface.. */
+  /**
+   * The BGP peers configured on this virtual interface..
+   *
+   * Items: 1–2.
+   */
   bgpPeers: TransitVirtualInterfaceBgpPeer[];
+  /** Pattern: `^((arn:aws[a-z-]*:directconnect:[a-z0-9-]+:[0-9]{12}:(dxcon/dxcon|dxlag/dxlag))|dx(con|lag))-[a-z0-9A-Z]{8,21}$`. */
   connectionId: string;
+  /** Pattern: `^(arn:aws[a-z-]*:directconnect::[0-9]{12}:dx-gateway/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`. */
   directConnectGatewayId: string;
   /** Indicates whether to enable or disable SiteLink. */
   enableSiteLink?: boolean;
-  /** The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-). */
+  /**
+   * The name of the virtual interface assigned by the customer network. The name has a maximum of 100 characters. The following are valid characters: a-z, 0-9 and a hyphen (-).
+   *
+   * Pattern: `^[\w \-_,\/]{1,100}$`.
+   */
   virtualInterfaceName: string;
-  /** The ID of the VLAN. */
+  /**
+   * The ID of the VLAN.
+   *
+   * Range: 0–4095.
+   */
   vlan: number;
   /**
    * The Amazon Resource Name (ARN) of the role to allocate the TransitVifAllocation. Needs directconnect:AllocateTransitVirtualInterface permissions and tag permissions if applicable.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`.
    */
   allocateTransitVirtualInterfaceRoleArn?: string;
-  /** The tags associated with the private virtual interface. */
+  /**
+   * The tags associated with the private virtual interface.
+   *
+   * Items: at least 1.
+   */
   tags?: AwsTag[];
   /** The maximum transmission unit (MTU), in bytes. The supported values are 1500 and 9001. The default value is 1500. */
   mtu?: number;
@@ -317,15 +459,32 @@ export interface TransitVirtualInterfaceOutputs extends TransitVirtualInterfaceA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-directconnect-transitvirtualinterface-bgppeer.html | CloudFormation: BgpPeer}
  */
 export interface TransitVirtualInterfaceBgpPeer {
+  /** Pattern: `^dxpeer-[a-z0-9]{8}$`. */
   bgpPeerId?: string;
   /** The authentication key for BGP configuration. This string has a minimum length of 6 characters and and a maximum length of 80 characters. */
   authKey?: string;
-  /** The address family for the BGP peer. */
+  /**
+   * The address family for the BGP peer.
+   *
+   * Pattern: `^(ipv4)|(ipv6)$`.
+   */
   addressFamily: string;
-  /** The IP address assigned to the Amazon interface. */
+  /**
+   * The IP address assigned to the Amazon interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   amazonAddress?: string;
-  /** The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration. */
+  /**
+   * The autonomous system (AS) number for Border Gateway Protocol (BGP) configuration.
+   *
+   * Pattern: `^[1-9][0-9]*$`.
+   */
   asn: string;
-  /** The IP address assigned to the customer interface. */
+  /**
+   * The IP address assigned to the customer interface.
+   *
+   * Pattern: `^[0-9a-fA-F:.]+/[0-9]+$`.
+   */
   customerAddress?: string;
 }

@@ -52,17 +52,31 @@ export type DataMigration = InstanceType<typeof DataMigration>;
 
 /** Inputs of {@link DataMigration}. */
 export interface DataMigrationArgs {
-  /** The user-friendly name for the data migration. */
+  /**
+   * The user-friendly name for the data migration.
+   *
+   * Length: 1–300.
+   */
   dataMigrationName?: string;
   /**
    * The property describes an ARN of the data migration.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–300.
    */
   dataMigrationIdentifier?: string;
-  /** The IAM role that the data migration uses to access AWS resources. */
+  /**
+   * The IAM role that the data migration uses to access AWS resources.
+   *
+   * Length: 1–300.
+   */
   serviceAccessRoleArn: string;
-  /** The property describes an identifier for the migration project. It is used for describing/deleting/modifying can be name/arn */
+  /**
+   * The property describes an identifier for the migration project. It is used for describing/deleting/modifying can be name/arn
+   *
+   * Length: 1–255.
+   */
   migrationProjectIdentifier: string;
   /** Specifies whether the data migration is full-load only, change data capture (CDC) only, or full-load and CDC. */
   dataMigrationType: "full-load" | "cdc" | "full-load-and-cdc";
@@ -90,7 +104,11 @@ export interface DataMigrationOutputs extends DataMigrationArgs {
 export interface DataMigrationDataMigrationSettings {
   /** Whether to enable CloudWatch logging for the data migration. */
   cloudwatchLogsEnabled?: boolean;
-  /** The number of parallel jobs that trigger parallel threads to unload the tables from the source, and then load them to the target. */
+  /**
+   * The number of parallel jobs that trigger parallel threads to unload the tables from the source, and then load them to the target.
+   *
+   * Range: 1–50.
+   */
   numberOfJobs?: number;
   /** A JSON-formatted string that defines what objects to include and exclude from the migration. */
   selectionRules?: string;
@@ -98,13 +116,29 @@ export interface DataMigrationDataMigrationSettings {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dms-datamigration-sourcedatasettings.html | CloudFormation: SourceDataSettings} */
 export interface DataMigrationSourceDataSettings {
-  /** The property is a point in the database engine's log that defines a time where you can begin CDC. */
+  /**
+   * The property is a point in the database engine's log that defines a time where you can begin CDC.
+   *
+   * Length: at most 40.
+   */
   cdcStartPosition?: string;
-  /** The property indicates the start time for a change data capture (CDC) operation. The value is server time in UTC format. */
+  /**
+   * The property indicates the start time for a change data capture (CDC) operation. The value is server time in UTC format.
+   *
+   * Length: at most 40.
+   */
   cdcStartTime?: string;
-  /** The property indicates the stop time for a change data capture (CDC) operation. The value is server time in UTC format. */
+  /**
+   * The property indicates the stop time for a change data capture (CDC) operation. The value is server time in UTC format.
+   *
+   * Length: at most 40.
+   */
   cdcStopTime?: string;
-  /** The property sets the name of a previously created logical replication slot for a change data capture (CDC) load of the source instance. */
+  /**
+   * The property sets the name of a previously created logical replication slot for a change data capture (CDC) load of the source instance.
+   *
+   * Length: at most 255.
+   */
   slotName?: string;
 }
 
@@ -119,15 +153,25 @@ export type DataProvider = InstanceType<typeof DataProvider>;
 
 /** Inputs of {@link DataProvider}. */
 export interface DataProviderArgs {
-  /** The name of the data provider. */
+  /**
+   * The name of the data provider.
+   *
+   * Length: 1–255.
+   */
   dataProviderName?: string;
   /**
    * The identifier of the data provider. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
    */
   dataProviderIdentifier?: string;
-  /** A description of the data provider. Descriptions can have up to 31 characters. A description can contain only ASCII letters, digits, and hyphens ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter. */
+  /**
+   * A description of the data provider. Descriptions can have up to 31 characters. A description can contain only ASCII letters, digits, and hyphens ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /** The type of database engine for the data provider. Valid values include `"aurora"` , `"aurora-postgresql"` , `"mysql"` , `"oracle"` , `"postgres"` , `"sqlserver"` , `redshift` , `mariadb` , `mongodb` , `db2` , `db2-zos` , `docdb` , and `sybase` . A value of `"aurora"` represents Amazon Aurora MySQL-Compatible Edition. */
   engine: "aurora" | "aurora_postgresql" | "mysql" | "oracle" | "postgres" | "sqlserver" | "redshift" | "mariadb" | "mongodb" | "docdb" | "db2" | "db2_zos" | "sybase";
@@ -1648,25 +1692,45 @@ export interface InstanceProfileArgs {
    * The identifier of the instance profile. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
    */
   instanceProfileIdentifier?: string;
-  /** The Availability Zone where the instance profile runs. */
+  /**
+   * The Availability Zone where the instance profile runs.
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
-  /** A description of the instance profile. Descriptions can have up to 31 characters. A description can contain only ASCII letters, digits, and hyphens ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter. */
+  /**
+   * A description of the instance profile. Descriptions can have up to 31 characters. A description can contain only ASCII letters, digits, and hyphens ('-'). Also, it can't end with a hyphen or contain two consecutive hyphens, and can only begin with a letter.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /**
    * The Amazon Resource Name (ARN) of the AWS  key that is used to encrypt the connection parameters for the instance profile.
    *
    * If you don't specify a value for the `KmsKeyArn` parameter, then AWS DMS uses an AWS owned encryption key to encrypt your resources.
+   *
+   * Length: 1–255.
    */
   kmsKeyArn?: string;
   /** Specifies the accessibility options for the instance profile. A value of `true` represents an instance profile with a public IP address. A value of `false` represents an instance profile with a private IP address. The default value is `true` . */
   publiclyAccessible?: boolean;
   /** Specifies the network type for the instance profile. A value of `IPV4` represents an instance profile with IPv4 network type and only supports IPv4 addressing. A value of `IPV6` represents an instance profile with IPv6 network type and only supports IPv6 addressing. A value of `DUAL` represents an instance profile with dual network type that supports IPv4 and IPv6 addressing. */
   networkType?: "IPV4" | "DUAL";
-  /** The user-friendly name for the instance profile. */
+  /**
+   * The user-friendly name for the instance profile.
+   *
+   * Length: 1–255.
+   */
   instanceProfileName?: string;
-  /** The identifier of the subnet group that is associated with the instance profile. */
+  /**
+   * The identifier of the subnet group that is associated with the instance profile.
+   *
+   * Length: 1–255.
+   */
   subnetGroupIdentifier?: string;
   /** The VPC security groups that are used with the instance profile. The VPC security group must work with the VPC containing the instance profile. */
   vpcSecurityGroups?: string[];
@@ -1693,29 +1757,55 @@ export type MigrationProject = InstanceType<typeof MigrationProject>;
 
 /** Inputs of {@link MigrationProject}. */
 export interface MigrationProjectArgs {
-  /** The name of the migration project. */
+  /**
+   * The name of the migration project.
+   *
+   * Length: 1–255.
+   */
   migrationProjectName?: string;
   /**
    * The identifier of the migration project. Identifiers must begin with a letter and must contain only ASCII letters, digits, and hyphens. They can't end with a hyphen, or contain two consecutive hyphens.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
    */
   migrationProjectIdentifier?: string;
-  /** The property describes a creating time of the migration project. */
+  /**
+   * The property describes a creating time of the migration project.
+   *
+   * Length: 1–40.
+   *
+   * @deprecated The CloudFormation registry marks `MigrationProjectCreationTime` of AWS::DMS::MigrationProject deprecated.
+   */
   migrationProjectCreationTime?: string;
   /**
    * The identifier of the instance profile for your migration project.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
    */
   instanceProfileIdentifier?: string;
-  /** The name of the associated instance profile. */
+  /**
+   * The name of the associated instance profile.
+   *
+   * Length: 1–255.
+   */
   instanceProfileName?: string;
-  /** The Amazon Resource Name (ARN) of the instance profile for your migration project. */
+  /**
+   * The Amazon Resource Name (ARN) of the instance profile for your migration project.
+   *
+   * Length: 1–255.
+   */
   instanceProfileArn?: string;
   /** The settings in JSON format for migration rules. Migration rules make it possible for you to change the object names according to the rules that you specify. For example, you can change an object name to lowercase or uppercase, add or remove a prefix or suffix, or rename objects. */
   transformationRules?: string;
-  /** A user-friendly description of the migration project. */
+  /**
+   * A user-friendly description of the migration project.
+   *
+   * Length: 1–255.
+   */
   description?: string;
   /** The schema conversion application attributes, including the Amazon S3 bucket name and Amazon S3 role ARN. */
   schemaConversionApplicationAttributes?: MigrationProjectSchemaConversionApplicationAttributes;
@@ -1801,7 +1891,11 @@ export interface ReplicationConfigArgs {
   supplementalSettings?: Record<string, unknown>;
   /** The Amazon Resource Name (ARN) of the target endpoint for this AWS DMS serverless replication configuration. */
   targetEndpointArn: string;
-  /** One or more optional tags associated with resources used by the AWS DMS Serverless replication. For more information, see [Tagging resources in AWS Database Migration Service](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Tagging.html) . */
+  /**
+   * One or more optional tags associated with resources used by the AWS DMS Serverless replication. For more information, see [Tagging resources in AWS Database Migration Service](https://docs.aws.amazon.com/dms/latest/userguide/CHAP_Tagging.html) .
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
 }
 

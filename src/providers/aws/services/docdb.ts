@@ -458,6 +458,8 @@ export interface EventSubscriptionArgs {
    * The name of the subscription.
    *
    * Constraints: The name must be fewer than 255 characters.
+   *
+   * Length: at most 255.
    */
   subscriptionName?: string;
   /**
@@ -470,6 +472,8 @@ export interface EventSubscriptionArgs {
    * - If the source type is a security group, a `DBSecurityGroupName` must be provided.
    * - If the source type is a parameter group, a `DBParameterGroupName` must be provided.
    * - If the source type is a snapshot, a `DBSnapshotIdentifier` must be provided.
+   *
+   * Each item: Pattern: `^[a-zA-Z][a-zA-Z0-9-]*[a-zA-Z0-9]$|^[a-zA-Z]$`.
    */
   sourceIds?: string[];
   /**
@@ -486,6 +490,8 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
    * The name of the subscription.
    *
    * Constraints: The name must be fewer than 255 characters.
+   *
+   * Length: at most 255.
    */
   subscriptionName: string;
 }
@@ -501,7 +507,11 @@ export type GlobalCluster = InstanceType<typeof GlobalCluster>;
 
 /** Inputs of {@link GlobalCluster}. */
 export interface GlobalClusterArgs {
-  /** The cluster identifier of the global cluster. */
+  /**
+   * The cluster identifier of the global cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   globalClusterIdentifier: string;
   /**
    * The Amazon Resource Name (ARN) to use as the primary cluster of the global cluster. You may also choose to instead specify the DBClusterIdentifier. If you provide a value for this parameter, don't specify values for the following settings because Amazon DocumentDB uses the values from the specified source DB cluster: Engine, EngineVersion, StorageEncrypted
@@ -517,7 +527,11 @@ export interface GlobalClusterArgs {
   deletionProtection?: boolean;
   /** Indicates whether the global cluster has storage encryption enabled. */
   storageEncrypted?: boolean;
-  /** The tags to be assigned to the Amazon DocumentDB resource. */
+  /**
+   * The tags to be assigned to the Amazon DocumentDB resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 

@@ -75,13 +75,19 @@ export interface ClusterArgs {
    * - Cannot end with a hyphen or contain two consecutive hyphens.
    *
    * *Example* : `my-cluster`
+   *
+   * Length: 1–50. Pattern: `[a-zA-z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*`.
    */
   clusterName: string;
   /** The authentication type used to determine where to fetch the password used for accessing the elastic cluster. Valid types are `PLAIN_TEXT` or `SECRET_ARN` . */
   authType: string;
   /** The Amazon EC2 subnet IDs for the new elastic cluster. */
   subnetIds?: string[];
-  /** The tags to be assigned to the new elastic cluster. */
+  /**
+   * The tags to be assigned to the new elastic cluster.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
   /** The number of shards assigned to the elastic cluster. Maximum is 32. */
   shardCount: number;

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/ec2
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * An application status check monitors an HTTP or HTTPS endpoint on Amazon EC2 instances and reports application-layer health. Configure a health check with a Protocol, Port, and Path, and then associate it with EC2 instances via AWS::EC2::ApplicationStatusCheckInstanceAssociation or AWS::EC2::ApplicationStatusCheckTagAssociation.
  *
@@ -301,7 +303,11 @@ export interface CapacityReservationFleetArgs {
    * - `dedicated` - The Capacity Reservations are created on single-tenant hardware that is dedicated to a single AWS account .
    */
   tenancy?: "default";
-  /** The total number of capacity units to be reserved by the Capacity Reservation Fleet. This value, together with the instance type weights that you assign to each instance type used by the Fleet determine the number of instances for which the Fleet reserves capacity. Both values are based on units that make sense for your workload. For more information, see [Total target capacity](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#target-capacity) in the *Amazon EC2 User Guide* . */
+  /**
+   * The total number of capacity units to be reserved by the Capacity Reservation Fleet. This value, together with the instance type weights that you assign to each instance type used by the Fleet determine the number of instances for which the Fleet reserves capacity. Both values are based on units that make sense for your workload. For more information, see [Total target capacity](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#target-capacity) in the *Amazon EC2 User Guide* .
+   *
+   * Range: 1–25000.
+   */
   totalTargetCapacity?: number;
   /**
    * The strategy used by the Capacity Reservation Fleet to determine which of the specified instance types to use. Currently, only the `prioritized` allocation strategy is supported. For more information, see [Allocation strategy](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#allocation-strategy) in the *Amazon EC2 User Guide* .
@@ -313,7 +319,11 @@ export interface CapacityReservationFleetArgs {
   tagSpecifications?: CapacityReservationFleetTagSpecification[];
   /** Used to add an end date to a Capacity Reservation Fleet that has no end date and time. To add an end date to a Capacity Reservation Fleet, specify `true` for this paramater and specify the end date and time (in UTC time format) for the *EndDate* parameter. */
   noRemoveEndDate?: boolean;
-  /** Information about the instance types for which to reserve the capacity. */
+  /**
+   * Information about the instance types for which to reserve the capacity.
+   *
+   * Items: at most 50.
+   */
   instanceTypeSpecifications?: CapacityReservationFleetInstanceTypeSpecification[];
   /** Used to remove an end date from a Capacity Reservation Fleet that is configured to end automatically at a specific date and time. To remove the end date from a Capacity Reservation Fleet, specify `true` for this paramater and omit the *EndDate* parameter. */
   removeEndDate?: boolean;
@@ -363,7 +373,11 @@ export interface CapacityReservationFleetTagSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-capacityreservationfleet-instancetypespecification.html | CloudFormation: InstanceTypeSpecification}
  */
 export interface CapacityReservationFleetInstanceTypeSpecification {
-  /** The priority to assign to the instance type. This value is used to determine which of the instance types specified for the Fleet should be prioritized for use. A lower value indicates a high priority. For more information, see [Instance type priority](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#instance-priority) in the *Amazon EC2 User Guide* . */
+  /**
+   * The priority to assign to the instance type. This value is used to determine which of the instance types specified for the Fleet should be prioritized for use. A lower value indicates a high priority. For more information, see [Instance type priority](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/crfleet-concepts.html#instance-priority) in the *Amazon EC2 User Guide* .
+   *
+   * Range: 0–999.
+   */
   priority?: number;
   /** The ID of the Availability Zone in which the Capacity Reservation Fleet reserves the capacity. A Capacity Reservation Fleet can't span Availability Zones. All instance type specifications that you specify for the Fleet must use the same Availability Zone. */
   availabilityZoneId?: string;
@@ -767,9 +781,15 @@ export interface CustomerGatewayArgs {
    * For customer gateway devices that support BGP, specify the device's ASN. You must specify either `BgpAsn` or `BgpAsnExtended` when creating the customer gateway. If the ASN is larger than `2,147,483,647` , you must use `BgpAsnExtended` .
    *
    * Valid values: `2,147,483,648` to `4,294,967,295`
+   *
+   * Range: 2147483648–4294967294.
    */
   bgpAsnExtended?: number;
-  /** The Amazon Resource Name (ARN) for the customer gateway certificate. */
+  /**
+   * The Amazon Resource Name (ARN) for the customer gateway certificate.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*)?:acm:[a-z]{2}((-gov)|(-iso([a-z]{1})?))?-[a-z]+-\d{1}:\d{12}:certificate\/[a-zA-Z0-9-_]+$`.
+   */
   certificateArn?: string;
 }
 
@@ -861,7 +881,11 @@ export interface EC2FleetArgs {
   validFrom?: string;
   /** Indicates whether EC2 Fleet should replace unhealthy Spot Instances. Supported only for fleets of type `maintain` . For more information, see [EC2 Fleet health checks](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/manage-ec2-fleet.html#ec2-fleet-health-checks) in the *Amazon EC2 User Guide* . */
   replaceUnhealthyInstances?: boolean;
-  /** The configuration for the EC2 Fleet. */
+  /**
+   * The configuration for the EC2 Fleet.
+   *
+   * Items: at most 50.
+   */
   launchTemplateConfigs: EC2FleetFleetLaunchTemplateConfigRequest[];
   /** Indicates whether running instances should be terminated when the EC2 Fleet expires. */
   terminateInstancesWithExpiration?: boolean;
@@ -1123,6 +1147,8 @@ export interface EC2FleetFleetLaunchTemplateSpecificationRequest {
    * The name of the launch template.
    *
    * You must specify the `LaunchTemplateName` or the `LaunchTemplateId` , but not both.
+   *
+   * Length: 3–128. Pattern: `[a-zA-Z0-9\(\)\.\-/_]+`.
    */
   launchTemplateName?: string;
   /**
@@ -1299,7 +1325,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: `hdd` and `ssd`
    */
-  localStorageTypes?: string[];
+  localStorageTypes?: ("hdd" | "ssd")[];
   /**
    * Indicates whether current or previous generation instance types are included. The current generation instance types are recommended for use. Current generation instance types are typically the latest two to three generations in each instance family. For more information, see [Instance types](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instance-types.html) in the *Amazon EC2 User Guide* .
    *
@@ -1309,7 +1335,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: Current and previous generation instance types
    */
-  instanceGenerations?: string[];
+  instanceGenerations?: ("current" | "previous")[];
   /**
    * The minimum and maximum number of network interfaces.
    *
@@ -1332,7 +1358,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: Any accelerator type
    */
-  acceleratorTypes?: string[];
+  acceleratorTypes?: ("gpu" | "fpga" | "inference" | "media")[];
   /** The minimum and maximum number of vCPUs. */
   vCpuCount?: EC2FleetVCpuCountRangeRequest;
   /**
@@ -1345,6 +1371,8 @@ export interface EC2FleetInstanceRequirementsRequest {
    * > If you specify `ExcludedInstanceTypes` , you can't specify `AllowedInstanceTypes` . 
    *
    * Default: No excluded instance types
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
    */
   excludedInstanceTypes?: string[];
   /**
@@ -1358,7 +1386,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: Any manufacturer
    */
-  acceleratorManufacturers?: string[];
+  acceleratorManufacturers?: ("amazon-web-services" | "amd" | "habana" | "nvidia" | "xilinx")[];
   /**
    * The instance types to apply your specified attributes against. All other instance types are ignored, even if they match your specified attributes.
    *
@@ -1369,6 +1397,8 @@ export interface EC2FleetInstanceRequirementsRequest {
    * > If you specify `AllowedInstanceTypes` , you can't specify `ExcludedInstanceTypes` . 
    *
    * Default: All instance types
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
    */
   allowedInstanceTypes?: string[];
   /**
@@ -1393,7 +1423,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    *
    * Default: Any manufacturer
    */
-  cpuManufacturers?: string[];
+  cpuManufacturers?: ("intel" | "amd" | "amazon-web-services" | "apple")[];
   /**
    * The minimum and maximum amount of baseline network bandwidth, in gigabits per second (Gbps). For more information, see [Amazon EC2 instance network bandwidth](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-network-bandwidth.html) in the *Amazon EC2 User Guide* .
    *
@@ -1476,7 +1506,7 @@ export interface EC2FleetInstanceRequirementsRequest {
    * - For instance types with Xilinx U30 cards, specify `u30` .
    * - For instance types with Xilinx VU9P FPGAs, spec …
    */
-  acceleratorNames?: string[];
+  acceleratorNames?: ("a10g" | "a100" | "h100" | "inferentia" | "k520" | "k80" | "m60" | "radeon-pro-v520" | "t4" | "t4g" | "vu9p" | "v100" | "l40s" | "l4" | "gaudi-hl-205" | "inferentia2" | "trainium" | "trainium2" | "u30")[];
   /**
    * The minimum and maximum amount of total accelerator memory, in MiB.
    *
@@ -1722,7 +1752,7 @@ export interface EC2FleetEbsBlockDevice {
   /** The ID of the snapshot. */
   snapshotId?: string;
   /** The volume type. For more information, see [Amazon EBS volume types](https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html) in the *Amazon EBS User Guide* . */
-  volumeType?: string;
+  volumeType?: "gp2" | "gp3" | "io1" | "io2" | "sc1" | "st1" | "standard";
   /**
    * Identifier (key ID, key alias, key ARN, or alias ARN) of the customer managed KMS key to use for EBS encryption.
    *
@@ -1933,6 +1963,7 @@ export interface EIPAssociationArgs {
    * You can specify either the instance ID or the network interface ID, but not both.
    */
   networkInterfaceId?: string;
+  /** @deprecated The CloudFormation registry marks `EIP` of AWS::EC2::EIPAssociation deprecated. */
   eip?: string;
 }
 
@@ -1980,9 +2011,17 @@ export type EnclaveCertificateIamRoleAssociation = InstanceType<typeof EnclaveCe
 
 /** Inputs of {@link EnclaveCertificateIamRoleAssociation}. */
 export interface EnclaveCertificateIamRoleAssociationArgs {
-  /** The ARN of the IAM role to associate with the ACM certificate. You can associate up to 16 IAM roles with an ACM certificate. */
+  /**
+   * The ARN of the IAM role to associate with the ACM certificate. You can associate up to 16 IAM roles with an ACM certificate.
+   *
+   * Length: 1–1283. Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:iam:.*:([0-9]{12})?:role/.+$`.
+   */
   roleArn: string;
-  /** The ARN of the ACM certificate with which to associate the IAM role. */
+  /**
+   * The ARN of the ACM certificate with which to associate the IAM role.
+   *
+   * Length: 1–1283. Pattern: `^arn:aws[A-Za-z0-9-]{0,64}:acm:[A-Za-z0-9-]{1,64}:([0-9]{12})?:certificate/.+$`.
+   */
   certificateArn: string;
 }
 
@@ -2304,7 +2343,11 @@ export interface IPAMIpamOperatingRegion {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-ipam-ipamorganizationalunitexclusion.html | CloudFormation: IpamOrganizationalUnitExclusion}
  */
 export interface IPAMIpamOrganizationalUnitExclusion {
-  /** An AWS Organizations entity path. For more information on the entity path, see [Understand the AWS Organizations entity path](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed-view-data-orgs.html#access_policies_access-advisor-viewing-orgs-entity-path) in the *AWS Identity and Access Management User Guide* . */
+  /**
+   * An AWS Organizations entity path. For more information on the entity path, see [Understand the AWS Organizations entity path](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed-view-data-orgs.html#access_policies_access-advisor-viewing-orgs-entity-path) in the *AWS Identity and Access Management User Guide* .
+   *
+   * Length: at least 1.
+   */
   organizationsEntityPath: string;
 }
 
@@ -2672,7 +2715,11 @@ export interface IPAMResourceDiscoveryIpamOperatingRegion {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-ipamresourcediscovery-ipamresourcediscoveryorganizationalunitexclusion.html | CloudFormation: IpamResourceDiscoveryOrganizationalUnitExclusion}
  */
 export interface IPAMResourceDiscoveryIpamResourceDiscoveryOrganizationalUnitExclusion {
-  /** An AWS Organizations entity path. For more information on the entity path, see [Understand the AWS Organizations entity path](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed-view-data-orgs.html#access_policies_access-advisor-viewing-orgs-entity-path) in the *AWS Identity and Access Management User Guide* . */
+  /**
+   * An AWS Organizations entity path. For more information on the entity path, see [Understand the AWS Organizations entity path](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_last-accessed-view-data-orgs.html#access_policies_access-advisor-viewing-orgs-entity-path) in the *AWS Identity and Access Management User Guide* .
+   *
+   * Length: at least 1.
+   */
   organizationsEntityPath: string;
 }
 
@@ -3233,7 +3280,11 @@ export interface InstanceElasticGpuSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-instance-elasticinferenceaccelerator.html | CloudFormation: ElasticInferenceAccelerator}
  */
 export interface InstanceElasticInferenceAccelerator {
-  /** The number of elastic inference accelerators to attach to the instance. */
+  /**
+   * The number of elastic inference accelerators to attach to the instance.
+   *
+   * Range: at least 0.
+   */
   count?: number;
   /** The type of elastic inference accelerator. The possible values are `eia1.medium` , `eia1.large` , `eia1.xlarge` , `eia2.medium` , `eia2.large` , and `eia2.xlarge` . */
   type: string;
@@ -3481,6 +3532,8 @@ export interface InstanceMetadataOptions {
    * The maximum number of hops that the metadata token can travel.
    *
    * Possible values: Integers from 1 to 64
+   *
+   * Range: 1–64.
    */
   httpPutResponseHopLimit?: number;
   /**
@@ -5256,6 +5309,8 @@ export interface NatGatewayArgs {
    * [Private NAT gateway only] The number of secondary private IPv4 addresses you want to assign to the NAT gateway. For more information about secondary addresses, see [Create a NAT gateway](https://docs.aws.amazon.com/vpc/latest/userguide/vpc-nat-gateway.html#nat-gateway-creating) in the *Amazon Virtual Private Cloud User Guide* .
    *
    * `SecondaryPrivateIpAddressCount` and `SecondaryPrivateIpAddresses` cannot be set at the same time.
+   *
+   * Range: at least 1.
    */
   secondaryPrivateIpAddressCount?: number;
   /** [Public NAT gateway only] The allocation ID of the Elastic IP address that's associated with the NAT gateway. This property is required for a public NAT gateway and cannot be specified with a private NAT gateway. */
@@ -5514,7 +5569,7 @@ export interface NetworkInsightsAccessScopeResourceStatementRequest {
  */
 export interface NetworkInsightsAccessScopePacketHeaderStatementRequest {
   /** The protocols. */
-  protocols?: string[];
+  protocols?: ("tcp" | "udp")[];
   /** The destination ports. */
   destinationPorts?: string[];
   /** The destination addresses. */
@@ -6402,12 +6457,16 @@ export interface PrefixListArgs {
    * The maximum number of entries for the prefix list. You can't modify the entries and the size of a prefix list at the same time.
    *
    * This property is required when you create a prefix list.
+   *
+   * Range: at least 1.
    */
   maxEntries?: number;
   /**
    * A name for the prefix list.
    *
    * Constraints: Up to 255 characters in length. The name cannot start with `com.amazonaws` .
+   *
+   * Length: 1–255.
    */
   prefixListName: string;
   /** The entries for the prefix list. */
@@ -6444,9 +6503,15 @@ export interface PrefixListEntry {
    * A description for the entry.
    *
    * Constraints: Up to 255 characters in length.
+   *
+   * Length: 0–255.
    */
   description?: string;
-  /** The CIDR block. */
+  /**
+   * The CIDR block.
+   *
+   * Length: 1–46.
+   */
   cidr: string;
 }
 
@@ -6524,7 +6589,11 @@ export type RouteServer = InstanceType<typeof RouteServer>;
 
 /** Inputs of {@link RouteServer}. */
 export interface RouteServerArgs {
-  /** The Border Gateway Protocol (BGP) Autonomous System Number (ASN) for the appliance. Valid values are from 1 to 4294967295. We recommend using a private ASN in the 64512–65534 (16-bit ASN) or 4200000000–4294967294 (32-bit ASN) range. */
+  /**
+   * The Border Gateway Protocol (BGP) Autonomous System Number (ASN) for the appliance. Valid values are from 1 to 4294967295. We recommend using a private ASN in the 64512–65534 (16-bit ASN) or 4200000000–4294967294 (32-bit ASN) range.
+   *
+   * Range: 1–4294967294.
+   */
   amazonSideAsn: number;
   /** Indicates whether routes should be persisted after all BGP sessions are terminated. */
   persistRoutes?: "enable" | "disable";
@@ -6534,6 +6603,8 @@ export interface RouteServerArgs {
    * If you set the duration to 1 minute, then when your network appliance re-establishes BGP with route server, it has 1 minute to relearn it's adjacent network and advertise those routes to route server before route server resumes normal functionality. In most cases, 1 minute is probably sufficient. If, however, you have concerns that your BGP network may not be capable of fully re-establishing and re-learning everything in 1 minute, you can increase the duration up to 5 minutes.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 0–5.
    */
   persistRoutesDuration?: number;
   /** Indicates whether SNS notifications are enabled for the route server. Enabling SNS notifications persists BGP status changes to an SNS topic provisioned by AWS . */
@@ -6657,7 +6728,11 @@ export interface RouteServerPeerOutputs extends RouteServerPeerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-routeserverpeer-bgpoptions.html | CloudFormation: BgpOptions}
  */
 export interface RouteServerPeerBgpOptions {
-  /** The Border Gateway Protocol (BGP) Autonomous System Number (ASN) for the appliance. Valid values are from 1 to 4294967295. We recommend using a private ASN in the 64512–65534 (16-bit ASN) or 4200000000–4294967294 (32-bit ASN) range. */
+  /**
+   * The Border Gateway Protocol (BGP) Autonomous System Number (ASN) for the appliance. Valid values are from 1 to 4294967295. We recommend using a private ASN in the 64512–65534 (16-bit ASN) or 4200000000–4294967294 (32-bit ASN) range.
+   *
+   * Range: 1–4294967294.
+   */
   peerAsn?: number;
   /**
    * The liveness detection protocol used for the BGP peer.
@@ -7273,6 +7348,8 @@ export interface SpotFleetFleetLaunchTemplateSpecification {
    * The name of the launch template.
    *
    * You must specify the `LaunchTemplateName` or the `LaunchTemplateId` , but not both.
+   *
+   * Length: 3–128. Pattern: `[a-zA-Z0-9\(\)\.\-/_]+`.
    */
   launchTemplateName?: string;
   /**
@@ -7366,7 +7443,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: `hdd` and `ssd`
    */
-  localStorageTypes?: string[];
+  localStorageTypes?: ("hdd" | "ssd")[];
   /**
    * Indicates whether current or previous generation instance types are included. The current generation instance types are recommended for use. Current generation instance types are typically the latest two to three generations in each instance family. For more information, see [Instance types](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instance-types.html) in the *Amazon EC2 User Guide* .
    *
@@ -7376,7 +7453,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: Current and previous generation instance types
    */
-  instanceGenerations?: string[];
+  instanceGenerations?: ("current" | "previous")[];
   /**
    * The minimum and maximum number of network interfaces.
    *
@@ -7399,7 +7476,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: Any accelerator type
    */
-  acceleratorTypes?: string[];
+  acceleratorTypes?: ("gpu" | "fpga" | "inference" | "media")[];
   /** The minimum and maximum number of vCPUs. */
   vCpuCount?: SpotFleetVCpuCountRangeRequest;
   /**
@@ -7412,6 +7489,8 @@ export interface SpotFleetInstanceRequirementsRequest {
    * > If you specify `ExcludedInstanceTypes` , you can't specify `AllowedInstanceTypes` . 
    *
    * Default: No excluded instance types
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
    */
   excludedInstanceTypes?: string[];
   /**
@@ -7425,7 +7504,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: Any manufacturer
    */
-  acceleratorManufacturers?: string[];
+  acceleratorManufacturers?: ("amazon-web-services" | "amd" | "habana" | "nvidia" | "xilinx")[];
   /**
    * The instance types to apply your specified attributes against. All other instance types are ignored, even if they match your specified attributes.
    *
@@ -7436,6 +7515,8 @@ export interface SpotFleetInstanceRequirementsRequest {
    * > If you specify `AllowedInstanceTypes` , you can't specify `ExcludedInstanceTypes` . 
    *
    * Default: All instance types
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
    */
   allowedInstanceTypes?: string[];
   /**
@@ -7460,7 +7541,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    *
    * Default: Any manufacturer
    */
-  cpuManufacturers?: string[];
+  cpuManufacturers?: ("intel" | "amd" | "amazon-web-services" | "apple")[];
   /**
    * The minimum and maximum amount of baseline network bandwidth, in gigabits per second (Gbps). For more information, see [Amazon EC2 instance network bandwidth](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-network-bandwidth.html) in the *Amazon EC2 User Guide* .
    *
@@ -7543,7 +7624,7 @@ export interface SpotFleetInstanceRequirementsRequest {
    * - For instance types with Xilinx U30 cards, specify `u30` .
    * - For instance types with Xilinx VU9P FPGAs, spec …
    */
-  acceleratorNames?: string[];
+  acceleratorNames?: ("a10g" | "a100" | "h100" | "inferentia" | "k520" | "k80" | "m60" | "radeon-pro-v520" | "t4" | "t4g" | "vu9p" | "v100" | "l40s" | "l4" | "gaudi-hl-205" | "inferentia2" | "trainium" | "trainium2" | "u30")[];
   /**
    * The minimum and maximum amount of total accelerator memory, in MiB.
    *
@@ -7900,7 +7981,7 @@ export interface SpotFleetEbsBlockDevice {
   /** The ID of the snapshot. */
   snapshotId?: string;
   /** The volume type. For more information, see [Amazon EBS volume types](https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html) in the *Amazon EBS User Guide* . */
-  volumeType?: string;
+  volumeType?: "gp2" | "gp3" | "io1" | "io2" | "sc1" | "st1" | "standard";
   /**
    * Indicates whether the encryption state of an EBS volume is changed while being restored from a backing snapshot. The effect of setting the encryption state to `true` depends on the volume origin (new or from a snapshot), starting encryption state, ownership, and whether encryption by default is enabled. For more information, see [Amazon EBS Encryption](https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/EBSEncryption.html#encryption-parameters) in the *Amazon EC2 User Guide* .
    *
@@ -8119,9 +8200,17 @@ export type SqlHaStandbyDetectedInstance = InstanceType<typeof SqlHaStandbyDetec
 
 /** Inputs of {@link SqlHaStandbyDetectedInstance}. */
 export interface SqlHaStandbyDetectedInstanceArgs {
-  /** The ID of the EC2 instance to enable for SQL Server high availability standby detection. */
+  /**
+   * The ID of the EC2 instance to enable for SQL Server high availability standby detection.
+   *
+   * Pattern: `^i-[0-9a-f]{8,17}$`.
+   */
   instanceId: string;
-  /** The ARN of the AWS Secrets Manager secret containing SQL Server access credentials to the EC2 instance. If not specified, AWS Systems Manager agent will use default local user credentials. */
+  /**
+   * The ARN of the AWS Secrets Manager secret containing SQL Server access credentials to the EC2 instance. If not specified, AWS Systems Manager agent will use default local user credentials.
+   *
+   * Pattern: ``.
+   */
   sqlServerCredentials?: string;
 }
 
@@ -8296,7 +8385,11 @@ export type SubnetCidrBlock = InstanceType<typeof SubnetCidrBlock>;
 export interface SubnetCidrBlockArgs {
   /** The ID of the subnet. */
   subnetId: string;
-  /** The IPv6 network range for the subnet, in CIDR notation. */
+  /**
+   * The IPv6 network range for the subnet, in CIDR notation.
+   *
+   * Length: at most 42.
+   */
   ipv6CidrBlock?: string;
   /**
    * An IPv6 IPAM pool ID for the subnet.
@@ -8308,6 +8401,8 @@ export interface SubnetCidrBlockArgs {
    * An IPv6 netmask length for the subnet.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 0–128.
    */
   ipv6NetmaskLength?: number;
 }
@@ -8431,7 +8526,7 @@ export interface TrafficMirrorFilterArgs {
    *
    * Valid values are `amazon-dns` .
    */
-  networkServices?: string[];
+  networkServices?: ("amazon-dns")[];
   /** The tags to assign to a Traffic Mirror filter. */
   tags?: AwsTag[];
 }
@@ -9828,7 +9923,7 @@ export interface VPCEndpointArgs {
    *
    * `Properties: VpcEndpointType: 'Interface' ServiceName: !Sub 'com.amazonaws.${AWS::Region}.logs' PolicyDocument: '{ "Version":"2012-10-17",  "Statement": [{ "Effect":"Allow", "Principal":"*", "Action":["logs:Describe*","logs:Get*","logs:List*","logs:FilterLogEvents"], "Resource":"*" }] }'`
    */
-  policyDocument?: string | Record<string, unknown>;
+  policyDocument?: string | PolicyDocument;
   /**
    * The type of endpoint.
    *
@@ -9881,7 +9976,11 @@ export interface VPCEndpointOutputs extends VPCEndpointArgs {
 export interface VPCEndpointDnsOptionsSpecification {
   /** Indicates whether to enable private DNS only for inbound endpoints. This option is available only for services that support both gateway and interface endpoints. It routes traffic that originates from the VPC to the gateway endpoint and traffic that originates from on-premises to the interface endpoint. */
   privateDnsOnlyForInboundResolverEndpoint?: "OnlyInboundResolver" | "AllResolvers" | "NotSpecified";
-  /** Indicates which of the private domains to create private hosted zones for and associate with the specified VPC. Only supported when private DNS is enabled and the private DNS preference is `VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS` or `SPECIFIED_DOMAINS_ONLY` . */
+  /**
+   * Indicates which of the private domains to create private hosted zones for and associate with the specified VPC. Only supported when private DNS is enabled and the private DNS preference is `VERIFIED_DOMAINS_AND_SPECIFIED_DOMAINS` or `SPECIFIED_DOMAINS_ONLY` .
+   *
+   * Items: 1–10. Each item: Length: 1–255.
+   */
   privateDnsSpecifiedDomains?: string[];
   /** The DNS records created for the endpoint. */
   dnsRecordIpType?: "ipv4" | "ipv6" | "dualstack" | "service-defined" | "not-specified";
@@ -10297,6 +10396,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 64 and 2048.
    *
    * Default: `1024`
+   *
+   * Range: 64–2048.
    */
   replayWindowSize?: number;
   /** Turn on or off tunnel endpoint lifecycle control feature. */
@@ -10307,6 +10408,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 60 and half of `Phase2LifetimeSeconds` .
    *
    * Default: `270`
+   *
+   * Range: at least 60.
    */
   rekeyMarginTimeSeconds?: number;
   /**
@@ -10323,6 +10426,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 900 and 3,600. The value must be less than the value for `Phase1LifetimeSeconds` .
    *
    * Default: `3600`
+   *
+   * Range: 900–3600.
    */
   phase2LifetimeSeconds?: number;
   /**
@@ -10343,6 +10448,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 900 and 28,800.
    *
    * Default: `28800`
+   *
+   * Range: 900–28800.
    */
   phase1LifetimeSeconds?: number;
   /**
@@ -10351,6 +10458,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value between 0 and 100.
    *
    * Default: `100`
+   *
+   * Range: 0–100.
    */
   rekeyFuzzPercentage?: number;
   /**
@@ -10365,6 +10474,8 @@ export interface VPNConnectionVpnTunnelOptionsSpecification {
    * Constraints: A value greater than or equal to 30.
    *
    * Default: `30`
+   *
+   * Range: at least 30.
    */
   dpdTimeoutSeconds?: number;
 }
@@ -10633,7 +10744,11 @@ export interface VerifiedAccessEndpointOutputs extends VerifiedAccessEndpointArg
 export interface VerifiedAccessEndpointLoadBalancerOptions {
   /** The ARN of the load balancer. */
   loadBalancerArn?: string;
-  /** The IP port number. */
+  /**
+   * The IP port number.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** The IP protocol. */
   protocol?: string;
@@ -10649,9 +10764,17 @@ export interface VerifiedAccessEndpointLoadBalancerOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-verifiedaccessendpoint-portrange.html | CloudFormation: PortRange}
  */
 export interface VerifiedAccessEndpointPortRange {
-  /** The start of the port range. */
+  /**
+   * The start of the port range.
+   *
+   * Range: 1–65535.
+   */
   fromPort?: number;
-  /** The end of the port range. */
+  /**
+   * The end of the port range.
+   *
+   * Range: 1–65535.
+   */
   toPort?: number;
 }
 
@@ -10661,7 +10784,11 @@ export interface VerifiedAccessEndpointPortRange {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ec2-verifiedaccessendpoint-networkinterfaceoptions.html | CloudFormation: NetworkInterfaceOptions}
  */
 export interface VerifiedAccessEndpointNetworkInterfaceOptions {
-  /** The IP port number. */
+  /**
+   * The IP port number.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** The ID of the network interface. */
   networkInterfaceId?: string;
@@ -10679,7 +10806,11 @@ export interface VerifiedAccessEndpointNetworkInterfaceOptions {
 export interface VerifiedAccessEndpointRdsOptions {
   /** The protocol. */
   protocol?: string;
-  /** The port. */
+  /**
+   * The port.
+   *
+   * Range: 1–65535.
+   */
   port?: number;
   /** The ARN of the RDS instance. */
   rdsDbInstanceArn?: string;

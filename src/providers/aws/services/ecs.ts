@@ -147,6 +147,8 @@ export interface CapacityProviderInfrastructureOptimization {
    * - `null` - Uses the default optimization behavior.
    * - `-1` - Disables automatic infrastructure optimization.
    * - A value between `0` and `3600` (inclusive) - Specifies the number of seconds to wait before optimizing instances.
+   *
+   * Range: -1–3600.
    */
   scaleInAfter?: number;
 }
@@ -237,11 +239,19 @@ export interface CapacityProviderInstanceRequirementsRequest {
   acceleratorTypes?: ("gpu" | "fpga" | "inference")[];
   /** The minimum and maximum number of vCPUs for the instance types. Amazon ECS selects instance types that have vCPU counts within this range. */
   vCpuCount: CapacityProviderVCpuCountRangeRequest;
-  /** The instance types to exclude from selection. Use this to prevent Amazon ECS from selecting specific instance types that may not be suitable for your workloads. */
+  /**
+   * The instance types to exclude from selection. Use this to prevent Amazon ECS from selecting specific instance types that may not be suitable for your workloads.
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
+   */
   excludedInstanceTypes?: string[];
   /** The accelerator manufacturers to include. You can specify `nvidia` , `amd` , `amazon-web-services` , or `xilinx` depending on your accelerator requirements. */
   acceleratorManufacturers?: ("amazon-web-services" | "amd" | "habana" | "nvidia" | "xilinx")[];
-  /** The instance types to include in the selection. When specified, Amazon ECS only considers these instance types, subject to the other requirements specified. */
+  /**
+   * The instance types to include in the selection. When specified, Amazon ECS only considers these instance types, subject to the other requirements specified.
+   *
+   * Each item: Length: 1–30. Pattern: `[a-zA-Z0-9\.\*]+`.
+   */
   allowedInstanceTypes?: string[];
   /** Indicates whether to include instance types with local storage. Set to `included` to allow local storage, `excluded` to exclude it, or `required` to use only instances with local storage. */
   localStorage?: "included" | "required" | "excluded";
@@ -637,7 +647,11 @@ export interface ClusterCapacityProviderAssociationsArgs {
   defaultCapacityProviderStrategy: ClusterCapacityProviderAssociationsCapacityProviderStrategy[];
   /** The capacity providers to associate with the cluster. */
   capacityProviders?: string[];
-  /** The cluster the capacity provider association is the target of. */
+  /**
+   * The cluster the capacity provider association is the target of.
+   *
+   * Length: 1–2048.
+   */
   cluster: string;
 }
 
@@ -662,6 +676,8 @@ export interface ClusterCapacityProviderAssociationsCapacityProviderStrategy {
    * - The default value is `0` if not specified
    * - The valid range is 0 to 100,000
    * - Base requirements are satisfied first before weight distribution
+   *
+   * Range: 0–100000.
    */
   base?: number;
   /**
@@ -678,6 +694,8 @@ export interface ClusterCapacityProviderAssociationsCapacityProviderStrategy {
    * - Capacity providers with weight of `0` cannot place tasks
    *
    * Task distribution logic: …
+   *
+   * Range: 0–1000.
    */
   weight?: number;
 }
@@ -725,6 +743,8 @@ export interface DaemonArgs {
    * The Amazon Resource Names (ARNs) of the capacity providers associated with the daemon.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
    */
   capacityProviderArns?: string[];
   /**
@@ -752,9 +772,17 @@ export interface DaemonOutputs extends DaemonArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-daemon-daemondeploymentconfiguration.html | CloudFormation: DaemonDeploymentConfiguration}
  */
 export interface DaemonDaemonDeploymentConfiguration {
-  /** The percentage of container instances to drain simultaneously during a daemon deployment. Valid values are between 0.0 and 100.0. */
+  /**
+   * The percentage of container instances to drain simultaneously during a daemon deployment. Valid values are between 0.0 and 100.0.
+   *
+   * Range: 0–100.
+   */
   drainPercent?: number;
-  /** The amount of time (in minutes) to wait after a successful deployment step before proceeding. This allows time to monitor for issues before continuing. The default value is 0. */
+  /**
+   * The amount of time (in minutes) to wait after a successful deployment step before proceeding. This allows time to monitor for issues before continuing. The default value is 0.
+   *
+   * Range: 0–1440.
+   */
   bakeTimeInMinutes?: number;
   /** The CloudWatch alarm configuration for a daemon. When enabled, CloudWatch alarms determine whether a daemon deployment has failed. */
   alarms?: DaemonDaemonAlarmConfiguration;
@@ -2249,6 +2277,8 @@ export interface ServiceDeploymentConfiguration {
    * - For rolling deployments, the value is set to 3 hours (180 minutes).
    * - When you use an external deployment controller ( `EXTERNAL` ), or the CodeDeploy blue/green deployment controller ( `CODE_DEPLOY` ), the value is set to 3 hours (180 minutes).
    * - For all other cases, the value is set to 36 hours (2160 minutes).
+   *
+   * Range: 0–1440.
    */
   bakeTimeInMinutes?: number;
   /** An array of deployment lifecycle hook objects to run custom logic at specific stages of the deployment lifecycle. */
@@ -2335,9 +2365,17 @@ export interface ServiceThresholdConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-service-canaryconfiguration.html | CloudFormation: CanaryConfiguration}
  */
 export interface ServiceCanaryConfiguration {
-  /** The percentage of production traffic to shift to the new service revision during the canary phase. Valid values are multiples of 0.1 from 0.1 to 100.0. The default value is 5.0. */
+  /**
+   * The percentage of production traffic to shift to the new service revision during the canary phase. Valid values are multiples of 0.1 from 0.1 to 100.0. The default value is 5.0.
+   *
+   * Range: 0.1–100.
+   */
   canaryPercent?: number;
-  /** The amount of time in minutes to wait during the canary phase before shifting the remaining production traffic to the new service revision. Valid values are 0 to 1440 minutes (24 hours). The default value is 10. */
+  /**
+   * The amount of time in minutes to wait during the canary phase before shifting the remaining production traffic to the new service revision. Valid values are 0 to 1440 minutes (24 hours). The default value is 10.
+   *
+   * Range: 0–1440.
+   */
   canaryBakeTimeInMinutes?: number;
 }
 
@@ -2379,6 +2417,8 @@ export interface ServiceDeploymentLifecycleHook {
    *
    * You can use a lifecycle hook for this stage.
    * - PRODUCTION_TRAFFIC_SHIFT …
+   *
+   * Items: at least 1.
    */
   lifecycleStages: ("RECONCILE_SERVICE" | "PRE_SCALE_UP" | "POST_SCALE_UP" | "TEST_TRAFFIC_SHIFT" | "POST_TEST_TRAFFIC_SHIFT" | "PRE_PRODUCTION_TRAFFIC_SHIFT" | "PRODUCTION_TRAFFIC_SHIFT" | "POST_PRODUCTION_TRAFFIC_SHIFT")[];
   /**
@@ -2412,6 +2452,7 @@ export interface ServiceDeploymentLifecycleHook {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-service-hooktimeoutconfig.html | CloudFormation: HookTimeoutConfig} */
 export interface ServiceHookTimeoutConfig {
   action?: "ROLLBACK" | "CONTINUE";
+  /** Range: 1–20160. */
   timeoutInMinutes?: number;
 }
 
@@ -2437,9 +2478,17 @@ export interface ServiceDeploymentEarlySuccessCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-service-linearconfiguration.html | CloudFormation: LinearConfiguration}
  */
 export interface ServiceLinearConfiguration {
-  /** The amount of time in minutes to wait between each traffic shifting step during a linear deployment. Valid values are 0 to 1440 minutes (24 hours). The default value is 6. This bake time is not applied after reaching 100 percent traffic. */
+  /**
+   * The amount of time in minutes to wait between each traffic shifting step during a linear deployment. Valid values are 0 to 1440 minutes (24 hours). The default value is 6. This bake time is not applied after reaching 100 percent traffic.
+   *
+   * Range: 0–1440.
+   */
   stepBakeTimeInMinutes?: number;
-  /** The percentage of production traffic to shift in each step during a linear deployment. Valid values are multiples of 0.1 from 3.0 to 100.0. The default value is 10.0. */
+  /**
+   * The percentage of production traffic to shift in each step during a linear deployment. Valid values are multiples of 0.1 from 3.0 to 100.0. The default value is 10.0.
+   *
+   * Range: 3–100.
+   */
   stepPercent?: number;
 }
 
@@ -2554,7 +2603,11 @@ export interface ServiceEBSTagSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-service-monitoringconfiguration.html | CloudFormation: MonitoringConfiguration}
  */
 export interface ServiceMonitoringConfiguration {
-  /** The list of metric configurations for the service monitoring. */
+  /**
+   * The list of metric configurations for the service monitoring.
+   *
+   * Items: 1–2.
+   */
   metricConfigurations: ServiceMetricConfiguration[];
 }
 
@@ -2566,7 +2619,11 @@ export interface ServiceMonitoringConfiguration {
 export interface ServiceMetricConfiguration {
   /** The resolution, in seconds, at which to collect the metrics. The valid values are ``20`` and ``60``. */
   resolutionSeconds: 20 | 60;
-  /** The list of metric names to configure. The supported metric names are ``CPUUtilization`` and ``MemoryUtilization``. */
+  /**
+   * The list of metric names to configure. The supported metric names are ``CPUUtilization`` and ``MemoryUtilization``.
+   *
+   * Items: 1–2.
+   */
   metricNames: ("CPUUtilization" | "MemoryUtilization")[];
 }
 
@@ -2578,7 +2635,11 @@ export interface ServiceMetricConfiguration {
 export interface ServiceForceNewDeployment {
   /** Determines whether to force a new deployment of the service. By default, deployments aren't forced. You can use this option to start a new deployment with no service definition changes. For example, you can update a service's tasks to use a newer Docker image with the same image/tag combination ( `my_image:latest` ) or to roll Fargate tasks onto a newer platform version. */
   enableForceNewDeployment: boolean;
-  /** When you change the `ForceNewDeploymentNonce` value in your template, it signals Amazon ECS to start a new deployment even though no other service parameters have changed. The value must be a unique, time- varying value like a timestamp, random string, or sequence number. Use this property when you want to ensure your tasks pick up the latest version of a Docker image that uses the same tag but has been updated in the registry. */
+  /**
+   * When you change the `ForceNewDeploymentNonce` value in your template, it signals Amazon ECS to start a new deployment even though no other service parameters have changed. The value must be a unique, time- varying value like a timestamp, random string, or sequence number. Use this property when you want to ensure your tasks pick up the latest version of a Docker image that uses the same tag but has been updated in the registry.
+   *
+   * Length: 1–255.
+   */
   forceNewDeploymentNonce?: string;
 }
 
@@ -2625,6 +2686,7 @@ export interface TaskDefinitionArgs {
    * If you are setting namespaced kernel parameters using `systemControls` for the containers in the task, the following will apply to your IPC resource namespace. For more information, see [System Controls](https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task_definition_parameters.html) in the *Amazon Elastic Container Service Developer Guide* . …
    */
   ipcMode?: string;
+  /** @deprecated The CloudFormation registry marks `InferenceAccelerators` of AWS::ECS::TaskDefinition deprecated. */
   inferenceAccelerators?: TaskDefinitionInferenceAccelerator[];
   /**
    * The amount (in MiB) of memory used by the task.
@@ -3808,12 +3870,16 @@ export interface TaskSetAwsVpcConfiguration {
    * The IDs of the security groups associated with the task or service. If you don't specify a security group, the default security group for the VPC is used. There's a limit of 5 security groups that can be specified.
    *
    * > All specified security groups must be from the same VPC.
+   *
+   * Items: at most 5.
    */
   securityGroups?: string[];
   /**
    * The IDs of the subnets associated with the task or service. There's a limit of 16 subnets that can be specified.
    *
    * > All specified subnets must be from the same VPC.
+   *
+   * Items: at most 16.
    */
   subnets: string[];
   /**
@@ -3833,7 +3899,11 @@ export interface TaskSetAwsVpcConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ecs-taskset-scale.html | CloudFormation: Scale}
  */
 export interface TaskSetScale {
-  /** The value, specified as a percent total of a service's `desiredCount` , to scale the task set. Accepted values are numbers between 0 and 100. */
+  /**
+   * The value, specified as a percent total of a service's `desiredCount` , to scale the task set. Accepted values are numbers between 0 and 100.
+   *
+   * Range: 0–100.
+   */
   value?: number;
   /** The unit of measure for the scale value. */
   unit?: "PERCENT";

@@ -51,7 +51,11 @@ export interface AccessPointOutputs extends AccessPointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-efs-accesspoint-rootdirectory.html | CloudFormation: RootDirectory}
  */
 export interface AccessPointRootDirectory {
-  /** Specifies the path on the EFS file system to expose as the root directory to NFS clients using the access point to access the EFS file system. A path can have up to four subdirectories. If the specified path does not exist, you are required to provide the `CreationInfo` . */
+  /**
+   * Specifies the path on the EFS file system to expose as the root directory to NFS clients using the access point to access the EFS file system. A path can have up to four subdirectories. If the specified path does not exist, you are required to provide the `CreationInfo` .
+   *
+   * Length: 1–100.
+   */
   path?: string;
   /**
    * (Optional) Specifies the POSIX IDs and permissions to apply to the access point's `RootDirectory` . If the `RootDirectory` > `Path` specified does not exist, EFS creates the root directory using the `CreationInfo` settings when a client connects to an access point. When specifying the `CreationInfo` , you must provide values for all properties.
@@ -75,7 +79,11 @@ export interface AccessPointCreationInfo {
   ownerGid: string;
   /** Specifies the POSIX user ID to apply to the `RootDirectory` . Accepts values from 0 to 2^32 (4294967295). */
   ownerUid: string;
-  /** Specifies the POSIX permissions to apply to the `RootDirectory` , in the format of an octal number representing the file's mode bits. */
+  /**
+   * Specifies the POSIX permissions to apply to the `RootDirectory` , in the format of an octal number representing the file's mode bits.
+   *
+   * Pattern: `^[0-7]{3,4}$`.
+   */
   permissions: string;
 }
 
@@ -85,9 +93,17 @@ export interface AccessPointCreationInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-efs-accesspoint-accesspointtag.html | CloudFormation: AccessPointTag}
  */
 export interface AccessPointAccessPointTag {
-  /** The value of the tag key. */
+  /**
+   * The value of the tag key.
+   *
+   * Length: 1–256.
+   */
   value?: string;
-  /** The tag key (String). The key can't start with `aws:` . */
+  /**
+   * The tag key (String). The key can't start with `aws:` .
+   *
+   * Length: 1–128.
+   */
   key?: string;
 }
 
@@ -226,7 +242,11 @@ export interface FileSystemLifecyclePolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-efs-filesystem-replicationconfiguration.html | CloudFormation: ReplicationConfiguration}
  */
 export interface FileSystemReplicationConfiguration {
-  /** An array of destination objects. Only one destination object is supported. */
+  /**
+   * An array of destination objects. Only one destination object is supported.
+   *
+   * Items: 1–1.
+   */
   destinations?: FileSystemReplicationDestination[];
 }
 
@@ -246,7 +266,11 @@ export interface FileSystemReplicationDestination {
    * > One Zone file system type is not available in all Availability Zones in AWS Regions where Amazon EFS is available.
    */
   availabilityZoneName?: string;
-  /** The ID of the destination Amazon EFS file system. */
+  /**
+   * The ID of the destination Amazon EFS file system.
+   *
+   * Pattern: `^(arn:aws[-a-z]*:elasticfilesystem:[0-9a-z-:]+:file-system/fs-[0-9a-f]{8,40}|fs-[0-9a-f]{8,40})$`.
+   */
   fileSystemId?: string;
   /**
    * The AWS Region in which the destination file system is located.

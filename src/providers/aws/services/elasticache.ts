@@ -57,6 +57,8 @@ export interface CacheClusterArgs {
    * Use this parameter only when you are creating a cluster outside of an Amazon Virtual Private Cloud (Amazon VPC).
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `CacheSecurityGroupNames` of AWS::ElastiCache::CacheCluster deprecated.
    */
   cacheSecurityGroupNames?: string[];
   /**
@@ -300,7 +302,11 @@ export interface GlobalReplicationGroupArgs {
   regionalConfigurations?: GlobalReplicationGroupRegionalConfiguration[];
   /** The name of the cache parameter group to use with the Global datastore. It must be compatible with the major engine version used by the Global datastore. */
   cacheParameterGroupName?: string;
-  /** The replication groups that comprise the Global datastore. */
+  /**
+   * The replication groups that comprise the Global datastore.
+   *
+   * Items: at least 1.
+   */
   members: GlobalReplicationGroupGlobalReplicationGroupMember[];
   /**
    * Specifies whether a read-only replica is automatically promoted to read/write primary if the existing primary fails.
@@ -505,6 +511,8 @@ export interface ReplicationGroupArgs {
    * A list of cache security group names to associate with this replication group.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `CacheSecurityGroupNames` of AWS::ElastiCache::ReplicationGroup deprecated.
    */
   cacheSecurityGroupNames?: string[];
   /**
@@ -1117,7 +1125,11 @@ export interface UserArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   accessString?: string;
-  /** The ID of the user. */
+  /**
+   * The ID of the user.
+   *
+   * Pattern: `[a-z][a-z0-9\\-]*`.
+   */
   userId: string;
   /**
    * Passwords used for this user. You can create up to two passwords for each user.
@@ -1127,7 +1139,11 @@ export interface UserArgs {
   passwords?: string[];
   /** The current supported values are valkey and redis. */
   engine: "redis" | "valkey";
-  /** The list of tags. */
+  /**
+   * The list of tags.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1166,13 +1182,21 @@ export type UserGroup = InstanceType<typeof UserGroup>;
 
 /** Inputs of {@link UserGroup}. */
 export interface UserGroupArgs {
-  /** The ID of the user group. */
+  /**
+   * The ID of the user group.
+   *
+   * Pattern: `[a-z][a-z0-9\\-]*`.
+   */
   userGroupId: string;
   /** The current supported values are valkey and redis. */
   engine: "redis" | "valkey";
   /** The list of user IDs that belong to the user group. A user named `default` must be included. */
   userIds: string[];
-  /** The list of tags. */
+  /**
+   * The list of tags.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 

@@ -19,9 +19,14 @@ export type Dictionary = InstanceType<typeof Dictionary>;
 
 /** Inputs of {@link Dictionary}. */
 export interface DictionaryArgs {
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 40960.
+   */
   entries?: string;
   language: "eng" | "fra" | "ita" | "deu" | "spa" | "por";
+  /** Pattern: `^[a-zA-Z0-9]([a-zA-Z0-9-_]{0,126}[a-zA-Z0-9])?$`. */
   name: string;
   tags?: Record<string, string>;
 }
@@ -44,6 +49,7 @@ export type Feed = InstanceType<typeof Feed>;
 /** Inputs of {@link Feed}. */
 export interface FeedArgs {
   accessRoleArn?: string;
+  /** Pattern: `^[a-zA-Z0-9]([a-zA-Z0-9-_]{0,126}[a-zA-Z0-9])?$`. */
   name: string;
   outputs: FeedGetOutput[];
   tags?: Record<string, string>;
@@ -58,9 +64,11 @@ export interface FeedOutputs extends FeedArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elementalinference-feed-getoutput.html | CloudFormation: GetOutput} */
 export interface FeedGetOutput {
+  /** Pattern: `^[a-zA-Z0-9]([a-zA-Z0-9-_]{0,126}[a-zA-Z0-9])?$`. */
   name: string;
   outputConfig: FeedOutputConfig;
   status: "ENABLED" | "DISABLED";
+  /** Length: at most 1024. Pattern: `^[\w \-\.',\@:;]*$`. */
   description?: string;
 }
 
@@ -84,6 +92,7 @@ export interface FeedTemplateGroup {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-elementalinference-feed-clippingconfig.html | CloudFormation: ClippingConfig} */
 export interface FeedClippingConfig {
+  /** Length: at most 1024. Pattern: `^[\w \-\.',\@:;]*$`. */
   callbackMetadata?: string;
   /** Identifies the fixture whose event data Elemental Inference maps onto the clipping metadata for an output. */
   dataSourceConfiguration?: FeedDataSourceConfiguration;
@@ -103,6 +112,7 @@ export interface FeedDataSourceConfiguration {
 export interface FeedSubtitlingConfig {
   language: "eng" | "eng-au" | "eng-gb" | "eng-us" | "fra" | "ita" | "deu" | "spa" | "por";
   aspectRatio?: FeedAspectRatio;
+  /** Length: 1–19. Pattern: `^[a-zA-Z0-9]+$`. */
   dictionary?: string;
   profanityFilter?: "DISABLED" | "CENSOR" | "DROP";
 }

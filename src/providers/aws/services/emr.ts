@@ -1280,27 +1280,71 @@ export type Studio = InstanceType<typeof Studio>;
 
 /** Inputs of {@link Studio}. */
 export interface StudioArgs {
-  /** The ID of the Workspace security group associated with the Amazon EMR Studio. The Workspace security group allows outbound network traffic to resources in the Engine security group and to the internet. */
+  /**
+   * The ID of the Workspace security group associated with the Amazon EMR Studio. The Workspace security group allows outbound network traffic to resources in the Engine security group and to the internet.
+   *
+   * Pattern: `^sg-[a-zA-Z0-9\-._]+$`.
+   */
   workspaceSecurityGroupId: string;
-  /** A detailed description of the Amazon EMR Studio. */
+  /**
+   * A detailed description of the Amazon EMR Studio.
+   *
+   * Length: 0–256.
+   */
   description?: string;
-  /** The Amazon S3 location to back up EMR Studio Workspaces and notebook files. */
+  /**
+   * The Amazon S3 location to back up EMR Studio Workspaces and notebook files.
+   *
+   * Length: 6–10280. Pattern: `^s3://.*`.
+   */
   defaultS3Location: string;
-  /** A list of subnet IDs to associate with the Amazon EMR Studio. A Studio can have a maximum of 5 subnets. The subnets must belong to the VPC specified by `VpcId` . Studio users can create a Workspace in any of the specified subnets. */
+  /**
+   * A list of subnet IDs to associate with the Amazon EMR Studio. A Studio can have a maximum of 5 subnets. The subnets must belong to the VPC specified by `VpcId` . Studio users can create a Workspace in any of the specified subnets.
+   *
+   * Items: at least 1. Each item: Pattern: ``.
+   */
   subnetIds: string[];
-  /** Your identity provider's authentication endpoint. Amazon EMR Studio redirects federated users to this endpoint for authentication when logging in to a Studio with the Studio URL. */
+  /**
+   * Your identity provider's authentication endpoint. Amazon EMR Studio redirects federated users to this endpoint for authentication when logging in to a Studio with the Studio URL.
+   *
+   * Length: at most 4096. Pattern: `^https://[0-9a-zA-Z]([-.\w]*[0-9a-zA-Z])(:[0-9]*)*([?/#].*)?$`.
+   */
   idpAuthUrl?: string;
-  /** A descriptive name for the Amazon EMR Studio. */
+  /**
+   * A descriptive name for the Amazon EMR Studio.
+   *
+   * Length: 1–256. Pattern: `[a-zA-Z0-9_-]+`.
+   */
   name: string;
-  /** The Amazon Resource Name (ARN) of the IAM role that will be assumed by the Amazon EMR Studio. The service role provides a way for Amazon EMR Studio to interoperate with other AWS services. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role that will be assumed by the Amazon EMR Studio. The service role provides a way for Amazon EMR Studio to interoperate with other AWS services.
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso-f|iso-e))?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   serviceRole: string;
-  /** The ID of the Amazon Virtual Private Cloud (Amazon VPC) to associate with the Studio. */
+  /**
+   * The ID of the Amazon Virtual Private Cloud (Amazon VPC) to associate with the Studio.
+   *
+   * Pattern: `^(vpc-[0-9a-f]{8}|vpc-[0-9a-f]{17})$`.
+   */
   vpcId: string;
-  /** The ID of the Amazon EMR Studio Engine security group. The Engine security group allows inbound network traffic from the Workspace security group, and it must be in the same VPC specified by `VpcId` . */
+  /**
+   * The ID of the Amazon EMR Studio Engine security group. The Engine security group allows inbound network traffic from the Workspace security group, and it must be in the same VPC specified by `VpcId` .
+   *
+   * Length: 4–256. Pattern: `^sg-[a-zA-Z0-9\-._]+$`.
+   */
   engineSecurityGroupId: string;
-  /** The Amazon Resource Name (ARN) of the IAM user role that will be assumed by users and groups logged in to a Studio. The permissions attached to this IAM role can be scoped down for each user or group using session policies. You only need to specify `UserRole` when you set `AuthMode` to `SSO` . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM user role that will be assumed by users and groups logged in to a Studio. The permissions attached to this IAM role can be scoped down for each user or group using session policies. You only need to specify `UserRole` when you set `AuthMode` to `SSO` .
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso-f|iso-e))?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   userRole?: string;
-  /** The name of your identity provider's `RelayState` parameter. */
+  /**
+   * The name of your identity provider's `RelayState` parameter.
+   *
+   * Length: 0–256.
+   */
   idpRelayStateParameterName?: string;
   /** Specifies whether the Studio authenticates users using SSO or IAM. */
   authMode: "SSO" | "IAM";
@@ -1314,9 +1358,17 @@ export interface StudioArgs {
   trustedIdentityPropagationEnabled?: boolean;
   /** Indicates whether the Studio has `REQUIRED` or `OPTIONAL` IAM Identity Center user assignment. If the value is set to `REQUIRED` , users must be explicitly assigned to the Studio application to access the Studio. */
   idcUserAssignment?: "REQUIRED" | "OPTIONAL";
-  /** The ARN of the IAM Identity Center instance the Studio application belongs to. */
+  /**
+   * The ARN of the IAM Identity Center instance the Studio application belongs to.
+   *
+   * Length: 20–2048.
+   */
   idcInstanceArn?: string;
-  /** The AWS  key identifier (ARN) used to encrypt Amazon EMR Studio workspace and notebook files when backed up to Amazon S3. */
+  /**
+   * The AWS  key identifier (ARN) used to encrypt Amazon EMR Studio workspace and notebook files when backed up to Amazon S3.
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso-f|iso-e))?:[a-z-]+:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   encryptionKeyArn?: string;
 }
 
@@ -1343,9 +1395,17 @@ export type StudioSessionMapping = InstanceType<typeof StudioSessionMapping>;
 export interface StudioSessionMappingArgs {
   /** Specifies whether the identity to map to the Amazon EMR Studio is a user or a group. */
   identityType: "USER" | "GROUP";
-  /** The Amazon Resource Name (ARN) for the session policy that will be applied to the user or group. Session policies refine Studio user permissions without the need to use multiple IAM user roles. For more information, see [Create an EMR Studio user role with session policies](https://docs.aws.amazon.com/emr/latest/ManagementGuide/emr-studio-user-role.html) in the *Amazon EMR Management Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) for the session policy that will be applied to the user or group. Session policies refine Studio user permissions without the need to use multiple IAM user roles. For more information, see [Create an EMR Studio user role with session policies](https://docs.aws.amazon.com/emr/latest/ManagementGuide/emr-studio-user-role.html) in the *Amazon EMR Management Guide* .
+   *
+   * Pattern: `^arn:aws(-(cn|us-gov|iso-f|iso-e))?:iam::([0-9]{12})?:policy\/[^.]+$`.
+   */
   sessionPolicyArn: string;
-  /** The ID of the Amazon EMR Studio to which the user or group will be mapped. */
+  /**
+   * The ID of the Amazon EMR Studio to which the user or group will be mapped.
+   *
+   * Length: 4–256. Pattern: `^es-[0-9A-Z]+`.
+   */
   studioId: string;
   /** The name of the user or group. For more information, see [UserName](https://docs.aws.amazon.com/singlesignon/latest/IdentityStoreAPIReference/API_User.html#singlesignon-Type-User-UserName) and [DisplayName](https://docs.aws.amazon.com/singlesignon/latest/IdentityStoreAPIReference/API_Group.html#singlesignon-Type-Group-DisplayName) in the *Identity Store API Reference* . */
   identityName: string;
@@ -1366,7 +1426,11 @@ export type WALWorkspace = InstanceType<typeof WALWorkspace>;
 
 /** Inputs of {@link WALWorkspace}. */
 export interface WALWorkspaceArgs {
-  /** The name of the emrwal container */
+  /**
+   * The name of the emrwal container
+   *
+   * Length: 1–32. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   walWorkspaceName?: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -1374,6 +1438,10 @@ export interface WALWorkspaceArgs {
 
 /** Outputs of {@link WALWorkspace}: its inputs as the cloud reports them, and its attributes. */
 export interface WALWorkspaceOutputs extends WALWorkspaceArgs {
-  /** The name of the emrwal container */
+  /**
+   * The name of the emrwal container
+   *
+   * Length: 1–32. Pattern: `^[a-zA-Z0-9]+$`.
+   */
   walWorkspaceName: string;
 }

@@ -19,23 +19,37 @@ export type Endpoint = InstanceType<typeof Endpoint>;
 
 /** Inputs of {@link Endpoint}. */
 export interface EndpointArgs {
-  /** The name of the managed endpoint. */
+  /**
+   * The name of the managed endpoint.
+   *
+   * Length: 1–64. Pattern: `[0-9A-Za-z][A-Za-z0-9\-_]*`.
+   */
   name?: string;
   /** The ID of the virtual cluster for which the managed endpoint is created. */
   virtualClusterId: string;
   /** The type of the managed endpoint. */
   type: string;
-  /** The Amazon EMR release label. */
+  /**
+   * The Amazon EMR release label.
+   *
+   * Length: 1–64. Pattern: `[A-Za-z0-9._/-]+`.
+   */
   releaseLabel: string;
   /** The execution role ARN for the managed endpoint. */
   executionRoleArn: string;
   configurationOverrides?: EndpointConfigurationOverrides;
-  /** An array of key-value pairs to apply to this managed endpoint. */
+  /**
+   * An array of key-value pairs to apply to this managed endpoint.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The idle timeout in minutes for sessions on the managed endpoint.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 1–1440.
    */
   sessionIdleTimeoutInMinutes?: number;
 }
@@ -65,6 +79,7 @@ export interface EndpointOutputs extends EndpointArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrcontainers-endpoint-configurationoverrides.html | CloudFormation: ConfigurationOverrides} */
 export interface EndpointConfigurationOverrides {
+  /** Items: at most 100. */
   applicationConfiguration?: EndpointEMREKSConfiguration[];
   monitoringConfiguration?: EndpointMonitoringConfiguration;
 }
@@ -73,6 +88,7 @@ export interface EndpointConfigurationOverrides {
 export interface EndpointEMREKSConfiguration {
   classification: string;
   properties?: Record<string, string>;
+  /** Items: at most 100. */
   configurations?: EndpointEMREKSConfiguration[];
 }
 
@@ -276,7 +292,11 @@ export type SecurityConfiguration = InstanceType<typeof SecurityConfiguration>;
 
 /** Inputs of {@link SecurityConfiguration}. */
 export interface SecurityConfigurationArgs {
-  /** The name of the security configuration. */
+  /**
+   * The name of the security configuration.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9\-_]+$`.
+   */
   name?: string;
   /** Container provider information. */
   containerProvider?: SecurityConfigurationContainerProvider;
@@ -358,11 +378,19 @@ export interface SecurityConfigurationAuthorizationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrcontainers-securityconfiguration-lakeformationconfiguration.html | CloudFormation: LakeFormationConfiguration}
  */
 export interface SecurityConfigurationLakeFormationConfiguration {
-  /** The session tag to authorize Lake Formation access. */
+  /**
+   * The session tag to authorize Lake Formation access.
+   *
+   * Length: 1–256.
+   */
   authorizedSessionTagValue?: string;
   /** Secure namespace information for Lake Formation. */
   secureNamespaceInfo?: SecurityConfigurationSecureNamespaceInfo;
-  /** The ARN of the query engine role. */
+  /**
+   * The ARN of the query engine role.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::\d{12}:role/.+$`.
+   */
   queryEngineRoleArn?: string;
   /** Whether query access control is enabled. */
   queryAccessControlEnabled?: boolean;
@@ -374,9 +402,17 @@ export interface SecurityConfigurationLakeFormationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrcontainers-securityconfiguration-securenamespaceinfo.html | CloudFormation: SecureNamespaceInfo}
  */
 export interface SecurityConfigurationSecureNamespaceInfo {
-  /** The ID of the cluster. */
+  /**
+   * The ID of the cluster.
+   *
+   * Length: 1–100.
+   */
   clusterId?: string;
-  /** The namespace. */
+  /**
+   * The namespace.
+   *
+   * Length: 1–63.
+   */
   namespace?: string;
 }
 
@@ -402,7 +438,11 @@ export interface SecurityConfigurationIdentityCenterConfiguration {
   enableIdentityCenter?: boolean;
   /** Whether Identity Center application assignment is required. */
   identityCenterApplicationAssignmentRequired?: boolean;
-  /** The ARN of the Identity Center instance. */
+  /**
+   * The ARN of the Identity Center instance.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   identityCenterInstanceARN?: string;
 }
 
@@ -412,7 +452,11 @@ export interface SecurityConfigurationIdentityCenterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-emrcontainers-securityconfiguration-iamconfiguration.html | CloudFormation: IAMConfiguration}
  */
 export interface SecurityConfigurationIAMConfiguration {
-  /** The system role ARN. */
+  /**
+   * The system role ARN.
+   *
+   * Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::\d{12}:role/.+$`.
+   */
   systemRole?: string;
 }
 
@@ -507,9 +551,17 @@ export interface VirtualClusterArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: AwsTag[];
-  /** The name of the virtual cluster. */
+  /**
+   * The name of the virtual cluster.
+   *
+   * Length: 1–64. Pattern: `[\.\-_/#A-Za-z0-9]+`.
+   */
   name: string;
-  /** The ID of the security configuration. */
+  /**
+   * The ID of the security configuration.
+   *
+   * Length: 1–64. Pattern: `[0-9a-z]+`.
+   */
   securityConfigurationId?: string;
   /** Whether the virtual cluster is session-enabled for Spark Connect. */
   sessionEnabled?: boolean;
@@ -539,6 +591,8 @@ export interface VirtualClusterContainerProvider {
    * *Maximum* : 100
    *
    * *Pattern* : `^[0-9A-Za-z][A-Za-z0-9\-_]*`
+   *
+   * Length: 1–100. Pattern: `^[0-9A-Za-z][A-Za-z0-9\-_]*`.
    */
   id: string;
   /** The information about the container cluster. */
@@ -569,6 +623,8 @@ export interface VirtualClusterEksInfo {
    * *Maximum* : 63
    *
    * *Pattern* : `[a-z0-9]([-a-z0-9]*[a-z0-9])?`
+   *
+   * Length: 1–63. Pattern: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`.
    */
   namespace: string;
 }

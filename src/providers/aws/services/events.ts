@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/events
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates an API destination, which is an HTTP invocation endpoint configured as a target for events.
  *
@@ -26,23 +28,47 @@ export type ApiDestination = InstanceType<typeof ApiDestination>;
 
 /** Inputs of {@link ApiDestination}. */
 export interface ApiDestinationArgs {
-  /** A description for the API destination to create. */
+  /**
+   * A description for the API destination to create.
+   *
+   * Length: at most 512.
+   */
   description?: string;
-  /** The ARN of the connection to use for the API destination. The destination endpoint must support the authorization type specified for the connection. */
+  /**
+   * The ARN of the connection to use for the API destination. The destination endpoint must support the authorization type specified for the connection.
+   *
+   * Pattern: `^arn:aws([a-z]|\-)*:events:([a-z]|\d|\-)*:([0-9]{12})?:connection/[\.\-_A-Za-z0-9]+/[\-A-Za-z0-9]+$`.
+   */
   connectionArn: string;
-  /** The URL to the HTTP invocation endpoint for the API destination. */
+  /**
+   * The URL to the HTTP invocation endpoint for the API destination.
+   *
+   * Pattern: `^((%[0-9A-Fa-f]{2}|[-()_.!~*';/?:\@\x26=+$,A-Za-z0-9])+)([).!';/?:,])?$`.
+   */
   invocationEndpoint: string;
   /** The method to use for the request to the HTTP invocation endpoint. */
   httpMethod: "GET" | "HEAD" | "POST" | "OPTIONS" | "PUT" | "DELETE" | "PATCH";
-  /** The name for the API destination to create. */
+  /**
+   * The name for the API destination to create.
+   *
+   * Length: 1–64. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   name?: string;
-  /** The maximum number of requests per second to send to the HTTP invocation endpoint. */
+  /**
+   * The maximum number of requests per second to send to the HTTP invocation endpoint.
+   *
+   * Range: at least 1.
+   */
   invocationRateLimitPerSecond?: number;
 }
 
 /** Outputs of {@link ApiDestination}: its inputs as the cloud reports them, and its attributes. */
 export interface ApiDestinationOutputs extends ApiDestinationArgs {
-  /** The name for the API destination to create. */
+  /**
+   * The name for the API destination to create.
+   *
+   * Length: 1–64. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   name: string;
   /** The ARN of the API destination that was created by the request. */
   arn: string;
@@ -77,7 +103,11 @@ export interface ArchiveArgs {
   description?: string;
   /** The ARN of the event bus that sends events to the archive. */
   sourceArn: string;
-  /** The name for the archive to create. */
+  /**
+   * The name for the archive to create.
+   *
+   * Length: 1–48. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   archiveName?: string;
   /** The number of days to retain events for. Default value is 0. If set to 0, events are retained indefinitely */
   retentionDays?: number;
@@ -91,13 +121,19 @@ export interface ArchiveArgs {
    * > If you have specified that EventBridge use a customer managed key for encrypting the source event bus, we strongly recommend you also specify a customer managed key for any archives for the event bus as well.
    * > 
    * > For more information, see [Encrypting archives](https://docs.aws.amazon.com/eventbridge/latest/userguide/encryption-archives.html) in the *Amazon EventBridge User Guide* .
+   *
+   * Length: 0–2048.
    */
   kmsKeyIdentifier?: string;
 }
 
 /** Outputs of {@link Archive}: its inputs as the cloud reports them, and its attributes. */
 export interface ArchiveOutputs extends ArchiveArgs {
-  /** The name for the archive to create. */
+  /**
+   * The name for the archive to create.
+   *
+   * Length: 1–48. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   archiveName: string;
   /** The ARN of the archive created. */
   arn: string;
@@ -122,7 +158,11 @@ export interface ConnectionArgs {
    * You must include only authorization parameters for the `AuthorizationType` you specify.
    */
   authParameters?: ConnectionAuthParameters;
-  /** A description for the connection to create. */
+  /**
+   * A description for the connection to create.
+   *
+   * Length: at most 512.
+   */
   description?: string;
   /**
    * The type of authorization to use for the connection.
@@ -130,7 +170,11 @@ export interface ConnectionArgs {
    * > OAUTH tokens are refreshed when a 401 or 407 response is returned.
    */
   authorizationType?: "API_KEY" | "BASIC" | "OAUTH_CLIENT_CREDENTIALS";
-  /** The name for the connection to create. */
+  /**
+   * The name for the connection to create.
+   *
+   * Length: 1–64. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   name?: string;
   /**
    * For connections to private APIs, the parameters to use for invoking the API.
@@ -144,13 +188,19 @@ export interface ConnectionArgs {
    * If you do not specify a customer managed key identifier, EventBridge uses an AWS owned key to encrypt the connection.
    *
    * For more information, see [Identify and view keys](https://docs.aws.amazon.com/kms/latest/developerguide/viewing-keys.html) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Length: at most 2048. Pattern: `^[a-zA-Z0-9_\-/:]*$`.
    */
   kmsKeyIdentifier?: string;
 }
 
 /** Outputs of {@link Connection}: its inputs as the cloud reports them, and its attributes. */
 export interface ConnectionOutputs extends ConnectionArgs {
-  /** The name for the connection to create. */
+  /**
+   * The name for the connection to create.
+   *
+   * Length: 1–64. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   name: string;
   /** The ARN for the secret created for the connection. */
   secretArn: string;
@@ -222,12 +272,18 @@ export interface ConnectionParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-connection-basicauthparameters.html | CloudFormation: BasicAuthParameters}
  */
 export interface ConnectionBasicAuthParameters {
-  /** The user name to use for Basic authorization. */
+  /**
+   * The user name to use for Basic authorization.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
+   */
   username: string;
   /**
    * The password associated with the user name to use for Basic authorization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
    */
   password: string;
 }
@@ -238,9 +294,17 @@ export interface ConnectionBasicAuthParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-connection-apikeyauthparameters.html | CloudFormation: ApiKeyAuthParameters}
  */
 export interface ConnectionApiKeyAuthParameters {
-  /** The value for the API key to use for authorization. */
+  /**
+   * The value for the API key to use for authorization.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
+   */
   apiKeyValue: string;
-  /** The name of the API key to use for authorization. */
+  /**
+   * The name of the API key to use for authorization.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
+   */
   apiKeyName: string;
 }
 
@@ -254,7 +318,11 @@ export interface ConnectionOAuthParameters {
   clientParameters: ConnectionClientParameters;
   /** Details about the additional parameters to use for the connection. */
   oAuthHttpParameters?: ConnectionConnectionHttpParameters;
-  /** The URL to the authorization endpoint when OAuth is specified as the authorization type. */
+  /**
+   * The URL to the authorization endpoint when OAuth is specified as the authorization type.
+   *
+   * Length: 1–2048. Pattern: `^((%[0-9A-Fa-f]{2}|[-()_.!~*';/?:\@\x26=+$,A-Za-z0-9])+)([).!';/?:,])?$`.
+   */
   authorizationEndpoint: string;
   /** The method to use for the authorization request. */
   httpMethod: "GET" | "POST" | "PUT";
@@ -270,9 +338,15 @@ export interface ConnectionClientParameters {
    * The client secret assciated with the client ID to use for OAuth authorization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
    */
   clientSecret: string;
-  /** The client ID to use for OAuth authorization. */
+  /**
+   * The client ID to use for OAuth authorization.
+   *
+   * Pattern: `^[ \t]*[^\x00-\x1F\x7F]+([ \t]+[^\x00-\x1F\x7F]+)*[ \t]*$`.
+   */
   clientID: string;
 }
 
@@ -294,12 +368,18 @@ export interface ConnectionConnectivityParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-connection-resourceparameters.html | CloudFormation: ResourceParameters}
  */
 export interface ConnectionResourceParameters {
-  /** The Amazon Resource Name (ARN) of the Amazon VPC Lattice resource configuration for the resource endpoint. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon VPC Lattice resource configuration for the resource endpoint.
+   *
+   * Length: at most 2048. Pattern: `^arn:[a-z0-9f\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:resourceconfiguration/rcfg-[0-9a-z]{17}$`.
+   */
   resourceConfigurationArn: string;
   /**
    * For connections to private APIs, the Amazon Resource Name (ARN) of the resource association EventBridge created between the connection and the private API's resource configuration.
    *
    * > The value of this property is set by EventBridge . Any value you specify in your template is ignored.
+   *
+   * Length: 20–2048. Pattern: `^arn:[a-z0-9\-]+:vpc-lattice:[a-zA-Z0-9\-]+:\d{12}:servicenetworkresourceassociation/snra-[0-9a-z]{17}$`.
    */
   resourceAssociationArn?: string;
 }
@@ -331,23 +411,41 @@ export interface EndpointArgs {
    * The event buses being used by the endpoint.
    *
    * *Exactly* : `2`
+   *
+   * Items: 2–2.
    */
   eventBuses: EndpointEndpointEventBus[];
-  /** A description for the endpoint. */
+  /**
+   * A description for the endpoint.
+   *
+   * Length: at most 512. Pattern: `.*`.
+   */
   description?: string;
   /** Whether event replication was enabled or disabled for this endpoint. The default state is `ENABLED` which means you must supply a `RoleArn` . If you don't have a `RoleArn` or you don't want event replication enabled, set the state to `DISABLED` . */
   replicationConfig?: EndpointReplicationConfig;
   /** The routing configuration of the endpoint. */
   routingConfig: EndpointRoutingConfig;
-  /** The ARN of the role used by event replication for the endpoint. */
+  /**
+   * The ARN of the role used by event replication for the endpoint.
+   *
+   * Length: 1–256. Pattern: `^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.\@/-]+$`.
+   */
   roleArn?: string;
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Length: 1–64. Pattern: `^[\.\-_A-Za-z0-9]+$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link Endpoint}: its inputs as the cloud reports them, and its attributes. */
 export interface EndpointOutputs extends EndpointArgs {
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Length: 1–64. Pattern: `^[\.\-_A-Za-z0-9]+$`.
+   */
   name: string;
   /** The main Region of the endpoint. */
   state: "ACTIVE" | "CREATING" | "UPDATING" | "DELETING" | "CREATE_FAILED" | "UPDATE_FAILED";
@@ -367,7 +465,11 @@ export interface EndpointOutputs extends EndpointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-endpoint-endpointeventbus.html | CloudFormation: EndpointEventBus}
  */
 export interface EndpointEndpointEventBus {
-  /** The ARN of the event bus the endpoint is associated with. */
+  /**
+   * The ARN of the event bus the endpoint is associated with.
+   *
+   * Length: 1–512. Pattern: `^arn:aws[a-z-]*:events:[a-z]+-[a-z-]+-\d+:\d{12}:event-bus/[\w.-]+$`.
+   */
   eventBusArn: string;
 }
 
@@ -409,7 +511,11 @@ export interface EndpointFailoverConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-endpoint-secondary.html | CloudFormation: Secondary}
  */
 export interface EndpointSecondary {
-  /** Defines the secondary Region. */
+  /**
+   * Defines the secondary Region.
+   *
+   * Length: 9–20. Pattern: `^[\-a-z0-9]+$`.
+   */
   route: string;
 }
 
@@ -419,7 +525,11 @@ export interface EndpointSecondary {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-events-endpoint-primary.html | CloudFormation: Primary}
  */
 export interface EndpointPrimary {
-  /** The ARN of the health check used by the endpoint to determine whether failover is triggered. */
+  /**
+   * The ARN of the health check used by the endpoint to determine whether failover is triggered.
+   *
+   * Length: 1–1600. Pattern: `^arn:aws([a-z]|\-)*:route53:::healthcheck/[\-a-z0-9]+$`.
+   */
   healthCheck: string;
 }
 
@@ -463,7 +573,7 @@ export interface EventBusArgs {
    */
   kmsKeyIdentifier?: string;
   /** The permissions policy of the event bus, describing which other AWS accounts can write events to this event bus. */
-  policy?: Record<string, unknown> | string;
+  policy?: PolicyDocument | string;
   /**
    * Configuration details of the Amazon SQS queue for EventBridge to use as a dead-letter queue (DLQ).
    *
@@ -535,24 +645,36 @@ export type EventBusPolicy = InstanceType<typeof EventBusPolicy>;
 
 /** Inputs of {@link EventBusPolicy}. */
 export interface EventBusPolicyArgs {
-  /** The name of the event bus associated with the rule. If you omit this, the default event bus is used. */
+  /**
+   * The name of the event bus associated with the rule. If you omit this, the default event bus is used.
+   *
+   * Length: 1–256. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   eventBusName?: string;
   /**
    * This parameter enables you to limit the permission to accounts that fulfill a certain condition, such as being a member of a certain AWS organization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `Condition` of AWS::Events::EventBusPolicy deprecated.
    */
   condition?: EventBusPolicyCondition;
   /**
    * The action that you are enabling the other account to perform.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64. Pattern: `events:[a-zA-Z]+`.
+   *
+   * @deprecated The CloudFormation registry marks `Action` of AWS::Events::EventBusPolicy deprecated.
    */
   action?: string;
   /**
    * An identifier string for the external account that you are granting permissions to. If you later want to revoke the permission for this external account, specify this `StatementId` when you run [RemovePermission](https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_RemovePermission.html) .
    *
    * > Each `StatementId` must be unique.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9-_]+`.
    */
   statementId: string;
   /** A JSON string that describes the permission policy statement. You can include a `Policy` parameter in the request instead of using the `StatementId` , `Action` , `Principal` , or `Condition` parameters. */
@@ -561,13 +683,21 @@ export interface EventBusPolicyArgs {
    * The 12-digit AWS account ID that you are permitting to put events to your default event bus. Specify "*" to permit any account to put events to your default event bus.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–12. Pattern: `(\d{12}|\*)`.
+   *
+   * @deprecated The CloudFormation registry marks `Principal` of AWS::Events::EventBusPolicy deprecated.
    */
   principal?: string;
 }
 
 /** Outputs of {@link EventBusPolicy}: its inputs as the cloud reports them, and its attributes. */
 export interface EventBusPolicyOutputs extends EventBusPolicyArgs {
-  /** The name of the event bus associated with the rule. If you omit this, the default event bus is used. */
+  /**
+   * The name of the event bus associated with the rule. If you omit this, the default event bus is used.
+   *
+   * Length: 1–256. Pattern: `[\.\-_A-Za-z0-9]+`.
+   */
   eventBusName: string;
 }
 

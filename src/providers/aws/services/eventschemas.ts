@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/eventschemas
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Use the `AWS::EventSchemas::Discoverer` resource to specify a *discoverer* that is associated with an event bus. A discoverer allows the Amazon EventBridge Schema Registry to automatically generate schemas based on events on an event bus.
  *
@@ -100,7 +102,7 @@ export type RegistryPolicy = InstanceType<typeof RegistryPolicy>;
 /** Inputs of {@link RegistryPolicy}. */
 export interface RegistryPolicyArgs {
   /** A resource-based policy. */
-  policy: Record<string, unknown>;
+  policy: PolicyDocument;
   /** The name of the registry. */
   registryName: string;
   /** The revision ID of the policy. */

@@ -19,7 +19,11 @@ export type Detector = InstanceType<typeof Detector>;
 
 /** Inputs of {@link Detector}. */
 export interface DetectorArgs {
-  /** The detector description. */
+  /**
+   * The detector description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
   /**
    * The status of the detector version. If a value is not provided for this property, AWS CloudFormation assumes `DRAFT` status.
@@ -29,9 +33,17 @@ export interface DetectorArgs {
   detectorVersionStatus?: "DRAFT" | "ACTIVE";
   /** The event type associated with this detector. */
   eventType: DetectorEventType;
-  /** The name of the detector. */
+  /**
+   * The name of the detector.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
+   */
   detectorId: string;
-  /** The models to associate with this detector. You must provide the ARNs of all the models you want to associate. */
+  /**
+   * The models to associate with this detector. You must provide the ARNs of all the models you want to associate.
+   *
+   * Items: at most 10.
+   */
   associatedModels?: DetectorModel[];
   /**
    * The rule execution mode for the rules included in the detector version.
@@ -45,12 +57,18 @@ export interface DetectorArgs {
    * If you specifiy `ALL_MATCHED` , Amazon Fraud Detector evaluates all rules and returns the outcomes for all matched rules.
    */
   ruleExecutionMode?: "FIRST_MATCHED" | "ALL_MATCHED";
-  /** The rules to include in the detector version. */
+  /**
+   * The rules to include in the detector version.
+   *
+   * Items: at least 1.
+   */
   rules: DetectorRule[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
 }
@@ -73,15 +91,27 @@ export interface DetectorOutputs extends DetectorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-eventtype.html | CloudFormation: EventType}
  */
 export interface DetectorEventType {
-  /** The event type entity types. */
+  /**
+   * The event type entity types.
+   *
+   * Items: at least 1.
+   */
   entityTypes?: DetectorEntityType[];
-  /** The event type description. */
+  /**
+   * The event type description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
   /** Timestamp of when the event type was created. */
   createdTime?: string;
   /** Timestamp of when the event type was last updated. */
   lastUpdatedTime?: string;
-  /** The event type labels. */
+  /**
+   * The event type labels.
+   *
+   * Items: at least 2.
+   */
   labels?: DetectorLabel[];
   /**
    * Indicates whether the resource is defined within this CloudFormation template and impacts the create, update, and delete behavior of the stack. If the value is `true` , CloudFormation will create/update/delete the resource when creating/updating/deleting the stack. If the value is `false` , CloudFormation will validate that the object exists and then use it within the resource without making changes to the object.
@@ -89,7 +119,11 @@ export interface DetectorEventType {
    * For example, when creating `AWS::FraudDetector::Detector` you must define at least two variables. You can set `Inline=true` for these variables and CloudFormation will create/update/delete the Variables as part of stack operations. However, if you set `Inline=false` , CloudFormation will associate the variables to your detector but not execute any changes to the variables.
    */
   inline?: boolean;
-  /** The event type event variables. */
+  /**
+   * The event type event variables.
+   *
+   * Items: at least 1.
+   */
   eventVariables?: DetectorEventVariable[];
   /** The entity type ARN. */
   arn?: string;
@@ -97,9 +131,15 @@ export interface DetectorEventType {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** The event type name. */
+  /**
+   * The event type name.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
+   */
   name?: string;
 }
 
@@ -109,7 +149,11 @@ export interface DetectorEventType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-entitytype.html | CloudFormation: EntityType}
  */
 export interface DetectorEntityType {
-  /** The entity type description. */
+  /**
+   * The entity type description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp of when the entity type was created. */
   createdTime?: string;
@@ -127,6 +171,8 @@ export interface DetectorEntityType {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The entity type name. */
@@ -139,7 +185,11 @@ export interface DetectorEntityType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-label.html | CloudFormation: Label}
  */
 export interface DetectorLabel {
-  /** The label description. */
+  /**
+   * The label description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp of when the event type was created. */
   createdTime?: string;
@@ -157,6 +207,8 @@ export interface DetectorLabel {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The label name. */
@@ -171,7 +223,11 @@ export interface DetectorLabel {
 export interface DetectorEventVariable {
   /** The default value of the event variable. This is required if you are providing the details of your variables instead of the ARN. */
   defaultValue?: string;
-  /** The description of the event variable. */
+  /**
+   * The description of the event variable.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp for when the event variable was created. */
   createdTime?: string;
@@ -197,6 +253,8 @@ export interface DetectorEventVariable {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The name of the event variable. */
@@ -227,7 +285,11 @@ export interface DetectorModel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-rule.html | CloudFormation: Rule}
  */
 export interface DetectorRule {
-  /** The rule description. */
+  /**
+   * The rule description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp for when the rule was created. */
   createdTime?: string;
@@ -249,12 +311,18 @@ export interface DetectorRule {
   lastUpdatedTime?: string;
   /** The rule ARN. */
   arn?: string;
-  /** The rule outcome. */
+  /**
+   * The rule outcome.
+   *
+   * Items: at least 1.
+   */
   outcomes?: DetectorOutcome[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
 }
@@ -265,7 +333,11 @@ export interface DetectorRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-detector-outcome.html | CloudFormation: Outcome}
  */
 export interface DetectorOutcome {
-  /** The outcome description. */
+  /**
+   * The outcome description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** The timestamp when the outcome was created. */
   createdTime?: string;
@@ -283,6 +355,8 @@ export interface DetectorOutcome {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The outcome name. */
@@ -300,14 +374,24 @@ export type EntityType = InstanceType<typeof EntityType>;
 
 /** Inputs of {@link EntityType}. */
 export interface EntityTypeArgs {
-  /** The entity type description. */
+  /**
+   * The entity type description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
-  /** A key and value pair. */
+  /**
+   * A key and value pair.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /**
    * The entity type name.
    *
    * Pattern: `^[0-9a-z_-]+$`
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
    */
   name: string;
 }
@@ -333,24 +417,44 @@ export type EventType = InstanceType<typeof EventType>;
 
 /** Inputs of {@link EventType}. */
 export interface EventTypeArgs {
-  /** The event type entity types. */
+  /**
+   * The event type entity types.
+   *
+   * Items: at least 1.
+   */
   entityTypes: EventTypeEntityType[];
-  /** The event type description. */
+  /**
+   * The event type description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
-  /** The event type labels. */
+  /**
+   * The event type labels.
+   *
+   * Items: at least 2.
+   */
   labels: EventTypeLabel[];
-  /** The event type event variables. */
+  /**
+   * The event type event variables.
+   *
+   * Items: at least 1.
+   */
   eventVariables: EventTypeEventVariable[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /**
    * The event type name.
    *
    * Pattern : `^[0-9a-z_-]+$`
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
    */
   name: string;
 }
@@ -371,7 +475,11 @@ export interface EventTypeOutputs extends EventTypeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-eventtype-entitytype.html | CloudFormation: EntityType}
  */
 export interface EventTypeEntityType {
-  /** The entity type description. */
+  /**
+   * The entity type description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp of when the entity type was created. */
   createdTime?: string;
@@ -389,6 +497,8 @@ export interface EventTypeEntityType {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /**
@@ -405,7 +515,11 @@ export interface EventTypeEntityType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-frauddetector-eventtype-label.html | CloudFormation: Label}
  */
 export interface EventTypeLabel {
-  /** The label description. */
+  /**
+   * The label description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp of when the event type was created. */
   createdTime?: string;
@@ -423,6 +537,8 @@ export interface EventTypeLabel {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The label name. */
@@ -437,7 +553,11 @@ export interface EventTypeLabel {
 export interface EventTypeEventVariable {
   /** The default value of the event variable */
   defaultValue?: string;
-  /** The event variable description. */
+  /**
+   * The event variable description.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /** Timestamp for when event variable was created. */
   createdTime?: string;
@@ -459,6 +579,8 @@ export interface EventTypeEventVariable {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /** The name of the event variable. */
@@ -484,18 +606,26 @@ export type Label = InstanceType<typeof Label>;
 
 /** Inputs of {@link Label}. */
 export interface LabelArgs {
-  /** The label description. */
+  /**
+   * The label description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /**
    * The label name.
    *
    * Pattern: `^[0-9a-z_-]+$`
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
    */
   name: string;
 }
@@ -523,19 +653,37 @@ export type List = InstanceType<typeof List>;
 
 /** Inputs of {@link List}. */
 export interface ListArgs {
-  /** The description of the list. */
+  /**
+   * The description of the list.
+   *
+   * Length: 1–128.
+   */
   description?: string;
-  /** The variable type of the list. For more information, see [Variable types](https://docs.aws.amazon.com/frauddetector/latest/ug/variables.html#variable-types) */
+  /**
+   * The variable type of the list. For more information, see [Variable types](https://docs.aws.amazon.com/frauddetector/latest/ug/variables.html#variable-types)
+   *
+   * Length: 1–64. Pattern: `^[A-Z_]{1,64}$`.
+   */
   variableType?: string;
-  /** The elements in the list. */
+  /**
+   * The elements in the list.
+   *
+   * Items: 0–100000. Each item: Length: 1–64. Pattern: `^\S+( +\S+)*$`.
+   */
   elements?: string[];
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** The name of the list. */
+  /**
+   * The name of the list.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_]+$`.
+   */
   name: string;
 }
 
@@ -560,15 +708,25 @@ export type Outcome = InstanceType<typeof Outcome>;
 
 /** Inputs of {@link Outcome}. */
 export interface OutcomeArgs {
-  /** The outcome description. */
+  /**
+   * The outcome description.
+   *
+   * Length: 1–128.
+   */
   description?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
-  /** The outcome name. */
+  /**
+   * The outcome name.
+   *
+   * Length: 1–64. Pattern: `^[0-9a-z_-]+$`.
+   */
   name: string;
 }
 
@@ -595,7 +753,11 @@ export type Variable = InstanceType<typeof Variable>;
 export interface VariableArgs {
   /** The default value of the variable. */
   defaultValue: string;
-  /** The description of the variable. */
+  /**
+   * The description of the variable.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /**
    * The type of the variable. For more information see [Variable types](https://docs.aws.amazon.com/frauddetector/latest/ug/create-a-variable.html#variable-types) .
@@ -613,12 +775,16 @@ export interface VariableArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 200.
    */
   tags?: AwsTag[];
   /**
    * The name of the variable.
    *
    * Pattern: `^[0-9a-z_-]+$`
+   *
+   * Pattern: `^[a-z_][a-z0-9_]{0,99}?$`.
    */
   name: string;
   /**

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/fsx
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a backup of an existing Amazon FSx for Windows File Server file system, Amazon FSx for Lustre file system, Amazon FSx for NetApp ONTAP volume, or Amazon FSx for OpenZFS file system.
  *
@@ -132,8 +134,10 @@ export interface DataRepositoryAssociationAutoImportPolicy {
    * - `DELETED` - Amazon FSx automatically deletes files on the file system as corresponding files are deleted in the data repository.
    *
    * You can define any combination of event types for your `AutoImportPolicy` .
+   *
+   * Items: at most 3.
    */
-  events: string[];
+  events: ("NEW" | "CHANGED" | "DELETED")[];
 }
 
 /**
@@ -152,8 +156,10 @@ export interface DataRepositoryAssociationAutoExportPolicy {
    * - `DELETED` - Files and directories are automatically deleted on the data repository when they are deleted on the file system.
    *
    * You can define any combination of event types for your `AutoExportPolicy` .
+   *
+   * Items: at most 3.
    */
-  events: string[];
+  events: ("NEW" | "CHANGED" | "DELETED")[];
 }
 
 /**
@@ -901,7 +907,11 @@ export type S3AccessPointAttachment = InstanceType<typeof S3AccessPointAttachmen
 
 /** Inputs of {@link S3AccessPointAttachment}. */
 export interface S3AccessPointAttachmentArgs {
-  /** The name of the S3 access point attachment; also used for the name of the S3 access point. */
+  /**
+   * The name of the S3 access point attachment; also used for the name of the S3 access point.
+   *
+   * Length: 3–50. Pattern: ``.
+   */
   name: string;
   /** The type of Amazon FSx volume that the S3 access point is attached to. */
   type: "OPENZFS" | "ONTAP";
@@ -925,7 +935,11 @@ export interface S3AccessPointAttachmentOutputs extends S3AccessPointAttachmentA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-s3accesspointontapconfiguration.html | CloudFormation: S3AccessPointOntapConfiguration}
  */
 export interface S3AccessPointAttachmentS3AccessPointOntapConfiguration {
-  /** The ID of the FSx for ONTAP volume that the S3 access point is attached to. */
+  /**
+   * The ID of the FSx for ONTAP volume that the S3 access point is attached to.
+   *
+   * Length: 23–23. Pattern: `^(fsvol-[0-9a-f]{17,})$`.
+   */
   volumeId: string;
   /** The file system identity used to authorize file access requests made using the S3 access point. */
   fileSystemIdentity: S3AccessPointAttachmentOntapFileSystemIdentity;
@@ -951,7 +965,11 @@ export interface S3AccessPointAttachmentOntapFileSystemIdentity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-ontapunixfilesystemuser.html | CloudFormation: OntapUnixFileSystemUser}
  */
 export interface S3AccessPointAttachmentOntapUnixFileSystemUser {
-  /** The name of the UNIX user. The name can be up to 256 characters long. */
+  /**
+   * The name of the UNIX user. The name can be up to 256 characters long.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   name: string;
 }
 
@@ -961,7 +979,11 @@ export interface S3AccessPointAttachmentOntapUnixFileSystemUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-ontapwindowsfilesystemuser.html | CloudFormation: OntapWindowsFileSystemUser}
  */
 export interface S3AccessPointAttachmentOntapWindowsFileSystemUser {
-  /** The name of the Windows user. The name can be up to 256 characters long and supports Active Directory users. */
+  /**
+   * The name of the Windows user. The name can be up to 256 characters long and supports Active Directory users.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   name: string;
 }
 
@@ -971,7 +993,11 @@ export interface S3AccessPointAttachmentOntapWindowsFileSystemUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-s3accesspointopenzfsconfiguration.html | CloudFormation: S3AccessPointOpenZFSConfiguration}
  */
 export interface S3AccessPointAttachmentS3AccessPointOpenZFSConfiguration {
-  /** The ID of the FSx for OpenZFS volume that the S3 access point is attached to. */
+  /**
+   * The ID of the FSx for OpenZFS volume that the S3 access point is attached to.
+   *
+   * Length: 23–23. Pattern: `^(fsvol-[0-9a-f]{17,})$`.
+   */
   volumeId: string;
   /** The file system identity used to authorize file access requests made using the S3 access point. */
   fileSystemIdentity: S3AccessPointAttachmentOpenZFSFileSystemIdentity;
@@ -995,9 +1021,17 @@ export interface S3AccessPointAttachmentOpenZFSFileSystemIdentity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-openzfsposixfilesystemuser.html | CloudFormation: OpenZFSPosixFileSystemUser}
  */
 export interface S3AccessPointAttachmentOpenZFSPosixFileSystemUser {
-  /** The UID of the file system user. */
+  /**
+   * The UID of the file system user.
+   *
+   * Range: 0–4294967295.
+   */
   uid: number;
-  /** The GID of the file system user. */
+  /**
+   * The GID of the file system user.
+   *
+   * Range: 0–4294967295.
+   */
   gid: number;
   /** The list of secondary GIDs for the file system user. */
   secondaryGids?: S3AccessPointAttachmentFileSystemGID[];
@@ -1009,7 +1043,11 @@ export interface S3AccessPointAttachmentOpenZFSPosixFileSystemUser {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-filesystemgid.html | CloudFormation: FileSystemGID}
  */
 export interface S3AccessPointAttachmentFileSystemGID {
-  /** The GID of the file system user. */
+  /**
+   * The GID of the file system user.
+   *
+   * Range: 0–4294967295.
+   */
   gid: number;
 }
 
@@ -1019,14 +1057,26 @@ export interface S3AccessPointAttachmentFileSystemGID {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-s3accesspoint.html | CloudFormation: S3AccessPoint}
  */
 export interface S3AccessPointAttachmentS3AccessPoint {
-  /** The S3 access point's ARN. */
+  /**
+   * The S3 access point's ARN.
+   *
+   * Length: 8–1024. Pattern: ``.
+   */
   resourceARN?: string;
-  /** The S3 access point's alias. */
+  /**
+   * The S3 access point's alias.
+   *
+   * Length: 1–63. Pattern: `^[0-9a-z\\-]{1,63}`.
+   */
   alias?: string;
   /** The S3 access point's virtual private cloud (VPC) configuration. */
   vpcConfiguration?: S3AccessPointAttachmentS3AccessPointVpcConfiguration;
-  /** The S3 access point's policy. */
-  policy?: Record<string, unknown> | string;
+  /**
+   * The S3 access point's policy.
+   *
+   * Length: 1–200000.
+   */
+  policy?: PolicyDocument | string;
 }
 
 /**
@@ -1035,7 +1085,11 @@ export interface S3AccessPointAttachmentS3AccessPoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-fsx-s3accesspointattachment-s3accesspointvpcconfiguration.html | CloudFormation: S3AccessPointVpcConfiguration}
  */
 export interface S3AccessPointAttachmentS3AccessPointVpcConfiguration {
-  /** Specifies the virtual private cloud (VPC) for the S3 access point VPC configuration, if one exists. */
+  /**
+   * Specifies the virtual private cloud (VPC) for the S3 access point VPC configuration, if one exists.
+   *
+   * Length: 12–21. Pattern: `^(vpc-[0-9a-f]{8,})$`.
+   */
   vpcId: string;
 }
 

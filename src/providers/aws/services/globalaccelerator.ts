@@ -29,6 +29,8 @@ export interface AcceleratorArgs {
    * Note that you can't update IP addresses for an existing accelerator. To change them, you must create a new accelerator with the new addresses.
    *
    * For more information, see [Bring Your Own IP Addresses (BYOIP)](https://docs.aws.amazon.com/global-accelerator/latest/dg/using-byoip.html) in the *AWS Global Accelerator Developer Guide* .
+   *
+   * Each item: Pattern: `^(?:[0-9]{1,3}\.){3}[0-9]{1,3}$`.
    */
   ipAddresses?: string[];
   /**
@@ -43,13 +45,25 @@ export interface AcceleratorArgs {
    * For more information, see [Tagging](https://docs.aws.amazon.com/global-accelerator/latest/dg/tagging-in-global-accelerator.html) in the *AWS Global Accelerator Developer Guide* .
    */
   tags?: AwsTag[];
-  /** The name of the accelerator. The name must contain only alphanumeric characters or hyphens (-), and must not begin or end with a hyphen. */
+  /**
+   * The name of the accelerator. The name must contain only alphanumeric characters or hyphens (-), and must not begin or end with a hyphen.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]{0,64}$`.
+   */
   name: string;
   /** Indicates whether flow logs are enabled for the accelerator. */
   flowLogsEnabled?: boolean;
-  /** The name of the Amazon S3 bucket for the flow logs. */
+  /**
+   * The name of the Amazon S3 bucket for the flow logs.
+   *
+   * Length: at most 255.
+   */
   flowLogsS3Bucket?: string;
-  /** The prefix for the location in the Amazon S3 bucket for the flow logs. */
+  /**
+   * The prefix for the location in the Amazon S3 bucket for the flow logs.
+   *
+   * Length: at most 255.
+   */
   flowLogsS3Prefix?: string;
 }
 
@@ -84,7 +98,11 @@ export type CrossAccountAttachment = InstanceType<typeof CrossAccountAttachment>
 
 /** Inputs of {@link CrossAccountAttachment}. */
 export interface CrossAccountAttachmentArgs {
-  /** The name of the cross-account attachment. */
+  /**
+   * The name of the cross-account attachment.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]{0,64}$`.
+   */
   name: string;
   /** The principals included in the cross-account attachment. */
   principals?: string[];
@@ -153,6 +171,8 @@ export interface EndpointGroupArgs {
    * Use this action to increase (dial up) or decrease (dial down) traffic to a specific Region. The percentage is applied to the traffic that would otherwise have been routed to the Region based on optimal routing.
    *
    * The default value is 100.
+   *
+   * Range: 0–100.
    */
   trafficDialPercentage?: number;
   /** The protocol that Global Accelerator uses to perform health checks on endpoints that are part of this endpoint group. The default value is TCP. */
@@ -163,6 +183,8 @@ export interface EndpointGroupArgs {
    * The port that Global Accelerator uses to perform health checks on endpoints that are part of this endpoint group.
    *
    * The default port is the port for the listener that this endpoint group is associated with. If the listener port is a list, Global Accelerator uses the first specified port in the list of ports.
+   *
+   * Range: -1–65535.
    */
   healthCheckPort?: number;
   /** The list of endpoint objects. */
@@ -183,9 +205,17 @@ export interface EndpointGroupOutputs extends EndpointGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-globalaccelerator-endpointgroup-portoverride.html | CloudFormation: PortOverride}
  */
 export interface EndpointGroupPortOverride {
-  /** The listener port that you want to map to a specific endpoint port. This is the port that user traffic arrives to the Global Accelerator on. */
+  /**
+   * The listener port that you want to map to a specific endpoint port. This is the port that user traffic arrives to the Global Accelerator on.
+   *
+   * Range: 0–65535.
+   */
   listenerPort: number;
-  /** The endpoint port that you want a listener port to be mapped to. This is the port on the endpoint, such as the Application Load Balancer or Amazon EC2 instance. */
+  /**
+   * The endpoint port that you want a listener port to be mapped to. This is the port on the endpoint, such as the Application Load Balancer or Amazon EC2 instance.
+   *
+   * Range: 0–65535.
+   */
   endpointPort: number;
 }
 
@@ -201,7 +231,11 @@ export interface EndpointGroupEndpointConfiguration {
    * For cross-account endpoints, this must be the ARN of the resource.
    */
   endpointId: string;
-  /** The weight associated with the endpoint. When you add weights to endpoints, you configure Global Accelerator to route traffic based on proportions that you specify. For example, you might specify endpoint weights of 4, 5, 5, and 6 (sum=20). The result is that 4/20 of your traffic, on average, is routed to the first endpoint, 5/20 is routed both to the second and third endpoints, and 6/20 is routed to the last endpoint. For more information, see [Endpoint Weights](https://docs.aws.amazon.com/global-accelerator/latest/dg/about-endpoints-endpoint-weights.html) in the *AWS Global Accelerator Developer Guide* . */
+  /**
+   * The weight associated with the endpoint. When you add weights to endpoints, you configure Global Accelerator to route traffic based on proportions that you specify. For example, you might specify endpoint weights of 4, 5, 5, and 6 (sum=20). The result is that 4/20 of your traffic, on average, is routed to the first endpoint, 5/20 is routed both to the second and third endpoints, and 6/20 is routed to the last endpoint. For more information, see [Endpoint Weights](https://docs.aws.amazon.com/global-accelerator/latest/dg/about-endpoints-endpoint-weights.html) in the *AWS Global Accelerator Developer Guide* .
+   *
+   * Range: 0–255.
+   */
   weight?: number;
   /**
    * Indicates whether client IP address preservation is enabled for an Application Load Balancer endpoint. The value is true or false. The default value is true for new accelerators.
@@ -256,8 +290,16 @@ export interface ListenerOutputs extends ListenerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-globalaccelerator-listener-portrange.html | CloudFormation: PortRange}
  */
 export interface ListenerPortRange {
-  /** The first port in the range of ports, inclusive. */
+  /**
+   * The first port in the range of ports, inclusive.
+   *
+   * Range: 0–65535.
+   */
   fromPort: number;
-  /** The last port in the range of ports, inclusive. */
+  /**
+   * The last port in the range of ports, inclusive.
+   *
+   * Range: 0–65535.
+   */
   toPort: number;
 }

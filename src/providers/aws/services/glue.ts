@@ -19,13 +19,29 @@ export type Blueprint = InstanceType<typeof Blueprint>;
 
 /** Inputs of {@link Blueprint}. */
 export interface BlueprintArgs {
-  /** The name of the blueprint. */
+  /**
+   * The name of the blueprint.
+   *
+   * Length: 1–128. Pattern: `^[\.\-_A-Za-z0-9]+$`.
+   */
   name: string;
-  /** Specifies a path in Amazon S3 where the blueprint is published. */
+  /**
+   * Specifies a path in Amazon S3 where the blueprint is published.
+   *
+   * Length: 1–8192. Pattern: `^s3://([^/]+)/([^/]+/)*([^/]+)$`.
+   */
   blueprintLocation: string;
-  /** A description of the blueprint. */
+  /**
+   * A description of the blueprint.
+   *
+   * Length: 1–512.
+   */
   description?: string;
-  /** The tags to be applied to this blueprint. */
+  /**
+   * The tags to be applied to this blueprint.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -54,9 +70,17 @@ export type Catalog = InstanceType<typeof Catalog>;
 
 /** Inputs of {@link Catalog}. */
 export interface CatalogArgs {
-  /** The name of the catalog to create. */
+  /**
+   * The name of the catalog to create.
+   *
+   * Length: 1–255.
+   */
   name: string;
-  /** A description of the catalog. */
+  /**
+   * A description of the catalog.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** A map of key-value pairs that define parameters and properties of the catalog. */
   parameters?: Record<string, string>;
@@ -170,7 +194,11 @@ export interface CatalogPrincipalPermissions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-catalog-datalakeprincipal.html | CloudFormation: DataLakePrincipal}
  */
 export interface CatalogDataLakePrincipal {
-  /** An identifier for the Lake Formation principal. */
+  /**
+   * An identifier for the Lake Formation principal.
+   *
+   * Length: 1–255.
+   */
   dataLakePrincipalIdentifier?: string;
 }
 
@@ -1534,7 +1562,11 @@ export type IdentityCenterConfiguration = InstanceType<typeof IdentityCenterConf
 
 /** Inputs of {@link IdentityCenterConfiguration}. */
 export interface IdentityCenterConfigurationArgs {
-  /** The Amazon Resource Name (ARN) of the Identity Center instance associated with the AWS Glue configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the Identity Center instance associated with the AWS Glue configuration.
+   *
+   * Length: 10–1224. Pattern: `^arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):sso:::instance/(sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   instanceArn: string;
   /** A list of Identity Center scopes that define the permissions and access levels for the AWS Glue configuration. */
   scopes?: string[];
@@ -1561,23 +1593,47 @@ export type Integration = InstanceType<typeof Integration>;
 
 /** Inputs of {@link Integration}. */
 export interface IntegrationArgs {
-  /** Selects source tables for the integration using Maxwell filter syntax. */
+  /**
+   * Selects source tables for the integration using Maxwell filter syntax.
+   *
+   * Length: at most 2048.
+   */
   dataFilter?: string;
-  /** A unique name for the integration. */
+  /**
+   * A unique name for the integration.
+   *
+   * Length: 1–128.
+   */
   integrationName: string;
-  /** A description for the integration. */
+  /**
+   * A description for the integration.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
-  /** The ARN for the source of the integration. */
+  /**
+   * The ARN for the source of the integration.
+   *
+   * Length: at most 512. Pattern: `arn:aws:.*:.*:[0-9]+:.*`.
+   */
   sourceArn: string;
   /** The structure used to define properties associated with the zero-ETL integration. For more information, see [IntegrationConfig structure.](https://docs.aws.amazon.com/glue/latest/dg/aws-glue-api-integrations.html#aws-glue-api-integrations-IntegrationConfig) */
   integrationConfig?: IntegrationIntegrationConfig;
   /** The ARN of a KMS key used for encrypting the channel. */
   kmsKeyId?: string;
-  /** The ARN for the target of the integration. */
+  /**
+   * The ARN for the target of the integration.
+   *
+   * Length: at most 512. Pattern: `arn:aws:.*:.*:[0-9]+:.*`.
+   */
   targetArn: string;
   /** An optional set of non-secret key–value pairs that contains additional contextual information for encryption. This can only be provided if `KMSKeyId` is provided. */
   additionalEncryptionContext?: Record<string, string>;
-  /** Metadata assigned to the resource consisting of a list of key-value pairs. */
+  /**
+   * Metadata assigned to the resource consisting of a list of key-value pairs.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1611,7 +1667,11 @@ export interface IntegrationOutputs extends IntegrationArgs {
 export interface IntegrationIntegrationConfig {
   /** Enables continuous synchronization for on-demand data extractions from SaaS applications to AWS data services like Amazon Redshift and Amazon S3. */
   continuousSync?: boolean;
-  /** Specifies the frequency at which CDC (Change Data Capture) pulls or incremental loads should occur. This parameter provides flexibility to align the refresh rate with your specific data update patterns, system load considerations, and performance optimization goals. Time increment can be set from 15 minutes to 8640 minutes (six days). */
+  /**
+   * Specifies the frequency at which CDC (Change Data Capture) pulls or incremental loads should occur. This parameter provides flexibility to align the refresh rate with your specific data update patterns, system load considerations, and performance optimization goals. Time increment can be set from 15 minutes to 8640 minutes (six days).
+   *
+   * Length: at most 128.
+   */
   refreshInterval?: string;
   /** A collection of key-value pairs that specify additional properties for the integration source. These properties provide configuration options that can be used to customize the behavior of the ODB source during data integration operations. */
   sourceProperties?: Record<string, string>;
@@ -1628,13 +1688,21 @@ export type IntegrationResourceProperty = InstanceType<typeof IntegrationResourc
 
 /** Inputs of {@link IntegrationResourceProperty}. */
 export interface IntegrationResourcePropertyArgs {
-  /** The connection ARN of the source, or the database ARN of the target. */
+  /**
+   * The connection ARN of the source, or the database ARN of the target.
+   *
+   * Pattern: `arn:aws:.*:.*:[0-9]+:.*`.
+   */
   resourceArn: string;
   /** The resource properties associated with the integration source. */
   sourceProcessingProperties?: IntegrationResourcePropertySourceProcessingProperties;
   /** The structure used to define the resource properties associated with the integration target. */
   targetProcessingProperties?: IntegrationResourcePropertyTargetProcessingProperties;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1650,7 +1718,11 @@ export interface IntegrationResourcePropertyOutputs extends IntegrationResourceP
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-integrationresourceproperty-sourceprocessingproperties.html | CloudFormation: SourceProcessingProperties}
  */
 export interface IntegrationResourcePropertySourceProcessingProperties {
-  /** The IAM role to access the AWS Glue connection. */
+  /**
+   * The IAM role to access the AWS Glue connection.
+   *
+   * Length: at most 128.
+   */
   roleArn: string;
 }
 
@@ -1660,13 +1732,29 @@ export interface IntegrationResourcePropertySourceProcessingProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-integrationresourceproperty-targetprocessingproperties.html | CloudFormation: TargetProcessingProperties}
  */
 export interface IntegrationResourcePropertyTargetProcessingProperties {
-  /** The IAM role to access the AWS Glue database. */
+  /**
+   * The IAM role to access the AWS Glue database.
+   *
+   * Length: at most 128. Pattern: `arn:aws:iam:.*:[0-9]+:.*`.
+   */
   roleArn: string;
-  /** The ARN of the KMS key used for encryption. */
+  /**
+   * The ARN of the KMS key used for encryption.
+   *
+   * Length: at most 128. Pattern: `arn:aws:kms:.*:[0-9]+:.*`.
+   */
   kmsArn?: string;
-  /** The AWS Glue network connection to configure the AWS Glue job running in the customer VPC. */
+  /**
+   * The AWS Glue network connection to configure the AWS Glue job running in the customer VPC.
+   *
+   * Length: at most 128.
+   */
   connectionName?: string;
-  /** The ARN of an Eventbridge event bus to receive the integration status notification. */
+  /**
+   * The ARN of an Eventbridge event bus to receive the integration status notification.
+   *
+   * Length: at most 128.
+   */
   eventBusArn?: string;
 }
 
@@ -2244,11 +2332,23 @@ export type Registry = InstanceType<typeof Registry>;
 
 /** Inputs of {@link Registry}. */
 export interface RegistryArgs {
-  /** A description of the registry. */
+  /**
+   * A description of the registry.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** AWS tags that contain a key value pair and may be searched by console, command line, or API. */
+  /**
+   * AWS tags that contain a key value pair and may be searched by console, command line, or API.
+   *
+   * Items: 0–10.
+   */
   tags?: AwsTag[];
-  /** The name of the registry. */
+  /**
+   * The name of the registry.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -2273,9 +2373,15 @@ export interface SchemaArgs {
    * The schema definition using the `DataFormat` setting for `SchemaName` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–170000.
    */
   schemaDefinition?: string;
-  /** A description of the schema if specified when created. */
+  /**
+   * A description of the schema if specified when created.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /** The data format of the schema definition. Currently only `AVRO` is supported. */
   dataFormat: "AVRO" | "JSON" | "PROTOBUF";
@@ -2283,9 +2389,17 @@ export interface SchemaArgs {
   registry?: SchemaRegistry;
   /** The compatibility mode of the schema. */
   compatibility: "NONE" | "DISABLED" | "BACKWARD" | "BACKWARD_ALL" | "FORWARD" | "FORWARD_ALL" | "FULL" | "FULL_ALL";
-  /** AWS tags that contain a key value pair and may be searched by console, command line, or API. */
+  /**
+   * AWS tags that contain a key value pair and may be searched by console, command line, or API.
+   *
+   * Items: 0–10.
+   */
   tags?: AwsTag[];
-  /** Name of the schema to be created of max length of 255, and may only contain letters, numbers, hyphen, underscore, dollar sign, or hash mark. No whitespace. */
+  /**
+   * Name of the schema to be created of max length of 255, and may only contain letters, numbers, hyphen, underscore, dollar sign, or hash mark. No whitespace.
+   *
+   * Length: 1–255.
+   */
   name: string;
   /** Specify the `VersionNumber` or the `IsLatest` for setting the checkpoint for the schema. This is only required for updating a checkpoint. */
   checkpointVersion?: SchemaSchemaVersion;
@@ -2305,9 +2419,17 @@ export interface SchemaOutputs extends SchemaArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-schema-registry.html | CloudFormation: Registry}
  */
 export interface SchemaRegistry {
-  /** The Amazon Resource Name (ARN) of the registry. */
+  /**
+   * The Amazon Resource Name (ARN) of the registry.
+   *
+   * Pattern: `arn:aws(-(cn|us-gov|iso(-[bef])?))?:glue:.*`.
+   */
   arn?: string;
-  /** The name of the registry. */
+  /**
+   * The name of the registry.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -2319,7 +2441,11 @@ export interface SchemaRegistry {
 export interface SchemaSchemaVersion {
   /** Indicates if this version is the latest version of the schema. */
   isLatest?: boolean;
-  /** The version number of the schema. */
+  /**
+   * The version number of the schema.
+   *
+   * Range: 1–100000.
+   */
   versionNumber?: number;
 }
 
@@ -2334,7 +2460,11 @@ export type SchemaVersion = InstanceType<typeof SchemaVersion>;
 
 /** Inputs of {@link SchemaVersion}. */
 export interface SchemaVersionArgs {
-  /** The schema definition for the schema version. */
+  /**
+   * The schema definition for the schema version.
+   *
+   * Length: 1–170000.
+   */
   schemaDefinition: string;
   /** The schema that includes the schema version. */
   schema: SchemaVersionSchema;
@@ -2352,11 +2482,23 @@ export interface SchemaVersionOutputs extends SchemaVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-glue-schemaversion-schema.html | CloudFormation: Schema}
  */
 export interface SchemaVersionSchema {
-  /** The name of the registry where the schema is stored. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided. */
+  /**
+   * The name of the registry where the schema is stored. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided.
+   *
+   * Length: 1–255.
+   */
   registryName?: string;
-  /** The Amazon Resource Name (ARN) of the schema. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided. */
+  /**
+   * The Amazon Resource Name (ARN) of the schema. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):glue:.*`.
+   */
   schemaArn?: string;
-  /** The name of the schema. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided. */
+  /**
+   * The name of the schema. Either `SchemaArn` , or `SchemaName` and `RegistryName` has to be provided.
+   *
+   * Length: 1–255.
+   */
   schemaName?: string;
 }
 
@@ -2371,11 +2513,23 @@ export type SchemaVersionMetadata = InstanceType<typeof SchemaVersionMetadata>;
 
 /** Inputs of {@link SchemaVersionMetadata}. */
 export interface SchemaVersionMetadataArgs {
-  /** The version number of the schema. */
+  /**
+   * The version number of the schema.
+   *
+   * Pattern: `[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`.
+   */
   schemaVersionId: string;
-  /** A metadata key's corresponding value. */
+  /**
+   * A metadata key's corresponding value.
+   *
+   * Length: 1–256.
+   */
   value: string;
-  /** A metadata key in a key-value pair for metadata. */
+  /**
+   * A metadata key in a key-value pair for metadata.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -3093,12 +3247,24 @@ export type UsageProfile = InstanceType<typeof UsageProfile>;
 
 /** Inputs of {@link UsageProfile}. */
 export interface UsageProfileArgs {
-  /** The name of the usage profile. */
+  /**
+   * The name of the usage profile.
+   *
+   * Length: 5–128.
+   */
   name: string;
-  /** A description of the usage profile. */
+  /**
+   * A description of the usage profile.
+   *
+   * Length: 1–512. Pattern: `[a-zA-Z0-9\-\:\_]{1,64}`.
+   */
   description?: string;
   configuration?: UsageProfileProfileConfiguration;
-  /** The tags to be applied to this UsageProfiles. */
+  /**
+   * The tags to be applied to this UsageProfiles.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -3147,19 +3313,39 @@ export type UserDefinedFunction = InstanceType<typeof UserDefinedFunction>;
 
 /** Inputs of {@link UserDefinedFunction}. */
 export interface UserDefinedFunctionArgs {
-  /** The name of the catalog database in which the function is located. */
+  /**
+   * The name of the catalog database in which the function is located.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   databaseName: string;
-  /** The name of the function. */
+  /**
+   * The name of the function.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   functionName: string;
-  /** The Java class that contains the function code. */
+  /**
+   * The Java class that contains the function code.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   className?: string;
-  /** The owner of the function. */
+  /**
+   * The owner of the function.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   ownerName?: string;
   /** The owner type. */
   ownerType?: "USER" | "ROLE" | "GROUP";
   /** The type of the function. */
   functionType?: "REGULAR_FUNCTION" | "AGGREGATE_FUNCTION" | "STORED_PROCEDURE";
-  /** The resource URIs for the function. */
+  /**
+   * The resource URIs for the function.
+   *
+   * Items: at most 1000.
+   */
   resourceUris?: UserDefinedFunctionResourceUri[];
 }
 
@@ -3177,7 +3363,11 @@ export interface UserDefinedFunctionOutputs extends UserDefinedFunctionArgs {
 export interface UserDefinedFunctionResourceUri {
   /** The type of the resource. */
   resourceType?: "JAR" | "FILE" | "ARCHIVE";
-  /** The URI for accessing the resource. */
+  /**
+   * The URI for accessing the resource.
+   *
+   * Length: 1–1024. Pattern: ``.
+   */
   uri?: string;
 }
 

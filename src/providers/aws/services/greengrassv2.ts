@@ -79,7 +79,11 @@ export interface ComponentVersionLambdaFunctionRecipeSource {
   componentDependencies?: Record<string, ComponentVersionComponentDependencyRequirement>;
   /** The system and runtime parameters for the Lambda function as it runs on the AWS IoT Greengrass core device. */
   componentLambdaParameters?: ComponentVersionLambdaExecutionParameters;
-  /** The ARN of the Lambda function. The ARN must include the version of the function to import. You can't use version aliases like `$LATEST` . */
+  /**
+   * The ARN of the Lambda function. The ARN must include the version of the function to import. You can't use version aliases like `$LATEST` .
+   *
+   * Pattern: `^arn:[^:]*:lambda:(([a-z]+-)+[0-9])?:([0-9]{12})?:[^.]+$`.
+   */
   lambdaArn?: string;
   /** The platforms that the component version supports. */
   componentPlatforms?: ComponentVersionComponentPlatform[];
@@ -301,15 +305,27 @@ export type Deployment = InstanceType<typeof Deployment>;
 export interface DeploymentArgs {
   /** The components to deploy. This is a dictionary, where each key is the name of a component, and each key's value is the version and configuration to deploy for that component. */
   components?: Record<string, DeploymentComponentDeploymentSpecification>;
-  /** The name of the deployment. */
+  /**
+   * The name of the deployment.
+   *
+   * Length: 1–256.
+   */
   deploymentName?: string;
   /** The job configuration for the deployment configuration. The job configuration specifies the rollout, timeout, and stop configurations for the deployment configuration. */
   iotJobConfiguration?: DeploymentDeploymentIoTJobConfiguration;
   /** The deployment policies for the deployment. These policies define how the deployment updates components and handles failure. */
   deploymentPolicies?: DeploymentDeploymentPolicies;
-  /** The ARN of the target AWS IoT thing or thing group. */
+  /**
+   * The ARN of the target AWS IoT thing or thing group.
+   *
+   * Pattern: `arn:[^:]*:iot:[^:]*:[0-9]+:(thing|thinggroup)/.+`.
+   */
   targetArn: string;
-  /** The parent deployment's [ARN](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) for a subdeployment. */
+  /**
+   * The parent deployment's [ARN](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) for a subdeployment.
+   *
+   * Pattern: `arn:[^:]*:iot:[^:]*:[0-9]+:thinggroup/.+`.
+   */
   parentTargetArn?: string;
   /**
    * Application-specific metadata to attach to the deployment. You can use tags in IAM policies to control access to AWS IoT Greengrass resources. You can also use tags to categorize your resources. For more information, see [Tag your AWS IoT Greengrass Version 2 resources](https://docs.aws.amazon.com/greengrass/v2/developerguide/tag-resources.html) in the *AWS IoT Greengrass V2 Developer Guide* .
@@ -340,7 +356,11 @@ export interface DeploymentComponentDeploymentSpecification {
   runWith?: DeploymentComponentRunWith;
   /** The configuration updates to deploy for the component. You can define reset updates and merge updates. A reset updates the keys that you specify to the default configuration for the component. A merge updates the core device's component configuration with the keys and values that you specify. The AWS IoT Greengrass Core software applies reset updates before it applies merge updates. For more information, see [Update component configuration](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html) . */
   configurationUpdate?: DeploymentComponentConfigurationUpdate;
-  /** The version of the component. */
+  /**
+   * The version of the component.
+   *
+   * Length: 1–64.
+   */
   componentVersion?: string;
 }
 
@@ -354,6 +374,8 @@ export interface DeploymentComponentRunWith {
    * The Windows user to use to run this component on Windows core devices. The user must exist on each Windows core device, and its name and password must be in the LocalSystem account's Credentials Manager instance.
    *
    * If you omit this parameter, the AWS IoT Greengrass Core software uses the default Windows user that you configure on the AWS IoT Greengrass nucleus component. For more information, see [Configure the user and group that run components](https://docs.aws.amazon.com/greengrass/v2/developerguide/configure-greengrass-core-v2.html#configure-component-user) .
+   *
+   * Length: at least 1.
    */
   windowsUser?: string;
   /**
@@ -362,7 +384,11 @@ export interface DeploymentComponentRunWith {
    * If you omit this parameter, the AWS IoT Greengrass Core software uses the default system resource limits that you configure on the AWS IoT Greengrass nucleus component. For more information, see [Configure system resource limits for components](https://docs.aws.amazon.com/greengrass/v2/developerguide/configure-greengrass-core-v2.html#configure-component-system-resource-limits) .
    */
   systemResourceLimits?: DeploymentSystemResourceLimits;
-  /** The POSIX system user and (optional) group to use to run this component. Specify the user and group separated by a colon ( `:` ) in the following format: `user:group` . The group is optional. If you don't specify a group, the AWS IoT Greengrass Core software uses the primary user for the group. */
+  /**
+   * The POSIX system user and (optional) group to use to run this component. Specify the user and group separated by a colon ( `:` ) in the following format: `user:group` . The group is optional. If you don't specify a group, the AWS IoT Greengrass Core software uses the primary user for the group.
+   *
+   * Length: at least 1.
+   */
   posixUser?: string;
 }
 
@@ -372,9 +398,17 @@ export interface DeploymentComponentRunWith {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-systemresourcelimits.html | CloudFormation: SystemResourceLimits}
  */
 export interface DeploymentSystemResourceLimits {
-  /** The maximum amount of RAM, expressed in kilobytes, that a component's processes can use on the core device. For more information, see [Configure system resource limits for components](https://docs.aws.amazon.com/greengrass/v2/developerguide/configure-greengrass-core-v2.html#configure-component-system-resource-limits) . */
+  /**
+   * The maximum amount of RAM, expressed in kilobytes, that a component's processes can use on the core device. For more information, see [Configure system resource limits for components](https://docs.aws.amazon.com/greengrass/v2/developerguide/configure-greengrass-core-v2.html#configure-component-system-resource-limits) .
+   *
+   * Range: 0–9223372036854772000.
+   */
   memory?: number;
-  /** The maximum amount of CPU time that a component's processes can use on the core device. A core device's total CPU time is equivalent to the device's number of CPU cores. For example, on a core device with 4 CPU cores, you can set this value to 2 to limit the component's processes to 50 percent usage of each CPU core. On a device with 1 CPU core, you can set this value to 0.25 to limit the component's processes to 25 percent usage of the CPU. If you set this value to a number greater than the number of CPU cores, the AWS IoT Greengrass Core software doesn't limit the component's CPU usage. */
+  /**
+   * The maximum amount of CPU time that a component's processes can use on the core device. A core device's total CPU time is equivalent to the device's number of CPU cores. For example, on a core device with 4 CPU cores, you can set this value to 2 to limit the component's processes to 50 percent usage of each CPU core. On a device with 1 CPU core, you can set this value to 0.25 to limit the component's processes to 25 percent usage of the CPU. If you set this value to a number greater than the number of CPU cores, the AWS IoT Greengrass Core software doesn't limit the component's CPU usage.
+   *
+   * Range: at least 0.
+   */
   cpus?: number;
 }
 
@@ -384,9 +418,17 @@ export interface DeploymentSystemResourceLimits {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-componentconfigurationupdate.html | CloudFormation: ComponentConfigurationUpdate}
  */
 export interface DeploymentComponentConfigurationUpdate {
-  /** A serialized JSON string that contains the configuration object to merge to target devices. The core device merges this configuration with the component's existing configuration. If this is the first time a component deploys on a device, the core device merges this configuration with the component's default configuration. This means that the core device keeps it's existing configuration for keys and values that you don't specify in this object. For more information, see [Merge configuration updates](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html#merge-configuration-update) in the *AWS IoT Greengrass V2 Developer Guide* . */
+  /**
+   * A serialized JSON string that contains the configuration object to merge to target devices. The core device merges this configuration with the component's existing configuration. If this is the first time a component deploys on a device, the core device merges this configuration with the component's default configuration. This means that the core device keeps it's existing configuration for keys and values that you don't specify in this object. For more information, see [Merge configuration updates](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html#merge-configuration-update) in the *AWS IoT Greengrass V2 Developer Guide* .
+   *
+   * Length: 1–10485760.
+   */
   merge?: string;
-  /** The list of configuration nodes to reset to default values on target devices. Use JSON pointers to specify each node to reset. JSON pointers start with a forward slash ( `/` ) and use forward slashes to separate the key for each level in the object. For more information, see the [JSON pointer specification](https://docs.aws.amazon.com/https://tools.ietf.org/html/rfc6901) and [Reset configuration updates](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html#reset-configuration-update) in the *AWS IoT Greengrass V2 Developer Guide* . */
+  /**
+   * The list of configuration nodes to reset to default values on target devices. Use JSON pointers to specify each node to reset. JSON pointers start with a forward slash ( `/` ) and use forward slashes to separate the key for each level in the object. For more information, see the [JSON pointer specification](https://docs.aws.amazon.com/https://tools.ietf.org/html/rfc6901) and [Reset configuration updates](https://docs.aws.amazon.com/greengrass/v2/developerguide/update-component-configurations.html#reset-configuration-update) in the *AWS IoT Greengrass V2 Developer Guide* .
+   *
+   * Each item: Length: 0–256.
+   */
   reset?: string[];
 }
 
@@ -410,7 +452,11 @@ export interface DeploymentDeploymentIoTJobConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-iotjobexecutionsrolloutconfig.html | CloudFormation: IoTJobExecutionsRolloutConfig}
  */
 export interface DeploymentIoTJobExecutionsRolloutConfig {
-  /** The maximum number of devices that receive a pending job notification, per minute. */
+  /**
+   * The maximum number of devices that receive a pending job notification, per minute.
+   *
+   * Range: 1–1000.
+   */
   maximumPerMinute?: number;
   /** The exponential rate to increase the job rollout rate. */
   exponentialRate?: DeploymentIoTJobExponentialRolloutRate;
@@ -424,12 +470,18 @@ export interface DeploymentIoTJobExecutionsRolloutConfig {
 export interface DeploymentIoTJobExponentialRolloutRate {
   /** The criteria to increase the rollout rate for the job. */
   rateIncreaseCriteria: DeploymentIoTJobRateIncreaseCriteria;
-  /** The minimum number of devices that receive a pending job notification, per minute, when the job starts. This parameter defines the initial rollout rate of the job. */
+  /**
+   * The minimum number of devices that receive a pending job notification, per minute, when the job starts. This parameter defines the initial rollout rate of the job.
+   *
+   * Range: 1–1000.
+   */
   baseRatePerMinute: number;
   /**
    * The exponential factor to increase the rollout rate for the job.
    *
    * This parameter supports up to one digit after the decimal (for example, you can specify `1.5` , but not `1.55` ).
+   *
+   * Range: 1–5.
    */
   incrementFactor: number;
 }
@@ -440,7 +492,11 @@ export interface DeploymentIoTJobExponentialRolloutRate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-iotjobrateincreasecriteria.html | CloudFormation: IoTJobRateIncreaseCriteria}
  */
 export interface DeploymentIoTJobRateIncreaseCriteria {
-  /** The number of devices to receive the job notification before the rollout rate increases. */
+  /**
+   * The number of devices to receive the job notification before the rollout rate increases.
+   *
+   * Range: 1–2147483647.
+   */
   numberOfNotifiedThings?: number;
   /** The number of devices to successfully run the configuration job before the rollout rate increases. */
   numberOfSucceededThings?: number;
@@ -456,6 +512,8 @@ export interface DeploymentIoTJobTimeoutConfig {
    * The amount of time, in minutes, that devices have to complete the job. The timer starts when the job status is set to `IN_PROGRESS` . If the job status doesn't change to a terminal state before the time expires, then the job status is set to `TIMED_OUT` .
    *
    * The timeout interval must be between 1 minute and 7 days (10080 minutes).
+   *
+   * Range: 0–2147483647.
    */
   inProgressTimeoutInMinutes?: number;
 }
@@ -466,7 +524,11 @@ export interface DeploymentIoTJobTimeoutConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-greengrassv2-deployment-iotjobabortconfig.html | CloudFormation: IoTJobAbortConfig}
  */
 export interface DeploymentIoTJobAbortConfig {
-  /** The list of criteria that define when and how to cancel the configuration deployment. */
+  /**
+   * The list of criteria that define when and how to cancel the configuration deployment.
+   *
+   * Items: at least 1.
+   */
   criteriaList: DeploymentIoTJobAbortCriteria[];
 }
 
@@ -489,9 +551,15 @@ export interface DeploymentIoTJobAbortCriteria {
    * The minimum percentage of `failureType` failures that occur before the job can cancel.
    *
    * This parameter supports up to two digits after the decimal (for example, you can specify `10.9` or `10.99` , but not `10.999` ).
+   *
+   * Range: 0–100.
    */
   thresholdPercentage: number;
-  /** The minimum number of things that receive the configuration before the job can cancel. */
+  /**
+   * The minimum number of things that receive the configuration before the job can cancel.
+   *
+   * Range: 1–2147483647.
+   */
   minNumberOfExecutedThings: number;
 }
 
@@ -534,6 +602,8 @@ export interface DeploymentDeploymentComponentUpdatePolicy {
    * The amount of time in seconds that each component on a device has to report that it's safe to update. If the component waits for longer than this timeout, then the deployment proceeds on the device.
    *
    * Default: `60`
+   *
+   * Range: 1–2147483647.
    */
   timeoutInSeconds?: number;
 }
@@ -548,6 +618,8 @@ export interface DeploymentDeploymentConfigurationValidationPolicy {
    * The amount of time in seconds that a component can validate its configuration updates. If the validation time exceeds this timeout, then the deployment proceeds for the device.
    *
    * Default: `30`
+   *
+   * Range: 1–2147483647.
    */
   timeoutInSeconds?: number;
 }

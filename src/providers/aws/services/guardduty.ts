@@ -160,7 +160,11 @@ export interface DetectorCFNFeatureConfiguration {
   status: "ENABLED" | "DISABLED";
   /** Information about the additional configuration of a feature in your account. */
   additionalConfiguration?: DetectorCFNFeatureAdditionalConfiguration[];
-  /** Name of the feature. For a list of allowed values, see [DetectorFeatureConfiguration](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_DetectorFeatureConfiguration.html#guardduty-Type-DetectorFeatureConfiguration-name) in the *GuardDuty API Reference* . */
+  /**
+   * Name of the feature. For a list of allowed values, see [DetectorFeatureConfiguration](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_DetectorFeatureConfiguration.html#guardduty-Type-DetectorFeatureConfiguration-name) in the *GuardDuty API Reference* .
+   *
+   * Length: at most 128.
+   */
   name: string;
 }
 
@@ -170,9 +174,17 @@ export interface DetectorCFNFeatureConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-detector-cfnfeatureadditionalconfiguration.html | CloudFormation: CFNFeatureAdditionalConfiguration}
  */
 export interface DetectorCFNFeatureAdditionalConfiguration {
-  /** Status of the additional configuration. */
+  /**
+   * Status of the additional configuration.
+   *
+   * Length: 1–128.
+   */
   status?: string;
-  /** Name of the additional configuration. */
+  /**
+   * Name of the additional configuration.
+   *
+   * Length: 1–256.
+   */
   name?: string;
 }
 
@@ -182,9 +194,17 @@ export interface DetectorCFNFeatureAdditionalConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-detector-tagitem.html | CloudFormation: TagItem}
  */
 export interface DetectorTagItem {
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -208,6 +228,8 @@ export interface FilterArgs {
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–300.
    */
   detectorId: string;
   /** Represents the criteria to be used in the filter for querying findings. */
@@ -216,6 +238,8 @@ export interface FilterArgs {
    * Specifies the position of the filter in the list of current filters. Also specifies the order in which this filter is applied to the findings. The minimum value for this property is 1 and the maximum is 100.
    *
    * By default, filters may not be created in the same order as they are ranked. To ensure that the filters are created in the expected order, you can use an optional attribute, [DependsOn](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-attribute-dependson.html) , with the following syntax: `"DependsOn":[ "ObjectName" ]` .
+   *
+   * Range: 1–100.
    */
   rank?: number;
   /**
@@ -224,7 +248,11 @@ export interface FilterArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: FilterTagItem[];
-  /** The name of the filter. Valid characters include period (.), underscore (_), dash (-), and alphanumeric characters. A whitespace is considered to be an invalid character. */
+  /**
+   * The name of the filter. Valid characters include period (.), underscore (_), dash (-), and alphanumeric characters. A whitespace is considered to be an invalid character.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -302,9 +330,17 @@ export interface FilterCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-filter-tagitem.html | CloudFormation: TagItem}
  */
 export interface FilterTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -334,6 +370,8 @@ export interface IPSetArgs {
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–300.
    */
   detectorId?: string;
   /**
@@ -346,9 +384,15 @@ export interface IPSetArgs {
    * The user-friendly name to identify the IPSet.
    *
    * The name of your list must be unique within an AWS account and Region. Valid characters are alphanumeric, whitespace, dash (-), and underscores (_).
+   *
+   * Length: 1–300.
    */
   name?: string;
-  /** The URI of the file that contains the IPSet. */
+  /**
+   * The URI of the file that contains the IPSet.
+   *
+   * Length: 1–300.
+   */
   location: string;
   /**
    * The AWS account ID that owns the Amazon S3 bucket specified in the *Location* field.
@@ -365,6 +409,8 @@ export interface IPSetOutputs extends IPSetArgs {
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–300.
    */
   detectorId: string;
   awsId: string;
@@ -376,9 +422,17 @@ export interface IPSetOutputs extends IPSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-ipset-tagitem.html | CloudFormation: TagItem}
  */
 export interface IPSetTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -575,7 +629,11 @@ export type PublishingDestination = InstanceType<typeof PublishingDestination>;
 
 /** Inputs of {@link PublishingDestination}. */
 export interface PublishingDestinationArgs {
-  /** The ID of the GuardDuty detector where the publishing destination exists. */
+  /**
+   * The ID of the GuardDuty detector where the publishing destination exists.
+   *
+   * Length: 1–300.
+   */
   detectorId: string;
   /** The type of publishing destination. GuardDuty supports Amazon S3 buckets as a publishing destination. */
   destinationType: string;
@@ -613,9 +671,17 @@ export interface PublishingDestinationCFNDestinationProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-publishingdestination-tagitem.html | CloudFormation: TagItem}
  */
 export interface PublishingDestinationTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -632,7 +698,11 @@ export type ThreatEntitySet = InstanceType<typeof ThreatEntitySet>;
 
 /** Inputs of {@link ThreatEntitySet}. */
 export interface ThreatEntitySetArgs {
-  /** The format of the file that contains the threat entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
+  /**
+   * The format of the file that contains the threat entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* .
+   *
+   * Length: 1–300.
+   */
   format: string;
   /**
    * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to consider the entries in this list and generate findings based on associated activity, this list must be active.
@@ -644,11 +714,17 @@ export interface ThreatEntitySetArgs {
    * The unique regional detector ID of the GuardDuty account for which you want to create a threat entity set.
    *
    * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId?: string;
   /** The user-friendly name to identify the threat entity set. Valid characters are alphanumeric, whitespace, dash (-), and underscores (_). */
   name?: string;
-  /** The URI of the file that contains the threat entity set. */
+  /**
+   * The URI of the file that contains the threat entity set.
+   *
+   * Length: 1–300.
+   */
   location: string;
   /**
    * The AWS account ID that owns the Amazon S3 bucket specified in the *Location* field.
@@ -670,6 +746,8 @@ export interface ThreatEntitySetOutputs extends ThreatEntitySetArgs {
    * The unique regional detector ID of the GuardDuty account for which you want to create a threat entity set.
    *
    * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId: string;
   /** Returns the unique ID associated with the newly created threat entity set. */
@@ -690,9 +768,17 @@ export interface ThreatEntitySetOutputs extends ThreatEntitySetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-threatentityset-tagitem.html | CloudFormation: TagItem}
  */
 export interface ThreatEntitySetTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. This is optional. */
+  /**
+   * The tag value. This is optional.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -709,7 +795,11 @@ export type ThreatIntelSet = InstanceType<typeof ThreatIntelSet>;
 
 /** Inputs of {@link ThreatIntelSet}. */
 export interface ThreatIntelSetArgs {
-  /** The format of the file that contains the `ThreatIntelSet` . For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
+  /**
+   * The format of the file that contains the `ThreatIntelSet` . For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* .
+   *
+   * Length: 1–300.
+   */
   format: string;
   /**
    * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to be able to generate findings based on an activity associated with these entries, this list must be active.
@@ -722,6 +812,8 @@ export interface ThreatIntelSetArgs {
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId?: string;
   /**
@@ -736,7 +828,11 @@ export interface ThreatIntelSetArgs {
    * The name of your list must be unique within an AWS account and Region. Valid characters are alphanumeric, whitespace, dash (-), and underscores (_).
    */
   name?: string;
-  /** The URI of the file that contains the ThreatIntelSet. */
+  /**
+   * The URI of the file that contains the ThreatIntelSet.
+   *
+   * Length: 1–300.
+   */
   location: string;
   /**
    * The AWS account ID that owns the Amazon S3 bucket specified in the *Location* field.
@@ -753,6 +849,8 @@ export interface ThreatIntelSetOutputs extends ThreatIntelSetArgs {
    *
    * To find the `detectorId` in the current Region, see the
    * Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId: string;
   /** The unique ID of the `threatIntelSet` . */
@@ -765,9 +863,17 @@ export interface ThreatIntelSetOutputs extends ThreatIntelSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-threatintelset-tagitem.html | CloudFormation: TagItem}
  */
 export interface ThreatIntelSetTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -784,7 +890,11 @@ export type TrustedEntitySet = InstanceType<typeof TrustedEntitySet>;
 
 /** Inputs of {@link TrustedEntitySet}. */
 export interface TrustedEntitySetArgs {
-  /** The format of the file that contains the trusted entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* . */
+  /**
+   * The format of the file that contains the trusted entity set. For information about supported formats, see [List formats](https://docs.aws.amazon.com/guardduty/latest/ug/guardduty_upload-lists.html#prepare_list) in the *Amazon GuardDuty User Guide* .
+   *
+   * Length: 1–300.
+   */
   format: string;
   /**
    * A boolean value that determines if GuardDuty can start using this list for custom threat detection. For GuardDuty to prevent generating findings based on an activity associated with these entries, this list must be active.
@@ -796,11 +906,17 @@ export interface TrustedEntitySetArgs {
    * The unique regional detector ID of the GuardDuty account for which you want to create a trusted entity set.
    *
    * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId?: string;
   /** A user-friendly name to identify the trusted entity set. Valid characters include lowercase letters, uppercase letters, numbers, dash(-), and underscore (_). */
   name?: string;
-  /** The URI of the file that contains the trusted entity set. */
+  /**
+   * The URI of the file that contains the trusted entity set.
+   *
+   * Length: 1–300.
+   */
   location: string;
   /**
    * The AWS account ID that owns the Amazon S3 bucket specified in the *Location* field.
@@ -822,6 +938,8 @@ export interface TrustedEntitySetOutputs extends TrustedEntitySetArgs {
    * The unique regional detector ID of the GuardDuty account for which you want to create a trusted entity set.
    *
    * To find the `detectorId` in the current Region, see the Settings page in the GuardDuty console, or run the [ListDetectors](https://docs.aws.amazon.com/guardduty/latest/APIReference/API_ListDetectors.html) API.
+   *
+   * Length: 1–32.
    */
   detectorId: string;
   awsId: string;
@@ -841,8 +959,16 @@ export interface TrustedEntitySetOutputs extends TrustedEntitySetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-guardduty-trustedentityset-tagitem.html | CloudFormation: TagItem}
  */
 export interface TrustedEntitySetTagItem {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The tag value. This is optional. */
+  /**
+   * The tag value. This is optional.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }

@@ -19,9 +19,17 @@ export type Datastore = InstanceType<typeof Datastore>;
 
 /** Inputs of {@link Datastore}. */
 export interface DatastoreArgs {
-  /** The Amazon Resource Name (ARN) assigned to the Key Management Service (KMS) key for accessing encrypted data. */
+  /**
+   * The Amazon Resource Name (ARN) assigned to the Key Management Service (KMS) key for accessing encrypted data.
+   *
+   * Length: 1–512.
+   */
   kmsKeyArn?: string;
-  /** The data store name. */
+  /**
+   * The data store name.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9._/#-]+$`.
+   */
   datastoreName?: string;
   /** The tags provided when creating a data store. */
   tags?: Record<string, string>;

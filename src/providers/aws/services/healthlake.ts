@@ -19,7 +19,11 @@ export type DataTransformationProfile = InstanceType<typeof DataTransformationPr
 
 /** Inputs of {@link DataTransformationProfile}. */
 export interface DataTransformationProfileArgs {
-  /** The human-readable name of the profile. */
+  /**
+   * The human-readable name of the profile.
+   *
+   * Length: 1–256.
+   */
   profileName: string;
   /** The source format that this profile converts from. */
   sourceFormat: "CCDA" | "CSV";
@@ -33,9 +37,15 @@ export interface DataTransformationProfileArgs {
    * The identifier (key ID or ARN) of a customer-managed KMS key used to encrypt the profile's template content at rest. If omitted, an AWS owned key is used.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048.
    */
   kmsKeyId?: string;
-  /** A human-readable description of the profile's purpose. */
+  /**
+   * A human-readable description of the profile's purpose.
+   *
+   * Length: 0–1000.
+   */
   profileDescription?: string;
   /** An array of key-value pairs to apply to this profile. */
   tags?: AwsTag[];
@@ -112,7 +122,11 @@ export type FHIRDatastore = InstanceType<typeof FHIRDatastore>;
 export interface FHIRDatastoreArgs {
   /** The FHIR release version supported by the data store. Current support is for version `R4` . */
   datastoreTypeVersion: "R4";
-  /** The data store name (user-generated). */
+  /**
+   * The data store name (user-generated).
+   *
+   * Length: 1–256.
+   */
   datastoreName?: string;
   /** The identity provider configuration selected when the data store was created. */
   identityProviderConfiguration?: FHIRDatastoreIdentityProviderConfiguration;
@@ -158,7 +172,11 @@ export interface FHIRDatastoreIdentityProviderConfiguration {
    * > - `AWS_AUTH` – The default HealthLake authorization strategy; not affiliated with SMART on FHIR.
    */
   authorizationStrategy: "SMART_ON_FHIR_V1" | "AWS_AUTH" | "SMART_ON_FHIR";
-  /** The Amazon Resource Name (ARN) of the Lambda function to use to decode the access token created by the authorization server. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function to use to decode the access token created by the authorization server.
+   *
+   * Length: 49–256. Pattern: `arn:aws[-a-z]*:lambda:[a-z]{2}-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9\-_\.]+(:(\$LATEST|[a-zA-Z0-9\-_]+))?`.
+   */
   idpLambdaArn?: string;
   /** The parameter to enable SMART on FHIR fine-grained authorization for the data store. */
   fineGrainedAuthorizationEnabled?: boolean;
@@ -204,7 +222,11 @@ export interface FHIRDatastoreSseConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-healthlake-fhirdatastore-kmsencryptionconfig.html | CloudFormation: KmsEncryptionConfig}
  */
 export interface FHIRDatastoreKmsEncryptionConfig {
-  /** The Key Management Service (KMS) encryption key id/alias used to encrypt the data store contents at rest. */
+  /**
+   * The Key Management Service (KMS) encryption key id/alias used to encrypt the data store contents at rest.
+   *
+   * Length: 1–400. Pattern: `(arn:aws((-us-gov)|(-iso)|(-iso-b)|(-cn))?:kms:)?([a-z]{2}-[a-z]+(-[a-z]+)?-\d:)?(\d{12}:)?(((key/)?[a-zA-Z0-9-_]+)|(alias/[a-zA-Z0-9:/_-]+))`.
+   */
   kmsKeyId?: string;
   /** The type of customer-managed-key(CMK) used for encryption. The two types of supported CMKs are customer owned CMKs and Amazon owned CMKs. For more information on CMK types, see [KmsEncryptionConfig](https://docs.aws.amazon.com/healthlake/latest/APIReference/API_KmsEncryptionConfig.html#HealthLake-Type-KmsEncryptionConfig-CmkType) . */
   cmkType: "CUSTOMER_MANAGED_KMS_KEY" | "AWS_OWNED_KMS_KEY";

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/iam
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a new AWS secret access key and corresponding AWS access key ID for the specified user. The default status for new keys is `Active` .
  *
@@ -123,7 +125,7 @@ export interface GroupOutputs extends GroupArgs {
  */
 export interface GroupPolicy2 {
   /** The policy document. */
-  policyDocument: string | Record<string, unknown>;
+  policyDocument: string | PolicyDocument;
   /** The friendly name (not ARN) identifying the policy. */
   policyName: string;
 }
@@ -166,7 +168,7 @@ export interface GroupPolicyArgs {
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    */
-  policyDocument?: Record<string, unknown>;
+  policyDocument?: PolicyDocument;
 }
 
 /** Outputs of {@link GroupPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -286,7 +288,7 @@ export interface ManagedPolicyArgs {
    *
    * The [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) used to validate this parameter is a string of characters consisting of the following: …
    */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
   /**
    * The name (friendly name, not ARN) of the role to attach the policy to.
    *
@@ -367,15 +369,25 @@ export type OIDCProvider = InstanceType<typeof OIDCProvider>;
 
 /** Inputs of {@link OIDCProvider}. */
 export interface OIDCProviderArgs {
-  /** A list of client IDs (also known as audiences) that are associated with the specified IAM OIDC provider resource object. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) . */
+  /**
+   * A list of client IDs (also known as audiences) that are associated with the specified IAM OIDC provider resource object. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) .
+   *
+   * Each item: Length: 1–255.
+   */
   clientIdList?: string[];
   /**
    * A list of certificate thumbprints that are associated with the specified IAM OIDC provider resource object. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) .
    *
    * This property is optional. If it is not included, IAM will retrieve and use the top intermediate certificate authority (CA) thumbprint of the OpenID Connect identity provider server certificate.
+   *
+   * Items: at most 5. Each item: Length: 40–40. Pattern: `[0-9A-Fa-f]{40}`.
    */
   thumbprintList?: string[];
-  /** The URL that the IAM OIDC provider resource object is associated with. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) . */
+  /**
+   * The URL that the IAM OIDC provider resource object is associated with. For more information, see [CreateOpenIDConnectProvider](https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateOpenIDConnectProvider.html) .
+   *
+   * Length: 1–255.
+   */
   url?: string;
   /** A list of tags that are attached to the specified IAM OIDC provider. The returned list of tags is sorted by tag key. For more information about tagging, see [Tagging IAM resources](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_tags.html) in the *IAM User Guide* . */
   tags?: AwsTag[];
@@ -431,7 +443,7 @@ export interface PolicyArgs {
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
   /**
    * The name of the role to associate the policy with.
    *
@@ -472,7 +484,7 @@ export type Role = InstanceType<typeof Role>;
 /** Inputs of {@link Role}. */
 export interface RoleArgs {
   /** The trust policy that is associated with this role. Trust policies define which entities can assume the role. You can associate only one trust policy with a role. For an example of a policy that can be used to assume a role, see [Template Examples](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-role.html#aws-resource-iam-role--examples) . For more information about the elements that you can use in an IAM policy, see [IAM Policy Elements Reference](https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements.html) in the *IAM User Guide* . */
-  assumeRolePolicyDocument: Record<string, unknown> | string;
+  assumeRolePolicyDocument: PolicyDocument | string;
   /** A description of the role that you provide. */
   description?: string;
   /**
@@ -564,7 +576,7 @@ export interface RoleOutputs extends RoleArgs {
  */
 export interface RolePolicy2 {
   /** The entire contents of the policy that defines permissions. For more information, see [Overview of JSON policies](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies.html#access_policies-json) . */
-  policyDocument: string | Record<string, unknown>;
+  policyDocument: string | PolicyDocument;
   /** The friendly name (not ARN) identifying the policy. */
   policyName: string;
 }
@@ -605,7 +617,7 @@ export interface RolePolicyArgs {
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    */
-  policyDocument?: Record<string, unknown>;
+  policyDocument?: PolicyDocument;
 }
 
 /** Outputs of {@link RolePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -633,6 +645,8 @@ export interface SAMLProviderArgs {
    * An XML document generated by an identity provider (IdP) that supports SAML 2.0. The document includes the issuer's name, expiration information, and keys that can be used to validate the SAML authentication response (assertions) that are received from the IdP. You must generate the metadata document using the identity management software that is used as your organization's IdP.
    *
    * For more information, see [About SAML 2.0-based federation](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles_providers_saml.html) in the *IAM User Guide*
+   *
+   * Length: 1000–10000000.
    */
   samlMetadataDocument?: string;
   /**
@@ -645,6 +659,8 @@ export interface SAMLProviderArgs {
    * The name of the provider to create.
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   *
+   * Length: 1–128. Pattern: `[\w._-]+`.
    */
   name?: string;
   /** Specifies the encryption setting for the SAML provider. */
@@ -653,15 +669,23 @@ export interface SAMLProviderArgs {
    * Specifies the new private key from your external identity provider. The private key must be a .pem file that uses AES-GCM or AES-CBC encryption algorithm to decrypt SAML assertions.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16384. Pattern: ``.
    */
   addPrivateKey?: string;
   /**
    * The Key ID of the private key to remove.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 22–64. Pattern: `[A-Z0-9]+`.
    */
   removePrivateKey?: string;
-  /** The private key metadata for the SAML provider. */
+  /**
+   * The private key metadata for the SAML provider.
+   *
+   * Items: at most 2.
+   */
   privateKeyList?: SAMLProviderSAMLPrivateKey[];
 }
 
@@ -681,7 +705,11 @@ export interface SAMLProviderOutputs extends SAMLProviderArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iam-samlprovider-samlprivatekey.html | CloudFormation: SAMLPrivateKey}
  */
 export interface SAMLProviderSAMLPrivateKey {
-  /** The unique identifier for the SAML private key. */
+  /**
+   * The unique identifier for the SAML private key.
+   *
+   * Length: 22–64. Pattern: `[A-Z0-9]+`.
+   */
   keyId: string;
   /** The date and time, in [ISO 8601 date-time](https://docs.aws.amazon.com/http://www.iso.org/iso/iso8601) format, when the private key was uploaded. */
   timestamp: string;
@@ -708,6 +736,8 @@ export interface ServerCertificateArgs {
    * The contents of the public key certificate.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16384. Pattern: ``.
    */
   certificateBody?: string;
   /**
@@ -716,6 +746,8 @@ export interface ServerCertificateArgs {
    * This parameter is optional. If it is not included, it defaults to a slash (/). This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of either a forward slash (/) by itself or a string that must begin and end with forward slashes. In addition, it can contain any ASCII character from the ! ( `\u0021` ) through the DEL character ( `\u007F` ), including most punctuation characters, digits, and upper and lowercased letters.
    *
    * > If you are uploading a server certificate specifically for use with Amazon CloudFront distributions, you must specify a path using the `path` parameter. The path must begin with `/cloudfront` and must include a trailing slash (for example, `/cloudfront/test/` ).
+   *
+   * Length: 1–512. Pattern: ``.
    */
   path?: string;
   /**
@@ -728,18 +760,24 @@ export interface ServerCertificateArgs {
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16384. Pattern: ``.
    */
   privateKey?: string;
   /**
    * The contents of the public key certificate chain.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2097152. Pattern: ``.
    */
   certificateChain?: string;
   /**
    * The name for the server certificate. Do not include the path in this value. The name of the certificate cannot contain any spaces.
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   *
+   * Length: 1–128. Pattern: `[\w+=,.\@-]+`.
    */
   serverCertificateName?: string;
   /** A list of tags that are attached to the server certificate. For more information about tagging, see [Tagging IAM resources](https://docs.aws.amazon.com/IAM/latest/UserGuide/id_tags.html) in the *IAM User Guide* . */
@@ -752,6 +790,8 @@ export interface ServerCertificateOutputs extends ServerCertificateArgs {
    * The name for the server certificate. Do not include the path in this value. The name of the certificate cannot contain any spaces.
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   *
+   * Length: 1–128. Pattern: `[\w+=,.\@-]+`.
    */
   serverCertificateName: string;
   /** Returns the Amazon Resource Name (ARN) for the specified `AWS::IAM::ServerCertificate` resource. */
@@ -911,7 +951,7 @@ export interface UserLoginProfile {
  */
 export interface UserPolicy2 {
   /** The entire contents of the policy that defines permissions. For more information, see [Overview of JSON policies](https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies.html#access_policies-json) . */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
   /** The friendly name (not ARN) identifying the policy. */
   policyName: string;
 }
@@ -954,7 +994,7 @@ export interface UserPolicyArgs {
    * - The printable characters in the Basic Latin and Latin-1 Supplement character set (through `\u00FF` )
    * - The special characters tab ( `\u0009` ), line feed ( `\u000A` ), and carriage return ( `\u000D` )
    */
-  policyDocument?: Record<string, unknown>;
+  policyDocument?: PolicyDocument;
 }
 
 /** Outputs of {@link UserPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -1011,12 +1051,16 @@ export interface VirtualMFADeviceArgs {
    * This parameter is optional. If it is not included, it defaults to a slash (/).
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of either a forward slash (/) by itself or a string that must begin and end with forward slashes. In addition, it can contain any ASCII character from the ! ( `\u0021` ) through the DEL character ( `\u007F` ), including most punctuation characters, digits, and upper and lowercased letters.
+   *
+   * Length: 1–512. Pattern: ``.
    */
   path?: string;
   /**
    * The name of the virtual MFA device, which must be unique. Use with path to uniquely identify a virtual MFA device.
    *
    * This parameter allows (through its [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) ) a string of characters consisting of upper and lowercase alphanumeric characters with no spaces. You can also include any of the following characters: _+=,.@-
+   *
+   * Length: 1–226. Pattern: `[\w+=,.\@-]+`.
    */
   virtualMfaDeviceName?: string;
   /** The IAM user associated with this virtual MFA device. */

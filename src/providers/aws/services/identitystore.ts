@@ -19,15 +19,25 @@ export type Group = InstanceType<typeof Group>;
 
 /** Inputs of {@link Group}. */
 export interface GroupArgs {
-  /** A string containing the description of the group. */
+  /**
+   * A string containing the description of the group.
+   *
+   * Length: 1–1024. Pattern: `^[\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r  　]+$`.
+   */
   description?: string;
   /**
    * The display name value for the group. The length limit is 1,024 characters. This value can consist of letters, accented characters, symbols, numbers, punctuation, tab, new line, carriage return, space, and nonbreaking space in this attribute. This value is specified at the time the group is created and stored as an attribute of the group object in the identity store.
    *
    * Prefix search supports a maximum of 1,000 characters for the string.
+   *
+   * Length: 1–1024. Pattern: `^[\p{L}\p{M}\p{S}\p{N}\p{P}\t\n\r  ]+$`.
    */
   displayName: string;
-  /** The globally unique identifier for the identity store. */
+  /**
+   * The globally unique identifier for the identity store.
+   *
+   * Length: 1–36. Pattern: `^d-[0-9a-f]{10}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   identityStoreId: string;
 }
 
@@ -50,9 +60,17 @@ export type GroupMembership = InstanceType<typeof GroupMembership>;
 export interface GroupMembershipArgs {
   /** An object containing the identifier of a group member. Setting the `MemberId` 's `UserId` field to a specific User's ID indicates that user is a member of the group. */
   memberId: GroupMembershipMemberId;
-  /** The globally unique identifier for the identity store. */
+  /**
+   * The globally unique identifier for the identity store.
+   *
+   * Length: 1–36. Pattern: `^d-[0-9a-f]{10}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   identityStoreId: string;
-  /** The identifier for a group in the identity store. */
+  /**
+   * The identifier for a group in the identity store.
+   *
+   * Length: 1–47. Pattern: `^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$`.
+   */
   groupId: string;
 }
 
@@ -68,7 +86,11 @@ export interface GroupMembershipOutputs extends GroupMembershipArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-identitystore-groupmembership-memberid.html | CloudFormation: MemberId}
  */
 export interface GroupMembershipMemberId {
-  /** An object containing the identifiers of resources that can be members. */
+  /**
+   * An object containing the identifiers of resources that can be members.
+   *
+   * Length: 1–47. Pattern: `^([0-9a-f]{10}-|)[A-Fa-f0-9]{8}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{4}-[A-Fa-f0-9]{12}$`.
+   */
   userId: string;
 }
 

@@ -46,6 +46,8 @@ export interface ComponentArgs {
    * Component `data` contains inline YAML document content for the component. Alternatively, you can specify the `uri` of a YAML document file stored in Amazon S3. However, you cannot specify both properties.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16000.
    */
   data?: string;
   /**
@@ -554,6 +556,8 @@ export interface ImageImageTestsConfiguration {
    * The maximum time in minutes that tests are permitted to run.
    *
    * > The timeout property is not currently active. This value is ignored.
+   *
+   * Range: 60–1440.
    */
   timeoutMinutes?: number;
   /** Determines if tests should run after building the image. Image Builder defaults to enable tests to run following the image build, before image distribution. */
@@ -731,7 +735,11 @@ export interface ImagePipelineSchedule {
   pipelineExecutionStartCondition?: "EXPRESSION_MATCH_ONLY" | "EXPRESSION_MATCH_AND_DEPENDENCY_UPDATES_AVAILABLE";
   /** The policy that configures when Image Builder should automatically disable a pipeline that is failing. */
   autoDisablePolicy?: ImagePipelineAutoDisablePolicy;
-  /** The timezone that applies to the scheduling expression, for example "Etc/UTC" or "America/Los_Angeles" in IANA timezone format. If not specified, this defaults to UTC. */
+  /**
+   * The timezone that applies to the scheduling expression, for example "Etc/UTC" or "America/Los_Angeles" in IANA timezone format. If not specified, this defaults to UTC.
+   *
+   * Length: 3–100. Pattern: `^[a-zA-Z0-9]{2,}(?:\/[a-zA-Z0-9\-_+]+)*$`.
+   */
   timezone?: string;
 }
 
@@ -741,7 +749,11 @@ export interface ImagePipelineSchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-imagebuilder-imagepipeline-autodisablepolicy.html | CloudFormation: AutoDisablePolicy}
  */
 export interface ImagePipelineAutoDisablePolicy {
-  /** The number of consecutive scheduled image pipeline executions that must fail before Image Builder automatically disables the pipeline. */
+  /**
+   * The number of consecutive scheduled image pipeline executions that must fail before Image Builder automatically disables the pipeline.
+   *
+   * Range: at least 1.
+   */
   failureCount: number;
 }
 
@@ -755,6 +767,8 @@ export interface ImagePipelineImageTestsConfiguration {
    * The maximum time in minutes that tests are permitted to run.
    *
    * > The timeout property is not currently active. This value is ignored.
+   *
+   * Range: 60–1440.
    */
   timeoutMinutes?: number;
   /** Defines if tests should be executed when building this image. For example, `true` or `false` . */
@@ -847,7 +861,11 @@ export interface ImageRecipeArgs {
   name: string;
   /** Tags that are applied to the AMI that Image Builder creates during the Build phase prior to image distribution. */
   amiTags?: Record<string, string>;
-  /** The AMI watermark names to attach to the output AMI from this recipe. AMI watermarks are lineage markers that automatically propagate to derivative AMIs when the source AMI is copied or distributed. */
+  /**
+   * The AMI watermark names to attach to the output AMI from this recipe. AMI watermarks are lineage markers that automatically propagate to derivative AMIs when the source AMI is copied or distributed.
+   *
+   * Items: 1–5. Each item: Length: 3–128. Pattern: `^[A-Za-z0-9()\[\]./'\@_\-][A-Za-z0-9 ()\[\]./'\@_\-]{1,126}[A-Za-z0-9()\[\]./'\@_\-]$`.
+   */
   amiWatermarks?: string[];
 }
 
@@ -1291,6 +1309,8 @@ export interface WorkflowArgs {
    * Contains the UTF-8 encoded YAML document content for the workflow. Alternatively, you can specify the `uri` of a YAML document file stored in Amazon S3. However, you cannot specify both properties.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–16000.
    */
   data?: string;
   /**

@@ -19,7 +19,11 @@ export type CisScanConfiguration = InstanceType<typeof CisScanConfiguration>;
 
 /** Inputs of {@link CisScanConfiguration}. */
 export interface CisScanConfigurationArgs {
-  /** The name of the CIS scan configuration. */
+  /**
+   * The name of the CIS scan configuration.
+   *
+   * Length: at least 1.
+   */
   scanName: string;
   /** The CIS scan configuration's CIS Benchmark level. */
   securityLevel: "LEVEL_1" | "LEVEL_2";
@@ -69,7 +73,11 @@ export interface CisScanConfigurationDailySchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-cisscanconfiguration-time.html | CloudFormation: Time}
  */
 export interface CisScanConfigurationTime {
-  /** The time of day in 24-hour format (00:00). */
+  /**
+   * The time of day in 24-hour format (00:00).
+   *
+   * Pattern: `^([0-1]?[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   timeOfDay: string;
   /** The timezone. */
   timeZone: string;
@@ -83,7 +91,11 @@ export interface CisScanConfigurationTime {
 export interface CisScanConfigurationWeeklySchedule {
   /** The weekly schedule's start time. */
   startTime: CisScanConfigurationTime;
-  /** The weekly schedule's days. */
+  /**
+   * The weekly schedule's days.
+   *
+   * Items: 1–7.
+   */
   days: ("MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN")[];
 }
 
@@ -105,7 +117,11 @@ export interface CisScanConfigurationMonthlySchedule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-cisscanconfiguration-cistargets.html | CloudFormation: CisTargets}
  */
 export interface CisScanConfigurationCisTargets {
-  /** The CIS target account ids. */
+  /**
+   * The CIS target account ids.
+   *
+   * Items: 1–10000. Each item: Pattern: `^\d{12}|ALL_ACCOUNTS|SELF$`.
+   */
   accountIds: string[];
   /** The CIS target resource tags. */
   targetResourceTags: Record<string, string[]>;
@@ -122,7 +138,11 @@ export type CodeSecurityIntegration = InstanceType<typeof CodeSecurityIntegratio
 
 /** Inputs of {@link CodeSecurityIntegration}. */
 export interface CodeSecurityIntegrationArgs {
-  /** The name of the code security integration. */
+  /**
+   * The name of the code security integration.
+   *
+   * Length: 1–60. Pattern: `^[a-zA-Z0-9-_$:.]*$`.
+   */
   name?: string;
   /** The type of repository provider for the integration. */
   type?: "GITLAB_SELF_MANAGED" | "GITHUB";
@@ -174,7 +194,11 @@ export interface CodeSecurityIntegrationCreateDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-codesecurityintegration-creategitlabselfmanagedintegrationdetail.html | CloudFormation: CreateGitLabSelfManagedIntegrationDetail}
  */
 export interface CodeSecurityIntegrationCreateGitLabSelfManagedIntegrationDetail {
-  /** The URL of the self-managed GitLab instance. */
+  /**
+   * The URL of the self-managed GitLab instance.
+   *
+   * Pattern: ``.
+   */
   instanceUrl: string;
   /** The personal access token used to authenticate with the self-managed GitLab instance. */
   accessToken: string;
@@ -198,7 +222,11 @@ export interface CodeSecurityIntegrationUpdateDetails {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-codesecurityintegration-updategitlabselfmanagedintegrationdetail.html | CloudFormation: UpdateGitLabSelfManagedIntegrationDetail}
  */
 export interface CodeSecurityIntegrationUpdateGitLabSelfManagedIntegrationDetail {
-  /** The authorization code received from the self-managed GitLab instance to update the integration. */
+  /**
+   * The authorization code received from the self-managed GitLab instance to update the integration.
+   *
+   * Length: 1–1024.
+   */
   authCode: string;
 }
 
@@ -208,9 +236,17 @@ export interface CodeSecurityIntegrationUpdateGitLabSelfManagedIntegrationDetail
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-codesecurityintegration-updategithubintegrationdetail.html | CloudFormation: UpdateGitHubIntegrationDetail}
  */
 export interface CodeSecurityIntegrationUpdateGitHubIntegrationDetail {
-  /** The authorization code received from GitHub to update the integration. */
+  /**
+   * The authorization code received from GitHub to update the integration.
+   *
+   * Length: 1–1024.
+   */
   code: string;
-  /** The installation ID of the GitHub App associated with the integration. */
+  /**
+   * The installation ID of the GitHub App associated with the integration.
+   *
+   * Length: 1–1024.
+   */
   installationId: string;
 }
 
@@ -225,7 +261,11 @@ export type CodeSecurityScanConfiguration = InstanceType<typeof CodeSecurityScan
 
 /** Inputs of {@link CodeSecurityScanConfiguration}. */
 export interface CodeSecurityScanConfigurationArgs {
-  /** The name of the scan configuration. */
+  /**
+   * The name of the scan configuration.
+   *
+   * Length: 1–60. Pattern: `^[a-zA-Z0-9-_$:.]*$`.
+   */
   name?: string;
   /** The security level for the scan configuration. */
   level?: "ORGANIZATION" | "ACCOUNT";
@@ -253,7 +293,11 @@ export interface CodeSecurityScanConfigurationCodeSecurityScanConfiguration {
   periodicScanConfiguration?: CodeSecurityScanConfigurationPeriodicScanConfiguration;
   /** Configuration settings for continuous integration scans that run automatically when code changes are made. */
   continuousIntegrationScanConfiguration?: CodeSecurityScanConfigurationContinuousIntegrationScanConfiguration;
-  /** The categories of security rules to be applied during the scan. */
+  /**
+   * The categories of security rules to be applied during the scan.
+   *
+   * Items: 1–3.
+   */
   ruleSetCategories: ("SAST" | "IAC" | "SCA")[];
 }
 
@@ -269,7 +313,11 @@ export interface CodeSecurityScanConfigurationPeriodicScanConfiguration {
    * If you don't provide the `frequencyExpression` Amazon Inspector chooses day for the scan to run. If you provide the `frequencyExpression` , the schedule must match the specified `frequency` .
    */
   frequency?: "WEEKLY" | "MONTHLY" | "NEVER";
-  /** The schedule expression for periodic scans, in cron format. */
+  /**
+   * The schedule expression for periodic scans, in cron format.
+   *
+   * Length: 1–256.
+   */
   frequencyExpression?: string;
 }
 
@@ -279,7 +327,11 @@ export interface CodeSecurityScanConfigurationPeriodicScanConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-codesecurityscanconfiguration-continuousintegrationscanconfiguration.html | CloudFormation: ContinuousIntegrationScanConfiguration}
  */
 export interface CodeSecurityScanConfigurationContinuousIntegrationScanConfiguration {
-  /** The repository events that trigger continuous integration scans, such as pull requests or commits. */
+  /**
+   * The repository events that trigger continuous integration scans, such as pull requests or commits.
+   *
+   * Items: 1–2.
+   */
   supportedEvents: ("PULL_REQUEST" | "PUSH")[];
 }
 
@@ -393,13 +445,21 @@ export type Filter = InstanceType<typeof Filter>;
 
 /** Inputs of {@link Filter}. */
 export interface FilterArgs {
-  /** A description of the filter. */
+  /**
+   * A description of the filter.
+   *
+   * Length: 1–512.
+   */
   description?: string;
   /** Details on the filter criteria associated with this filter. */
   filterCriteria: FilterFilterCriteria;
   /** The action that is to be applied to the findings that match the filter. */
   filterAction: "NONE" | "SUPPRESS";
-  /** The name of the filter. */
+  /**
+   * The name of the filter.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The tags attached to the filter. */
   tags?: Record<string, string>;
@@ -417,78 +477,213 @@ export interface FilterOutputs extends FilterArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-filter-filtercriteria.html | CloudFormation: FilterCriteria}
  */
 export interface FilterFilterCriteria {
-  /** Details on the resource tags used to filter findings. */
+  /**
+   * Details on the resource tags used to filter findings.
+   *
+   * Items: 1–10.
+   */
   resourceTags?: FilterMapFilter[];
-  /** Details of the Amazon EC2 instance image IDs used to filter findings. */
+  /**
+   * Details of the Amazon EC2 instance image IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ec2InstanceImageId?: FilterStringFilter[];
-  /** Details on the date and time a finding was first seen used to filter findings. */
+  /**
+   * Details on the date and time a finding was first seen used to filter findings.
+   *
+   * Items: 1–10.
+   */
   firstObservedAt?: FilterDateFilter[];
-  /** The Amazon Inspector score to filter on. */
+  /**
+   * The Amazon Inspector score to filter on.
+   *
+   * Items: 1–10.
+   */
   inspectorScore?: FilterNumberFilter[];
-  /** Details of the Amazon EC2 instance VPC IDs used to filter findings. */
+  /**
+   * Details of the Amazon EC2 instance VPC IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ec2InstanceVpcId?: FilterStringFilter[];
-  /** Details on the date and time a finding was last seen used to filter findings. */
+  /**
+   * Details on the date and time a finding was last seen used to filter findings.
+   *
+   * Items: 1–10.
+   */
   lastObservedAt?: FilterDateFilter[];
-  /** Details on the Amazon ECR image push date and time used to filter findings. */
+  /**
+   * Details on the Amazon ECR image push date and time used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImagePushedAt?: FilterDateFilter[];
-  /** Details of the Amazon ECR image architecture types used to filter findings. */
+  /**
+   * Details of the Amazon ECR image architecture types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImageArchitecture?: FilterStringFilter[];
-  /** Details on the related vulnerabilities used to filter findings. */
+  /**
+   * Details on the related vulnerabilities used to filter findings.
+   *
+   * Items: 1–10.
+   */
   relatedVulnerabilities?: FilterStringFilter[];
-  /** The tags attached to the Amazon ECR container image. */
+  /**
+   * The tags attached to the Amazon ECR container image.
+   *
+   * Items: 1–10.
+   */
   ecrImageTags?: FilterStringFilter[];
-  /** Details on the vulnerability ID used to filter findings. */
+  /**
+   * Details on the vulnerability ID used to filter findings.
+   *
+   * Items: 1–10.
+   */
   vulnerabilityId?: FilterStringFilter[];
-  /** Details of the component types used to filter findings. */
+  /**
+   * Details of the component types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   componentType?: FilterStringFilter[];
-  /** Details on the vendor severity used to filter findings. */
+  /**
+   * Details on the vendor severity used to filter findings.
+   *
+   * Items: 1–10.
+   */
   vendorSeverity?: FilterStringFilter[];
-  /** Details on the name of the Amazon ECR repository used to filter findings. */
+  /**
+   * Details on the name of the Amazon ECR repository used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImageRepositoryName?: FilterStringFilter[];
-  /** Details on the finding title used to filter findings. */
+  /**
+   * Details on the finding title used to filter findings.
+   *
+   * Items: 1–10.
+   */
   title?: FilterStringFilter[];
-  /** Details on the resource types used to filter findings. */
+  /**
+   * Details on the resource types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   resourceType?: FilterStringFilter[];
-  /** Details on the severity used to filter findings. */
+  /**
+   * Details on the severity used to filter findings.
+   *
+   * Items: 1–10.
+   */
   severity?: FilterStringFilter[];
-  /** Details on network protocol used to filter findings. */
+  /**
+   * Details on network protocol used to filter findings.
+   *
+   * Items: 1–10.
+   */
   networkProtocol?: FilterStringFilter[];
-  /** Details on the date and time a finding was last updated at used to filter findings. */
+  /**
+   * Details on the date and time a finding was last updated at used to filter findings.
+   *
+   * Items: 1–10.
+   */
   updatedAt?: FilterDateFilter[];
-  /** Details of the Amazon ECR image hashes used to filter findings. */
+  /**
+   * Details of the Amazon ECR image hashes used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImageHash?: FilterStringFilter[];
-  /** Details on the port ranges used to filter findings. */
+  /**
+   * Details on the port ranges used to filter findings.
+   *
+   * Items: 1–10.
+   */
   portRange?: FilterPortRangeFilter[];
-  /** Details on the vulnerability score to filter findings by. */
+  /**
+   * Details on the vulnerability score to filter findings by.
+   *
+   * Items: 1–10.
+   */
   vulnerabilitySource?: FilterStringFilter[];
-  /** Details of the Amazon EC2 instance subnet IDs used to filter findings. */
+  /**
+   * Details of the Amazon EC2 instance subnet IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ec2InstanceSubnetId?: FilterStringFilter[];
-  /** Details on the finding ARNs used to filter findings. */
+  /**
+   * Details on the finding ARNs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   findingArn?: FilterStringFilter[];
-  /** Details on the resource IDs used to filter findings. */
+  /**
+   * Details on the resource IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   resourceId?: FilterStringFilter[];
-  /** Details on the finding status types used to filter findings. */
+  /**
+   * Details on the finding status types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   findingStatus?: FilterStringFilter[];
-  /** Details on the vulnerable packages used to filter findings. */
+  /**
+   * Details on the vulnerable packages used to filter findings.
+   *
+   * Items: 1–10.
+   */
   vulnerablePackages?: FilterPackageFilter[];
-  /** Details of the AWS account IDs used to filter findings. */
+  /**
+   * Details of the AWS account IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   awsAccountId?: FilterStringFilter[];
-  /** Details of the component IDs used to filter findings. */
+  /**
+   * Details of the component IDs used to filter findings.
+   *
+   * Items: 1–10.
+   */
   componentId?: FilterStringFilter[];
-  /** Details on the Amazon ECR registry used to filter findings. */
+  /**
+   * Details on the Amazon ECR registry used to filter findings.
+   *
+   * Items: 1–10.
+   */
   ecrImageRegistry?: FilterStringFilter[];
-  /** Details on the finding types used to filter findings. */
+  /**
+   * Details on the finding types used to filter findings.
+   *
+   * Items: 1–10.
+   */
   findingType?: FilterStringFilter[];
+  /** Items: 1–10. */
   codeVulnerabilityDetectorName?: FilterStringFilter[];
+  /** Items: 1–10. */
   codeVulnerabilityDetectorTags?: FilterStringFilter[];
+  /** Items: 1–10. */
   codeVulnerabilityFilePath?: FilterStringFilter[];
+  /** Items: 1–10. */
   epssScore?: FilterNumberFilter[];
+  /** Items: 1–10. */
   exploitAvailable?: FilterStringFilter[];
+  /** Items: 1–10. */
   fixAvailable?: FilterStringFilter[];
+  /** Items: 1–10. */
   lambdaFunctionExecutionRoleArn?: FilterStringFilter[];
+  /** Items: 1–10. */
   lambdaFunctionLastModifiedAt?: FilterDateFilter[];
+  /** Items: 1–10. */
   lambdaFunctionLayers?: FilterStringFilter[];
+  /** Items: 1–10. */
   lambdaFunctionName?: FilterStringFilter[];
+  /** Items: 1–10. */
   lambdaFunctionRuntime?: FilterStringFilter[];
 }
 
@@ -500,9 +695,17 @@ export interface FilterFilterCriteria {
 export interface FilterMapFilter {
   /** The operator to use when comparing values in the filter. */
   comparison: "EQUALS";
-  /** The tag value used in the filter. */
+  /**
+   * The tag value used in the filter.
+   *
+   * Length: 0–256.
+   */
   value?: string;
-  /** The tag key used in the filter. */
+  /**
+   * The tag key used in the filter.
+   *
+   * Length: 1–128.
+   */
   key?: string;
 }
 
@@ -514,7 +717,11 @@ export interface FilterMapFilter {
 export interface FilterStringFilter {
   /** The operator to use when comparing values in the filter. */
   comparison: "EQUALS" | "PREFIX" | "NOT_EQUALS";
-  /** The value to filter on. */
+  /**
+   * The value to filter on.
+   *
+   * Length: 1–1024.
+   */
   value: string;
 }
 
@@ -548,9 +755,17 @@ export interface FilterNumberFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-inspectorv2-filter-portrangefilter.html | CloudFormation: PortRangeFilter}
  */
 export interface FilterPortRangeFilter {
-  /** The port number the port range begins at. */
+  /**
+   * The port number the port range begins at.
+   *
+   * Range: 0–65535.
+   */
   beginInclusive?: number;
-  /** The port number the port range ends at. */
+  /**
+   * The port number the port range ends at.
+   *
+   * Range: 0–65535.
+   */
   endInclusive?: number;
 }
 

@@ -19,18 +19,34 @@ export type Connection = InstanceType<typeof Connection>;
 
 /** Inputs of {@link Connection}. */
 export interface ConnectionArgs {
-  /** A description of the connection. */
+  /**
+   * A description of the connection.
+   *
+   * Length: at most 255. Pattern: `^[-a-zA-Z0-9_ ]+$`.
+   */
   description?: string;
-  /** The bandwidth of the connection (e.g., 50Mbps, 1Gbps). Required when creating a connection through AWS. */
+  /**
+   * The bandwidth of the connection (e.g., 50Mbps, 1Gbps). Required when creating a connection through AWS.
+   *
+   * Pattern: `^\d+[MG]bps$`.
+   */
   bandwidth?: string;
   /** The logical attachment point in your AWS network where the managed connection will be connected. */
   attachPoint: ConnectionAttachPoint;
-  /** The ID of the environment for the connection. Required when creating a connection through AWS. Mutually exclusive with ActivationKey. */
+  /**
+   * The ID of the environment for the connection. Required when creating a connection through AWS. Mutually exclusive with ActivationKey.
+   *
+   * Length: 1–32.
+   */
   environmentId?: string;
   /**
    * Deprecated. Use RemoteAccount instead. The account ID of the remote owner. Required when creating a connection through AWS.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 255. Pattern: `^[-a-zA-Z0-9_\@\.]+$`.
+   *
+   * @deprecated The CloudFormation registry marks `RemoteOwnerAccount` of AWS::Interconnect::Connection deprecated.
    */
   remoteOwnerAccount?: string;
   /**
@@ -71,7 +87,11 @@ export interface ConnectionOutputs extends ConnectionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-interconnect-connection-attachpoint.html | CloudFormation: AttachPoint}
  */
 export interface ConnectionAttachPoint {
-  /** The ID of the Direct Connect Gateway to attach to. */
+  /**
+   * The ID of the Direct Connect Gateway to attach to.
+   *
+   * Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`.
+   */
   directConnectGateway?: string;
   /** The ARN of the resource to attach to. */
   arn?: string;
@@ -83,7 +103,11 @@ export interface ConnectionAttachPoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-interconnect-connection-remoteaccount.html | CloudFormation: RemoteAccount}
  */
 export interface ConnectionRemoteAccount {
-  /** The identifier of the remote account. */
+  /**
+   * The identifier of the remote account.
+   *
+   * Length: at most 255. Pattern: `^[-a-zA-Z0-9_\@\.]+$`.
+   */
   identifier: string;
 }
 
@@ -93,8 +117,16 @@ export interface ConnectionRemoteAccount {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-interconnect-connection-provider.html | CloudFormation: Provider}
  */
 export interface ConnectionProvider {
-  /** The name of the cloud service provider. */
+  /**
+   * The name of the cloud service provider.
+   *
+   * Length: at most 32.
+   */
   cloudServiceProvider?: string;
-  /** The name of the last mile provider. */
+  /**
+   * The name of the last mile provider.
+   *
+   * Length: at most 32.
+   */
   lastMileProvider?: string;
 }

@@ -19,11 +19,23 @@ export type InvoiceUnit = InstanceType<typeof InvoiceUnit>;
 
 /** Inputs of {@link InvoiceUnit}. */
 export interface InvoiceUnitArgs {
-  /** The account that receives invoices related to the invoice unit. */
+  /**
+   * The account that receives invoices related to the invoice unit.
+   *
+   * Length: 12–12. Pattern: `^\d{12}$`.
+   */
   invoiceReceiver: string;
-  /** A unique name that is distinctive within your AWS . */
+  /**
+   * A unique name that is distinctive within your AWS .
+   *
+   * Length: 1–50. Pattern: ``.
+   */
   name: string;
-  /** The assigned description for an invoice unit. This information can't be modified or deleted. */
+  /**
+   * The assigned description for an invoice unit. This information can't be modified or deleted.
+   *
+   * Length: 0–500. Pattern: `^[\S\s]*$`.
+   */
   description?: string;
   /** Whether the invoice unit based tax inheritance is/ should be enabled or disabled. */
   taxInheritanceDisabled?: boolean;
@@ -47,7 +59,11 @@ export interface InvoiceUnitOutputs extends InvoiceUnitArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-invoicing-invoiceunit-rule.html | CloudFormation: Rule}
  */
 export interface InvoiceUnitRule {
-  /** The list of `LINKED_ACCOUNT` IDs where charges are included within the invoice unit. */
+  /**
+   * The list of `LINKED_ACCOUNT` IDs where charges are included within the invoice unit.
+   *
+   * Each item: Length: 12–12. Pattern: `^\d{12}$`.
+   */
   linkedAccounts: string[];
 }
 
@@ -57,9 +73,17 @@ export interface InvoiceUnitRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-invoicing-invoiceunit-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface InvoiceUnitResourceTag {
-  /** The object key of your of your resource tag. */
+  /**
+   * The object key of your of your resource tag.
+   *
+   * Length: 1–256.
+   */
   key: string;
-  /** The specific value of the resource tag. */
+  /**
+   * The specific value of the resource tag.
+   *
+   * Length: 0–200.
+   */
   value: string;
 }
 

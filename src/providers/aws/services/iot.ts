@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/iot
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Use the `AWS::IoT::AccountAuditConfiguration` resource to configure or reconfigure the Device Defender audit settings for your account. Settings include how audit notifications are sent and which audit checks are enabled or disabled. For API reference, see [UpdateAccountAuditConfiguration](https://docs.aws.amazon.com/iot/latest/apireference/API_UpdateAccountAuditConfiguration.html) and for detailed information on all available audit checks, see [Audit checks](https://docs.aws.amazon.com/iot/latest/developerguide/device-defender-audit-checks.html) .
  *
@@ -19,7 +21,11 @@ export type AccountAuditConfiguration = InstanceType<typeof AccountAuditConfigur
 
 /** Inputs of {@link AccountAuditConfiguration}. */
 export interface AccountAuditConfigurationArgs {
-  /** The ID of the account. You can use the expression `!Sub "${AWS::AccountId}"` to use your account ID. */
+  /**
+   * The ID of the account. You can use the expression `!Sub "${AWS::AccountId}"` to use your account ID.
+   *
+   * Length: 12–12.
+   */
   accountId: string;
   /**
    * Specifies which audit checks are enabled and disabled for this account.
@@ -35,7 +41,11 @@ export interface AccountAuditConfigurationArgs {
   auditCheckConfigurations: AccountAuditConfigurationAuditCheckConfigurations;
   /** Information about the targets to which audit notifications are sent. */
   auditNotificationTargetConfigurations?: AccountAuditConfigurationAuditNotificationTargetConfigurations;
-  /** The Amazon Resource Name (ARN) of the role that grants permission to AWS IoT to access information about your devices, policies, certificates, and other items as required when performing an audit. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that grants permission to AWS IoT to access information about your devices, policies, certificates, and other items as required when performing an audit.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
 }
 
@@ -113,7 +123,11 @@ export interface AccountAuditConfigurationDeviceCertExpirationAuditCheckConfigur
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-accountauditconfiguration-certexpirationcheckcustomconfiguration.html | CloudFormation: CertExpirationCheckCustomConfiguration}
  */
 export interface AccountAuditConfigurationCertExpirationCheckCustomConfiguration {
-  /** The number of days before expiration that defines when a device certificate is considered to be approaching expiration. The check will report a finding if a certificate will expire within this number of days. */
+  /**
+   * The number of days before expiration that defines when a device certificate is considered to be approaching expiration. The check will report a finding if a certificate will expire within this number of days.
+   *
+   * Length: 1–64.
+   */
   certExpirationThresholdInDays?: string;
 }
 
@@ -135,7 +149,11 @@ export interface AccountAuditConfigurationDeviceCertAgeAuditCheckConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-accountauditconfiguration-certagecheckcustomconfiguration.html | CloudFormation: CertAgeCheckCustomConfiguration}
  */
 export interface AccountAuditConfigurationCertAgeCheckCustomConfiguration {
-  /** The number of days that defines when a device certificate is considered to have aged. The check will report a finding if a certificate has been active for a number of days greater than or equal to this threshold value. */
+  /**
+   * The number of days that defines when a device certificate is considered to have aged. The check will report a finding if a certificate has been active for a number of days greater than or equal to this threshold value.
+   *
+   * Length: 1–64.
+   */
   certAgeThresholdInDays?: string;
 }
 
@@ -155,11 +173,19 @@ export interface AccountAuditConfigurationAuditNotificationTargetConfigurations 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-accountauditconfiguration-auditnotificationtarget.html | CloudFormation: AuditNotificationTarget}
  */
 export interface AccountAuditConfigurationAuditNotificationTarget {
-  /** The ARN of the target (SNS topic) to which audit notifications are sent. */
+  /**
+   * The ARN of the target (SNS topic) to which audit notifications are sent.
+   *
+   * Length: at most 2048.
+   */
   targetArn?: string;
   /** True if notifications to the target are enabled. */
   enabled?: boolean;
-  /** The ARN of the role that grants permission to send notifications to the target. */
+  /**
+   * The ARN of the role that grants permission to send notifications to the target.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
 }
 
@@ -184,7 +210,11 @@ export interface AuthorizerArgs {
   tokenKeyName?: string;
   /** When `true` , the result from the authorizer's Lambda function is cached for clients that use persistent HTTP connections. The results are cached for the time specified by the Lambda function in `refreshAfterInSeconds` . This value doesn't affect authorization of clients that use MQTT connections. */
   enableCachingForHttp?: boolean;
-  /** The authorizer name. */
+  /**
+   * The authorizer name.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   authorizerName?: string;
   /** The public keys used to validate the token signature returned by your custom authentication service. */
   tokenSigningPublicKeys?: Record<string, string>;
@@ -206,7 +236,11 @@ export interface AuthorizerArgs {
 
 /** Outputs of {@link Authorizer}: its inputs as the cloud reports them, and its attributes. */
 export interface AuthorizerOutputs extends AuthorizerArgs {
-  /** The authorizer name. */
+  /**
+   * The authorizer name.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   authorizerName: string;
   /** The Amazon Resource Name (ARN) of the authorizer. */
   arn: string;
@@ -225,17 +259,29 @@ export type BillingGroup = InstanceType<typeof BillingGroup>;
 
 /** Inputs of {@link BillingGroup}. */
 export interface BillingGroupArgs {
-  /** The name of the billing group. */
+  /**
+   * The name of the billing group.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   billingGroupName?: string;
   /** The properties of the billing group. */
   billingGroupProperties?: BillingGroupBillingGroupProperties;
-  /** Metadata which can be used to manage the billing group. */
+  /**
+   * Metadata which can be used to manage the billing group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link BillingGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface BillingGroupOutputs extends BillingGroupArgs {
-  /** The name of the billing group. */
+  /**
+   * The name of the billing group.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   billingGroupName: string;
   /** The ID of the billing group. */
   awsId: string;
@@ -249,7 +295,11 @@ export interface BillingGroupOutputs extends BillingGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-billinggroup-billinggroupproperties.html | CloudFormation: BillingGroupProperties}
  */
 export interface BillingGroupBillingGroupProperties {
-  /** The description of the billing group. */
+  /**
+   * The description of the billing group.
+   *
+   * Length: at most 2028. Pattern: ``.
+   */
   billingGroupDescription?: string;
 }
 
@@ -270,7 +320,11 @@ export interface CACertificateArgs {
    * Valid values are "ACTIVE" and "INACTIVE".
    */
   status: "ACTIVE" | "INACTIVE";
-  /** The certificate data in PEM format. */
+  /**
+   * The certificate data in PEM format.
+   *
+   * Length: 1–65536. Pattern: `[\s\S]*`.
+   */
   caCertificatePem: string;
   /**
    * The mode of the CA.
@@ -294,6 +348,8 @@ export interface CACertificateArgs {
    * The private key verification certificate.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–65536. Pattern: `[\s\S]*`.
    */
   verificationCertificatePem?: string;
   /**
@@ -326,11 +382,23 @@ export interface CACertificateOutputs extends CACertificateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-cacertificate-registrationconfig.html | CloudFormation: RegistrationConfig}
  */
 export interface CACertificateRegistrationConfig {
-  /** The name of the provisioning template. */
+  /**
+   * The name of the provisioning template.
+   *
+   * Length: 1–36. Pattern: `^[0-9A-Za-z_-]+$`.
+   */
   templateName?: string;
-  /** The template body. */
+  /**
+   * The template body.
+   *
+   * Length: 0–10240. Pattern: `[\s\S]*`.
+   */
   templateBody?: string;
-  /** The ARN of the role. */
+  /**
+   * The ARN of the role.
+   *
+   * Length: 20–2048. Pattern: `arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn?: string;
 }
 
@@ -357,6 +425,8 @@ export interface CertificateArgs {
    * The CA certificate used to sign the device certificate being registered, not available when CertificateMode is SNI_ONLY.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–65536.
    */
   caCertificatePem?: string;
   /**
@@ -373,7 +443,11 @@ export interface CertificateArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   certificateSigningRequest?: string;
-  /** The certificate data in PEM format. Requires SNI_ONLY for the certificate mode or the accompanying CACertificatePem for registration. */
+  /**
+   * The certificate data in PEM format. Requires SNI_ONLY for the certificate mode or the accompanying CACertificatePem for registration.
+   *
+   * Length: 1–65536.
+   */
   certificatePem?: string;
 }
 
@@ -404,19 +478,39 @@ export type CertificateProvider = InstanceType<typeof CertificateProvider>;
 
 /** Inputs of {@link CertificateProvider}. */
 export interface CertificateProviderArgs {
-  /** The name of the certificate provider. */
+  /**
+   * The name of the certificate provider.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   certificateProviderName?: string;
-  /** The ARN of the Lambda function. */
+  /**
+   * The ARN of the Lambda function.
+   *
+   * Length: 1–170.
+   */
   lambdaFunctionArn: string;
-  /** A list of the operations that the certificate provider will use to generate certificates. Valid value: `CreateCertificateFromCsr` . */
+  /**
+   * A list of the operations that the certificate provider will use to generate certificates. Valid value: `CreateCertificateFromCsr` .
+   *
+   * Items: 1–1.
+   */
   accountDefaultForOperations: "CreateCertificateFromCsr"[];
-  /** Metadata that can be used to manage the certificate provider. */
+  /**
+   * Metadata that can be used to manage the certificate provider.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link CertificateProvider}: its inputs as the cloud reports them, and its attributes. */
 export interface CertificateProviderOutputs extends CertificateProviderArgs {
-  /** The name of the certificate provider. */
+  /**
+   * The name of the certificate provider.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   certificateProviderName: string;
   /**
    * Returns the Amazon Resource Name (ARN) for the certificate. For example:
@@ -441,13 +535,21 @@ export type Command = InstanceType<typeof Command>;
 
 /** Inputs of {@link Command}. */
 export interface CommandArgs {
-  /** The unique identifier of the command. */
+  /**
+   * The unique identifier of the command.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   commandId: string;
   /** The timestamp, when the command was created. */
   createdAt?: string;
   /** Indicates whether the command has been deprecated. */
   deprecated?: boolean;
-  /** The description of the command parameter. */
+  /**
+   * The description of the command parameter.
+   *
+   * Length: at most 2028.
+   */
   description?: string;
   /** The display name of the command. */
   displayName?: string;
@@ -457,13 +559,22 @@ export interface CommandArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   lastUpdatedAt?: string;
+  /** Items: at least 1. */
   mandatoryParameters?: CommandCommandParameter[];
   /** The namespace to which the command belongs. */
   namespace?: "AWS-IoT" | "AWS-IoT-FleetWise";
-  /** The customer role associated with the command. */
+  /**
+   * The customer role associated with the command.
+   *
+   * Length: 20–2028.
+   */
   roleArn?: string;
   payload?: CommandCommandPayload;
-  /** The payload template associated with the command. */
+  /**
+   * The payload template associated with the command.
+   *
+   * Length: at most 32768.
+   */
   payloadTemplate?: string;
   preprocessor?: CommandCommandPreprocessor;
   /** Indicates whether the command is pending deletion. */
@@ -480,22 +591,29 @@ export interface CommandOutputs extends CommandArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandparameter.html | CloudFormation: CommandParameter} */
 export interface CommandCommandParameter {
+  /** Length: 1–192. Pattern: `^[.$a-zA-Z0-9_-]+$`. */
   name: string;
   value?: CommandCommandParameterValue;
   defaultValue?: CommandCommandParameterValue;
+  /** Length: at most 2028. */
   description?: string;
   type?: "STRING" | "INTEGER" | "DOUBLE" | "LONG" | "UNSIGNEDLONG" | "BOOLEAN" | "BINARY";
+  /** Items: at least 1. */
   valueConditions?: CommandCommandParameterValueCondition[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandparametervalue.html | CloudFormation: CommandParameterValue} */
 export interface CommandCommandParameterValue {
+  /** Length: at least 1. */
   s?: string;
   b?: boolean;
   i?: number;
+  /** Length: at most 19. Pattern: `^-?\d+$`. */
   l?: string;
   d?: number;
+  /** Length: at least 1. */
   bin?: string;
+  /** Length: 1–20. Pattern: `^[0-9]*$`. */
   ul?: string;
 }
 
@@ -508,21 +626,26 @@ export interface CommandCommandParameterValueCondition {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandparametervaluecomparisonoperand.html | CloudFormation: CommandParameterValueComparisonOperand} */
 export interface CommandCommandParameterValueComparisonOperand {
   number?: string;
+  /** Items: 1–10. */
   numbers?: string[];
   string?: string;
+  /** Items: 1–10. */
   strings?: string[];
   numberRange?: CommandCommandParameterValueNumberRange;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandparametervaluenumberrange.html | CloudFormation: CommandParameterValueNumberRange} */
 export interface CommandCommandParameterValueNumberRange {
+  /** Length: at least 1. */
   min: string;
+  /** Length: at least 1. */
   max: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-command-commandpayload.html | CloudFormation: CommandPayload} */
 export interface CommandCommandPayload {
   content?: string;
+  /** Length: at least 1. */
   contentType?: string;
 }
 
@@ -547,7 +670,11 @@ export type CustomMetric = InstanceType<typeof CustomMetric>;
 
 /** Inputs of {@link CustomMetric}. */
 export interface CustomMetricArgs {
-  /** The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it. */
+  /**
+   * The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   metricName?: string;
   /**
    * The type of the custom metric. Types include `string-list` , `ip-address-list` , `number-list` , and `number` .
@@ -555,15 +682,27 @@ export interface CustomMetricArgs {
    * > The type `number` only takes a single metric value as an input, but when you submit the metrics value in the DeviceMetrics report, you must pass it as an array with a single value.
    */
   metricType: "string-list" | "ip-address-list" | "number-list" | "number";
-  /** The friendly name in the console for the custom metric. This name doesn't have to be unique. Don't use this name as the metric identifier in the device metric report. You can update the friendly name after you define it. */
+  /**
+   * The friendly name in the console for the custom metric. This name doesn't have to be unique. Don't use this name as the metric identifier in the device metric report. You can update the friendly name after you define it.
+   *
+   * Length: at most 128.
+   */
   displayName?: string;
-  /** Metadata that can be used to manage the custom metric. */
+  /**
+   * Metadata that can be used to manage the custom metric.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link CustomMetric}: its inputs as the cloud reports them, and its attributes. */
 export interface CustomMetricOutputs extends CustomMetricArgs {
-  /** The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it. */
+  /**
+   * The name of the custom metric. This will be used in the metric report submitted from the device/thing. The name can't begin with `aws:` . You can’t change the name after you define it.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   metricName: string;
   /** The Amazon Resource Number (ARN) of the custom metric; for example, `arn: *aws-partition* :iot: *region* : *accountId* :custommetric/ *metricName*` . */
   metricArn: string;
@@ -582,17 +721,33 @@ export type Dimension = InstanceType<typeof Dimension>;
 export interface DimensionArgs {
   /** Specifies the type of dimension. Supported types: `TOPIC_FILTER.` */
   type: "TOPIC_FILTER";
-  /** Specifies the value or list of values for the dimension. For `TOPIC_FILTER` dimensions, this is a pattern used to match the MQTT topic (for example, "admin/#"). */
+  /**
+   * Specifies the value or list of values for the dimension. For `TOPIC_FILTER` dimensions, this is a pattern used to match the MQTT topic (for example, "admin/#").
+   *
+   * Items: 1–5. Each item: Length: 1–256.
+   */
   stringValues: string[];
-  /** Metadata that can be used to manage the dimension. */
+  /**
+   * Metadata that can be used to manage the dimension.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** A unique identifier for the dimension. */
+  /**
+   * A unique identifier for the dimension.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link Dimension}: its inputs as the cloud reports them, and its attributes. */
 export interface DimensionOutputs extends DimensionArgs {
-  /** A unique identifier for the dimension. */
+  /**
+   * A unique identifier for the dimension.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   name: string;
   /** The Amazon Resource Name (ARN) of the dimension. */
   arn: string;
@@ -609,9 +764,17 @@ export type DomainConfiguration = InstanceType<typeof DomainConfiguration>;
 
 /** Inputs of {@link DomainConfiguration}. */
 export interface DomainConfigurationArgs {
-  /** The name of the domain configuration. This value must be unique to a region. */
+  /**
+   * The name of the domain configuration. This value must be unique to a region.
+   *
+   * Length: 1–128. Pattern: `^[\w.-]+$`.
+   */
   domainConfigurationName?: string;
-  /** The name of the domain. */
+  /**
+   * The name of the domain.
+   *
+   * Length: 1–253.
+   */
   domainName?: string;
   /**
    * The type of service delivered by the endpoint.
@@ -629,6 +792,8 @@ export interface DomainConfigurationArgs {
    * The certificate used to validate the server certificate and prove domain name ownership. This certificate must be signed by a public certificate authority. This value is not required for AWS -managed domains.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:aws(-cn|-us-gov|-iso-b|-iso)?:acm:[a-z]{2}-(gov-|iso-|isob-)?[a-z]{4,9}-\d{1}:\d{12}:certificate/[a-zA-Z0-9/-]+$`.
    */
   validationCertificateArn?: string;
   /** An object that specifies the TLS configuration for a domain. */
@@ -637,6 +802,8 @@ export interface DomainConfigurationArgs {
    * The ARNs of the certificates that AWS IoT passes to the device during the TLS handshake. Currently you can specify only one certificate ARN. This value is not required for AWS -managed domains.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–1. Each item: Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-iso-b|-iso)?:acm:[a-z]{2}-(gov-|iso-|isob-)?[a-z]{4,9}-\d{1}:\d{12}:certificate/[a-zA-Z0-9/-]+$`.
    */
   serverCertificateArns?: string[];
   /** An object that specifies the authorization service for a domain. */
@@ -667,7 +834,11 @@ export interface DomainConfigurationArgs {
 
 /** Outputs of {@link DomainConfiguration}: its inputs as the cloud reports them, and its attributes. */
 export interface DomainConfigurationOutputs extends DomainConfigurationArgs {
-  /** The name of the domain configuration. This value must be unique to a region. */
+  /**
+   * The name of the domain configuration. This value must be unique to a region.
+   *
+   * Length: 1–128. Pattern: `^[\w.-]+$`.
+   */
   domainConfigurationName: string;
   /** The type of service delivered by the domain. */
   domainType: "ENDPOINT" | "AWS_MANAGED" | "CUSTOMER_MANAGED";
@@ -683,7 +854,11 @@ export interface DomainConfigurationOutputs extends DomainConfigurationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-domainconfiguration-tlsconfig.html | CloudFormation: TlsConfig}
  */
 export interface DomainConfigurationTlsConfig {
-  /** The security policy for a domain configuration. For more information, see [Security policies](https://docs.aws.amazon.com/iot/latest/developerguide/transport-security.html#tls-policy-table) in the *AWS IoT Core developer guide* . */
+  /**
+   * The security policy for a domain configuration. For more information, see [Security policies](https://docs.aws.amazon.com/iot/latest/developerguide/transport-security.html#tls-policy-table) in the *AWS IoT Core developer guide* .
+   *
+   * Length: at most 128.
+   */
   securityPolicy?: string;
 }
 
@@ -693,7 +868,11 @@ export interface DomainConfigurationTlsConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-domainconfiguration-authorizerconfig.html | CloudFormation: AuthorizerConfig}
  */
 export interface DomainConfigurationAuthorizerConfig {
-  /** The name of the authorization service for a domain configuration. */
+  /**
+   * The name of the authorization service for a domain configuration.
+   *
+   * Length: 1–128. Pattern: `^[\w=,\@-]+$`.
+   */
   defaultAuthorizerName?: string;
   /** A Boolean that specifies whether the domain configuration's authorization service can be overridden. */
   allowAuthorizerOverride?: boolean;
@@ -709,9 +888,17 @@ export interface DomainConfigurationAuthorizerConfig {
 export interface DomainConfigurationServerCertificateConfig {
   /** A Boolean value that indicates whether Online Certificate Status Protocol (OCSP) server certificate check is enabled or not. For more information, see [Configurable endpoints](https://docs.aws.amazon.com//iot/latest/developerguide/iot-custom-endpoints-configurable.html) from the AWS IoT Core Developer Guide. */
   enableOCSPCheck?: boolean;
-  /** The Amazon Resource Name (ARN) for a Lambda function that acts as a Request for Comments (RFC) 6960-compliant Online Certificate Status Protocol (OCSP) responder, supporting basic OCSP responses. The Lambda function accepts a base64-encoding of the OCSP request in the Distinguished Encoding Rules (DER) format. The Lambda function's response is also a base64-encoded OCSP response in the DER format. The response size must not exceed 4 kilobytes (KiB). The Lambda function must be in the same account and region as the domain configuration. */
+  /**
+   * The Amazon Resource Name (ARN) for a Lambda function that acts as a Request for Comments (RFC) 6960-compliant Online Certificate Status Protocol (OCSP) responder, supporting basic OCSP responses. The Lambda function accepts a base64-encoding of the OCSP request in the Distinguished Encoding Rules (DER) format. The Lambda function's response is also a base64-encoded OCSP response in the DER format. The response size must not exceed 4 kilobytes (KiB). The Lambda function must be in the same account and region as the domain configuration.
+   *
+   * Length: 1–170.
+   */
   ocspLambdaArn?: string;
-  /** The Amazon Resource Name (ARN) for an X.509 certificate stored in ACM. If provided, AWS IoT Core will use this certificate to validate the signature of the received OCSP response. The OCSP responder must sign responses using either this authorized responder certificate or the issuing certificate, depending on whether the ARN is provided or not. The certificate must be in the same account and region as the domain configuration. */
+  /**
+   * The Amazon Resource Name (ARN) for an X.509 certificate stored in ACM. If provided, AWS IoT Core will use this certificate to validate the signature of the received OCSP response. The OCSP responder must sign responses using either this authorized responder certificate or the issuing certificate, depending on whether the ARN is provided or not. The certificate must be in the same account and region as the domain configuration.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-iso-b|-iso)?:acm:[a-z]{2}-(gov-|iso-|isob-)?[a-z]{4,9}-\d{1}:\d{12}:certificate/[a-zA-Z0-9/-]+$`.
+   */
   ocspAuthorizedResponderArn?: string;
 }
 
@@ -721,7 +908,11 @@ export interface DomainConfigurationServerCertificateConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-domainconfiguration-clientcertificateconfig.html | CloudFormation: ClientCertificateConfig}
  */
 export interface DomainConfigurationClientCertificateConfig {
-  /** The ARN of the Lambda function that IoT invokes after mutual TLS authentication during the connection. */
+  /**
+   * The ARN of the Lambda function that IoT invokes after mutual TLS authentication during the connection.
+   *
+   * Length: 1–170.
+   */
   clientCertificateCallbackArn?: string;
 }
 
@@ -733,7 +924,11 @@ export interface DomainConfigurationClientCertificateConfig {
 export interface DomainConfigurationServerCertificateSummary {
   /** Details that explain the status of the server certificate. */
   serverCertificateStatusDetail?: string;
-  /** The ARN of the server certificate. */
+  /**
+   * The ARN of the server certificate.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws(-cn|-us-gov|-iso-b|-iso)?:acm:[a-z]{2}-(gov-|iso-|isob-)?[a-z]{4,9}-\d{1}:\d{12}:certificate/[a-zA-Z0-9/-]+$`.
+   */
   serverCertificateArn?: string;
   /** The status of the server certificate. */
   serverCertificateStatus?: "INVALID" | "VALID";
@@ -752,9 +947,17 @@ export type EncryptionConfiguration = InstanceType<typeof EncryptionConfiguratio
 export interface EncryptionConfigurationArgs {
   /** The type of the KMS key. */
   encryptionType: "CUSTOMER_MANAGED_KMS_KEY" | "AWS_OWNED_KMS_KEY";
-  /** The Amazon Resource Name (ARN) of the IAM role assumed by AWS IoT Core to call AWS  on behalf of the customer. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role assumed by AWS IoT Core to call AWS  on behalf of the customer.
+   *
+   * Length: 20–2048.
+   */
   kmsAccessRoleArn?: string;
-  /** The ARN of the customer managed KMS key. */
+  /**
+   * The ARN of the customer managed KMS key.
+   *
+   * Length: 20–2048.
+   */
   kmsKeyArn?: string;
 }
 
@@ -810,7 +1013,11 @@ export interface FleetMetricArgs {
   aggregationType?: FleetMetricAggregationType;
   /** The field to aggregate. */
   aggregationField?: string;
-  /** Metadata which can be used to manage the fleet metric. */
+  /**
+   * Metadata which can be used to manage the fleet metric.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1046,7 +1253,11 @@ export interface JobTemplateArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   timeoutConfig?: JobTemplateTimeoutConfig;
-  /** A description of the job template. */
+  /**
+   * A description of the job template.
+   *
+   * Length: at most 2028. Pattern: `[^\p{C}]+`.
+   */
   description: string;
   /**
    * Allows you to create the criteria to retry a job.
@@ -1060,7 +1271,11 @@ export interface JobTemplateArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   abortConfig?: JobTemplateAbortConfig;
-  /** A unique identifier for the job template. We recommend using a UUID. Alpha-numeric characters, "-", and "_" are valid for use here. */
+  /**
+   * A unique identifier for the job template. We recommend using a UUID. Alpha-numeric characters, "-", and "_" are valid for use here.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_-]+`.
+   */
   jobTemplateId: string;
   /**
    * The job document.
@@ -1068,6 +1283,8 @@ export interface JobTemplateArgs {
    * Required if you don't specify a value for `documentSource` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 32768.
    */
   document?: string;
   /**
@@ -1076,6 +1293,8 @@ export interface JobTemplateArgs {
    * *Note:* Up to 25 package version ARNS are allowed.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–1600.
    */
   destinationPackageVersions?: string[];
   /**
@@ -1098,6 +1317,8 @@ export interface JobTemplateArgs {
    * For more information, see [Methods for accessing a bucket](https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-bucket-intro.html) .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1350.
    */
   documentSource?: string;
   /**
@@ -1112,7 +1333,11 @@ export interface JobTemplateArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   presignedUrlConfig?: JobTemplatePresignedUrlConfig;
-  /** Metadata that can be used to manage the job template. */
+  /**
+   * Metadata that can be used to manage the job template.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1128,7 +1353,11 @@ export interface JobTemplateOutputs extends JobTemplateArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-timeoutconfig.html | CloudFormation: TimeoutConfig}
  */
 export interface JobTemplateTimeoutConfig {
-  /** Specifies the amount of time, in minutes, this device has to finish execution of this job. The timeout interval can be anywhere between 1 minute and 7 days (1 to 10080 minutes). The in progress timer can't be updated and will apply to all job executions for the job. Whenever a job execution remains in the IN_PROGRESS status for longer than this interval, the job execution will fail and switch to the terminal `TIMED_OUT` status. */
+  /**
+   * Specifies the amount of time, in minutes, this device has to finish execution of this job. The timeout interval can be anywhere between 1 minute and 7 days (1 to 10080 minutes). The in progress timer can't be updated and will apply to all job executions for the job. Whenever a job execution remains in the IN_PROGRESS status for longer than this interval, the job execution will fail and switch to the terminal `TIMED_OUT` status.
+   *
+   * Range: 1–10080.
+   */
   inProgressTimeoutInMinutes: number;
 }
 
@@ -1138,7 +1367,11 @@ export interface JobTemplateTimeoutConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-jobexecutionsretryconfig.html | CloudFormation: JobExecutionsRetryConfig}
  */
 export interface JobTemplateJobExecutionsRetryConfig {
-  /** The list of criteria that determines how many retries are allowed for each failure type for a job. */
+  /**
+   * The list of criteria that determines how many retries are allowed for each failure type for a job.
+   *
+   * Items: 1–2.
+   */
   retryCriteriaList?: JobTemplateRetryCriteria[];
 }
 
@@ -1150,7 +1383,11 @@ export interface JobTemplateJobExecutionsRetryConfig {
 export interface JobTemplateRetryCriteria {
   /** The type of job execution failures that can initiate a job retry. */
   failureType?: "FAILED" | "TIMED_OUT" | "ALL";
-  /** The number of retries allowed for a failure type for the job. */
+  /**
+   * The number of retries allowed for a failure type for the job.
+   *
+   * Range: 0–10.
+   */
   numberOfRetries?: number;
 }
 
@@ -1160,7 +1397,11 @@ export interface JobTemplateRetryCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-abortconfig.html | CloudFormation: AbortConfig}
  */
 export interface JobTemplateAbortConfig {
-  /** The list of criteria that determine when and how to abort the job. */
+  /**
+   * The list of criteria that determine when and how to abort the job.
+   *
+   * Items: at least 1.
+   */
   criteriaList: JobTemplateAbortCriteria[];
 }
 
@@ -1178,9 +1419,15 @@ export interface JobTemplateAbortCriteria {
    * The minimum percentage of job execution failures that must occur to initiate the job abort.
    *
    * AWS IoT Core supports up to two digits after the decimal (for example, 10.9 and 10.99, but not 10.999).
+   *
+   * Range: at most 100.
    */
   thresholdPercentage: number;
-  /** The minimum number of things which must receive job execution notifications before the job can be aborted. */
+  /**
+   * The minimum number of things which must receive job execution notifications before the job can be aborted.
+   *
+   * Range: at least 1.
+   */
   minNumberOfExecutedThings: number;
 }
 
@@ -1190,7 +1437,11 @@ export interface JobTemplateAbortCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-jobexecutionsrolloutconfig.html | CloudFormation: JobExecutionsRolloutConfig}
  */
 export interface JobTemplateJobExecutionsRolloutConfig {
-  /** The maximum number of things that will be notified of a pending job, per minute. This parameter allows you to create a staged rollout. */
+  /**
+   * The maximum number of things that will be notified of a pending job, per minute. This parameter allows you to create a staged rollout.
+   *
+   * Range: at least 1.
+   */
   maximumPerMinute?: number;
   /** The rate of increase for a job rollout. This parameter allows you to define an exponential rate for a job rollout. */
   exponentialRolloutRate?: JobTemplateExponentialRolloutRate;
@@ -1204,12 +1455,18 @@ export interface JobTemplateJobExecutionsRolloutConfig {
 export interface JobTemplateExponentialRolloutRate {
   /** The criteria to initiate the increase in rate of rollout for a job. */
   rateIncreaseCriteria: JobTemplateRateIncreaseCriteria;
-  /** The minimum number of things that will be notified of a pending job, per minute at the start of job rollout. This parameter allows you to define the initial rate of rollout. */
+  /**
+   * The minimum number of things that will be notified of a pending job, per minute at the start of job rollout. This parameter allows you to define the initial rate of rollout.
+   *
+   * Range: at least 1.
+   */
   baseRatePerMinute: number;
   /**
    * The exponential factor to increase the rate of rollout for a job.
    *
    * AWS IoT Core supports up to one digit after the decimal (for example, 1.5, but not 1.55).
+   *
+   * Range: 1–5.
    */
   incrementFactor: number;
 }
@@ -1220,9 +1477,17 @@ export interface JobTemplateExponentialRolloutRate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-rateincreasecriteria.html | CloudFormation: RateIncreaseCriteria}
  */
 export interface JobTemplateRateIncreaseCriteria {
-  /** The threshold for number of succeeded things that will initiate the increase in rate of rollout. */
+  /**
+   * The threshold for number of succeeded things that will initiate the increase in rate of rollout.
+   *
+   * Range: at least 1.
+   */
   numberOfSucceededThings?: number;
-  /** The threshold for number of notified things that will initiate the increase in rate of rollout. */
+  /**
+   * The threshold for number of notified things that will initiate the increase in rate of rollout.
+   *
+   * Range: at least 1.
+   */
   numberOfNotifiedThings?: number;
 }
 
@@ -1232,9 +1497,17 @@ export interface JobTemplateRateIncreaseCriteria {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-maintenancewindow.html | CloudFormation: MaintenanceWindow}
  */
 export interface JobTemplateMaintenanceWindow {
-  /** Displays the duration of the next maintenance window. */
+  /**
+   * Displays the duration of the next maintenance window.
+   *
+   * Range: 1–1430.
+   */
   durationInMinutes?: number;
-  /** Displays the start time of the next maintenance window. */
+  /**
+   * Displays the start time of the next maintenance window.
+   *
+   * Length: 1–256.
+   */
   startTime?: string;
 }
 
@@ -1244,12 +1517,18 @@ export interface JobTemplateMaintenanceWindow {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-jobtemplate-presignedurlconfig.html | CloudFormation: PresignedUrlConfig}
  */
 export interface JobTemplatePresignedUrlConfig {
-  /** How long (in seconds) pre-signed URLs are valid. Valid values are 60 - 3600, the default value is 3600 seconds. Pre-signed URLs are generated when Jobs receives an MQTT request for the job document. */
+  /**
+   * How long (in seconds) pre-signed URLs are valid. Valid values are 60 - 3600, the default value is 3600 seconds. Pre-signed URLs are generated when Jobs receives an MQTT request for the job document.
+   *
+   * Range: 60–3600.
+   */
   expiresInSec?: number;
   /**
    * The ARN of an IAM role that grants grants permission to download files from the S3 bucket where the job data/updates are stored. The role must also grant permission for IoT to download the files.
    *
    * > For information about addressing the confused deputy problem, see [cross-service confused deputy prevention](https://docs.aws.amazon.com/iot/latest/developerguide/cross-service-confused-deputy-prevention.html) in the *AWS IoT Core developer guide* .
+   *
+   * Length: 20–2048.
    */
   roleArn: string;
 }
@@ -1270,9 +1549,17 @@ export type Logging = InstanceType<typeof Logging>;
 
 /** Inputs of {@link Logging}. */
 export interface LoggingArgs {
-  /** The account ID. */
+  /**
+   * The account ID.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   accountId: string;
-  /** The role ARN used for the log. */
+  /**
+   * The role ARN used for the log.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
   /** The default log level. Valid Values: `DEBUG | INFO | ERROR | WARN | DISABLED` */
   defaultLogLevel: "ERROR" | "WARN" | "INFO" | "DEBUG" | "DISABLED";
@@ -1290,11 +1577,19 @@ export interface LoggingOutputs extends LoggingArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-logging-eventconfiguration.html | CloudFormation: EventConfiguration}
  */
 export interface LoggingEventConfiguration {
-  /** The type of event to log. These include event types like Connect, Publish, and Disconnect. */
+  /**
+   * The type of event to log. These include event types like Connect, Publish, and Disconnect.
+   *
+   * Length: 1–512.
+   */
   eventType: string;
   /** The logging level for the specified event type. Determines the verbosity of log messages generated for this event type. */
   logLevel?: "ERROR" | "WARN" | "INFO" | "DEBUG" | "DISABLED";
-  /** CloudWatch Log Group for event-based logging. Specifies where log events should be sent. The log destination for event-based logging overrides default Log Group for the specified event type and applies to all resources associated with that event. */
+  /**
+   * CloudWatch Log Group for event-based logging. Specifies where log events should be sent. The log destination for event-based logging overrides default Log Group for the specified event type and applies to all resources associated with that event.
+   *
+   * Length: 1–512. Pattern: ``.
+   */
   logDestination?: string;
 }
 
@@ -1309,19 +1604,31 @@ export type MitigationAction = InstanceType<typeof MitigationAction>;
 
 /** Inputs of {@link MitigationAction}. */
 export interface MitigationActionArgs {
-  /** The friendly name of the mitigation action. */
+  /**
+   * The friendly name of the mitigation action.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   actionName?: string;
   /** The set of parameters for this mitigation action. The parameters vary, depending on the kind of action you apply. */
   actionParams: MitigationActionActionParams;
   /** The IAM role ARN used to apply this mitigation action. */
   roleArn: string;
-  /** Metadata that can be used to manage the mitigation action. */
+  /**
+   * Metadata that can be used to manage the mitigation action.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link MitigationAction}: its inputs as the cloud reports them, and its attributes. */
 export interface MitigationActionOutputs extends MitigationActionArgs {
-  /** The friendly name of the mitigation action. */
+  /**
+   * The friendly name of the mitigation action.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   actionName: string;
   /** The Amazon Resource Name (ARN) of the mitigation action. */
   mitigationActionArn: string;
@@ -1367,7 +1674,11 @@ export interface MitigationActionUpdateDeviceCertificateParams {
 export interface MitigationActionAddThingsToThingGroupParams {
   /** Specifies if this mitigation action can move the things that triggered the mitigation action even if they are part of one or more dynamic thing groups. */
   overrideDynamicGroups?: boolean;
-  /** The list of groups to which you want to add the things that triggered the mitigation action. You can add a thing to a maximum of 10 groups, but you can't add a thing to more than one group in the same hierarchy. */
+  /**
+   * The list of groups to which you want to add the things that triggered the mitigation action. You can add a thing to a maximum of 10 groups, but you can't add a thing to more than one group in the same hierarchy.
+   *
+   * Items: 1–10. Each item: Length: 1–128.
+   */
   thingGroupNames: string[];
 }
 
@@ -1377,7 +1688,11 @@ export interface MitigationActionAddThingsToThingGroupParams {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-mitigationaction-publishfindingtosnsparams.html | CloudFormation: PublishFindingToSnsParams}
  */
 export interface MitigationActionPublishFindingToSnsParams {
-  /** The ARN of the topic to which you want to publish the findings. */
+  /**
+   * The ARN of the topic to which you want to publish the findings.
+   *
+   * Length: 11–2048.
+   */
   topicArn: string;
 }
 
@@ -1387,7 +1702,11 @@ export interface MitigationActionPublishFindingToSnsParams {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-mitigationaction-enableiotloggingparams.html | CloudFormation: EnableIoTLoggingParams}
  */
 export interface MitigationActionEnableIoTLoggingParams {
-  /** The Amazon Resource Name (ARN) of the IAM role used for logging. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role used for logging.
+   *
+   * Length: 11–2048.
+   */
   roleArnForLogging: string;
   /** Specifies the type of information to be logged. */
   logLevel: "DEBUG" | "INFO" | "ERROR" | "WARN" | "UNSET_VALUE";
@@ -1426,8 +1745,12 @@ export type Policy = InstanceType<typeof Policy>;
 export interface PolicyArgs {
   /** The policy name. */
   policyName?: string;
-  /** The JSON document that describes the policy. */
-  policyDocument: Record<string, unknown> | string;
+  /**
+   * The JSON document that describes the policy.
+   *
+   * Length: 1–404600.
+   */
+  policyDocument: PolicyDocument | string;
   tags?: AwsTag[];
 }
 
@@ -1478,11 +1801,19 @@ export type ProvisioningTemplate = InstanceType<typeof ProvisioningTemplate>;
 export interface ProvisioningTemplateArgs {
   /** The role ARN for the role associated with the fleet provisioning template. This IoT role grants permission to provision a device. */
   provisioningRoleArn: string;
-  /** The description of the fleet provisioning template. */
+  /**
+   * The description of the fleet provisioning template.
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** Creates a pre-provisioning hook template. */
   preProvisioningHook?: ProvisioningTemplateProvisioningHook;
-  /** The name of the fleet provisioning template. */
+  /**
+   * The name of the fleet provisioning template.
+   *
+   * Length: 1–36. Pattern: `^[0-9A-Za-z_-]+$`.
+   */
   templateName?: string;
   /** True to enable the fleet provisioning template, otherwise false. */
   enabled?: boolean;
@@ -1496,7 +1827,11 @@ export interface ProvisioningTemplateArgs {
 
 /** Outputs of {@link ProvisioningTemplate}: its inputs as the cloud reports them, and its attributes. */
 export interface ProvisioningTemplateOutputs extends ProvisioningTemplateArgs {
-  /** The name of the fleet provisioning template. */
+  /**
+   * The name of the fleet provisioning template.
+   *
+   * Length: 1–36. Pattern: `^[0-9A-Za-z_-]+$`.
+   */
   templateName: string;
   /** The ARN that identifies the provisioning template. */
   templateArn: string;
@@ -1527,7 +1862,11 @@ export type ResourceSpecificLogging = InstanceType<typeof ResourceSpecificLoggin
 export interface ResourceSpecificLoggingArgs {
   /** The target type. Valid Values: `DEFAULT | THING_GROUP` */
   targetType: "THING_GROUP" | "CLIENT_ID" | "SOURCE_IP" | "PRINCIPAL_ID" | "EVENT_TYPE";
-  /** The target name. */
+  /**
+   * The target name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9.:\s_\-]+`.
+   */
   targetName: string;
   /** The default log level.Valid Values: `DEBUG | INFO | ERROR | WARN | DISABLED` */
   logLevel: "ERROR" | "WARN" | "INFO" | "DEBUG" | "DISABLED";
@@ -1552,11 +1891,23 @@ export type RoleAlias = InstanceType<typeof RoleAlias>;
 
 /** Inputs of {@link RoleAlias}. */
 export interface RoleAliasArgs {
-  /** The role alias. */
+  /**
+   * The role alias.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   roleAlias?: string;
-  /** The number of seconds for which the credential is valid. */
+  /**
+   * The number of seconds for which the credential is valid.
+   *
+   * Range: 900–43200.
+   */
   credentialDurationSeconds?: number;
-  /** The role ARN. */
+  /**
+   * The role ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -1568,7 +1919,11 @@ export interface RoleAliasArgs {
 
 /** Outputs of {@link RoleAlias}: its inputs as the cloud reports them, and its attributes. */
 export interface RoleAliasOutputs extends RoleAliasArgs {
-  /** The role alias. */
+  /**
+   * The role alias.
+   *
+   * Length: 1–128. Pattern: `[\w=,\@-]+`.
+   */
   roleAlias: string;
   /** The role alias ARN. */
   roleAliasArn: string;
@@ -1608,19 +1963,35 @@ export interface ScheduledAuditArgs {
    * - `UNAUTHENTICATED_COGNITO_ROLE_OVERLY_PERMISSIVE_CHECK`
    */
   targetCheckNames: string[];
-  /** The name of the scheduled audit. */
+  /**
+   * The name of the scheduled audit.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   scheduledAuditName?: string;
-  /** The day of the month on which the scheduled audit is run (if the `frequency` is "MONTHLY"). If days 29-31 are specified, and the month does not have that many days, the audit takes place on the "LAST" day of the month. */
+  /**
+   * The day of the month on which the scheduled audit is run (if the `frequency` is "MONTHLY"). If days 29-31 are specified, and the month does not have that many days, the audit takes place on the "LAST" day of the month.
+   *
+   * Pattern: `^([1-9]|[12][0-9]|3[01])$|^LAST$|^UNSET_VALUE$`.
+   */
   dayOfMonth?: string;
   /** How often the scheduled audit occurs. */
   frequency: "DAILY" | "WEEKLY" | "BIWEEKLY" | "MONTHLY";
-  /** Metadata that can be used to manage the scheduled audit. */
+  /**
+   * Metadata that can be used to manage the scheduled audit.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ScheduledAudit}: its inputs as the cloud reports them, and its attributes. */
 export interface ScheduledAuditOutputs extends ScheduledAuditArgs {
-  /** The name of the scheduled audit. */
+  /**
+   * The name of the scheduled audit.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   scheduledAuditName: string;
   /** The ARN of the scheduled audit. */
   scheduledAuditArn: string;
@@ -1639,17 +2010,37 @@ export type SecurityProfile = InstanceType<typeof SecurityProfile>;
 export interface SecurityProfileArgs {
   /** A list of metrics whose data is retained (stored). By default, data is retained for any metric used in the profile's `behaviors` , but it's also retained for any metric specified here. Can be used with custom metrics; can't be used with dimensions. */
   additionalMetricsToRetainV2?: SecurityProfileMetricToRetain[];
-  /** A description of the security profile. */
+  /**
+   * A description of the security profile.
+   *
+   * Length: at most 1000.
+   */
   securityProfileDescription?: string;
-  /** Specifies the behaviors that, when violated by a device (thing), cause an alert. */
+  /**
+   * Specifies the behaviors that, when violated by a device (thing), cause an alert.
+   *
+   * Length: at most 100.
+   */
   behaviors?: SecurityProfileBehavior[];
-  /** The name you gave to the security profile. */
+  /**
+   * The name you gave to the security profile.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   securityProfileName?: string;
   /** Specifies the destinations to which alerts are sent. (Alerts are always sent to the console.) Alerts are generated when a device (thing) violates a behavior. */
   alertTargets?: Record<string, SecurityProfileAlertTarget>;
-  /** The ARN of the target (thing group) to which the security profile is attached. */
+  /**
+   * The ARN of the target (thing group) to which the security profile is attached.
+   *
+   * Each item: Length: at most 2048.
+   */
   targetArns?: string[];
-  /** Metadata that can be used to manage the security profile. */
+  /**
+   * Metadata that can be used to manage the security profile.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** Specifies the MQTT topic and role ARN required for metric export. */
   metricsExportConfig?: SecurityProfileMetricsExportConfig;
@@ -1657,7 +2048,11 @@ export interface SecurityProfileArgs {
 
 /** Outputs of {@link SecurityProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface SecurityProfileOutputs extends SecurityProfileArgs {
-  /** The name you gave to the security profile. */
+  /**
+   * The name you gave to the security profile.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   securityProfileName: string;
   /** The Amazon Resource Name (ARN) of the security profile. */
   securityProfileArn: string;
@@ -1669,7 +2064,11 @@ export interface SecurityProfileOutputs extends SecurityProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-securityprofile-metrictoretain.html | CloudFormation: MetricToRetain}
  */
 export interface SecurityProfileMetricToRetain {
-  /** A standard of measurement. */
+  /**
+   * A standard of measurement.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   metric: string;
   /** The dimension of the metric. */
   metricDimension?: SecurityProfileMetricDimension;
@@ -1685,7 +2084,11 @@ export interface SecurityProfileMetricToRetain {
 export interface SecurityProfileMetricDimension {
   /** Operators are constructs that perform logical operations. Valid values are `IN` and `NOT_IN` . */
   operator?: "IN" | "NOT_IN";
-  /** The name of the dimension. */
+  /**
+   * The name of the dimension.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   dimensionName: string;
 }
 
@@ -1697,7 +2100,11 @@ export interface SecurityProfileMetricDimension {
 export interface SecurityProfileBehavior {
   /** The alert status. If you set the value to `true` , alerts will be suppressed. */
   suppressAlerts?: boolean;
-  /** What is measured by the behavior. */
+  /**
+   * What is measured by the behavior.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   metric?: string;
   /**
    * The criteria that determine if a device is behaving normally in regard to the `metric` .
@@ -1707,7 +2114,11 @@ export interface SecurityProfileBehavior {
   criteria?: SecurityProfileBehaviorCriteria;
   /** The dimension of the metric. */
   metricDimension?: SecurityProfileMetricDimension;
-  /** The name you've given to the behavior. */
+  /**
+   * The name you've given to the behavior.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   name: string;
   /** Value indicates exporting metrics related to the behavior when it is true. */
   exportMetric?: boolean;
@@ -1736,9 +2147,17 @@ export interface SecurityProfileBehaviorCriteria {
   statisticalThreshold?: SecurityProfileStatisticalThreshold;
   /** Use this to specify the time duration over which the behavior is evaluated, for those criteria that have a time dimension (for example, `NUM_MESSAGES_SENT` ). For a `statisticalThreshhold` metric comparison, measurements from all devices are accumulated over this time duration before being used to calculate percentiles, and later, measurements from an individual device are also accumulated over this time duration before being given a percentile rank. Cannot be used with list-based metric datatypes. */
   durationSeconds?: number;
-  /** If a device is in violation of the behavior for the specified number of consecutive datapoints, an alarm occurs. If not specified, the default is 1. */
+  /**
+   * If a device is in violation of the behavior for the specified number of consecutive datapoints, an alarm occurs. If not specified, the default is 1.
+   *
+   * Range: 1–10.
+   */
   consecutiveDatapointsToAlarm?: number;
-  /** If an alarm has occurred and the offending device is no longer in violation of the behavior for the specified number of consecutive datapoints, the alarm is cleared. If not specified, the default is 1. */
+  /**
+   * If an alarm has occurred and the offending device is no longer in violation of the behavior for the specified number of consecutive datapoints, the alarm is cleared. If not specified, the default is 1.
+   *
+   * Range: 1–10.
+   */
   consecutiveDatapointsToClear?: number;
 }
 
@@ -1768,9 +2187,17 @@ export interface SecurityProfileMetricValue {
   numbers?: number[];
   /** The numeric values of a metric. */
   number?: number;
-  /** If the `comparisonOperator` calls for a set of ports, use this to specify that set to be compared with the `metric` . */
+  /**
+   * If the `comparisonOperator` calls for a set of ports, use this to specify that set to be compared with the `metric` .
+   *
+   * Each item: Range: 0–65535.
+   */
   ports?: number[];
-  /** If the `comparisonOperator` calls for a numeric value, use this to specify that numeric value to be compared with the `metric` . */
+  /**
+   * If the `comparisonOperator` calls for a numeric value, use this to specify that numeric value to be compared with the `metric` .
+   *
+   * Range: at least 0.
+   */
   count?: string;
   /** The string values of a metric. */
   strings?: string[];
@@ -1794,9 +2221,17 @@ export interface SecurityProfileStatisticalThreshold {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-securityprofile-alerttarget.html | CloudFormation: AlertTarget}
  */
 export interface SecurityProfileAlertTarget {
-  /** The Amazon Resource Name (ARN) of the notification target to which alerts are sent. */
+  /**
+   * The Amazon Resource Name (ARN) of the notification target to which alerts are sent.
+   *
+   * Length: at most 2048.
+   */
   alertTargetArn: string;
-  /** The ARN of the role that grants permission to send alerts to the notification target. */
+  /**
+   * The ARN of the role that grants permission to send alerts to the notification target.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
 }
 
@@ -1806,9 +2241,17 @@ export interface SecurityProfileAlertTarget {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-securityprofile-metricsexportconfig.html | CloudFormation: MetricsExportConfig}
  */
 export interface SecurityProfileMetricsExportConfig {
-  /** The MQTT topic that Device Defender Detect should publish messages to for metrics export. */
+  /**
+   * The MQTT topic that Device Defender Detect should publish messages to for metrics export.
+   *
+   * Length: 1–512.
+   */
   mqttTopic: string;
-  /** This role ARN has permission to publish MQTT messages, after which Device Defender Detect can assume the role and publish messages on your behalf. */
+  /**
+   * This role ARN has permission to publish MQTT messages, after which Device Defender Detect can assume the role and publish messages on your behalf.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
 }
 
@@ -1825,17 +2268,33 @@ export type SoftwarePackage = InstanceType<typeof SoftwarePackage>;
 
 /** Inputs of {@link SoftwarePackage}. */
 export interface SoftwarePackageArgs {
-  /** A summary of the package being created. This can be used to outline the package's contents or purpose. */
+  /**
+   * A summary of the package being created. This can be used to outline the package's contents or purpose.
+   *
+   * Length: 0–1024. Pattern: `^[^\p{C}]+$`.
+   */
   description?: string;
-  /** The name of the new software package. */
+  /**
+   * The name of the new software package.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   packageName?: string;
-  /** Metadata that can be used to manage the package. */
+  /**
+   * Metadata that can be used to manage the package.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link SoftwarePackage}: its inputs as the cloud reports them, and its attributes. */
 export interface SoftwarePackageOutputs extends SoftwarePackageArgs {
-  /** The name of the new software package. */
+  /**
+   * The name of the new software package.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   packageName: string;
   /** The Amazon Resource Name (ARN) for the package. */
   packageArn: string;
@@ -1854,9 +2313,17 @@ export type SoftwarePackageVersion = InstanceType<typeof SoftwarePackageVersion>
 
 /** Inputs of {@link SoftwarePackageVersion}. */
 export interface SoftwarePackageVersionArgs {
-  /** A summary of the package version being created. This can be used to outline the package's contents or purpose. */
+  /**
+   * A summary of the package version being created. This can be used to outline the package's contents or purpose.
+   *
+   * Length: 0–1024. Pattern: `^[^\p{C}]+$`.
+   */
   description?: string;
-  /** The name of the associated software package. */
+  /**
+   * The name of the associated software package.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   packageName: string;
   /**
    * Metadata that can be used to define a package version’s configuration. For example, the S3 file location, configuration options that are being sent to the device or fleet.
@@ -1864,9 +2331,17 @@ export interface SoftwarePackageVersionArgs {
    * The combined size of all the attributes on a package version is limited to 3KB.
    */
   attributes?: Record<string, string>;
-  /** The name of the new package version. */
+  /**
+   * The name of the new package version.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   versionName?: string;
-  /** Metadata that can be used to manage the package version. */
+  /**
+   * Metadata that can be used to manage the package version.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The artifact location of the package version */
   artifact?: SoftwarePackageVersionPackageVersionArtifact;
@@ -1878,7 +2353,11 @@ export interface SoftwarePackageVersionArgs {
 
 /** Outputs of {@link SoftwarePackageVersion}: its inputs as the cloud reports them, and its attributes. */
 export interface SoftwarePackageVersionOutputs extends SoftwarePackageVersionArgs {
-  /** The name of the new package version. */
+  /**
+   * The name of the new package version.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-_.]+$`.
+   */
   versionName: string;
   /** The Amazon Resource Name (ARN) for the package. */
   packageVersionArn: string;
@@ -1906,9 +2385,17 @@ export interface SoftwarePackageVersionPackageVersionArtifact {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-softwarepackageversion-s3location.html | CloudFormation: S3Location}
  */
 export interface SoftwarePackageVersionS3Location {
-  /** The S3 bucket */
+  /**
+   * The S3 bucket
+   *
+   * Length: at least 1.
+   */
   bucket: string;
-  /** The S3 key */
+  /**
+   * The S3 key
+   *
+   * Length: at least 1.
+   */
   key: string;
   /** The S3 version */
   version: string;
@@ -2006,6 +2493,8 @@ export interface ThingArgs {
    * The name of the thing to update.
    *
    * You can't change a thing's name. To change a thing's name, you must create a new thing, give it the new name, and then delete the old thing.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
    */
   thingName?: string;
 }
@@ -2016,6 +2505,8 @@ export interface ThingOutputs extends ThingArgs {
    * The name of the thing to update.
    *
    * You can't change a thing's name. To change a thing's name, you must create a new thing, give it the new name, and then delete the old thing.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
    */
   thingName: string;
   /** The Id of this thing. */
@@ -2057,9 +2548,15 @@ export interface ThingGroupArgs {
    * The parent thing group name.
    *
    * A Dynamic Thing Group does not have `parentGroupName` defined.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
    */
   parentGroupName?: string;
-  /** The thing group name. */
+  /**
+   * The thing group name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   thingGroupName?: string;
   /** Thing group properties. */
   thingGroupProperties?: ThingGroupThingGroupProperties;
@@ -2067,15 +2564,25 @@ export interface ThingGroupArgs {
    * The dynamic thing group search query string.
    *
    * The `queryString` attribute *is* required for `CreateDynamicThingGroup` . The `queryString` attribute *is not* required for `CreateThingGroup` .
+   *
+   * Length: 1–1000.
    */
   queryString?: string;
-  /** Metadata which can be used to manage the thing group or dynamic thing group. */
+  /**
+   * Metadata which can be used to manage the thing group or dynamic thing group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ThingGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ThingGroupOutputs extends ThingGroupArgs {
-  /** The thing group name. */
+  /**
+   * The thing group name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   thingGroupName: string;
   /** The thing group ID. */
   awsId: string;
@@ -2091,7 +2598,11 @@ export interface ThingGroupOutputs extends ThingGroupArgs {
 export interface ThingGroupThingGroupProperties {
   /** The thing group attributes in JSON format. */
   attributePayload?: ThingGroupAttributePayload;
-  /** The thing group description. */
+  /**
+   * The thing group description.
+   *
+   * Length: at most 2028. Pattern: ``.
+   */
   thingGroupDescription?: string;
 }
 
@@ -2153,17 +2664,29 @@ export interface ThingTypeArgs {
    * Requires permission to access the [DeprecateThingType](https://docs.aws.amazon.com//service-authorization/latest/reference/list_awsiot.html#awsiot-actions-as-permissions) action.
    */
   deprecateThingType?: boolean;
-  /** The name of the thing type. */
+  /**
+   * The name of the thing type.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   thingTypeName?: string;
   /** The thing type properties for the thing type to create. It contains information about the new thing type including a description, a list of searchable thing attribute names, and a list of propagating attributes. After a thing type is created, you can only update `Mqtt5Configuration` . */
   thingTypeProperties?: ThingTypeThingTypeProperties;
-  /** Metadata which can be used to manage the thing type. */
+  /**
+   * Metadata which can be used to manage the thing type.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link ThingType}: its inputs as the cloud reports them, and its attributes. */
 export interface ThingTypeOutputs extends ThingTypeArgs {
-  /** The name of the thing type. */
+  /**
+   * The name of the thing type.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   thingTypeName: string;
   /** The thing type id. */
   awsId: string;
@@ -2177,9 +2700,17 @@ export interface ThingTypeOutputs extends ThingTypeArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-thingtype-thingtypeproperties.html | CloudFormation: ThingTypeProperties}
  */
 export interface ThingTypeThingTypeProperties {
-  /** The description of the thing type. */
+  /**
+   * The description of the thing type.
+   *
+   * Length: at most 2028. Pattern: ``.
+   */
   thingTypeDescription?: string;
-  /** A list of searchable thing attribute names. */
+  /**
+   * A list of searchable thing attribute names.
+   *
+   * Items: at most 3. Each item: Length: at most 128. Pattern: `[a-zA-Z0-9_.,\@/:#-]+`.
+   */
   searchableAttributes?: string[];
   /** The configuration to add user-defined properties to enrich MQTT 5 messages. */
   mqtt5Configuration?: ThingTypeMqtt5Configuration;
@@ -2201,9 +2732,17 @@ export interface ThingTypeMqtt5Configuration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-thingtype-propagatingattribute.html | CloudFormation: PropagatingAttribute}
  */
 export interface ThingTypePropagatingAttribute {
-  /** The key of the MQTT 5 user property, which is a key-value pair. */
+  /**
+   * The key of the MQTT 5 user property, which is a key-value pair.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9:$.]+`.
+   */
   userPropertyKey: string;
-  /** The thing attribute that is propagating for MQTT 5 message enrichment. */
+  /**
+   * The thing attribute that is propagating for MQTT 5 message enrichment.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9_.,\@/:#-]+`.
+   */
   thingAttribute?: string;
   /** The attribute associated with the connection details. */
   connectionAttribute?: "iot:ClientId" | "iot:Thing.ThingName";
@@ -2435,9 +2974,15 @@ export interface TopicRuleRepublishActionHeaders {
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
    *
    * > This binary data must be base64-encoded.
+   *
+   * Length: 0–1024.
    */
   correlationData?: string;
-  /** An array of key-value pairs that you define in the MQTT5 header. */
+  /**
+   * An array of key-value pairs that you define in the MQTT5 header.
+   *
+   * Items: 1–100.
+   */
   userProperties?: TopicRuleUserProperty[];
   /**
    * An `Enum` string value that indicates whether the payload is formatted as UTF-8.
@@ -2447,6 +2992,8 @@ export interface TopicRuleRepublishActionHeaders {
    * For more information, see [Payload Format Indicator](https://docs.aws.amazon.com/https://docs.oasis-open.org/mqtt/mqtt/v5.0/os/mqtt-v5.0-os.html#_Toc3901111) from the MQTT Version 5.0 specification.
    *
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
+   *
+   * Length: 0–1024.
    */
   payloadFormatIndicator?: string;
   /**
@@ -2455,12 +3002,16 @@ export interface TopicRuleRepublishActionHeaders {
    * For more information, see [Content Type](https://docs.aws.amazon.com/https://docs.oasis-open.org/mqtt/mqtt/v5.0/os/mqtt-v5.0-os.html#_Toc3901118) in the MQTT Version 5.0 specification.
    *
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
+   *
+   * Length: 0–1024.
    */
   contentType?: string;
   /**
    * A user-defined integer value that represents the message expiry interval at the broker. If the messages haven't been sent to the subscribers within that interval, the message expires and is removed. The value of `messageExpiry` represents the number of seconds before it expires. For more information about the limits of `messageExpiry` , see [Message broker and protocol limits and quotas](https://docs.aws.amazon.com//general/latest/gr/iot-core.html#limits_iot) in the IoT Core Reference Guide.
    *
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
+   *
+   * Length: 0–1024.
    */
   messageExpiry?: string;
   /**
@@ -2469,6 +3020,8 @@ export interface TopicRuleRepublishActionHeaders {
    * For more information, see [Response Topic](https://docs.aws.amazon.com/https://docs.oasis-open.org/mqtt/mqtt/v5.0/os/mqtt-v5.0-os.html#_Toc3901114) in the MQTT Version 5.0 specification.
    *
    * Supports [substitution templates](https://docs.aws.amazon.com//iot/latest/developerguide/iot-substitution-templates.html) .
+   *
+   * Length: 0–1024.
    */
   responseTopic?: string;
 }
@@ -2479,9 +3032,17 @@ export interface TopicRuleRepublishActionHeaders {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iot-topicrule-userproperty.html | CloudFormation: UserProperty}
  */
 export interface TopicRuleUserProperty {
-  /** A value to be specified in `UserProperty` . */
+  /**
+   * A value to be specified in `UserProperty` .
+   *
+   * Length: 0–1024.
+   */
   value: string;
-  /** A key to be specified in `UserProperty` . */
+  /**
+   * A key to be specified in `UserProperty` .
+   *
+   * Length: 0–1024.
+   */
   key: string;
 }
 
@@ -2845,7 +3406,11 @@ export interface TopicRuleTimestreamAction {
   tableName: string;
   /** The name of an Amazon Timestream database that has the table to write records into. */
   databaseName: string;
-  /** Metadata attributes of the time series that are written in each measure record. */
+  /**
+   * Metadata attributes of the time series that are written in each measure record.
+   *
+   * Items: 1–128.
+   */
   dimensions: TopicRuleTimestreamDimension[];
   /** The value to use for the entry's timestamp. If blank, the time that the entry was processed is used. */
   timestamp?: TopicRuleTimestreamTimestamp;

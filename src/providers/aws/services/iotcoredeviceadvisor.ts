@@ -69,18 +69,32 @@ export interface SuiteDefinitionOutputs extends SuiteDefinitionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotcoredeviceadvisor-suitedefinition-suitedefinitionconfiguration.html | CloudFormation: SuiteDefinitionConfiguration}
  */
 export interface SuiteDefinitionSuiteDefinitionConfiguration {
-  /** Gets the device permission ARN. This is a required parameter. */
+  /**
+   * Gets the device permission ARN. This is a required parameter.
+   *
+   * Length: 20–2048.
+   */
   devicePermissionRoleArn: string;
-  /** Gets the suite definition name. This is a required parameter. */
+  /**
+   * Gets the suite definition name. This is a required parameter.
+   *
+   * Length: 1–256.
+   */
   suiteDefinitionName?: string;
   /** Gets the tests intended for qualification in a suite. */
   intendedForQualification?: boolean;
-  /** Gets the devices configured. */
+  /**
+   * Gets the devices configured.
+   *
+   * Items: 0–2.
+   */
   devices?: SuiteDefinitionDeviceUnderTest[];
   /**
    * Gets the test suite root group. This is a required parameter. For updating or creating the latest qualification suite, if `intendedForQualification` is set to true, `rootGroup` can be an empty string. If `intendedForQualification` is false, `rootGroup` cannot be an empty string. If `rootGroup` is empty, and `intendedForQualification` is set to true, all the qualification tests are included, and the configuration is default.
    *
    * For a qualification suite, the minimum length is 0, and the maximum is 2048. For a non-qualification suite, the minimum length is 1, and the maximum is 2048.
+   *
+   * Length: 1–2048.
    */
   rootGroup: string;
 }
@@ -91,8 +105,16 @@ export interface SuiteDefinitionSuiteDefinitionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotcoredeviceadvisor-suitedefinition-deviceundertest.html | CloudFormation: DeviceUnderTest}
  */
 export interface SuiteDefinitionDeviceUnderTest {
-  /** Lists device's thing ARN. */
+  /**
+   * Lists device's thing ARN.
+   *
+   * Length: 20–2048.
+   */
   thingArn?: string;
-  /** Lists device's certificate ARN. */
+  /**
+   * Lists device's certificate ARN.
+   *
+   * Length: 20–2048.
+   */
   certificateArn?: string;
 }

@@ -19,9 +19,17 @@ export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The name of the web application. */
+  /**
+   * The name of the web application.
+   *
+   * Length: 1–256. Pattern: `^[ -~]*$`.
+   */
   applicationName: string;
-  /** An optional description of the web application. */
+  /**
+   * An optional description of the web application.
+   *
+   * Length: 1–2048. Pattern: `^[ -~]*$`.
+   */
   applicationDescription?: string;
   /**
    * The ARN of the role that the web application assumes when it interacts with AWS IoT Core .
@@ -29,9 +37,15 @@ export interface ApplicationArgs {
    * > The name of the role must be in the form `FleetHub_random_string` . 
    *
    * Pattern: `^arn:[!-~]+$`
+   *
+   * Length: 1–1600. Pattern: `^arn:[!-~]+$`.
    */
   roleArn: string;
-  /** A set of key/value pairs that you can use to manage the web application resource. */
+  /**
+   * A set of key/value pairs that you can use to manage the web application resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 

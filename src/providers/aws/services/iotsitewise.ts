@@ -193,7 +193,11 @@ export interface AssetArgs {
   tags?: AwsTag[];
   /** A list of asset hierarchies that each contain a `hierarchyId` . A hierarchy specifies allowed parent/child asset relationships. */
   assetHierarchies?: AssetAssetHierarchy[];
-  /** The external ID of the asset model composite model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the asset model composite model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   assetExternalId?: string;
 }
 
@@ -211,7 +215,11 @@ export interface AssetOutputs extends AssetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-asset-assetproperty.html | CloudFormation: AssetProperty}
  */
 export interface AssetAssetProperty {
-  /** The `LogicalID` of the asset property. */
+  /**
+   * The `LogicalID` of the asset property.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   logicalId?: string;
   /** The alias that identifies the property, such as an OPC-UA server data stream path (for example, `/company/windfarm/3/turbine/7/temperature` ). For more information, see [Mapping industrial data streams to asset properties](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/connect-data-streams.html) in the *AWS IoT SiteWise User Guide* . */
   alias?: string;
@@ -227,9 +235,15 @@ export interface AssetAssetProperty {
    * The ID of the asset property.
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
-  /** The external ID of the property. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the property. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   externalId?: string;
 }
 
@@ -239,7 +253,11 @@ export interface AssetAssetProperty {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-asset-assethierarchy.html | CloudFormation: AssetHierarchy}
  */
 export interface AssetAssetHierarchy {
-  /** The ID of the hierarchy. This ID is a `hierarchyId` . */
+  /**
+   * The ID of the hierarchy. This ID is a `hierarchyId` .
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   logicalId?: string;
   /** The Id of the child asset. */
   childAssetId: string;
@@ -247,9 +265,15 @@ export interface AssetAssetHierarchy {
    * The ID of the hierarchy. This ID is a `hierarchyId` .
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
-  /** The external ID of the hierarchy, if it has one. When you update an asset hierarchy, you may assign an external ID if it doesn't already have one. You can't change the external ID of an asset hierarchy that already has one. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the hierarchy, if it has one. When you update an asset hierarchy, you may assign an external ID if it doesn't already have one. You can't change the external ID of an asset hierarchy that already has one. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   externalId?: string;
 }
 
@@ -302,7 +326,11 @@ export interface AssetModelArgs {
    * - *INTERFACE* – An interface is a type of model that defines a standard structure that can be applied to different asset models.
    */
   assetModelType?: string;
-  /** The external ID of the asset model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the asset model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   assetModelExternalId?: string;
   /** a list of asset model and interface relationships */
   enforcedAssetModelInterfaceRelationships?: AssetModelEnforcedAssetModelInterfaceRelationship[];
@@ -338,17 +366,25 @@ export interface AssetModelAssetModelCompositeModel {
    * The ID of the asset model composite model.
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
   /**
    * The external ID of a composite model on this asset model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * > One of `ExternalId` or `Path` must be specified.
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
    */
   externalId?: string;
   /** The ID of a component model which is reused to create this composite model. */
   composedAssetModelId?: string;
-  /** The external ID of the parent composite model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the parent composite model. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   parentAssetModelCompositeModelExternalId?: string;
   /**
    * The structured path to the property from the root of the asset using property names. Path is used as the ID if the asset model is a derived composite model.
@@ -370,6 +406,8 @@ export interface AssetModelAssetModelProperty {
    * The `LogicalID` of the asset model property.
    *
    * > One of `ExternalId` or `LogicalId` must be specified.
+   *
+   * Length: 1–256. Pattern: ``.
    */
   logicalId?: string;
   /** The data type of the structure for this property. This parameter exists on properties that have the `STRUCT` data type. */
@@ -388,12 +426,16 @@ export interface AssetModelAssetModelProperty {
    * The ID of the property.
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
   /**
    * The external ID of the asset property. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * > One of `ExternalId` or `LogicalId` must be specified.
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
    */
   externalId?: string;
 }
@@ -464,21 +506,33 @@ export interface AssetModelExpressionVariable {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-assetmodel-variablevalue.html | CloudFormation: VariableValue}
  */
 export interface AssetModelVariableValue {
-  /** The `LogicalID` of the property that is being referenced. */
+  /**
+   * The `LogicalID` of the property that is being referenced.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   propertyLogicalId?: string;
   /**
    * The `LogicalID` of the hierarchy to query for the `PropertyLogicalID` .
    *
    * You use a `hierarchyLogicalID` instead of a model ID because you can have several hierarchies using the same model and therefore the same property. For example, you might have separately grouped assets that come from the same asset model. For more information, see [Defining relationships between asset models (hierarchies)](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/asset-hierarchies.html) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 1–256. Pattern: ``.
    */
   hierarchyLogicalId?: string;
   /**
    * The ID of the property to use as the variable. You can use the property `name` if it's from the same asset model. If the property has an external ID, you can specify `externalId:` followed by the external ID. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * > This is a return value and can't be set.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   propertyId?: string;
-  /** The external ID of the property being referenced. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the property being referenced. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   propertyExternalId?: string;
   /**
    * The path of the property. Each step of the path is the name of the step. See the following example:
@@ -490,9 +544,15 @@ export interface AssetModelVariableValue {
    * The ID of the hierarchy to query for the property ID. You can use the hierarchy's name instead of the hierarchy's ID. If the hierarchy has an external ID, you can specify `externalId:` followed by the external ID. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * You use a hierarchy ID instead of a model ID because you can have several hierarchies using the same model and therefore the same `propertyId` . For example, you might have separately grouped assets that come from the same asset model. For more information, see [Asset hierarchies](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/asset-hierarchies.html) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   hierarchyId?: string;
-  /** The external ID of the hierarchy being referenced. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
+  /**
+   * The external ID of the hierarchy being referenced. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
+   */
   hierarchyExternalId?: string;
 }
 
@@ -585,6 +645,8 @@ export interface AssetModelAssetModelHierarchy {
    * The `LogicalID` of the asset model hierarchy. This ID is a `hierarchyLogicalId` .
    *
    * > One of `ExternalId` or `LogicalId` must be specified.
+   *
+   * Length: 1–256. Pattern: ``.
    */
   logicalId?: string;
   /** The ID of the asset model, in UUID format. All assets in this hierarchy must be instances of the `childAssetModelId` asset model. AWS IoT SiteWise will always return the actual asset model ID for this value. However, when you are specifying this value as part of a call to [UpdateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_UpdateAssetModel.html) , you may provide either the asset model ID or else `externalId:` followed by the asset model's external ID. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* . */
@@ -598,12 +660,16 @@ export interface AssetModelAssetModelHierarchy {
    *
    * - If you are callling [UpdateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_UpdateAssetModel.html) to create a *new* hierarchy: You can specify its ID here, if desired. AWS IoT SiteWise automatically generates a unique ID for you, so this parameter is never required. However, if you prefer to supply your own ID instead, you can specify it here in UUID format. If you specify your own ID, it must be globally unique.
    * - If you are calling UpdateAssetModel to modify an *existing* hierarchy: This can be either the actual ID in UUID format, or else `externalId:` followed by the external ID, if it has one. For more information, see [Referencing objects with external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-id-references) in the *AWS IoT SiteWise User Guide* .
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
    */
   id?: string;
   /**
    * The external ID (if any) provided in the [CreateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_CreateAssetModel.html) or [UpdateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_UpdateAssetModel.html) operation. You can assign an external ID by specifying this value as part of a call to [UpdateAssetModel](https://docs.aws.amazon.com/iot-sitewise/latest/APIReference/API_UpdateAssetModel.html) . However, you can't change the external ID if one is already assigned. For more information, see [Using external IDs](https://docs.aws.amazon.com/iot-sitewise/latest/userguide/object-ids.html#external-ids) in the *AWS IoT SiteWise User Guide* .
    *
    * > One of `ExternalId` or `LogicalId` must be specified.
+   *
+   * Length: 2–128. Pattern: `[a-zA-Z0-9_][a-zA-Z_\-0-9.:]*[a-zA-Z0-9_]+`.
    */
   externalId?: string;
 }
@@ -645,9 +711,17 @@ export type ComputationModel = InstanceType<typeof ComputationModel>;
 
 /** Inputs of {@link ComputationModel}. */
 export interface ComputationModelArgs {
-  /** The name of the computation model. */
+  /**
+   * The name of the computation model.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9 _\-#$*!\@]+$`.
+   */
   computationModelName: string;
-  /** The description of the computation model. */
+  /**
+   * The description of the computation model.
+   *
+   * Length: 1–2048. Pattern: `^[a-zA-Z0-9 _\-#$*!\@]+$`.
+   */
   computationModelDescription?: string;
   /** The configuration for the computation model. */
   computationModelConfiguration: ComputationModelComputationModelConfiguration;
@@ -685,9 +759,17 @@ export interface ComputationModelComputationModelConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-computationmodel-anomalydetectioncomputationmodelconfiguration.html | CloudFormation: AnomalyDetectionComputationModelConfiguration}
  */
 export interface ComputationModelAnomalyDetectionComputationModelConfiguration {
-  /** The list of input properties for the anomaly detection model. */
+  /**
+   * The list of input properties for the anomaly detection model.
+   *
+   * Length: 4–67. Pattern: `^\$\{[a-z][a-z0-9_]*\}$`.
+   */
   inputProperties: string;
-  /** The property where the anomaly detection results will be stored. */
+  /**
+   * The property where the anomaly detection results will be stored.
+   *
+   * Length: 4–67. Pattern: `^\$\{[a-z][a-z0-9_]*\}$`.
+   */
   resultProperty: string;
 }
 
@@ -711,9 +793,17 @@ export interface ComputationModelComputationModelDataBindingValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-computationmodel-assetmodelpropertybindingvalue.html | CloudFormation: AssetModelPropertyBindingValue}
  */
 export interface ComputationModelAssetModelPropertyBindingValue {
-  /** The ID of the asset model, in UUID format. */
+  /**
+   * The ID of the asset model, in UUID format.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   assetModelId: string;
-  /** The ID of the asset model property used in data binding value. */
+  /**
+   * The ID of the asset model property used in data binding value.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   propertyId: string;
 }
 
@@ -723,9 +813,17 @@ export interface ComputationModelAssetModelPropertyBindingValue {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotsitewise-computationmodel-assetpropertybindingvalue.html | CloudFormation: AssetPropertyBindingValue}
  */
 export interface ComputationModelAssetPropertyBindingValue {
-  /** The ID of the asset containing the property. This identifies the specific asset instance's property value used in the computation model. */
+  /**
+   * The ID of the asset containing the property. This identifies the specific asset instance's property value used in the computation model.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   assetId: string;
-  /** The ID of the property within the asset. This identifies the specific property's value used in the computation model. */
+  /**
+   * The ID of the property within the asset. This identifies the specific property's value used in the computation model.
+   *
+   * Length: 36–36. Pattern: `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`.
+   */
   propertyId: string;
 }
 

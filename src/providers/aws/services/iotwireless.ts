@@ -19,17 +19,33 @@ export type Destination = InstanceType<typeof Destination>;
 
 /** Inputs of {@link Destination}. */
 export interface DestinationArgs {
-  /** The description of the new resource. Maximum length is 2048 characters. */
+  /**
+   * The description of the new resource. Maximum length is 2048 characters.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The rule name to send messages to. */
   expression: string;
   /** The type of value in `Expression` . */
   expressionType: "RuleName" | "MqttTopic" | "SnsTopic";
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The ARN of the IAM Role that authorizes the destination. */
+  /**
+   * The ARN of the IAM Role that authorizes the destination.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9:_-]+`.
+   */
   name: string;
 }
 
@@ -52,9 +68,17 @@ export type DeviceProfile = InstanceType<typeof DeviceProfile>;
 export interface DeviceProfileArgs {
   /** LoRaWAN device profile object. */
   loRaWAN?: DeviceProfileLoRaWANDeviceProfile;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -72,43 +96,103 @@ export interface DeviceProfileOutputs extends DeviceProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-deviceprofile-lorawandeviceprofile.html | CloudFormation: LoRaWANDeviceProfile}
  */
 export interface DeviceProfileLoRaWANDeviceProfile {
-  /** The PingSlotPeriod value. */
+  /**
+   * The PingSlotPeriod value.
+   *
+   * Range: 128–4096.
+   */
   pingSlotPeriod?: number;
-  /** The ClassCTimeout value. */
+  /**
+   * The ClassCTimeout value.
+   *
+   * Range: 0–1000.
+   */
   classCTimeout?: number;
-  /** The RXFreq2 value. */
+  /**
+   * The RXFreq2 value.
+   *
+   * Range: 1000000–16700000.
+   */
   rxFreq2?: number;
-  /** The frequency band (RFRegion) value. */
+  /**
+   * The frequency band (RFRegion) value.
+   *
+   * Length: at most 64.
+   */
   rfRegion?: string;
-  /** The ClassBTimeout value. */
+  /**
+   * The ClassBTimeout value.
+   *
+   * Range: 0–1000.
+   */
   classBTimeout?: number;
-  /** The RXDelay1 value. */
+  /**
+   * The RXDelay1 value.
+   *
+   * Range: 0–15.
+   */
   rxDelay1?: number;
   /** The SupportsClassC value. */
   supportsClassC?: boolean;
   /** The SupportsClassB value. */
   supportsClassB?: boolean;
-  /** The RXDROffset1 value. */
+  /**
+   * The RXDROffset1 value.
+   *
+   * Range: 0–7.
+   */
   rxDrOffset1?: number;
-  /** The MaxEIRP value. */
+  /**
+   * The MaxEIRP value.
+   *
+   * Range: 0–15.
+   */
   maxEirp?: number;
-  /** The list of values that make up the FactoryPresetFreqs value. Valid range of values include a minimum value of 1000000 and a maximum value of 16700000. */
+  /**
+   * The list of values that make up the FactoryPresetFreqs value. Valid range of values include a minimum value of 1000000 and a maximum value of 16700000.
+   *
+   * Items: at most 20. Each item: Range: 1000000–16700000.
+   */
   factoryPresetFreqsList?: number[];
   /** The SupportsJoin value. */
   supportsJoin?: boolean;
-  /** The PingSlotDR value. */
+  /**
+   * The PingSlotDR value.
+   *
+   * Range: 0–15.
+   */
   pingSlotDr?: number;
-  /** The MAC version (such as OTAA 1.1 or OTAA 1.0.3) to use with this device profile. */
+  /**
+   * The MAC version (such as OTAA 1.1 or OTAA 1.0.3) to use with this device profile.
+   *
+   * Length: at most 64.
+   */
   macVersion?: string;
-  /** The PingSlotFreq value. */
+  /**
+   * The PingSlotFreq value.
+   *
+   * Range: 1000000–16700000.
+   */
   pingSlotFreq?: number;
-  /** The version of regional parameters. */
+  /**
+   * The version of regional parameters.
+   *
+   * Length: at most 64.
+   */
   regParamsRevision?: string;
-  /** The RXDataRate2 value. */
+  /**
+   * The RXDataRate2 value.
+   *
+   * Range: 0–15.
+   */
   rxDataRate2?: number;
   /** The Supports32BitFCnt value. */
   supports32BitFCnt?: boolean;
-  /** The MaxDutyCycle value. */
+  /**
+   * The MaxDutyCycle value.
+   *
+   * Range: 0–100.
+   */
   maxDutyCycle?: number;
 }
 
@@ -123,25 +207,61 @@ export type FuotaTask = InstanceType<typeof FuotaTask>;
 
 /** Inputs of {@link FuotaTask}. */
 export interface FuotaTaskArgs {
-  /** The S3 URI points to a firmware update image that is to be used with a FUOTA task. */
+  /**
+   * The S3 URI points to a firmware update image that is to be used with a FUOTA task.
+   *
+   * Length: 1–2048.
+   */
   firmwareUpdateImage: string;
-  /** The description of the new resource. */
+  /**
+   * The description of the new resource.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The LoRaWAN information used with a FUOTA task. */
   loRaWAN: FuotaTaskLoRaWAN;
-  /** The firmware update role that is to be used with a FUOTA task. */
+  /**
+   * The firmware update role that is to be used with a FUOTA task.
+   *
+   * Length: 1–256.
+   */
   firmwareUpdateRole: string;
-  /** The ID of the multicast group to associate with a FUOTA task. */
+  /**
+   * The ID of the multicast group to associate with a FUOTA task.
+   *
+   * Length: at most 256.
+   */
   associateMulticastGroup?: string;
-  /** The ID of the wireless device to disassociate from a FUOTA task. */
+  /**
+   * The ID of the wireless device to disassociate from a FUOTA task.
+   *
+   * Length: at most 256.
+   */
   disassociateWirelessDevice?: string;
-  /** The ID of the multicast group to disassociate from a FUOTA task. */
+  /**
+   * The ID of the multicast group to disassociate from a FUOTA task.
+   *
+   * Length: at most 256.
+   */
   disassociateMulticastGroup?: string;
-  /** The ID of the wireless device to associate with a multicast group. */
+  /**
+   * The ID of the wireless device to associate with a multicast group.
+   *
+   * Length: at most 256.
+   */
   associateWirelessDevice?: string;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of a FUOTA task. */
+  /**
+   * The name of a FUOTA task.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -161,9 +281,17 @@ export interface FuotaTaskOutputs extends FuotaTaskArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-fuotatask-lorawan.html | CloudFormation: LoRaWAN}
  */
 export interface FuotaTaskLoRaWAN {
-  /** The frequency band (RFRegion) value. */
+  /**
+   * The frequency band (RFRegion) value.
+   *
+   * Length: 1–64.
+   */
   rfRegion: string;
-  /** Start time of a FUOTA task. */
+  /**
+   * Start time of a FUOTA task.
+   *
+   * Length: at most 64.
+   */
   startTime?: string;
 }
 
@@ -178,17 +306,37 @@ export type MulticastGroup = InstanceType<typeof MulticastGroup>;
 
 /** Inputs of {@link MulticastGroup}. */
 export interface MulticastGroupArgs {
-  /** The description of the multicast group. */
+  /**
+   * The description of the multicast group.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The LoRaWAN information that is to be used with the multicast group. */
   loRaWAN: MulticastGroupLoRaWAN;
-  /** The ID of the wireless device to disassociate from a multicast group. */
+  /**
+   * The ID of the wireless device to disassociate from a multicast group.
+   *
+   * Length: at most 256.
+   */
   disassociateWirelessDevice?: string;
-  /** The ID of the wireless device to associate with a multicast group. */
+  /**
+   * The ID of the wireless device to associate with a multicast group.
+   *
+   * Length: at most 256.
+   */
   associateWirelessDevice?: string;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the multicast group. */
+  /**
+   * The name of the multicast group.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -212,9 +360,17 @@ export interface MulticastGroupLoRaWAN {
   numberOfDevicesRequested?: number;
   /** Number of devices that are associated to the multicast group. */
   numberOfDevicesInGroup?: number;
-  /** The frequency band (RFRegion) value. */
+  /**
+   * The frequency band (RFRegion) value.
+   *
+   * Length: 1–64.
+   */
   rfRegion: string;
-  /** DlClass for LoRaWAN. Valid values are ClassB and ClassC. */
+  /**
+   * DlClass for LoRaWAN. Valid values are ClassB and ClassC.
+   *
+   * Length: 1–64.
+   */
   dlClass: string;
 }
 
@@ -229,17 +385,37 @@ export type NetworkAnalyzerConfiguration = InstanceType<typeof NetworkAnalyzerCo
 
 /** Inputs of {@link NetworkAnalyzerConfiguration}. */
 export interface NetworkAnalyzerConfigurationArgs {
-  /** The description of the resource. */
+  /**
+   * The description of the resource.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** Trace content for your wireless gateway and wireless device resources. */
   traceContent?: NetworkAnalyzerConfigurationTraceContent;
-  /** Wireless gateway resources to add to the network analyzer configuration. Provide the `WirelessGatewayId` of the resource to add in the input array. */
+  /**
+   * Wireless gateway resources to add to the network analyzer configuration. Provide the `WirelessGatewayId` of the resource to add in the input array.
+   *
+   * Items: at most 250.
+   */
   wirelessGateways?: string[];
-  /** Wireless device resources to add to the network analyzer configuration. Provide the `WirelessDeviceId` of the resource to add in the input array. */
+  /**
+   * Wireless device resources to add to the network analyzer configuration. Provide the `WirelessDeviceId` of the resource to add in the input array.
+   *
+   * Items: at most 250.
+   */
   wirelessDevices?: string[];
-  /** The tags to attach to the specified resource. Tags are metadata that you can use to manage a resource. */
+  /**
+   * The tags to attach to the specified resource. Tags are metadata that you can use to manage a resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** Name of the network analyzer configuration. */
+  /**
+   * Name of the network analyzer configuration.
+   *
+   * Length: at most 1024. Pattern: `^[a-zA-Z0-9-_]+$`.
+   */
   name: string;
 }
 
@@ -284,7 +460,11 @@ export interface PartnerAccountArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   sidewalk?: PartnerAccountSidewalkAccountInfo;
-  /** The ID of the partner account to update. */
+  /**
+   * The ID of the partner account to update.
+   *
+   * Length: at most 256.
+   */
   partnerAccountId?: string;
   /**
    * Sidewalk update.
@@ -292,13 +472,21 @@ export interface PartnerAccountArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   sidewalkUpdate?: PartnerAccountSidewalkUpdateAccount;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link PartnerAccount}: its inputs as the cloud reports them, and its attributes. */
 export interface PartnerAccountOutputs extends PartnerAccountArgs {
-  /** The ID of the partner account to update. */
+  /**
+   * The ID of the partner account to update.
+   *
+   * Length: at most 256.
+   */
   partnerAccountId: string;
   /** The fingerprint of the Sidewalk application server private key. */
   fingerprint: string;
@@ -312,9 +500,17 @@ export interface PartnerAccountOutputs extends PartnerAccountArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-partneraccount-sidewalkaccountinfowithfingerprint.html | CloudFormation: SidewalkAccountInfoWithFingerprint}
  */
 export interface PartnerAccountSidewalkAccountInfoWithFingerprint {
-  /** The fingerprint of the Sidewalk application server private key. */
+  /**
+   * The fingerprint of the Sidewalk application server private key.
+   *
+   * Length: 64–64. Pattern: `[a-fA-F0-9]{64}`.
+   */
   fingerprint?: string;
-  /** The Sidewalk Amazon ID. */
+  /**
+   * The Sidewalk Amazon ID.
+   *
+   * Length: at most 2048.
+   */
   amazonId?: string;
   /** The Amazon Resource Name (ARN) of the resource. */
   arn?: string;
@@ -326,7 +522,11 @@ export interface PartnerAccountSidewalkAccountInfoWithFingerprint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-partneraccount-sidewalkaccountinfo.html | CloudFormation: SidewalkAccountInfo}
  */
 export interface PartnerAccountSidewalkAccountInfo {
-  /** The Sidewalk application server private key. The application server private key is a secret key, which you should handle in a similar way as you would an application password. You can protect the application server private key by storing the value in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The Sidewalk application server private key. The application server private key is a secret key, which you should handle in a similar way as you would an application password. You can protect the application server private key by storing the value in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Length: 1–4096. Pattern: `[a-fA-F0-9]{64}`.
+   */
   appServerPrivateKey: string;
 }
 
@@ -336,7 +536,11 @@ export interface PartnerAccountSidewalkAccountInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-partneraccount-sidewalkupdateaccount.html | CloudFormation: SidewalkUpdateAccount}
  */
 export interface PartnerAccountSidewalkUpdateAccount {
-  /** The new Sidewalk application server private key. */
+  /**
+   * The new Sidewalk application server private key.
+   *
+   * Length: 1–4096. Pattern: `[a-fA-F0-9]{64}`.
+   */
   appServerPrivateKey?: string;
 }
 
@@ -353,9 +557,17 @@ export type ServiceProfile = InstanceType<typeof ServiceProfile>;
 export interface ServiceProfileArgs {
   /** LoRaWAN service profile object. */
   loRaWAN?: ServiceProfileLoRaWANServiceProfile;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -501,9 +713,17 @@ export interface TaskDefinitionArgs {
   update?: TaskDefinitionUpdateWirelessGatewayTaskCreate;
   /** A filter to list only the wireless gateway task definitions that use this task definition type. */
   taskDefinitionType?: "UPDATE";
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: 1–256.
+   */
   name?: string;
 }
 
@@ -533,11 +753,23 @@ export interface TaskDefinitionLoRaWANUpdateGatewayTaskEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-taskdefinition-lorawangatewayversion.html | CloudFormation: LoRaWANGatewayVersion}
  */
 export interface TaskDefinitionLoRaWANGatewayVersion {
-  /** The basic station version of the wireless gateway. */
+  /**
+   * The basic station version of the wireless gateway.
+   *
+   * Length: 1–4096.
+   */
   station?: string;
-  /** The model number of the wireless gateway. */
+  /**
+   * The model number of the wireless gateway.
+   *
+   * Length: 1–4096.
+   */
   model?: string;
-  /** The version of the wireless gateway firmware. */
+  /**
+   * The version of the wireless gateway firmware.
+   *
+   * Length: 1–32.
+   */
   packageVersion?: string;
 }
 
@@ -549,9 +781,17 @@ export interface TaskDefinitionLoRaWANGatewayVersion {
 export interface TaskDefinitionUpdateWirelessGatewayTaskCreate {
   /** The properties that relate to the LoRaWAN wireless gateway. */
   loRaWAN?: TaskDefinitionLoRaWANUpdateGatewayTaskCreate;
-  /** The link to the S3 bucket. */
+  /**
+   * The link to the S3 bucket.
+   *
+   * Length: 1–4096.
+   */
   updateDataSource?: string;
-  /** The IAM role used to read data from the S3 bucket. */
+  /**
+   * The IAM role used to read data from the S3 bucket.
+   *
+   * Length: 1–2048.
+   */
   updateDataRole?: string;
 }
 
@@ -561,7 +801,11 @@ export interface TaskDefinitionUpdateWirelessGatewayTaskCreate {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-taskdefinition-lorawanupdategatewaytaskcreate.html | CloudFormation: LoRaWANUpdateGatewayTaskCreate}
  */
 export interface TaskDefinitionLoRaWANUpdateGatewayTaskCreate {
-  /** The signature used to verify the update firmware. */
+  /**
+   * The signature used to verify the update firmware.
+   *
+   * Length: 1–4096.
+   */
   updateSignature?: string;
   /** The CRC of the signature private key to check. */
   sigKeyCrc?: number;
@@ -586,17 +830,33 @@ export interface WirelessDeviceArgs {
   lastUplinkReceivedAt?: string;
   /** The wireless device type. */
   type: "Sidewalk" | "LoRaWAN";
-  /** The description of the new resource. Maximum length is 2048. */
+  /**
+   * The description of the new resource. Maximum length is 2048.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The device configuration information to use to create the wireless device. Must be at least one of OtaaV10x, OtaaV11, AbpV11, or AbpV10x. */
   loRaWAN?: WirelessDeviceLoRaWANDevice;
-  /** The name of the destination to assign to the new wireless device. Can have only have alphanumeric, - (hyphen) and _ (underscore) characters and it can't have any spaces. */
+  /**
+   * The name of the destination to assign to the new wireless device. Can have only have alphanumeric, - (hyphen) and _ (underscore) characters and it can't have any spaces.
+   *
+   * Length: at most 128.
+   */
   destinationName: string;
   /** The ARN of the thing to associate with the wireless device. */
   thingArn?: string;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 256.
+   */
   name?: string;
   /** FPort values for the GNSS, Stream, and ClockSync functions of the positioning information. */
   positioning?: "Enabled" | "Disabled";
@@ -624,13 +884,25 @@ export interface WirelessDeviceLoRaWANDevice {
   otaaV11?: WirelessDeviceOtaaV11;
   /** ABP device object for create APIs for v1.1. */
   abpV11?: WirelessDeviceAbpV11;
-  /** The ID of the device profile for the new wireless device. */
+  /**
+   * The ID of the device profile for the new wireless device.
+   *
+   * Length: at most 256.
+   */
   deviceProfileId?: string;
-  /** The DevEUI value. */
+  /**
+   * The DevEUI value.
+   *
+   * Pattern: `[a-f0-9]{16}`.
+   */
   devEui?: string;
   /** OTAA device object for create APIs for v1.0.x */
   otaaV10x?: WirelessDeviceOtaaV10x;
-  /** The ID of the service profile. */
+  /**
+   * The ID of the service profile.
+   *
+   * Length: at most 256.
+   */
   serviceProfileId?: string;
   /** List of FPort assigned for different LoRaWAN application packages to use. */
   fPorts?: WirelessDeviceFPorts;
@@ -644,7 +916,11 @@ export interface WirelessDeviceLoRaWANDevice {
 export interface WirelessDeviceAbpV10x {
   /** Session keys for ABP v1.0.x. */
   sessionKeys: WirelessDeviceSessionKeysAbpV10x;
-  /** The DevAddr value. */
+  /**
+   * The DevAddr value.
+   *
+   * Pattern: `[a-fA-F0-9]{8}`.
+   */
   devAddr: string;
 }
 
@@ -654,9 +930,17 @@ export interface WirelessDeviceAbpV10x {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-sessionkeysabpv10x.html | CloudFormation: SessionKeysAbpV10x}
  */
 export interface WirelessDeviceSessionKeysAbpV10x {
-  /** The AppSKey value. */
+  /**
+   * The AppSKey value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   appSKey: string;
-  /** The NwkKey value. */
+  /**
+   * The NwkKey value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   nwkSKey: string;
 }
 
@@ -666,11 +950,23 @@ export interface WirelessDeviceSessionKeysAbpV10x {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-otaav11.html | CloudFormation: OtaaV11}
  */
 export interface WirelessDeviceOtaaV11 {
-  /** The NwkKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the NwkKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The NwkKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the NwkKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   nwkKey: string;
-  /** The AppKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the AppKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The AppKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the AppKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   appKey: string;
-  /** The JoinEUI value. */
+  /**
+   * The JoinEUI value.
+   *
+   * Pattern: `[a-fA-F0-9]{16}`.
+   */
   joinEui: string;
 }
 
@@ -682,7 +978,11 @@ export interface WirelessDeviceOtaaV11 {
 export interface WirelessDeviceAbpV11 {
   /** Session keys for ABP v1.1. */
   sessionKeys: WirelessDeviceSessionKeysAbpV11;
-  /** The DevAddr value. */
+  /**
+   * The DevAddr value.
+   *
+   * Pattern: `[a-fA-F0-9]{8}`.
+   */
   devAddr: string;
 }
 
@@ -692,13 +992,29 @@ export interface WirelessDeviceAbpV11 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-sessionkeysabpv11.html | CloudFormation: SessionKeysAbpV11}
  */
 export interface WirelessDeviceSessionKeysAbpV11 {
-  /** The FNwkSIntKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the FNwkSIntKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The FNwkSIntKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the FNwkSIntKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   fNwkSIntKey: string;
-  /** The AppSKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the AppSKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The AppSKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the AppSKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   appSKey: string;
-  /** The SNwkSIntKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the SNwkSIntKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The SNwkSIntKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the SNwkSIntKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   sNwkSIntKey: string;
-  /** The NwkSEncKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the NwkSEncKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value. */
+  /**
+   * The NwkSEncKey is a secret key, which you should handle in a similar way as you would an application password. You can protect the NwkSEncKey value by storing it in the AWS Secrets Manager and use the [secretsmanager](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/dynamic-references.html#dynamic-references-secretsmanager) to reference this value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   nwkSEncKey: string;
 }
 
@@ -708,9 +1024,17 @@ export interface WirelessDeviceSessionKeysAbpV11 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-otaav10x.html | CloudFormation: OtaaV10x}
  */
 export interface WirelessDeviceOtaaV10x {
-  /** The AppEUI value. You specify this value when using LoRaWAN versions v1.0.2 or v1.0.3. */
+  /**
+   * The AppEUI value. You specify this value when using LoRaWAN versions v1.0.2 or v1.0.3.
+   *
+   * Pattern: `[a-fA-F0-9]{16}`.
+   */
   appEui: string;
-  /** The AppKey value. */
+  /**
+   * The AppKey value.
+   *
+   * Pattern: `[a-fA-F0-9]{32}`.
+   */
   appKey: string;
 }
 
@@ -730,9 +1054,17 @@ export interface WirelessDeviceFPorts {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdevice-application.html | CloudFormation: Application}
  */
 export interface WirelessDeviceApplication {
-  /** The name of the position data destination that describes the IoT rule that processes the device's position data. */
+  /**
+   * The name of the position data destination that describes the IoT rule that processes the device's position data.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9-_]+`.
+   */
   destinationName?: string;
-  /** The name of the new destination for the device. */
+  /**
+   * The name of the new destination for the device.
+   *
+   * Range: 1–223.
+   */
   fPort?: number;
   /** Application type, which can be specified to obtain real-time position information of your LoRaWAN device. */
   type?: "SemtechGeolocation" | "SemtechGNSS" | "SemtechGNSSNG" | "SemtechWiFi";
@@ -749,7 +1081,11 @@ export type WirelessDeviceImportTask = InstanceType<typeof WirelessDeviceImportT
 
 /** Inputs of {@link WirelessDeviceImportTask}. */
 export interface WirelessDeviceImportTaskArgs {
-  /** The name of the destination that describes the IoT rule to route messages from the Sidewalk devices in the import task to other applications. */
+  /**
+   * The name of the destination that describes the IoT rule to route messages from the Sidewalk devices in the import task to other applications.
+   *
+   * Length: at most 128. Pattern: `[a-zA-Z0-9-_]+`.
+   */
   destinationName: string;
   /** The Sidewalk-related information of the wireless device import task. */
   sidewalk: WirelessDeviceImportTaskSidewalk;
@@ -785,13 +1121,29 @@ export interface WirelessDeviceImportTaskOutputs extends WirelessDeviceImportTas
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessdeviceimporttask-sidewalk.html | CloudFormation: Sidewalk}
  */
 export interface WirelessDeviceImportTaskSidewalk {
-  /** The IAM role that allows  to access the CSV file in the S3 bucket. */
+  /**
+   * The IAM role that allows  to access the CSV file in the S3 bucket.
+   *
+   * Length: at most 2048.
+   */
   role?: string;
-  /** The Sidewalk manufacturing serial number (SMSN) of the Sidewalk device. */
+  /**
+   * The Sidewalk manufacturing serial number (SMSN) of the Sidewalk device.
+   *
+   * Length: at most 64.
+   */
   sidewalkManufacturingSn?: string;
-  /** The CSV file contained in an S3 bucket that's used for adding devices to an import task. */
+  /**
+   * The CSV file contained in an S3 bucket that's used for adding devices to an import task.
+   *
+   * Length: at most 1024.
+   */
   deviceCreationFile?: string;
-  /** List of Sidewalk devices that are added to the import task. */
+  /**
+   * List of Sidewalk devices that are added to the import task.
+   *
+   * Each item: Length: at most 1024.
+   */
   deviceCreationFileList?: string[];
 }
 
@@ -808,7 +1160,11 @@ export type WirelessGateway = InstanceType<typeof WirelessGateway>;
 export interface WirelessGatewayArgs {
   /** The date and time when the most recent uplink was received. */
   lastUplinkReceivedAt?: string;
-  /** The description of the new resource. The maximum length is 2048 characters. */
+  /**
+   * The description of the new resource. The maximum length is 2048 characters.
+   *
+   * Length: at most 2048.
+   */
   description?: string;
   /** The gateway configuration information to use to create the wireless gateway. */
   loRaWAN: WirelessGatewayLoRaWANGateway;
@@ -816,9 +1172,17 @@ export interface WirelessGatewayArgs {
   thingArn?: string;
   /** The name of the thing associated with the wireless gateway. The value is empty if a thing isn't associated with the gateway. */
   thingName?: string;
-  /** The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items. */
+  /**
+   * The tags are an array of key-value pairs to attach to the specified resource. Tags can have a minimum of 0 and a maximum of 50 items.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
-  /** The name of the new resource. */
+  /**
+   * The name of the new resource.
+   *
+   * Length: at most 256.
+   */
   name?: string;
 }
 
@@ -836,8 +1200,16 @@ export interface WirelessGatewayOutputs extends WirelessGatewayArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iotwireless-wirelessgateway-lorawangateway.html | CloudFormation: LoRaWANGateway}
  */
 export interface WirelessGatewayLoRaWANGateway {
-  /** The frequency band (RFRegion) value. */
+  /**
+   * The frequency band (RFRegion) value.
+   *
+   * Length: at most 64.
+   */
   rfRegion: string;
-  /** The gateway's EUI value. */
+  /**
+   * The gateway's EUI value.
+   *
+   * Pattern: `^(([0-9A-Fa-f]{2}-){7}|([0-9A-Fa-f]{2}:){7}|([0-9A-Fa-f]{2}\s){7}|([0-9A-Fa-f]{2}){7})([0-9A-Fa-f]{2})$`.
+   */
   gatewayEui: string;
 }

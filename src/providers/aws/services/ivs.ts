@@ -31,6 +31,8 @@ export interface ChannelArgs {
    * The ARN of a RecordingConfiguration resource. An empty string indicates that recording is disabled for the channel. A RecordingConfiguration ARN indicates that recording is enabled using the specified recording configuration. See the [RecordingConfiguration](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ivs-recordingconfiguration.html) resource for more information and an example.
    *
    * *Default* : "" (empty string, recording is disabled)
+   *
+   * Length: 0–128. Pattern: `^$|arn:aws:ivs:[a-z0-9-]+:[0-9]+:recording-configuration/[a-zA-Z0-9-]+$`.
    */
   recordingConfigurationArn?: string;
   /**
@@ -62,9 +64,15 @@ export interface ChannelArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-channel-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** Channel name. */
+  /**
+   * Channel name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /** Object specifying multitrack input configuration. Default: no multitrack input configuration is specified. */
   multitrackInputConfiguration?: ChannelMultitrackInputConfiguration;
@@ -113,12 +121,18 @@ export type EncoderConfiguration = InstanceType<typeof EncoderConfiguration>;
 export interface EncoderConfigurationArgs {
   /** Video configuration. Default: video resolution 1280x720, bitrate 2500 kbps, 30 fps. See the [Video](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-encoderconfiguration-video.html) property type for more information. */
   video?: EncoderConfigurationVideo;
-  /** Encoder cnfiguration name. */
+  /**
+   * Encoder cnfiguration name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-encoderconfiguration-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -135,13 +149,29 @@ export interface EncoderConfigurationOutputs extends EncoderConfigurationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-encoderconfiguration-video.html | CloudFormation: Video}
  */
 export interface EncoderConfigurationVideo {
-  /** Bitrate for generated output, in bps. Default: 2500000. */
+  /**
+   * Bitrate for generated output, in bps. Default: 2500000.
+   *
+   * Range: 1–8500000.
+   */
   bitrate?: number;
-  /** Video frame rate, in fps. Default: 30. */
+  /**
+   * Video frame rate, in fps. Default: 30.
+   *
+   * Range: 1–60.
+   */
   framerate?: number;
-  /** Video-resolution height. Note that the maximum value is determined by width times height, such that the maximum total pixels is 2073600 (1920x1080 or 1080x1920). Default: 720. */
+  /**
+   * Video-resolution height. Note that the maximum value is determined by width times height, such that the maximum total pixels is 2073600 (1920x1080 or 1080x1920). Default: 720.
+   *
+   * Range: 2–1920.
+   */
   height?: number;
-  /** Video-resolution width. Note that the maximum value is determined by width times height, such that the maximum total pixels is 2073600 (1920x1080 or 1080x1920). Default: 1280. */
+  /**
+   * Video-resolution width. Note that the maximum value is determined by width times height, such that the maximum total pixels is 2073600 (1920x1080 or 1080x1920). Default: 1280.
+   *
+   * Range: 2–1920.
+   */
   width?: number;
 }
 
@@ -156,9 +186,17 @@ export type IngestConfiguration = InstanceType<typeof IngestConfiguration>;
 
 /** Inputs of {@link IngestConfiguration}. */
 export interface IngestConfigurationArgs {
-  /** Ingest name. */
+  /**
+   * Ingest name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
-  /** ARN of the stage with which the IngestConfiguration is associated. */
+  /**
+   * ARN of the stage with which the IngestConfiguration is associated.
+   *
+   * Length: 0–128. Pattern: `^arn:aws:ivs:[a-z0-9-]+:[0-9]+:stage/[a-zA-Z0-9-]+$`.
+   */
   stageArn?: string;
   /** Type of ingest protocol that the user employs for broadcasting. */
   ingestProtocol?: "RTMP" | "RTMPS";
@@ -170,7 +208,11 @@ export interface IngestConfigurationArgs {
   insecureIngest?: boolean;
   /** Customer-assigned name to help identify the participant using the IngestConfiguration; this can be used to link a participant to a user in the customer’s own systems. This can be any UTF-8 encoded text. *This field is exposed to all stage participants and should not be used for personally identifying, confidential, or sensitive information.* */
   userId?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -207,9 +249,15 @@ export interface PlaybackKeyPairArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-playbackkeypair-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
-  /** Playback-key-pair name. The value does not need to be unique. */
+  /**
+   * Playback-key-pair name. The value does not need to be unique.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
 }
 
@@ -238,12 +286,18 @@ export interface PlaybackRestrictionPolicyArgs {
   allowedOrigins?: string[];
   /** Whether channel playback is constrained by the origin site. */
   enableStrictOriginEnforcement?: boolean;
-  /** Playback-restriction-policy name. */
+  /**
+   * Playback-restriction-policy name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-playbackrestrictionpolicy-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -265,11 +319,23 @@ export type PublicKey = InstanceType<typeof PublicKey>;
 
 /** Inputs of {@link PublicKey}. */
 export interface PublicKeyArgs {
-  /** Public key name. The value does not need to be unique. */
+  /**
+   * Public key name. The value does not need to be unique.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
-  /** The public portion of a customer-generated key pair. Note that this field is required to create the AWS::IVS::PublicKey resource. */
+  /**
+   * The public portion of a customer-generated key pair. Note that this field is required to create the AWS::IVS::PublicKey resource.
+   *
+   * Pattern: `-----BEGIN PUBLIC KEY-----\r?\n([a-zA-Z0-9+/=\r\n]+)\r?\n-----END PUBLIC KEY-----(\r?\n)?`.
+   */
   publicKeyMaterial?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -300,17 +366,25 @@ export interface RecordingConfigurationArgs {
    * If a broadcast disconnects and then reconnects within the specified interval, the multiple streams will be considered a single broadcast and merged together.
    *
    * *Default* : `0`
+   *
+   * Range: 0–300.
    */
   recordingReconnectWindowSeconds?: number;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-recordingconfiguration-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** A thumbnail configuration enables/disables the recording of thumbnails for a live session and controls the interval at which thumbnails are generated for the live session. See the ThumbnailConfiguration property type for more information. */
   thumbnailConfiguration?: RecordingConfigurationThumbnailConfiguration;
-  /** Recording-configuration name. The value does not need to be unique. */
+  /**
+   * Recording-configuration name. The value does not need to be unique.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
 }
 
@@ -338,7 +412,11 @@ export interface RecordingConfigurationDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-recordingconfiguration-s3destinationconfiguration.html | CloudFormation: S3DestinationConfiguration}
  */
 export interface RecordingConfigurationS3DestinationConfiguration {
-  /** Location (S3 bucket name) where recorded videos will be stored. */
+  /**
+   * Location (S3 bucket name) where recorded videos will be stored.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9-.]+$`.
+   */
   bucketName: string;
 }
 
@@ -350,8 +428,12 @@ export interface RecordingConfigurationS3DestinationConfiguration {
 export interface RecordingConfigurationRenditionConfiguration {
   /** The set of renditions are recorded for a stream. For `BASIC` channels, the `CUSTOM` value has no effect. If `CUSTOM` is specified, a set of renditions can be specified in the `renditions` field. Default: `ALL` . */
   renditionSelection?: "ALL" | "NONE" | "CUSTOM";
-  /** A list of which renditions are recorded for a stream, if `renditionSelection` is `CUSTOM` ; otherwise, this field is irrelevant. The selected renditions are recorded if they are available during the stream. If a selected rendition is unavailable, the best available rendition is recorded. For details on the resolution dimensions of each rendition, see [Auto-Record to Amazon S3](https://docs.aws.amazon.com//ivs/latest/LowLatencyUserGuide/record-to-s3.html) . */
-  renditions?: string[];
+  /**
+   * A list of which renditions are recorded for a stream, if `renditionSelection` is `CUSTOM` ; otherwise, this field is irrelevant. The selected renditions are recorded if they are available during the stream. If a selected rendition is unavailable, the best available rendition is recorded. For details on the resolution dimensions of each rendition, see [Auto-Record to Amazon S3](https://docs.aws.amazon.com//ivs/latest/LowLatencyUserGuide/record-to-s3.html) .
+   *
+   * Items: 0–4.
+   */
+  renditions?: ("FULL_HD" | "HD" | "SD" | "LOWEST_RESOLUTION")[];
 }
 
 /**
@@ -366,10 +448,16 @@ export interface RecordingConfigurationThumbnailConfiguration {
    * > Setting a value for `TargetIntervalSeconds` does not guarantee that thumbnails are generated at the specified interval. For thumbnails to be generated at the `TargetIntervalSeconds` interval, the `IDR/Keyframe` value for the input video must be less than the `TargetIntervalSeconds` value. See [Amazon IVS Streaming Configuration](https://docs.aws.amazon.com/ivs/latest/LowLatencyUserGuide/streaming-config.html) for information on setting `IDR/Keyframe` to the recommended value in video-encoder settings. 
    *
    * *Default* : 60
+   *
+   * Range: 1–60.
    */
   targetIntervalSeconds?: number;
-  /** The format in which thumbnails are recorded for a stream. `SEQUENTIAL` records all generated thumbnails in a serial manner, to the media/thumbnails directory. `LATEST` saves the latest thumbnail in media/thumbnails/latest/thumb.jpg and overwrites it at the interval specified by `targetIntervalSeconds` . You can enable both `SEQUENTIAL` and `LATEST` . Default: `SEQUENTIAL` . */
-  storage?: string[];
+  /**
+   * The format in which thumbnails are recorded for a stream. `SEQUENTIAL` records all generated thumbnails in a serial manner, to the media/thumbnails directory. `LATEST` saves the latest thumbnail in media/thumbnails/latest/thumb.jpg and overwrites it at the interval specified by `targetIntervalSeconds` . You can enable both `SEQUENTIAL` and `LATEST` . Default: `SEQUENTIAL` .
+   *
+   * Items: 0–2.
+   */
+  storage?: ("SEQUENTIAL" | "LATEST")[];
   /**
    * Thumbnail recording mode. Valid values:
    *
@@ -394,7 +482,11 @@ export type Stage = InstanceType<typeof Stage>;
 
 /** Inputs of {@link Stage}. */
 export interface StageArgs {
-  /** Stage name. */
+  /**
+   * Stage name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /** Configuration object for individual participant recording. */
   autoParticipantRecordingConfiguration?: StageAutoParticipantRecordingConfiguration;
@@ -402,6 +494,8 @@ export interface StageArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-stage-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -420,9 +514,17 @@ export interface StageOutputs extends StageArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-stage-autoparticipantrecordingconfiguration.html | CloudFormation: AutoParticipantRecordingConfiguration}
  */
 export interface StageAutoParticipantRecordingConfiguration {
-  /** ARN of the StorageConfiguration resource to use for individual participant recording. Default: "" (empty string, no storage configuration is specified). Individual participant recording cannot be started unless a storage configuration is specified, when a Stage is created or updated. */
+  /**
+   * ARN of the StorageConfiguration resource to use for individual participant recording. Default: "" (empty string, no storage configuration is specified). Individual participant recording cannot be started unless a storage configuration is specified, when a Stage is created or updated.
+   *
+   * Length: 0–128. Pattern: `^$|^arn:aws:ivs:[a-z0-9-]+:[0-9]+:storage-configuration/[a-zA-Z0-9-]+$`.
+   */
   storageConfigurationArn: string;
-  /** Types of media to be recorded. Default: `AUDIO_VIDEO` . */
+  /**
+   * Types of media to be recorded. Default: `AUDIO_VIDEO` .
+   *
+   * Items: 0–1.
+   */
   mediaTypes?: ("AUDIO_VIDEO" | "AUDIO_ONLY")[];
   /** HLS configuration object for individual participant recording. */
   hlsConfiguration?: StageHlsConfiguration;
@@ -430,6 +532,8 @@ export interface StageAutoParticipantRecordingConfiguration {
    * If a stage publisher disconnects and then reconnects within the specified interval, the multiple recordings will be considered a single recording and merged together.
    *
    * The default value is 0, which disables merging.
+   *
+   * Range: 0–300.
    */
   recordingReconnectWindowSeconds?: number;
   /** A complex type that allows you to enable/disable the recording of thumbnails for individual participant recording and modify the interval at which thumbnails are generated for the live session. */
@@ -452,7 +556,11 @@ export interface StageHlsConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-stage-participantrecordinghlsconfiguration.html | CloudFormation: ParticipantRecordingHlsConfiguration}
  */
 export interface StageParticipantRecordingHlsConfiguration {
-  /** Defines the target duration for recorded segments generated when recording a stage participant. Segments may have durations longer than the specified value when needed to ensure each segment begins with a keyframe. Default: 6. */
+  /**
+   * Defines the target duration for recorded segments generated when recording a stage participant. Segments may have durations longer than the specified value when needed to ensure each segment begins with a keyframe. Default: 6.
+   *
+   * Range: 2–10.
+   */
   targetSegmentDurationSeconds?: number;
 }
 
@@ -474,9 +582,17 @@ export interface StageThumbnailConfiguration {
 export interface StageParticipantThumbnailConfiguration {
   /** Thumbnail recording mode. Default: `DISABLED` . */
   recordingMode?: "INTERVAL" | "DISABLED";
-  /** Indicates the format in which thumbnails are recorded. `SEQUENTIAL` records all generated thumbnails in a serial manner, to the media/thumbnails/high directory. `LATEST` saves the latest thumbnail in media/latest_thumbnail/high/thumb.jpg and overwrites it at the interval specified by `targetIntervalSeconds` . You can enable both `SEQUENTIAL` and `LATEST` . Default: `SEQUENTIAL` . */
+  /**
+   * Indicates the format in which thumbnails are recorded. `SEQUENTIAL` records all generated thumbnails in a serial manner, to the media/thumbnails/high directory. `LATEST` saves the latest thumbnail in media/latest_thumbnail/high/thumb.jpg and overwrites it at the interval specified by `targetIntervalSeconds` . You can enable both `SEQUENTIAL` and `LATEST` . Default: `SEQUENTIAL` .
+   *
+   * Items: 0–2.
+   */
   storage?: ("SEQUENTIAL" | "LATEST")[];
-  /** The targeted thumbnail-generation interval in seconds. This is configurable only if `recordingMode` is `INTERVAL` . Default: 60. */
+  /**
+   * The targeted thumbnail-generation interval in seconds. This is configurable only if `recordingMode` is `INTERVAL` . Default: 60.
+   *
+   * Range: 1–86400.
+   */
   targetIntervalSeconds?: number;
 }
 
@@ -491,7 +607,11 @@ export type StorageConfiguration = InstanceType<typeof StorageConfiguration>;
 
 /** Inputs of {@link StorageConfiguration}. */
 export interface StorageConfigurationArgs {
-  /** Storage cnfiguration name. */
+  /**
+   * Storage cnfiguration name.
+   *
+   * Length: 0–128. Pattern: `^[a-zA-Z0-9-_]*$`.
+   */
   name?: string;
   /** An S3 storage configuration contains information about where recorded video will be stored. See the [S3StorageConfiguration](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-storageconfiguration-s3storageconfiguration.html) property type for more information. */
   s3: StorageConfigurationS3StorageConfiguration;
@@ -499,6 +619,8 @@ export interface StorageConfigurationArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-storageconfiguration-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -515,7 +637,11 @@ export interface StorageConfigurationOutputs extends StorageConfigurationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-storageconfiguration-s3storageconfiguration.html | CloudFormation: S3StorageConfiguration}
  */
 export interface StorageConfigurationS3StorageConfiguration {
-  /** Name of the S3 bucket where recorded video will be stored. */
+  /**
+   * Name of the S3 bucket where recorded video will be stored.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9-.]+$`.
+   */
   bucketName: string;
 }
 
@@ -530,12 +656,18 @@ export type StreamKey = InstanceType<typeof StreamKey>;
 
 /** Inputs of {@link StreamKey}. */
 export interface StreamKeyArgs {
-  /** Channel ARN for the stream. */
+  /**
+   * Channel ARN for the stream.
+   *
+   * Pattern: `^arn:aws:ivs:[a-z0-9-]+:[0-9]+:channel/[a-zA-Z0-9-]+$`.
+   */
   channelArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ivs-streamkey-tag.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }

@@ -29,7 +29,11 @@ export interface ConnectorArgs {
   capacity: ConnectorCapacity;
   /** Details of encryption in transit to the Apache Kafka cluster. */
   kafkaClusterEncryptionInTransit: ConnectorKafkaClusterEncryptionInTransit;
-  /** The description of the connector. */
+  /**
+   * The description of the connector.
+   *
+   * Length: at most 1024.
+   */
   connectorDescription?: string;
   /** The type of client authentication used to connect to the Apache Kafka cluster. The value is NONE when no client authentication is used. */
   kafkaClusterClientAuthentication: ConnectorKafkaClusterClientAuthentication;
@@ -37,15 +41,25 @@ export interface ConnectorArgs {
    * The name of the connector.
    *
    * The connector name must be unique and can include up to 128 characters. Valid characters you can include in a connector name are: a-z, A-Z, 0-9, and -.
+   *
+   * Length: 1–128.
    */
   connectorName: string;
-  /** The Amazon Resource Name (ARN) of the IAM role used by the connector to access Amazon Web Services resources. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role used by the connector to access Amazon Web Services resources.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):iam:.*`.
+   */
   serviceExecutionRoleArn: string;
   /** The configuration of the connector. */
   connectorConfiguration: Record<string, string>;
   /** The settings for delivering connector logs to Amazon CloudWatch Logs. */
   logDelivery?: ConnectorLogDelivery;
-  /** Specifies which plugin to use for the connector. You must specify a single-element list. Amazon MSK Connect does not currently support specifying multiple plugins. */
+  /**
+   * Specifies which plugin to use for the connector. You must specify a single-element list. Amazon MSK Connect does not currently support specifying multiple plugins.
+   *
+   * Items: at least 1.
+   */
   plugins: ConnectorPlugin[];
   /** The network type of the connector. It gives connectors connectivity to either IPv4 (IPV4) or IPv4 and IPv6 (DUAL) destinations. Defaults to IPV4. */
   networkType?: "IPV4" | "DUAL";
@@ -89,7 +103,11 @@ export interface ConnectorApacheKafkaCluster {
 export interface ConnectorVpc {
   /** The security group IDs for the connector. */
   securityGroups: string[];
-  /** The subnets for the connector. */
+  /**
+   * The subnets for the connector.
+   *
+   * Items: at least 1.
+   */
   subnets: string[];
 }
 
@@ -99,9 +117,17 @@ export interface ConnectorVpc {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kafkaconnect-connector-workerconfiguration.html | CloudFormation: WorkerConfiguration}
  */
 export interface ConnectorWorkerConfiguration {
-  /** The revision of the worker configuration. */
+  /**
+   * The revision of the worker configuration.
+   *
+   * Range: at least 1.
+   */
   revision: number;
-  /** The Amazon Resource Name (ARN) of the worker configuration. */
+  /**
+   * The Amazon Resource Name (ARN) of the worker configuration.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafkaconnect:.*`.
+   */
   workerConfigurationArn: string;
 }
 
@@ -155,7 +181,11 @@ export interface ConnectorAutoScaling {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kafkaconnect-connector-scaleoutpolicy.html | CloudFormation: ScaleOutPolicy}
  */
 export interface ConnectorScaleOutPolicy {
-  /** The CPU utilization percentage threshold at which you want connector scale out to be triggered. */
+  /**
+   * The CPU utilization percentage threshold at which you want connector scale out to be triggered.
+   *
+   * Range: 1–100.
+   */
   cpuUtilizationPercentage: number;
 }
 
@@ -165,7 +195,11 @@ export interface ConnectorScaleOutPolicy {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kafkaconnect-connector-scaleinpolicy.html | CloudFormation: ScaleInPolicy}
  */
 export interface ConnectorScaleInPolicy {
-  /** Specifies the CPU utilization percentage threshold at which you want connector scale in to be triggered. */
+  /**
+   * Specifies the CPU utilization percentage threshold at which you want connector scale in to be triggered.
+   *
+   * Range: 1–100.
+   */
   cpuUtilizationPercentage: number;
 }
 
@@ -267,9 +301,17 @@ export interface ConnectorPlugin {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kafkaconnect-connector-customplugin.html | CloudFormation: CustomPlugin}
  */
 export interface ConnectorCustomPlugin {
-  /** The Amazon Resource Name (ARN) of the custom plugin. */
+  /**
+   * The Amazon Resource Name (ARN) of the custom plugin.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafkaconnect:.*`.
+   */
   customPluginArn: string;
-  /** The revision of the custom plugin. */
+  /**
+   * The revision of the custom plugin.
+   *
+   * Range: at least 1.
+   */
   revision: number;
 }
 
@@ -284,9 +326,17 @@ export type CustomPlugin = InstanceType<typeof CustomPlugin>;
 
 /** Inputs of {@link CustomPlugin}. */
 export interface CustomPluginArgs {
-  /** The name of the custom plugin. */
+  /**
+   * The name of the custom plugin.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** The description of the custom plugin. */
+  /**
+   * The description of the custom plugin.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** The format of the plugin file. */
   contentType: "JAR" | "ZIP";
@@ -353,9 +403,17 @@ export type WorkerConfiguration = InstanceType<typeof WorkerConfiguration>;
 
 /** Inputs of {@link WorkerConfiguration}. */
 export interface WorkerConfigurationArgs {
-  /** The name of the worker configuration. */
+  /**
+   * The name of the worker configuration.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** The description of a worker configuration. */
+  /**
+   * The description of a worker configuration.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** Base64 encoded contents of the connect-distributed.properties file. */
   propertiesFileContent: string;

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/kinesis
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Resource Type definition for AWS::Kinesis::Channel
  *
@@ -229,10 +231,14 @@ export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** Returns the Amazon Resource Name (ARN) of the resource-based policy. */
+  /**
+   * Returns the Amazon Resource Name (ARN) of the resource-based policy.
+   *
+   * Length: 1–2048. Pattern: `arn:aws.*:kinesis:.*:\d{12}:stream/\S+`.
+   */
   resourceArn: string;
   /** This is the description for the resource policy. */
-  resourcePolicy: Record<string, unknown>;
+  resourcePolicy: PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -254,21 +260,43 @@ export interface StreamArgs {
   streamModeDetails?: StreamStreamModeDetails;
   /** When specified, enables or updates server-side encryption using an AWS KMS key for a specified stream. Removing this property from your stack template and updating your stack disables encryption. */
   streamEncryption?: StreamStreamEncryption;
-  /** The number of hours for the data records that are stored in shards to remain accessible. The default value is 24. For more information about the stream retention period, see [Changing the Data Retention Period](https://docs.aws.amazon.com/streams/latest/dev/kinesis-extended-retention.html) in the Amazon Kinesis Developer Guide. */
+  /**
+   * The number of hours for the data records that are stored in shards to remain accessible. The default value is 24. For more information about the stream retention period, see [Changing the Data Retention Period](https://docs.aws.amazon.com/streams/latest/dev/kinesis-extended-retention.html) in the Amazon Kinesis Developer Guide.
+   *
+   * Range: at least 24.
+   */
   retentionPeriodHours?: number;
-  /** An arbitrary set of tags (key–value pairs) to associate with the Kinesis stream. For information about constraints for this property, see [Tag Restrictions](https://docs.aws.amazon.com/streams/latest/dev/tagging.html#tagging-restrictions) in the *Amazon Kinesis Developer Guide* . */
+  /**
+   * An arbitrary set of tags (key–value pairs) to associate with the Kinesis stream. For information about constraints for this property, see [Tag Restrictions](https://docs.aws.amazon.com/streams/latest/dev/tagging.html#tagging-restrictions) in the *Amazon Kinesis Developer Guide* .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The name of the Kinesis stream. If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the stream name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
    *
    * If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_.-]+$`.
    */
   name?: string;
-  /** The number of shards that the stream uses. For greater provisioned throughput, increase the number of shards. */
+  /**
+   * The number of shards that the stream uses. For greater provisioned throughput, increase the number of shards.
+   *
+   * Range: at least 1.
+   */
   shardCount?: number;
-  /** A list of shard-level metrics in properties to enable enhanced monitoring mode. */
+  /**
+   * A list of shard-level metrics in properties to enable enhanced monitoring mode.
+   *
+   * Items: at most 7.
+   */
   desiredShardLevelMetrics?: ("IncomingBytes" | "IncomingRecords" | "OutgoingBytes" | "OutgoingRecords" | "WriteProvisionedThroughputExceeded" | "ReadProvisionedThroughputExceeded" | "IteratorAgeMilliseconds" | "ALL")[];
-  /** The maximum record size of a single record in kibibyte (KiB) that you can write to, and read from a stream. */
+  /**
+   * The maximum record size of a single record in kibibyte (KiB) that you can write to, and read from a stream.
+   *
+   * Range: 1024–10240.
+   */
   maxRecordSizeInKiB?: number;
   /**
    * The target warm throughput in MB/s that the stream should be scaled to handle. This represents the throughput capacity that will be immediately available for write operations.
@@ -284,6 +312,8 @@ export interface StreamOutputs extends StreamArgs {
    * The name of the Kinesis stream. If you don't specify a name, AWS CloudFormation generates a unique physical ID and uses that ID for the stream name. For more information, see [Name Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-name.html) .
    *
    * If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_.-]+$`.
    */
   name: string;
   /** The Amazon resource name (ARN) of the Kinesis stream, such as `arn:aws:kinesis:us-east-2:123456789012:stream/mystream` . */
@@ -324,6 +354,8 @@ export interface StreamStreamEncryption {
    * - Globally unique key ID example: `12345678-1234-1234-1234-123456789012`
    * - Alias name example: `alias/MyAliasName`
    * - Master key owned by Kinesis Data Streams: `alias/aws/kinesis`
+   *
+   * Length: 1–2048.
    */
   keyId: string;
 }
@@ -355,11 +387,23 @@ export type StreamConsumer = InstanceType<typeof StreamConsumer>;
 
 /** Inputs of {@link StreamConsumer}. */
 export interface StreamConsumerArgs {
-  /** The name of the consumer is something you choose when you register the consumer. */
+  /**
+   * The name of the consumer is something you choose when you register the consumer.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   consumerName: string;
-  /** The ARN of the stream with which you registered the consumer. */
+  /**
+   * The ARN of the stream with which you registered the consumer.
+   *
+   * Length: 1–2048. Pattern: `^arn:aws.*:kinesis:.*:\d{12}:stream/\S+`.
+   */
   streamARN: string;
-  /** An array of tags to be added to a specified Kinesis resource. A tag consists of a required key and an optional value. You can specify up to 50 tag key-value pairs. */
+  /**
+   * An array of tags to be added to a specified Kinesis resource. A tag consists of a required key and an optional value. You can specify up to 50 tag key-value pairs.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 

@@ -92,7 +92,11 @@ export interface DeliveryStreamArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   s3DestinationConfiguration?: DeliveryStreamS3DestinationConfiguration;
-  /** The name of the Firehose stream. */
+  /**
+   * The name of the Firehose stream.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9._-]+`.
+   */
   deliveryStreamName?: string;
   /**
    * A set of tags to assign to the Firehose stream. A tag is a key-value pair that you can define and assign to AWS resources. Tags are metadata. For example, you can add friendly names and descriptions or other types of information that can help you distinguish the Firehose stream. For more information about tags, see [Using Cost Allocation Tags](https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/cost-alloc-tags.html) in the AWS Billing and Cost Management User Guide.
@@ -104,6 +108,8 @@ export interface DeliveryStreamArgs {
    * *AccessDeniedException*
    *
    * User: arn:aws:sts::x:assumed-role/x/x is not authorized to perform: firehose:TagDeliveryStream on resource: arn:aws:firehose:us-east-1:x:deliverystream/x with an explicit deny in an identity-based policy. …
+   *
+   * Items: 1–50.
    */
   tags?: AwsTag[];
   /**
@@ -132,7 +138,11 @@ export interface DeliveryStreamArgs {
 
 /** Outputs of {@link DeliveryStream}: its inputs as the cloud reports them, and its attributes. */
 export interface DeliveryStreamOutputs extends DeliveryStreamArgs {
-  /** The name of the Firehose stream. */
+  /**
+   * The name of the Firehose stream.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9._-]+`.
+   */
   deliveryStreamName: string;
   /** The Amazon Resource Name (ARN) of the delivery stream, such as `arn:aws:firehose:us-east-2:123456789012:deliverystream/delivery-stream-name` . */
   arn: string;
@@ -152,7 +162,11 @@ export interface DeliveryStreamDeliveryStreamEncryptionConfigurationInput {
    * > To encrypt your delivery stream, use symmetric CMKs. Kinesis Data Firehose doesn't support asymmetric CMKs. For information about symmetric and asymmetric CMKs, see [About Symmetric and Asymmetric CMKs](https://docs.aws.amazon.com/kms/latest/developerguide/symm-asymm-concepts.html) in the AWS Key Management Service developer guide.
    */
   keyType: "AWS_OWNED_CMK" | "CUSTOMER_MANAGED_CMK";
-  /** If you set `KeyType` to `CUSTOMER_MANAGED_CMK` , you must specify the Amazon Resource Name (ARN) of the CMK. If you set `KeyType` to `AWS _OWNED_CMK` , Firehose uses a service-account CMK. */
+  /**
+   * If you set `KeyType` to `CUSTOMER_MANAGED_CMK` , you must specify the Amazon Resource Name (ARN) of the CMK. If you set `KeyType` to `AWS _OWNED_CMK` , Firehose uses a service-account CMK.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   keyARN?: string;
 }
 
@@ -174,7 +188,11 @@ export interface DeliveryStreamHttpEndpointDestinationConfiguration {
   endpointConfiguration: DeliveryStreamHttpEndpointConfiguration;
   /** Describes the data processing configuration. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** Kinesis Data Firehose uses this IAM role for all the permissions that the delivery stream needs. */
+  /**
+   * Kinesis Data Firehose uses this IAM role for all the permissions that the delivery stream needs.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN?: string;
   /** Describes the Amazon CloudWatch logging options for your delivery stream. */
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
@@ -190,7 +208,11 @@ export interface DeliveryStreamHttpEndpointDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-httpendpointrequestconfiguration.html | CloudFormation: HttpEndpointRequestConfiguration}
  */
 export interface DeliveryStreamHttpEndpointRequestConfiguration {
-  /** Describes the metadata sent to the HTTP endpoint destination. */
+  /**
+   * Describes the metadata sent to the HTTP endpoint destination.
+   *
+   * Items: 0–50.
+   */
   commonAttributes?: DeliveryStreamHttpEndpointCommonAttribute[];
   /** Kinesis Data Firehose uses the content encoding to compress the body of a request before sending the request to the destination. For more information, see Content-Encoding in MDN Web Docs, the official Mozilla documentation. */
   contentEncoding?: "NONE" | "GZIP";
@@ -202,9 +224,17 @@ export interface DeliveryStreamHttpEndpointRequestConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-httpendpointcommonattribute.html | CloudFormation: HttpEndpointCommonAttribute}
  */
 export interface DeliveryStreamHttpEndpointCommonAttribute {
-  /** The value of the HTTP endpoint common attribute. */
+  /**
+   * The value of the HTTP endpoint common attribute.
+   *
+   * Length: 0–1024.
+   */
   attributeValue: string;
-  /** The name of the HTTP endpoint common attribute. */
+  /**
+   * The name of the HTTP endpoint common attribute.
+   *
+   * Length: 1–256.
+   */
   attributeName: string;
 }
 
@@ -214,9 +244,17 @@ export interface DeliveryStreamHttpEndpointCommonAttribute {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-s3destinationconfiguration.html | CloudFormation: S3DestinationConfiguration}
  */
 export interface DeliveryStreamS3DestinationConfiguration {
-  /** A prefix that Kinesis Data Firehose evaluates and adds to failed records before writing them to S3. This prefix appears immediately following the bucket name. For information about how to specify this prefix, see [Custom Prefixes for Amazon S3 Objects](https://docs.aws.amazon.com/firehose/latest/dev/s3-prefixes.html) . */
+  /**
+   * A prefix that Kinesis Data Firehose evaluates and adds to failed records before writing them to S3. This prefix appears immediately following the bucket name. For information about how to specify this prefix, see [Custom Prefixes for Amazon S3 Objects](https://docs.aws.amazon.com/firehose/latest/dev/s3-prefixes.html) .
+   *
+   * Length: 0–1024.
+   */
   errorOutputPrefix?: string;
-  /** The Amazon Resource Name (ARN) of the Amazon S3 bucket to send data to. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon S3 bucket to send data to.
+   *
+   * Length: 1–2048. Pattern: `arn:.*`.
+   */
   bucketARN: string;
   /** Configures how Kinesis Data Firehose buffers incoming data while delivering it to the Amazon S3 bucket. */
   bufferingHints?: DeliveryStreamBufferingHints;
@@ -224,11 +262,19 @@ export interface DeliveryStreamS3DestinationConfiguration {
   compressionFormat?: "UNCOMPRESSED" | "GZIP" | "ZIP" | "Snappy" | "HADOOP_SNAPPY";
   /** Configures Amazon Simple Storage Service (Amazon S3) server-side encryption. Kinesis Data Firehose uses AWS Key Management Service ( AWS KMS) to encrypt the data that it delivers to your Amazon S3 bucket. */
   encryptionConfiguration?: DeliveryStreamEncryptionConfiguration;
-  /** A prefix that Kinesis Data Firehose adds to the files that it delivers to the Amazon S3 bucket. The prefix helps you identify the files that Kinesis Data Firehose delivered. */
+  /**
+   * A prefix that Kinesis Data Firehose adds to the files that it delivers to the Amazon S3 bucket. The prefix helps you identify the files that Kinesis Data Firehose delivered.
+   *
+   * Length: 0–1024.
+   */
   prefix?: string;
   /** The CloudWatch logging options for your Firehose stream. */
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The ARN of an AWS Identity and Access Management (IAM) role that grants Kinesis Data Firehose access to your Amazon S3 bucket and AWS KMS (if you enable data encryption). For more information, see [Grant Kinesis Data Firehose Access to an Amazon S3 Destination](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html#using-iam-s3) in the *Amazon Kinesis Data Firehose Developer Guide* . */
+  /**
+   * The ARN of an AWS Identity and Access Management (IAM) role that grants Kinesis Data Firehose access to your Amazon S3 bucket and AWS KMS (if you enable data encryption). For more information, see [Grant Kinesis Data Firehose Access to an Amazon S3 Destination](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html#using-iam-s3) in the *Amazon Kinesis Data Firehose Developer Guide* .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
 }
 
@@ -304,11 +350,23 @@ export interface DeliveryStreamRetryOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-httpendpointconfiguration.html | CloudFormation: HttpEndpointConfiguration}
  */
 export interface DeliveryStreamHttpEndpointConfiguration {
-  /** The access key required for Kinesis Firehose to authenticate with the HTTP endpoint selected as the destination. */
+  /**
+   * The access key required for Kinesis Firehose to authenticate with the HTTP endpoint selected as the destination.
+   *
+   * Length: 0–4096.
+   */
   accessKey?: string;
-  /** The URL of the HTTP endpoint selected as the destination. */
+  /**
+   * The URL of the HTTP endpoint selected as the destination.
+   *
+   * Length: 1–1000.
+   */
   url: string;
-  /** The name of the HTTP endpoint selected as the destination. */
+  /**
+   * The name of the HTTP endpoint selected as the destination.
+   *
+   * Length: 1–256.
+   */
   name?: string;
 }
 
@@ -354,11 +412,19 @@ export interface DeliveryStreamProcessorParameter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-secretsmanagerconfiguration.html | CloudFormation: SecretsManagerConfiguration}
  */
 export interface DeliveryStreamSecretsManagerConfiguration {
-  /** The ARN of the secret that stores your credentials. It must be in the same region as the Firehose stream and the role. The secret ARN can reside in a different account than the Firehose stream and role as Firehose supports cross-account secret access. This parameter is required when *Enabled* is set to `True` . */
+  /**
+   * The ARN of the secret that stores your credentials. It must be in the same region as the Firehose stream and the role. The secret ARN can reside in a different account than the Firehose stream and role as Firehose supports cross-account secret access. This parameter is required when *Enabled* is set to `True` .
+   *
+   * Length: 1–2048. Pattern: `arn:.*:secretsmanager:[a-zA-Z0-9\-]+:\d{12}:secret:[a-zA-Z0-9\-/_+=.\@]+`.
+   */
   secretARN?: string;
   /** Specifies whether you want to use the secrets manager feature. When set as `True` the secrets manager configuration overwrites the existing secrets in the destination configuration. When it's set to `False` Firehose falls back to the credentials in the destination configuration. */
   enabled: boolean;
-  /** Specifies the role that Firehose assumes when calling the Secrets Manager API operation. When you provide the role, it overrides any destination specific role defined in the destination configuration. If you do not provide the then we use the destination specific role. This parameter is required for Splunk. */
+  /**
+   * Specifies the role that Firehose assumes when calling the Secrets Manager API operation. When you provide the role, it overrides any destination specific role defined in the destination configuration. If you do not provide the then we use the destination specific role. This parameter is required for Splunk.
+   *
+   * Length: 1–512. Pattern: `arn:.*:iam::\d{12}:role/[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleARN?: string;
 }
 
@@ -368,9 +434,17 @@ export interface DeliveryStreamSecretsManagerConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-kinesisstreamsourceconfiguration.html | CloudFormation: KinesisStreamSourceConfiguration}
  */
 export interface DeliveryStreamKinesisStreamSourceConfiguration {
-  /** The ARN of the source Kinesis data stream. */
+  /**
+   * The ARN of the source Kinesis data stream.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   kinesisStreamARN: string;
-  /** The ARN of the role that provides access to the source Kinesis data stream. */
+  /**
+   * The ARN of the role that provides access to the source Kinesis data stream.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
 }
 
@@ -384,7 +458,11 @@ export interface DeliveryStreamRedshiftDestinationConfiguration {
   s3BackupConfiguration?: DeliveryStreamS3DestinationConfiguration;
   /** The S3 bucket where Kinesis Data Firehose first delivers data. After the data is in the bucket, Kinesis Data Firehose uses the `COPY` command to load the data into the Amazon Redshift cluster. For the Amazon S3 bucket's compression format, don't specify `SNAPPY` or `ZIP` because the Amazon Redshift `COPY` command doesn't support them. */
   s3Configuration: DeliveryStreamS3DestinationConfiguration;
-  /** The Amazon Redshift user that has permission to access the Amazon Redshift cluster. This user must have `INSERT` privileges for copying data from the Amazon S3 bucket to the cluster. */
+  /**
+   * The Amazon Redshift user that has permission to access the Amazon Redshift cluster. This user must have `INSERT` privileges for copying data from the Amazon S3 bucket to the cluster.
+   *
+   * Length: 1–512.
+   */
   username?: string;
   /** Configures the Amazon Redshift `COPY` command that Kinesis Data Firehose uses to load data into the cluster from the Amazon S3 bucket. */
   copyCommand: DeliveryStreamCopyCommand;
@@ -394,14 +472,24 @@ export interface DeliveryStreamRedshiftDestinationConfiguration {
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
   /** The CloudWatch logging options for your Firehose stream. */
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The connection string that Kinesis Data Firehose uses to connect to the Amazon Redshift cluster. */
+  /**
+   * The connection string that Kinesis Data Firehose uses to connect to the Amazon Redshift cluster.
+   *
+   * Length: 1–512.
+   */
   clusterJDBCURL: string;
-  /** The ARN of the AWS Identity and Access Management (IAM) role that grants Kinesis Data Firehose access to your Amazon S3 bucket and AWS KMS (if you enable data encryption). For more information, see [Grant Kinesis Data Firehose Access to an Amazon Redshift Destination](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html#using-iam-rs) in the *Amazon Kinesis Data Firehose Developer Guide* . */
+  /**
+   * The ARN of the AWS Identity and Access Management (IAM) role that grants Kinesis Data Firehose access to your Amazon S3 bucket and AWS KMS (if you enable data encryption). For more information, see [Grant Kinesis Data Firehose Access to an Amazon Redshift Destination](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html#using-iam-rs) in the *Amazon Kinesis Data Firehose Developer Guide* .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /**
    * The password for the Amazon Redshift user that you specified in the `Username` property.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 6–512.
    */
   password?: string;
   /** The Amazon S3 backup mode. After you create a Firehose stream, you can update it to enable Amazon S3 backup if it is disabled. If backup is enabled, you can't update the Firehose stream to disable it. */
@@ -416,11 +504,23 @@ export interface DeliveryStreamRedshiftDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-copycommand.html | CloudFormation: CopyCommand}
  */
 export interface DeliveryStreamCopyCommand {
-  /** The name of the target table. The table must already exist in the database. */
+  /**
+   * The name of the target table. The table must already exist in the database.
+   *
+   * Length: 1–512.
+   */
   dataTableName: string;
-  /** Parameters to use with the Amazon Redshift `COPY` command. For examples, see the `CopyOptions` content for the [CopyCommand](https://docs.aws.amazon.com/firehose/latest/APIReference/API_CopyCommand.html) data type in the *Amazon Kinesis Data Firehose API Reference* . */
+  /**
+   * Parameters to use with the Amazon Redshift `COPY` command. For examples, see the `CopyOptions` content for the [CopyCommand](https://docs.aws.amazon.com/firehose/latest/APIReference/API_CopyCommand.html) data type in the *Amazon Kinesis Data Firehose API Reference* .
+   *
+   * Length: 0–204800.
+   */
   copyOptions?: string;
-  /** A comma-separated list of column names. */
+  /**
+   * A comma-separated list of column names.
+   *
+   * Length: 0–204800.
+   */
   dataTableColumns?: string;
 }
 
@@ -440,21 +540,41 @@ export interface DeliveryStreamRedshiftRetryOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-amazonopensearchservicedestinationconfiguration.html | CloudFormation: AmazonopensearchserviceDestinationConfiguration}
  */
 export interface DeliveryStreamAmazonopensearchserviceDestinationConfiguration {
-  /** The Amazon OpenSearch Service type name. */
+  /**
+   * The Amazon OpenSearch Service type name.
+   *
+   * Length: 0–100.
+   */
   typeName?: string;
   /** The Amazon OpenSearch Service index rotation period. Index rotation appends a timestamp to the IndexName to facilitate the expiration of old data. */
   indexRotationPeriod?: "NoRotation" | "OneHour" | "OneDay" | "OneWeek" | "OneMonth";
   /** Describes a data processing configuration. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** The endpoint to use when communicating with the cluster. Specify either this ClusterEndpoint or the DomainARN field. */
+  /**
+   * The endpoint to use when communicating with the cluster. Specify either this ClusterEndpoint or the DomainARN field.
+   *
+   * Length: 1–512. Pattern: `https:.*`.
+   */
   clusterEndpoint?: string;
-  /** The ARN of the Amazon OpenSearch Service domain. */
+  /**
+   * The ARN of the Amazon OpenSearch Service domain.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   domainARN?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role to be assumed by Kinesis Data Firehose for calling the Amazon OpenSearch Service Configuration API and for indexing documents. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to be assumed by Kinesis Data Firehose for calling the Amazon OpenSearch Service Configuration API and for indexing documents.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** Defines how documents should be delivered to Amazon S3. */
   s3BackupMode?: "FailedDocumentsOnly" | "AllDocuments";
-  /** The Amazon OpenSearch Service index name. */
+  /**
+   * The Amazon OpenSearch Service index name.
+   *
+   * Length: 1–80.
+   */
   indexName: string;
   /** Indicates the method for setting up document ID. The supported methods are Firehose generated document ID and OpenSearch Service generated document ID. */
   documentIdOptions?: DeliveryStreamDocumentIdOptions;
@@ -516,9 +636,15 @@ export interface DeliveryStreamVpcConfiguration {
    * The IDs of the subnets that Kinesis Data Firehose uses to create ENIs in the VPC of the Amazon ES destination. Make sure that the routing tables and inbound and outbound rules allow traffic to flow from the subnets whose IDs are specified here to the subnets that have the destination Amazon ES endpoints. Kinesis Data Firehose creates at least one ENI in each of the subnets that are specified here. Do not delete or modify these ENIs.
    *
    * The number of ENIs that Kinesis Data Firehose creates in the subnets specified here scales up and down automatically based on throughput. To enable Kinesis Data Firehose to scale up the number of ENIs to match throughput, ensure that you have sufficient quota. To help you calculate the quota you need, assume that Kinesis Data Firehose can create up to three ENIs for this delivery stream for each of the subnets specified here.
+   *
+   * Items: 1–16. Each item: Length: 1–1024.
    */
   subnetIds: string[];
-  /** The IDs of the security groups that you want Kinesis Data Firehose to use when it creates ENIs in the VPC of the Amazon ES destination. You can use the same security group that the Amazon ES domain uses or different ones. If you specify different security groups here, ensure that they allow outbound HTTPS traffic to the Amazon ES domain's security group. Also ensure that the Amazon ES domain's security group allows HTTPS traffic from the security groups specified here. If you use the same security group for both your delivery stream and the Amazon ES domain, make sure the security group inbound rule allows HTTPS traffic. */
+  /**
+   * The IDs of the security groups that you want Kinesis Data Firehose to use when it creates ENIs in the VPC of the Amazon ES destination. You can use the same security group that the Amazon ES domain uses or different ones. If you specify different security groups here, ensure that they allow outbound HTTPS traffic to the Amazon ES domain's security group. Also ensure that the Amazon ES domain's security group allows HTTPS traffic from the security groups specified here. If you use the same security group for both your delivery stream and the Amazon ES domain, make sure the security group inbound rule allows HTTPS traffic.
+   *
+   * Items: 1–5. Each item: Length: 1–1024.
+   */
   securityGroupIds: string[];
   /**
    * The ARN of the IAM role that you want the delivery stream to use to create endpoints in the destination VPC. You can use your existing Kinesis Data Firehose delivery role or you can specify a new role. In either case, make sure that the role trusts the Kinesis Data Firehose service principal and that it grants the following permissions:
@@ -533,6 +659,8 @@ export interface DeliveryStreamVpcConfiguration {
    * - `ec2:DeleteNetworkInterface`
    *
    * If you revoke these permissions after you create the delivery stream, Kinesis Data Firehose can't scale out by creating more ENIs when necessary. You might therefore see a degradation in performance.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
    */
   roleARN: string;
 }
@@ -545,9 +673,17 @@ export interface DeliveryStreamVpcConfiguration {
 export interface DeliveryStreamMSKSourceConfiguration {
   /** The authentication configuration of the Amazon MSK cluster. */
   authenticationConfiguration: DeliveryStreamAuthenticationConfiguration;
-  /** The ARN of the Amazon MSK cluster. */
+  /**
+   * The ARN of the Amazon MSK cluster.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   mskClusterARN: string;
-  /** The topic name within the Amazon MSK cluster. */
+  /**
+   * The topic name within the Amazon MSK cluster.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9\._\-]+`.
+   */
   topicName: string;
   /**
    * The start date and time in UTC for the offset position within your MSK topic from where Firehose begins to read. By default, this is set to timestamp when Firehose becomes Active.
@@ -565,7 +701,11 @@ export interface DeliveryStreamMSKSourceConfiguration {
 export interface DeliveryStreamAuthenticationConfiguration {
   /** The type of connectivity used to access the Amazon MSK cluster. */
   connectivity: "PUBLIC" | "PRIVATE";
-  /** The ARN of the role used to access the Amazon MSK cluster. */
+  /**
+   * The ARN of the role used to access the Amazon MSK cluster.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
 }
 
@@ -575,17 +715,29 @@ export interface DeliveryStreamAuthenticationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-splunkdestinationconfiguration.html | CloudFormation: SplunkDestinationConfiguration}
  */
 export interface DeliveryStreamSplunkDestinationConfiguration {
-  /** The HTTP Event Collector (HEC) endpoint to which Firehose sends your data. */
+  /**
+   * The HTTP Event Collector (HEC) endpoint to which Firehose sends your data.
+   *
+   * Length: 0–2048.
+   */
   hecEndpoint: string;
   /** The configuration for the backup Amazon S3 location. */
   s3Configuration: DeliveryStreamS3DestinationConfiguration;
-  /** This is a GUID that you obtain from your Splunk cluster when you create a new HEC endpoint. */
+  /**
+   * This is a GUID that you obtain from your Splunk cluster when you create a new HEC endpoint.
+   *
+   * Length: 0–2048.
+   */
   hecToken?: string;
   /** The retry behavior in case Firehose is unable to deliver data to Splunk, or if it doesn't receive an acknowledgment of receipt from Splunk. */
   retryOptions?: DeliveryStreamSplunkRetryOptions;
   /** This type can be either `Raw` or `Event` . */
   hecEndpointType: "Raw" | "Event";
-  /** The amount of time that Firehose waits to receive an acknowledgment from Splunk after it sends it data. At the end of the timeout period, Firehose either tries to send the data again or considers it an error, based on your retry settings. */
+  /**
+   * The amount of time that Firehose waits to receive an acknowledgment from Splunk after it sends it data. At the end of the timeout period, Firehose either tries to send the data again or considers it an error, based on your retry settings.
+   *
+   * Range: 180–600.
+   */
   hecAcknowledgmentTimeoutInSeconds?: number;
   /** The data processing configuration. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
@@ -631,11 +783,19 @@ export interface DeliveryStreamSplunkBufferingHints {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-extendeds3destinationconfiguration.html | CloudFormation: ExtendedS3DestinationConfiguration}
  */
 export interface DeliveryStreamExtendedS3DestinationConfiguration {
-  /** A prefix that Kinesis Data Firehose evaluates and adds to failed records before writing them to S3. This prefix appears immediately following the bucket name. For information about how to specify this prefix, see [Custom Prefixes for Amazon S3 Objects](https://docs.aws.amazon.com/firehose/latest/dev/s3-prefixes.html) . */
+  /**
+   * A prefix that Kinesis Data Firehose evaluates and adds to failed records before writing them to S3. This prefix appears immediately following the bucket name. For information about how to specify this prefix, see [Custom Prefixes for Amazon S3 Objects](https://docs.aws.amazon.com/firehose/latest/dev/s3-prefixes.html) .
+   *
+   * Length: 0–1024.
+   */
   errorOutputPrefix?: string;
   /** The configuration for backup in Amazon S3. */
   s3BackupConfiguration?: DeliveryStreamS3DestinationConfiguration;
-  /** The Amazon Resource Name (ARN) of the Amazon S3 bucket. For constraints, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* . */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon S3 bucket. For constraints, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* .
+   *
+   * Length: 1–2048. Pattern: `arn:.*`.
+   */
   bucketARN: string;
   /** The compression format. If no value is specified, the default is `UNCOMPRESSED` . */
   compressionFormat?: "UNCOMPRESSED" | "GZIP" | "ZIP" | "Snappy" | "HADOOP_SNAPPY";
@@ -645,11 +805,19 @@ export interface DeliveryStreamExtendedS3DestinationConfiguration {
   encryptionConfiguration?: DeliveryStreamEncryptionConfiguration;
   /** The configuration of the dynamic partitioning mechanism that creates targeted data sets from the streaming data by partitioning it based on partition keys. */
   dynamicPartitioningConfiguration?: DeliveryStreamDynamicPartitioningConfiguration;
-  /** The `YYYY/MM/DD/HH` time format prefix is automatically used for delivered Amazon S3 files. For more information, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* . */
+  /**
+   * The `YYYY/MM/DD/HH` time format prefix is automatically used for delivered Amazon S3 files. For more information, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* .
+   *
+   * Length: 0–1024.
+   */
   prefix?: string;
   /** The data processing configuration for the Kinesis Data Firehose delivery stream. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** The Amazon Resource Name (ARN) of the AWS credentials. For constraints, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* . */
+  /**
+   * The Amazon Resource Name (ARN) of the AWS credentials. For constraints, see [ExtendedS3DestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html) in the *Amazon Kinesis Data Firehose API Reference* .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** The Amazon S3 backup mode. After you create a Firehose stream, you can update it to enable Amazon S3 backup if it is disabled. If backup is enabled, you can't update the Firehose stream to disable it. */
   s3BackupMode?: "Disabled" | "Enabled";
@@ -657,9 +825,17 @@ export interface DeliveryStreamExtendedS3DestinationConfiguration {
   bufferingHints?: DeliveryStreamBufferingHints;
   /** The Amazon CloudWatch logging options for your Firehose stream. */
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The time zone you prefer. UTC is the default. */
+  /**
+   * The time zone you prefer. UTC is the default.
+   *
+   * Length: 0–50.
+   */
   customTimeZone?: string;
-  /** Specify a file extension. It will override the default file extension */
+  /**
+   * Specify a file extension. It will override the default file extension
+   *
+   * Length: 0–128. Pattern: `^$|\.[0-9a-z!\-_.*'()]+`.
+   */
   fileExtension?: string;
 }
 
@@ -757,6 +933,8 @@ export interface DeliveryStreamSchemaConfiguration {
    * The role that Firehose can use to access AWS Glue. This role must be in the same account you use for Firehose. Cross-account roles aren't allowed.
    *
    * > If the `SchemaConfiguration` request parameter is used as part of invoking the `CreateDeliveryStream` API, then the `RoleARN` property is required and its value must be specified.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
    */
   roleARN?: string;
 }
@@ -855,19 +1033,31 @@ export interface DeliveryStreamDynamicPartitioningConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-amazonopensearchserverlessdestinationconfiguration.html | CloudFormation: AmazonOpenSearchServerlessDestinationConfiguration}
  */
 export interface DeliveryStreamAmazonOpenSearchServerlessDestinationConfiguration {
-  /** The Serverless offering for Amazon OpenSearch Service index name. */
+  /**
+   * The Serverless offering for Amazon OpenSearch Service index name.
+   *
+   * Length: 1–80.
+   */
   indexName: string;
   s3Configuration: DeliveryStreamS3DestinationConfiguration;
   /** The buffering options. If no value is specified, the default values for AmazonopensearchserviceBufferingHints are used. */
   bufferingHints?: DeliveryStreamAmazonOpenSearchServerlessBufferingHints;
   /** The retry behavior in case Firehose is unable to deliver documents to the Serverless offering for Amazon OpenSearch Service. The default value is 300 (5 minutes). */
   retryOptions?: DeliveryStreamAmazonOpenSearchServerlessRetryOptions;
-  /** The endpoint to use when communicating with the collection in the Serverless offering for Amazon OpenSearch Service. */
+  /**
+   * The endpoint to use when communicating with the collection in the Serverless offering for Amazon OpenSearch Service.
+   *
+   * Length: 1–512. Pattern: `https:.*`.
+   */
   collectionEndpoint?: string;
   vpcConfiguration?: DeliveryStreamVpcConfiguration;
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The Amazon Resource Name (ARN) of the IAM role to be assumed by Firehose for calling the Serverless offering for Amazon OpenSearch Service Configuration API and for indexing documents. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to be assumed by Firehose for calling the Serverless offering for Amazon OpenSearch Service Configuration API and for indexing documents.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** Defines how documents should be delivered to Amazon S3. When it is set to FailedDocumentsOnly, Firehose writes any documents that could not be indexed to the configured Amazon S3 destination, with AmazonOpenSearchService-failed/ appended to the key prefix. When set to AllDocuments, Firehose delivers all incoming records to Amazon S3, and also writes failed documents with AmazonOpenSearchService-failed/ appended to the prefix. */
   s3BackupMode?: "FailedDocumentsOnly" | "AllDocuments";
@@ -905,25 +1095,43 @@ export interface DeliveryStreamAmazonOpenSearchServerlessRetryOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-elasticsearchdestinationconfiguration.html | CloudFormation: ElasticsearchDestinationConfiguration}
  */
 export interface DeliveryStreamElasticsearchDestinationConfiguration {
-  /** The Elasticsearch type name that Amazon ES adds to documents when indexing data. */
+  /**
+   * The Elasticsearch type name that Amazon ES adds to documents when indexing data.
+   *
+   * Length: 0–100.
+   */
   typeName?: string;
   /** The frequency of Elasticsearch index rotation. If you enable index rotation, Kinesis Data Firehose appends a portion of the UTC arrival timestamp to the specified index name, and rotates the appended timestamp accordingly. For more information, see [Index Rotation for the Amazon ES Destination](https://docs.aws.amazon.com/firehose/latest/dev/basic-deliver.html#es-index-rotation) in the *Amazon Kinesis Data Firehose Developer Guide* . */
   indexRotationPeriod?: "NoRotation" | "OneHour" | "OneDay" | "OneWeek" | "OneMonth";
   /** The data processing configuration for the Kinesis Data Firehose delivery stream. */
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** The endpoint to use when communicating with the cluster. Specify either this `ClusterEndpoint` or the `DomainARN` field. */
+  /**
+   * The endpoint to use when communicating with the cluster. Specify either this `ClusterEndpoint` or the `DomainARN` field.
+   *
+   * Length: 1–512. Pattern: `https:.*`.
+   */
   clusterEndpoint?: string;
   /**
    * The ARN of the Amazon ES domain. The IAM role must have permissions for `DescribeElasticsearchDomain` , `DescribeElasticsearchDomains` , and `DescribeElasticsearchDomainConfig` after assuming the role specified in *RoleARN* .
    *
    * Specify either `ClusterEndpoint` or `DomainARN` .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
    */
   domainARN?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role to be assumed by Kinesis Data Firehose for calling the Amazon ES Configuration API and for indexing documents. For more information, see [Controlling Access with Amazon Kinesis Data Firehose](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html) . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to be assumed by Kinesis Data Firehose for calling the Amazon ES Configuration API and for indexing documents. For more information, see [Controlling Access with Amazon Kinesis Data Firehose](https://docs.aws.amazon.com/firehose/latest/dev/controlling-access.html) .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** The condition under which Kinesis Data Firehose delivers data to Amazon Simple Storage Service (Amazon S3). You can send Amazon S3 all documents (all data) or only the documents that Kinesis Data Firehose could not deliver to the Amazon ES destination. For more information and valid values, see the `S3BackupMode` content for the [ElasticsearchDestinationConfiguration](https://docs.aws.amazon.com/firehose/latest/APIReference/API_ElasticsearchDestinationConfiguration.html) data type in the *Amazon Kinesis Data Firehose API Reference* . */
   s3BackupMode?: "FailedDocumentsOnly" | "AllDocuments";
-  /** The name of the Elasticsearch index to which Kinesis Data Firehose adds data for indexing. */
+  /**
+   * The name of the Elasticsearch index to which Kinesis Data Firehose adds data for indexing.
+   *
+   * Length: 1–80.
+   */
   indexName: string;
   /** Indicates the method for setting up document ID. The supported methods are Firehose generated document ID and OpenSearch Service generated document ID. */
   documentIdOptions?: DeliveryStreamDocumentIdOptions;
@@ -998,7 +1206,11 @@ export interface DeliveryStreamIcebergDestinationConfiguration {
    */
   appendOnly?: boolean;
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
-  /** The Amazon Resource Name (ARN) of the IAM role to be assumed by Firehose for calling Apache Iceberg Tables. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to be assumed by Firehose for calling Apache Iceberg Tables.
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
 }
 
@@ -1008,12 +1220,18 @@ export interface DeliveryStreamIcebergDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-catalogconfiguration.html | CloudFormation: CatalogConfiguration}
  */
 export interface DeliveryStreamCatalogConfiguration {
-  /** Specifies the Glue catalog ARN identifier of the destination Apache Iceberg Tables. You must specify the ARN in the format `arn:aws:glue:region:account-id:catalog` . */
+  /**
+   * Specifies the Glue catalog ARN identifier of the destination Apache Iceberg Tables. You must specify the ARN in the format `arn:aws:glue:region:account-id:catalog` .
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   catalogArn?: string;
   /**
    * The warehouse location for Apache Iceberg tables. You must configure this when schema evolution and table creation is enabled.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 1–2048. Pattern: `s3:\/\/.*`.
    */
   warehouseLocation?: string;
 }
@@ -1024,13 +1242,29 @@ export interface DeliveryStreamCatalogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-destinationtableconfiguration.html | CloudFormation: DestinationTableConfiguration}
  */
 export interface DeliveryStreamDestinationTableConfiguration {
-  /** The name of the Apache Iceberg database. */
+  /**
+   * The name of the Apache Iceberg database.
+   *
+   * Length: 1–512.
+   */
   destinationDatabaseName: string;
-  /** The table specific S3 error output prefix. All the errors that occurred while delivering to this table will be prefixed with this value in S3 destination. */
+  /**
+   * The table specific S3 error output prefix. All the errors that occurred while delivering to this table will be prefixed with this value in S3 destination.
+   *
+   * Length: 1–1024.
+   */
   s3ErrorOutputPrefix?: string;
-  /** Specifies the name of the Apache Iceberg Table. */
+  /**
+   * Specifies the name of the Apache Iceberg Table.
+   *
+   * Length: 1–512.
+   */
   destinationTableName: string;
-  /** A list of unique keys for a given Apache Iceberg table. Firehose will use these for running Create, Update, or Delete operations on the given Iceberg table. */
+  /**
+   * A list of unique keys for a given Apache Iceberg table. Firehose will use these for running Create, Update, or Delete operations on the given Iceberg table.
+   *
+   * Each item: Length: 1–512.
+   */
   uniqueKeys?: string[];
   /**
    * The partition spec configuration for a table that is used by automatic table creation.
@@ -1072,6 +1306,8 @@ export interface DeliveryStreamPartitionField {
    * The column name to be configured in partition spec.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 1–255.
    */
   sourceName: string;
 }
@@ -1114,7 +1350,11 @@ export interface DeliveryStreamSchemaEvolutionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-directputsourceconfiguration.html | CloudFormation: DirectPutSourceConfiguration}
  */
 export interface DeliveryStreamDirectPutSourceConfiguration {
-  /** The value that you configure for this parameter is for information purpose only and does not affect Firehose delivery throughput limit. You can use the [Firehose Limits form](https://docs.aws.amazon.com/https://support.console.aws.amazon.com/support/home#/case/create%3FissueType=service-limit-increase%26limitType=kinesis-firehose-limits) to request a throughput limit increase. */
+  /**
+   * The value that you configure for this parameter is for information purpose only and does not affect Firehose delivery throughput limit. You can use the [Firehose Limits form](https://docs.aws.amazon.com/https://support.console.aws.amazon.com/support/home#/case/create%3FissueType=service-limit-increase%26limitType=kinesis-firehose-limits) to request a throughput limit increase.
+   *
+   * Range: 1–100.
+   */
   throughputHintInMBs?: number;
 }
 
@@ -1124,28 +1364,56 @@ export interface DeliveryStreamDirectPutSourceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-snowflakedestinationconfiguration.html | CloudFormation: SnowflakeDestinationConfiguration}
  */
 export interface DeliveryStreamSnowflakeDestinationConfiguration {
-  /** The private key used to encrypt your Snowflake client. For information, see [Using Key Pair Authentication & Key Rotation](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/data-load-snowpipe-streaming-configuration#using-key-pair-authentication-key-rotation) . */
+  /**
+   * The private key used to encrypt your Snowflake client. For information, see [Using Key Pair Authentication & Key Rotation](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/data-load-snowpipe-streaming-configuration#using-key-pair-authentication-key-rotation) .
+   *
+   * Length: 256–4096. Pattern: `^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=)?$`.
+   */
   privateKey?: string;
-  /** User login name for the Snowflake account. */
+  /**
+   * User login name for the Snowflake account.
+   *
+   * Length: 1–255.
+   */
   user?: string;
-  /** All data in Snowflake is stored in database tables, logically structured as collections of columns and rows. */
+  /**
+   * All data in Snowflake is stored in database tables, logically structured as collections of columns and rows.
+   *
+   * Length: 1–255.
+   */
   table: string;
   /** The VPCE ID for Firehose to privately connect with Snowflake. The ID format is com.amazonaws.vpce.[region].vpce-svc-<[id]>. For more information, see [Amazon PrivateLink & Snowflake](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-security-privatelink) */
   snowflakeVpcConfiguration?: DeliveryStreamSnowflakeVpcConfiguration;
   /** Choose to load JSON keys mapped to table column names or choose to split the JSON payload where content is mapped to a record content column and source metadata is mapped to a record metadata column. */
   dataLoadingOption?: "JSON_MAPPING" | "VARIANT_CONTENT_MAPPING" | "VARIANT_CONTENT_AND_METADATA_MAPPING";
-  /** Each database consists of one or more schemas, which are logical groupings of database objects, such as tables and views */
+  /**
+   * Each database consists of one or more schemas, which are logical groupings of database objects, such as tables and views
+   *
+   * Length: 1–255.
+   */
   schema: string;
-  /** The name of the record content column. */
+  /**
+   * The name of the record content column.
+   *
+   * Length: 1–255.
+   */
   contentColumnName?: string;
   /** The configuration that defines how you access secrets for Snowflake. */
   secretsManagerConfiguration?: DeliveryStreamSecretsManagerConfiguration;
   /** Optionally configure a Snowflake role. Otherwise the default user role will be used. */
   snowflakeRoleConfiguration?: DeliveryStreamSnowflakeRoleConfiguration;
   processingConfiguration?: DeliveryStreamProcessingConfiguration;
-  /** URL for accessing your Snowflake account. This URL must include your [account identifier](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-account-identifier) . Note that the protocol (https://) and port number are optional. */
+  /**
+   * URL for accessing your Snowflake account. This URL must include your [account identifier](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-account-identifier) . Note that the protocol (https://) and port number are optional.
+   *
+   * Length: 24–2048. Pattern: `.+?\.snowflakecomputing\.com`.
+   */
   accountUrl: string;
-  /** The Amazon Resource Name (ARN) of the Snowflake role */
+  /**
+   * The Amazon Resource Name (ARN) of the Snowflake role
+   *
+   * Length: 1–512. Pattern: `arn:.*`.
+   */
   roleARN: string;
   /** Choose an S3 backup mode */
   s3BackupMode?: "FailedDataOnly" | "AllData";
@@ -1162,13 +1430,23 @@ export interface DeliveryStreamSnowflakeDestinationConfiguration {
    * For Kinesis Data Stream as source
    *
    * `"kinesisStreamName" : "streamname", "kinesisShardId" : "Id", "kinesisPartitionKey" : "key", "kinesisSequenceNumber" : "1234", "subsequenceNumber" : "2334", "IngestionTime" : "timestamp" }`
+   *
+   * Length: 1–255.
    */
   metaDataColumnName?: string;
-  /** All data in Snowflake is maintained in databases. */
+  /**
+   * All data in Snowflake is maintained in databases.
+   *
+   * Length: 1–255.
+   */
   database: string;
   /** The time period where Firehose will retry sending data to the chosen HTTP endpoint. */
   retryOptions?: DeliveryStreamSnowflakeRetryOptions;
-  /** Passphrase to decrypt the private key when the key is encrypted. For information, see [Using Key Pair Authentication & Key Rotation](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/data-load-snowpipe-streaming-configuration#using-key-pair-authentication-key-rotation) . */
+  /**
+   * Passphrase to decrypt the private key when the key is encrypted. For information, see [Using Key Pair Authentication & Key Rotation](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/data-load-snowpipe-streaming-configuration#using-key-pair-authentication-key-rotation) .
+   *
+   * Length: 7–255.
+   */
   keyPassphrase?: string;
   cloudWatchLoggingOptions?: DeliveryStreamCloudWatchLoggingOptions;
 }
@@ -1179,7 +1457,11 @@ export interface DeliveryStreamSnowflakeDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-snowflakevpcconfiguration.html | CloudFormation: SnowflakeVpcConfiguration}
  */
 export interface DeliveryStreamSnowflakeVpcConfiguration {
-  /** The VPCE ID for Firehose to privately connect with Snowflake. The ID format is com.amazonaws.vpce.[region].vpce-svc-<[id]>. For more information, see [Amazon PrivateLink & Snowflake](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-security-privatelink) */
+  /**
+   * The VPCE ID for Firehose to privately connect with Snowflake. The ID format is com.amazonaws.vpce.[region].vpce-svc-<[id]>. For more information, see [Amazon PrivateLink & Snowflake](https://docs.aws.amazon.com/https://docs.snowflake.com/en/user-guide/admin-security-privatelink)
+   *
+   * Length: 47–255. Pattern: `([a-zA-Z0-9\-\_]+\.){2,3}vpce\.[a-zA-Z0-9\-]*\.vpce-svc\-[a-zA-Z0-9\-]{17}$`.
+   */
   privateLinkVpceId: string;
 }
 
@@ -1189,7 +1471,11 @@ export interface DeliveryStreamSnowflakeVpcConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-snowflakeroleconfiguration.html | CloudFormation: SnowflakeRoleConfiguration}
  */
 export interface DeliveryStreamSnowflakeRoleConfiguration {
-  /** The Snowflake role you wish to configure */
+  /**
+   * The Snowflake role you wish to configure
+   *
+   * Length: 1–255.
+   */
   snowflakeRole?: string;
   /** Enable Snowflake role */
   enabled?: boolean;
@@ -1225,6 +1511,7 @@ export interface DeliveryStreamSnowflakeRetryOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-databasesourceconfiguration.html | CloudFormation: DatabaseSourceConfiguration}
  */
 export interface DeliveryStreamDatabaseSourceConfiguration {
+  /** Length: 1–512. Pattern: `.*`. */
   digest?: string;
   /**
    * The port of the database. This can be one of the following values.
@@ -1233,8 +1520,11 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
    * - 5432 for PostgreSQL database type
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Range: 0–65535.
    */
   port: number;
+  /** Length: 1–4096. Pattern: `.*`. */
   publicCertificate?: string;
   /**
    * The list of column patterns in source database endpoint for Firehose to read from.
@@ -1255,6 +1545,8 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
    * The optional list of table and column names used as unique key columns when taking snapshot if the tables don’t have primary keys configured.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Each item: Length: 1–1024. Pattern: `^\S+$`.
    */
   surrogateKeys?: string[];
   /**
@@ -1267,6 +1559,8 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
    * The endpoint of the database server.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   endpoint: string;
   /**
@@ -1279,6 +1573,8 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
    * The fully qualified name of the table in source database endpoint that Firehose uses to track snapshot progress.
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 1–129. Pattern: ``.
    */
   snapshotWatermarkTable: string;
   /**
@@ -1303,13 +1599,17 @@ export interface DeliveryStreamDatabaseSourceConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-databasecolumns.html | CloudFormation: DatabaseColumns} */
 export interface DeliveryStreamDatabaseColumns {
+  /** Each item: Length: 1–194. Pattern: ``. */
   exclude?: string[];
+  /** Each item: Length: 1–194. Pattern: ``. */
   include?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-databases.html | CloudFormation: Databases} */
 export interface DeliveryStreamDatabases {
+  /** Each item: Length: 1–64. Pattern: ``. */
   exclude?: string[];
+  /** Each item: Length: 1–64. Pattern: ``. */
   include?: string[];
 }
 
@@ -1326,7 +1626,9 @@ export interface DeliveryStreamDatabaseSourceAuthenticationConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-kinesisfirehose-deliverystream-databasetables.html | CloudFormation: DatabaseTables} */
 export interface DeliveryStreamDatabaseTables {
+  /** Each item: Length: 1–129. Pattern: ``. */
   exclude?: string[];
+  /** Each item: Length: 1–129. Pattern: ``. */
   include?: string[];
 }
 
@@ -1342,6 +1644,8 @@ export interface DeliveryStreamDatabaseSourceVPCConfiguration {
    * The VPC endpoint service name which Firehose uses to create a PrivateLink to the database. The endpoint service must have the Firehose service principle `firehose.amazonaws.com` as an allowed principal on the VPC endpoint service. The VPC endpoint service name is a string that looks like `com.amazonaws.vpce.<region>.<vpc-endpoint-service-id>` .
    *
    * Amazon Data Firehose is in preview release and is subject to change.
+   *
+   * Length: 47–255. Pattern: `([a-zA-Z0-9\-\_]+\.){2,3}vpce\.[a-zA-Z0-9\-]*\.vpce-svc\-[a-zA-Z0-9\-]{17}$`.
    */
   vpcEndpointServiceName: string;
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/kms
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::KMS::Alias` resource specifies a display name for a [KMS key](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#kms_keys) . You can use an alias to identify a KMS key in the AWS  console, in the [DescribeKey](https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html) operation, and in [cryptographic operations](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#cryptographic-operations) , such as [Decrypt](https://docs.aws.amazon.com/kms/latest/APIReference/API_Decrypt.html) and [GenerateDataKey](https://docs.aws.amazon.com/kms/latest/APIReference/API_GenerateDataKey.html) .
  *
@@ -36,6 +38,8 @@ export interface AliasArgs {
    * - Key ARN: `arn:aws:kms:us-east-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab`
    *
    * To get the key ID and key ARN for a KMS key, use [ListKeys](https://docs.aws.amazon.com/kms/latest/APIReference/API_ListKeys.html) or [DescribeKey](https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html) .
+   *
+   * Length: 1–256.
    */
   targetKeyId: string;
   /**
@@ -44,6 +48,8 @@ export interface AliasArgs {
    * > If you change the value of the `AliasName` property, the existing alias is deleted and a new alias is created for the specified KMS key. This change can disrupt applications that use the alias. It can also allow or deny access to a KMS key affected by attribute-based access control (ABAC). 
    *
    * The alias must be string of 1-256 characters. It can contain only alphanumeric characters, forward slashes (/), underscores (_), and dashes (-). The alias name cannot begin with `alias/aws/` . The `alias/aws/` prefix is reserved for [AWS managed keys](https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#aws-managed-cmk) .
+   *
+   * Length: 1–256. Pattern: `^(alias/)[a-zA-Z0-9:/_-]+$`.
    */
   aliasName: string;
 }
@@ -86,7 +92,11 @@ export interface KeyArgs {
    * For a multi-Region key, set to this property to `true` . For a single-Region key, omit this property or set it to `false` . The default value is `false` . …
    */
   multiRegion?: boolean;
-  /** A description of the KMS key. Use a description that helps you to distinguish this KMS key from others in the account, such as its intended use. */
+  /**
+   * A description of the KMS key. Use a description that helps you to distinguish this KMS key from others in the account, such as its intended use.
+   *
+   * Length: 0–8192.
+   */
   description?: string;
   /**
    * Specifies the number of days in the waiting period before AWS  deletes a KMS key that has been removed from a CloudFormation stack. Enter a value between 7 and 30 days. The default value is 30 days.
@@ -94,6 +104,8 @@ export interface KeyArgs {
    * When you remove a KMS key from a CloudFormation stack, AWS  schedules the KMS key for deletion and starts the mandatory waiting period. The `PendingWindowInDays` property determines the length of waiting period. During the waiting period, the key state of KMS key is `Pending Deletion` or `Pending Replica Deletion` , which prevents the KMS key from being used in cryptographic operations. When the waiting period expires, AWS  permanently deletes the KMS key. …
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 7–30.
    */
   pendingWindowInDays?: number;
   /**
@@ -116,7 +128,7 @@ export interface KeyArgs {
    * - The key policy must allow the caller to make a subsequent [PutKeyPolicy](https://docs.aws.amazon.com/kms/latest/APIReference/API_PutKeyPolicy.html) request on the KMS key. This reduces the risk that the KMS key becomes unmanageable. For more information, see [Default key policy](https://docs.aws.amazon.com/kms/latest/developerguide/key-policies.html#key-policy-default-allow-root-enable-iam) in the *AWS Key Management Service Developer Guide* . (To omit this condition, set `BypassPolicyLockoutSafetyCheck` to true.)
    * - Each statement in the key policy must contain one or more principals. The principals in the key policy must exist and be visible to AWS  . When you create a new AWS principal (for example, an IAM user or role), you might need to enforce a delay before including the new principal in a key policy because the new principal might not be immediately visible to AWS  . For more information, see [Changes that I make are not always immediately visible](https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_general.html#troubleshoot_general_eventual-consistency) i …
    */
-  keyPolicy?: Record<string, unknown> | string;
+  keyPolicy?: PolicyDocument | string;
   /**
    * Specifies the type of KMS key to create. The default value, `SYMMETRIC_DEFAULT` , creates a KMS key with a 256-bit symmetric key for encryption and decryption. In China Regions, `SYMMETRIC_DEFAULT` creates a 128-bit symmetric key that uses SM4 encryption. You can't change the `KeySpec` value after the KMS key is created. For help choosing a key spec for your KMS key, see [Choosing a KMS key type](https://docs.aws.amazon.com/kms/latest/developerguide/symm-asymm-choose.html) in the *AWS Key Management Service Developer Guide* .
    *
@@ -167,6 +179,8 @@ export interface KeyArgs {
    * For more information about rotating KMS keys and automatic rotation, see [Rotating keys](https://docs.aws.amazon.com/kms/latest/developerguide/rotate-keys.html) in the *AWS Key Management Service Developer Guide* .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 90–2560.
    */
   rotationPeriodInDays?: number;
 }
@@ -208,6 +222,8 @@ export interface ReplicaKeyArgs {
    * The default value is an empty string (no description).
    *
    * The description is not a shared property of multi-Region keys. You can specify the same description or a different description for each key in a set of related multi-Region keys. AWS Key Management Service does not synchronize this property.
+   *
+   * Length: 0–8192.
    */
   description?: string;
   /**
@@ -218,6 +234,8 @@ export interface ReplicaKeyArgs {
    * If the KMS key is a multi-Region primary key with replica keys, the waiting period begins when the last of its replica keys is deleted. Otherwise, the waiting period begins immediately. …
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 7–30.
    */
   pendingWindowInDays?: number;
   /**
@@ -227,7 +245,7 @@ export interface ReplicaKeyArgs {
    *
    * The key policy must conform to the following rules. …
    */
-  keyPolicy: Record<string, unknown> | string;
+  keyPolicy: PolicyDocument | string;
   /**
    * Specifies the multi-Region primary key to replicate. The primary key must be in a different AWS Region of the same AWS partition. You can create only one replica of a given primary key in each AWS Region .
    *
@@ -236,6 +254,8 @@ export interface ReplicaKeyArgs {
    * > However, if you inadvertently delete a replica key, you can decrypt ciphertext encrypted by that replica key by using any related multi-Region key. If necessary, you can recreate the replica in the same Region after the previous one is completely deleted. For details, see [Deleting multi-Region keys](https://docs.aws.amazon.com/kms/latest/developerguide/multi-region-keys-delete.html) in the *AWS Key Management Service Developer Guide* 
    *
    * Specify the key ARN of an existing multi-Region primary key. For example, `arn:aws:kms:us-east-2:111122223333:key/mrk-1234abcd12ab34cd56ef1234567890ab` .
+   *
+   * Length: 1–256.
    */
   primaryKeyArn: string;
   /**

@@ -23,9 +23,15 @@ export interface DataCellsFilterArgs {
    * UTF-8 string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * A table in the database.
+   *
+   * Length: 1–255.
    */
   tableName: string;
-  /** An array of UTF-8 strings. A list of column names. */
+  /**
+   * An array of UTF-8 strings. A list of column names.
+   *
+   * Each item: Length: 1–255.
+   */
   columnNames?: string[];
   /** A PartiQL predicate. */
   rowFilter?: DataCellsFilterRowFilter;
@@ -33,18 +39,24 @@ export interface DataCellsFilterArgs {
    * UTF-8 string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * A database in the Data Catalog .
+   *
+   * Length: 1–255.
    */
   databaseName: string;
   /**
    * Catalog id string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * The ID of the catalog to which the table belongs.
+   *
+   * Length: 12–12.
    */
   tableCatalogId: string;
   /**
    * UTF-8 string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * The name given by the user to the data filter cell.
+   *
+   * Length: 1–255.
    */
   name: string;
   /** A wildcard with exclusions. You must specify either a `ColumnNames` list or the `ColumnWildCard` . */
@@ -73,7 +85,11 @@ export interface DataCellsFilterRowFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-datacellsfilter-columnwildcard.html | CloudFormation: ColumnWildcard}
  */
 export interface DataCellsFilterColumnWildcard {
-  /** Excludes column names. Any column with this name will be excluded. */
+  /**
+   * Excludes column names. Any column with this name will be excluded.
+   *
+   * Each item: Length: 1–255.
+   */
   excludedColumnNames?: string[];
 }
 
@@ -317,13 +333,17 @@ export interface PrincipalPermissionsArgs {
   /** The resource to be granted or revoked permissions. */
   resource: PrincipalPermissionsResource;
   /** The permissions granted or revoked. */
-  permissions: string[];
-  /** The identifier for the Data Catalog . By default, the account ID. The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your Lake Formation environment. */
+  permissions: ("ALL" | "SELECT" | "ALTER" | "DROP" | "DELETE" | "INSERT" | "DESCRIBE" | "CREATE_DATABASE" | "CREATE_TABLE" | "DATA_LOCATION_ACCESS" | "CREATE_LF_TAG" | "ASSOCIATE" | "GRANT_WITH_LF_TAG_EXPRESSION")[];
+  /**
+   * The identifier for the Data Catalog . By default, the account ID. The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your Lake Formation environment.
+   *
+   * Length: 12–12.
+   */
   catalog?: string;
   /** The principal to be granted a permission. */
   principal: PrincipalPermissionsDataLakePrincipal;
   /** Indicates the ability to grant permissions (as a subset of permissions granted). */
-  permissionsWithGrantOption: string[];
+  permissionsWithGrantOption: ("ALL" | "SELECT" | "ALTER" | "DROP" | "DELETE" | "INSERT" | "DESCRIBE" | "CREATE_DATABASE" | "CREATE_TABLE" | "DATA_LOCATION_ACCESS" | "CREATE_LF_TAG" | "ASSOCIATE" | "GRANT_WITH_LF_TAG_EXPRESSION")[];
 }
 
 /** Outputs of {@link PrincipalPermissions}: its inputs as the cloud reports them, and its attributes. */
@@ -364,11 +384,23 @@ export interface PrincipalPermissionsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-lftagkeyresource.html | CloudFormation: LFTagKeyResource}
  */
 export interface PrincipalPermissionsLFTagKeyResource {
-  /** The key-name for the LF-tag. */
+  /**
+   * The key-name for the LF-tag.
+   *
+   * Length: 1–255.
+   */
   tagKey: string;
-  /** The identifier for the Data Catalog where the location is registered with Data Catalog . */
+  /**
+   * The identifier for the Data Catalog where the location is registered with Data Catalog .
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** A list of possible values for the corresponding `TagKey` of an LF-tag key-value pair. */
+  /**
+   * A list of possible values for the corresponding `TagKey` of an LF-tag key-value pair.
+   *
+   * Items: 1–50. Each item: Length: 0–256.
+   */
   tagValues: string[];
 }
 
@@ -378,9 +410,17 @@ export interface PrincipalPermissionsLFTagKeyResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-tableresource.html | CloudFormation: TableResource}
  */
 export interface PrincipalPermissionsTableResource {
-  /** The name of the database for the table. Unique to a Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal. */
+  /**
+   * The name of the database for the table. Unique to a Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The identifier for the Data Catalog. By default, it is the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog. By default, it is the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
   /**
    * A wildcard object representing every table under a database.
@@ -388,7 +428,11 @@ export interface PrincipalPermissionsTableResource {
    * At least one of `TableResource$Name` or `TableResource$TableWildcard` is required.
    */
   tableWildcard?: Record<string, unknown>;
-  /** The name of the table. */
+  /**
+   * The name of the table.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -398,13 +442,29 @@ export interface PrincipalPermissionsTableResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-datacellsfilterresource.html | CloudFormation: DataCellsFilterResource}
  */
 export interface PrincipalPermissionsDataCellsFilterResource {
-  /** The name of the table. */
+  /**
+   * The name of the table.
+   *
+   * Length: 1–255.
+   */
   tableName: string;
-  /** A database in the Data Catalog . */
+  /**
+   * A database in the Data Catalog .
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The ID of the catalog to which the table belongs. */
+  /**
+   * The ID of the catalog to which the table belongs.
+   *
+   * Length: 12–12.
+   */
   tableCatalogId: string;
-  /** The name given by the user to the data filter cell. */
+  /**
+   * The name given by the user to the data filter cell.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -416,13 +476,29 @@ export interface PrincipalPermissionsDataCellsFilterResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-tablewithcolumnsresource.html | CloudFormation: TableWithColumnsResource}
  */
 export interface PrincipalPermissionsTableWithColumnsResource {
-  /** The list of column names for the table. At least one of `ColumnNames` or `ColumnWildcard` is required. */
+  /**
+   * The list of column names for the table. At least one of `ColumnNames` or `ColumnWildcard` is required.
+   *
+   * Each item: Length: 1–255.
+   */
   columnNames?: string[];
-  /** The name of the database for the table with columns resource. Unique to the Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal. */
+  /**
+   * The name of the database for the table with columns resource. Unique to the Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The identifier for the Data Catalog where the location is registered with AWS Lake Formation . */
+  /**
+   * The identifier for the Data Catalog where the location is registered with AWS Lake Formation .
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** The name of the table resource. A table is a metadata definition that represents your data. You can Grant and Revoke table privileges to a principal. */
+  /**
+   * The name of the table resource. A table is a metadata definition that represents your data. You can Grant and Revoke table privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   name: string;
   /** A wildcard specified by a `ColumnWildcard` object. At least one of `ColumnNames` or `ColumnWildcard` is required. */
   columnWildcard?: PrincipalPermissionsColumnWildcard;
@@ -434,7 +510,11 @@ export interface PrincipalPermissionsTableWithColumnsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-columnwildcard.html | CloudFormation: ColumnWildcard}
  */
 export interface PrincipalPermissionsColumnWildcard {
-  /** Excludes column names. Any column with this name will be excluded. */
+  /**
+   * Excludes column names. Any column with this name will be excluded.
+   *
+   * Each item: Length: 1–255.
+   */
   excludedColumnNames?: string[];
 }
 
@@ -446,11 +526,19 @@ export interface PrincipalPermissionsColumnWildcard {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-lftagpolicyresource.html | CloudFormation: LFTagPolicyResource}
  */
 export interface PrincipalPermissionsLFTagPolicyResource {
-  /** A list of LF-tag conditions that apply to the resource's LF-tag policy. */
+  /**
+   * A list of LF-tag conditions that apply to the resource's LF-tag policy.
+   *
+   * Items: 1–5.
+   */
   expression: PrincipalPermissionsLFTag[];
   /** The resource type for which the LF-tag policy applies. */
   resourceType: "DATABASE" | "TABLE";
-  /** The identifier for the Data Catalog . The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your AWS Lake Formation environment. */
+  /**
+   * The identifier for the Data Catalog . The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your AWS Lake Formation environment.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
 }
 
@@ -460,9 +548,17 @@ export interface PrincipalPermissionsLFTagPolicyResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-lftag.html | CloudFormation: LFTag}
  */
 export interface PrincipalPermissionsLFTag {
-  /** The key-name for the LF-tag. */
+  /**
+   * The key-name for the LF-tag.
+   *
+   * Length: 1–128.
+   */
   tagKey?: string;
-  /** A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair. */
+  /**
+   * A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair.
+   *
+   * Items: 1–50. Each item: Length: 0–256.
+   */
   tagValues?: string[];
 }
 
@@ -472,9 +568,17 @@ export interface PrincipalPermissionsLFTag {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-databaseresource.html | CloudFormation: DatabaseResource}
  */
 export interface PrincipalPermissionsDatabaseResource {
-  /** The identifier for the Data Catalog. By default, it is the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog. By default, it is the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** The name of the database resource. Unique to the Data Catalog. */
+  /**
+   * The name of the database resource. Unique to the Data Catalog.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -486,7 +590,11 @@ export interface PrincipalPermissionsDatabaseResource {
 export interface PrincipalPermissionsDataLocationResource {
   /** The Amazon Resource Name (ARN) that uniquely identifies the data location resource. */
   resourceArn: string;
-  /** The identifier for the Data Catalog where the location is registered with AWS Lake Formation . */
+  /**
+   * The identifier for the Data Catalog where the location is registered with AWS Lake Formation .
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
 }
 
@@ -506,7 +614,11 @@ export interface PrincipalPermissionsCatalogResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-principalpermissions-datalakeprincipal.html | CloudFormation: DataLakePrincipal}
  */
 export interface PrincipalPermissionsDataLakePrincipal {
-  /** An identifier for the AWS Lake Formation principal. */
+  /**
+   * An identifier for the AWS Lake Formation principal.
+   *
+   * Length: 1–255.
+   */
   dataLakePrincipalIdentifier?: string;
 }
 
@@ -556,18 +668,24 @@ export interface TagArgs {
    * UTF-8 string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * The key-name for the LF-tag.
+   *
+   * Length: 1–128. Pattern: `^([{a-zA-Z}{\s}{0-9}_.:\/=+\-\@%]*)$`.
    */
   tagKey: string;
   /**
    * Catalog id string, not less than 1 or more than 255 bytes long, matching the [single-line string pattern](https://docs.aws.amazon.com/lake-formation/latest/dg/aws-lake-formation-api-aws-lake-formation-api-common.html) .
    *
    * The identifier for the Data Catalog . By default, the account ID. The Data Catalog is the persistent metadata store. It contains database definitions, table definitions, and other control information to manage your AWS Lake Formation environment.
+   *
+   * Length: 12–12.
    */
   catalogId?: string;
   /**
    * An array of UTF-8 strings, not less than 1 or more than 50 strings.
    *
    * A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair.
+   *
+   * Items: 1–1000. Each item: Length: 0–256. Pattern: `^([{a-zA-Z}{\s}{0-9}_.:\*\/=+\-\@%]*)$`.
    */
   tagValues: string[];
 }
@@ -621,11 +739,23 @@ export interface TagAssociationOutputs extends TagAssociationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-tagassociation-lftagpair.html | CloudFormation: LFTagPair}
  */
 export interface TagAssociationLFTagPair {
-  /** The key-name for the LF-tag. */
+  /**
+   * The key-name for the LF-tag.
+   *
+   * Length: 1–128.
+   */
   tagKey: string;
-  /** The identifier for the Data Catalog . By default, it is the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog . By default, it is the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair. */
+  /**
+   * A list of possible values of the corresponding `TagKey` of an LF-tag key-value pair.
+   *
+   * Items: 1–50. Each item: Length: 0–256.
+   */
   tagValues: string[];
 }
 
@@ -651,9 +781,17 @@ export interface TagAssociationResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-tagassociation-tableresource.html | CloudFormation: TableResource}
  */
 export interface TagAssociationTableResource {
-  /** The name of the database for the table. Unique to a Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal. */
+  /**
+   * The name of the database for the table. Unique to a Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
-  /** The identifier for the Data Catalog . By default, it is the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog . By default, it is the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
   /**
    * A wildcard object representing every table under a database.This is an object with no properties that effectively behaves as a true or false depending on whether not it is passed as a parameter. The valid inputs for a property with this type in either yaml or json is null or {}.
@@ -661,7 +799,11 @@ export interface TagAssociationTableResource {
    * At least one of `TableResource$Name` or `TableResource$TableWildcard` is required.
    */
   tableWildcard?: Record<string, unknown>;
-  /** The name of the table. */
+  /**
+   * The name of the table.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -673,17 +815,31 @@ export interface TagAssociationTableResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-tagassociation-tablewithcolumnsresource.html | CloudFormation: TableWithColumnsResource}
  */
 export interface TagAssociationTableWithColumnsResource {
-  /** The list of column names for the table. At least one of `ColumnNames` or `ColumnWildcard` is required. */
+  /**
+   * The list of column names for the table. At least one of `ColumnNames` or `ColumnWildcard` is required.
+   *
+   * Each item: Length: 1–255.
+   */
   columnNames: string[];
-  /** The name of the database for the table with columns resource. Unique to the Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal. */
+  /**
+   * The name of the database for the table with columns resource. Unique to the Data Catalog. A database is a set of associated table definitions organized into a logical group. You can Grant and Revoke database privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   databaseName: string;
   /**
    * A wildcard object representing every table under a database.
    *
    * At least one of TableResource$Name or TableResource$TableWildcard is required.
+   *
+   * Length: 12–12.
    */
   catalogId: string;
-  /** The name of the table resource. A table is a metadata definition that represents your data. You can Grant and Revoke table privileges to a principal. */
+  /**
+   * The name of the table resource. A table is a metadata definition that represents your data. You can Grant and Revoke table privileges to a principal.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -693,8 +849,16 @@ export interface TagAssociationTableWithColumnsResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lakeformation-tagassociation-databaseresource.html | CloudFormation: DatabaseResource}
  */
 export interface TagAssociationDatabaseResource {
-  /** The identifier for the Data Catalog . By default, it should be the account ID of the caller. */
+  /**
+   * The identifier for the Data Catalog . By default, it should be the account ID of the caller.
+   *
+   * Length: 12–12.
+   */
   catalogId: string;
-  /** The name of the database resource. Unique to the Data Catalog. */
+  /**
+   * The name of the database resource. Unique to the Data Catalog.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }

@@ -19,9 +19,17 @@ export type Deployment = InstanceType<typeof Deployment>;
 
 /** Inputs of {@link Deployment}. */
 export interface DeploymentArgs {
-  /** The name of the deployment pattern. */
+  /**
+   * The name of the deployment pattern.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9][a-zA-Z0-9-]*$`.
+   */
   deploymentPatternName: string;
-  /** The name of the deployment. */
+  /**
+   * The name of the deployment.
+   *
+   * Length: 1–50. Pattern: `^[A-Za-z0-9_\s\.-]+$`.
+   */
   name: string;
   /**
    * The settings specified for the deployment. These settings define how to deploy and configure your resources created by the deployment. For more information about the specifications required for creating a deployment for a SAP workload, see [SAP deployment specifications](https://docs.aws.amazon.com/launchwizard/latest/APIReference/launch-wizard-specifications-sap.html) . To retrieve the specifications required to create a deployment for other workloads, use the [`GetWorkloadDeploymentPattern`](https://docs.aws.amazon.com/launchwizard/latest/APIReference/API_GetWorkloadDeploymentPattern.html) operation.
@@ -31,7 +39,11 @@ export interface DeploymentArgs {
   specifications?: Record<string, string>;
   /** Information about the tags attached to a deployment. */
   tags?: AwsTag[];
-  /** The name of the workload. */
+  /**
+   * The name of the workload.
+   *
+   * Length: 1–100. Pattern: `^[A-Za-z][a-zA-Z0-9-_]*$`.
+   */
   workloadName: string;
 }
 

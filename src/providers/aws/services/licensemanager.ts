@@ -37,6 +37,8 @@ export interface GrantArgs {
    * - An organization, which will include all accounts across your organization.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: at most 2048.
    */
   principals?: string[];
   /** Home Region of the grant. */
@@ -47,7 +49,11 @@ export interface GrantArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   allowedOperations?: string[];
-  /** License ARN. */
+  /**
+   * License ARN.
+   *
+   * Length: at most 2048.
+   */
   licenseArn?: string;
   /** Grant name. */
   grantName?: string;
@@ -76,7 +82,11 @@ export type License = InstanceType<typeof License>;
 
 /** Inputs of {@link License}. */
 export interface LicenseArgs {
-  /** Product SKU. */
+  /**
+   * Product SKU.
+   *
+   * Length: 1–1024.
+   */
   productSKU: string;
   /** License status. */
   status?: string;
@@ -257,9 +267,17 @@ export type LicenseAssetRuleSet = InstanceType<typeof LicenseAssetRuleSet>;
 
 /** Inputs of {@link LicenseAssetRuleSet}. */
 export interface LicenseAssetRuleSetArgs {
-  /** License asset ruleset name. */
+  /**
+   * License asset ruleset name.
+   *
+   * Length: at most 128.
+   */
   name: string;
-  /** License asset ruleset description. */
+  /**
+   * License asset ruleset description.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** License asset rules. */
   rules: LicenseAssetRuleSetLicenseAssetRule[];

@@ -34,7 +34,11 @@ export interface AlarmArgs {
    * - `missing` - Missing data is treated as missing.
    */
   treatMissingData?: string;
-  /** The name of the alarm. */
+  /**
+   * The name of the alarm.
+   *
+   * Pattern: `\w[\w\-]*\w`.
+   */
   alarmName: string;
   /**
    * The contact protocols for the alarm, such as `Email` , `SMS` (text messaging), or both.
@@ -107,7 +111,11 @@ export interface BucketArgs {
    * A bucket bundle specifies the monthly cost, storage space, and data transfer quota for a bucket.
    */
   bundleId: string;
-  /** The name of the bucket. */
+  /**
+   * The name of the bucket.
+   *
+   * Length: 3–54. Pattern: `^[a-z0-9][a-z0-9-]{1,52}[a-z0-9]$`.
+   */
   bucketName: string;
   /** An object that describes the access rules for the bucket. */
   accessRules?: BucketAccessRules;
@@ -255,7 +263,11 @@ export interface ContainerArgs {
    * > You must create and validate an SSL/TLS certificate before you can use public domain names with your container service. Use the [AWS::Lightsail::Certificate](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-lightsail-certificate.html) resource to create a certificate for the public domain names that you want to use with your container service.
    */
   publicDomainNames?: ContainerPublicDomainName[];
-  /** The name of the container service. */
+  /**
+   * The name of the container service.
+   *
+   * Length: 1–63. Pattern: `^[a-z0-9]{1,2}|[a-z0-9][a-z0-9-]+[a-z0-9]$`.
+   */
   serviceName: string;
   /**
    * An object that describes the configuration for the container service to access private container image repositories, such as  ( Amazon ECR ) private repositories.
@@ -271,6 +283,8 @@ export interface ContainerArgs {
    * The scale specification of the container service.
    *
    * The scale specifies the allocated compute nodes of the container service.
+   *
+   * Range: 1–20.
    */
   scale: number;
   /**
@@ -450,15 +464,27 @@ export type Database = InstanceType<typeof Database>;
 
 /** Inputs of {@link Database}. */
 export interface DatabaseArgs {
-  /** The name of the instance. */
+  /**
+   * The name of the instance.
+   *
+   * Length: 2–255. Pattern: `\w[\w\-]*\w`.
+   */
   relationalDatabaseName: string;
   /** The certificate associated with the database. */
   caCertificateIdentifier?: string;
-  /** The Availability Zone for the database. */
+  /**
+   * The Availability Zone for the database.
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
   /** The weekly time range during which system maintenance can occur for the database, formatted as follows: `ddd:hh24:mi-ddd:hh24:mi` . For example, `Tue:17:00-Tue:17:30` . */
   preferredMaintenanceWindow?: string;
-  /** The blueprint ID for the database (for example, `mysql_8_0` ). */
+  /**
+   * The blueprint ID for the database (for example, `mysql_8_0` ).
+   *
+   * Length: 1–255.
+   */
   relationalDatabaseBlueprintId: string;
   /** The daily time range during which automated backups are created for the database (for example, `16:00-16:30` ). */
   preferredBackupWindow?: string;
@@ -482,6 +508,8 @@ export interface DatabaseArgs {
    * The name of the database to create when the Lightsail database resource is created. If this parameter isn't specified, a database named `postgres` is created in the database resource.
    *
    * Constraints: …
+   *
+   * Length: 1–255.
    */
   masterDatabaseName: string;
   /**
@@ -498,6 +526,8 @@ export interface DatabaseArgs {
    * Constraints: Must contain 8-128 characters.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–63.
    */
   masterUserPassword?: string;
   /**
@@ -536,11 +566,17 @@ export interface DatabaseArgs {
    * - Must be 1-63 letters or numbers. Can contain underscores.
    * - First character must be a letter.
    * - Can't be a reserved word for the chosen database engine. …
+   *
+   * Length: 1–63.
    */
   masterUsername: string;
   /** A Boolean value indicating whether the database is accessible to anyone on the internet. */
   publiclyAccessible?: boolean;
-  /** The bundle ID for the database (for example, `medium_1_0` ). */
+  /**
+   * The bundle ID for the database (for example, `medium_1_0` ).
+   *
+   * Length: 1–255.
+   */
   relationalDatabaseBundleId: string;
   /** A Boolean value indicating whether automated backup retention is enabled for the database. Data Import Mode is enabled when `BackupRetention` is set to `false` , and is disabled when `BackupRetention` is set to `true` . */
   backupRetention?: boolean;
@@ -599,11 +635,23 @@ export type DatabaseSnapshot = InstanceType<typeof DatabaseSnapshot>;
 
 /** Inputs of {@link DatabaseSnapshot}. */
 export interface DatabaseSnapshotArgs {
-  /** The name of the database on which to base your new snapshot. */
+  /**
+   * The name of the database on which to base your new snapshot.
+   *
+   * Pattern: `^\w[\w\-]*\w$`.
+   */
   relationalDatabaseName: string;
-  /** The name for your new database snapshot. */
+  /**
+   * The name for your new database snapshot.
+   *
+   * Length: 2–255. Pattern: `^\w[\w\-]*\w$`.
+   */
   relationalDatabaseSnapshotName: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -664,7 +712,11 @@ export type Disk = InstanceType<typeof Disk>;
 export interface DiskArgs {
   /** The size of the disk in GB. */
   sizeInGb: number;
-  /** The AWS Region and Availability Zone location for the disk (for example, `us-east-1a` ). */
+  /**
+   * The AWS Region and Availability Zone location for the disk (for example, `us-east-1a` ).
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
   /**
    * An array of add-ons for the disk.
@@ -672,7 +724,11 @@ export interface DiskArgs {
    * > If the disk has an add-on enabled when performing a delete disk request, the add-on is automatically disabled before the disk is deleted.
    */
   addOns?: DiskAddOn[];
-  /** The name of the disk. */
+  /**
+   * The name of the disk.
+   *
+   * Length: 1–254. Pattern: `^[a-zA-Z0-9][\w\-.]*[a-zA-Z0-9]$`.
+   */
   diskName: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -732,6 +788,8 @@ export interface DiskAddOn {
    * The add-on type (for example, `AutoSnapshot` ).
    *
    * > `AutoSnapshot` is the only add-on that can be enabled for a disk.
+   *
+   * Length: 1–128.
    */
   addOnType: string;
   /** The parameters for the automatic snapshot add-on, such as the daily time when an automatic snapshot will be created. */
@@ -752,6 +810,8 @@ export interface DiskAutoSnapshotAddOn {
    * - Must be in `HH:00` format, and in an hourly increment.
    * - Specified in Coordinated Universal Time (UTC).
    * - The snapshot will be automatically created between the time specified and up to 45 minutes after.
+   *
+   * Pattern: `^[0-9]{2}:00$`.
    */
   snapshotTimeOfDay?: string;
 }
@@ -779,11 +839,23 @@ export type DiskSnapshot = InstanceType<typeof DiskSnapshot>;
 
 /** Inputs of {@link DiskSnapshot}. */
 export interface DiskSnapshotArgs {
-  /** The name of the disk snapshot ( `my-disk-snapshot` ). */
+  /**
+   * The name of the disk snapshot ( `my-disk-snapshot` ).
+   *
+   * Length: 2–255. Pattern: `^\w[\w\-]*\w$`.
+   */
   diskSnapshotName: string;
-  /** The unique name of the disk. */
+  /**
+   * The unique name of the disk.
+   *
+   * Length: 2–255. Pattern: `^\w[\w\-]*\w$`.
+   */
   diskName: string;
-  /** The tag keys and optional values for the resource. For more information about tags in Lightsail, see the [Amazon Lightsail Developer Guide](https://docs.aws.amazon.com/lightsail/latest/userguide/amazon-lightsail-tags) . */
+  /**
+   * The tag keys and optional values for the resource. For more information about tags in Lightsail, see the [Amazon Lightsail Developer Guide](https://docs.aws.amazon.com/lightsail/latest/userguide/amazon-lightsail-tags) .
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -848,7 +920,11 @@ export interface DistributionArgs {
    * The distribution pulls, caches, and serves content from the origin.
    */
   origin: DistributionInputOrigin;
-  /** The name of the distribution */
+  /**
+   * The name of the distribution
+   *
+   * Pattern: `\w[\w\-]*\w`.
+   */
   distributionName: string;
   /** The ID of the bundle applied to the distribution. */
   bundleId: string;
@@ -1171,7 +1247,11 @@ export type Instance = InstanceType<typeof Instance>;
 
 /** Inputs of {@link Instance}. */
 export interface InstanceArgs {
-  /** The name of the instance. */
+  /**
+   * The name of the instance.
+   *
+   * Length: 1–254. Pattern: `^[a-zA-Z0-9][\w\-.]*[a-zA-Z0-9]$`.
+   */
   instanceName: string;
   /**
    * The name of the key pair to use for the instance.
@@ -1179,9 +1259,17 @@ export interface InstanceArgs {
    * If no key pair name is specified, the Regional Lightsail default key pair is used.
    */
   keyPairName?: string;
-  /** The bundle ID for the instance (for example, `micro_1_0` ). */
+  /**
+   * The bundle ID for the instance (for example, `micro_1_0` ).
+   *
+   * Length: 1–255.
+   */
   bundleId: string;
-  /** The blueprint ID for the instance (for example, `os_amlinux_2016_03` ). */
+  /**
+   * The blueprint ID for the instance (for example, `os_amlinux_2016_03` ).
+   *
+   * Length: 1–255.
+   */
   blueprintId: string;
   /** The public ports and the monthly amount of data transfer allocated for the instance. */
   networking?: InstanceNetworking;
@@ -1201,7 +1289,11 @@ export interface InstanceArgs {
    * > The `State` property is read-only and should not be specified in a create instance or update instance request.
    */
   state?: InstanceState;
-  /** The Availability Zone for the instance. */
+  /**
+   * The Availability Zone for the instance.
+   *
+   * Length: 1–255.
+   */
   availabilityZone?: string;
   /**
    * An array of add-ons for the instance.
@@ -1381,6 +1473,8 @@ export interface InstanceAddOn {
    * The add-on type (for example, `AutoSnapshot` ).
    *
    * > `AutoSnapshot` is the only add-on that can be enabled for an instance.
+   *
+   * Length: 1–128.
    */
   addOnType: string;
   /** The parameters for the automatic snapshot add-on, such as the daily time when an automatic snapshot will be created. */
@@ -1401,6 +1495,8 @@ export interface InstanceAutoSnapshotAddOn {
    * - Must be in `HH:00` format, and in an hourly increment.
    * - Specified in Coordinated Universal Time (UTC).
    * - The snapshot will be automatically created between the time specified and up to 45 minutes after.
+   *
+   * Pattern: `^[0-9]{2}:00$`.
    */
   snapshotTimeOfDay?: string;
 }
@@ -1453,7 +1549,11 @@ export interface InstanceDisk {
   attachedTo?: string;
   /** The input/output operations per second (IOPS) of the disk. */
   iops?: number;
-  /** The unique name of the disk. */
+  /**
+   * The unique name of the disk.
+   *
+   * Length: 1–254. Pattern: `^[a-zA-Z0-9][\w\-.]*[a-zA-Z0-9]$`.
+   */
   diskName: string;
 }
 
@@ -1585,7 +1685,11 @@ export interface LoadBalancerArgs {
   ipAddressType?: string;
   /** The time period, in seconds, after which the load balancer session stickiness cookie should be considered stale. If you do not specify this parameter, the default value is 0, which indicates that the sticky session should last for the duration of the browser session. */
   sessionStickinessLBCookieDurationSeconds?: string;
-  /** The name of the load balancer. */
+  /**
+   * The name of the load balancer.
+   *
+   * Pattern: `\w[\w\-]*\w`.
+   */
   loadBalancerName: string;
   /** The Lightsail instances to attach to the load balancer. */
   attachedInstances?: string[];
@@ -1628,7 +1732,11 @@ export type LoadBalancerTlsCertificate = InstanceType<typeof LoadBalancerTlsCert
 
 /** Inputs of {@link LoadBalancerTlsCertificate}. */
 export interface LoadBalancerTlsCertificateArgs {
-  /** The name of the load balancer that the SSL/TLS certificate is attached to. */
+  /**
+   * The name of the load balancer that the SSL/TLS certificate is attached to.
+   *
+   * Pattern: `\w[\w\-]*\w`.
+   */
   loadBalancerName: string;
   /** The domain name for the SSL/TLS certificate. For example, `example.com` or `www.example.com` . */
   certificateDomainName: string;

@@ -19,9 +19,17 @@ export type APIKey = InstanceType<typeof APIKey>;
 
 /** Inputs of {@link APIKey}. */
 export interface APIKeyArgs {
-  /** Updates the description for the API key resource. */
+  /**
+   * Updates the description for the API key resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** The optional timestamp for when the API key resource will expire in [ISO 8601 format](https://docs.aws.amazon.com/https://www.iso.org/iso-8601-date-and-time-format.html) . */
+  /**
+   * The optional timestamp for when the API key resource will expire in [ISO 8601 format](https://docs.aws.amazon.com/https://www.iso.org/iso-8601-date-and-time-format.html) .
+   *
+   * Pattern: `^([0-2]\d{3})-(0[0-9]|1[0-2])-([0-2]\d|3[01])T([01]\d|2[0-4]):([0-5]\d):([0-6]\d)((\.\d{3})?)Z$`.
+   */
   expireTime?: string;
   /**
    * The boolean flag to be included for updating `ExpireTime` or Restrictions details.
@@ -38,6 +46,8 @@ export interface APIKeyArgs {
    * - Contain only alphanumeric characters (A–Z, a–z, 0–9), hyphens (-), periods (.), and underscores (_).
    * - Must be a unique API key name.
    * - No spaces allowed. For example, `ExampleAPIKey` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   keyName: string;
   /**
@@ -48,7 +58,11 @@ export interface APIKeyArgs {
   noExpiry?: boolean;
   /** The API key restrictions for the API key resource. */
   restrictions: APIKeyApiKeyRestrictions;
-  /** Applies one or more tags to the map resource. A tag is a key-value pair that helps manage, identify, search, and filter your resources by labelling them. */
+  /**
+   * Applies one or more tags to the map resource. A tag is a key-value pair that helps manage, identify, search, and filter your resources by labelling them.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /**
    * ForceDelete bypasses an API key's expiry conditions and deletes the key. Set the parameter `true` to delete the key or to `false` to not preemptively delete the API key.
@@ -99,6 +113,8 @@ export interface APIKeyApiKeyRestrictions {
    * - `geo:SearchPlaceIndexForSuggestions` - Allows suggestions based on an incomplete or misspelled query.
    * - `geo:GetPlace` - Allows getting details of a place.
    * - *Enhanced Places actions* …
+   *
+   * Items: 1–24. Each item: Length: 5–200. Pattern: `^(geo|geo-routes|geo-places|geo-maps):\w*\*?$`.
    */
   allowActions: string[];
   /**
@@ -110,6 +126,8 @@ export interface APIKeyApiKeyRestrictions {
    * - No spaces allowed, even with wildcards. For example, `arn:aws:geo:region: *account-id* :map/ExampleMap*` .
    *
    * For more information about ARN format, see [Amazon Resource Names (ARNs)](https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html) .
+   *
+   * Items: 1–8. Each item: Length: at most 1600.
    */
   allowResources: string[];
   /**
@@ -125,20 +143,27 @@ export interface APIKeyApiKeyRestrictions {
    *
    * Asterisk (*) will replace any multiple characters (including multiple hexadecimal digits).
    * - No spaces allowed. For example, `https://example.com` .
+   *
+   * Items: 0–5. Each item: Length: at most 253. Pattern: `^([\w!$&()*+,./:;=?\@\x{60}-]|%([\dA-Fa-f]{2}|[\dA-Fa-f]?\*))+$`.
    */
   allowReferers?: string[];
+  /** Items: 0–5. */
   allowAndroidApps?: APIKeyAndroidApp[];
+  /** Items: 0–5. */
   allowAppleApps?: APIKeyAppleApp[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-location-apikey-androidapp.html | CloudFormation: AndroidApp} */
 export interface APIKeyAndroidApp {
+  /** Length: 1–255. Pattern: `^([A-Za-z][A-Za-z\d_]*\.)+[A-Za-z][A-Za-z\d_]*$`. */
   package: string;
+  /** Length: 59–59. Pattern: `^([A-Fa-f0-9]{2}:){19}[A-Fa-f0-9]{2}$`. */
   certificateFingerprint: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-location-apikey-appleapp.html | CloudFormation: AppleApp} */
 export interface APIKeyAppleApp {
+  /** Length: 1–155. Pattern: `^[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)+$`. */
   bundleId: string;
 }
 
@@ -153,9 +178,17 @@ export type GeofenceCollection = InstanceType<typeof GeofenceCollection>;
 
 /** Inputs of {@link GeofenceCollection}. */
 export interface GeofenceCollectionArgs {
-  /** An optional description for the geofence collection. */
+  /**
+   * An optional description for the geofence collection.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** A key identifier for an [AWS KMS customer managed key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html) . Enter a key ID, key ARN, alias name, or alias ARN. */
+  /**
+   * A key identifier for an [AWS KMS customer managed key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html) . Enter a key ID, key ARN, alias name, or alias ARN.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /**
    * A custom name for the geofence collection.
@@ -165,10 +198,17 @@ export interface GeofenceCollectionArgs {
    * - Contain only alphanumeric characters (A–Z, a–z, 0–9), hyphens (-), periods (.), and underscores (_).
    * - Must be a unique geofence collection name.
    * - No spaces allowed. For example, `ExampleGeofenceCollection` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   collectionName: string;
+  /** @deprecated The CloudFormation registry marks `PricingPlan` of AWS::Location::GeofenceCollection deprecated. */
   pricingPlan?: "RequestBasedUsage";
-  /** This shape is deprecated since 2022-02-01: Deprecated. No longer allowed. */
+  /**
+   * This shape is deprecated since 2022-02-01: Deprecated. No longer allowed.
+   *
+   * @deprecated The CloudFormation registry marks `PricingPlanDataSource` of AWS::Location::GeofenceCollection deprecated.
+   */
   pricingPlanDataSource?: string;
   /**
    * Applies one or more tags to the geofence collection. A tag is a key-value pair helps manage, identify, search, and filter your resources by labelling them.
@@ -183,6 +223,8 @@ export interface GeofenceCollectionArgs {
    * - Maximum value length: 256 Unicode characters in UTF-8
    * - Can use alphanumeric characters (A–Z, a–z, 0–9), and the following characters: + - = . _ : / @.
    * - Cannot use "aws:" as a prefix for a key.
+   *
+   * Items: 0–200.
    */
   tags?: AwsTag[];
 }
@@ -226,9 +268,15 @@ export interface MapArgs {
    * - Must contain only alphanumeric characters (A–Z, a–z, 0–9), hyphens (-), periods (.), and underscores (_).
    * - Must be a unique map resource name.
    * - No spaces allowed. For example, `ExampleMap` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   mapName: string;
-  /** An optional description for the map resource. */
+  /**
+   * An optional description for the map resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /** Specifies the `MapConfiguration` , including the map style, for the map resource that you create. The map style defines the look of maps and the data provider for your map resource. */
   configuration: MapMapConfiguration;
@@ -251,6 +299,8 @@ export interface MapArgs {
    * - Maximum value length: 256 Unicode characters in UTF-8
    * - Can use alphanumeric characters (A–Z, a–z, 0–9), and the following characters: + - = . _ : / @.
    * - Cannot use "aws:" as a prefix for a key.
+   *
+   * Items: 0–200.
    */
   tags?: AwsTag[];
 }
@@ -292,14 +342,22 @@ export interface MapMapConfiguration {
    * - `VectorEsriLightGrayCanvas` – The Esri Light Gray Canvas map style, which provides a detailed vector basemap with a light gray, neutral background style with minimal colors, labels, and features that's designed to draw attention to your thematic content.
    * - `VectorEsriTopographic` – The Esri Light map style, which provides a detailed vector basemap with a classic Esri map style.
    * - `VectorEsriStreets` – The Esri Street Map style, which provides a detailed vector basemap for the world symbolized with a classic Esri street map style. The vector tile layer is similar in content and style to the Wo …
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   style: string;
-  /** Specifies the map political view selected from an available data provider. */
+  /**
+   * Specifies the map political view selected from an available data provider.
+   *
+   * Length: 3–3. Pattern: `^[A-Z]{3}$`.
+   */
   politicalView?: string;
   /**
    * Specifies the custom layers for the style. Leave unset to not enable any custom layer, or, for styles that support custom layers, you can enable layer(s), such as the `POI` layer for the VectorEsriNavigation style.
    *
    * > Currenlty only `VectorEsriNavigation` supports CustomLayers. For more information, see [Custom Layers](https://docs.aws.amazon.com//location/latest/developerguide/map-concepts.html#map-custom-layers) .
+   *
+   * Items: at most 10. Each item: Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   customLayers?: string[];
 }
@@ -325,9 +383,15 @@ export interface PlaceIndexArgs {
    * - Contain only alphanumeric characters (A–Z, a–z, 0–9), hyphens (-), periods (.), and underscores (_).
    * - Must be a unique place index resource name.
    * - No spaces allowed. For example, `ExamplePlaceIndex` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   indexName: string;
-  /** The optional description for the place index resource. */
+  /**
+   * The optional description for the place index resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /**
    * No longer used. If included, the only allowed value is `RequestBasedUsage` .
@@ -349,7 +413,11 @@ export interface PlaceIndexArgs {
    * - `Here` – For additional information about [HERE Technologies](https://docs.aws.amazon.com/location/previous/developerguide/HERE.html) ' coverage in your region of interest, see [HERE details on goecoding coverage](https://docs.aws.amazon.com/https://developer.here.com/documentation/geocoder/dev_guide/topics/coverage-geocoder.html) . …
    */
   dataSource: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -415,9 +483,15 @@ export interface RouteCalculatorArgs {
    * - Can use alphanumeric characters (A–Z, a–z, 0–9) , hyphens (-), periods (.), and underscores (_).
    * - Must be a unique Route calculator resource name.
    * - No spaces allowed. For example, `ExampleRouteCalculator` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   calculatorName: string;
-  /** The optional description for the route calculator resource. */
+  /**
+   * The optional description for the route calculator resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
   /**
    * No longer used. If included, the only allowed value is `RequestBasedUsage` .
@@ -435,7 +509,11 @@ export interface RouteCalculatorArgs {
    * - `Esri` – For additional information about [Esri](https://docs.aws.amazon.com/location/previous/developerguide/esri.html) 's coverage in your region of interest, see [Esri details on street networks and traffic coverage](https://docs.aws.amazon.com/https://doc.arcgis.com/en/arcgis-online/reference/network-coverage.htm) . …
    */
   dataSource: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -478,11 +556,21 @@ export interface TrackerArgs {
    * - Contain only alphanumeric characters (A-Z, a-z, 0-9) , hyphens (-), periods (.), and underscores (_).
    * - Must be a unique tracker resource name.
    * - No spaces allowed. For example, `ExampleTracker` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   trackerName: string;
-  /** An optional description for the tracker resource. */
+  /**
+   * An optional description for the tracker resource.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** A key identifier for an [AWS KMS customer managed key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html) . Enter a key ID, key ARN, alias name, or alias ARN. */
+  /**
+   * A key identifier for an [AWS KMS customer managed key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html) . Enter a key ID, key ARN, alias name, or alias ARN.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /**
    * Specifies the position filtering for the tracker resource.
@@ -496,10 +584,19 @@ export interface TrackerArgs {
   positionFiltering?: "TimeBased" | "DistanceBased" | "AccuracyBased";
   eventBridgeEnabled?: boolean;
   kmsKeyEnableGeospatialQueries?: boolean;
+  /** @deprecated The CloudFormation registry marks `PricingPlan` of AWS::Location::Tracker deprecated. */
   pricingPlan?: "RequestBasedUsage";
-  /** This shape is deprecated since 2022-02-01: Deprecated. No longer allowed. */
+  /**
+   * This shape is deprecated since 2022-02-01: Deprecated. No longer allowed.
+   *
+   * @deprecated The CloudFormation registry marks `PricingPlanDataSource` of AWS::Location::Tracker deprecated.
+   */
   pricingPlanDataSource?: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -544,12 +641,16 @@ export interface TrackerConsumerArgs {
    * - Contain only alphanumeric characters (A-Z, a-z, 0-9) , hyphens (-), periods (.), and underscores (_).
    * - Must be a unique tracker resource name.
    * - No spaces allowed. For example, `ExampleTracker` .
+   *
+   * Length: 1–100. Pattern: `^[-._\w]+$`.
    */
   trackerName: string;
   /**
    * The Amazon Resource Name (ARN) for the geofence collection to be associated to tracker resource. Used when you need to specify a resource across all AWS .
    *
    * - Format example: `arn:aws:geo:region:account-id:geofence-collection/ExampleGeofenceCollectionConsumer`
+   *
+   * Length: at most 1600. Pattern: `^arn(:[a-z0-9]+([.-][a-z0-9]+)*){2}(:([a-z0-9]+([.-][a-z0-9]+)*)?){2}:([^/].*)?$`.
    */
   consumerArn: string;
 }

@@ -19,7 +19,11 @@ export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The name of the project. */
+  /**
+   * The name of the project.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9][a-zA-Z0-9_\-]*`.
+   */
   projectName: string;
 }
 

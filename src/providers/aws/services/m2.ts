@@ -21,9 +21,17 @@ export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The description of the application. */
+  /**
+   * The description of the application.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** The identifier of a customer managed key. */
+  /**
+   * The identifier of a customer managed key.
+   *
+   * Length: at most 2048.
+   */
   kmsKeyId?: string;
   /**
    * The application definition for a particular application. You can specify either inline JSON or an Amazon S3 bucket location.
@@ -35,7 +43,11 @@ export interface ApplicationArgs {
   definition?: ApplicationDefinition;
   /** The type of the target platform for this application. */
   engineType: "microfocus" | "bluage";
-  /** The Amazon Resource Name (ARN) of the role associated with the application. */
+  /**
+   * The Amazon Resource Name (ARN) of the role associated with the application.
+   *
+   * Pattern: ``.
+   */
   roleArn?: string;
   /**
    * An array of key-value pairs to apply to this resource.
@@ -43,7 +55,11 @@ export interface ApplicationArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: Record<string, string>;
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
 }
 
@@ -63,7 +79,11 @@ export interface ApplicationOutputs extends ApplicationArgs {
 export interface ApplicationDefinition {
   /** The content of the application definition. This is a JSON object that contains the resource configuration/definitions that identify an application. */
   content?: string;
-  /** The S3 bucket that contains the application definition. */
+  /**
+   * The S3 bucket that contains the application definition.
+   *
+   * Pattern: ``.
+   */
   s3Location?: string;
 }
 
@@ -80,9 +100,17 @@ export type Deployment = InstanceType<typeof Deployment>;
 
 /** Inputs of {@link Deployment}. */
 export interface DeploymentArgs {
-  /** The unique identifier of the runtime environment. */
+  /**
+   * The unique identifier of the runtime environment.
+   *
+   * Pattern: `^\S{1,80}$`.
+   */
   environmentId: string;
-  /** The unique identifier of the application. */
+  /**
+   * The unique identifier of the application.
+   *
+   * Pattern: `^\S{1,80}$`.
+   */
   applicationId: string;
   /** The version of the application. */
   applicationVersion: number;
@@ -107,11 +135,23 @@ export type Environment = InstanceType<typeof Environment>;
 
 /** Inputs of {@link Environment}. */
 export interface EnvironmentArgs {
-  /** The description of the runtime environment. */
+  /**
+   * The description of the runtime environment.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** The version of the runtime engine. */
+  /**
+   * The version of the runtime engine.
+   *
+   * Pattern: `^\S{1,10}$`.
+   */
   engineVersion?: string;
-  /** The identifier of a customer managed key. */
+  /**
+   * The identifier of a customer managed key.
+   *
+   * Length: at most 2048.
+   */
   kmsKeyId?: string;
   /**
    * > AWS Mainframe Modernization Service (Managed Runtime Environment experience) will no longer be open to new customers starting on November 7, 2025. If you would like to use the service, please sign up prior to November 7, 2025. For capabilities similar to AWS Mainframe Modernization Service (Managed Runtime Environment experience) explore AWS Mainframe Modernization Service (Self-Managed Experience). Existing customers can continue to use the service as normal. For more information, see [AWS Mainframe Modernization availability change](https://docs.aws.amazon.com/m2/latest/userguide/mainframe-modernization-availability-change.html) . 
@@ -123,19 +163,37 @@ export interface EnvironmentArgs {
    * Configures the maintenance window that you want for the runtime environment. The maintenance window must have the format `ddd:hh24:mi-ddd:hh24:mi` and must be less than 24 hours. The following two examples are valid maintenance windows: `sun:23:45-mon:00:15` or `sat:01:00-sat:03:00` .
    *
    * If you do not provide a value, a random system-generated value will be assigned.
+   *
+   * Pattern: `^\S{1,50}$`.
    */
   preferredMaintenanceWindow?: string;
-  /** The list of security groups for the VPC associated with this runtime environment. */
+  /**
+   * The list of security groups for the VPC associated with this runtime environment.
+   *
+   * Each item: Pattern: `^\S{1,50}$`.
+   */
   securityGroupIds?: string[];
-  /** The list of subnets associated with the VPC for this runtime environment. */
+  /**
+   * The list of subnets associated with the VPC for this runtime environment.
+   *
+   * Each item: Pattern: `^\S{1,50}$`.
+   */
   subnetIds?: string[];
-  /** The name of the runtime environment. */
+  /**
+   * The name of the runtime environment.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
   /** The target platform for the runtime environment. */
   engineType: "microfocus" | "bluage";
   /** Specifies whether the runtime environment is publicly accessible. */
   publiclyAccessible?: boolean;
-  /** The instance type of the runtime environment. */
+  /**
+   * The instance type of the runtime environment.
+   *
+   * Pattern: `^\S{1,20}$`.
+   */
   instanceType: string;
   /**
    * > AWS Mainframe Modernization Service (Managed Runtime Environment experience) will no longer be open to new customers starting on November 7, 2025. If you would like to use the service, please sign up prior to November 7, 2025. For capabilities similar to AWS Mainframe Modernization Service (Managed Runtime Environment experience) explore AWS Mainframe Modernization Service (Self-Managed Experience). Existing customers can continue to use the service as normal. For more information, see [AWS Mainframe Modernization availability change](https://docs.aws.amazon.com/m2/latest/userguide/mainframe-modernization-availability-change.html) . 
@@ -169,7 +227,11 @@ export interface EnvironmentOutputs extends EnvironmentArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-m2-environment-highavailabilityconfig.html | CloudFormation: HighAvailabilityConfig}
  */
 export interface EnvironmentHighAvailabilityConfig {
-  /** The number of instances in a high availability configuration. The minimum possible value is 1 and the maximum is 100. */
+  /**
+   * The number of instances in a high availability configuration. The minimum possible value is 1 and the maximum is 100.
+   *
+   * Range: 1–100.
+   */
   desiredCapacity: number;
 }
 
@@ -195,9 +257,17 @@ export interface EnvironmentStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-m2-environment-efsstorageconfiguration.html | CloudFormation: EfsStorageConfiguration}
  */
 export interface EnvironmentEfsStorageConfiguration {
-  /** The mount point for the file system. */
+  /**
+   * The mount point for the file system.
+   *
+   * Pattern: `^\S{1,200}$`.
+   */
   mountPoint: string;
-  /** The file system identifier. */
+  /**
+   * The file system identifier.
+   *
+   * Pattern: `^\S{1,200}$`.
+   */
   fileSystemId: string;
 }
 
@@ -209,8 +279,16 @@ export interface EnvironmentEfsStorageConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-m2-environment-fsxstorageconfiguration.html | CloudFormation: FsxStorageConfiguration}
  */
 export interface EnvironmentFsxStorageConfiguration {
-  /** The mount point for the file system. */
+  /**
+   * The mount point for the file system.
+   *
+   * Pattern: `^\S{1,200}$`.
+   */
   mountPoint: string;
-  /** The file system identifier. */
+  /**
+   * The file system identifier.
+   *
+   * Pattern: `^\S{1,200}$`.
+   */
   fileSystemId: string;
 }

@@ -25,11 +25,19 @@ export interface BridgeArgs {
   ingressGatewayBridge?: BridgeIngressGatewayBridge;
   /** An egress bridge is a cloud-to-ground bridge. The content comes from an existing MediaConnect flow and is delivered to your premises. */
   egressGatewayBridge?: BridgeEgressGatewayBridge;
-  /** The outputs that you want to add to this bridge. */
+  /**
+   * The outputs that you want to add to this bridge.
+   *
+   * Items: 0–2.
+   */
   outputs?: BridgeBridgeOutput[];
   /** The bridge placement Amazon Resource Number (ARN). */
   placementArn: string;
-  /** The sources that you want to add to this bridge. */
+  /**
+   * The sources that you want to add to this bridge.
+   *
+   * Items: 0–2.
+   */
   sources: BridgeBridgeSource[];
   /** The name of the bridge. This name can not be modified after the bridge is created. */
   name: string;
@@ -837,7 +845,11 @@ export interface FlowEntitlementOutputs extends FlowEntitlementArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowentitlement-encryption.html | CloudFormation: Encryption}
  */
 export interface FlowEntitlementEncryption {
-  /** The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption. */
+  /**
+   * The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn?: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "speke" | "static-key";
@@ -851,7 +863,11 @@ export interface FlowEntitlementEncryption {
   constantInitializationVector?: string;
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm: "aes128" | "aes192" | "aes256";
-  /** The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity). */
+  /**
+   * The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity).
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
   /** The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
   url?: string;
@@ -969,7 +985,11 @@ export interface FlowOutputArgs {
    * > AWS Elemental MediaConnect no longer supports the Fujitsu QoS protocol. This reference is maintained for legacy purposes only.
    */
   protocol?: "zixi-push" | "rtp-fec" | "rtp" | "zixi-pull" | "rist" | "srt-listener" | "srt-caller" | "st2110-jpegxs" | "cdi" | "ndi-speed-hq";
-  /** The Amazon Resource Name (ARN) of the flow this output is attached to. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow this output is attached to.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn: string;
   /** The maximum latency in milliseconds. This parameter applies only to RIST-based and Zixi-based streams. */
   maxLatency?: number;
@@ -1004,13 +1024,21 @@ export interface FlowOutputOutputs extends FlowOutputArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowoutput-encryption.html | CloudFormation: Encryption}
  */
 export interface FlowOutputEncryption {
-  /** The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption. */
+  /**
+   * The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "static-key" | "srt-password";
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm?: "aes128" | "aes192" | "aes256";
-  /** The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity). */
+  /**
+   * The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity).
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1101,9 +1129,17 @@ export interface FlowOutputFlowTransitEncryptionKeyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowoutput-secretsmanagerencryptionkeyconfiguration.html | CloudFormation: SecretsManagerEncryptionKeyConfiguration}
  */
 export interface FlowOutputSecretsManagerEncryptionKeyConfiguration {
-  /** The ARN of the AWS Secrets Manager secret used for transit encryption to the router input. */
+  /**
+   * The ARN of the AWS Secrets Manager secret used for transit encryption to the router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
-  /** The ARN of the IAM role used for transit encryption to the router input using AWS Secrets Manager. */
+  /**
+   * The ARN of the IAM role used for transit encryption to the router input using AWS Secrets Manager.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1122,11 +1158,19 @@ export interface FlowSourceArgs {
   streamId?: string;
   /** A description for the source. This value is not used or seen outside of the current MediaConnect account. */
   description: string;
-  /** The IP address that the flow communicates with to initiate connection with the sender. */
+  /**
+   * The IP address that the flow communicates with to initiate connection with the sender.
+   *
+   * @deprecated The CloudFormation registry marks `SenderIpAddress` of AWS::MediaConnect::FlowSource deprecated.
+   */
   senderIpAddress?: string;
   /** The port that the flow listens on for incoming content. If the protocol of the source is Zixi, the port must be set to 2088. */
   ingestPort?: number;
-  /** The port that the flow uses to send outbound requests to initiate connection with the sender. */
+  /**
+   * The port that the flow uses to send outbound requests to initiate connection with the sender.
+   *
+   * @deprecated The CloudFormation registry marks `SenderControlPort` of AWS::MediaConnect::FlowSource deprecated.
+   */
   senderControlPort?: number;
   /** The type of encryption that is used on the content ingested from this source. Allowable encryption types: static-key. */
   decryption?: FlowSourceEncryption;
@@ -1140,7 +1184,13 @@ export interface FlowSourceArgs {
   name: string;
   /** The range of IP addresses that should be allowed to contribute content to your source. These IP addresses should be in the form of a Classless Inter-Domain Routing (CIDR) block; for example, 10.0.0.0/16. */
   whitelistCidr?: string;
-  /** The ARN of the entitlement that allows you to subscribe to this flow. The entitlement is set by the flow originator, and the ARN is generated as part of the originator's flow. */
+  /**
+   * The ARN of the entitlement that allows you to subscribe to this flow. The entitlement is set by the flow originator, and the ARN is generated as part of the originator's flow.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:entitlement:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   *
+   * @deprecated The CloudFormation registry marks `EntitlementArn` of AWS::MediaConnect::FlowSource deprecated.
+   */
   entitlementArn?: string;
   /** The minimum latency in milliseconds for SRT-based streams. In streams that use the SRT protocol, this value that you set on your MediaConnect source or output represents the minimal potential latency of that connection. The latency of the stream is set to the highest number between the sender’s minimum latency and the receiver’s minimum latency. */
   minLatency?: number;
@@ -1154,7 +1204,11 @@ export interface FlowSourceArgs {
    * If you use failover with SRT caller or listener, the `FailoverMode` property must be set to `FAILOVER` . The `FailoverMode` property is found in the `FailoverConfig` resource of the same flow ARN you used for the source's `FlowArn` property. SRT caller/listener does not support merge mode failover.
    */
   protocol?: "zixi-push" | "rtp-fec" | "rtp" | "rist" | "srt-listener" | "srt-caller";
-  /** The Amazon Resource Name (ARN) of the flow this source is connected to. The flow must have Failover enabled to add an additional source. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow this source is connected to. The flow must have Failover enabled to add an additional source.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn: string;
   /** The maximum latency in milliseconds. This parameter applies only to RIST-based and Zixi-based streams. */
   maxLatency?: number;
@@ -1178,7 +1232,11 @@ export interface FlowSourceOutputs extends FlowSourceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowsource-encryption.html | CloudFormation: Encryption}
  */
 export interface FlowSourceEncryption {
-  /** The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption. */
+  /**
+   * The ARN of the secret that you created in AWS Secrets Manager to store the encryption key. This parameter is required for static key encryption and is not valid for SPEKE encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn?: string;
   /** The type of key that is used for the encryption. If you don't specify a `keyType` value, the service uses the default setting ( `static-key` ). Valid key types are: `static-key` , `speke` , and `srt-password` . */
   keyType?: "speke" | "static-key" | "srt-password";
@@ -1192,7 +1250,11 @@ export interface FlowSourceEncryption {
   constantInitializationVector?: string;
   /** The type of algorithm that is used for static key encryption (such as aes128, aes192, or aes256). If you are using SPEKE or SRT-password encryption, this property must be left blank. */
   algorithm?: "aes128" | "aes192" | "aes256";
-  /** The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity). */
+  /**
+   * The ARN of the role that you created during setup (when you set up MediaConnect as a trusted entity).
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
   /** The URL from the API Gateway proxy that you set up to talk to your key server. This parameter is required for SPEKE encryption and is not valid for static key encryption. */
   url?: string;
@@ -1204,7 +1266,11 @@ export interface FlowSourceEncryption {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-flowsource-gatewaybridgesource.html | CloudFormation: GatewayBridgeSource}
  */
 export interface FlowSourceGatewayBridgeSource {
-  /** The ARN of the bridge feeding this flow. */
+  /**
+   * The ARN of the bridge feeding this flow.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:bridge:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   bridgeArn: string;
   /** The name of the VPC interface attachment to use for this bridge source. */
   vpcInterfaceAttachment?: FlowSourceVpcInterfaceAttachment;
@@ -1241,11 +1307,19 @@ export type FlowVpcInterface = InstanceType<typeof FlowVpcInterface>;
 export interface FlowVpcInterfaceArgs {
   /** The subnet IDs that you want to use for your VPC interface. A range of IP addresses in your VPC. When you create your VPC, you specify a range of IPv4 addresses for the VPC in the form of a Classless Inter-Domain Routing (CIDR) block; for example, 10.0.0.0/16. This is the primary CIDR block for your VPC. When you create a subnet for your VPC, you specify the CIDR block for the subnet, which is a subset of the VPC CIDR block. The subnets that you use across all VPC interfaces on the flow must be in the same Availability Zone as the flow. */
   subnetId: string;
-  /** The Amazon Resource Name (ARN) of the flow. */
+  /**
+   * The Amazon Resource Name (ARN) of the flow.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn: string;
   /** A virtual firewall to control inbound and outbound traffic. */
   securityGroupIds: string[];
-  /** The Amazon Resource Name (ARN) of the role that you created when you set up MediaConnect as a trusted service. */
+  /**
+   * The Amazon Resource Name (ARN) of the role that you created when you set up MediaConnect as a trusted service.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
   /** The name for the VPC interface. This name must be unique within the flow. */
   name: string;
@@ -1270,7 +1344,11 @@ export type Gateway = InstanceType<typeof Gateway>;
 
 /** Inputs of {@link Gateway}. */
 export interface GatewayArgs {
-  /** The list of networks in the gateway. */
+  /**
+   * The list of networks in the gateway.
+   *
+   * Items: 1–4.
+   */
   networks: GatewayGatewayNetwork[];
   /** The range of IP addresses that are allowed to contribute content or initiate output requests for flows communicating with this gateway. These IP addresses should be in the form of a Classless Inter-Domain Routing (CIDR) block; for example, 10.0.0.0/16. */
   egressCidrBlocks: string[];
@@ -1319,7 +1397,11 @@ export interface RouterInputArgs {
   maintenanceConfiguration?: RouterInputMaintenanceConfiguration;
   /** The maximum bitrate for the router input. */
   maximumBitrate: number;
-  /** The name of the router input. */
+  /**
+   * The name of the router input.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The AWS Region where the router input is located. */
   regionName?: string;
@@ -1376,7 +1458,11 @@ export interface RouterInputRouterInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-standardrouterinputconfiguration.html | CloudFormation: StandardRouterInputConfiguration}
  */
 export interface RouterInputStandardRouterInputConfiguration {
-  /** The Amazon Resource Name (ARN) of the network interface associated with the standard router input. */
+  /**
+   * The Amazon Resource Name (ARN) of the network interface associated with the standard router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:routerNetworkInterface:[a-z0-9]{12}$`.
+   */
   networkInterfaceArn: string;
   /** The protocol configuration settings for a router input. */
   protocolConfiguration: RouterInputRouterInputProtocolConfiguration;
@@ -1401,7 +1487,11 @@ export interface RouterInputRouterInputProtocolConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-rtprouterinputconfiguration.html | CloudFormation: RtpRouterInputConfiguration}
  */
 export interface RouterInputRtpRouterInputConfiguration {
-  /** The port number used for the RTP protocol in the router input configuration. */
+  /**
+   * The port number used for the RTP protocol in the router input configuration.
+   *
+   * Range: 3000–30000.
+   */
   port: number;
   forwardErrorCorrection?: "ENABLED" | "DISABLED";
 }
@@ -1412,9 +1502,17 @@ export interface RouterInputRtpRouterInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-ristrouterinputconfiguration.html | CloudFormation: RistRouterInputConfiguration}
  */
 export interface RouterInputRistRouterInputConfiguration {
-  /** The port number used for the RIST protocol in the router input configuration. */
+  /**
+   * The port number used for the RIST protocol in the router input configuration.
+   *
+   * Range: 3000–30000.
+   */
   port: number;
-  /** The recovery latency in milliseconds for the RIST protocol in the router input configuration. */
+  /**
+   * The recovery latency in milliseconds for the RIST protocol in the router input configuration.
+   *
+   * Range: 10–10000.
+   */
   recoveryLatencyMilliseconds: number;
 }
 
@@ -1424,9 +1522,17 @@ export interface RouterInputRistRouterInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-srtlistenerrouterinputconfiguration.html | CloudFormation: SrtListenerRouterInputConfiguration}
  */
 export interface RouterInputSrtListenerRouterInputConfiguration {
-  /** The port number for the SRT protocol in listener mode. */
+  /**
+   * The port number for the SRT protocol in listener mode.
+   *
+   * Range: 3000–30000.
+   */
   port: number;
-  /** The minimum latency in milliseconds for the SRT protocol in listener mode. */
+  /**
+   * The minimum latency in milliseconds for the SRT protocol in listener mode.
+   *
+   * Range: 10–10000.
+   */
   minimumLatencyMilliseconds: number;
   /** Contains the configuration settings for decrypting SRT streams, including the encryption key details and decryption parameters. */
   decryptionConfiguration?: RouterInputSrtDecryptionConfiguration;
@@ -1448,9 +1554,17 @@ export interface RouterInputSrtDecryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-secretsmanagerencryptionkeyconfiguration.html | CloudFormation: SecretsManagerEncryptionKeyConfiguration}
  */
 export interface RouterInputSecretsManagerEncryptionKeyConfiguration {
-  /** The ARN of the Secrets Manager secret used for transit encryption. */
+  /**
+   * The ARN of the Secrets Manager secret used for transit encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
-  /** The ARN of the IAM role assumed by MediaConnect to access the Secrets Manager secret. */
+  /**
+   * The ARN of the IAM role assumed by MediaConnect to access the Secrets Manager secret.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1462,9 +1576,17 @@ export interface RouterInputSecretsManagerEncryptionKeyConfiguration {
 export interface RouterInputSrtCallerRouterInputConfiguration {
   /** The source IP address for the SRT protocol in caller mode. */
   sourceAddress: string;
-  /** The source port number for the SRT protocol in caller mode. */
+  /**
+   * The source port number for the SRT protocol in caller mode.
+   *
+   * Range: 1024–65535.
+   */
   sourcePort: number;
-  /** The minimum latency in milliseconds for the SRT protocol in caller mode. */
+  /**
+   * The minimum latency in milliseconds for the SRT protocol in caller mode.
+   *
+   * Range: 10–10000.
+   */
   minimumLatencyMilliseconds: number;
   /** The stream ID for the SRT protocol in caller mode. */
   streamId?: string;
@@ -1478,12 +1600,20 @@ export interface RouterInputSrtCallerRouterInputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-failoverrouterinputconfiguration.html | CloudFormation: FailoverRouterInputConfiguration}
  */
 export interface RouterInputFailoverRouterInputConfiguration {
-  /** The ARN of the network interface to use for this failover router input. */
+  /**
+   * The ARN of the network interface to use for this failover router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:routerNetworkInterface:[a-z0-9]{12}$`.
+   */
   networkInterfaceArn: string;
   /** A list of exactly two protocol configurations for the failover input sources. Both must use the same protocol type. */
   protocolConfigurations: RouterInputFailoverRouterInputProtocolConfiguration[];
   sourcePriorityMode: "NO_PRIORITY" | "PRIMARY_SECONDARY";
-  /** The index (0 or 1) that specifies which source in the protocol configurations list is currently active. Used to control which of the two failover sources is currently selected. This field is ignored when sourcePriorityMode is set to NO_PRIORITY */
+  /**
+   * The index (0 or 1) that specifies which source in the protocol configurations list is currently active. Used to control which of the two failover sources is currently selected. This field is ignored when sourcePriorityMode is set to NO_PRIORITY
+   *
+   * Range: 0–1.
+   */
   primarySourceIndex?: number;
 }
 
@@ -1505,7 +1635,11 @@ export interface RouterInputFailoverRouterInputProtocolConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-mergerouterinputconfiguration.html | CloudFormation: MergeRouterInputConfiguration}
  */
 export interface RouterInputMergeRouterInputConfiguration {
-  /** The ARN of the network interface to use for this merge router input. */
+  /**
+   * The ARN of the network interface to use for this merge router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:routerNetworkInterface:[a-z0-9]{12}$`.
+   */
   networkInterfaceArn: string;
   /** A list of exactly two protocol configurations for the merge input sources. Both must use the same protocol type. */
   protocolConfigurations: RouterInputMergeRouterInputProtocolConfiguration[];
@@ -1527,9 +1661,17 @@ export interface RouterInputMergeRouterInputProtocolConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-mediaconnectflowrouterinputconfiguration.html | CloudFormation: MediaConnectFlowRouterInputConfiguration}
  */
 export interface RouterInputMediaConnectFlowRouterInputConfiguration {
-  /** The ARN of the flow to connect to. */
+  /**
+   * The ARN of the flow to connect to.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn?: string;
-  /** The ARN of the flow output to connect to this router input. */
+  /**
+   * The ARN of the flow output to connect to this router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:output:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowOutputArn?: string;
   /** The configuration that defines how content is encrypted during transit between the MediaConnect router and a MediaConnect flow. */
   sourceTransitDecryption: RouterInputFlowTransitEncryption;
@@ -1560,7 +1702,11 @@ export interface RouterInputFlowTransitEncryptionKeyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routerinput-medialivechannelrouterinputconfiguration.html | CloudFormation: MediaLiveChannelRouterInputConfiguration}
  */
 export interface RouterInputMediaLiveChannelRouterInputConfiguration {
-  /** The ARN of the MediaLive channel to connect to this router input. */
+  /**
+   * The ARN of the MediaLive channel to connect to this router input.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):medialive:[a-z0-9-]+:[0-9]{12}:channel:[a-zA-Z0-9]+$`.
+   */
   mediaLiveChannelArn?: string;
   mediaLivePipelineId?: "PIPELINE_0" | "PIPELINE_1";
   /** The name of the MediaLive channel output to connect to this router input. */
@@ -1619,7 +1765,11 @@ export interface RouterInputContentQualityAnalysisFeatureConfiguration {
  */
 export interface RouterInputBlackFramesConfiguration {
   state: "ENABLED" | "DISABLED";
-  /** The number of consecutive seconds of black frames that MediaConnect must detect before it reports an issue. */
+  /**
+   * The number of consecutive seconds of black frames that MediaConnect must detect before it reports an issue.
+   *
+   * Range: 10–60.
+   */
   thresholdSeconds: number;
 }
 
@@ -1630,7 +1780,11 @@ export interface RouterInputBlackFramesConfiguration {
  */
 export interface RouterInputFrozenFramesConfiguration {
   state: "ENABLED" | "DISABLED";
-  /** The number of consecutive seconds of a frozen frame that MediaConnect must detect before it reports an issue. */
+  /**
+   * The number of consecutive seconds of a frozen frame that MediaConnect must detect before it reports an issue.
+   *
+   * Range: 10–60.
+   */
   thresholdSeconds: number;
 }
 
@@ -1641,7 +1795,11 @@ export interface RouterInputFrozenFramesConfiguration {
  */
 export interface RouterInputSilentAudioConfiguration {
   state: "ENABLED" | "DISABLED";
-  /** The number of consecutive seconds of silence that MediaConnect must detect before it reports an issue. */
+  /**
+   * The number of consecutive seconds of silence that MediaConnect must detect before it reports an issue.
+   *
+   * Range: 10–60.
+   */
   thresholdSeconds: number;
 }
 
@@ -1696,7 +1854,11 @@ export type RouterNetworkInterface = InstanceType<typeof RouterNetworkInterface>
 export interface RouterNetworkInterfaceArgs {
   /** The configuration settings for a router network interface. */
   configuration: RouterNetworkInterfaceRouterNetworkInterfaceConfiguration;
-  /** The name of the router network interface. */
+  /**
+   * The name of the router network interface.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The AWS Region where the router network interface is located. */
   regionName?: string;
@@ -1738,7 +1900,11 @@ export interface RouterNetworkInterfaceRouterNetworkInterfaceConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routernetworkinterface-publicrouternetworkinterfaceconfiguration.html | CloudFormation: PublicRouterNetworkInterfaceConfiguration}
  */
 export interface RouterNetworkInterfacePublicRouterNetworkInterfaceConfiguration {
-  /** The list of allowed CIDR blocks for the public router network interface. */
+  /**
+   * The list of allowed CIDR blocks for the public router network interface.
+   *
+   * Items: 0–10.
+   */
   allowRules: RouterNetworkInterfacePublicRouterNetworkInterfaceRule[];
 }
 
@@ -1758,7 +1924,11 @@ export interface RouterNetworkInterfacePublicRouterNetworkInterfaceRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routernetworkinterface-vpcrouternetworkinterfaceconfiguration.html | CloudFormation: VpcRouterNetworkInterfaceConfiguration}
  */
 export interface RouterNetworkInterfaceVpcRouterNetworkInterfaceConfiguration {
-  /** The IDs of the security groups to associate with the router network interface within the VPC. */
+  /**
+   * The IDs of the security groups to associate with the router network interface within the VPC.
+   *
+   * Items: 1–5.
+   */
   securityGroupIds: string[];
   /** The ID of the subnet within the VPC to associate the router network interface with. */
   subnetId: string;
@@ -1785,7 +1955,11 @@ export interface RouterOutputArgs {
   maintenanceConfiguration?: RouterOutputMaintenanceConfiguration;
   /** The maximum bitrate for the router output. */
   maximumBitrate: number;
-  /** The name of the router output. */
+  /**
+   * The name of the router output.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The AWS Region where the router output is located. */
   regionName?: string;
@@ -1835,7 +2009,11 @@ export interface RouterOutputRouterOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-standardrouteroutputconfiguration.html | CloudFormation: StandardRouterOutputConfiguration}
  */
 export interface RouterOutputStandardRouterOutputConfiguration {
-  /** The Amazon Resource Name (ARN) of the network interface associated with the standard router output. */
+  /**
+   * The Amazon Resource Name (ARN) of the network interface associated with the standard router output.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:routerNetworkInterface:[a-z0-9]{12}$`.
+   */
   networkInterfaceArn: string;
   /** The protocol configuration settings for a router output. */
   protocolConfiguration: RouterOutputRouterOutputProtocolConfiguration;
@@ -1864,7 +2042,11 @@ export interface RouterOutputRouterOutputProtocolConfiguration {
 export interface RouterOutputRtpRouterOutputConfiguration {
   /** The destination IP address for the RTP protocol in the router output configuration. */
   destinationAddress: string;
-  /** The destination port number for the RTP protocol in the router output configuration. */
+  /**
+   * The destination port number for the RTP protocol in the router output configuration.
+   *
+   * Range: 1024–65531.
+   */
   destinationPort: number;
   forwardErrorCorrection?: "ENABLED" | "DISABLED";
 }
@@ -1877,7 +2059,11 @@ export interface RouterOutputRtpRouterOutputConfiguration {
 export interface RouterOutputRistRouterOutputConfiguration {
   /** The destination IP address for the RIST protocol in the router output configuration. */
   destinationAddress: string;
-  /** The destination port number for the RIST protocol in the router output configuration. */
+  /**
+   * The destination port number for the RIST protocol in the router output configuration.
+   *
+   * Range: 1024–65535.
+   */
   destinationPort: number;
 }
 
@@ -1887,9 +2073,17 @@ export interface RouterOutputRistRouterOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-srtlistenerrouteroutputconfiguration.html | CloudFormation: SrtListenerRouterOutputConfiguration}
  */
 export interface RouterOutputSrtListenerRouterOutputConfiguration {
-  /** The port number for the SRT protocol in listener mode. */
+  /**
+   * The port number for the SRT protocol in listener mode.
+   *
+   * Range: 3000–30000.
+   */
   port: number;
-  /** The minimum latency in milliseconds for the SRT protocol in listener mode. */
+  /**
+   * The minimum latency in milliseconds for the SRT protocol in listener mode.
+   *
+   * Range: 10–10000.
+   */
   minimumLatencyMilliseconds: number;
   /** Contains the configuration settings for encrypting SRT streams, including the encryption key details and encryption parameters. */
   encryptionConfiguration?: RouterOutputSrtEncryptionConfiguration;
@@ -1911,9 +2105,17 @@ export interface RouterOutputSrtEncryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-secretsmanagerencryptionkeyconfiguration.html | CloudFormation: SecretsManagerEncryptionKeyConfiguration}
  */
 export interface RouterOutputSecretsManagerEncryptionKeyConfiguration {
-  /** The ARN of the Secrets Manager secret used for transit encryption. */
+  /**
+   * The ARN of the Secrets Manager secret used for transit encryption.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[a-zA-Z0-9/_+=.\@-]+$`.
+   */
   secretArn: string;
-  /** The ARN of the IAM role assumed by MediaConnect to access the Secrets Manager secret. */
+  /**
+   * The ARN of the IAM role assumed by MediaConnect to access the Secrets Manager secret.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):iam::[0-9]{12}:role/[a-zA-Z0-9_+=,.\@-]+$`.
+   */
   roleArn: string;
 }
 
@@ -1925,9 +2127,17 @@ export interface RouterOutputSecretsManagerEncryptionKeyConfiguration {
 export interface RouterOutputSrtCallerRouterOutputConfiguration {
   /** The destination IP address for the SRT protocol in caller mode. */
   destinationAddress: string;
-  /** The destination port number for the SRT protocol in caller mode. */
+  /**
+   * The destination port number for the SRT protocol in caller mode.
+   *
+   * Range: 1024–65535.
+   */
   destinationPort: number;
-  /** The minimum latency in milliseconds for the SRT protocol in caller mode. */
+  /**
+   * The minimum latency in milliseconds for the SRT protocol in caller mode.
+   *
+   * Range: 10–10000.
+   */
   minimumLatencyMilliseconds: number;
   /** The stream ID for the SRT protocol in caller mode. */
   streamId?: string;
@@ -1980,9 +2190,17 @@ export interface RouterOutputTlsEncryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-mediaconnectflowrouteroutputconfiguration.html | CloudFormation: MediaConnectFlowRouterOutputConfiguration}
  */
 export interface RouterOutputMediaConnectFlowRouterOutputConfiguration {
-  /** The ARN of the flow to connect to this router output. */
+  /**
+   * The ARN of the flow to connect to this router output.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:flow:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowArn?: string;
-  /** The ARN of the flow source to connect to this router output. */
+  /**
+   * The ARN of the flow source to connect to this router output.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):mediaconnect:[a-z0-9-]+:[0-9]{12}:source:[a-zA-Z0-9-]+:[a-zA-Z0-9_-]+$`.
+   */
   flowSourceArn?: string;
   /** The configuration that defines how content is encrypted during transit between the MediaConnect router and a MediaConnect flow. */
   destinationTransitEncryption: RouterOutputFlowTransitEncryption;
@@ -2013,7 +2231,11 @@ export interface RouterOutputFlowTransitEncryptionKeyConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediaconnect-routeroutput-medialiveinputrouteroutputconfiguration.html | CloudFormation: MediaLiveInputRouterOutputConfiguration}
  */
 export interface RouterOutputMediaLiveInputRouterOutputConfiguration {
-  /** The ARN of the MediaLive input to connect to this router output. */
+  /**
+   * The ARN of the MediaLive input to connect to this router output.
+   *
+   * Pattern: `^arn:(aws[a-zA-Z-]*):medialive:[a-z0-9-]+:[0-9]{12}:input:[a-zA-Z0-9]+$`.
+   */
   mediaLiveInputArn?: string;
   mediaLivePipelineId?: "PIPELINE_0" | "PIPELINE_1";
   /** The encryption configuration that defines how content is encrypted during transit between MediaConnect Router and MediaLive. This configuration determines whether encryption keys are automatically managed by the service or manually managed through Secrets Manager. */

@@ -3251,23 +3251,49 @@ export type CloudWatchAlarmTemplate = InstanceType<typeof CloudWatchAlarmTemplat
 export interface CloudWatchAlarmTemplateArgs {
   /** The comparison operator used to compare the specified statistic and the threshold. */
   comparisonOperator: "GreaterThanOrEqualToThreshold" | "GreaterThanThreshold" | "LessThanThreshold" | "LessThanOrEqualToThreshold";
-  /** The number of datapoints within the evaluation period that must be breaching to trigger the alarm. */
+  /**
+   * The number of datapoints within the evaluation period that must be breaching to trigger the alarm.
+   *
+   * Range: at least 1.
+   */
   datapointsToAlarm?: number;
-  /** A resource's optional description. */
+  /**
+   * A resource's optional description.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** The number of periods over which data is compared to the specified threshold. */
+  /**
+   * The number of periods over which data is compared to the specified threshold.
+   *
+   * Range: at least 1.
+   */
   evaluationPeriods: number;
   /**
    * A cloudwatch alarm template group's identifier. Can be either be its id or current name.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[^\s]+$`.
    */
   groupIdentifier?: string;
-  /** The name of the metric associated with the alarm. Must be compatible with targetResourceType. */
+  /**
+   * The name of the metric associated with the alarm. Must be compatible with targetResourceType.
+   *
+   * Length: 0–64.
+   */
   metricName: string;
-  /** A resource's name. Names must be unique within the scope of a resource type in a specific region. */
+  /**
+   * A resource's name. Names must be unique within the scope of a resource type in a specific region.
+   *
+   * Length: 1–255. Pattern: `^[^\s]+$`.
+   */
   name: string;
-  /** The period, in seconds, over which the specified statistic is applied. */
+  /**
+   * The period, in seconds, over which the specified statistic is applied.
+   *
+   * Range: 10–86400.
+   */
   period: number;
   /** The statistic to apply to the alarm's metric data. */
   statistic: "SampleCount" | "Average" | "Sum" | "Minimum" | "Maximum";
@@ -3307,9 +3333,17 @@ export type CloudWatchAlarmTemplateGroup = InstanceType<typeof CloudWatchAlarmTe
 
 /** Inputs of {@link CloudWatchAlarmTemplateGroup}. */
 export interface CloudWatchAlarmTemplateGroupArgs {
-  /** A resource's optional description. */
+  /**
+   * A resource's optional description.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** A resource's name. Names must be unique within the scope of a resource type in a specific region. */
+  /**
+   * A resource's name. Names must be unique within the scope of a resource type in a specific region.
+   *
+   * Length: 1–255. Pattern: `^[^\s]+$`.
+   */
   name: string;
   /** Represents the tags associated with a resource. */
   tags?: Record<string, string>;
@@ -3341,7 +3375,11 @@ export type Cluster = InstanceType<typeof Cluster>;
 export interface ClusterArgs {
   /** The hardware type for the cluster. */
   clusterType?: "ON_PREMISES" | "OUTPOSTS_RACK" | "OUTPOSTS_SERVER" | "EC2";
-  /** The IAM role your nodes will use. */
+  /**
+   * The IAM role your nodes will use.
+   *
+   * Pattern: `^arn:.+:iam:.+:role/.+$`.
+   */
   instanceRoleArn?: string;
   /** The user-specified name of the Cluster to be created. */
   name?: string;
@@ -3398,7 +3436,11 @@ export type EventBridgeRuleTemplate = InstanceType<typeof EventBridgeRuleTemplat
 
 /** Inputs of {@link EventBridgeRuleTemplate}. */
 export interface EventBridgeRuleTemplateArgs {
-  /** A resource's optional description. */
+  /**
+   * A resource's optional description.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
   /** The destinations that will receive the event notifications. */
   eventTargets?: EventBridgeRuleTemplateEventBridgeRuleTemplateTarget[];
@@ -3408,9 +3450,15 @@ export interface EventBridgeRuleTemplateArgs {
    * An eventbridge rule template group's identifier. Can be either be its id or current name.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[^\s]+$`.
    */
   groupIdentifier?: string;
-  /** A resource's name. Names must be unique within the scope of a resource type in a specific region. */
+  /**
+   * A resource's name. Names must be unique within the scope of a resource type in a specific region.
+   *
+   * Length: 1–255. Pattern: `^[^\s]+$`.
+   */
   name: string;
   /** Represents the tags associated with a resource. */
   tags?: Record<string, string>;
@@ -3438,7 +3486,11 @@ export interface EventBridgeRuleTemplateOutputs extends EventBridgeRuleTemplateA
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-medialive-eventbridgeruletemplate-eventbridgeruletemplatetarget.html | CloudFormation: EventBridgeRuleTemplateTarget}
  */
 export interface EventBridgeRuleTemplateEventBridgeRuleTemplateTarget {
-  /** Target ARNs must be either an SNS topic or CloudWatch log group. */
+  /**
+   * Target ARNs must be either an SNS topic or CloudWatch log group.
+   *
+   * Length: 1–2048. Pattern: `^arn.+$`.
+   */
   arn: string;
 }
 
@@ -3453,9 +3505,17 @@ export type EventBridgeRuleTemplateGroup = InstanceType<typeof EventBridgeRuleTe
 
 /** Inputs of {@link EventBridgeRuleTemplateGroup}. */
 export interface EventBridgeRuleTemplateGroupArgs {
-  /** A resource's optional description. */
+  /**
+   * A resource's optional description.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** A resource's name. Names must be unique within the scope of a resource type in a specific region. */
+  /**
+   * A resource's name. Names must be unique within the scope of a resource type in a specific region.
+   *
+   * Length: 1–255. Pattern: `^[^\s]+$`.
+   */
   name: string;
   /** Represents the tags associated with a resource. */
   tags?: Record<string, string>;
@@ -3774,7 +3834,11 @@ export interface MultiplexMultiplexOutputDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-medialive-multiplex-multiplexmediaconnectoutputdestinationsettings.html | CloudFormation: MultiplexMediaConnectOutputDestinationSettings}
  */
 export interface MultiplexMultiplexMediaConnectOutputDestinationSettings {
-  /** The MediaConnect entitlement ARN available as a Flow source. */
+  /**
+   * The MediaConnect entitlement ARN available as a Flow source.
+   *
+   * Length: at least 1.
+   */
   entitlementArn?: string;
 }
 
@@ -3784,13 +3848,29 @@ export interface MultiplexMultiplexMediaConnectOutputDestinationSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-medialive-multiplex-multiplexsettings.html | CloudFormation: MultiplexSettings}
  */
 export interface MultiplexMultiplexSettings {
-  /** Maximum video buffer delay in milliseconds. */
+  /**
+   * Maximum video buffer delay in milliseconds.
+   *
+   * Range: 800–3000.
+   */
   maximumVideoBufferDelayMilliseconds?: number;
-  /** Transport stream bit rate. */
+  /**
+   * Transport stream bit rate.
+   *
+   * Range: 1000000–100000000.
+   */
   transportStreamBitrate: number;
-  /** Transport stream ID. */
+  /**
+   * Transport stream ID.
+   *
+   * Range: 0–65535.
+   */
   transportStreamId: number;
-  /** Transport stream reserved bit rate. */
+  /**
+   * Transport stream reserved bit rate.
+   *
+   * Range: 0–100000000.
+   */
   transportStreamReservedBitrate?: number;
 }
 
@@ -3845,7 +3925,11 @@ export interface MultiplexprogramOutputs extends MultiplexprogramArgs {
 export interface MultiplexprogramMultiplexProgramSettings {
   /** Indicates which pipeline is preferred by the multiplex for program ingest. */
   preferredChannelPipeline?: "CURRENTLY_ACTIVE" | "PIPELINE_0" | "PIPELINE_1";
-  /** Unique program number. */
+  /**
+   * Unique program number.
+   *
+   * Range: 0–65535.
+   */
   programNumber: number;
   /** Transport stream service descriptor configuration for the Multiplex program. */
   serviceDescriptor?: MultiplexprogramMultiplexProgramServiceDescriptor;
@@ -3859,9 +3943,17 @@ export interface MultiplexprogramMultiplexProgramSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-medialive-multiplexprogram-multiplexprogramservicedescriptor.html | CloudFormation: MultiplexProgramServiceDescriptor}
  */
 export interface MultiplexprogramMultiplexProgramServiceDescriptor {
-  /** Name of the provider. */
+  /**
+   * Name of the provider.
+   *
+   * Length: 1–256.
+   */
   providerName: string;
-  /** Name of the service. */
+  /**
+   * Name of the service.
+   *
+   * Length: 1–256.
+   */
   serviceName: string;
 }
 
@@ -3874,6 +3966,8 @@ export interface MultiplexprogramMultiplexVideoSettings {
   /**
    * The constant bitrate configuration for the video encode.
    * When this field is defined, StatmuxSettings must be undefined.
+   *
+   * Range: 100000–100000000.
    */
   constantBitrate?: number;
   /**
@@ -3889,11 +3983,23 @@ export interface MultiplexprogramMultiplexVideoSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-medialive-multiplexprogram-multiplexstatmuxvideosettings.html | CloudFormation: MultiplexStatmuxVideoSettings}
  */
 export interface MultiplexprogramMultiplexStatmuxVideoSettings {
-  /** Maximum statmux bitrate. */
+  /**
+   * Maximum statmux bitrate.
+   *
+   * Range: 100000–100000000.
+   */
   maximumBitrate?: number;
-  /** Minimum statmux bitrate. */
+  /**
+   * Minimum statmux bitrate.
+   *
+   * Range: 100000–100000000.
+   */
   minimumBitrate?: number;
-  /** The purpose of the priority is to use a combination of the\nmultiplex rate control algorithm and the QVBR capability of the\nencoder to prioritize the video quality of some channels in a\nmultiplex over others. Channels that have a higher priority will\nget higher video quality at the expense of the video quality of\nother channels in the multiplex with lower priority. */
+  /**
+   * The purpose of the priority is to use a combination of the\nmultiplex rate control algorithm and the QVBR capability of the\nencoder to prioritize the video quality of some channels in a\nmultiplex over others. Channels that have a higher priority will\nget higher video quality at the expense of the video quality of\nother channels in the multiplex with lower priority.
+   *
+   * Range: -5–5.
+   */
   priority?: number;
 }
 
@@ -4096,16 +4202,28 @@ export interface SignalMapArgs {
    * A cloudwatch alarm template group's identifier. Can be either be its id or current name.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Pattern: `^[^\s]+$`.
    */
   cloudWatchAlarmTemplateGroupIdentifiers?: string[];
-  /** A resource's optional description. */
+  /**
+   * A resource's optional description.
+   *
+   * Length: 0–1024.
+   */
   description?: string;
-  /** A top-level supported Amazon Web Services resource ARN to discover a signal map from. */
+  /**
+   * A top-level supported Amazon Web Services resource ARN to discover a signal map from.
+   *
+   * Length: 1–2048.
+   */
   discoveryEntryPointArn: string;
   /**
    * An eventbridge rule template group's identifier. Can be either be its id or current name.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Pattern: `^[^\s]+$`.
    */
   eventBridgeRuleTemplateGroupIdentifiers?: string[];
   /**
@@ -4114,7 +4232,11 @@ export interface SignalMapArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   forceRediscovery?: boolean;
-  /** A resource's name. Names must be unique within the scope of a resource type in a specific region. */
+  /**
+   * A resource's name. Names must be unique within the scope of a resource type in a specific region.
+   *
+   * Length: 1–255. Pattern: `^[^\s]+$`.
+   */
   name: string;
   /** Represents the tags associated with a resource. */
   tags?: Record<string, string>;
@@ -4161,7 +4283,11 @@ export interface SignalMapOutputs extends SignalMapArgs {
 export interface SignalMapMediaResource {
   /** A direct destination neighbor to an Amazon Web Services media resource. */
   destinations?: SignalMapMediaResourceNeighbor[];
-  /** The logical name of an Amazon Web Services media resource. */
+  /**
+   * The logical name of an Amazon Web Services media resource.
+   *
+   * Length: 0–256.
+   */
   name?: string;
   /** A direct source neighbor to an Amazon Web Services media resource. */
   sources?: SignalMapMediaResourceNeighbor[];
@@ -4173,9 +4299,17 @@ export interface SignalMapMediaResource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-medialive-signalmap-mediaresourceneighbor.html | CloudFormation: MediaResourceNeighbor}
  */
 export interface SignalMapMediaResourceNeighbor {
-  /** The ARN of a resource used in Amazon Web Services media workflows. */
+  /**
+   * The ARN of a resource used in Amazon Web Services media workflows.
+   *
+   * Length: 1–2048. Pattern: `^arn.+$`.
+   */
   arn: string;
-  /** The logical name of an Amazon Web Services media resource. */
+  /**
+   * The logical name of an Amazon Web Services media resource.
+   *
+   * Length: 0–256.
+   */
   name?: string;
 }
 
@@ -4185,7 +4319,11 @@ export interface SignalMapMediaResourceNeighbor {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-medialive-signalmap-successfulmonitordeployment.html | CloudFormation: SuccessfulMonitorDeployment}
  */
 export interface SignalMapSuccessfulMonitorDeployment {
-  /** URI associated with a signal map's monitor deployment. */
+  /**
+   * URI associated with a signal map's monitor deployment.
+   *
+   * Length: 0–2048.
+   */
   detailsUri: string;
   /** A signal map's monitor deployment status. */
   status: "NOT_DEPLOYED" | "DRY_RUN_DEPLOYMENT_COMPLETE" | "DRY_RUN_DEPLOYMENT_FAILED" | "DRY_RUN_DEPLOYMENT_IN_PROGRESS" | "DEPLOYMENT_COMPLETE" | "DEPLOYMENT_FAILED" | "DEPLOYMENT_IN_PROGRESS" | "DELETE_COMPLETE" | "DELETE_FAILED" | "DELETE_IN_PROGRESS";
@@ -4197,9 +4335,17 @@ export interface SignalMapSuccessfulMonitorDeployment {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-medialive-signalmap-monitordeployment.html | CloudFormation: MonitorDeployment}
  */
 export interface SignalMapMonitorDeployment {
-  /** URI associated with a signal map's monitor deployment. */
+  /**
+   * URI associated with a signal map's monitor deployment.
+   *
+   * Length: 0–2048.
+   */
   detailsUri?: string;
-  /** Error message associated with a failed monitor deployment of a signal map. */
+  /**
+   * Error message associated with a failed monitor deployment of a signal map.
+   *
+   * Length: 0–2048.
+   */
   errorMessage?: string;
   /** The signal map monitor deployment status. */
   status: "NOT_DEPLOYED" | "DRY_RUN_DEPLOYMENT_COMPLETE" | "DRY_RUN_DEPLOYMENT_FAILED" | "DRY_RUN_DEPLOYMENT_IN_PROGRESS" | "DEPLOYMENT_COMPLETE" | "DEPLOYMENT_FAILED" | "DEPLOYMENT_IN_PROGRESS" | "DELETE_COMPLETE" | "DELETE_FAILED" | "DELETE_IN_PROGRESS";

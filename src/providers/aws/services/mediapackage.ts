@@ -76,7 +76,11 @@ export interface ChannelArgs {
   ingressAccessLogs?: ChannelLogConfiguration;
   /** The input URL where the source stream should be sent. */
   hlsIngest?: ChannelHlsIngest;
-  /** Unique identifier that you assign to the channel. */
+  /**
+   * Unique identifier that you assign to the channel.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   awsId: string;
   /** Configures egress access logs. */
   egressAccessLogs?: ChannelLogConfiguration;
@@ -96,7 +100,11 @@ export interface ChannelOutputs extends ChannelArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackage-channel-logconfiguration.html | CloudFormation: LogConfiguration}
  */
 export interface ChannelLogConfiguration {
-  /** Sets a custom Amazon CloudWatch log group name. */
+  /**
+   * Sets a custom Amazon CloudWatch log group name.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   logGroupName?: string;
 }
 
@@ -170,7 +178,11 @@ export interface OriginEndpointArgs {
   cmafPackage?: OriginEndpointCmafPackage;
   /** The IP addresses that can access this endpoint. */
   whitelist?: string[];
-  /** The manifest ID is required and must be unique within the OriginEndpoint. The ID can't be changed after the endpoint is created. */
+  /**
+   * The manifest ID is required and must be unique within the OriginEndpoint. The ID can't be changed after the endpoint is created.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   awsId: string;
   /** Parameters for Apple HLS packaging. */
   hlsPackage?: OriginEndpointHlsPackage;
@@ -334,7 +346,11 @@ export interface OriginEndpointCmafEncryption {
   keyRotationIntervalSeconds?: number;
   /** Parameters for the SPEKE key provider. */
   spekeKeyProvider: OriginEndpointSpekeKeyProvider;
-  /** An optional 128-bit, 16-byte hex value represented by a 32-character string, used in conjunction with the key for encrypting blocks. If you don't specify a value, then AWS Elemental MediaPackage creates the constant initialization vector (IV). */
+  /**
+   * An optional 128-bit, 16-byte hex value represented by a 32-character string, used in conjunction with the key for encrypting blocks. If you don't specify a value, then AWS Elemental MediaPackage creates the constant initialization vector (IV).
+   *
+   * Length: 32–32. Pattern: ``.
+   */
   constantInitializationVector?: string;
   /** The encryption method to use. */
   encryptionMethod?: "SAMPLE_AES" | "AES_CTR";
@@ -390,7 +406,7 @@ export interface OriginEndpointHlsManifest {
    * - `PROVIDER_PLACEMENT_OPPORTUNITY`
    * - `SPLICE_INSERT`
    */
-  adTriggers?: string[];
+  adTriggers?: ("SPLICE_INSERT" | "BREAK" | "PROVIDER_ADVERTISEMENT" | "DISTRIBUTOR_ADVERTISEMENT" | "PROVIDER_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_PLACEMENT_OPPORTUNITY" | "PROVIDER_OVERLAY_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_OVERLAY_PLACEMENT_OPPORTUNITY")[];
   /** The URL that's used to request this manifest from this endpoint. */
   url?: string;
 }
@@ -449,7 +465,7 @@ export interface OriginEndpointHlsPackage {
    * - `PROVIDER_PLACEMENT_OPPORTUNITY`
    * - `SPLICE_INSERT`
    */
-  adTriggers?: string[];
+  adTriggers?: ("SPLICE_INSERT" | "BREAK" | "PROVIDER_ADVERTISEMENT" | "DISTRIBUTOR_ADVERTISEMENT" | "PROVIDER_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_PLACEMENT_OPPORTUNITY" | "PROVIDER_OVERLAY_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_OVERLAY_PLACEMENT_OPPORTUNITY")[];
   /** When enabled, MediaPackage passes through digital video broadcasting (DVB) subtitles into the output. */
   includeDvbSubtitles?: boolean;
 }
@@ -521,7 +537,7 @@ export interface OriginEndpointDashPackage {
    * - `PROVIDER_PLACEMENT_OPPORTUNITY` .
    * - `SPLICE_INSERT` .
    */
-  adTriggers?: string[];
+  adTriggers?: ("SPLICE_INSERT" | "BREAK" | "PROVIDER_ADVERTISEMENT" | "DISTRIBUTOR_ADVERTISEMENT" | "PROVIDER_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_PLACEMENT_OPPORTUNITY" | "PROVIDER_OVERLAY_PLACEMENT_OPPORTUNITY" | "DISTRIBUTOR_OVERLAY_PLACEMENT_OPPORTUNITY")[];
   /**
    * The DASH profile for the output.
    *
@@ -540,7 +556,7 @@ export interface OriginEndpointDashPackage {
    * - `ADS` - AWS Elemental MediaPackage will produce multi-period DASH manifests. Periods are created based on the SCTE-35 ad markers present in the input manifest.
    * - *No value* - AWS Elemental MediaPackage will produce single-period DASH manifests. This is the default setting.
    */
-  periodTriggers?: string[];
+  periodTriggers?: ("ADS")[];
   /** Amount of time (in seconds) that the player should be from the live point at the end of the manifest. */
   suggestedPresentationDelaySeconds?: number;
   /** Determines the type of UTC timing included in the DASH Media Presentation Description (MPD). */
@@ -818,7 +834,7 @@ export interface PackagingConfigurationDashPackage {
    * - `ADS` - AWS Elemental MediaPackage will produce multi-period DASH manifests. Periods are created based on the SCTE-35 ad markers present in the input manifest.
    * - *No value* - AWS Elemental MediaPackage will produce single-period DASH manifests. This is the default setting.
    */
-  periodTriggers?: string[];
+  periodTriggers?: ("ADS")[];
   /** This applies only to stream sets with a single video track. When true, the stream set includes an additional I-frame trick-play only stream, along with the other tracks. If false, this extra stream is not included. */
   includeIframeOnlyStream?: boolean;
   /** Duration (in seconds) of each fragment. Actual fragments are rounded to the nearest multiple of the source segment duration. */
@@ -885,7 +901,11 @@ export type PackagingGroup = InstanceType<typeof PackagingGroup>;
 export interface PackagingGroupArgs {
   /** Parameters for CDN authorization. */
   authorization?: PackagingGroupAuthorization;
-  /** Unique identifier that you assign to the packaging group. */
+  /**
+   * Unique identifier that you assign to the packaging group.
+   *
+   * Length: 1–256. Pattern: ``.
+   */
   awsId: string;
   /** The configuration parameters for egress access logging. */
   egressAccessLogs?: PackagingGroupLogConfiguration;
@@ -919,6 +939,10 @@ export interface PackagingGroupAuthorization {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mediapackage-packaginggroup-logconfiguration.html | CloudFormation: LogConfiguration}
  */
 export interface PackagingGroupLogConfiguration {
-  /** Sets a custom Amazon CloudWatch log group name for egress logs. If a log group name isn't specified, the default name is used: /aws/MediaPackage/EgressAccessLogs. */
+  /**
+   * Sets a custom Amazon CloudWatch log group name for egress logs. If a log group name isn't specified, the default name is used: /aws/MediaPackage/EgressAccessLogs.
+   *
+   * Length: 1–512. Pattern: ``.
+   */
   logGroupName?: string;
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/mediatailor
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The configuration parameters for a channel. For information about MediaTailor channels, see [Working with channels](https://docs.aws.amazon.com/mediatailor/latest/ug/channel-assembly-channels.html) in the *MediaTailor User Guide* .
  *
@@ -104,7 +106,7 @@ export interface ChannelHlsPlaylistSettings {
   /** The total duration (in seconds) of each manifest. Minimum value: `30` seconds. Maximum value: `3600` seconds. */
   manifestWindowSeconds?: number;
   /** Determines the type of SCTE 35 tags to use in ad markup. Specify `DATERANGE` to use `DATERANGE` tags (for live or VOD content). Specify `SCTE35_ENHANCED` to use `EXT-X-CUE-OUT` and `EXT-X-CUE-IN` tags (for VOD content only). */
-  adMarkupType?: string[];
+  adMarkupType?: ("DATERANGE" | "SCTE35_ENHANCED")[];
 }
 
 /**
@@ -114,7 +116,7 @@ export interface ChannelHlsPlaylistSettings {
  */
 export interface ChannelLogConfigurationForChannel {
   /** The log types. */
-  logTypes?: string[];
+  logTypes?: ("AS_RUN")[];
 }
 
 /**
@@ -139,7 +141,7 @@ export type ChannelPolicy = InstanceType<typeof ChannelPolicy>;
 /** Inputs of {@link ChannelPolicy}. */
 export interface ChannelPolicyArgs {
   /** The IAM policy for the channel. IAM policies are used to control access to your channel. */
-  policy: Record<string, unknown> | string;
+  policy: PolicyDocument | string;
   /** The name of the channel associated with this Channel Policy. */
   channelName: string;
 }
@@ -330,7 +332,11 @@ export interface PlaybackConfigurationArgs {
   hlsConfiguration?: PlaybackConfigurationHlsConfiguration;
   /** The URL prefix for the parent manifest for the stream, minus the asset ID. The maximum length is 512 characters. */
   videoContentSourceUrl: string;
-  /** The identifier for the playback configuration. */
+  /**
+   * The identifier for the playback configuration.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9_-]+$`.
+   */
   name: string;
   /** The name that is used to associate this playback configuration with a custom transcode profile. This overrides the dynamic transcoding defaults of MediaTailor. Use this only if you have already set up custom profiles with the help of AWS Support. */
   transcodeProfileName?: string;
@@ -518,6 +524,8 @@ export interface PlaybackConfigurationLogConfiguration {
    * The percentage of session logs that MediaTailor sends to your configured log destination. For example, if your playback configuration has 1000 sessions and `percentEnabled` is set to `60` , MediaTailor sends logs for 600 of the sessions to CloudWatch Logs. MediaTailor decides at random which of the playback configuration sessions to send logs for. If you want to view logs for a specific session, you can use the [debug log mode](https://docs.aws.amazon.com/mediatailor/latest/ug/debug-log-mode.html) .
    *
    * Valid values: `0` - `100`
+   *
+   * Range: 0–100.
    */
   percentEnabled: number;
 }

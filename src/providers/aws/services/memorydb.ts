@@ -19,7 +19,11 @@ export type ACL = InstanceType<typeof ACL>;
 
 /** Inputs of {@link ACL}. */
 export interface ACLArgs {
-  /** The name of the Access Control List. */
+  /**
+   * The name of the Access Control List.
+   *
+   * Pattern: `[a-z][a-z0-9\\-]*`.
+   */
   aclName: string;
   /** The list of users that belong to the Access Control List. */
   userNames?: string[];
@@ -27,6 +31,8 @@ export interface ACLArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -80,7 +86,11 @@ export interface ClusterArgs {
   snapshotArns?: string[];
   /** The port used by the cluster . */
   port?: number;
-  /** The name of the Access Control List to associate with the cluster . */
+  /**
+   * The name of the Access Control List to associate with the cluster .
+   *
+   * Pattern: `[a-zA-Z][a-zA-Z0-9\-]*`.
+   */
   aclName: string;
   /**
    * The name of a snapshot from which to restore data into the new cluster . The snapshot status changes to restoring while the new cluster is being created.
@@ -92,7 +102,11 @@ export interface ClusterArgs {
   numShards?: number;
   /** A flag to indicate if In-transit encryption is enabled. */
   tlsEnabled?: boolean;
-  /** The name of the cluster . */
+  /**
+   * The name of the cluster .
+   *
+   * Pattern: `[a-z][a-z0-9\-]*`.
+   */
   clusterName: string;
   /** When you pass the logical ID of this resource to the intrinsic `Ref` function, Ref returns the ARN of the SNS topic, such as `arn:aws:memorydb:us-east-1:123456789012:mySNSTopic` */
   snsTopicArn?: string;
@@ -100,6 +114,8 @@ export interface ClusterArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /** The Redis engine version used by the cluster . */
@@ -181,6 +197,8 @@ export interface MultiRegionClusterArgs {
    * A suffix to be added to the Multi-Region cluster name. Amazon MemoryDB automatically applies a prefix to the Multi-Region cluster Name when it is created. Each Amazon Region has its own prefix. For instance, a Multi-Region cluster Name created in the US-West-1 region will begin with "virxk", along with the suffix name you provide. The suffix guarantees uniqueness of the Multi-Region cluster name across multiple regions.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `[a-z][a-z0-9\-]*`.
    */
   multiRegionClusterNameSuffix?: string;
   /** The description of the multi-Region cluster. */
@@ -197,7 +215,11 @@ export interface MultiRegionClusterArgs {
   engine?: string;
   /** The version of the engine used by the multi-Region cluster. */
   engineVersion?: string;
-  /** A list of tags to be applied to the multi-Region cluster. */
+  /**
+   * A list of tags to be applied to the multi-Region cluster.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The strategy to use for the update operation. Supported values are "coordinated" or "uncoordinated".
@@ -244,6 +266,8 @@ export interface ParameterGroupArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -335,7 +359,11 @@ export type SubnetGroup = InstanceType<typeof SubnetGroup>;
 export interface SubnetGroupArgs {
   /** A description of the subnet group. */
   description?: string;
-  /** The name of the subnet group to be used for the cluster . */
+  /**
+   * The name of the subnet group to be used for the cluster .
+   *
+   * Pattern: `[a-z][a-z0-9\-]*`.
+   */
   subnetGroupName: string;
   /** A list of Amazon VPC subnet IDs for the subnet group. */
   subnetIds: string[];
@@ -343,6 +371,8 @@ export interface SubnetGroupArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -376,7 +406,11 @@ export interface UserArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   authenticationMode?: UserAuthenticationMode;
-  /** The name of the user. */
+  /**
+   * The name of the user.
+   *
+   * Pattern: `[a-z][a-z0-9\\-]*`.
+   */
   userName: string;
   /**
    * Access permissions string used for this user.
@@ -388,6 +422,8 @@ export interface UserArgs {
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -416,6 +452,8 @@ export interface UserAuthenticationMode {
    * The password(s) used for authentication
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Items: 1–2.
    */
   passwords?: string[];
 }

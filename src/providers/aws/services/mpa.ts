@@ -21,11 +21,19 @@ export type ApprovalTeam = InstanceType<typeof ApprovalTeam>;
 export interface ApprovalTeamArgs {
   /** Contains details for how an approval team grants approval. */
   approvalStrategy: ApprovalTeamApprovalStrategy;
-  /** Contains details for an approver. */
+  /**
+   * Contains details for an approver.
+   *
+   * Items: at least 1.
+   */
   approvers: ApprovalTeamApprover[];
   /** Tags that you have added to the specified resource. */
   tags?: AwsTag[];
-  /** Contains details for a policy. Policies define what operations a team that define the permissions for team resources. */
+  /**
+   * Contains details for a policy. Policies define what operations a team that define the permissions for team resources.
+   *
+   * Items: at least 1.
+   */
   policies: ApprovalTeamPolicy[];
   /** Name of the team. */
   name: string;
@@ -151,7 +159,11 @@ export interface IdentitySourceIdentitySourceParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mpa-identitysource-iamidentitycenter.html | CloudFormation: IamIdentityCenter}
  */
 export interface IdentitySourceIamIdentityCenter {
-  /** Amazon Resource Name (ARN) for the IAM Identity Center instance. */
+  /**
+   * Amazon Resource Name (ARN) for the IAM Identity Center instance.
+   *
+   * Pattern: `^arn:.+:sso:::instance/(?:sso)?ins-[a-zA-Z0-9-.]{16}$`.
+   */
   instanceArn: string;
   /** AWS Region where the IAM Identity Center instance is located. */
   region: string;

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/msk
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Represents a secret stored in the AWS Secrets Manager that can be used to authenticate with a cluster using a user name and a password.
  *
@@ -40,15 +42,25 @@ export type Channel = InstanceType<typeof Channel>;
 
 /** Inputs of {@link Channel}. */
 export interface ChannelArgs {
-  /** Name of the channel */
+  /**
+   * Name of the channel
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9._-]+$`.
+   */
   channelName: string;
   /**
    * The Amazon Resource Name (ARN) of the cluster
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: ``.
    */
   clusterArn?: string;
-  /** Topic configuration */
+  /**
+   * Topic configuration
+   *
+   * Items: 1–1.
+   */
   topicConfigurationList: ChannelTopicConfiguration[];
   /** Encryption configuration */
   encryptionConfiguration?: ChannelEncryptionConfiguration;
@@ -78,7 +90,11 @@ export interface ChannelOutputs extends ChannelArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-topicconfiguration.html | CloudFormation: TopicConfiguration}
  */
 export interface ChannelTopicConfiguration {
-  /** The Amazon Resource Name (ARN) that uniquely identifies the topic */
+  /**
+   * The Amazon Resource Name (ARN) that uniquely identifies the topic
+   *
+   * Pattern: ``.
+   */
   topicArn: string;
   /** Record converter configuration for a topic */
   recordConverter: ChannelRecordConverter;
@@ -112,7 +128,11 @@ export interface ChannelRecordSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface ChannelEncryptionConfiguration {
-  /** The ARN of the KMS key for encryption */
+  /**
+   * The ARN of the KMS key for encryption
+   *
+   * Pattern: ``.
+   */
   kmsKeyArn: string;
 }
 
@@ -122,9 +142,17 @@ export interface ChannelEncryptionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-icebergdestinationconfiguration.html | CloudFormation: IcebergDestinationConfiguration}
  */
 export interface ChannelIcebergDestinationConfiguration {
-  /** The Amazon Resource Name (ARN) of an IAM role used by MSK to access the table */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role used by MSK to access the table
+   *
+   * Pattern: ``.
+   */
   serviceExecutionRoleArn: string;
-  /** Data freshness in seconds */
+  /**
+   * Data freshness in seconds
+   *
+   * Range: 60–900.
+   */
   dataFreshnessInSeconds?: number;
   /** Catalog configuration of the destination */
   catalog?: ChannelCatalog;
@@ -136,7 +164,11 @@ export interface ChannelIcebergDestinationConfiguration {
   schemaEvolution: ChannelSchemaEvolution;
   /** Table creation configuration of the destination */
   tableCreation: ChannelTableCreation;
-  /** List of destination tables */
+  /**
+   * List of destination tables
+   *
+   * Items: 1–1.
+   */
   destinationTableList: ChannelDestinationTable[];
   /** Compression codec for Iceberg table data files. Defaults to ZSTD. */
   compressionType?: "ZSTD" | "SNAPPY";
@@ -148,7 +180,11 @@ export interface ChannelIcebergDestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-catalog.html | CloudFormation: Catalog}
  */
 export interface ChannelCatalog {
-  /** The ARN of the catalog */
+  /**
+   * The ARN of the catalog
+   *
+   * Pattern: ``.
+   */
   catalogArn?: string;
   /** The warehouse location */
   warehouseLocation?: string;
@@ -160,7 +196,11 @@ export interface ChannelCatalog {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-deadletterqueues3.html | CloudFormation: DeadLetterQueueS3}
  */
 export interface ChannelDeadLetterQueueS3 {
-  /** The ARN of the S3 bucket */
+  /**
+   * The ARN of the S3 bucket
+   *
+   * Pattern: ``.
+   */
   bucketArn: string;
   /** The error output prefix */
   errorOutputPrefix: string;
@@ -230,11 +270,19 @@ export interface ChannelPartitionSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-s3destinationconfiguration.html | CloudFormation: S3DestinationConfiguration}
  */
 export interface ChannelS3DestinationConfiguration {
-  /** Data freshness in seconds */
+  /**
+   * Data freshness in seconds
+   *
+   * Range: 60–900.
+   */
   dataFreshnessInSeconds?: number;
   /** Dead letter queue S3 configuration of the destination */
   deadLetterQueueS3: ChannelDeadLetterQueueS3;
-  /** The Amazon Resource Name (ARN) of an IAM role used by MSK to access S3 */
+  /**
+   * The Amazon Resource Name (ARN) of an IAM role used by MSK to access S3
+   *
+   * Pattern: ``.
+   */
   serviceExecutionRoleArn: string;
   /** S3 storage configuration */
   storage: ChannelS3Storage;
@@ -246,7 +294,11 @@ export interface ChannelS3DestinationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-channel-s3storage.html | CloudFormation: S3Storage}
  */
 export interface ChannelS3Storage {
-  /** ARN of the S3 bucket */
+  /**
+   * ARN of the S3 bucket
+   *
+   * Pattern: ``.
+   */
   bucketArn: string;
   /** Optional prefix for output objects */
   outputPrefix?: string;
@@ -335,7 +387,11 @@ export type Cluster = InstanceType<typeof Cluster>;
 
 /** Inputs of {@link Cluster}. */
 export interface ClusterArgs {
-  /** The version of Apache Kafka. You can use Amazon MSK to create clusters that use [supported Apache Kafka versions](https://docs.aws.amazon.com/msk/latest/developerguide/supported-kafka-versions.html) . */
+  /**
+   * The version of Apache Kafka. You can use Amazon MSK to create clusters that use [supported Apache Kafka versions](https://docs.aws.amazon.com/msk/latest/developerguide/supported-kafka-versions.html) .
+   *
+   * Length: 1–128.
+   */
   kafkaVersion: string;
   /** The number of broker nodes in the cluster. */
   numberOfBrokerNodes: number;
@@ -344,15 +400,27 @@ export interface ClusterArgs {
   /** The settings for open monitoring. */
   openMonitoring?: ClusterOpenMonitoring;
   currentVersion?: string;
-  /** This controls storage mode for supported storage tiers. */
+  /**
+   * This controls storage mode for supported storage tiers.
+   *
+   * Length: 5–6.
+   */
   storageMode?: "LOCAL" | "TIERED";
   /** Represents the configuration that you want MSK to use for the cluster. */
   configurationInfo?: ClusterConfigurationInfo;
   /** Information about the broker nodes in the cluster. */
   brokerNodeGroupInfo: ClusterBrokerNodeGroupInfo;
-  /** Specifies the level of monitoring for the MSK cluster. */
+  /**
+   * Specifies the level of monitoring for the MSK cluster.
+   *
+   * Length: 7–23.
+   */
   enhancedMonitoring?: "DEFAULT" | "PER_BROKER" | "PER_TOPIC_PER_BROKER" | "PER_TOPIC_PER_PARTITION";
-  /** The name of the cluster. */
+  /**
+   * The name of the cluster.
+   *
+   * Length: 1–64.
+   */
   clusterName: string;
   /** Includes all client authentication related information. */
   clientAuthentication?: ClusterClientAuthentication;
@@ -367,6 +435,7 @@ export interface ClusterArgs {
 
 /** Outputs of {@link Cluster}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterOutputs extends ClusterArgs {
+  currentVersion: string;
   /** The Amazon Resource Name (ARN) of the MSK cluster. */
   arn: string;
 }
@@ -491,7 +560,11 @@ export interface ClusterBrokerNodeGroupInfo {
   connectivityInfo?: ClusterConnectivityInfo;
   /** Contains information about storage volumes attached to Amazon MSK broker nodes. */
   storageInfo?: ClusterStorageInfo;
-  /** This parameter is currently not in use. */
+  /**
+   * This parameter is currently not in use.
+   *
+   * Length: 6–9.
+   */
   brokerAZDistribution?: string;
   /**
    * The type of Amazon EC2 instances to use for brokers. Depending on the [broker type](https://docs.aws.amazon.com/msk/latest/developerguide/broker-instance-types.html) , Amazon MSK supports the following broker sizes:
@@ -509,6 +582,8 @@ export interface ClusterBrokerNodeGroupInfo {
    * - express.m7g.large, express.m7g.xlarge, express.m7g.2xlarge, express.m7g.4xlarge, express.m7g.8xlarge, express.m7g.12xlarge, express.m7g.16xlarge
    *
    * > Some broker sizes might not be available in certian AWS Regions. See the updated [Pricing tools](https://docs.aws.amazon.com/msk/pricing/) section on the Amazon MSK pricing page for the latest list of available instances by Region.
+   *
+   * Length: 5–32.
    */
   instanceType: string;
 }
@@ -596,7 +671,11 @@ export interface ClusterVpcConnectivityTls {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-cluster-publicaccess.html | CloudFormation: PublicAccess}
  */
 export interface ClusterPublicAccess {
-  /** DISABLED means that public access is turned off. SERVICE_PROVIDED_EIPS means that public access is turned on. */
+  /**
+   * DISABLED means that public access is turned off. SERVICE_PROVIDED_EIPS means that public access is turned on.
+   *
+   * Length: 7–23.
+   */
   type?: string;
 }
 
@@ -618,7 +697,11 @@ export interface ClusterStorageInfo {
 export interface ClusterEBSStorageInfo {
   /** EBS volume provisioned throughput information. */
   provisionedThroughput?: ClusterProvisionedThroughput;
-  /** The size in GiB of the EBS volume for the data drive on each broker node. */
+  /**
+   * The size in GiB of the EBS volume for the data drive on each broker node.
+   *
+   * Range: 1–16384.
+   */
   volumeSize?: number;
 }
 
@@ -789,8 +872,12 @@ export type ClusterPolicy = InstanceType<typeof ClusterPolicy>;
 /** Inputs of {@link ClusterPolicy}. */
 export interface ClusterPolicyArgs {
   /** Resource policy for the cluster. The maximum size supported for a resource-based policy document is 20 KB. */
-  policy: Record<string, unknown>;
-  /** The Amazon Resource Name (ARN) that uniquely identifies the cluster. */
+  policy: PolicyDocument;
+  /**
+   * The Amazon Resource Name (ARN) that uniquely identifies the cluster.
+   *
+   * Pattern: ``.
+   */
   clusterArn: string;
 }
 
@@ -875,15 +962,35 @@ export type Replicator = InstanceType<typeof Replicator>;
 
 /** Inputs of {@link Replicator}. */
 export interface ReplicatorArgs {
-  /** The name of the replicator. Alpha-numeric characters with '-' are allowed. */
+  /**
+   * The name of the replicator. Alpha-numeric characters with '-' are allowed.
+   *
+   * Length: 1–128. Pattern: `^[0-9A-Za-z][0-9A-Za-z-]{0,}$`.
+   */
   replicatorName: string;
-  /** A summary description of the replicator. */
+  /**
+   * A summary description of the replicator.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
-  /** Kafka Clusters to use in setting up sources / targets for replication. */
+  /**
+   * Kafka Clusters to use in setting up sources / targets for replication.
+   *
+   * Items: 2–2.
+   */
   kafkaClusters: ReplicatorKafkaCluster[];
-  /** A list of replication configurations, where each configuration targets a given source cluster to target cluster replication flow. */
+  /**
+   * A list of replication configurations, where each configuration targets a given source cluster to target cluster replication flow.
+   *
+   * Items: 1–1.
+   */
   replicationInfoList: ReplicatorReplicationInfo[];
-  /** The ARN of the IAM role used by the replicator to access resources in the customer's account (e.g source and target clusters) */
+  /**
+   * The ARN of the IAM role used by the replicator to access resources in the customer's account (e.g source and target clusters)
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):iam:.*`.
+   */
   serviceExecutionRoleArn: string;
   /** List of tags to attach to created Replicator. */
   tags?: AwsTag[];
@@ -923,7 +1030,11 @@ export interface ReplicatorKafkaCluster {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-amazonmskcluster.html | CloudFormation: AmazonMskCluster}
  */
 export interface ReplicatorAmazonMskCluster {
-  /** The Amazon Resource Name (ARN) of an Amazon MSK cluster. */
+  /**
+   * The Amazon Resource Name (ARN) of an Amazon MSK cluster.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafka:.*`.
+   */
   mskClusterArn: string;
 }
 
@@ -945,9 +1056,17 @@ export interface ReplicatorApacheKafkaCluster {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-kafkaclusterclientvpcconfig.html | CloudFormation: KafkaClusterClientVpcConfig}
  */
 export interface ReplicatorKafkaClusterClientVpcConfig {
-  /** The security groups to attach to the ENIs for the broker nodes. */
+  /**
+   * The security groups to attach to the ENIs for the broker nodes.
+   *
+   * Items: 1–16.
+   */
   securityGroupIds?: string[];
-  /** The list of subnets in the client VPC to connect to. */
+  /**
+   * The list of subnets in the client VPC to connect to.
+   *
+   * Items: 2–3.
+   */
   subnetIds: string[];
 }
 
@@ -1065,11 +1184,19 @@ export interface ReplicatorKafkaClusterEncryptionInTransit {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-replicationinfo.html | CloudFormation: ReplicationInfo}
  */
 export interface ReplicatorReplicationInfo {
-  /** The ARN of the source Kafka cluster. */
+  /**
+   * The ARN of the source Kafka cluster.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafka:.*`.
+   */
   sourceKafkaClusterArn?: string;
   /** The ID of the source Kafka cluster. */
   sourceKafkaClusterId?: string;
-  /** The ARN of the target Kafka cluster. */
+  /**
+   * The ARN of the target Kafka cluster.
+   *
+   * Pattern: `arn:(aws|aws-us-gov|aws-cn):kafka:.*`.
+   */
   targetKafkaClusterArn?: string;
   /** The ID of the target Kafka cluster. */
   targetKafkaClusterId?: string;
@@ -1087,9 +1214,17 @@ export interface ReplicatorReplicationInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-topicreplication.html | CloudFormation: TopicReplication}
  */
 export interface ReplicatorTopicReplication {
-  /** List of regular expression patterns indicating the topics to copy. */
+  /**
+   * List of regular expression patterns indicating the topics to copy.
+   *
+   * Items: 1–100. Each item: Length: at most 249.
+   */
   topicsToReplicate: string[];
-  /** List of regular expression patterns indicating the topics that should not be replicated. */
+  /**
+   * List of regular expression patterns indicating the topics that should not be replicated.
+   *
+   * Items: 1–100. Each item: Length: at most 249.
+   */
   topicsToExclude?: string[];
   /** Whether to periodically configure remote topics to match their corresponding upstream topics. */
   copyTopicConfigurations?: boolean;
@@ -1129,9 +1264,17 @@ export interface ReplicatorReplicationTopicNameConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-msk-replicator-consumergroupreplication.html | CloudFormation: ConsumerGroupReplication}
  */
 export interface ReplicatorConsumerGroupReplication {
-  /** List of regular expression patterns indicating the consumer groups to copy. */
+  /**
+   * List of regular expression patterns indicating the consumer groups to copy.
+   *
+   * Items: 0–100. Each item: Length: at most 256.
+   */
   consumerGroupsToReplicate: string[];
-  /** List of regular expression patterns indicating the consumer groups that should not be replicated. */
+  /**
+   * List of regular expression patterns indicating the consumer groups that should not be replicated.
+   *
+   * Items: 1–100. Each item: Length: at most 256.
+   */
   consumerGroupsToExclude?: string[];
   /** Enables synchronization of consumer group offsets to target cluster. The translated offsets will be written to topic __consumer_offsets. */
   synchroniseConsumerGroupOffsets?: boolean;
@@ -1216,7 +1359,11 @@ export type ServerlessCluster = InstanceType<typeof ServerlessCluster>;
 export interface ServerlessClusterArgs {
   /** VPC configuration information for the serverless cluster. */
   vpcConfigs: ServerlessClusterVpcConfig[];
-  /** The name of the cluster. */
+  /**
+   * The name of the cluster.
+   *
+   * Length: 1–64.
+   */
   clusterName: string;
   /** Includes all client authentication related information. */
   clientAuthentication: ServerlessClusterClientAuthentication;
@@ -1281,9 +1428,17 @@ export interface TopicArgs {
   clusterArn: string;
   /** The name of the topic */
   topicName: string;
-  /** The number of partitions for the topic */
+  /**
+   * The number of partitions for the topic
+   *
+   * Range: at least 1.
+   */
   partitionCount: number;
-  /** The replication factor for the topic */
+  /**
+   * The replication factor for the topic
+   *
+   * Range: at least 1.
+   */
   replicationFactor: number;
   /**
    * Base64 encoded configuration properties of the topic
@@ -1310,15 +1465,35 @@ export type VpcConnection = InstanceType<typeof VpcConnection>;
 
 /** Inputs of {@link VpcConnection}. */
 export interface VpcConnectionArgs {
-  /** The security groups to attach to the ENIs for the broker nodes. */
+  /**
+   * The security groups to attach to the ENIs for the broker nodes.
+   *
+   * Each item: Pattern: ``.
+   */
   securityGroups: string[];
-  /** The Amazon Resource Name (ARN) of the cluster. */
+  /**
+   * The Amazon Resource Name (ARN) of the cluster.
+   *
+   * Pattern: ``.
+   */
   targetClusterArn: string;
-  /** The list of subnets in the client VPC to connect to. */
+  /**
+   * The list of subnets in the client VPC to connect to.
+   *
+   * Each item: Pattern: ``.
+   */
   clientSubnets: string[];
-  /** The VPC ID of the remote client. */
+  /**
+   * The VPC ID of the remote client.
+   *
+   * Pattern: ``.
+   */
   vpcId: string;
-  /** The type of private link authentication. */
+  /**
+   * The type of private link authentication.
+   *
+   * Length: 3–10.
+   */
   authentication: "SASL_IAM" | "SASL_SCRAM" | "TLS";
   /** An arbitrary set of tags (key-value pairs) you specify while creating the VPC connection. */
   tags?: Record<string, string>;

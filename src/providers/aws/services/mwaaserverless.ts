@@ -19,17 +19,21 @@ export type Workflow = InstanceType<typeof Workflow>;
 
 /** Inputs of {@link Workflow}. */
 export interface WorkflowArgs {
+  /** Length: 1–255. Pattern: `^[a-zA-Z0-9]+[a-zA-Z0-9\.\-_]*$`. */
   name?: string;
+  /** Length: 1–1024. Pattern: `^.+$`. */
   description?: string;
   definitionS3Location: WorkflowS3Location;
   /** The location of code artifacts in Amazon S3 for the workflow. Modeled as a single-member container so it stays extensible to future artifact types (e.g. OCI images). */
   code?: WorkflowCode;
+  /** Length: 1–2048. Pattern: `^arn:aws(?:-(?:cn|us-gov|iso|iso-b|iso-e|iso-f))?:iam::[0-9]{12}:role(/[a-zA-Z0-9+=,.\@_-]{1,512})*?/[a-zA-Z0-9+=,.\@_-]{1,64}$`. */
   roleArn: string;
   encryptionConfiguration?: WorkflowEncryptionConfiguration;
   loggingConfiguration?: WorkflowLoggingConfiguration;
   networkConfiguration?: WorkflowNetworkConfiguration;
   /** A map of key-value pairs to be applied as tags */
   tags?: Record<string, string>;
+  /** Length: 1–255. */
   triggerMode?: string;
 }
 
@@ -46,7 +50,9 @@ export interface WorkflowOutputs extends WorkflowArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mwaaserverless-workflow-s3location.html | CloudFormation: S3Location} */
 export interface WorkflowS3Location {
+  /** Length: at least 1. */
   bucket: string;
+  /** Length: at least 1. */
   objectKey: string;
   versionId?: string;
 }
@@ -75,6 +81,7 @@ export interface WorkflowEncryptionConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-mwaaserverless-workflow-loggingconfiguration.html | CloudFormation: LoggingConfiguration} */
 export interface WorkflowLoggingConfiguration {
+  /** Length: at least 1. */
   logGroupName: string;
 }
 

@@ -59,7 +59,11 @@ export interface DBClusterArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   snapshotIdentifier?: string;
-  /** Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster. */
+  /**
+   * Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   dbClusterIdentifier?: string;
   /**
    * Specifies the daily time range during which automated backups are created if automated backups are enabled, as determined by the `BackupRetentionPeriod` .
@@ -89,7 +93,11 @@ export interface DBClusterArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   restoreType?: string;
-  /** The tags assigned to this cluster. */
+  /**
+   * The tags assigned to this cluster.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** Indicates the database engine version. */
   engineVersion?: string;
@@ -137,6 +145,8 @@ export interface DBClusterArgs {
    * Specifies the number of days for which automatic DB snapshots are retained.
    *
    * An update may require some interruption. See [ModifyDBInstance](https://docs.aws.amazon.com/neptune/latest/userguide/api-instances.html#ModifyDBInstance) in the Amazon Neptune User Guide for more information.
+   *
+   * Range: at least 1.
    */
   backupRetentionPeriod?: number;
   /**
@@ -152,7 +162,11 @@ export interface DBClusterArgs {
   dbInstanceParameterGroupName?: string;
   /** Specifies a list of log types that are enabled for export to CloudWatch Logs. */
   enableCloudwatchLogsExports?: string[];
-  /** The ID of the Neptune global database to which this new DB cluster should be added. */
+  /**
+   * The ID of the Neptune global database to which this new DB cluster should be added.
+   *
+   * Length: 1–255. Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`.
+   */
   globalClusterIdentifier?: string;
   /** The network type of the DB cluster. */
   networkType?: "IPV4" | "DUAL";
@@ -160,7 +174,11 @@ export interface DBClusterArgs {
 
 /** Outputs of {@link DBCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface DBClusterOutputs extends DBClusterArgs {
-  /** Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster. */
+  /**
+   * Contains a user-supplied DB cluster identifier. This identifier is the unique key that identifies a DB cluster.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   dbClusterIdentifier: string;
   /** The resource id for the DB cluster. For example: `cluster-ABCD1234EFGH5678IJKL90MNOP` . The cluster ID uniquely identifies the cluster and is used in things like IAM authentication policies. */
   clusterResourceId: string;
@@ -190,9 +208,17 @@ export interface DBClusterDBClusterRole {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-neptune-dbcluster-serverlessscalingconfiguration.html | CloudFormation: ServerlessScalingConfiguration}
  */
 export interface DBClusterServerlessScalingConfiguration {
-  /** The minimum number of Neptune capacity units (NCUs) for a DB instance in a Neptune Serverless cluster. You can specify NCU values in half-step increments, such as 8, 8.5, 9, and so on. */
+  /**
+   * The minimum number of Neptune capacity units (NCUs) for a DB instance in a Neptune Serverless cluster. You can specify NCU values in half-step increments, such as 8, 8.5, 9, and so on.
+   *
+   * Range: 1–128.
+   */
   minCapacity: number;
-  /** The maximum number of Neptune capacity units (NCUs) for a DB instance in a Neptune Serverless cluster. You can specify NCU values in half-step increments, such as 40, 40.5, 41, and so on. */
+  /**
+   * The maximum number of Neptune capacity units (NCUs) for a DB instance in a Neptune Serverless cluster. You can specify NCU values in half-step increments, such as 40, 40.5, 41, and so on.
+   *
+   * Range: 2.5–128.
+   */
   maxCapacity: number;
 }
 
@@ -295,6 +321,8 @@ export interface DBInstanceArgs {
    * `AWS::Neptune::DBCluster` does support restoring from snapshots.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `DBSnapshotIdentifier` of AWS::Neptune::DBInstance deprecated.
    */
   dbSnapshotIdentifier?: string;
   /** An arbitrary set of tags (key-value pairs) for this DB instance. */
@@ -406,7 +434,11 @@ export interface EventSubscriptionArgs {
   eventCategories?: string[];
   /** The topic ARN of the event notification subscription. */
   snsTopicArn: string;
-  /** The name of the subscription. */
+  /**
+   * The name of the subscription.
+   *
+   * Length: at most 255.
+   */
   subscriptionName?: string;
   /** The list of identifiers of the event sources for which events will be returned. If not specified, then all sources are included in the response. An identifier must begin with a letter and must contain only ASCII letters, digits, and hyphens; it cannot end with a hyphen or contain two consecutive hyphens. */
   sourceIds?: string[];
@@ -416,7 +448,11 @@ export interface EventSubscriptionArgs {
 
 /** Outputs of {@link EventSubscription}: its inputs as the cloud reports them, and its attributes. */
 export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
-  /** The name of the subscription. */
+  /**
+   * The name of the subscription.
+   *
+   * Length: at most 255.
+   */
   subscriptionName: string;
 }
 
@@ -431,7 +467,11 @@ export type GlobalCluster = InstanceType<typeof GlobalCluster>;
 
 /** Inputs of {@link GlobalCluster}. */
 export interface GlobalClusterArgs {
-  /** The cluster identifier of the global database cluster. */
+  /**
+   * The cluster identifier of the global database cluster.
+   *
+   * Length: 1–255. Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`.
+   */
   globalClusterIdentifier?: string;
   /** The Amazon Resource Name (ARN) of an existing Neptune DB cluster to use as the primary cluster of the new global database. */
   sourceDBClusterIdentifier?: string;
@@ -443,12 +483,20 @@ export interface GlobalClusterArgs {
   deletionProtection?: boolean;
   /** Whether the global database cluster is storage encrypted. */
   storageEncrypted?: boolean;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link GlobalCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface GlobalClusterOutputs extends GlobalClusterArgs {
-  /** The cluster identifier of the global database cluster. */
+  /**
+   * The cluster identifier of the global database cluster.
+   *
+   * Length: 1–255. Pattern: `^[A-Za-z][0-9A-Za-z-:._]*$`.
+   */
   globalClusterIdentifier: string;
 }

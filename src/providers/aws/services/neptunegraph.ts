@@ -31,7 +31,11 @@ export interface GraphArgs {
    * > If enabling public connectivity for the first time, there will be a delay while it is enabled.
    */
   publicConnectivity?: boolean;
-  /** The ARN of the KMS key used to encrypt data in the Neptune Analytics graph. If not specified, the graph is encrypted with an AWS managed key. */
+  /**
+   * The ARN of the KMS key used to encrypt data in the Neptune Analytics graph. If not specified, the graph is encrypted with an AWS managed key.
+   *
+   * Length: 1–1024. Pattern: `arn:aws(|-cn|-us-gov):kms:[a-zA-Z0-9-]*:[0-9]{12}:key/[a-zA-Z0-9-]{36}`.
+   */
   kmsKeyIdentifier?: string;
   /**
    * The graph name. For example: `my-graph-1` .
@@ -39,6 +43,8 @@ export interface GraphArgs {
    * The name must contain from 1 to 63 letters, numbers, or hyphens, and its first character must be a letter. It cannot end with a hyphen or contain two consecutive hyphens.
    *
    * If you don't specify a graph name, a unique graph name is generated for you using the prefix `graph-for` , followed by a combination of `Stack Name` and a `UUID` .
+   *
+   * Length: 1–63. Pattern: `^[a-zA-z][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$`.
    */
   graphName?: string;
   /** The import task details to import data into the graph at creation time. */
@@ -59,7 +65,11 @@ export interface GraphArgs {
   deletionProtection?: boolean;
   /** Specifies the number of dimensions for vector embeddings that will be loaded into the graph. The value is specified as `dimension=` value. Max = 65,535 */
   vectorSearchConfiguration?: GraphVectorSearchConfiguration;
-  /** Adds metadata tags to the new graph. These tags can also be used with cost allocation reporting, or used in a Condition statement in an IAM policy. */
+  /**
+   * Adds metadata tags to the new graph. These tags can also be used with cost allocation reporting, or used in a Condition statement in an IAM policy.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -146,11 +156,23 @@ export type GraphSnapshot = InstanceType<typeof GraphSnapshot>;
 
 /** Inputs of {@link GraphSnapshot}. */
 export interface GraphSnapshotArgs {
-  /** The unique identifier of the Neptune Analytics graph to create the snapshot from. */
+  /**
+   * The unique identifier of the Neptune Analytics graph to create the snapshot from.
+   *
+   * Pattern: `^g-[a-z0-9]{10}$`.
+   */
   graphIdentifier: string;
-  /** The snapshot name. */
+  /**
+   * The snapshot name.
+   *
+   * Length: 1–63. Pattern: ``.
+   */
   snapshotName: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 

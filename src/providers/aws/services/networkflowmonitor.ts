@@ -19,19 +19,33 @@ export type Monitor = InstanceType<typeof Monitor>;
 
 /** Inputs of {@link Monitor}. */
 export interface MonitorArgs {
-  /** The name of the monitor. */
+  /**
+   * The name of the monitor.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   monitorName: string;
   /**
    * The Amazon Resource Name (ARN) of the scope for the monitor.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^arn:.*$`.
    */
   scopeArn?: string;
-  /** The local resources to monitor. */
+  /**
+   * The local resources to monitor.
+   *
+   * Items: at least 1.
+   */
   localResources: MonitorMonitorLocalResource[];
   /** The remote resources to monitor. */
   remoteResources?: MonitorMonitorRemoteResource[];
-  /** The tags for the monitor. */
+  /**
+   * The tags for the monitor.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/networkmanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a core network Connect attachment from a specified core network attachment.
  *
@@ -270,7 +272,7 @@ export interface CoreNetworkArgs {
    *
    * If you update the policy document, CloudFormation will apply the core network change set generated from the updated policy document, and then set it as the LIVE policy.
    */
-  policyDocument?: Record<string, unknown>;
+  policyDocument?: PolicyDocument;
   /** The list of key-value tags associated with a core network. */
   tags?: AwsTag[];
 }
@@ -356,7 +358,11 @@ export type CoreNetworkPrefixListAssociation = InstanceType<typeof CoreNetworkPr
 export interface CoreNetworkPrefixListAssociationArgs {
   /** The ID of the core network. */
   coreNetworkId: string;
-  /** The Amazon Resource Name (ARN) of the prefix list. */
+  /**
+   * The Amazon Resource Name (ARN) of the prefix list.
+   *
+   * Pattern: `^arn:[a-z0-9-]+:ec2:[a-z]+-[a-z]+-[0-9]:([0-9]{12}):prefix-list/pl-[a-z0-9]+$`.
+   */
   prefixListArn: string;
   /** The alias of the prefix list */
   prefixListAlias: string;

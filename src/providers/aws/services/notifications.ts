@@ -19,9 +19,17 @@ export type ChannelAssociation = InstanceType<typeof ChannelAssociation>;
 
 /** Inputs of {@link ChannelAssociation}. */
 export interface ChannelAssociationArgs {
-  /** The Amazon Resource Name (ARN) of the `Channel` . */
+  /**
+   * The Amazon Resource Name (ARN) of the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:(chatbot|consoleapp|notifications-contacts):[a-zA-Z0-9-]*:[0-9]{12}:[a-zA-Z0-9-_.\@]+/[a-zA-Z0-9/_.\@:-]+$`.
+   */
   arn: string;
-  /** The ARN of the `NotificationConfiguration` associated with the `Channel` . */
+  /**
+   * The ARN of the `NotificationConfiguration` associated with the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::[0-9]{12}:configuration/[a-z0-9]{27}$`.
+   */
   notificationConfigurationArn: string;
 }
 
@@ -44,15 +52,33 @@ export interface EventRuleArgs {
    * An additional event pattern used to further filter the events this `EventRule` receives.
    *
    * For more information, see [Amazon EventBridge event patterns](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns.html) in the *Amazon EventBridge User Guide.*
+   *
+   * Length: 0–4096.
    */
   eventPattern?: string;
-  /** The event type this rule should match with the EventBridge events. It must match with atleast one of the valid EventBridge event types. For example, Amazon EC2 Instance State change Notification and Amazon CloudWatch State Change. For more information, see [Event delivery from AWS services](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-service-event.html#eb-service-event-delivery-level) in the *Amazon EventBridge User Guide* . */
+  /**
+   * The event type this rule should match with the EventBridge events. It must match with atleast one of the valid EventBridge event types. For example, Amazon EC2 Instance State change Notification and Amazon CloudWatch State Change. For more information, see [Event delivery from AWS services](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-service-event.html#eb-service-event-delivery-level) in the *Amazon EventBridge User Guide* .
+   *
+   * Length: 1–128. Pattern: `^([a-zA-Z0-9 \-\(\)])+$`.
+   */
   eventType: string;
-  /** The ARN for the `NotificationConfiguration` associated with this `EventRule` . */
+  /**
+   * The ARN for the `NotificationConfiguration` associated with this `EventRule` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::[0-9]{12}:configuration/[a-z0-9]{27}$`.
+   */
   notificationConfigurationArn: string;
-  /** A list of AWS Regions that send events to this `EventRule` . */
+  /**
+   * A list of AWS Regions that send events to this `EventRule` .
+   *
+   * Items: at least 1. Each item: Length: 2–25.
+   */
   regions: string[];
-  /** The event source this rule should match with the EventBridge event sources. It must match with atleast one of the valid EventBridge event sources. Only AWS service sourced events are supported. For example, `aws.ec2` and `aws.cloudwatch` . For more information, see [Event delivery from AWS services](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-service-event.html#eb-service-event-delivery-level) in the *Amazon EventBridge User Guide* . */
+  /**
+   * The event source this rule should match with the EventBridge event sources. It must match with atleast one of the valid EventBridge event sources. Only AWS service sourced events are supported. For example, `aws.ec2` and `aws.cloudwatch` . For more information, see [Event delivery from AWS services](https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-service-event.html#eb-service-event-delivery-level) in the *Amazon EventBridge User Guide* .
+   *
+   * Length: 1–36. Pattern: `^aws.([a-z0-9\-])+$`.
+   */
   source: string;
 }
 
@@ -120,7 +146,11 @@ export type ManagedNotificationAccountContactAssociation = InstanceType<typeof M
 
 /** Inputs of {@link ManagedNotificationAccountContactAssociation}. */
 export interface ManagedNotificationAccountContactAssociationArgs {
-  /** The ARN of the `ManagedNotificationConfiguration` to be associated with the `Channel` . */
+  /**
+   * The ARN of the `ManagedNotificationConfiguration` to be associated with the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::([0-9]{12}|):managed-notification-configuration/category/[a-zA-Z0-9\-]{3,64}/sub-category/[a-zA-Z0-9\-]{3,64}$`.
+   */
   managedNotificationConfigurationArn: string;
   /** The unique identifier of the notification contact associated with the AWS account. For more information about the contact types associated with an account, see the [Account Management Reference Guide](https://docs.aws.amazon.com/accounts/latest/reference/manage-acct-update-contact-alternate.html#manage-acct-update-contact-alternate-orgs) . */
   contactIdentifier: "ACCOUNT_PRIMARY" | "ACCOUNT_ALTERNATE_SECURITY" | "ACCOUNT_ALTERNATE_OPERATIONS" | "ACCOUNT_ALTERNATE_BILLING";
@@ -143,9 +173,17 @@ export type ManagedNotificationAdditionalChannelAssociation = InstanceType<typeo
 
 /** Inputs of {@link ManagedNotificationAdditionalChannelAssociation}. */
 export interface ManagedNotificationAdditionalChannelAssociationArgs {
-  /** The ARN of the `Channel` . */
+  /**
+   * The ARN of the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:(chatbot|consoleapp|notifications-contacts):[a-zA-Z0-9-]*:[0-9]{12}:[a-zA-Z0-9-_.\@]+/[a-zA-Z0-9/_.\@:-]+$`.
+   */
   channelArn: string;
-  /** The ARN of the `ManagedNotificationAdditionalChannelAssociation` associated with the `Channel` . */
+  /**
+   * The ARN of the `ManagedNotificationAdditionalChannelAssociation` associated with the `Channel` .
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::([0-9]{12}|):managed-notification-configuration/category/[a-zA-Z0-9\-]{3,64}/sub-category/[a-zA-Z0-9\-]{3,64}$`.
+   */
   managedNotificationConfigurationArn: string;
   /** Whether the channel association is subscribed to sensitive events. Access to sensitive events is gated by the SubscribeSensitiveEvents virtual IAM action. */
   isSensitiveEventsSubscribed?: boolean;
@@ -182,9 +220,17 @@ export interface NotificationConfigurationArgs {
    * - Don't aggregate notifications.
    */
   aggregationDuration?: "LONG" | "SHORT" | "NONE";
-  /** The description of the `NotificationConfiguration` . */
+  /**
+   * The description of the `NotificationConfiguration` .
+   *
+   * Length: 0–256. Pattern: ``.
+   */
   description: string;
-  /** The name of the `NotificationConfiguration` . Supports RFC 3986's unreserved characters. */
+  /**
+   * The name of the `NotificationConfiguration` . Supports RFC 3986's unreserved characters.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_\-]+$`.
+   */
   name: string;
   /** A map of tags assigned to a `NotificationConfiguration` . */
   tags?: AwsTag[];
@@ -211,7 +257,11 @@ export type NotificationHub = InstanceType<typeof NotificationHub>;
 
 /** Inputs of {@link NotificationHub}. */
 export interface NotificationHubArgs {
-  /** The `NotificationHub` Region. */
+  /**
+   * The `NotificationHub` Region.
+   *
+   * Length: 2–25.
+   */
   region: string;
 }
 
@@ -248,9 +298,15 @@ export interface OrganizationalUnitAssociationArgs {
   /**
    * ARN identifier of the NotificationConfiguration.
    * Example: arn:aws:notifications::123456789012:configuration/a01jes88qxwkbj05xv9c967pgm1
+   *
+   * Pattern: `^arn:[a-z-]{3,10}:notifications::[0-9]{12}:configuration/[a-z0-9]{27}$`.
    */
   notificationConfigurationArn: string;
-  /** The ID of the organizational unit. */
+  /**
+   * The ID of the organizational unit.
+   *
+   * Pattern: `^(r-[0-9a-z]{4,32})|(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
+   */
   organizationalUnitId: string;
 }
 

@@ -19,9 +19,17 @@ export type EmailContact = InstanceType<typeof EmailContact>;
 
 /** Inputs of {@link EmailContact}. */
 export interface EmailContactArgs {
-  /** The email address of the contact. The activation and notification emails are sent here. */
+  /**
+   * The email address of the contact. The activation and notification emails are sent here.
+   *
+   * Length: 6–254. Pattern: `^(.+)\@(.+)$`.
+   */
   emailAddress: string;
-  /** The name of the contact. */
+  /**
+   * The name of the contact.
+   *
+   * Length: 1–64. Pattern: `[\w-.~]+`.
+   */
   name: string;
   /** A list of tags to apply to the email contact. */
   tags?: AwsTag[];
@@ -40,11 +48,23 @@ export interface EmailContactOutputs extends EmailContactArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-notificationscontacts-emailcontact-emailcontact.html | CloudFormation: EmailContact}
  */
 export interface EmailContactEmailContact {
-  /** The Amazon Resource Name (ARN) of the contact. */
+  /**
+   * The Amazon Resource Name (ARN) of the contact.
+   *
+   * Pattern: `^arn:aws:notifications-contacts::[0-9]{12}:emailcontact/[a-z0-9]{27}$`.
+   */
   arn: string;
-  /** The name of the contact. */
+  /**
+   * The name of the contact.
+   *
+   * Length: 1–64. Pattern: `[\w-.~]+`.
+   */
   name: string;
-  /** The email address of the contact. */
+  /**
+   * The email address of the contact.
+   *
+   * Length: 6–254. Pattern: `^(.+)\@(.+)$`.
+   */
   address: string;
   /** The status of the contact. Only activated contacts receive emails. */
   status: "inactive" | "active";

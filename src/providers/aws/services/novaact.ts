@@ -19,11 +19,19 @@ export type WorkflowDefinition = InstanceType<typeof WorkflowDefinition>;
 
 /** Inputs of {@link WorkflowDefinition}. */
 export interface WorkflowDefinitionArgs {
-  /** An optional description of the workflow definition's purpose and functionality. */
+  /**
+   * An optional description of the workflow definition's purpose and functionality.
+   *
+   * Length: 1–4000.
+   */
   description?: string;
   /** Configuration settings for exporting workflow execution data and logs to Amazon S3. */
   exportConfig?: WorkflowDefinitionWorkflowExportConfig;
-  /** The name of the workflow definition. Must be unique within your account and region. */
+  /**
+   * The name of the workflow definition. Must be unique within your account and region.
+   *
+   * Length: 1–40. Pattern: `^[a-zA-Z0-9_-]{1,40}$`.
+   */
   name: string;
 }
 
@@ -43,8 +51,16 @@ export interface WorkflowDefinitionOutputs extends WorkflowDefinitionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-novaact-workflowdefinition-workflowexportconfig.html | CloudFormation: WorkflowExportConfig}
  */
 export interface WorkflowDefinitionWorkflowExportConfig {
-  /** The name of the Amazon S3 bucket for exporting workflow data. */
+  /**
+   * The name of the Amazon S3 bucket for exporting workflow data.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][a-z0-9.-]*[a-z0-9]$`.
+   */
   s3BucketName: string;
-  /** An optional prefix for Amazon S3 object keys to organize exported data. */
+  /**
+   * An optional prefix for Amazon S3 object keys to organize exported data.
+   *
+   * Length: 1–100. Pattern: `^[a-zA-Z0-9!\-_.*'()]+(?:/[a-zA-Z0-9!\-_.*'()]+)*$`.
+   */
   s3KeyPrefix?: string;
 }

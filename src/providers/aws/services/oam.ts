@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/oam
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a link between a source account and a sink that you have created in a monitoring account.
  *
@@ -27,7 +29,11 @@ export type Link = InstanceType<typeof Link>;
 
 /** Inputs of {@link Link}. */
 export interface LinkArgs {
-  /** The ARN of the sink in the monitoring account that you want to link to. You can use [ListSinks](https://docs.aws.amazon.com/OAM/latest/APIReference/API_ListSinks.html) to find the ARNs of sinks. */
+  /**
+   * The ARN of the sink in the monitoring account that you want to link to. You can use [ListSinks](https://docs.aws.amazon.com/OAM/latest/APIReference/API_ListSinks.html) to find the ARNs of sinks.
+   *
+   * Length: 1–2048.
+   */
   sinkIdentifier: string;
   /**
    * Specify a friendly human-readable name to use to identify this source account when you are viewing data from it in the monitoring account.
@@ -41,10 +47,16 @@ export interface LinkArgs {
    * > In the  and  Regions, the only supported option is to use custom labels, and the `$AccountName` , `$AccountEmail` , and `$AccountEmailNoDomain` variables all resolve as *account-id* instead of the specified variable.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64.
    */
   labelTemplate?: string;
-  /** An array of strings that define which types of data that the source account shares with the monitoring account. Valid values are `AWS::CloudWatch::Metric | AWS::Logs::LogGroup | AWS::XRay::Trace | AWS::ApplicationInsights::Application | AWS::InternetMonitor::Monitor` . */
-  resourceTypes: string[];
+  /**
+   * An array of strings that define which types of data that the source account shares with the monitoring account. Valid values are `AWS::CloudWatch::Metric | AWS::Logs::LogGroup | AWS::XRay::Trace | AWS::ApplicationInsights::Application | AWS::InternetMonitor::Monitor` .
+   *
+   * Items: 1–50.
+   */
+  resourceTypes: ("AWS::CloudWatch::Metric" | "AWS::Logs::LogGroup" | "AWS::XRay::Trace" | "AWS::ApplicationInsights::Application" | "AWS::InternetMonitor::Monitor" | "AWS::ApplicationSignals::Service" | "AWS::ApplicationSignals::ServiceLevelObjective")[];
   /**
    * An array of key-value pairs to apply to the link.
    *
@@ -99,6 +111,8 @@ export interface LinkLinkFilter {
    * - `IN` and `NOT IN` , using parentheses `( )`
    *
    * Examples: …
+   *
+   * Length: 1–2000.
    */
   filter: string;
 }
@@ -124,14 +138,18 @@ export interface SinkArgs {
    * - Include organization IDs or organization paths to permit all accounts in an organization
    * - Include account IDs to permit the specified accounts
    */
-  policy?: Record<string, unknown>;
+  policy?: PolicyDocument;
   /**
    * An array of key-value pairs to apply to the sink.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    */
   tags?: Record<string, string>;
-  /** A name for the sink. */
+  /**
+   * A name for the sink.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_.-]+$`.
+   */
   name: string;
 }
 

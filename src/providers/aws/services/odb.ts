@@ -29,6 +29,8 @@ export interface CloudAutonomousVmClusterArgs {
    * The display name of the Autonomous VM cluster.
    *
    * Required when creating an Autonomous VM cluster.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   displayName?: string;
   /**
@@ -65,13 +67,25 @@ export interface CloudAutonomousVmClusterArgs {
    * Required when creating an Autonomous VM cluster.
    */
   memoryPerOracleComputeUnitInGBs?: number;
-  /** The SCAN listener port for non-TLS (TCP) protocol. The default is 1521. */
+  /**
+   * The SCAN listener port for non-TLS (TCP) protocol. The default is 1521.
+   *
+   * Range: 1024–8999.
+   */
   scanListenerPortNonTls?: number;
-  /** The SCAN listener port for TLS (TCP) protocol. The default is 2484. */
+  /**
+   * The SCAN listener port for TLS (TCP) protocol. The default is 2484.
+   *
+   * Range: 1024–8999.
+   */
   scanListenerPortTls?: number;
   /** Tags to assign to the Autonomous Vm Cluster. */
   tags?: AwsTag[];
-  /** The time zone of the Autonomous VM cluster. */
+  /**
+   * The time zone of the Autonomous VM cluster.
+   *
+   * Length: 1–255.
+   */
   timeZone?: string;
   /**
    * The total number of Autonomous Container Databases that can be created with the allocated local storage.
@@ -153,7 +167,11 @@ export interface CloudAutonomousVmClusterMaintenanceWindow {
   daysOfWeek?: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
   /** The hours of the day when maintenance can be performed. */
   hoursOfDay?: number[];
-  /** The lead time in weeks before the maintenance window. */
+  /**
+   * The lead time in weeks before the maintenance window.
+   *
+   * Length: 1–4.
+   */
   leadTimeInWeeks?: number;
   /** The months when maintenance can be performed. */
   months?: ("JANUARY" | "FEBRUARY" | "MARCH" | "APRIL" | "MAY" | "JUNE" | "JULY" | "AUGUST" | "SEPTEMBER" | "OCTOBER" | "NOVEMBER" | "DECEMBER")[];
@@ -192,12 +210,16 @@ export interface CloudExadataInfrastructureArgs {
    * The name of the Availability Zone (AZ) where the Exadata infrastructure is located.
    *
    * Required when creating an Exadata infrastructure. Specify either AvailabilityZone or AvailabilityZoneId to define the location of the infrastructure.
+   *
+   * Length: 1–255.
    */
   availabilityZone?: string;
   /**
    * The AZ ID of the AZ where the Exadata infrastructure is located.
    *
    * Required when creating an Exadata infrastructure. Specify either AvailabilityZone or AvailabilityZoneId to define the location of the infrastructure.
+   *
+   * Length: 1–255.
    */
   availabilityZoneId?: string;
   /** The scheduling details for the maintenance window. Patching and system updates take place during the maintenance window. */
@@ -210,18 +232,26 @@ export interface CloudExadataInfrastructureArgs {
   computeCount?: number;
   /** The email addresses of contacts to receive notification from Oracle about maintenance updates for the Exadata infrastructure. */
   customerContactsToSendToOCI?: CloudExadataInfrastructureCustomerContact[];
-  /** The database server model type of the Exadata infrastructure. For the list of valid model names, use the `ListDbSystemShapes` operation. */
+  /**
+   * The database server model type of the Exadata infrastructure. For the list of valid model names, use the `ListDbSystemShapes` operation.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_\/.=-]+$`.
+   */
   databaseServerType?: string;
   /**
    * The user-friendly name for the Exadata infrastructure.
    *
    * Required when creating an Exadata infrastructure.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   displayName?: string;
   /**
    * The model name of the Exadata infrastructure.
    *
    * Required when creating an Exadata infrastructure.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_\/.=-]+$`.
    */
   shape?: string;
   /**
@@ -230,7 +260,11 @@ export interface CloudExadataInfrastructureArgs {
    * Required when creating an Exadata infrastructure.
    */
   storageCount?: number;
-  /** The storage server model type of the Exadata infrastructure. For the list of valid model names, use the `ListDbSystemShapes` operation. */
+  /**
+   * The storage server model type of the Exadata infrastructure. For the list of valid model names, use the `ListDbSystemShapes` operation.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_\/.=-]+$`.
+   */
   storageServerType?: string;
   /** Tags to assign to the Exadata Infrastructure. */
   tags?: AwsTag[];
@@ -288,7 +322,11 @@ export interface CloudExadataInfrastructureOutputs extends CloudExadataInfrastru
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-odb-cloudexadatainfrastructure-maintenancewindow.html | CloudFormation: MaintenanceWindow}
  */
 export interface CloudExadataInfrastructureMaintenanceWindow {
-  /** The custom action timeout in minutes for the maintenance window. */
+  /**
+   * The custom action timeout in minutes for the maintenance window.
+   *
+   * Range: 15–120.
+   */
   customActionTimeoutInMins?: number;
   /** The days of the week when maintenance can be performed. */
   daysOfWeek?: ("MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY")[];
@@ -296,7 +334,11 @@ export interface CloudExadataInfrastructureMaintenanceWindow {
   hoursOfDay?: number[];
   /** Indicates whether custom action timeout is enabled for the maintenance window. */
   isCustomActionTimeoutEnabled?: boolean;
-  /** The lead time in weeks before the maintenance window. */
+  /**
+   * The lead time in weeks before the maintenance window.
+   *
+   * Range: 1–4.
+   */
   leadTimeInWeeks?: number;
   /** The months when maintenance can be performed. */
   months?: ("JANUARY" | "FEBRUARY" | "MARCH" | "APRIL" | "MAY" | "JUNE" | "JULY" | "AUGUST" | "SEPTEMBER" | "OCTOBER" | "NOVEMBER" | "DECEMBER")[];
@@ -335,12 +377,18 @@ export interface CloudVmClusterArgs {
    * Required when creating a VM cluster.
    */
   cloudExadataInfrastructureId?: string;
-  /** The name of the Grid Infrastructure (GI) cluster. */
+  /**
+   * The name of the Grid Infrastructure (GI) cluster.
+   *
+   * Length: 1–11. Pattern: `^[a-zA-Z][a-zA-Z0-9-]*$`.
+   */
   clusterName?: string;
   /**
    * The number of CPU cores enabled on the VM cluster.
    *
    * Required when creating a VM cluster.
+   *
+   * Range: 0–368.
    */
   cpuCoreCount?: number;
   /** The set of diagnostic collection options enabled for the VM cluster. */
@@ -353,18 +401,24 @@ export interface CloudVmClusterArgs {
    * The user-friendly name for the VM cluster.
    *
    * Required when creating a VM cluster.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   displayName?: string;
   /**
    * The software version of the Oracle Grid Infrastructure (GI) for the VM cluster.
    *
    * Required when creating a VM cluster.
+   *
+   * Length: 1–255.
    */
   giVersion?: string;
   /**
    * The host name for the VM cluster.
    *
    * Required when creating a VM cluster.
+   *
+   * Length: 1–12. Pattern: `^[a-zA-Z][a-zA-Z0-9-]*[a-zA-Z0-9]$`.
    */
   hostname?: string;
   /** Specifies whether database backups to local Exadata storage are enabled for the VM cluster. */
@@ -389,6 +443,8 @@ export interface CloudVmClusterArgs {
    * Default: `1521`
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Range: 1024–8999.
    */
   scanListenerPortTcp?: number;
   /**
@@ -397,15 +453,27 @@ export interface CloudVmClusterArgs {
    * Required when creating a VM cluster.
    */
   sshPublicKeys?: string[];
-  /** The operating system version of the image chosen for the VM cluster. */
+  /**
+   * The operating system version of the image chosen for the VM cluster.
+   *
+   * Length: 1–255.
+   */
   systemVersion?: string;
   /** Tags to assign to the Vm Cluster. */
   tags?: AwsTag[];
-  /** The time zone of the VM cluster. */
+  /**
+   * The time zone of the VM cluster.
+   *
+   * Length: 1–255.
+   */
   timeZone?: string;
   /** The list of database servers for the VM cluster. */
   dbServers?: string[];
-  /** The DB nodes that are implicitly created and managed as part of this VM Cluster. */
+  /**
+   * The DB nodes that are implicitly created and managed as part of this VM Cluster.
+   *
+   * Length: at least 1.
+   */
   dbNodes?: CloudVmClusterDbNode[];
   /** The AWS Identity and Access Management (IAM) service roles associated with the VM cluster. */
   iamRoles?: CloudVmClusterIamRole[];
@@ -527,28 +595,44 @@ export interface OdbNetworkArgs {
    * The Availability Zone (AZ) where the ODB network is located.
    *
    * Required when creating an ODB network. Specify either AvailabilityZone or AvailabilityZoneId to define the location of the network.
+   *
+   * Length: 1–255.
    */
   availabilityZone?: string;
   /**
    * The AZ ID of the AZ where the ODB network is located.
    *
    * Required when creating an ODB network. Specify either AvailabilityZone or AvailabilityZoneId to define the location of the network.
+   *
+   * Length: 1–255.
    */
   availabilityZoneId?: string;
-  /** The CIDR range of the backup subnet in the ODB network. */
+  /**
+   * The CIDR range of the backup subnet in the ODB network.
+   *
+   * Length: 1–255.
+   */
   backupSubnetCidr?: string;
   /**
    * The CIDR range of the client subnet in the ODB network.
    *
    * Required when creating an ODB network.
+   *
+   * Length: 1–255.
    */
   clientSubnetCidr?: string;
-  /** The domain name for the resources in the ODB network. */
+  /**
+   * The domain name for the resources in the ODB network.
+   *
+   * Length: 1–255.
+   */
   customDomainName?: string;
   /**
    * The DNS prefix to the default DNS domain name. The default DNS domain name is oraclevcn.com.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255.
    */
   defaultDnsPrefix?: string;
   /**
@@ -563,6 +647,8 @@ export interface OdbNetworkArgs {
    * The user-friendly name of the ODB network.
    *
    * Required when creating an ODB network.
+   *
+   * Length: 1–255. Pattern: ``.
    */
   displayName?: string;
   /**
@@ -780,18 +866,26 @@ export interface OdbPeeringConnectionArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   additionalPeerNetworkCidrs?: string[];
-  /** The display name of the ODB peering connection. */
+  /**
+   * The display name of the ODB peering connection.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   displayName?: string;
   /**
    * The unique identifier of the ODB network.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 6–2048. Pattern: `^(arn:(?:aws|aws-cn|aws-us-gov|aws-iso-{0,1}[a-z]{0,1}):[a-z0-9-]+:[a-z0-9-]*:[0-9]+:[a-z0-9-]+/[a-zA-Z0-9_~.-]{6,64}|[a-zA-Z0-9_~.-]{6,64})$`.
    */
   odbNetworkId?: string;
   /**
    * The unique identifier of the peer network.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 6–2048. Pattern: `^(arn:(?:aws|aws-cn|aws-us-gov|aws-iso-{0,1}[a-z]{0,1}):[a-z0-9-]+:[a-z0-9-]*:[0-9]+:[a-z0-9-]+/[a-zA-Z0-9_~.-]{6,64}|[a-zA-Z0-9_~.-]{6,64})$`.
    */
   peerNetworkId?: string;
   /**

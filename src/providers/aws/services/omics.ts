@@ -23,7 +23,11 @@ export type AnnotationStore = InstanceType<typeof AnnotationStore>;
 export interface AnnotationStoreArgs {
   /** The annotation file format of the store. */
   storeFormat: "GFF" | "TSV" | "VCF";
-  /** A description for the store. */
+  /**
+   * A description for the store.
+   *
+   * Length: 0–500.
+   */
   description?: string;
   /** The genome reference for the store's annotations. */
   reference?: AnnotationStoreReferenceItem;
@@ -33,7 +37,11 @@ export interface AnnotationStoreArgs {
   storeOptions?: AnnotationStoreStoreOptions;
   /** Tags for the store. */
   tags?: Record<string, string>;
-  /** The name of the Annotation Store. */
+  /**
+   * The name of the Annotation Store.
+   *
+   * Pattern: `^([a-z]){1}([a-z0-9_]){2,254}`.
+   */
   name: string;
 }
 
@@ -61,7 +69,11 @@ export interface AnnotationStoreOutputs extends AnnotationStoreArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-annotationstore-referenceitem.html | CloudFormation: ReferenceItem}
  */
 export interface AnnotationStoreReferenceItem {
-  /** The reference's ARN. */
+  /**
+   * The reference's ARN.
+   *
+   * Length: 1–127. Pattern: `^arn:.+$`.
+   */
   referenceArn: string;
 }
 
@@ -73,7 +85,15 @@ export interface AnnotationStoreReferenceItem {
 export interface AnnotationStoreSseConfig {
   /** The encryption type. */
   type: "KMS";
-  /** An encryption key ARN. */
+  /**
+   * An encryption key ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:([^:
+   * ]*):([^:
+   * ]*):([^:
+   * ]*):([0-9]{12}):([^:
+   * ]*)`.
+   */
   keyArn?: string;
 }
 
@@ -93,7 +113,11 @@ export interface AnnotationStoreStoreOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-annotationstore-tsvstoreoptions.html | CloudFormation: TsvStoreOptions}
  */
 export interface AnnotationStoreTsvStoreOptions {
-  /** The schema of an annotation store. */
+  /**
+   * The schema of an annotation store.
+   *
+   * Items: 1–5000.
+   */
   schema?: (Record<string, "LONG" | "INT" | "STRING" | "FLOAT" | "DOUBLE" | "BOOLEAN">)[];
   /** The store's header key to column name mapping. */
   formatToHeader?: Record<string, string>;
@@ -112,9 +136,17 @@ export type Configuration = InstanceType<typeof Configuration>;
 
 /** Inputs of {@link Configuration}. */
 export interface ConfigurationArgs {
-  /** User-friendly name for the configuration. */
+  /**
+   * User-friendly name for the configuration.
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9][A-Za-z0-9\-\._]*$`.
+   */
   name: string;
-  /** Optional description for the configuration. */
+  /**
+   * Optional description for the configuration.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
   runConfigurations: ConfigurationRunConfigurations;
   /** A map of resource tags */
@@ -140,7 +172,9 @@ export interface ConfigurationRunConfigurations {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-configuration-vpcconfig.html | CloudFormation: VpcConfig} */
 export interface ConfigurationVpcConfig {
+  /** Items: at most 5. Each item: Pattern: `^sg-[0-9a-f]+$`. */
   securityGroupIds?: string[];
+  /** Items: at most 16. Each item: Pattern: `^subnet-[0-9a-f]+$`. */
   subnetIds?: string[];
 }
 
@@ -155,13 +189,21 @@ export type ReferenceStore = InstanceType<typeof ReferenceStore>;
 
 /** Inputs of {@link ReferenceStore}. */
 export interface ReferenceStoreArgs {
-  /** A description for the store. */
+  /**
+   * A description for the store.
+   *
+   * Length: 1–255. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
   /** Server-side encryption (SSE) settings for the store. */
   sseConfig?: ReferenceStoreSseConfig;
   /** Tags for the store. */
   tags?: Record<string, string>;
-  /** A name for the store. */
+  /**
+   * A name for the store.
+   *
+   * Length: 1–127. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   name: string;
 }
 
@@ -183,7 +225,15 @@ export interface ReferenceStoreOutputs extends ReferenceStoreArgs {
 export interface ReferenceStoreSseConfig {
   /** The encryption type. */
   type: "KMS";
-  /** An encryption key ARN. */
+  /**
+   * An encryption key ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:([^:
+   * ]*):([^:
+   * ]*):([^:
+   * ]*):([0-9]{12}):([^:
+   * ]*)`.
+   */
   keyArn?: string;
 }
 
@@ -237,17 +287,37 @@ export type RunGroup = InstanceType<typeof RunGroup>;
 
 /** Inputs of {@link RunGroup}. */
 export interface RunGroupArgs {
-  /** The group's maximum duration setting in minutes. */
+  /**
+   * The group's maximum duration setting in minutes.
+   *
+   * Range: 1–100000.
+   */
   maxDuration?: number;
-  /** The maximum GPUs that can be used by a run group. */
+  /**
+   * The maximum GPUs that can be used by a run group.
+   *
+   * Range: 1–100000.
+   */
   maxGpus?: number;
-  /** The group's maximum concurrent run setting. */
+  /**
+   * The group's maximum concurrent run setting.
+   *
+   * Range: 1–100000.
+   */
   maxRuns?: number;
-  /** The group's maximum CPU count setting. */
+  /**
+   * The group's maximum CPU count setting.
+   *
+   * Range: 1–100000.
+   */
   maxCpus?: number;
   /** Tags for the group. */
   tags?: Record<string, string>;
-  /** The group's name. */
+  /**
+   * The group's name.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   name?: string;
 }
 
@@ -272,21 +342,41 @@ export type SequenceStore = InstanceType<typeof SequenceStore>;
 
 /** Inputs of {@link SequenceStore}. */
 export interface SequenceStoreArgs {
-  /** A description for the store. */
+  /**
+   * A description for the store.
+   *
+   * Length: 1–255. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
-  /** An S3 location that is used to store files that have failed a direct upload. */
+  /**
+   * An S3 location that is used to store files that have failed a direct upload.
+   *
+   * Length: at least 0. Pattern: ``.
+   */
   fallbackLocation?: string;
   /** Server-side encryption (SSE) settings for the store. */
   sseConfig?: SequenceStoreSseConfig;
   /** Tags for the store. */
   tags?: Record<string, string>;
-  /** A name for the store. */
+  /**
+   * A name for the store.
+   *
+   * Length: 1–127. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   name: string;
-  /** Location of the access logs. */
+  /**
+   * Location of the access logs.
+   *
+   * Pattern: `^$|^s3://([a-z0-9][a-z0-9-.]{1,61}[a-z0-9])/?((.{1,800})/)?$`.
+   */
   accessLogLocation?: string;
   /** The algorithm family of the ETag. */
   eTagAlgorithmFamily?: "MD5up" | "SHA256up" | "SHA512up";
-  /** The tags keys to propagate to the S3 objects associated with read sets in the sequence store. */
+  /**
+   * The tags keys to propagate to the S3 objects associated with read sets in the sequence store.
+   *
+   * Items: 0–50. Each item: Length: 1–128.
+   */
   propagatedSetLevelTags?: string[];
   /** The resource policy that controls S3 access on the store */
   s3AccessPolicy?: Record<string, unknown>;
@@ -320,7 +410,15 @@ export interface SequenceStoreOutputs extends SequenceStoreArgs {
 export interface SequenceStoreSseConfig {
   /** The encryption type. */
   type: "KMS";
-  /** An encryption key ARN. */
+  /**
+   * An encryption key ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:([^:
+   * ]*):([^:
+   * ]*):([^:
+   * ]*):([0-9]{12}):([^:
+   * ]*)`.
+   */
   keyArn?: string;
 }
 
@@ -335,7 +433,11 @@ export type VariantStore = InstanceType<typeof VariantStore>;
 
 /** Inputs of {@link VariantStore}. */
 export interface VariantStoreArgs {
-  /** A description for the store. */
+  /**
+   * A description for the store.
+   *
+   * Length: 0–500.
+   */
   description?: string;
   /** The genome reference for the store's variants. */
   reference: VariantStoreReferenceItem;
@@ -343,7 +445,11 @@ export interface VariantStoreArgs {
   sseConfig?: VariantStoreSseConfig;
   /** Tags for the store. */
   tags?: Record<string, string>;
-  /** A name for the store. */
+  /**
+   * A name for the store.
+   *
+   * Pattern: `^([a-z]){1}([a-z0-9_]){2,254}`.
+   */
   name: string;
 }
 
@@ -371,7 +477,11 @@ export interface VariantStoreOutputs extends VariantStoreArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-variantstore-referenceitem.html | CloudFormation: ReferenceItem}
  */
 export interface VariantStoreReferenceItem {
-  /** The reference's ARN. */
+  /**
+   * The reference's ARN.
+   *
+   * Length: 1–127. Pattern: `^arn:.+$`.
+   */
   referenceArn: string;
 }
 
@@ -383,7 +493,15 @@ export interface VariantStoreReferenceItem {
 export interface VariantStoreSseConfig {
   /** The encryption type. */
   type: "KMS";
-  /** An encryption key ARN. */
+  /**
+   * An encryption key ARN.
+   *
+   * Length: 20–2048. Pattern: `arn:([^:
+   * ]*):([^:
+   * ]*):([^:
+   * ]*):([0-9]{12}):([^:
+   * ]*)`.
+   */
   keyArn?: string;
 }
 
@@ -402,25 +520,49 @@ export type Workflow = InstanceType<typeof Workflow>;
 export interface WorkflowArgs {
   /** The workflow's parameter template. */
   parameterTemplate?: Record<string, WorkflowWorkflowParameter>;
-  /** The parameter's description. */
+  /**
+   * The parameter's description.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
-  /** The default static storage capacity (in gibibytes) for runs that use this workflow or workflow version. The `storageCapacity` can be overwritten at run time. The storage capacity is not required for runs with a `DYNAMIC` storage type. */
+  /**
+   * The default static storage capacity (in gibibytes) for runs that use this workflow or workflow version. The `storageCapacity` can be overwritten at run time. The storage capacity is not required for runs with a `DYNAMIC` storage type.
+   *
+   * Range: 0–100000.
+   */
   storageCapacity?: number;
+  /** Length: 1–64. */
   accelerators?: "GPU";
   /**
    * The URI of a definition for the workflow.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
    */
   definitionUri?: string;
-  /** The path of the main definition file for the workflow. */
+  /**
+   * The path of the main definition file for the workflow.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   main?: string;
-  /** An engine for the workflow. */
+  /**
+   * An engine for the workflow.
+   *
+   * Length: 1–64.
+   */
   engine?: "WDL" | "NEXTFLOW" | "CWL";
   /** Tags for the workflow. */
   tags?: Record<string, string>;
-  /** The workflow's name. */
+  /**
+   * The workflow's name.
+   *
+   * Length: 1–128. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   name?: string;
+  /** Length: 1–64. */
   storageType?: "STATIC" | "DYNAMIC";
   /** Optional workflow bucket owner ID to verify the workflow bucket */
   workflowBucketOwnerId?: string;
@@ -460,7 +602,11 @@ export interface WorkflowOutputs extends WorkflowArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-workflow-workflowparameter.html | CloudFormation: WorkflowParameter}
  */
 export interface WorkflowWorkflowParameter {
-  /** The parameter's description. */
+  /**
+   * The parameter's description.
+   *
+   * Length: 0–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
   /** Whether the parameter is optional. */
   optional?: boolean;
@@ -553,22 +699,44 @@ export type WorkflowVersion = InstanceType<typeof WorkflowVersion>;
 
 /** Inputs of {@link WorkflowVersion}. */
 export interface WorkflowVersionArgs {
-  /** The workflow's ID. */
+  /**
+   * The workflow's ID.
+   *
+   * Length: 1–18. Pattern: `^[0-9]+$`.
+   */
   workflowId: string;
-  /** The name of the workflow version. */
+  /**
+   * The name of the workflow version.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9][A-Za-z0-9\-\._]*$`.
+   */
   versionName: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   definitionUri?: string;
-  /** The description of the workflow version. */
+  /**
+   * The description of the workflow version.
+   *
+   * Length: 1–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
+  /** Length: 1–64. */
   engine?: "WDL" | "NEXTFLOW" | "CWL";
+  /** Length: 1–128. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`. */
   main?: string;
   parameterTemplate?: Record<string, WorkflowVersionWorkflowParameter>;
+  /** Length: 1–64. */
   accelerators?: "GPU";
+  /** Length: 1–64. */
   storageType?: "STATIC" | "DYNAMIC";
+  /** Range: 0–100000. */
   storageCapacity?: number;
   /** A map of resource tags */
   tags?: Record<string, string>;
+  /** Length: 1–12. Pattern: `^[0-9]{12}$`. */
   workflowBucketOwnerId?: string;
   /** Path to the primary workflow parameter template JSON file inside the repository */
   parameterTemplatePath?: string;
@@ -604,7 +772,11 @@ export interface WorkflowVersionOutputs extends WorkflowVersionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-omics-workflowversion-workflowparameter.html | CloudFormation: WorkflowParameter}
  */
 export interface WorkflowVersionWorkflowParameter {
-  /** The parameter's description. */
+  /**
+   * The parameter's description.
+   *
+   * Length: 0–256. Pattern: `^[\p{L}||\p{M}||\p{Z}||\p{S}||\p{N}||\p{P}]+$`.
+   */
   description?: string;
   /** Whether the parameter is optional. */
   optional?: boolean;

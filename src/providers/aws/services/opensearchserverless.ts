@@ -19,13 +19,25 @@ export type AccessPolicy = InstanceType<typeof AccessPolicy>;
 
 /** Inputs of {@link AccessPolicy}. */
 export interface AccessPolicyArgs {
-  /** The JSON policy document without any whitespaces. */
+  /**
+   * The JSON policy document without any whitespaces.
+   *
+   * Length: 1–20480. Pattern: ``.
+   */
   policy: string;
   /** The type of access policy. Currently the only option is `data` . */
   type: "data";
-  /** The description of the policy. */
+  /**
+   * The description of the policy.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The name of the policy. */
+  /**
+   * The name of the policy.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name: string;
 }
 
@@ -48,7 +60,11 @@ export type Collection = InstanceType<typeof Collection>;
 export interface CollectionArgs {
   /** The type of collection. Possible values are `SEARCH` , `TIMESERIES` , and `VECTORSEARCH` . For more information, see [Choosing a collection type](https://docs.aws.amazon.com/opensearch-service/latest/developerguide/serverless-overview.html#serverless-usecase) . */
   type?: "SEARCH" | "TIMESERIES" | "VECTORSEARCH";
-  /** A description of the collection. */
+  /**
+   * A description of the collection.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
   /**
    * An arbitrary set of tags (key–value pairs) to associate with the collection.
@@ -56,6 +72,8 @@ export interface CollectionArgs {
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–50.
    */
   tags?: AwsTag[];
   /**
@@ -67,6 +85,8 @@ export interface CollectionArgs {
    * - Unique to your account and AWS Region
    * - Contains between 3 and 28 characters
    * - Contains only lowercase letters a-z, the numbers 0-9, and the hyphen (-)
+   *
+   * Length: 3–64. Pattern: `^[a-z][a-z0-9-]{2,63}$`.
    */
   name: string;
   /** Indicates whether to use standby replicas for the collection. You can't update this property after the collection is already created. If you attempt to modify this property, the collection continues to use the original value. */
@@ -139,9 +159,17 @@ export type CollectionGroup = InstanceType<typeof CollectionGroup>;
 
 /** Inputs of {@link CollectionGroup}. */
 export interface CollectionGroupArgs {
-  /** The name of the collection group. */
+  /**
+   * The name of the collection group.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name: string;
-  /** The description of the collection group. */
+  /**
+   * The description of the collection group.
+   *
+   * Length: at most 1000.
+   */
   description?: string;
   /** Indicates whether standby replicas are used for the collection group. */
   standbyReplicas: "ENABLED" | "DISABLED";
@@ -183,11 +211,23 @@ export type CollectionIndex = InstanceType<typeof CollectionIndex>;
 
 /** Inputs of {@link CollectionIndex}. */
 export interface CollectionIndexArgs {
-  /** The identifier of the collection */
+  /**
+   * The identifier of the collection
+   *
+   * Length: 3–40. Pattern: `^[a-z0-9]{3,40}$`.
+   */
   awsId: string;
-  /** The name of the collection index */
+  /**
+   * The name of the collection index
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   indexName: string;
-  /** The Mappings for the collection index */
+  /**
+   * The Mappings for the collection index
+   *
+   * Length: 1–2480. Pattern: ``.
+   */
   indexSchema?: string;
 }
 
@@ -208,7 +248,11 @@ export type Index = InstanceType<typeof Index>;
 export interface IndexArgs {
   /** The endpoint for the collection. */
   collectionEndpoint: string;
-  /** The name of the OpenSearch Serverless index. */
+  /**
+   * The name of the OpenSearch Serverless index.
+   *
+   * Pattern: ``.
+   */
   indexName: string;
   /** Index settings for the OpenSearch Serverless index. */
   settings?: IndexIndexSettings;
@@ -330,9 +374,17 @@ export interface IndexMethod {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-opensearchserverless-index-parameters.html | CloudFormation: Parameters}
  */
 export interface IndexParameters {
-  /** The size of the dynamic list used during k-NN graph creation. */
+  /**
+   * The size of the dynamic list used during k-NN graph creation.
+   *
+   * Range: at least 1.
+   */
   efConstruction?: number;
-  /** Number of neighbors to consider during k-NN search. */
+  /**
+   * Number of neighbors to consider during k-NN search.
+   *
+   * Range: 2–100.
+   */
   m?: number;
 }
 
@@ -347,13 +399,25 @@ export type LifecyclePolicy = InstanceType<typeof LifecyclePolicy>;
 
 /** Inputs of {@link LifecyclePolicy}. */
 export interface LifecyclePolicyArgs {
-  /** The name of the lifecycle policy. */
+  /**
+   * The name of the lifecycle policy.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]+$`.
+   */
   name: string;
   /** The type of lifecycle policy. */
   type: "retention";
-  /** The description of the lifecycle policy. */
+  /**
+   * The description of the lifecycle policy.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** The JSON policy document without any whitespaces. */
+  /**
+   * The JSON policy document without any whitespaces.
+   *
+   * Length: 1–20480. Pattern: ``.
+   */
   policy: string;
 }
 
@@ -374,7 +438,11 @@ export type SecurityConfig = InstanceType<typeof SecurityConfig>;
 export interface SecurityConfigArgs {
   /** The type of security configuration. Currently the only option is `saml` . */
   type?: "saml" | "iamidentitycenter" | "iamfederation";
-  /** The description of the security configuration. */
+  /**
+   * The description of the security configuration.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
   /** SAML options for the security configuration in the form of a key-value map. */
   samlOptions?: SecurityConfigSamlConfigOptions;
@@ -382,6 +450,8 @@ export interface SecurityConfigArgs {
    * The name of the security configuration.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
    */
   name?: string;
   /** Describes IAM Identity Center options in the form of a key-value map. */
@@ -404,13 +474,29 @@ export interface SecurityConfigOutputs extends SecurityConfigArgs {
 export interface SecurityConfigSamlConfigOptions {
   /** The session timeout, in minutes. Default is 60 minutes (12 hours). */
   sessionTimeout?: number;
-  /** A user attribute for this SAML integration. */
+  /**
+   * A user attribute for this SAML integration.
+   *
+   * Length: 1–2048. Pattern: `[\w+=,.\@-]+`.
+   */
   userAttribute?: string;
-  /** The XML IdP metadata file generated from your identity provider. */
+  /**
+   * The XML IdP metadata file generated from your identity provider.
+   *
+   * Length: 1–51200. Pattern: ``.
+   */
   metadata: string;
-  /** The group attribute for this SAML integration. */
+  /**
+   * The group attribute for this SAML integration.
+   *
+   * Length: 1–2048. Pattern: `[\w+=,.\@-]+`.
+   */
   groupAttribute?: string;
-  /** Custom entity ID attribute to override the default entity ID for this SAML integration. */
+  /**
+   * Custom entity ID attribute to override the default entity ID for this SAML integration.
+   *
+   * Length: 1–1024. Pattern: `^aws:opensearch:[0-9]{12}:*`.
+   */
   openSearchServerlessEntityId?: string;
 }
 
@@ -461,13 +547,25 @@ export type SecurityPolicy = InstanceType<typeof SecurityPolicy>;
 
 /** Inputs of {@link SecurityPolicy}. */
 export interface SecurityPolicyArgs {
-  /** The JSON policy document without any whitespaces. */
+  /**
+   * The JSON policy document without any whitespaces.
+   *
+   * Length: 1–20480. Pattern: ``.
+   */
   policy: string;
   /** The type of security policy. Can be either `encryption` or `network` . */
   type: "encryption" | "network";
-  /** The description of the security policy. */
+  /**
+   * The description of the security policy.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** The name of the policy. */
+  /**
+   * The name of the policy.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name: string;
 }
 
@@ -486,13 +584,29 @@ export type VpcEndpoint = InstanceType<typeof VpcEndpoint>;
 
 /** Inputs of {@link VpcEndpoint}. */
 export interface VpcEndpointArgs {
-  /** The ID of the VPC from which you access OpenSearch Serverless. */
+  /**
+   * The ID of the VPC from which you access OpenSearch Serverless.
+   *
+   * Length: 1–255. Pattern: `^vpc-[0-9a-z]*$`.
+   */
   vpcId: string;
-  /** The unique identifiers of the security groups that define the ports, protocols, and sources for inbound traffic that you are authorizing into your endpoint. */
+  /**
+   * The unique identifiers of the security groups that define the ports, protocols, and sources for inbound traffic that you are authorizing into your endpoint.
+   *
+   * Items: 1–5. Each item: Length: 1–128. Pattern: `^[\w+\-]+$`.
+   */
   securityGroupIds?: string[];
-  /** The ID of the subnets from which you access OpenSearch Serverless. */
+  /**
+   * The ID of the subnets from which you access OpenSearch Serverless.
+   *
+   * Items: 1–6. Each item: Length: 1–32. Pattern: `^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`.
+   */
   subnetIds: string[];
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Length: 3–32. Pattern: `^[a-z][a-z0-9-]{2,31}$`.
+   */
   name: string;
 }
 

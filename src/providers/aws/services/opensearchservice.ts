@@ -21,7 +21,11 @@ export type Application = InstanceType<typeof Application>;
 export interface ApplicationArgs {
   /** Settings container for integrating IAM Identity Center with OpenSearch UI applications, which enables enabling secure user authentication and access control across multiple data sources. This setup supports single sign-on (SSO) through IAM Identity Center, allowing centralized user management. */
   iamIdentityCenterOptions?: ApplicationIamIdentityCenterOptions;
-  /** The name of an OpenSearch application. */
+  /**
+   * The name of an OpenSearch application.
+   *
+   * Length: 3–40. Pattern: `[a-z][a-z0-9\-]+`.
+   */
   name: string;
   /** The endpoint URL of an OpenSearch application. */
   endpoint?: string;
@@ -31,6 +35,8 @@ export interface ApplicationArgs {
    * The ARN of the KMS key used to encrypt the application.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^arn:aws(-[a-z]+)*:kms:[a-z0-9-]+:\d{12}:key/[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
    */
   kmsKeyArn?: string;
   /** List of data sources. */
@@ -69,7 +75,11 @@ export interface ApplicationIamIdentityCenterOptions {
 export interface ApplicationAppConfig {
   /** The configuration item to set, such as the admin role for the OpenSearch application. */
   key: "opensearchDashboards.dashboardAdmin.users" | "opensearchDashboards.dashboardAdmin.groups";
-  /** The value assigned to the configuration key, such as an IAM user ARN. */
+  /**
+   * The value assigned to the configuration key, such as an IAM user ARN.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -178,6 +188,7 @@ export interface DomainOutputs extends DomainArgs {
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
    */
   domainName: string;
+  domainArn: string;
   domainEndpoints: Record<string, string>;
   /** The domain-specific endpoint used for requests to the OpenSearch APIs, such as `search-mystack-1ab2cdefghij-ab1c2deckoyb3hofw7wpqa3cm.us-west-1.es.amazonaws.com` . */
   domainEndpoint: string;
@@ -367,7 +378,11 @@ export interface DomainSAMLOptions {
 export interface DomainIdp {
   /** The unique entity ID of the application in the SAML identity provider. */
   entityId: string;
-  /** The metadata of the SAML application, in XML format. */
+  /**
+   * The metadata of the SAML application, in XML format.
+   *
+   * Length: 1–1048576.
+   */
   metadataContent: string;
 }
 
@@ -480,9 +495,17 @@ export interface DomainOffPeakWindow {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-opensearchservice-domain-windowstarttime.html | CloudFormation: WindowStartTime}
  */
 export interface DomainWindowStartTime {
-  /** The start hour of the window in Coordinated Universal Time (UTC), using 24-hour time. For example, 17 refers to 5:00 P.M. UTC. The minimum value is 0 and the maximum value is 23. */
+  /**
+   * The start hour of the window in Coordinated Universal Time (UTC), using 24-hour time. For example, 17 refers to 5:00 P.M. UTC. The minimum value is 0 and the maximum value is 23.
+   *
+   * Range: 0–23.
+   */
   hours: number;
-  /** The start minute of the window, in UTC. The minimum value is 0 and the maximum value is 59. */
+  /**
+   * The start minute of the window, in UTC. The minimum value is 0 and the maximum value is 59.
+   *
+   * Range: 0–59.
+   */
   minutes: number;
 }
 

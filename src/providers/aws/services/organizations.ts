@@ -32,12 +32,16 @@ export interface AccountArgs {
    * - Steps 2 and 3 in [IAM Tutorial: Delegate access across AWS accounts using IAM roles](https://docs.aws.amazon.com/IAM/latest/UserGuide/tutorial_cross-account-with-roles.html) in the *IAM User Guide* …
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–64. Pattern: `[\w+=,.\@-]{1,64}`.
    */
   roleName?: string;
   /**
    * The email address associated with the AWS account.
    *
    * The [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) for this parameter is a string of characters that represents a standard internet email address.
+   *
+   * Length: 6–64. Pattern: `[^\s\@]+\@[^\s\@]+\.[^\s\@]+`.
    */
   email: string;
   /**
@@ -49,6 +53,8 @@ export interface AccountArgs {
    *
    * - *Root* - A string that begins with "r-" followed by from 4 to 32 lowercase letters or digits.
    * - *Organizational unit (OU)* - A string that begins with "ou-" followed by from 4 to 32 lowercase letters or digits (the ID of the root that the OU is in). This string is followed by a second "-" dash and from 8 to 32 additional lowercase letters or digits.
+   *
+   * Each item: Pattern: `^(r-[0-9a-z]{4,32})|(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
    */
   parentIds?: string[];
   /**
@@ -57,7 +63,11 @@ export interface AccountArgs {
    * > If any one of the tags is not valid or if you exceed the maximum allowed number of tags for an account, then the entire request fails and the account is not created.
    */
   tags?: AwsTag[];
-  /** The account name given to the account when it was created. */
+  /**
+   * The account name given to the account when it was created.
+   *
+   * Length: 1–50. Pattern: ``.
+   */
   accountName: string;
 }
 
@@ -151,6 +161,8 @@ export interface OrganizationalUnitArgs {
    *
    * - *Root* - A string that begins with "r-" followed by from 4 to 32 lowercase letters or digits.
    * - *Organizational unit (OU)* - A string that begins with "ou-" followed by from 4 to 32 lowercase letters or digits (the ID of the root that the OU is in). This string is followed by a second "-" dash and from 8 to 32 additional lowercase letters or digits.
+   *
+   * Length: at most 100. Pattern: `^(r-[0-9a-z]{4,32})|(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
    */
   parentId: string;
   /**
@@ -163,6 +175,8 @@ export interface OrganizationalUnitArgs {
    * The friendly name of this OU.
    *
    * The [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) that is used to validate this parameter is a string of any of the characters in the ASCII character range.
+   *
+   * Length: 1–128. Pattern: `[\s\S]*`.
    */
   name: string;
 }
@@ -206,9 +220,15 @@ export interface PolicyArgs {
    * - *Root* - A string that begins with "r-" followed by from 4 to 32 lowercase letters or digits.
    * - *Account* - A string that consists of exactly 12 digits.
    * - *Organizational unit (OU)* - A string that begins with "ou-" followed by from 4 to 32 lowercase letters or digits (the ID of the root that the OU is in). This string is followed by a second "-" dash and from 8 to 32 additional lowercase letters or digits.
+   *
+   * Each item: Pattern: `^(r-[0-9a-z]{4,32})|(\d{12})|(ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$`.
    */
   targetIds?: string[];
-  /** Human readable description of the policy. */
+  /**
+   * Human readable description of the policy.
+   *
+   * Length: at most 512. Pattern: `[\s\S]*`.
+   */
   description?: string;
   /**
    * The policy text content. You can specify the policy content as a JSON object or a JSON string.
@@ -228,6 +248,8 @@ export interface PolicyArgs {
    * - Amazon Inspector policies: 10,000 characters
    * - Amazon Bedrock policies: 10,000 characters
    * - Upgrade rollout policies: 10,000 characters …
+   *
+   * Length: 1–1000000. Pattern: `[\s\S]*`.
    */
   content: Record<string, unknown> | string;
   /**
@@ -240,6 +262,8 @@ export interface PolicyArgs {
    * Name of the policy.
    *
    * The [regex pattern](https://docs.aws.amazon.com/http://wikipedia.org/wiki/regex) that is used to validate this parameter is a string of any of the characters in the ASCII character range.
+   *
+   * Length: 1–128. Pattern: `[\s\S]*`.
    */
   name: string;
 }
@@ -273,6 +297,8 @@ export interface ResourcePolicyArgs {
    * The policy text of the organization resource policy. You can specify the resource policy content as a JSON object or a JSON string.
    *
    * > When you specify the resource policy content as a JSON string, you can't perform drift detection on the CloudFormation stack. For this reason, we recommend specifying the resource policy content as a JSON object instead.
+   *
+   * Length: 1–40000. Pattern: `[\s\S]*`.
    */
   content: Record<string, unknown> | string;
   /**

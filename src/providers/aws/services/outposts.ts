@@ -50,8 +50,11 @@ export type Site = InstanceType<typeof Site>;
 
 /** Inputs of {@link Site}. */
 export interface SiteArgs {
+  /** Length: 1–1000. Pattern: `^[\S ]+$`. */
   name: string;
+  /** Length: 1–1001. Pattern: `^[\S ]+$`. */
   description?: string;
+  /** Length: 1–2000. Pattern: `^[\S \n]+$`. */
   notes?: string;
   tags?: AwsTag[];
   operatingAddress?: SiteAddress;
@@ -67,16 +70,27 @@ export interface SiteOutputs extends SiteArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-outposts-site-address.html | CloudFormation: Address} */
 export interface SiteAddress {
+  /** Length: 1–255. Pattern: `^\S[\S ]*$`. */
   contactName: string;
+  /** Length: 1–20. Pattern: `^[\S ]+$`. */
   contactPhoneNumber: string;
+  /** Length: 1–180. Pattern: `^\S[\S ]*$`. */
   addressLine1: string;
+  /** Length: 0–60. Pattern: `^\S[\S ]*$`. */
   addressLine2?: string;
+  /** Length: 0–60. Pattern: `^\S[\S ]*$`. */
   addressLine3?: string;
+  /** Length: 1–50. Pattern: `^\S[\S ]*$`. */
   city: string;
+  /** Length: 1–50. Pattern: `^\S[\S ]*$`. */
   stateOrRegion: string;
+  /** Length: 1–60. Pattern: `^\S[\S ]*$`. */
   districtOrCounty?: string;
+  /** Length: 1–20. Pattern: `^[a-zA-Z0-9 -]+$`. */
   postalCode: string;
+  /** Length: 2–2. Pattern: `^[A-Z]{2}$`. */
   countryCode: string;
+  /** Length: 0–180. Pattern: `^\S[\S ]*$`. */
   municipality?: string;
 }
 

@@ -22,25 +22,43 @@ export type ApplicationInstance = InstanceType<typeof ApplicationInstance>;
 
 /** Inputs of {@link ApplicationInstance}. */
 export interface ApplicationInstanceArgs {
-  /** The device's ID. */
+  /**
+   * The device's ID.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\-\_]+$`.
+   */
   defaultRuntimeContextDevice: string;
-  /** A description for the application instance. */
+  /**
+   * A description for the application instance.
+   *
+   * Length: 0–255. Pattern: `^.*$`.
+   */
   description?: string;
   /**
    * The ID of an application instance to replace with the new instance.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\-\_]+$`.
    */
   applicationInstanceIdToReplace?: string;
   /** Setting overrides for the application manifest. */
   manifestOverridesPayload?: ApplicationInstanceManifestOverridesPayload;
-  /** The ARN of a runtime role for the application instance. */
+  /**
+   * The ARN of a runtime role for the application instance.
+   *
+   * Length: 1–255. Pattern: `^arn:[a-z0-9][-.a-z0-9]{0,62}:iam::[0-9]{12}:role/.+$`.
+   */
   runtimeRoleArn?: string;
   /** The application's manifest document. */
   manifestPayload: ApplicationInstanceManifestPayload;
   /** Tags for the application instance. */
   tags?: AwsTag[];
-  /** A name for the application instance. */
+  /**
+   * A name for the application instance.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\-\_]+$`.
+   */
   name?: string;
 }
 
@@ -70,7 +88,11 @@ export interface ApplicationInstanceOutputs extends ApplicationInstanceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-panorama-applicationinstance-manifestoverridespayload.html | CloudFormation: ManifestOverridesPayload}
  */
 export interface ApplicationInstanceManifestOverridesPayload {
-  /** The overrides document. */
+  /**
+   * The overrides document.
+   *
+   * Length: 0–51200. Pattern: `^.+$`.
+   */
   payloadData?: string;
 }
 
@@ -80,7 +102,11 @@ export interface ApplicationInstanceManifestOverridesPayload {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-panorama-applicationinstance-manifestpayload.html | CloudFormation: ManifestPayload}
  */
 export interface ApplicationInstanceManifestPayload {
-  /** The application manifest. */
+  /**
+   * The application manifest.
+   *
+   * Length: 1–51200. Pattern: `^.+$`.
+   */
   payloadData?: string;
 }
 
@@ -98,7 +124,11 @@ export type Package = InstanceType<typeof Package>;
 
 /** Inputs of {@link Package}. */
 export interface PackageArgs {
-  /** A name for the package. */
+  /**
+   * A name for the package.
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z0-9\-\_]+$`.
+   */
   packageName: string;
   /** A storage location. */
   storageLocation?: PackageStorageLocation;
@@ -152,17 +182,35 @@ export interface PackageVersionArgs {
    * If the version was marked latest, the new version to maker as latest.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–255. Pattern: `^[a-z0-9]+$`.
    */
   updatedLatestPatchVersion?: string;
-  /** A patch version. */
+  /**
+   * A patch version.
+   *
+   * Length: 1–255. Pattern: `^[a-z0-9]+$`.
+   */
   patchVersion: string;
   /** Whether to mark the new version as the latest version. */
   markLatest?: boolean;
-  /** A package ID. */
+  /**
+   * A package ID.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9\-\_\/]+$`.
+   */
   packageId: string;
-  /** An owner account. */
+  /**
+   * An owner account.
+   *
+   * Length: 1–12. Pattern: `^[0-9a-z\_]+$`.
+   */
   ownerAccount?: string;
-  /** A package version. */
+  /**
+   * A package version.
+   *
+   * Length: 1–255. Pattern: `^([0-9]+)\.([0-9]+)$`.
+   */
   packageVersion: string;
 }
 

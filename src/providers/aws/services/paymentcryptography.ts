@@ -25,9 +25,15 @@ export interface AliasArgs {
    * A friendly name that you can use to refer to a key. The value must begin with `alias/` .
    *
    * > Do not include confidential or sensitive information in this field. This field may be displayed in plaintext in AWS CloudTrail logs and other output.
+   *
+   * Length: 7–256. Pattern: `^alias/[a-zA-Z0-9/_-]+$`.
    */
   aliasName: string;
-  /** The `KeyARN` of the key associated with the alias. */
+  /**
+   * The `KeyARN` of the key associated with the alias.
+   *
+   * Length: 70–150. Pattern: `^arn:aws:payment-cryptography:[a-z]{2}-[a-z]{1,16}-[0-9]+:[0-9]{12}:key/[0-9a-zA-Z]{16,64}$`.
+   */
   keyArn?: string;
 }
 
@@ -64,7 +70,11 @@ export interface KeyArgs {
    * For TDES keys, the KCV is computed by encrypting 8 bytes, each with value of zero, with the key to be checked and retaining the 3 highest order bytes of the encrypted result. For AES keys, the KCV is computed using a CMAC algorithm where the input data is 16 bytes of zero and retaining the 3 highest order bytes of the encrypted result.
    */
   keyCheckValueAlgorithm?: "CMAC" | "ANSI_X9_24" | "HMAC" | "SHA_1";
-  /** The resource-based policy attached to the key, in JSON format. */
+  /**
+   * The resource-based policy attached to the key, in JSON format.
+   *
+   * Length: 1–20480. Pattern: ``.
+   */
   policy?: string;
   /**
    * The list of AWS Regions to remove from the key's replication configuration.
@@ -72,8 +82,11 @@ export interface KeyArgs {
    * The key will no longer be available for cryptographic operations in these regions after removal. Ensure no active operations depend on the key in these regions before removal.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Pattern: `^[a-z]{2}-[a-z]{1,16}-[0-9]+$`.
    */
   replicationRegions?: string[];
+  /** Items: 0–200. */
   tags?: AwsTag[];
 }
 

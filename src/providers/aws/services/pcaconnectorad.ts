@@ -19,9 +19,17 @@ export type Connector = InstanceType<typeof Connector>;
 
 /** Inputs of {@link Connector}. */
 export interface ConnectorArgs {
-  /** The Amazon Resource Name (ARN) of the certificate authority being used. */
+  /**
+   * The Amazon Resource Name (ARN) of the certificate authority being used.
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:acm-pca:[\w-]+:[0-9]+:certificate-authority\/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`.
+   */
   certificateAuthorityArn: string;
-  /** The identifier of the Active Directory. */
+  /**
+   * The identifier of the Active Directory.
+   *
+   * Pattern: `^d-[0-9a-f]{10}$`.
+   */
   directoryId: string;
   /** Information of the VPC and security group(s) used with the connector. */
   vpcInformation: ConnectorVpcInformation;
@@ -41,7 +49,11 @@ export interface ConnectorOutputs extends ConnectorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-connector-vpcinformation.html | CloudFormation: VpcInformation}
  */
 export interface ConnectorVpcInformation {
-  /** The security groups used with the connector. You can use a maximum of 4 security groups with a connector. */
+  /**
+   * The security groups used with the connector. You can use a maximum of 4 security groups with a connector.
+   *
+   * Items: 1–5. Each item: Length: 11–20. Pattern: `^(?:sg-[0-9a-f]{8}|sg-[0-9a-f]{17})$`.
+   */
   securityGroupIds: string[];
   /** The VPC IP address type. */
   ipAddressType?: "IPV4" | "DUALSTACK";
@@ -58,7 +70,11 @@ export type DirectoryRegistration = InstanceType<typeof DirectoryRegistration>;
 
 /** Inputs of {@link DirectoryRegistration}. */
 export interface DirectoryRegistrationArgs {
-  /** The identifier of the Active Directory. */
+  /**
+   * The identifier of the Active Directory.
+   *
+   * Pattern: `^d-[0-9a-f]{10}$`.
+   */
   directoryId: string;
   /** Metadata assigned to a directory registration consisting of a key-value pair. */
   tags?: Record<string, string>;
@@ -81,9 +97,17 @@ export type ServicePrincipalName = InstanceType<typeof ServicePrincipalName>;
 
 /** Inputs of {@link ServicePrincipalName}. */
 export interface ServicePrincipalNameArgs {
-  /** The Amazon Resource Name (ARN) that was returned when you called [CreateConnector.html](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateConnector.html) . */
+  /**
+   * The Amazon Resource Name (ARN) that was returned when you called [CreateConnector.html](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateConnector.html) .
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:pca-connector-ad:[\w-]+:[0-9]+:connector(\/[\w-]+)$`.
+   */
   connectorArn: string;
-  /** The Amazon Resource Name (ARN) that was returned when you called [CreateDirectoryRegistration](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateDirectoryRegistration.html) . */
+  /**
+   * The Amazon Resource Name (ARN) that was returned when you called [CreateDirectoryRegistration](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateDirectoryRegistration.html) .
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:pca-connector-ad:[\w-]+:[0-9]+:directory-registration(\/[\w-]+)$`.
+   */
   directoryRegistrationArn: string;
 }
 
@@ -102,13 +126,21 @@ export type Template = InstanceType<typeof Template>;
 
 /** Inputs of {@link Template}. */
 export interface TemplateArgs {
-  /** The Amazon Resource Name (ARN) that was returned when you called [CreateConnector](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateConnector.html) . */
+  /**
+   * The Amazon Resource Name (ARN) that was returned when you called [CreateConnector](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateConnector.html) .
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:pca-connector-ad:[\w-]+:[0-9]+:connector\/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`.
+   */
   connectorArn: string;
   /** Template configuration to define the information included in certificates. Define certificate validity and renewal periods, certificate request handling and enrollment options, key usage extensions, application policies, and cryptography settings. */
   definition: TemplateTemplateDefinition;
   /** Metadata assigned to a template consisting of a key-value pair. */
   tags?: Record<string, string>;
-  /** Name of the templates. Template names must be unique. */
+  /**
+   * Name of the templates. Template names must be unique.
+   *
+   * Length: 1–64. Pattern: ``.
+   */
   name: string;
   /**
    * This setting allows the major version of a template to be increased automatically. All members of Active Directory groups that are allowed to enroll with a template will receive a new certificate issued using that template.
@@ -146,7 +178,11 @@ export interface TemplateTemplateDefinition {
 export interface TemplateTemplateV4 {
   /** Subject name flags describe the subject name and subject alternate name that is included in a certificate. */
   subjectNameFlags: TemplateSubjectNameFlagsV4;
-  /** List of templates in Active Directory that are superseded by this template. */
+  /**
+   * List of templates in Active Directory that are superseded by this template.
+   *
+   * Items: 1–100. Each item: Length: 1–64. Pattern: ``.
+   */
   supersededTemplates?: string[];
   /** Private key flags for v4 templates specify the client compatibility, if the private key can be exported, if user input is required when using a private key, if an alternate signature algorithm should be used, and if certificates are renewed using the same private key. */
   privateKeyFlags: TemplatePrivateKeyFlagsV4;
@@ -218,7 +254,11 @@ export interface TemplatePrivateKeyFlagsV4 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-template-privatekeyattributesv4.html | CloudFormation: PrivateKeyAttributesV4}
  */
 export interface TemplatePrivateKeyAttributesV4 {
-  /** Set the minimum key length of the private key. */
+  /**
+   * Set the minimum key length of the private key.
+   *
+   * Range: at least 1.
+   */
   minimalKeyLength: number;
   /** Defines the purpose of the private key. Set it to "KEY_EXCHANGE" or "SIGNATURE" value. */
   keySpec: "KEY_EXCHANGE" | "SIGNATURE";
@@ -226,7 +266,11 @@ export interface TemplatePrivateKeyAttributesV4 {
   keyUsageProperty?: TemplateKeyUsageProperty;
   /** Defines the algorithm used to generate the private key. */
   algorithm?: "RSA" | "ECDH_P256" | "ECDH_P384" | "ECDH_P521";
-  /** Defines the cryptographic providers used to generate the private key. */
+  /**
+   * Defines the cryptographic providers used to generate the private key.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   cryptoProviders?: string[];
 }
 
@@ -288,7 +332,11 @@ export interface TemplateCertificateValidity {
 export interface TemplateValidityPeriod {
   /** The unit of time. You can select hours, days, weeks, months, and years. */
   periodType: "HOURS" | "DAYS" | "WEEKS" | "MONTHS" | "YEARS";
-  /** The numeric value for the validity period. */
+  /**
+   * The numeric value for the validity period.
+   *
+   * Range: 1–8766000.
+   */
   period: number;
 }
 
@@ -310,7 +358,11 @@ export interface TemplateExtensionsV4 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-template-applicationpolicies.html | CloudFormation: ApplicationPolicies}
  */
 export interface TemplateApplicationPolicies {
-  /** Application policies describe what the certificate can be used for. */
+  /**
+   * Application policies describe what the certificate can be used for.
+   *
+   * Items: 1–100.
+   */
   policies: TemplateApplicationPolicy[];
   /** Marks the application policy extension as critical. */
   critical?: boolean;
@@ -384,7 +436,11 @@ export interface TemplateEnrollmentFlagsV4 {
 export interface TemplateTemplateV3 {
   /** Subject name flags describe the subject name and subject alternate name that is included in a certificate. */
   subjectNameFlags: TemplateSubjectNameFlagsV3;
-  /** List of templates in Active Directory that are superseded by this template. */
+  /**
+   * List of templates in Active Directory that are superseded by this template.
+   *
+   * Items: 1–100. Each item: Length: 1–64. Pattern: ``.
+   */
   supersededTemplates?: string[];
   /** Private key flags for v3 templates specify the client compatibility, if the private key can be exported, if user input is required when using a private key, and if an alternate signature algorithm should be used. */
   privateKeyFlags: TemplatePrivateKeyFlagsV3;
@@ -452,7 +508,11 @@ export interface TemplatePrivateKeyFlagsV3 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-template-privatekeyattributesv3.html | CloudFormation: PrivateKeyAttributesV3}
  */
 export interface TemplatePrivateKeyAttributesV3 {
-  /** Set the minimum key length of the private key. */
+  /**
+   * Set the minimum key length of the private key.
+   *
+   * Range: at least 1.
+   */
   minimalKeyLength: number;
   /** Defines the purpose of the private key. Set it to "KEY_EXCHANGE" or "SIGNATURE" value. */
   keySpec: "KEY_EXCHANGE" | "SIGNATURE";
@@ -460,7 +520,11 @@ export interface TemplatePrivateKeyAttributesV3 {
   keyUsageProperty: TemplateKeyUsageProperty;
   /** Defines the algorithm used to generate the private key. */
   algorithm: "RSA" | "ECDH_P256" | "ECDH_P384" | "ECDH_P521";
-  /** Defines the cryptographic providers used to generate the private key. */
+  /**
+   * Defines the cryptographic providers used to generate the private key.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   cryptoProviders?: string[];
 }
 
@@ -514,7 +578,11 @@ export interface TemplateEnrollmentFlagsV3 {
 export interface TemplateTemplateV2 {
   /** Subject name flags describe the subject name and subject alternate name that is included in a certificate. */
   subjectNameFlags: TemplateSubjectNameFlagsV2;
-  /** List of templates in Active Directory that are superseded by this template. */
+  /**
+   * List of templates in Active Directory that are superseded by this template.
+   *
+   * Items: 1–100. Each item: Length: 1–64. Pattern: ``.
+   */
   supersededTemplates?: string[];
   /** Private key flags for v2 templates specify the client compatibility, if the private key can be exported, and if user input is required when using a private key. */
   privateKeyFlags: TemplatePrivateKeyFlagsV2;
@@ -578,11 +646,19 @@ export interface TemplatePrivateKeyFlagsV2 {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorad-template-privatekeyattributesv2.html | CloudFormation: PrivateKeyAttributesV2}
  */
 export interface TemplatePrivateKeyAttributesV2 {
-  /** Set the minimum key length of the private key. */
+  /**
+   * Set the minimum key length of the private key.
+   *
+   * Range: at least 1.
+   */
   minimalKeyLength: number;
   /** Defines the purpose of the private key. Set it to "KEY_EXCHANGE" or "SIGNATURE" value. */
   keySpec: "KEY_EXCHANGE" | "SIGNATURE";
-  /** Defines the cryptographic providers used to generate the private key. */
+  /**
+   * Defines the cryptographic providers used to generate the private key.
+   *
+   * Items: 1–100. Each item: Length: 1–100.
+   */
   cryptoProviders?: string[];
 }
 
@@ -645,15 +721,25 @@ export interface TemplateGroupAccessControlEntryArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   accessRights: TemplateGroupAccessControlEntryAccessRights;
-  /** The Amazon Resource Name (ARN) that was returned when you called [CreateTemplate](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateTemplate.html) . */
+  /**
+   * The Amazon Resource Name (ARN) that was returned when you called [CreateTemplate](https://docs.aws.amazon.com/pca-connector-ad/latest/APIReference/API_CreateTemplate.html) .
+   *
+   * Length: 5–200. Pattern: `^arn:[\w-]+:pca-connector-ad:[\w-]+:[0-9]+:connector(\/[\w-]+)\/template(\/[\w-]+)$`.
+   */
   templateArn: string;
   /**
    * Name of the Active Directory group. This name does not need to match the group name in Active Directory.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 0–256. Pattern: `^[\x20-\x7E]+$`.
    */
   groupDisplayName: string;
-  /** Security identifier (SID) of the group object from Active Directory. The SID starts with "S-". */
+  /**
+   * Security identifier (SID) of the group object from Active Directory. The SID starts with "S-".
+   *
+   * Length: 7–256. Pattern: `^S-[0-9]-([0-9]+-){1,14}[0-9]+$`.
+   */
   groupSecurityIdentifier: string;
 }
 

@@ -21,7 +21,11 @@ export type Challenge = InstanceType<typeof Challenge>;
 
 /** Inputs of {@link Challenge}. */
 export interface ChallengeArgs {
-  /** The Amazon Resource Name (ARN) of the connector. */
+  /**
+   * The Amazon Resource Name (ARN) of the connector.
+   *
+   * Length: 5–200. Pattern: `^arn:aws(-[a-z]+)*:pca-connector-scep:[a-z]+(-[a-z]+)+-[1-9]\d*:\d{12}:connector\/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`.
+   */
   connectorArn: string;
   tags?: Record<string, string>;
 }
@@ -43,12 +47,20 @@ export type Connector = InstanceType<typeof Connector>;
 
 /** Inputs of {@link Connector}. */
 export interface ConnectorArgs {
-  /** The Amazon Resource Name (ARN) of the certificate authority associated with the connector. */
+  /**
+   * The Amazon Resource Name (ARN) of the certificate authority associated with the connector.
+   *
+   * Length: 5–200. Pattern: `^arn:aws(-[a-z]+)*:acm-pca:[a-z]+(-[a-z]+)+-[1-9]\d*:\d{12}:certificate-authority\/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`.
+   */
   certificateAuthorityArn: string;
   /** Contains settings relevant to the mobile device management system that you chose for the connector. If you didn't configure `MobileDeviceManagement` , then the connector is for general-purpose use and this object is empty. */
   mobileDeviceManagement?: ConnectorMobileDeviceManagement;
   tags?: Record<string, string>;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 5–200.
+   */
   vpcEndpointId?: string;
 }
 
@@ -83,9 +95,17 @@ export interface ConnectorMobileDeviceManagement {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcaconnectorscep-connector-intuneconfiguration.html | CloudFormation: IntuneConfiguration}
  */
 export interface ConnectorIntuneConfiguration {
-  /** The directory (tenant) ID from your Microsoft Entra ID app registration. */
+  /**
+   * The directory (tenant) ID from your Microsoft Entra ID app registration.
+   *
+   * Length: 15–100. Pattern: `^[a-zA-Z0-9]{2,15}-[a-zA-Z0-9]{2,15}-[a-zA-Z0-9]{2,15}-[a-zA-Z0-9]{2,15}-[a-zA-Z0-9]{2,15}$`.
+   */
   azureApplicationId: string;
-  /** The primary domain from your Microsoft Entra ID app registration. */
+  /**
+   * The primary domain from your Microsoft Entra ID app registration.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9._-]+$`.
+   */
   domain: string;
 }
 

@@ -129,6 +129,8 @@ export interface ClusterSlurmConfiguration {
    * The time (in seconds) before an idle node is scaled down.
    *
    * Default: `600`
+   *
+   * Range: at least 1.
    */
   scaleDownIdleTimeInSeconds?: number;
   /** Additional Slurm-specific configuration that directly maps to Slurm settings. */
@@ -153,6 +155,8 @@ export interface ClusterAccounting {
    * A value of `-1` means there is no purge time and records persist as long as the cluster exists.
    *
    * > `0` isn't a valid value.
+   *
+   * Range: -1–10000.
    */
   defaultPurgeTimeInDays?: number;
   /** The default value for `mode` is `NONE` . A value of `STANDARD` means Slurm accounting is enabled. */
@@ -322,9 +326,17 @@ export interface ComputeNodeGroupArgs {
   customLaunchTemplate: ComputeNodeGroupCustomLaunchTemplate;
   /** 1 or more tags added to the resource. Each tag consists of a tag key and tag value. The tag value is optional and can be an empty string. */
   tags?: Record<string, string>;
-  /** The ID of the Amazon Machine Image (AMI) that AWS PCS uses to launch instances. If not provided, AWS PCS uses the AMI ID specified in the custom launch template. */
+  /**
+   * The ID of the Amazon Machine Image (AMI) that AWS PCS uses to launch instances. If not provided, AWS PCS uses the AMI ID specified in the custom launch template.
+   *
+   * Pattern: `^ami-[a-z0-9]+$`.
+   */
   amiId?: string;
-  /** The Amazon Resource Name (ARN) of the IAM instance profile used to pass an IAM role when launching EC2 instances. The role contained in your instance profile must have the `pcs:RegisterComputeNodeGroupInstance` permission and the role name must start with `AWSPCS` or must have the path `/aws-pcs/` . For more information, see [IAM instance profiles for AWS PCS](https://docs.aws.amazon.com//pcs/latest/userguide/security-instance-profiles.html) in the *AWS PCS User Guide* . */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM instance profile used to pass an IAM role when launching EC2 instances. The role contained in your instance profile must have the `pcs:RegisterComputeNodeGroupInstance` permission and the role name must start with `AWSPCS` or must have the path `/aws-pcs/` . For more information, see [IAM instance profiles for AWS PCS](https://docs.aws.amazon.com//pcs/latest/userguide/security-instance-profiles.html) in the *AWS PCS User Guide* .
+   *
+   * Pattern: `^arn:aws([a-zA-Z-]{0,10})?:iam::[0-9]{12}:instance-profile/.{1,128}$`.
+   */
   iamInstanceProfileArn: string;
 }
 
@@ -362,7 +374,11 @@ export interface ComputeNodeGroupSpotOptions {
 export interface ComputeNodeGroupSlurmConfiguration {
   /** Additional Slurm gres.conf records for the compute node group. Each item is a map of gres.conf attribute names to values describing one gres.conf record (for example a GPU topology, MIG, MPS, or custom GRES entry). AWS PCS adds the NodeName= prefix and merges these records with the GPU record it derives from the instance type. */
   gresCustomSettings?: Record<string, string>[];
-  /** The time before an idle node is scaled down. */
+  /**
+   * The time before an idle node is scaled down.
+   *
+   * Range: 1–10000000.
+   */
   scaleDownIdleTimeInSeconds?: number;
   /** Additional Slurm-specific configuration that directly maps to Slurm settings. */
   slurmCustomSettings?: ComputeNodeGroupSlurmCustomSetting[];
@@ -400,9 +416,17 @@ export interface ComputeNodeGroupNodeLifecycleActions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcs-computenodegroup-nodelifecyclestages.html | CloudFormation: NodeLifecycleStages}
  */
 export interface ComputeNodeGroupNodeLifecycleStages {
-  /** Scripts to run after the node is bootstrapped, once the PCS configuration phase completes and before slurmd starts. */
+  /**
+   * Scripts to run after the node is bootstrapped, once the PCS configuration phase completes and before slurmd starts.
+   *
+   * Items: 1–20.
+   */
   nodeBootstrapped?: ComputeNodeGroupNodeLifecycleScript[];
-  /** Scripts to execute when the node becomes ready (every boot). */
+  /**
+   * Scripts to execute when the node becomes ready (every boot).
+   *
+   * Items: 1–20.
+   */
   nodeReady?: ComputeNodeGroupNodeLifecycleScript[];
 }
 
@@ -414,13 +438,21 @@ export interface ComputeNodeGroupNodeLifecycleStages {
 export interface ComputeNodeGroupNodeLifecycleScript {
   /** Whether the script runs only on the node's first boot (FIRST_BOOT_ONLY) or on every boot including reboots (EVERY_BOOT). Defaults to FIRST_BOOT_ONLY. */
   executionPolicy?: "FIRST_BOOT_ONLY" | "EVERY_BOOT";
-  /** An ordered list of arguments passed to the script. */
+  /**
+   * An ordered list of arguments passed to the script.
+   *
+   * Items: at most 20. Each item: Length: at most 256.
+   */
   arguments?: string[];
   /** The behavior when the script exits with an error. Defaults to TERMINATE. */
   onError?: "TERMINATE" | "STOP_SEQUENCE" | "CONTINUE";
   /** The external location of a lifecycle script. */
   scriptSource: ComputeNodeGroupScriptSource;
-  /** A human-readable name that identifies the script. */
+  /**
+   * A human-readable name that identifies the script.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9][A-Za-z0-9 _-]*$`.
+   */
   name: string;
 }
 
@@ -430,11 +462,23 @@ export interface ComputeNodeGroupNodeLifecycleScript {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcs-computenodegroup-scriptsource.html | CloudFormation: ScriptSource}
  */
 export interface ComputeNodeGroupScriptSource {
-  /** A 64-character hexadecimal SHA-256 digest used to verify script integrity. */
+  /**
+   * A 64-character hexadecimal SHA-256 digest used to verify script integrity.
+   *
+   * Length: 64–64. Pattern: `^[a-fA-F0-9]{64}$`.
+   */
   checksum?: string;
-  /** The S3 object version ID of the script, when stored in a versioned bucket. */
+  /**
+   * The S3 object version ID of the script, when stored in a versioned bucket.
+   *
+   * Length: at most 1024.
+   */
   s3VersionId?: string;
-  /** The S3 URI or HTTPS URL where the script is stored. */
+  /**
+   * The S3 URI or HTTPS URL where the script is stored.
+   *
+   * Length: 1–1024. Pattern: `^(s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/.+|https://.+)$`.
+   */
   scriptLocation: string;
 }
 
@@ -444,9 +488,17 @@ export interface ComputeNodeGroupScriptSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-pcs-computenodegroup-scalingconfiguration.html | CloudFormation: ScalingConfiguration}
  */
 export interface ComputeNodeGroupScalingConfiguration {
-  /** The upper bound of the number of instances allowed in the compute fleet. */
+  /**
+   * The upper bound of the number of instances allowed in the compute fleet.
+   *
+   * Range: at least 0.
+   */
   maxInstanceCount: number;
-  /** The lower bound of the number of instances allowed in the compute fleet. */
+  /**
+   * The lower bound of the number of instances allowed in the compute fleet.
+   *
+   * Range: at least 0.
+   */
   minInstanceCount: number;
 }
 

@@ -116,12 +116,16 @@ export interface StreamArgs {
    * The Amazon Resource Name (ARN) of the IAM role that grants QLDB permissions for a journal stream to write data records to a Kinesis Data Streams resource.
    *
    * To pass a role to QLDB when requesting a journal stream, you must have permissions to perform the `iam:PassRole` action on the IAM role resource. This is required for all journal stream requests.
+   *
+   * Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:[\w+=/,.\@-]*:[0-9]*:[\w+=,.\@-]+(/[\w+=,.\@-]+)*`.
    */
   roleArn: string;
   /**
    * An array of key-value pairs to apply to this resource.
    *
    * For more information, see [Tag](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resource-tags.html) .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
 }
@@ -148,6 +152,10 @@ export interface StreamKinesisConfiguration {
    * > Record aggregation has important implications for processing records and requires de-aggregation in your stream consumer. To learn more, see [KPL Key Concepts](https://docs.aws.amazon.com/streams/latest/dev/kinesis-kpl-concepts.html) and [Consumer De-aggregation](https://docs.aws.amazon.com/streams/latest/dev/kinesis-kpl-consumer-deaggregation.html) in the *Amazon Kinesis Data Streams Developer Guide* .
    */
   aggregationEnabled?: boolean;
-  /** The Amazon Resource Name (ARN) of the Kinesis Data Streams resource. */
+  /**
+   * The Amazon Resource Name (ARN) of the Kinesis Data Streams resource.
+   *
+   * Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:[\w+=/,.\@-]*:[0-9]*:[\w+=,.\@-]+(/[\w+=,.\@-]+)*`.
+   */
   streamArn?: string;
 }

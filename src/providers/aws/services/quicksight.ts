@@ -19,13 +19,19 @@ export type ActionConnector = InstanceType<typeof ActionConnector>;
 
 /** Inputs of {@link ActionConnector}. */
 export interface ActionConnectorArgs {
+  /** Length: 1–512. Pattern: `^[\w\-]+$`. */
   actionConnectorId: string;
   /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   authenticationConfig: ActionConnectorAuthConfig;
+  /** Length: 12–12. Pattern: `^[0-9]{12}$`. */
   awsAccountId: string;
+  /** Length: 1–2048. Pattern: `^[A-Za-z0-9 _.,!?-]*$`. */
   description?: string;
+  /** Length: 1–255. Pattern: `^[A-Za-z0-9](?:[\w- ]*[A-Za-z0-9])?$`. */
   name: string;
+  /** Items: 1–64. */
   permissions?: ActionConnectorResourcePermission[];
+  /** Items: 1–200. */
   tags?: AwsTag[];
   type: "GENERIC_HTTP" | "SERVICENOW_NOW_PLATFORM" | "SALESFORCE_CRM" | "MICROSOFT_OUTLOOK" | "PAGERDUTY_ADVANCE" | "JIRA_CLOUD" | "ATLASSIAN_CONFLUENCE" | "AMAZON_S3" | "AMAZON_BEDROCK_AGENT_RUNTIME" | "AMAZON_BEDROCK_RUNTIME" | "AMAZON_BEDROCK_DATA_AUTOMATION_RUNTIME" | "AMAZON_TEXTRACT" | "AMAZON_COMPREHEND" | "AMAZON_COMPREHEND_MEDICAL" | "MICROSOFT_ONEDRIVE" | "MICROSOFT_SHAREPOINT" | "MICROSOFT_TEAMS" | "SAP_BUSINESSPARTNER" | "SAP_PRODUCTMASTERDATA" | "SAP_PHYSICALINVENTORY" | "SAP_BILLOFMATERIALS" | "SAP_MATERIALSTOCK" | "ZENDESK_SUITE" | "SMARTSHEET" | "SLACK" | "ASANA" | "BAMBOO_HR";
   /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
@@ -59,7 +65,9 @@ export interface ActionConnectorAuthenticationMetadata {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-actionconnector-authorizationcodegrantmetadata.html | CloudFormation: AuthorizationCodeGrantMetadata} */
 export interface ActionConnectorAuthorizationCodeGrantMetadata {
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   baseEndpoint: string;
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   redirectUrl: string;
   authorizationCodeGrantCredentialsSource?: "PLAIN_CREDENTIALS";
   authorizationCodeGrantCredentialsDetails?: ActionConnectorAuthorizationCodeGrantCredentialsDetails;
@@ -72,15 +80,23 @@ export interface ActionConnectorAuthorizationCodeGrantCredentialsDetails {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-actionconnector-authorizationcodegrantdetails.html | CloudFormation: AuthorizationCodeGrantDetails} */
 export interface ActionConnectorAuthorizationCodeGrantDetails {
+  /** Length: at most 1024. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 2048.
+   */
   clientSecret: string;
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   tokenEndpoint: string;
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   authorizationEndpoint: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-actionconnector-clientcredentialsgrantmetadata.html | CloudFormation: ClientCredentialsGrantMetadata} */
 export interface ActionConnectorClientCredentialsGrantMetadata {
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   baseEndpoint: string;
   clientCredentialsSource?: "PLAIN_CREDENTIALS";
   clientCredentialsDetails?: ActionConnectorClientCredentialsDetails;
@@ -93,14 +109,21 @@ export interface ActionConnectorClientCredentialsDetails {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-actionconnector-clientcredentialsgrantdetails.html | CloudFormation: ClientCredentialsGrantDetails} */
 export interface ActionConnectorClientCredentialsGrantDetails {
+  /** Length: at most 1024. */
   clientId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 2048.
+   */
   clientSecret: string;
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   tokenEndpoint: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-actionconnector-basicauthconnectionmetadata.html | CloudFormation: BasicAuthConnectionMetadata} */
 export interface ActionConnectorBasicAuthConnectionMetadata {
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   baseEndpoint: string;
   username: string;
   /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
@@ -109,18 +132,22 @@ export interface ActionConnectorBasicAuthConnectionMetadata {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-actionconnector-apikeyconnectionmetadata.html | CloudFormation: APIKeyConnectionMetadata} */
 export interface ActionConnectorAPIKeyConnectionMetadata {
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   baseEndpoint: string;
   apiKey: string;
+  /** Pattern: `^[\w.%+-]+\@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$`. */
   email?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-actionconnector-noneconnectionmetadata.html | CloudFormation: NoneConnectionMetadata} */
 export interface ActionConnectorNoneConnectionMetadata {
+  /** Length: 1–8192. Pattern: `^https://.*`. */
   baseEndpoint: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-actionconnector-iamconnectionmetadata.html | CloudFormation: IAMConnectionMetadata} */
 export interface ActionConnectorIAMConnectionMetadata {
+  /** Length: 20–2048. */
   roleArn: string;
 }
 
@@ -146,9 +173,15 @@ export interface ActionConnectorResourcePermission {
    *                     (This is less common.) </p>
    *             </li>
    *          </ul>
+   *
+   * Length: 1–256.
    */
   principal: string;
-  /** <p>The IAM action to grant or revoke permissions on.</p> */
+  /**
+   * <p>The IAM action to grant or revoke permissions on.</p>
+   *
+   * Items: 1–30.
+   */
   actions: string[];
 }
 
@@ -163,19 +196,47 @@ export type Agent = InstanceType<typeof Agent>;
 
 /** Inputs of {@link Agent}. */
 export interface AgentArgs {
-  /** The ID of the Amazon Web Services account where the agent is being created. */
+  /**
+   * The ID of the Amazon Web Services account where the agent is being created.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
-  /** The unique identifier for the agent. */
+  /**
+   * The unique identifier for the agent.
+   *
+   * Length: 1–256. Pattern: `^[0-9a-zA-Z-_.+]+$`.
+   */
   agentId: string;
-  /** The display name of the agent. */
+  /**
+   * The display name of the agent.
+   *
+   * Length: 1–50.
+   */
   name: string;
-  /** A description of the agent. */
+  /**
+   * A description of the agent.
+   *
+   * Length: 0–1000.
+   */
   description?: string;
-  /** The icon identifier for the agent. */
+  /**
+   * The icon identifier for the agent.
+   *
+   * Length: 1–200.
+   */
   iconId?: string;
-  /** A list of up to 3 starter prompts displayed to users. */
+  /**
+   * A list of up to 3 starter prompts displayed to users.
+   *
+   * Items: at most 3.
+   */
   starterPrompts?: string[];
-  /** The welcome message displayed when a user opens the agent. */
+  /**
+   * The welcome message displayed when a user opens the agent.
+   *
+   * Length: at most 300.
+   */
   welcomeMessage?: string;
   /** The lifecycle stage of the agent. PREVIEW or PUBLISHED. */
   agentLifecycle?: "PREVIEW" | "PUBLISHED";
@@ -185,11 +246,23 @@ export interface AgentArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   customPromptInput?: AgentCustomPromptInput;
-  /** A list of Space ARNs (max 10) attached to the agent. */
+  /**
+   * A list of Space ARNs (max 10) attached to the agent.
+   *
+   * Items: at most 10.
+   */
   spaces?: string[];
-  /** A list of ActionConnector ARNs (max 10) attached to the agent. */
+  /**
+   * A list of ActionConnector ARNs (max 10) attached to the agent.
+   *
+   * Items: at most 10.
+   */
   actionConnectors?: string[];
-  /** A list of key-value pairs to associate with the agent resource. */
+  /**
+   * A list of key-value pairs to associate with the agent resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AgentAgentTag[];
 }
 
@@ -229,11 +302,23 @@ export interface AgentCustomPromptInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-agent-custompromptprofile.html | CloudFormation: CustomPromptProfile}
  */
 export interface AgentCustomPromptProfile {
-  /** The identifier of the model profile. */
+  /**
+   * The identifier of the model profile.
+   *
+   * Length: at most 36.
+   */
   modelProfileId: string;
-  /** The subscription identifier. */
+  /**
+   * The subscription identifier.
+   *
+   * Length: at most 32.
+   */
   subscriptionId: string;
-  /** The QBS AWS account identifier. */
+  /**
+   * The QBS AWS account identifier.
+   *
+   * Length: at most 15. Pattern: `^QBS[0-9]{12}$`.
+   */
   qbsAwsAccountId: string;
 }
 
@@ -243,15 +328,35 @@ export interface AgentCustomPromptProfile {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-agent-custompromptinputparameters.html | CloudFormation: CustomPromptInputParameters}
  */
 export interface AgentCustomPromptInputParameters {
-  /** The desired response length for the agent. */
+  /**
+   * The desired response length for the agent.
+   *
+   * Length: 5–350000.
+   */
   responseLength?: string;
-  /** The output style for the agent responses. */
+  /**
+   * The output style for the agent responses.
+   *
+   * Length: 5–350000.
+   */
   outputStyle?: string;
-  /** The identity or persona of the agent. */
+  /**
+   * The identity or persona of the agent.
+   *
+   * Length: 5–350000.
+   */
   identity?: string;
-  /** The tone used in agent responses. */
+  /**
+   * The tone used in agent responses.
+   *
+   * Length: 5–350000.
+   */
   tone?: string;
-  /** Custom instructions for the agent behavior. */
+  /**
+   * Custom instructions for the agent behavior.
+   *
+   * Length: 5–350000.
+   */
   customInstructions?: string;
 }
 
@@ -261,9 +366,17 @@ export interface AgentCustomPromptInputParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-agent-agenttag.html | CloudFormation: AgentTag}
  */
 export interface AgentAgentTag {
-  /** The key name of the tag. */
+  /**
+   * The key name of the tag.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** The value for the tag. */
+  /**
+   * The value for the tag.
+   *
+   * Length: 0–256.
+   */
   value: string;
 }
 
@@ -273,21 +386,53 @@ export interface AgentAgentTag {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-agent-custompromptinterface.html | CloudFormation: CustomPromptInterface}
  */
 export interface AgentCustomPromptInterface {
-  /** The identifier of the model profile. */
+  /**
+   * The identifier of the model profile.
+   *
+   * Length: 36–36. Pattern: `^[a-zA-Z0-9][a-zA-Z0-9-]{35}$`.
+   */
   modelProfileId?: string;
-  /** The subscription identifier. */
+  /**
+   * The subscription identifier.
+   *
+   * Length: 32–32. Pattern: `^[a-z0-9]+$`.
+   */
   subscriptionId?: string;
-  /** The QBS AWS account identifier. */
+  /**
+   * The QBS AWS account identifier.
+   *
+   * Length: 15–15. Pattern: `^QBS[0-9]{12}$`.
+   */
   qbsAwsAccountId?: string;
-  /** The desired response length for the agent. */
+  /**
+   * The desired response length for the agent.
+   *
+   * Length: 5–350000.
+   */
   responseLength?: string;
-  /** The output style for the agent responses. */
+  /**
+   * The output style for the agent responses.
+   *
+   * Length: 5–350000.
+   */
   outputStyle?: string;
-  /** The identity or persona of the agent. */
+  /**
+   * The identity or persona of the agent.
+   *
+   * Length: 5–350000.
+   */
   identity?: string;
-  /** The tone used in agent responses. */
+  /**
+   * The tone used in agent responses.
+   *
+   * Length: 5–350000.
+   */
   tone?: string;
-  /** Custom instructions for the agent behavior. */
+  /**
+   * Custom instructions for the agent behavior.
+   *
+   * Length: 5–350000.
+   */
   customInstructions?: string;
   /** A summary of the resolved prompt. */
   promptSummary?: string;
@@ -326,36 +471,74 @@ export interface AnalysisArgs {
   sourceEntity?: AnalysisAnalysisSourceEntity;
   /** The ARN for the theme to apply to the analysis that you're creating. To see the theme in the Amazon Quick Sight console, make sure that you have access to it. */
   themeArn?: string;
-  /** The ID for the analysis that you're creating. This ID displays in the URL of the analysis. */
+  /**
+   * The ID for the analysis that you're creating. This ID displays in the URL of the analysis.
+   *
+   * Length: 1–2048. Pattern: `[\w\-]+`.
+   */
   analysisId: string;
   definition?: AnalysisAnalysisDefinition;
-  /** The ID of the AWS account where you are creating an analysis. */
+  /**
+   * The ID of the AWS account where you are creating an analysis.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
   /**
    * A structure that describes the principals and the resource-level permissions on an analysis. You can use the `Permissions` structure to grant permissions by providing a list of AWS Identity and Access Management (IAM) action information for each principal listed by Amazon Resource Name (ARN).
    *
    * To specify no permissions, omit `Permissions` .
+   *
+   * Items: 1–64.
    */
   permissions?: AnalysisResourcePermission[];
-  /** Contains a map of the key-value pairs for the resource tag or tags assigned to the analysis. */
+  /**
+   * Contains a map of the key-value pairs for the resource tag or tags assigned to the analysis.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
-  /** A descriptive name for the analysis that you're creating. This name displays for the analysis in the Amazon Quick Sight console. */
+  /**
+   * A descriptive name for the analysis that you're creating. This name displays for the analysis in the Amazon Quick Sight console.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   name: string;
   /** The option to relax the validation that is required to create and update analyses, dashboards, and templates with definition objects. When you set this value to `LENIENT` , validation is skipped for specific errors. */
   validationStrategy?: AnalysisValidationStrategy;
   folderArns?: string[];
-  /** Errors associated with the analysis. */
+  /**
+   * Errors associated with the analysis.
+   *
+   * Items: at least 1.
+   */
   errors?: AnalysisAnalysisError[];
   /**
    * A list of the associated sheets with the unique identifier and name of each sheet.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–20.
    */
   sheets?: AnalysisSheet[];
 }
 
 /** Outputs of {@link Analysis}: its inputs as the cloud reports them, and its attributes. */
 export interface AnalysisOutputs extends AnalysisArgs {
+  /**
+   * Status associated with the analysis.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   */
+  status: "CREATION_IN_PROGRESS" | "CREATION_SUCCESSFUL" | "CREATION_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_SUCCESSFUL" | "UPDATE_FAILED" | "PENDING_UPDATE" | "DELETED";
+  /**
+   * A list of the associated sheets with the unique identifier and name of each sheet.
+   *
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–20.
+   */
+  sheets: AnalysisSheet[];
   /** The time that the analysis was created. */
   createdTime: string;
   /** The ARNs of the datasets of the analysis. */
@@ -372,13 +555,29 @@ export interface AnalysisOutputs extends AnalysisArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-analysis-parameters.html | CloudFormation: Parameters}
  */
 export interface AnalysisParameters {
-  /** The parameters that have a data type of string. */
+  /**
+   * The parameters that have a data type of string.
+   *
+   * Items: 0–100.
+   */
   stringParameters?: AnalysisStringParameter[];
-  /** The parameters that have a data type of decimal. */
+  /**
+   * The parameters that have a data type of decimal.
+   *
+   * Items: 0–100.
+   */
   decimalParameters?: AnalysisDecimalParameter[];
-  /** The parameters that have a data type of integer. */
+  /**
+   * The parameters that have a data type of integer.
+   *
+   * Items: 0–100.
+   */
   integerParameters?: AnalysisIntegerParameter[];
-  /** The parameters that have a data type of date-time. */
+  /**
+   * The parameters that have a data type of date-time.
+   *
+   * Items: 0–100.
+   */
   dateTimeParameters?: AnalysisDateTimeParameter[];
 }
 
@@ -390,7 +589,11 @@ export interface AnalysisParameters {
 export interface AnalysisStringParameter {
   /** The values of a string parameter. */
   values: string[];
-  /** A display name for a string parameter. */
+  /**
+   * A display name for a string parameter.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -402,7 +605,11 @@ export interface AnalysisStringParameter {
 export interface AnalysisDecimalParameter {
   /** The values for the decimal parameter. */
   values: number[];
-  /** A display name for the decimal parameter. */
+  /**
+   * A display name for the decimal parameter.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -414,7 +621,11 @@ export interface AnalysisDecimalParameter {
 export interface AnalysisIntegerParameter {
   /** The values for the integer parameter. */
   values: number[];
-  /** The name of the integer parameter. */
+  /**
+   * The name of the integer parameter.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -426,7 +637,11 @@ export interface AnalysisIntegerParameter {
 export interface AnalysisDateTimeParameter {
   /** The values for the date-time parameter. */
   values: string[];
-  /** A display name for the date-time parameter. */
+  /**
+   * A display name for the date-time parameter.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -446,7 +661,11 @@ export interface AnalysisAnalysisSourceEntity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-analysis-analysissourcetemplate.html | CloudFormation: AnalysisSourceTemplate}
  */
 export interface AnalysisAnalysisSourceTemplate {
-  /** The dataset references of the source template of an analysis. */
+  /**
+   * The dataset references of the source template of an analysis.
+   *
+   * Items: at least 1.
+   */
   dataSetReferences: AnalysisDataSetReference[];
   /** The Amazon Resource Name (ARN) of the source template of an analysis. */
   arn: string;
@@ -461,7 +680,11 @@ export interface AnalysisAnalysisSourceTemplate {
 export interface AnalysisDataSetReference {
   /** Dataset Amazon Resource Name (ARN). */
   dataSetArn: string;
-  /** Dataset placeholder. */
+  /**
+   * Dataset placeholder.
+   *
+   * Pattern: `.*\S.*`.
+   */
   dataSetPlaceholder: string;
 }
 
@@ -9309,7 +9532,11 @@ export interface AnalysisTopicIdentifierDeclaration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-analysis-resourcepermission.html | CloudFormation: ResourcePermission}
  */
 export interface AnalysisResourcePermission {
-  /** The IAM action to grant or revoke permissions on. */
+  /**
+   * The IAM action to grant or revoke permissions on.
+   *
+   * Items: 1–16.
+   */
   actions: string[];
   resource?: string;
   /**
@@ -9318,6 +9545,8 @@ export interface AnalysisResourcePermission {
    * - The ARN of an Amazon Quick user or group associated with a data source or dataset. (This is common.)
    * - The ARN of an Amazon Quick user, group, or namespace associated with an analysis, dashboard, template, or theme. (This is common.)
    * - The ARN of an AWS account root: This is an IAM ARN rather than a Quick ARN. Use this option only to share resources (templates) across AWS accounts . (This is less common.)
+   *
+   * Length: 1–256.
    */
   principal: string;
 }
@@ -9340,7 +9569,11 @@ export interface AnalysisValidationStrategy {
 export interface AnalysisAnalysisError {
   /** The type of the analysis error. */
   type?: "ACCESS_DENIED" | "SOURCE_NOT_FOUND" | "DATA_SET_NOT_FOUND" | "INTERNAL_FAILURE" | "PARAMETER_VALUE_INCOMPATIBLE" | "PARAMETER_TYPE_INVALID" | "PARAMETER_NOT_FOUND" | "COLUMN_TYPE_MISMATCH" | "COLUMN_GEOGRAPHIC_ROLE_MISMATCH" | "COLUMN_REPLACEMENT_MISSING";
-  /** The message associated with the analysis error. */
+  /**
+   * The message associated with the analysis error.
+   *
+   * Pattern: `.*\S.*`.
+   */
   message?: string;
   /** Lists the violated entities that caused the analysis error */
   violatedEntities?: AnalysisEntity[];
@@ -9362,9 +9595,17 @@ export interface AnalysisEntity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-analysis-sheet.html | CloudFormation: Sheet}
  */
 export interface AnalysisSheet {
-  /** The unique identifier associated with a sheet. */
+  /**
+   * The unique identifier associated with a sheet.
+   *
+   * Length: 1–2048. Pattern: `[\w\-]+`.
+   */
   sheetId?: string;
-  /** The name of a sheet. This name is displayed on the sheet's tab in the Quick Sight console. */
+  /**
+   * The name of a sheet. This name is displayed on the sheet's tab in the Quick Sight console.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name?: string;
 }
 
@@ -9434,13 +9675,25 @@ export type CustomPermissions = InstanceType<typeof CustomPermissions>;
 
 /** Inputs of {@link CustomPermissions}. */
 export interface CustomPermissionsArgs {
-  /** The ID of the AWS account that contains the custom permission configuration that you want to update. */
+  /**
+   * The ID of the AWS account that contains the custom permission configuration that you want to update.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
   /** A set of actions in the custom permissions profile. */
   capabilities?: CustomPermissionsCapabilities;
-  /** The name of the custom permissions profile. */
+  /**
+   * The name of the custom permissions profile.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9+=,.\@_-]+$`.
+   */
   customPermissionsName: string;
-  /** The tags to associate with the custom permissions profile. */
+  /**
+   * The tags to associate with the custom permissions profile.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -9829,6 +10082,8 @@ export interface DashboardArgs {
    * A description for the first version of the dashboard being created.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–512.
    */
   versionDescription?: string;
   /**
@@ -9846,19 +10101,37 @@ export interface DashboardArgs {
    */
   themeArn?: string;
   definition?: DashboardDashboardVersionDefinition;
-  /** The ID of the AWS account where you want to create the dashboard. */
+  /**
+   * The ID of the AWS account where you want to create the dashboard.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
   /**
    * A structure that contains the permissions of the dashboard. You can use this structure for granting permissions by providing a list of IAM action information for each principal ARN.
    *
    * To specify no permissions, omit the permissions list.
+   *
+   * Items: 1–64.
    */
   permissions?: DashboardResourcePermission[];
-  /** The ID for the dashboard, also added to the IAM policy. */
+  /**
+   * The ID for the dashboard, also added to the IAM policy.
+   *
+   * Length: 1–2048. Pattern: `[\w\-]+`.
+   */
   dashboardId: string;
-  /** Contains a map of the key-value pairs for the resource tag or tags assigned to the dashboard. */
+  /**
+   * Contains a map of the key-value pairs for the resource tag or tags assigned to the dashboard.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
-  /** The display name of the dashboard. */
+  /**
+   * The display name of the dashboard.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   name: string;
   /** The option to relax the validation that is required to create and update analyses, dashboards, and templates with definition objects. When you set this value to `LENIENT` , validation is skipped for specific errors. */
   validationStrategy?: DashboardValidationStrategy;
@@ -10094,13 +10367,29 @@ export interface DashboardDataQAEnabledOption {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dashboard-parameters.html | CloudFormation: Parameters}
  */
 export interface DashboardParameters {
-  /** The parameters that have a data type of string. */
+  /**
+   * The parameters that have a data type of string.
+   *
+   * Items: 0–100.
+   */
   stringParameters?: DashboardStringParameter[];
-  /** The parameters that have a data type of decimal. */
+  /**
+   * The parameters that have a data type of decimal.
+   *
+   * Items: 0–100.
+   */
   decimalParameters?: DashboardDecimalParameter[];
-  /** The parameters that have a data type of integer. */
+  /**
+   * The parameters that have a data type of integer.
+   *
+   * Items: 0–100.
+   */
   integerParameters?: DashboardIntegerParameter[];
-  /** The parameters that have a data type of date-time. */
+  /**
+   * The parameters that have a data type of date-time.
+   *
+   * Items: 0–100.
+   */
   dateTimeParameters?: DashboardDateTimeParameter[];
 }
 
@@ -10112,7 +10401,11 @@ export interface DashboardParameters {
 export interface DashboardStringParameter {
   /** The values of a string parameter. */
   values: string[];
-  /** A display name for a string parameter. */
+  /**
+   * A display name for a string parameter.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -10124,7 +10417,11 @@ export interface DashboardStringParameter {
 export interface DashboardDecimalParameter {
   /** The values for the decimal parameter. */
   values: number[];
-  /** A display name for the decimal parameter. */
+  /**
+   * A display name for the decimal parameter.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -10136,7 +10433,11 @@ export interface DashboardDecimalParameter {
 export interface DashboardIntegerParameter {
   /** The values for the integer parameter. */
   values: number[];
-  /** The name of the integer parameter. */
+  /**
+   * The name of the integer parameter.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -10148,7 +10449,11 @@ export interface DashboardIntegerParameter {
 export interface DashboardDateTimeParameter {
   /** The values for the date-time parameter. */
   values: string[];
-  /** A display name for the date-time parameter. */
+  /**
+   * A display name for the date-time parameter.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name: string;
 }
 
@@ -10168,7 +10473,11 @@ export interface DashboardDashboardSourceEntity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dashboard-dashboardsourcetemplate.html | CloudFormation: DashboardSourceTemplate}
  */
 export interface DashboardDashboardSourceTemplate {
-  /** Dataset references. */
+  /**
+   * Dataset references.
+   *
+   * Items: at least 1.
+   */
   dataSetReferences: DashboardDataSetReference[];
   /** The Amazon Resource Name (ARN) of the resource. */
   arn: string;
@@ -10183,7 +10492,11 @@ export interface DashboardDashboardSourceTemplate {
 export interface DashboardDataSetReference {
   /** Dataset Amazon Resource Name (ARN). */
   dataSetArn: string;
-  /** Dataset placeholder. */
+  /**
+   * Dataset placeholder.
+   *
+   * Pattern: `.*\S.*`.
+   */
   dataSetPlaceholder: string;
 }
 
@@ -19031,7 +19344,11 @@ export interface DashboardTopicIdentifierDeclaration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dashboard-resourcepermission.html | CloudFormation: ResourcePermission}
  */
 export interface DashboardResourcePermission {
-  /** The IAM action to grant or revoke permissions on. */
+  /**
+   * The IAM action to grant or revoke permissions on.
+   *
+   * Items: 1–16.
+   */
   actions: string[];
   resource?: string;
   /**
@@ -19040,6 +19357,8 @@ export interface DashboardResourcePermission {
    * - The ARN of an Amazon Quick user or group associated with a data source or dataset. (This is common.)
    * - The ARN of an Amazon Quick user, group, or namespace associated with an analysis, dashboard, template, or theme. (This is common.)
    * - The ARN of an AWS account root: This is an IAM ARN rather than a Quick ARN. Use this option only to share resources (templates) across AWS accounts . (This is less common.)
+   *
+   * Length: 1–256.
    */
   principal: string;
 }
@@ -19072,13 +19391,25 @@ export interface DashboardLinkSharingConfiguration {
 export interface DashboardDashboardVersion {
   /** The HTTP status of the request. */
   status?: "CREATION_IN_PROGRESS" | "CREATION_SUCCESSFUL" | "CREATION_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_SUCCESSFUL" | "UPDATE_FAILED" | "PENDING_UPDATE" | "DELETED";
-  /** Errors associated with this dashboard version. */
+  /**
+   * Errors associated with this dashboard version.
+   *
+   * Items: at least 1.
+   */
   errors?: DashboardDashboardError[];
   /** The time that this dashboard version was created. */
   createdTime?: string;
-  /** Description. */
+  /**
+   * Description.
+   *
+   * Length: 1–512.
+   */
   description?: string;
-  /** The Amazon Resource Numbers (ARNs) for the datasets that are associated with this version of the dashboard. */
+  /**
+   * The Amazon Resource Numbers (ARNs) for the datasets that are associated with this version of the dashboard.
+   *
+   * Items: 0–100.
+   */
   dataSetArns?: string[];
   /** The ARN of the theme associated with a version of the dashboard. */
   themeArn?: string;
@@ -19086,9 +19417,17 @@ export interface DashboardDashboardVersion {
   arn?: string;
   /** Source entity ARN. */
   sourceEntityArn?: string;
-  /** Version number for this version of the dashboard. */
+  /**
+   * Version number for this version of the dashboard.
+   *
+   * Range: at least 1.
+   */
   versionNumber?: number;
-  /** A list of the associated sheets with the unique identifier and name of each sheet. */
+  /**
+   * A list of the associated sheets with the unique identifier and name of each sheet.
+   *
+   * Items: 0–20.
+   */
   sheets?: DashboardSheet[];
 }
 
@@ -19100,7 +19439,11 @@ export interface DashboardDashboardVersion {
 export interface DashboardDashboardError {
   /** Type. */
   type?: "ACCESS_DENIED" | "SOURCE_NOT_FOUND" | "DATA_SET_NOT_FOUND" | "INTERNAL_FAILURE" | "PARAMETER_VALUE_INCOMPATIBLE" | "PARAMETER_TYPE_INVALID" | "PARAMETER_NOT_FOUND" | "COLUMN_TYPE_MISMATCH" | "COLUMN_GEOGRAPHIC_ROLE_MISMATCH" | "COLUMN_REPLACEMENT_MISSING";
-  /** Message. */
+  /**
+   * Message.
+   *
+   * Pattern: `.*\S.*`.
+   */
   message?: string;
   /** Lists the violated entities that caused the dashboard error. */
   violatedEntities?: DashboardEntity[];
@@ -19122,9 +19465,17 @@ export interface DashboardEntity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dashboard-sheet.html | CloudFormation: Sheet}
  */
 export interface DashboardSheet {
-  /** The unique identifier associated with a sheet. */
+  /**
+   * The unique identifier associated with a sheet.
+   *
+   * Length: 1–2048. Pattern: `[\w\-]+`.
+   */
   sheetId?: string;
-  /** The name of a sheet. This name is displayed on the sheet's tab in the Quick Sight console. */
+  /**
+   * The name of a sheet. This name is displayed on the sheet's tab in the Quick Sight console.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name?: string;
 }
 
@@ -19168,24 +19519,48 @@ export interface DataSetArgs {
   ingestionWaitPolicy?: DataSetIngestionWaitPolicy;
   /** The refresh properties of a dataset. */
   dataSetRefreshProperties?: DataSetDataSetRefreshProperties;
-  /** A set of one or more definitions of a `ColumnLevelPermissionRule` . */
+  /**
+   * A set of one or more definitions of a `ColumnLevelPermissionRule` .
+   *
+   * Items: at least 1.
+   */
   columnLevelPermissionRules?: DataSetColumnLevelPermissionRule[];
-  /** The display name for the dataset. */
+  /**
+   * The display name for the dataset.
+   *
+   * Length: 1–128.
+   */
   name?: string;
-  /** Groupings of columns that work together in certain Amazon Quick Sight features. Currently, only geospatial hierarchy is supported. */
+  /**
+   * Groupings of columns that work together in certain Amazon Quick Sight features. Currently, only geospatial hierarchy is supported.
+   *
+   * Items: 1–8.
+   */
   columnGroups?: DataSetColumnGroup[];
   /** Indicates whether you want to import the data into SPICE. */
   importMode?: "SPICE" | "DIRECT_QUERY";
   /** The parameters that are declared in a dataset. */
   datasetParameters?: DataSetDatasetParameter[];
   logicalTableMap?: Record<string, DataSetLogicalTable>;
-  /** The AWS account ID. */
+  /**
+   * The AWS account ID.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId?: string;
-  /** A list of resource permissions on the dataset. */
+  /**
+   * A list of resource permissions on the dataset.
+   *
+   * Items: 1–64.
+   */
   permissions?: DataSetResourcePermission[];
   /** The usage configuration to apply to child datasets that reference this dataset as a source. */
   dataSetUsageConfiguration?: DataSetDataSetUsageConfiguration;
-  /** Contains a map of the key-value pairs for the resource tag or tags assigned to the dataset. */
+  /**
+   * Contains a map of the key-value pairs for the resource tag or tags assigned to the dataset.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
   /** <p>When you create the dataset, Amazon QuickSight adds the dataset to these folders.</p> */
   folderArns?: string[];
@@ -19203,7 +19578,11 @@ export interface DataSetArgs {
 export interface DataSetOutputs extends DataSetArgs {
   /** An ID for the dataset that you want to create. This ID is unique per AWS Region for each AWS account. */
   dataSetId: string;
-  /** The AWS account ID. */
+  /**
+   * The AWS account ID.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
   /** The time this dataset version was created. */
   createdTime: string;
@@ -19247,13 +19626,29 @@ export interface DataSetPhysicalTable {
 export interface DataSetRelationalTable {
   /** The Amazon Resource Name (ARN) for the data source. */
   dataSourceArn: string;
-  /** The column schema of the table. */
+  /**
+   * The column schema of the table.
+   *
+   * Items: 1–2048.
+   */
   inputColumns: DataSetInputColumn[];
-  /** The schema name. This name applies to certain relational database engines. */
+  /**
+   * The schema name. This name applies to certain relational database engines.
+   *
+   * Length: 0–64.
+   */
   schema?: string;
-  /** The catalog associated with a table. */
+  /**
+   * The catalog associated with a table.
+   *
+   * Length: 0–256.
+   */
   catalog?: string;
-  /** The name of the relational table. */
+  /**
+   * The name of the relational table.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -19265,7 +19660,11 @@ export interface DataSetRelationalTable {
 export interface DataSetInputColumn {
   /** The data type of the column. */
   type: "STRING" | "INTEGER" | "DECIMAL" | "DATETIME" | "BIT" | "BOOLEAN" | "JSON" | "SEMISTRUCT";
-  /** The name of this column in the underlying data source. */
+  /**
+   * The name of this column in the underlying data source.
+   *
+   * Length: 1–128.
+   */
   name: string;
   /** The sub data type of the column. Sub types are only available for decimal columns that are part of a SPICE dataset. */
   subType?: "FLOAT" | "FIXED";
@@ -19281,11 +19680,23 @@ export interface DataSetInputColumn {
 export interface DataSetCustomSql {
   /** The Amazon Resource Name (ARN) of the data source. */
   dataSourceArn: string;
-  /** The SQL query. */
+  /**
+   * The SQL query.
+   *
+   * Length: 1–65536.
+   */
   sqlQuery: string;
-  /** The column schema from the SQL query result set. */
+  /**
+   * The column schema from the SQL query result set.
+   *
+   * Items: 1–2048.
+   */
   columns: DataSetInputColumn[];
-  /** A display name for the SQL query result. */
+  /**
+   * A display name for the SQL query result.
+   *
+   * Length: 1–128.
+   */
   name: string;
 }
 
@@ -19301,6 +19712,8 @@ export interface DataSetS3Source {
    * A physical table type for an S3 data source.
    *
    * > For files that aren't JSON, only `STRING` data types are supported in input columns.
+   *
+   * Items: 1–2048.
    */
   inputColumns: DataSetInputColumn[];
   /** Information about the format for the S3 source file or files. */
@@ -19319,9 +19732,17 @@ export interface DataSetUploadSettings {
   textQualifier?: "DOUBLE_QUOTE" | "SINGLE_QUOTE";
   /** File format. */
   format?: "CSV" | "TSV" | "CLF" | "ELF" | "XLSX" | "JSON";
-  /** A row number to start reading data from. */
+  /**
+   * A row number to start reading data from.
+   *
+   * Range: at least 1.
+   */
   startFromRow?: number;
-  /** The delimiter between values in the file. */
+  /**
+   * The delimiter between values in the file.
+   *
+   * Length: 1–1.
+   */
   delimiter?: string;
 }
 
@@ -19357,9 +19778,17 @@ export interface DataSetTablePathElement {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-fieldfolder.html | CloudFormation: FieldFolder}
  */
 export interface DataSetFieldFolder {
-  /** The description for a field folder. */
+  /**
+   * The description for a field folder.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** A folder has a list of columns. A column can only be in one folder. */
+  /**
+   * A folder has a list of columns. A column can only be in one folder.
+   *
+   * Items: 0–5000.
+   */
   columns?: string[];
 }
 
@@ -19381,7 +19810,11 @@ export interface DataSetRowLevelPermissionDataSet {
   formatVersion?: "VERSION_1" | "VERSION_2";
   /** The Amazon Resource Name (ARN) of the dataset that contains permissions for RLS. */
   arn: string;
-  /** The namespace associated with the dataset that contains permissions for RLS. */
+  /**
+   * The namespace associated with the dataset that contains permissions for RLS.
+   *
+   * Length: 0–64. Pattern: `^[a-zA-Z0-9._-]*$`.
+   */
   namespace?: string;
   /** The type of permissions to use when interpreting the permissions for RLS. `DENY_ACCESS` is included for backward compatibility only. */
   permissionPolicy: "GRANT_ACCESS" | "DENY_ACCESS";
@@ -19425,7 +19858,11 @@ export interface DataSetRowLevelPermissionTagRule {
 export interface DataSetIngestionWaitPolicy {
   /** Wait for SPICE ingestion to finish to mark dataset creation or update as successful. Default (true). Applicable only when `DataSetImportMode` mode is set to SPICE. */
   waitForSpiceIngestion?: boolean;
-  /** The maximum time (in hours) to wait for Ingestion to complete. Default timeout is 36 hours. Applicable only when `DataSetImportMode` mode is set to SPICE and `WaitForSpiceIngestion` is set to true. */
+  /**
+   * The maximum time (in hours) to wait for Ingestion to complete. Default timeout is 36 hours. Applicable only when `DataSetImportMode` mode is set to SPICE and `WaitForSpiceIngestion` is set to true.
+   *
+   * Range: 1–36.
+   */
   ingestionWaitTimeInHours?: number;
 }
 
@@ -19501,9 +19938,17 @@ export interface DataSetRefreshFailureEmailAlert {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-columnlevelpermissionrule.html | CloudFormation: ColumnLevelPermissionRule}
  */
 export interface DataSetColumnLevelPermissionRule {
-  /** An array of column names. */
+  /**
+   * An array of column names.
+   *
+   * Items: at least 1.
+   */
   columnNames?: string[];
-  /** An array of Amazon Resource Names (ARNs) for Quick users or groups. */
+  /**
+   * An array of Amazon Resource Names (ARNs) for Quick users or groups.
+   *
+   * Items: 1–100.
+   */
   principals?: string[];
 }
 
@@ -19523,11 +19968,19 @@ export interface DataSetColumnGroup {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-geospatialcolumngroup.html | CloudFormation: GeoSpatialColumnGroup}
  */
 export interface DataSetGeoSpatialColumnGroup {
-  /** Columns in this hierarchy. */
+  /**
+   * Columns in this hierarchy.
+   *
+   * Items: 1–16. Each item: Length: 1–128.
+   */
   columns: string[];
   /** Country code. */
   countryCode?: "US";
-  /** A display name for the hierarchy. */
+  /**
+   * A display name for the hierarchy.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -19662,9 +20115,17 @@ export interface DataSetStringDatasetParameterDefaultValues {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-logicaltable.html | CloudFormation: LogicalTable}
  */
 export interface DataSetLogicalTable {
-  /** <p>A display name for the logical table.</p> */
+  /**
+   * <p>A display name for the logical table.</p>
+   *
+   * Length: 1–64.
+   */
   alias: string;
-  /** <p>Transform operations that act on this logical table. For this structure to be valid, only one of the attributes can be non-null. </p> */
+  /**
+   * <p>Transform operations that act on this logical table. For this structure to be valid, only one of the attributes can be non-null. </p>
+   *
+   * Items: 1–2048.
+   */
   dataTransforms?: DataSetTransformOperation[];
   /**
    * <p>Information about the source of a logical table. This is a variant type structure. For
@@ -19703,12 +20164,18 @@ export interface DataSetTransformOperation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-tagcolumnoperation.html | CloudFormation: TagColumnOperation}
  */
 export interface DataSetTagColumnOperation {
-  /** The column that this operation acts on. */
+  /**
+   * The column that this operation acts on.
+   *
+   * Length: 1–128.
+   */
   columnName: string;
   /**
    * The dataset column tag, currently only used for geospatial type tagging.
    *
    * > This is not tags for the AWS tagging feature.
+   *
+   * Items: 1–16.
    */
   tags: DataSetColumnTag[];
 }
@@ -19731,7 +20198,11 @@ export interface DataSetColumnTag {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-columndescription.html | CloudFormation: ColumnDescription}
  */
 export interface DataSetColumnDescription {
-  /** The text of a description for a column. */
+  /**
+   * The text of a description for a column.
+   *
+   * Length: 0–500.
+   */
   text?: string;
 }
 
@@ -19771,7 +20242,11 @@ export interface DataSetNewDefaultValues {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-filteroperation.html | CloudFormation: FilterOperation}
  */
 export interface DataSetFilterOperation {
-  /** An expression that must evaluate to a Boolean value. Rows for which the expression evaluates to true are kept in the dataset. */
+  /**
+   * An expression that must evaluate to a Boolean value. Rows for which the expression evaluates to true are kept in the dataset.
+   *
+   * Length: 1–4096.
+   */
   conditionExpression?: string;
   /** A date-based filter condition within a filter operation. */
   dateFilterCondition?: DataSetDataSetDateFilterCondition;
@@ -19949,9 +20424,17 @@ export interface DataSetDataSetNumericComparisonFilterCondition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-castcolumntypeoperation.html | CloudFormation: CastColumnTypeOperation}
  */
 export interface DataSetCastColumnTypeOperation {
-  /** Column name. */
+  /**
+   * Column name.
+   *
+   * Length: 1–128.
+   */
   columnName: string;
-  /** When casting a column from string to datetime type, you can supply a string in a format supported by Quick Sight to denote the source data format. */
+  /**
+   * When casting a column from string to datetime type, you can supply a string in a format supported by Quick Sight to denote the source data format.
+   *
+   * Length: 0–32.
+   */
   format?: string;
   /** New column data type. */
   newColumnType: "STRING" | "INTEGER" | "DECIMAL" | "DATETIME";
@@ -19965,7 +20448,11 @@ export interface DataSetCastColumnTypeOperation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-createcolumnsoperation.html | CloudFormation: CreateColumnsOperation}
  */
 export interface DataSetCreateColumnsOperation {
-  /** Calculated columns to create. */
+  /**
+   * Calculated columns to create.
+   *
+   * Items: 1–128.
+   */
   columns: DataSetCalculatedColumn[];
   /** Alias for this operation. */
   alias?: string;
@@ -19979,11 +20466,23 @@ export interface DataSetCreateColumnsOperation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-calculatedcolumn.html | CloudFormation: CalculatedColumn}
  */
 export interface DataSetCalculatedColumn {
-  /** A unique ID to identify a calculated column. During a dataset update, if the column ID of a calculated column matches that of an existing calculated column, Quick Sight preserves the existing calculated column. */
+  /**
+   * A unique ID to identify a calculated column. During a dataset update, if the column ID of a calculated column matches that of an existing calculated column, Quick Sight preserves the existing calculated column.
+   *
+   * Length: 1–64.
+   */
   columnId: string;
-  /** Column name. */
+  /**
+   * Column name.
+   *
+   * Length: 1–128.
+   */
   columnName: string;
-  /** An expression that defines the calculated column. */
+  /**
+   * An expression that defines the calculated column.
+   *
+   * Length: 1–4096.
+   */
   expression: string;
 }
 
@@ -20011,9 +20510,17 @@ export interface DataSetDataSetColumnIdMapping {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-renamecolumnoperation.html | CloudFormation: RenameColumnOperation}
  */
 export interface DataSetRenameColumnOperation {
-  /** The new name for the column. */
+  /**
+   * The new name for the column.
+   *
+   * Length: 1–128.
+   */
   newColumnName: string;
-  /** The name of the column to be renamed. */
+  /**
+   * The name of the column to be renamed.
+   *
+   * Length: 1–128.
+   */
   columnName: string;
 }
 
@@ -20023,7 +20530,11 @@ export interface DataSetRenameColumnOperation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-projectoperation.html | CloudFormation: ProjectOperation}
  */
 export interface DataSetProjectOperation {
-  /** Projected columns. */
+  /**
+   * Projected columns.
+   *
+   * Items: 1–2000.
+   */
   projectedColumns?: string[];
   /** Alias for this operation. */
   alias?: string;
@@ -20049,7 +20560,11 @@ export interface DataSetUntagColumnOperation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-logicaltablesource.html | CloudFormation: LogicalTableSource}
  */
 export interface DataSetLogicalTableSource {
-  /** Physical table ID. */
+  /**
+   * Physical table ID.
+   *
+   * Length: 1–64. Pattern: `[0-9a-zA-Z-]*`.
+   */
   physicalTableId?: string;
   /** Specifies the result of a join of two logical tables. */
   joinInstruction?: DataSetJoinInstruction;
@@ -20063,15 +20578,27 @@ export interface DataSetLogicalTableSource {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-joininstruction.html | CloudFormation: JoinInstruction}
  */
 export interface DataSetJoinInstruction {
-  /** The join instructions provided in the `ON` clause of a join. */
+  /**
+   * The join instructions provided in the `ON` clause of a join.
+   *
+   * Length: 1–512.
+   */
   onClause: string;
   /** The type of join that it is. */
   type: "INNER" | "OUTER" | "LEFT" | "RIGHT";
   /** Join key properties of the left operand. */
   leftJoinKeyProperties?: DataSetJoinKeyProperties;
-  /** The operand on the left side of a join. */
+  /**
+   * The operand on the left side of a join.
+   *
+   * Length: 1–64. Pattern: `[0-9a-zA-Z-]*`.
+   */
   leftOperand: string;
-  /** The operand on the right side of a join. */
+  /**
+   * The operand on the right side of a join.
+   *
+   * Length: 1–64. Pattern: `[0-9a-zA-Z-]*`.
+   */
   rightOperand: string;
   /** Join key properties of the right operand. */
   rightJoinKeyProperties?: DataSetJoinKeyProperties;
@@ -20093,7 +20620,11 @@ export interface DataSetJoinKeyProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-dataset-resourcepermission.html | CloudFormation: ResourcePermission}
  */
 export interface DataSetResourcePermission {
-  /** The IAM action to grant or revoke permisions on */
+  /**
+   * The IAM action to grant or revoke permisions on
+   *
+   * Items: 1–16.
+   */
   actions: string[];
   /**
    * The Amazon Resource Name (ARN) of the principal. This can be one of the following:
@@ -20101,6 +20632,8 @@ export interface DataSetResourcePermission {
    * - The ARN of an Amazon Quick user or group associated with a data source or dataset. (This is common.)
    * - The ARN of an Amazon Quick user, group, or namespace associated with an analysis, dashboard, template, or theme. (This is common.)
    * - The ARN of an AWS account root: This is an IAM ARN rather than a Quick ARN. Use this option only to share resources (templates) across AWS accounts . (This is less common.)
+   *
+   * Length: 1–256.
    */
   principal: string;
 }
@@ -20633,9 +21166,17 @@ export interface DataSetParentDataSet {
 export interface DataSetOutputColumn {
   /** The data type of the column. */
   type?: "STRING" | "INTEGER" | "DECIMAL" | "DATETIME";
-  /** A description for a column. */
+  /**
+   * A description for a column.
+   *
+   * Length: 0–500.
+   */
   description?: string;
-  /** The display name of the column.. */
+  /**
+   * The display name of the column..
+   *
+   * Length: 1–128.
+   */
   name?: string;
   /** The sub data type of the column. */
   subType?: "FLOAT" | "FIXED";
@@ -20664,13 +21205,25 @@ export interface DataSourceArgs {
   type: "ADOBE_ANALYTICS" | "AMAZON_ELASTICSEARCH" | "AMAZON_OPENSEARCH" | "ATHENA" | "AURORA" | "AURORA_POSTGRESQL" | "AWS_IOT_ANALYTICS" | "DATABRICKS" | "DENODO" | "DREMIO" | "DYNAMODB" | "SAPHANA" | "DB2_AS400" | "EXASOL" | "FILE" | "FULLY_MANAGED_KNOWLEDGE_BASE" | "GITHUB" | "INTERNATIONAL_DATA_CORPORATION" | "JIRA" | "MARIADB" | "MYSQL" | "ORACLE" | "POSTGRESQL" | "PRESTO" | "QBUSINESS" | "REDSHIFT" | "S3" | "S3_TABLES" | "S3_KNOWLEDGE_BASE" | "SALESFORCE" | "SERVICENOW" | "SNOWFLAKE" | "SPARK" | "SPICE" | "SQLSERVER" | "TERADATA" | "TIMESTREAM" | "TWITTER" | "BIGQUERY" | "GOOGLE_ANALYTICS" | "TRINO" | "STARBURST" | "MONGO" | "MONGO_ATLAS" | "DOCUMENTDB" | "APPFLOW" | "IMPALA" | "GLUE" | "GLUE_DATA_CATALOG" | "GOOGLE_DRIVE" | "CONFLUENCE" | "SHAREPOINT" | "ONE_DRIVE" | "WEB_CRAWLER" | "BOX" | "GOOGLESHEETS" | "ATLAN";
   /** Use this parameter only when you want Amazon Quick Sight to use a VPC connection when connecting to your underlying source. */
   vpcConnectionProperties?: DataSourceVpcConnectionProperties;
-  /** A set of alternate data source parameters that you want to share for the credentials stored with this data source. The credentials are applied in tandem with the data source parameters when you copy a data source by using a create or update request. The API operation compares the `DataSourceParameters` structure that's in the request with the structures in the `AlternateDataSourceParameters` allow list. If the structures are an exact match, the request is allowed to use the credentials from this existing data source. If the `AlternateDataSourceParameters` list is null, the `Credentials` originally used with this `DataSourceParameters` are automatically allowed. */
+  /**
+   * A set of alternate data source parameters that you want to share for the credentials stored with this data source. The credentials are applied in tandem with the data source parameters when you copy a data source by using a create or update request. The API operation compares the `DataSourceParameters` structure that's in the request with the structures in the `AlternateDataSourceParameters` allow list. If the structures are an exact match, the request is allowed to use the credentials from this existing data source. If the `AlternateDataSourceParameters` list is null, the `Credentials` originally used with this `DataSourceParameters` are automatically allowed.
+   *
+   * Items: 1–50.
+   */
   alternateDataSourceParameters?: DataSourceDataSourceParameters[];
   /** Error information from the last update or the creation of the data source. */
   errorInfo?: DataSourceDataSourceErrorInfo;
-  /** The AWS account ID. */
+  /**
+   * The AWS account ID.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId?: string;
-  /** A list of resource permissions on the data source. */
+  /**
+   * A list of resource permissions on the data source.
+   *
+   * Items: 1–64.
+   */
   permissions?: DataSourceResourcePermission[];
   /** Secure Socket Layer (SSL) properties that apply when Amazon Quick Sight connects to your underlying source. */
   sslProperties?: DataSourceSslProperties;
@@ -20682,17 +21235,33 @@ export interface DataSourceArgs {
   credentials?: DataSourceDataSourceCredentials;
   /** An ID for the data source. This ID is unique per AWS Region for each AWS account. */
   dataSourceId?: string;
-  /** Contains a map of the key-value pairs for the resource tag or tags assigned to the data source. */
+  /**
+   * Contains a map of the key-value pairs for the resource tag or tags assigned to the data source.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
-  /** A display name for the data source. */
+  /**
+   * A display name for the data source.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–10.
+   */
   folderArns?: string[];
 }
 
 /** Outputs of {@link DataSource}: its inputs as the cloud reports them, and its attributes. */
 export interface DataSourceOutputs extends DataSourceArgs {
-  /** The AWS account ID. */
+  /**
+   * The AWS account ID.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
   /** An ID for the data source. This ID is unique per AWS Region for each AWS account. */
   dataSourceId: string;
@@ -20761,11 +21330,23 @@ export interface DataSourceDataSourceParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-aurorapostgresqlparameters.html | CloudFormation: AuroraPostgreSqlParameters}
  */
 export interface DataSourceAuroraPostgreSqlParameters {
-  /** The port that Amazon Aurora PostgreSQL is listening on. */
+  /**
+   * The port that Amazon Aurora PostgreSQL is listening on.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** The Amazon Aurora PostgreSQL database to connect to. */
+  /**
+   * The Amazon Aurora PostgreSQL database to connect to.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** The Amazon Aurora PostgreSQL-Compatible host to connect to. */
+  /**
+   * The Amazon Aurora PostgreSQL-Compatible host to connect to.
+   *
+   * Length: 1–256.
+   */
   host: string;
 }
 
@@ -20775,11 +21356,23 @@ export interface DataSourceAuroraPostgreSqlParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-teradataparameters.html | CloudFormation: TeradataParameters}
  */
 export interface DataSourceTeradataParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
 }
 
@@ -20789,9 +21382,17 @@ export interface DataSourceTeradataParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-rdsparameters.html | CloudFormation: RdsParameters}
  */
 export interface DataSourceRdsParameters {
-  /** Instance ID. */
+  /**
+   * Instance ID.
+   *
+   * Length: 1–64.
+   */
   instanceId: string;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
 }
 
@@ -20801,9 +21402,17 @@ export interface DataSourceRdsParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-athenaparameters.html | CloudFormation: AthenaParameters}
  */
 export interface DataSourceAthenaParameters {
-  /** The workgroup that Amazon Athena uses. */
+  /**
+   * The workgroup that Amazon Athena uses.
+   *
+   * Length: 1–128.
+   */
   workGroup?: string;
-  /** Use the `RoleArn` structure to override an account-wide role for a specific Athena data source. For example, say an account administrator has turned off all Athena access with an account-wide role. The administrator can then use `RoleArn` to bypass the account-wide role and allow Athena access for the single Athena data source that is specified in the structure, even if the account-wide role forbidding Athena access is still active. */
+  /**
+   * Use the `RoleArn` structure to override an account-wide role for a specific Athena data source. For example, say an account administrator has turned off all Athena access with an account-wide role. The administrator can then use `RoleArn` to bypass the account-wide role and allow Athena access for the single Athena data source that is specified in the structure, even if the account-wide role forbidding Athena access is still active.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
   consumerAccountRoleArn?: string;
   /**
@@ -20830,9 +21439,17 @@ export interface DataSourceIdentityCenterConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-sparkparameters.html | CloudFormation: SparkParameters}
  */
 export interface DataSourceSparkParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
 }
 
@@ -20842,11 +21459,23 @@ export interface DataSourceSparkParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-mariadbparameters.html | CloudFormation: MariaDbParameters}
  */
 export interface DataSourceMariaDbParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
 }
 
@@ -20856,11 +21485,23 @@ export interface DataSourceMariaDbParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-oracleparameters.html | CloudFormation: OracleParameters}
  */
 export interface DataSourceOracleParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
   /** A Boolean value that indicates whether the `Database` uses a service name or an SID. If this value is left blank, the default value is `SID` . If this value is set to `false` , the value is `SID` . */
   useServiceName?: boolean;
@@ -20872,11 +21513,23 @@ export interface DataSourceOracleParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-prestoparameters.html | CloudFormation: PrestoParameters}
  */
 export interface DataSourcePrestoParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
-  /** Catalog. */
+  /**
+   * Catalog.
+   *
+   * Length: 0–128.
+   */
   catalog: string;
 }
 
@@ -20886,13 +21539,29 @@ export interface DataSourcePrestoParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-redshiftparameters.html | CloudFormation: RedshiftParameters}
  */
 export interface DataSourceRedshiftParameters {
-  /** Cluster ID. This field can be blank if the `Host` and `Port` are provided. */
+  /**
+   * Cluster ID. This field can be blank if the `Host` and `Port` are provided.
+   *
+   * Length: 1–64.
+   */
   clusterId?: string;
-  /** Port. This field can be blank if the `ClusterId` is provided. */
+  /**
+   * Port. This field can be blank if the `ClusterId` is provided.
+   *
+   * Range: 0–65535.
+   */
   port?: number;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. This field can be blank if `ClusterId` is provided. */
+  /**
+   * Host. This field can be blank if `ClusterId` is provided.
+   *
+   * Length: 1–256.
+   */
   host?: string;
   /** An optional parameter that uses IAM authentication to grant Quick Sight access to your cluster. This parameter can be used instead of [DataSourceCredentials](https://docs.aws.amazon.com/quicksight/latest/APIReference/API_DataSourceCredentials.html) . */
   iamParameters?: DataSourceRedshiftIAMParameters;
@@ -20912,11 +21581,23 @@ export interface DataSourceRedshiftParameters {
 export interface DataSourceRedshiftIAMParameters {
   /** Automatically creates a database user. If your database doesn't have a `DatabaseUser` , set this parameter to `True` . If there is no `DatabaseUser` , Quick Sight can't connect to your cluster. The `RoleArn` that you use for this operation must grant access to `redshift:CreateClusterUser` to successfully create the user. */
   autoCreateDatabaseUser?: boolean;
-  /** The user whose permissions and group memberships will be used by Quick Sight to access the cluster. If this user already exists in your database, Amazon Quick Sight is granted the same permissions that the user has. If the user doesn't exist, set the value of `AutoCreateDatabaseUser` to `True` to create a new user with PUBLIC permissions. */
+  /**
+   * The user whose permissions and group memberships will be used by Quick Sight to access the cluster. If this user already exists in your database, Amazon Quick Sight is granted the same permissions that the user has. If the user doesn't exist, set the value of `AutoCreateDatabaseUser` to `True` to create a new user with PUBLIC permissions.
+   *
+   * Length: 1–64.
+   */
   databaseUser?: string;
-  /** Use the `RoleArn` structure to allow Quick Sight to call `redshift:GetClusterCredentials` on your cluster. The calling principal must have `iam:PassRole` access to pass the role to Quick Sight. The role's trust policy must allow the Quick Sight service principal to assume the role. */
+  /**
+   * Use the `RoleArn` structure to allow Quick Sight to call `redshift:GetClusterCredentials` on your cluster. The calling principal must have `iam:PassRole` access to pass the role to Quick Sight. The role's trust policy must allow the Quick Sight service principal to assume the role.
+   *
+   * Length: 20–2048.
+   */
   roleArn: string;
-  /** A list of groups whose permissions will be granted to Quick Sight to access the cluster. These permissions are combined with the permissions granted to Quick Sight by the `DatabaseUser` . If you choose to include this parameter, the `RoleArn` must grant access to `redshift:JoinGroup` . */
+  /**
+   * A list of groups whose permissions will be granted to Quick Sight to access the cluster. These permissions are combined with the permissions granted to Quick Sight by the `DatabaseUser` . If you choose to include this parameter, the `RoleArn` must grant access to `redshift:JoinGroup` .
+   *
+   * Items: 1–50. Each item: Length: 1–64.
+   */
   databaseGroups?: string[];
 }
 
@@ -20926,11 +21607,23 @@ export interface DataSourceRedshiftIAMParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-mysqlparameters.html | CloudFormation: MySqlParameters}
  */
 export interface DataSourceMySqlParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
 }
 
@@ -20940,11 +21633,23 @@ export interface DataSourceMySqlParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-sqlserverparameters.html | CloudFormation: SqlServerParameters}
  */
 export interface DataSourceSqlServerParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
 }
 
@@ -20954,13 +21659,29 @@ export interface DataSourceSqlServerParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-snowflakeparameters.html | CloudFormation: SnowflakeParameters}
  */
 export interface DataSourceSnowflakeParameters {
-  /** Warehouse. */
+  /**
+   * Warehouse.
+   *
+   * Length: 0–128.
+   */
   warehouse: string;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
-  /** The database access control role. */
+  /**
+   * The database access control role.
+   *
+   * Length: 0–128.
+   */
   databaseAccessControlRole?: string;
   /** An object that contains information needed to create a data source connection between an Quick Sight account and Snowflake. */
   oAuthParameters?: DataSourceOAuthParameters;
@@ -20974,13 +21695,25 @@ export interface DataSourceSnowflakeParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-oauthparameters.html | CloudFormation: OAuthParameters}
  */
 export interface DataSourceOAuthParameters {
-  /** The token endpoint URL of the identity provider. */
+  /**
+   * The token endpoint URL of the identity provider.
+   *
+   * Length: 1–2048.
+   */
   tokenProviderUrl: string;
-  /** The OAuth scope. */
+  /**
+   * The OAuth scope.
+   *
+   * Length: 1–128.
+   */
   oAuthScope?: string;
   /** <p>VPC connection properties.</p> */
   identityProviderVpcConnectionProperties?: DataSourceVpcConnectionProperties;
-  /** The resource uri of the identity provider. */
+  /**
+   * The resource uri of the identity provider.
+   *
+   * Length: 1–2048.
+   */
   identityProviderResourceUri?: string;
 }
 
@@ -21000,7 +21733,11 @@ export interface DataSourceVpcConnectionProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-amazonelasticsearchparameters.html | CloudFormation: AmazonElasticsearchParameters}
  */
 export interface DataSourceAmazonElasticsearchParameters {
-  /** The OpenSearch domain. */
+  /**
+   * The OpenSearch domain.
+   *
+   * Length: 1–64.
+   */
   domain: string;
 }
 
@@ -21010,7 +21747,11 @@ export interface DataSourceAmazonElasticsearchParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-amazonopensearchparameters.html | CloudFormation: AmazonOpenSearchParameters}
  */
 export interface DataSourceAmazonOpenSearchParameters {
-  /** The OpenSearch domain. */
+  /**
+   * The OpenSearch domain.
+   *
+   * Length: 1–64.
+   */
   domain: string;
 }
 
@@ -21020,11 +21761,23 @@ export interface DataSourceAmazonOpenSearchParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-postgresqlparameters.html | CloudFormation: PostgreSqlParameters}
  */
 export interface DataSourcePostgreSqlParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
 }
 
@@ -21034,11 +21787,23 @@ export interface DataSourcePostgreSqlParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-auroraparameters.html | CloudFormation: AuroraParameters}
  */
 export interface DataSourceAuroraParameters {
-  /** Port. */
+  /**
+   * Port.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** Database. */
+  /**
+   * Database.
+   *
+   * Length: 1–128.
+   */
   database: string;
-  /** Host. */
+  /**
+   * Host.
+   *
+   * Length: 1–256.
+   */
   host: string;
 }
 
@@ -21050,7 +21815,11 @@ export interface DataSourceAuroraParameters {
 export interface DataSourceS3Parameters {
   /** Location of the Amazon S3 manifest file. This is NULL if the manifest file was uploaded into Quick Sight. */
   manifestFileLocation: DataSourceManifestFileLocation;
-  /** Use the `RoleArn` structure to override an account-wide role for a specific S3 data source. For example, say an account administrator has turned off all S3 access with an account-wide role. The administrator can then use `RoleArn` to bypass the account-wide role and allow S3 access for the single S3 data source that is specified in the structure, even if the account-wide role forbidding S3 access is still active. */
+  /**
+   * Use the `RoleArn` structure to override an account-wide role for a specific S3 data source. For example, say an account administrator has turned off all S3 access with an account-wide role. The administrator can then use `RoleArn` to bypass the account-wide role and allow S3 access for the single S3 data source that is specified in the structure, even if the account-wide role forbidding S3 access is still active.
+   *
+   * Length: 20–2048.
+   */
   roleArn?: string;
 }
 
@@ -21060,9 +21829,17 @@ export interface DataSourceS3Parameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-manifestfilelocation.html | CloudFormation: ManifestFileLocation}
  */
 export interface DataSourceManifestFileLocation {
-  /** Amazon S3 bucket. */
+  /**
+   * Amazon S3 bucket.
+   *
+   * Length: 1–1024.
+   */
   bucket: string;
-  /** Amazon S3 key that identifies an object. */
+  /**
+   * Amazon S3 key that identifies an object.
+   *
+   * Length: 1–1024.
+   */
   key: string;
 }
 
@@ -21072,16 +21849,29 @@ export interface DataSourceManifestFileLocation {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-databricksparameters.html | CloudFormation: DatabricksParameters}
  */
 export interface DataSourceDatabricksParameters {
-  /** The port for the Databricks data source. */
+  /**
+   * The port for the Databricks data source.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** The host name of the Databricks data source. */
+  /**
+   * The host name of the Databricks data source.
+   *
+   * Length: 1–256.
+   */
   host: string;
-  /** The HTTP path of the Databricks data source. */
+  /**
+   * The HTTP path of the Databricks data source.
+   *
+   * Length: 1–4096.
+   */
   sqlEndpointPath: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-s3tablesparameters.html | CloudFormation: S3TablesParameters} */
 export interface DataSourceS3TablesParameters {
+  /** Pattern: `^(arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/[a-zA-Z0-9-_]{3,63})$`. */
   tableBucketArn?: string;
 }
 
@@ -21091,17 +21881,33 @@ export interface DataSourceS3TablesParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-starburstparameters.html | CloudFormation: StarburstParameters}
  */
 export interface DataSourceStarburstParameters {
-  /** The port for the Starburst data source. */
+  /**
+   * The port for the Starburst data source.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** The database access control role. */
+  /**
+   * The database access control role.
+   *
+   * Length: 0–128.
+   */
   databaseAccessControlRole?: string;
   /** The product type for the Starburst data source. */
   productType?: "GALAXY" | "ENTERPRISE";
   /** An object that contains information needed to create a data source connection between an Quick Sight account and Starburst. */
   oAuthParameters?: DataSourceOAuthParameters;
-  /** The host name of the Starburst data source. */
+  /**
+   * The host name of the Starburst data source.
+   *
+   * Length: 1–256.
+   */
   host: string;
-  /** The catalog name for the Starburst data source. */
+  /**
+   * The catalog name for the Starburst data source.
+   *
+   * Length: 0–128.
+   */
   catalog: string;
   /** The authentication type that you want to use for your connection. This parameter accepts OAuth and non-OAuth authentication types. */
   authenticationType?: "PASSWORD" | "TOKEN" | "X509" | "KEYPAIR";
@@ -21113,11 +21919,23 @@ export interface DataSourceStarburstParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-trinoparameters.html | CloudFormation: TrinoParameters}
  */
 export interface DataSourceTrinoParameters {
-  /** The port for the Trino data source. */
+  /**
+   * The port for the Trino data source.
+   *
+   * Range: 1–65535.
+   */
   port: number;
-  /** The host name of the Trino data source. */
+  /**
+   * The host name of the Trino data source.
+   *
+   * Length: 1–256.
+   */
   host: string;
-  /** The catalog name for the Trino data source. */
+  /**
+   * The catalog name for the Trino data source.
+   *
+   * Length: 0–128.
+   */
   catalog: string;
 }
 
@@ -21139,7 +21957,11 @@ export interface DataSourceDataSourceErrorInfo {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-resourcepermission.html | CloudFormation: ResourcePermission}
  */
 export interface DataSourceResourcePermission {
-  /** The IAM action to grant or revoke permissions on. */
+  /**
+   * The IAM action to grant or revoke permissions on.
+   *
+   * Items: 1–30.
+   */
   actions: string[];
   /**
    * The Amazon Resource Name (ARN) of the principal. This can be one of the following:
@@ -21147,6 +21969,8 @@ export interface DataSourceResourcePermission {
    * - The ARN of an Amazon Quick user or group associated with a data source or dataset. (This is common.)
    * - The ARN of an Amazon Quick user, group, or namespace associated with an analysis, dashboard, template, or theme. (This is common.)
    * - The ARN of an AWS account root: This is an IAM ARN rather than a Quick ARN. Use this option only to share resources (templates) across AWS accounts . (This is less common.)
+   *
+   * Length: 1–256.
    */
   principal: string;
   resource?: string;
@@ -21168,9 +21992,17 @@ export interface DataSourceSslProperties {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-datasourcecredentials.html | CloudFormation: DataSourceCredentials}
  */
 export interface DataSourceDataSourceCredentials {
-  /** The Amazon Resource Name (ARN) of the secret associated with the data source in AWS Secrets Manager . */
+  /**
+   * The Amazon Resource Name (ARN) of the secret associated with the data source in AWS Secrets Manager .
+   *
+   * Length: 1–2048. Pattern: `^arn:[-a-z0-9]*:secretsmanager:[-a-z0-9]*:[0-9]{12}:secret:.+$`.
+   */
   secretArn?: string;
-  /** The Amazon Resource Name (ARN) of a data source that has the credential pair that you want to use. When `CopySourceArn` is not null, the credential pair from the data source in the ARN is used as the credentials for the `DataSourceCredentials` structure. */
+  /**
+   * The Amazon Resource Name (ARN) of a data source that has the credential pair that you want to use. When `CopySourceArn` is not null, the credential pair from the data source in the ARN is used as the credentials for the `DataSourceCredentials` structure.
+   *
+   * Pattern: `^arn:[-a-z0-9]*:quicksight:[-a-z0-9]*:[0-9]{12}:datasource/.+$`.
+   */
   copySourceArn?: string;
   /** Credential pair. For more information, see `[CredentialPair](https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CredentialPair.html)` . */
   credentialPair?: DataSourceCredentialPair;
@@ -21184,14 +22016,24 @@ export interface DataSourceDataSourceCredentials {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-credentialpair.html | CloudFormation: CredentialPair}
  */
 export interface DataSourceCredentialPair {
-  /** A set of alternate data source parameters that you want to share for these credentials. The credentials are applied in tandem with the data source parameters when you copy a data source by using a create or update request. The API operation compares the `DataSourceParameters` structure that's in the request with the structures in the `AlternateDataSourceParameters` allow list. If the structures are an exact match, the request is allowed to use the new data source with the existing credentials. If the `AlternateDataSourceParameters` list is null, the `DataSourceParameters` originally used with these `Credentials` is automatically allowed. */
+  /**
+   * A set of alternate data source parameters that you want to share for these credentials. The credentials are applied in tandem with the data source parameters when you copy a data source by using a create or update request. The API operation compares the `DataSourceParameters` structure that's in the request with the structures in the `AlternateDataSourceParameters` allow list. If the structures are an exact match, the request is allowed to use the new data source with the existing credentials. If the `AlternateDataSourceParameters` list is null, the `DataSourceParameters` originally used with these `Credentials` is automatically allowed.
+   *
+   * Items: 1–50.
+   */
   alternateDataSourceParameters?: DataSourceDataSourceParameters[];
-  /** User name. */
+  /**
+   * User name.
+   *
+   * Length: 1–64.
+   */
   username: string;
   /**
    * Password.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–1024.
    */
   password: string;
 }
@@ -21202,11 +22044,23 @@ export interface DataSourceCredentialPair {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-datasource-keypaircredentials.html | CloudFormation: KeyPairCredentials}
  */
 export interface DataSourceKeyPairCredentials {
-  /** Username */
+  /**
+   * Username
+   *
+   * Length: 1–64.
+   */
   keyPairUsername: string;
-  /** PrivateKey */
+  /**
+   * PrivateKey
+   *
+   * Length: 1600–8000. Pattern: ``.
+   */
   privateKey: string;
-  /** PrivateKeyPassphrase */
+  /**
+   * PrivateKeyPassphrase
+   *
+   * Length: 0–256.
+   */
   privateKeyPassphrase?: string;
 }
 
@@ -21263,13 +22117,25 @@ export type Folder = InstanceType<typeof Folder>;
 
 /** Inputs of {@link Folder}. */
 export interface FolderArgs {
-  /** The ID for the AWS account where you want to create the folder. */
+  /**
+   * The ID for the AWS account where you want to create the folder.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId?: string;
-  /** The ID of the folder. */
+  /**
+   * The ID of the folder.
+   *
+   * Length: 1–2048. Pattern: `^[\w\-]+$`.
+   */
   folderId?: string;
   /** The type of folder it is. */
   folderType?: "SHARED" | "RESTRICTED";
-  /** A display name for the folder. */
+  /**
+   * A display name for the folder.
+   *
+   * Length: 1–200.
+   */
   name?: string;
   /**
    * The Amazon Resource Name (ARN) for the folder.
@@ -21281,19 +22147,33 @@ export interface FolderArgs {
    * A structure that describes the principals and the resource-level permissions of a folder.
    *
    * To specify no permissions, omit `Permissions` .
+   *
+   * Items: 1–64.
    */
   permissions?: FolderResourcePermission[];
   /** The sharing scope of the folder. */
   sharingModel?: "ACCOUNT" | "NAMESPACE";
-  /** A list of tags for the folders that you want to apply overrides to. */
+  /**
+   * A list of tags for the folders that you want to apply overrides to.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link Folder}: its inputs as the cloud reports them, and its attributes. */
 export interface FolderOutputs extends FolderArgs {
-  /** The ID for the AWS account where you want to create the folder. */
+  /**
+   * The ID for the AWS account where you want to create the folder.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
-  /** The ID of the folder. */
+  /**
+   * The ID of the folder.
+   *
+   * Length: 1–2048. Pattern: `^[\w\-]+$`.
+   */
   folderId: string;
   /** The Amazon Resource Name (ARN) for the folder. */
   arn: string;
@@ -21325,9 +22205,15 @@ export interface FolderResourcePermission {
    *                     (This is less common.) </p>
    *             </li>
    *          </ul>
+   *
+   * Length: 1–256. Pattern: `^arn:.*`.
    */
   principal: string;
-  /** <p>The IAM action to grant or revoke permissions on.</p> */
+  /**
+   * <p>The IAM action to grant or revoke permissions on.</p>
+   *
+   * Items: 1–20.
+   */
   actions: string[];
 }
 
@@ -21343,16 +22229,23 @@ export type KnowledgeBase = InstanceType<typeof KnowledgeBase>;
 /** Inputs of {@link KnowledgeBase}. */
 export interface KnowledgeBaseArgs {
   accessControlConfiguration?: KnowledgeBaseAccessControlConfiguration;
+  /** Length: 12–12. Pattern: `^[0-9]*$`. */
   awsAccountId: string;
+  /** Length: 0–1284. Pattern: ``. */
   dataSourceArn: string;
+  /** Length: at most 1000. Pattern: `^\P{C}*$`. */
   description?: string;
   isEmailNotificationOptedForIngestionFailures?: boolean;
   knowledgeBaseConfiguration: KnowledgeBaseKnowledgeBaseConfiguration;
+  /** Length: 1–1024. Pattern: `^[0-9a-zA-Z-_=.+]+$`. */
   knowledgeBaseId: string;
   mediaExtractionConfiguration?: KnowledgeBaseMediaExtractionConfiguration;
+  /** Length: at most 128. Pattern: `^[\p{L}\p{N}][\p{L}\p{N} _\-\.]*$`. */
   name: string;
+  /** Items: 1–64. */
   permissions?: KnowledgeBaseResourcePermission[];
   primaryOwnerArn?: string;
+  /** Items: 1–200. */
   tags?: AwsTag[];
 }
 
@@ -21428,10 +22321,16 @@ export interface KnowledgeBaseResourcePermission {
    *                     (This is less common.) </p>
    *             </li>
    *          </ul>
+   *
+   * Length: 1–256.
    */
   principal: string;
   resource?: string;
-  /** <p>The IAM action to grant or revoke permissions on.</p> */
+  /**
+   * <p>The IAM action to grant or revoke permissions on.</p>
+   *
+   * Items: 1–30.
+   */
   actions: string[];
 }
 
@@ -21479,18 +22378,32 @@ export type OAuthClientApplication = InstanceType<typeof OAuthClientApplication>
 
 /** Inputs of {@link OAuthClientApplication}. */
 export interface OAuthClientApplicationArgs {
+  /** Length: 1–256. Pattern: ``. */
   oAuthClientApplicationId: string;
+  /** Length: 1–2048. */
   name: string;
   oAuthClientAuthenticationType: "TOKEN";
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048.
+   */
   clientId?: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 1–2048.
+   */
   clientSecret?: string;
+  /** Length: 1–2048. */
   oAuthTokenEndpointUrl: string;
+  /** Length: 1–2048. */
   oAuthAuthorizationEndpointUrl?: string;
+  /** Length: 1–4096. */
   oAuthScopes?: string;
   dataSourceType?: "ADOBE_ANALYTICS" | "AMAZON_ELASTICSEARCH" | "AMAZON_OPENSEARCH" | "ATHENA" | "AURORA" | "AURORA_POSTGRESQL" | "AWS_IOT_ANALYTICS" | "BIGQUERY" | "CONFLUENCE" | "DATABRICKS" | "EXASOL" | "GITHUB" | "GOOGLESHEETS" | "GOOGLE_DRIVE" | "JIRA" | "MARIADB" | "MYSQL" | "ONE_DRIVE" | "ORACLE" | "POSTGRESQL" | "PRESTO" | "QBUSINESS" | "REDSHIFT" | "S3" | "S3_KNOWLEDGE_BASE" | "S3_TABLES" | "SALESFORCE" | "SERVICENOW" | "SHAREPOINT" | "SNOWFLAKE" | "SPARK" | "SQLSERVER" | "STARBURST" | "TERADATA" | "TIMESTREAM" | "TRINO" | "TWITTER" | "WEB_CRAWLER";
   identityProviderVpcConnectionProperties?: OAuthClientApplicationIdentityProviderVpcConnectionProperties;
+  /** Items: at most 200. */
   tags?: AwsTag[];
 }
 
@@ -21519,7 +22432,11 @@ export type RefreshSchedule = InstanceType<typeof RefreshSchedule>;
 export interface RefreshScheduleArgs {
   /** The refresh schedule of a dataset. */
   schedule?: RefreshScheduleRefreshScheduleMap;
-  /** The AWS account ID of the account that you are creating a schedule in. */
+  /**
+   * The AWS account ID of the account that you are creating a schedule in.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId?: string;
   /** The ID of the dataset that you are creating a refresh schedule for. */
   dataSetId?: string;
@@ -21527,7 +22444,11 @@ export interface RefreshScheduleArgs {
 
 /** Outputs of {@link RefreshSchedule}: its inputs as the cloud reports them, and its attributes. */
 export interface RefreshScheduleOutputs extends RefreshScheduleArgs {
-  /** The AWS account ID of the account that you are creating a schedule in. */
+  /**
+   * The AWS account ID of the account that you are creating a schedule in.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
   /** The ID of the dataset that you are creating a refresh schedule for. */
   dataSetId: string;
@@ -21541,9 +22462,17 @@ export interface RefreshScheduleOutputs extends RefreshScheduleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-refreshschedule-refreshschedulemap.html | CloudFormation: RefreshScheduleMap}
  */
 export interface RefreshScheduleRefreshScheduleMap {
-  /** Time after which the refresh schedule can be started, expressed in `YYYY-MM-DDTHH:MM:SS` format. */
+  /**
+   * Time after which the refresh schedule can be started, expressed in `YYYY-MM-DDTHH:MM:SS` format.
+   *
+   * Length: 1–128.
+   */
   startAfterDateTime?: string;
-  /** An identifier for the refresh schedule. */
+  /**
+   * An identifier for the refresh schedule.
+   *
+   * Length: 1–128.
+   */
   scheduleId?: string;
   /** The frequency for the refresh schedule. */
   scheduleFrequency?: RefreshScheduleScheduleFrequency;
@@ -21564,11 +22493,19 @@ export interface RefreshScheduleRefreshScheduleMap {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-refreshschedule-schedulefrequency.html | CloudFormation: ScheduleFrequency}
  */
 export interface RefreshScheduleScheduleFrequency {
-  /** The timezone that you want the refresh schedule to use. The timezone ID must match a corresponding ID found on `java.util.time.getAvailableIDs()` . */
+  /**
+   * The timezone that you want the refresh schedule to use. The timezone ID must match a corresponding ID found on `java.util.time.getAvailableIDs()` .
+   *
+   * Length: 1–128.
+   */
   timeZone?: string;
   /** The day of the week that you want to schedule the refresh on. This value is required for weekly and monthly refresh intervals. */
   refreshOnDay?: RefreshScheduleRefreshOnDay;
-  /** The time of day that you want the dataset to refresh. This value is expressed in HH:MM format. This field is not required for schedules that refresh hourly. */
+  /**
+   * The time of day that you want the dataset to refresh. This value is expressed in HH:MM format. This field is not required for schedules that refresh hourly.
+   *
+   * Length: 1–128.
+   */
   timeOfTheDay?: string;
   /**
    * The interval between scheduled refreshes. Valid values are as follows:
@@ -21591,7 +22528,11 @@ export interface RefreshScheduleScheduleFrequency {
 export interface RefreshScheduleRefreshOnDay {
   /** The day of the week that you want to schedule the refresh on. This value is required for weekly and monthly refresh intervals. */
   dayOfWeek?: "SUNDAY" | "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY";
-  /** The day of the month that you want your dataset to refresh. This value is required for monthly refresh intervals. */
+  /**
+   * The day of the month that you want your dataset to refresh. This value is required for monthly refresh intervals.
+   *
+   * Length: 1–128.
+   */
   dayOfMonth?: string;
 }
 
@@ -21606,19 +22547,39 @@ export type Space = InstanceType<typeof Space>;
 
 /** Inputs of {@link Space}. */
 export interface SpaceArgs {
-  /** The ID of the Amazon Web Services account where the space is being created. */
+  /**
+   * The ID of the Amazon Web Services account where the space is being created.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
-  /** The unique identifier for the space. */
+  /**
+   * The unique identifier for the space.
+   *
+   * Length: 1–256.
+   */
   spaceId: string;
-  /** The display name of the space. */
+  /**
+   * The display name of the space.
+   *
+   * Length: 1–128.
+   */
   name: string;
-  /** A description of the space. */
+  /**
+   * A description of the space.
+   *
+   * Length: 0–512.
+   */
   description?: string;
   /** A list of permissions granted on the space. */
   permissions?: SpaceResourcePermission[];
   /** A list of QuickSight resources attached to the space. */
   resources?: SpaceSpaceResource[];
-  /** A list of key-value pairs to associate with the space resource. */
+  /**
+   * A list of key-value pairs to associate with the space resource.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -21640,9 +22601,17 @@ export interface SpaceOutputs extends SpaceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-space-resourcepermission.html | CloudFormation: ResourcePermission}
  */
 export interface SpaceResourcePermission {
-  /** The ARN of the principal (user or group) receiving the permission. */
+  /**
+   * The ARN of the principal (user or group) receiving the permission.
+   *
+   * Length: 1–256.
+   */
   principal: string;
-  /** The list of actions granted to the principal. */
+  /**
+   * The list of actions granted to the principal.
+   *
+   * Items: 1–20.
+   */
   actions: string[];
 }
 
@@ -21675,6 +22644,8 @@ export interface TemplateArgs {
    * A description of the current template version being created. This API operation creates the first version of the template. Every time `UpdateTemplate` is called, a new version is created. Each version of the template maintains a description of the version in the `VersionDescription` field.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–512.
    */
   versionDescription?: string;
   /**
@@ -21687,16 +22658,36 @@ export interface TemplateArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   sourceEntity?: TemplateTemplateSourceEntity;
-  /** The ID for the AWS account that the group is in. You use the ID for the AWS account that contains your Amazon Quick Sight account. */
+  /**
+   * The ID for the AWS account that the group is in. You use the ID for the AWS account that contains your Amazon Quick Sight account.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
   definition?: TemplateTemplateVersionDefinition;
-  /** A list of resource permissions to be set on the template. */
+  /**
+   * A list of resource permissions to be set on the template.
+   *
+   * Items: 1–64.
+   */
   permissions?: TemplateResourcePermission[];
-  /** Contains a map of the key-value pairs for the resource tag or tags assigned to the resource. */
+  /**
+   * Contains a map of the key-value pairs for the resource tag or tags assigned to the resource.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
-  /** An ID for the template that you want to create. This template is unique per AWS Region ; in each AWS account. */
+  /**
+   * An ID for the template that you want to create. This template is unique per AWS Region ; in each AWS account.
+   *
+   * Length: 1–2048. Pattern: `[\w\-]+`.
+   */
   templateId: string;
-  /** A display name for the template. */
+  /**
+   * A display name for the template.
+   *
+   * Length: 1–2048. Pattern: ``.
+   */
   name?: string;
   /** The option to relax the validation that is required to create and update analyses, dashboards, and templates with definition objects. When you set this value to `LENIENT` , validation is skipped for specific errors. */
   validationStrategy?: TemplateValidationStrategy;
@@ -21732,7 +22723,11 @@ export interface TemplateTemplateSourceEntity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-template-templatesourceanalysis.html | CloudFormation: TemplateSourceAnalysis}
  */
 export interface TemplateTemplateSourceAnalysis {
-  /** A structure containing information about the dataset references used as placeholders in the template. */
+  /**
+   * A structure containing information about the dataset references used as placeholders in the template.
+   *
+   * Items: at least 1.
+   */
   dataSetReferences: TemplateDataSetReference[];
   /** The Amazon Resource Name (ARN) of the resource. */
   arn: string;
@@ -21747,7 +22742,11 @@ export interface TemplateTemplateSourceAnalysis {
 export interface TemplateDataSetReference {
   /** Dataset Amazon Resource Name (ARN). */
   dataSetArn: string;
-  /** Dataset placeholder. */
+  /**
+   * Dataset placeholder.
+   *
+   * Pattern: `.*\S.*`.
+   */
   dataSetPlaceholder: string;
 }
 
@@ -22849,7 +23848,11 @@ export interface TemplateDataSetConfiguration {
   placeholder?: string;
   /** Dataset schema. */
   dataSetSchema?: TemplateDataSetSchema;
-  /** A structure containing the list of column group schemas. */
+  /**
+   * A structure containing the list of column group schemas.
+   *
+   * Items: 0–500.
+   */
   columnGroupSchemaList?: TemplateColumnGroupSchema[];
 }
 
@@ -22859,7 +23862,11 @@ export interface TemplateDataSetConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-template-datasetschema.html | CloudFormation: DataSetSchema}
  */
 export interface TemplateDataSetSchema {
-  /** A structure containing the list of column schemas. */
+  /**
+   * A structure containing the list of column schemas.
+   *
+   * Items: 0–500.
+   */
   columnSchemaList?: TemplateColumnSchema[];
 }
 
@@ -22883,7 +23890,11 @@ export interface TemplateColumnSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-template-columngroupschema.html | CloudFormation: ColumnGroupSchema}
  */
 export interface TemplateColumnGroupSchema {
-  /** A structure containing the list of schemas for column group columns. */
+  /**
+   * A structure containing the list of schemas for column group columns.
+   *
+   * Items: 0–500.
+   */
   columnGroupColumnSchemaList?: TemplateColumnGroupColumnSchema[];
   /** The name of the column group schema. */
   name?: string;
@@ -30411,7 +31422,11 @@ export interface TemplateTopicConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-template-resourcepermission.html | CloudFormation: ResourcePermission}
  */
 export interface TemplateResourcePermission {
-  /** The IAM action to grant or revoke permissions on. */
+  /**
+   * The IAM action to grant or revoke permissions on.
+   *
+   * Items: 1–16.
+   */
   actions: string[];
   resource?: string;
   /**
@@ -30420,6 +31435,8 @@ export interface TemplateResourcePermission {
    * - The ARN of an Amazon Quick user or group associated with a data source or dataset. (This is common.)
    * - The ARN of an Amazon Quick user, group, or namespace associated with an analysis, dashboard, template, or theme. (This is common.)
    * - The ARN of an AWS account root: This is an IAM ARN rather than a Quick ARN. Use this option only to share resources (templates) across AWS accounts . (This is less common.)
+   *
+   * Length: 1–256.
    */
   principal: string;
 }
@@ -30452,21 +31469,41 @@ export interface TemplateTemplateVersion {
    * - `DELETED`
    */
   status?: "CREATION_IN_PROGRESS" | "CREATION_SUCCESSFUL" | "CREATION_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_SUCCESSFUL" | "UPDATE_FAILED" | "PENDING_UPDATE" | "DELETED";
-  /** Errors associated with this template version. */
+  /**
+   * Errors associated with this template version.
+   *
+   * Items: at least 1.
+   */
   errors?: TemplateTemplateError[];
   /** The time that this template version was created. */
   createdTime?: string;
-  /** The description of the template. */
+  /**
+   * The description of the template.
+   *
+   * Length: 1–512.
+   */
   description?: string;
   /** The ARN of the theme associated with this version of the template. */
   themeArn?: string;
-  /** Schema of the dataset identified by the placeholder. Any dashboard created from this template should be bound to new datasets matching the same schema described through this API operation. */
+  /**
+   * Schema of the dataset identified by the placeholder. Any dashboard created from this template should be bound to new datasets matching the same schema described through this API operation.
+   *
+   * Items: 0–30.
+   */
   dataSetConfigurations?: TemplateDataSetConfiguration[];
   /** The Amazon Resource Name (ARN) of an analysis or template that was used to create this template. */
   sourceEntityArn?: string;
-  /** The version number of the template version. */
+  /**
+   * The version number of the template version.
+   *
+   * Range: at least 1.
+   */
   versionNumber?: number;
-  /** A list of the associated sheets with the unique identifier and name of each sheet. */
+  /**
+   * A list of the associated sheets with the unique identifier and name of each sheet.
+   *
+   * Items: 0–20.
+   */
   sheets?: TemplateSheet[];
 }
 
@@ -30478,7 +31515,11 @@ export interface TemplateTemplateVersion {
 export interface TemplateTemplateError {
   /** Type of error. */
   type?: "SOURCE_NOT_FOUND" | "DATA_SET_NOT_FOUND" | "INTERNAL_FAILURE" | "ACCESS_DENIED";
-  /** Description of the error type. */
+  /**
+   * Description of the error type.
+   *
+   * Pattern: `.*\S.*`.
+   */
   message?: string;
   /** An error path that shows which entities caused the template error. */
   violatedEntities?: TemplateEntity[];
@@ -30500,9 +31541,17 @@ export interface TemplateEntity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-template-sheet.html | CloudFormation: Sheet}
  */
 export interface TemplateSheet {
-  /** The unique identifier associated with a sheet. */
+  /**
+   * The unique identifier associated with a sheet.
+   *
+   * Length: 1–2048. Pattern: `[\w\-]+`.
+   */
   sheetId?: string;
-  /** The name of a sheet. This name is displayed on the sheet's tab in the Quick Sight console. */
+  /**
+   * The name of a sheet. This name is displayed on the sheet's tab in the Quick Sight console.
+   *
+   * Pattern: `.*\S.*`.
+   */
   name?: string;
 }
 
@@ -30519,21 +31568,49 @@ export type Theme = InstanceType<typeof Theme>;
 
 /** Inputs of {@link Theme}. */
 export interface ThemeArgs {
-  /** An ID for the theme that you want to create. The theme ID is unique per AWS Region in each AWS account. */
+  /**
+   * An ID for the theme that you want to create. The theme ID is unique per AWS Region in each AWS account.
+   *
+   * Length: 1–512. Pattern: `^[\w\-]+$`.
+   */
   themeId: string;
-  /** A description of the first version of the theme that you're creating. Every time `UpdateTheme` is called, a new version is created. Each version of the theme has a description of the version in the `VersionDescription` field. */
+  /**
+   * A description of the first version of the theme that you're creating. Every time `UpdateTheme` is called, a new version is created. Each version of the theme has a description of the version in the `VersionDescription` field.
+   *
+   * Length: 1–512.
+   */
   versionDescription?: string;
   /** The theme configuration, which contains the theme display properties. */
   configuration: ThemeThemeConfiguration;
-  /** The ID of the theme that a custom theme will inherit from. All themes inherit from one of the starting themes defined by Amazon Quick Sight. For a list of the starting themes, use `ListThemes` or choose *Themes* from within an analysis. */
+  /**
+   * The ID of the theme that a custom theme will inherit from. All themes inherit from one of the starting themes defined by Amazon Quick Sight. For a list of the starting themes, use `ListThemes` or choose *Themes* from within an analysis.
+   *
+   * Length: 1–512. Pattern: `^[\w\-]+$`.
+   */
   baseThemeId: string;
-  /** The ID of the AWS account where you want to store the new theme. */
+  /**
+   * The ID of the AWS account where you want to store the new theme.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
-  /** A valid grouping of resource permissions to apply to the new theme. */
+  /**
+   * A valid grouping of resource permissions to apply to the new theme.
+   *
+   * Items: 1–64.
+   */
   permissions?: ThemeResourcePermission[];
-  /** A map of the key-value pairs for the resource tag or tags that you want to add to the resource. */
+  /**
+   * A map of the key-value pairs for the resource tag or tags that you want to add to the resource.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
-  /** A display name for the theme. */
+  /**
+   * A display name for the theme.
+   *
+   * Length: 1–2048.
+   */
   name: string;
 }
 
@@ -30573,11 +31650,23 @@ export interface ThemeThemeConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-theme-datacolorpalette.html | CloudFormation: DataColorPalette}
  */
 export interface ThemeDataColorPalette {
-  /** The hexadecimal code of a color that applies to charts where a lack of data is highlighted. */
+  /**
+   * The hexadecimal code of a color that applies to charts where a lack of data is highlighted.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   emptyFillColor?: string;
-  /** The hexadecimal codes for the colors. */
+  /**
+   * The hexadecimal codes for the colors.
+   *
+   * Items: 0–100. Each item: Pattern: `^#[A-F0-9]{6}$`.
+   */
   colors?: string[];
-  /** The minimum and maximum hexadecimal codes that describe a color gradient. */
+  /**
+   * The minimum and maximum hexadecimal codes that describe a color gradient.
+   *
+   * Items: 0–100. Each item: Pattern: `^#[A-F0-9]{6}$`.
+   */
   minMaxGradient?: string[];
 }
 
@@ -30587,37 +31676,101 @@ export interface ThemeDataColorPalette {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-theme-uicolorpalette.html | CloudFormation: UIColorPalette}
  */
 export interface ThemeUIColorPalette {
-  /** This color that applies to warning and informational messages. */
+  /**
+   * This color that applies to warning and informational messages.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   warning?: string;
-  /** This color is that applies to selected states and buttons. */
+  /**
+   * This color is that applies to selected states and buttons.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   accent?: string;
-  /** The foreground color that applies to any text or other elements that appear over the accent color. */
+  /**
+   * The foreground color that applies to any text or other elements that appear over the accent color.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   accentForeground?: string;
-  /** The background color that applies to the sheet background and sheet controls. */
+  /**
+   * The background color that applies to the sheet background and sheet controls.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   secondaryBackground?: string;
-  /** The foreground color that applies to any text or other elements that appear over the error color. */
+  /**
+   * The foreground color that applies to any text or other elements that appear over the error color.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   dangerForeground?: string;
-  /** The background color that applies to visuals and other high emphasis UI. */
+  /**
+   * The background color that applies to visuals and other high emphasis UI.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   primaryBackground?: string;
-  /** The color that applies to the names of fields that are identified as dimensions. */
+  /**
+   * The color that applies to the names of fields that are identified as dimensions.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   dimension?: string;
-  /** The foreground color that applies to any sheet title, sheet control text, or UI that appears over the secondary background. */
+  /**
+   * The foreground color that applies to any sheet title, sheet control text, or UI that appears over the secondary background.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   secondaryForeground?: string;
-  /** The foreground color that applies to any text or other elements that appear over the warning color. */
+  /**
+   * The foreground color that applies to any text or other elements that appear over the warning color.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   warningForeground?: string;
-  /** The foreground color that applies to any text or other elements that appear over the dimension color. */
+  /**
+   * The foreground color that applies to any text or other elements that appear over the dimension color.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   dimensionForeground?: string;
-  /** The color of text and other foreground elements that appear over the primary background regions, such as grid lines, borders, table banding, icons, and so on. */
+  /**
+   * The color of text and other foreground elements that appear over the primary background regions, such as grid lines, borders, table banding, icons, and so on.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   primaryForeground?: string;
-  /** The color that applies to success messages, for example the check mark for a successful download. */
+  /**
+   * The color that applies to success messages, for example the check mark for a successful download.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   success?: string;
-  /** The color that applies to error messages. */
+  /**
+   * The color that applies to error messages.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   danger?: string;
-  /** The foreground color that applies to any text or other elements that appear over the success color. */
+  /**
+   * The foreground color that applies to any text or other elements that appear over the success color.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   successForeground?: string;
-  /** The color that applies to the names of fields that are identified as measures. */
+  /**
+   * The color that applies to the names of fields that are identified as measures.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   measure?: string;
-  /** The foreground color that applies to any text or other elements that appear over the measure color. */
+  /**
+   * The foreground color that applies to any text or other elements that appear over the measure color.
+   *
+   * Pattern: `^#[A-F0-9]{6}$`.
+   */
   measureForeground?: string;
 }
 
@@ -30707,7 +31860,11 @@ export interface ThemeSheetBackgroundStyle {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-theme-typography.html | CloudFormation: Typography}
  */
 export interface ThemeTypography {
-  /** Determines the list of font families. */
+  /**
+   * Determines the list of font families.
+   *
+   * Items: 0–5.
+   */
   fontFamilies?: ThemeFont[];
   axisTitleFontConfiguration?: ThemeFontConfiguration;
   axisLabelFontConfiguration?: ThemeFontConfiguration;
@@ -30770,7 +31927,11 @@ export interface ThemeVisualSubtitleFontConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-theme-resourcepermission.html | CloudFormation: ResourcePermission}
  */
 export interface ThemeResourcePermission {
-  /** The IAM action to grant or revoke permissions on. */
+  /**
+   * The IAM action to grant or revoke permissions on.
+   *
+   * Items: 1–20.
+   */
   actions: string[];
   resource?: string;
   /**
@@ -30779,6 +31940,8 @@ export interface ThemeResourcePermission {
    * - The ARN of an Amazon Quick user or group associated with a data source or dataset. (This is common.)
    * - The ARN of an Amazon Quick user, group, or namespace associated with an analysis, dashboard, template, or theme. (This is common.)
    * - The ARN of an AWS account root: This is an IAM ARN rather than a Quick ARN. Use this option only to share resources (templates) across AWS accounts . (This is less common.)
+   *
+   * Length: 1–256.
    */
   principal: string;
 }
@@ -30791,19 +31954,35 @@ export interface ThemeResourcePermission {
 export interface ThemeThemeVersion {
   /** The status of the theme version. */
   status?: "CREATION_IN_PROGRESS" | "CREATION_SUCCESSFUL" | "CREATION_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_SUCCESSFUL" | "UPDATE_FAILED" | "PENDING_UPDATE" | "DELETED";
-  /** Errors associated with the theme. */
+  /**
+   * Errors associated with the theme.
+   *
+   * Items: at least 1.
+   */
   errors?: ThemeThemeError[];
-  /** The description of the theme. */
+  /**
+   * The description of the theme.
+   *
+   * Length: 1–512.
+   */
   description?: string;
   /** The date and time that this theme version was created. */
   createdTime?: string;
   /** The theme configuration, which contains all the theme display properties. */
   configuration?: ThemeThemeConfiguration;
-  /** The Quick Sight-defined ID of the theme that a custom theme inherits from. All themes initially inherit from a default Quick Sight theme. */
+  /**
+   * The Quick Sight-defined ID of the theme that a custom theme inherits from. All themes initially inherit from a default Quick Sight theme.
+   *
+   * Length: 1–512. Pattern: `^[\w\-]+$`.
+   */
   baseThemeId?: string;
   /** The Amazon Resource Name (ARN) of the resource. */
   arn?: string;
-  /** The version number of the theme. */
+  /**
+   * The version number of the theme.
+   *
+   * Range: at least 1.
+   */
   versionNumber?: number;
 }
 
@@ -30815,7 +31994,11 @@ export interface ThemeThemeVersion {
 export interface ThemeThemeError {
   /** The type of error. */
   type?: "INTERNAL_FAILURE";
-  /** The error message. */
+  /**
+   * The error message.
+   *
+   * Pattern: `\S`.
+   */
   message?: string;
 }
 
@@ -30830,22 +32013,43 @@ export type Topic = InstanceType<typeof Topic>;
 
 /** Inputs of {@link Topic}. */
 export interface TopicArgs {
-  /** The description of the topic. */
+  /**
+   * The description of the topic.
+   *
+   * Length: 0–256.
+   */
   description?: string;
   /** The data sets that the topic is associated with. */
   dataSets?: TopicDatasetMetadata[];
-  /** The ID of the AWS account that you want to create a topic in. */
+  /**
+   * The ID of the AWS account that you want to create a topic in.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId?: string;
-  /** The ID for the topic. This ID is unique per AWS Region for each AWS account. */
+  /**
+   * The ID for the topic. This ID is unique per AWS Region for each AWS account.
+   *
+   * Length: 0–256. Pattern: `^[A-Za-z0-9-_.\\+]*$`.
+   */
   topicId?: string;
-  /** The name of the topic. */
+  /**
+   * The name of the topic.
+   *
+   * Length: 1–128.
+   */
   name?: string;
   /** Configuration options for a `Topic` . */
   configOptions?: TopicTopicConfigOptions;
   /** <p>Instructions that provide additional guidance and context for response generation.</p> */
   customInstructions?: TopicCustomInstructions;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–20.
+   */
   folderArns?: string[];
+  /** Items: 1–200. */
   tags?: AwsTag[];
   /** The user experience version of the topic. */
   userExperienceVersion?: "LEGACY" | "NEW_READER_EXPERIENCE";
@@ -30853,9 +32057,17 @@ export interface TopicArgs {
 
 /** Outputs of {@link Topic}: its inputs as the cloud reports them, and its attributes. */
 export interface TopicOutputs extends TopicArgs {
-  /** The ID of the AWS account that you want to create a topic in. */
+  /**
+   * The ID of the AWS account that you want to create a topic in.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
-  /** The ID for the topic. This ID is unique per AWS Region for each AWS account. */
+  /**
+   * The ID for the topic. This ID is unique per AWS Region for each AWS account.
+   *
+   * Length: 0–256. Pattern: `^[A-Za-z0-9-_.\\+]*$`.
+   */
   topicId: string;
   /** The Amazon Resource Name (ARN) of the topic. */
   arn: string;
@@ -30873,7 +32085,11 @@ export interface TopicDatasetMetadata {
   filters?: TopicTopicFilter[];
   /** The list of named entities definitions. */
   namedEntities?: TopicTopicNamedEntity[];
-  /** The name of the dataset. */
+  /**
+   * The name of the dataset.
+   *
+   * Length: 0–256.
+   */
   datasetName?: string;
   /** The list of calculated field definitions. */
   calculatedFields?: TopicTopicCalculatedField[];
@@ -30881,7 +32097,11 @@ export interface TopicDatasetMetadata {
   columns?: TopicTopicColumn[];
   /** The definition of a data aggregation. */
   dataAggregation?: TopicDataAggregation;
-  /** The description of the dataset. */
+  /**
+   * The description of the dataset.
+   *
+   * Length: 0–256.
+   */
   datasetDescription?: string;
 }
 
@@ -30893,23 +32113,39 @@ export interface TopicDatasetMetadata {
 export interface TopicTopicFilter {
   /** The class of the filter. Valid values for this structure are `ENFORCED_VALUE_FILTER` , `CONDITIONAL_VALUE_FILTER` , and `NAMED_VALUE_FILTER` . */
   filterClass?: "ENFORCED_VALUE_FILTER" | "CONDITIONAL_VALUE_FILTER" | "NAMED_VALUE_FILTER" | "DASHBOARD_DEFAULT_FILTER";
-  /** The other names or aliases for the filter. */
+  /**
+   * The other names or aliases for the filter.
+   *
+   * Each item: Length: 0–256.
+   */
   filterSynonyms?: string[];
   /** The type of the filter. Valid values for this structure are `CATEGORY_FILTER` , `NUMERIC_EQUALITY_FILTER` , `NUMERIC_RANGE_FILTER` , `DATE_RANGE_FILTER` , and `RELATIVE_DATE_FILTER` . */
   filterType?: "CATEGORY_FILTER" | "NUMERIC_EQUALITY_FILTER" | "NUMERIC_RANGE_FILTER" | "DATE_RANGE_FILTER" | "RELATIVE_DATE_FILTER" | "NULL_FILTER";
   /** The relative date filter. */
   relativeDateFilter?: TopicTopicRelativeDateFilter;
-  /** The name of the field that the filter operates on. */
+  /**
+   * The name of the field that the filter operates on.
+   *
+   * Length: 0–256.
+   */
   operandFieldName: string;
   /** The numeric equality filter. */
   numericEqualityFilter?: TopicTopicNumericEqualityFilter;
-  /** A description of the filter used to select items for a topic. */
+  /**
+   * A description of the filter used to select items for a topic.
+   *
+   * Length: 0–500.
+   */
   filterDescription?: string;
   /** The numeric range filter. */
   numericRangeFilter?: TopicTopicNumericRangeFilter;
   /** The date range filter. */
   dateRangeFilter?: TopicTopicDateRangeFilter;
-  /** The name of the filter. */
+  /**
+   * The name of the filter.
+   *
+   * Length: 0–256.
+   */
   filterName: string;
   /** The category filter that is associated with this filter. */
   categoryFilter?: TopicTopicCategoryFilter;
@@ -30935,7 +32171,11 @@ export interface TopicTopicRelativeDateFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topic-topicsingularfilterconstant.html | CloudFormation: TopicSingularFilterConstant}
  */
 export interface TopicTopicSingularFilterConstant {
-  /** The value of the singular filter constant. */
+  /**
+   * The value of the singular filter constant.
+   *
+   * Length: 0–256.
+   */
   singularConstant?: string;
   /** The type of the singular filter constant. Valid values for this structure are `SINGULAR` . */
   constantType?: "SINGULAR" | "RANGE" | "COLLECTIVE";
@@ -30985,9 +32225,17 @@ export interface TopicTopicRangeFilterConstant {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topic-rangeconstant.html | CloudFormation: RangeConstant}
  */
 export interface TopicRangeConstant {
-  /** The minimum value for a range constant. */
+  /**
+   * The minimum value for a range constant.
+   *
+   * Length: 0–256.
+   */
   minimum?: string;
-  /** The maximum value for a range constant. */
+  /**
+   * The maximum value for a range constant.
+   *
+   * Length: 0–256.
+   */
   maximum?: string;
 }
 
@@ -31025,7 +32273,11 @@ export interface TopicTopicCategoryFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topic-topiccategoryfilterconstant.html | CloudFormation: TopicCategoryFilterConstant}
  */
 export interface TopicTopicCategoryFilterConstant {
-  /** A singular constant used in a category filter. This element is used to specify a single value for the constant. */
+  /**
+   * A singular constant used in a category filter. This element is used to specify a single value for the constant.
+   *
+   * Length: 0–256.
+   */
   singularConstant?: string;
   /** The type of category filter constant. This element is used to specify whether a constant is a singular or collective. Valid values are `SINGULAR` and `COLLECTIVE` . */
   constantType?: "SINGULAR" | "RANGE" | "COLLECTIVE";
@@ -31049,13 +32301,25 @@ export interface TopicCollectiveConstant {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topic-topicnamedentity.html | CloudFormation: TopicNamedEntity}
  */
 export interface TopicTopicNamedEntity {
-  /** The other names or aliases for the named entity. */
+  /**
+   * The other names or aliases for the named entity.
+   *
+   * Each item: Length: 0–256.
+   */
   entitySynonyms?: string[];
-  /** The name of the named entity. */
+  /**
+   * The name of the named entity.
+   *
+   * Length: 0–256.
+   */
   entityName: string;
   /** The type of named entity that a topic represents. */
   semanticEntityType?: TopicSemanticEntityType;
-  /** The description of the named entity. */
+  /**
+   * The description of the named entity.
+   *
+   * Length: 0–500.
+   */
   entityDescription?: string;
   /** The definition of a named entity. */
   definition?: TopicNamedEntityDefinition[];
@@ -31067,11 +32331,19 @@ export interface TopicTopicNamedEntity {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topic-semanticentitytype.html | CloudFormation: SemanticEntityType}
  */
 export interface TopicSemanticEntityType {
-  /** The semantic entity type name. */
+  /**
+   * The semantic entity type name.
+   *
+   * Length: 0–256.
+   */
   typeName?: string;
   /** The semantic entity type parameters. */
   typeParameters?: Record<string, string>;
-  /** The semantic entity sub type name. */
+  /**
+   * The semantic entity sub type name.
+   *
+   * Length: 0–256.
+   */
   subTypeName?: string;
 }
 
@@ -31081,7 +32353,11 @@ export interface TopicSemanticEntityType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topic-namedentitydefinition.html | CloudFormation: NamedEntityDefinition}
  */
 export interface TopicNamedEntityDefinition {
-  /** The property name to be used for the named entity. */
+  /**
+   * The property name to be used for the named entity.
+   *
+   * Length: 0–256.
+   */
   propertyName?: string;
   /** The property usage. Valid values for this structure are `INHERIT` , `DIMENSION` , and `MEASURE` . */
   propertyUsage?: "INHERIT" | "DIMENSION" | "MEASURE";
@@ -31089,7 +32365,11 @@ export interface TopicNamedEntityDefinition {
   propertyRole?: "PRIMARY" | "ID";
   /** The definition of a metric. */
   metric?: TopicNamedEntityDefinitionMetric;
-  /** The name of the entity. */
+  /**
+   * The name of the entity.
+   *
+   * Length: 0–256.
+   */
   fieldName?: string;
 }
 
@@ -31114,14 +32394,22 @@ export interface TopicTopicCalculatedField {
   /** The semantic type. */
   semanticType?: TopicSemanticType;
   /** The list of aggregation types that are not allowed for the calculated field. Valid values for this structure are `COUNT` , `DISTINCT_COUNT` , `MIN` , `MAX` , `MEDIAN` , `SUM` , `AVERAGE` , `STDEV` , `STDEVP` , `VAR` , `VARP` , and `PERCENTILE` . */
-  notAllowedAggregations?: string[];
+  notAllowedAggregations?: ("COUNT" | "DISTINCT_COUNT" | "MIN" | "MAX" | "MEDIAN" | "SUM" | "AVERAGE" | "STDEV" | "STDEVP" | "VAR" | "VARP" | "PERCENTILE")[];
   /** The default formatting definition. */
   defaultFormatting?: TopicDefaultFormatting;
   /** The list of aggregation types that are allowed for the calculated field. Valid values for this structure are `COUNT` , `DISTINCT_COUNT` , `MIN` , `MAX` , `MEDIAN` , `SUM` , `AVERAGE` , `STDEV` , `STDEVP` , `VAR` , `VARP` , and `PERCENTILE` . */
-  allowedAggregations?: string[];
-  /** The calculated field description. */
+  allowedAggregations?: ("COUNT" | "DISTINCT_COUNT" | "MIN" | "MAX" | "MEDIAN" | "SUM" | "AVERAGE" | "STDEV" | "STDEVP" | "VAR" | "VARP" | "PERCENTILE")[];
+  /**
+   * The calculated field description.
+   *
+   * Length: 0–500.
+   */
   calculatedFieldDescription?: string;
-  /** The other names or aliases for the calculated field. */
+  /**
+   * The other names or aliases for the calculated field.
+   *
+   * Each item: Length: 0–256.
+   */
   calculatedFieldSynonyms?: string[];
   /** A boolean value that indicates if a calculated field is included in the topic. */
   isIncludedInTopic?: boolean;
@@ -31129,9 +32417,17 @@ export interface TopicTopicCalculatedField {
   columnDataRole?: "DIMENSION" | "MEASURE";
   /** The default aggregation. Valid values for this structure are `SUM` , `MAX` , `MIN` , `COUNT` , `DISTINCT_COUNT` , and `AVERAGE` . */
   aggregation?: "SUM" | "MAX" | "MIN" | "COUNT" | "DISTINCT_COUNT" | "AVERAGE" | "MEDIAN" | "STDEV" | "STDEVP" | "VAR" | "VARP";
-  /** The calculated field expression. */
+  /**
+   * The calculated field expression.
+   *
+   * Length: 1–4096.
+   */
   expression: string;
-  /** The calculated field name. */
+  /**
+   * The calculated field name.
+   *
+   * Length: 0–256.
+   */
   calculatedFieldName: string;
   /** A Boolean value that indicates whether to never aggregate calculated field in filters. */
   neverAggregateInFilter?: boolean;
@@ -31155,11 +32451,19 @@ export interface TopicTopicCalculatedField {
 export interface TopicSemanticType {
   /** The other names or aliases for the true cell value. */
   truthyCellValueSynonyms?: string[];
-  /** The semantic type name. */
+  /**
+   * The semantic type name.
+   *
+   * Length: 0–256.
+   */
   typeName?: string;
   /** The semantic type parameters. */
   typeParameters?: Record<string, string>;
-  /** The semantic type sub type name. */
+  /**
+   * The semantic type sub type name.
+   *
+   * Length: 0–256.
+   */
   subTypeName?: string;
   /** The semantic type truthy cell value. */
   truthyCellValue?: string;
@@ -31191,9 +32495,17 @@ export interface TopicDisplayFormatOptions {
   decimalSeparator?: "COMMA" | "DOT";
   /** Determines the number of fraction digits. */
   fractionDigits?: number;
-  /** The suffix value for a display format. */
+  /**
+   * The suffix value for a display format.
+   *
+   * Length: 0–256.
+   */
   suffix?: string;
-  /** Determines the `DateTime` format. */
+  /**
+   * Determines the `DateTime` format.
+   *
+   * Length: 0–256.
+   */
   dateFormat?: string;
   /** The unit scaler. Valid values for this structure are: `NONE` , `AUTO` , `THOUSANDS` , `MILLIONS` , `BILLIONS` , and `TRILLIONS` . */
   unitScaler?: "NONE" | "AUTO" | "THOUSANDS" | "MILLIONS" | "BILLIONS" | "TRILLIONS" | "LAKHS" | "CRORES";
@@ -31201,13 +32513,29 @@ export interface TopicDisplayFormatOptions {
   negativeFormat?: TopicNegativeFormat;
   /** A Boolean value that indicates whether to use blank cell format. */
   useBlankCellFormat?: boolean;
-  /** The prefix value for a display format. */
+  /**
+   * The prefix value for a display format.
+   *
+   * Length: 0–256.
+   */
   prefix?: string;
-  /** Determines the blank cell format. */
+  /**
+   * Determines the blank cell format.
+   *
+   * Length: 0–256.
+   */
   blankCellFormat?: string;
-  /** The currency symbol, such as `USD` . */
+  /**
+   * The currency symbol, such as `USD` .
+   *
+   * Length: 0–256.
+   */
   currencySymbol?: string;
-  /** Determines the grouping separator. */
+  /**
+   * Determines the grouping separator.
+   *
+   * Length: 0–256.
+   */
   groupingSeparator?: string;
   /** A Boolean value that indicates whether to use grouping. */
   useGrouping?: boolean;
@@ -31219,9 +32547,17 @@ export interface TopicDisplayFormatOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topic-negativeformat.html | CloudFormation: NegativeFormat}
  */
 export interface TopicNegativeFormat {
-  /** The suffix for a negative format. */
+  /**
+   * The suffix for a negative format.
+   *
+   * Length: 0–256.
+   */
   suffix?: string;
-  /** The prefix for a negative format. */
+  /**
+   * The prefix for a negative format.
+   *
+   * Length: 0–256.
+   */
   prefix?: string;
 }
 
@@ -31247,7 +32583,11 @@ export interface TopicComparativeOrder {
 export interface TopicCellValueSynonym {
   /** Other names or aliases for the cell value. */
   synonyms?: string[];
-  /** The cell value. */
+  /**
+   * The cell value.
+   *
+   * Length: 0–256.
+   */
   cellValue?: string;
 }
 
@@ -31260,12 +32600,16 @@ export interface TopicTopicColumn {
   /** The semantic type of data contained in the column. */
   semanticType?: TopicSemanticType;
   /** The list of aggregation types that are not allowed for the column. Valid values for this structure are `COUNT` , `DISTINCT_COUNT` , `MIN` , `MAX` , `MEDIAN` , `SUM` , `AVERAGE` , `STDEV` , `STDEVP` , `VAR` , `VARP` , and `PERCENTILE` . */
-  notAllowedAggregations?: string[];
+  notAllowedAggregations?: ("COUNT" | "DISTINCT_COUNT" | "MIN" | "MAX" | "MEDIAN" | "SUM" | "AVERAGE" | "STDEV" | "STDEVP" | "VAR" | "VARP" | "PERCENTILE")[];
   /** The list of aggregation types that are allowed for the column. Valid values for this structure are `COUNT` , `DISTINCT_COUNT` , `MIN` , `MAX` , `MEDIAN` , `SUM` , `AVERAGE` , `STDEV` , `STDEVP` , `VAR` , `VARP` , and `PERCENTILE` . */
-  allowedAggregations?: string[];
+  allowedAggregations?: ("COUNT" | "DISTINCT_COUNT" | "MIN" | "MAX" | "MEDIAN" | "SUM" | "AVERAGE" | "STDEV" | "STDEVP" | "VAR" | "VARP" | "PERCENTILE")[];
   /** The default formatting used for values in the column. */
   defaultFormatting?: TopicDefaultFormatting;
-  /** A description of the column and its contents. */
+  /**
+   * A description of the column and its contents.
+   *
+   * Length: 0–500.
+   */
   columnDescription?: string;
   /** A Boolean value that indicates whether the column is included in the query results. */
   isIncludedInTopic?: boolean;
@@ -31273,15 +32617,27 @@ export interface TopicTopicColumn {
   columnDataRole?: "DIMENSION" | "MEASURE";
   /** The type of aggregation that is performed on the column data when it's queried. */
   aggregation?: "SUM" | "MAX" | "MIN" | "COUNT" | "DISTINCT_COUNT" | "AVERAGE" | "MEDIAN" | "STDEV" | "STDEVP" | "VAR" | "VARP";
-  /** The name of the column. */
+  /**
+   * The name of the column.
+   *
+   * Length: 0–256.
+   */
   columnName: string;
-  /** The other names or aliases for the column. */
+  /**
+   * The other names or aliases for the column.
+   *
+   * Each item: Length: 0–256.
+   */
   columnSynonyms?: string[];
   /** A Boolean value that indicates whether to aggregate the column data when it's used in a filter context. */
   neverAggregateInFilter?: boolean;
   /** The level of time precision that is used to aggregate `DateTime` values. */
   timeGranularity?: "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR";
-  /** A user-friendly name for the column. */
+  /**
+   * A user-friendly name for the column.
+   *
+   * Length: 0–256.
+   */
   columnFriendlyName?: string;
   /** The order in which data is displayed for the column when it's used in a comparative context. */
   comparativeOrder?: TopicComparativeOrder;
@@ -31301,7 +32657,11 @@ export interface TopicTopicColumn {
 export interface TopicDataAggregation {
   /** The level of time precision that is used to aggregate `DateTime` values. */
   datasetRowDateGranularity?: "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR";
-  /** The column name for the default date. */
+  /**
+   * The column name for the default date.
+   *
+   * Length: 0–256.
+   */
   defaultDateColumnName?: string;
 }
 
@@ -31321,7 +32681,11 @@ export interface TopicTopicConfigOptions {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topic-custominstructions.html | CloudFormation: CustomInstructions}
  */
 export interface TopicCustomInstructions {
-  /** <p>A text field for providing additional guidance or context for response generation.</p> */
+  /**
+   * <p>A text field for providing additional guidance or context for response generation.</p>
+   *
+   * Length: 0–10000.
+   */
   customInstructionsString: string;
 }
 
@@ -31336,28 +32700,43 @@ export type TopicV2 = InstanceType<typeof TopicV2>;
 
 /** Inputs of {@link TopicV2}. */
 export interface TopicV2Args {
+  /** Length: 12–12. Pattern: `^[0-9]{12}$`. */
   awsAccountId?: string;
   customInstructions?: TopicV2CustomInstructions;
+  /** Items: 1–20. */
   dataSets?: TopicV2DataSetReference[];
+  /** Items: 0–20. */
   dataSetRelations?: TopicV2DataSetRelation[];
+  /** Length: 0–256. */
   description?: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 0–20.
+   */
   folderArns?: string[];
+  /** Length: 1–128. */
   name?: string;
+  /** Items: 1–64. */
   permissions?: TopicV2ResourcePermission[];
+  /** Items: 1–200. */
   tags?: AwsTag[];
+  /** Length: 0–256. Pattern: `^[A-Za-z0-9-_.\\+]*$`. */
   topicId?: string;
 }
 
 /** Outputs of {@link TopicV2}: its inputs as the cloud reports them, and its attributes. */
 export interface TopicV2Outputs extends TopicV2Args {
+  /** Length: 12–12. Pattern: `^[0-9]{12}$`. */
   awsAccountId: string;
+  /** Length: 0–256. Pattern: `^[A-Za-z0-9-_.\\+]*$`. */
   topicId: string;
   arn: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topicv2-custominstructions.html | CloudFormation: CustomInstructions} */
 export interface TopicV2CustomInstructions {
+  /** Length: 0–5000. */
   customInstructionsString: string;
 }
 
@@ -31368,6 +32747,7 @@ export interface TopicV2CustomInstructions {
  */
 export interface TopicV2DataSetReference {
   dataSetArn: string;
+  /** Length: 0–256. */
   dataSetName?: string;
 }
 
@@ -31384,12 +32764,15 @@ export interface TopicV2DataSetRelation {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topicv2-datasetrelationendpoint.html | CloudFormation: DataSetRelationEndpoint} */
 export interface TopicV2DataSetRelationEndpoint {
   dataSetArn: string;
+  /** Items: 1–5. */
   columnNames: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-quicksight-topicv2-resourcepermission.html | CloudFormation: ResourcePermission} */
 export interface TopicV2ResourcePermission {
+  /** Length: 1–256. */
   principal: string;
+  /** Items: 1–20. */
   actions: string[];
 }
 
@@ -31408,31 +32791,61 @@ export interface VPCConnectionArgs {
   dnsResolvers?: string[];
   /** The availability status of the VPC connection. */
   availabilityStatus?: "AVAILABLE" | "UNAVAILABLE" | "PARTIALLY_AVAILABLE";
-  /** The AWS account ID of the account where you want to create a new VPC connection. */
+  /**
+   * The AWS account ID of the account where you want to create a new VPC connection.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId?: string;
-  /** The ID of the VPC connection that you're creating. This ID is a unique identifier for each AWS Region in an AWS account. */
+  /**
+   * The ID of the VPC connection that you're creating. This ID is a unique identifier for each AWS Region in an AWS account.
+   *
+   * Length: 1–1000. Pattern: `[\w\-]+`.
+   */
   vpcConnectionId?: string;
-  /** The Amazon EC2 security group IDs associated with the VPC connection. */
+  /**
+   * The Amazon EC2 security group IDs associated with the VPC connection.
+   *
+   * Items: 1–16. Each item: Length: 1–255. Pattern: `^sg-[0-9a-z]*$`.
+   */
   securityGroupIds?: string[];
   /**
    * A list of subnet IDs for the VPC connection.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 2–15. Each item: Length: 1–255. Pattern: `^subnet-[0-9a-z]*$`.
    */
   subnetIds?: string[];
   /** The ARN of the IAM role associated with the VPC connection. */
   roleArn?: string;
-  /** A map of the key-value pairs for the resource tag or tags assigned to the VPC connection. */
+  /**
+   * A map of the key-value pairs for the resource tag or tags assigned to the VPC connection.
+   *
+   * Items: 1–200.
+   */
   tags?: AwsTag[];
-  /** The display name for the VPC connection. */
+  /**
+   * The display name for the VPC connection.
+   *
+   * Length: 1–128.
+   */
   name?: string;
 }
 
 /** Outputs of {@link VPCConnection}: its inputs as the cloud reports them, and its attributes. */
 export interface VPCConnectionOutputs extends VPCConnectionArgs {
-  /** The AWS account ID of the account where you want to create a new VPC connection. */
+  /**
+   * The AWS account ID of the account where you want to create a new VPC connection.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   awsAccountId: string;
-  /** The ID of the VPC connection that you're creating. This ID is a unique identifier for each AWS Region in an AWS account. */
+  /**
+   * The ID of the VPC connection that you're creating. This ID is a unique identifier for each AWS Region in an AWS account.
+   *
+   * Length: 1–1000. Pattern: `[\w\-]+`.
+   */
   vpcConnectionId: string;
   /** The HTTP status of the request. */
   status: "CREATION_IN_PROGRESS" | "CREATION_SUCCESSFUL" | "CREATION_FAILED" | "UPDATE_IN_PROGRESS" | "UPDATE_SUCCESSFUL" | "UPDATE_FAILED" | "DELETION_IN_PROGRESS" | "DELETION_FAILED" | "DELETED";
@@ -31458,10 +32871,18 @@ export interface VPCConnectionNetworkInterface {
   status?: "CREATING" | "AVAILABLE" | "CREATION_FAILED" | "UPDATING" | "UPDATE_FAILED" | "DELETING" | "DELETED" | "DELETION_FAILED" | "DELETION_SCHEDULED" | "ATTACHMENT_FAILED_ROLLBACK_FAILED";
   /** The availability zone that the network interface resides in. */
   availabilityZone?: string;
-  /** The subnet ID associated with the network interface. */
+  /**
+   * The subnet ID associated with the network interface.
+   *
+   * Length: 1–255. Pattern: `^subnet-[0-9a-z]*$`.
+   */
   subnetId?: string;
   /** An error message. */
   errorMessage?: string;
-  /** The network interface ID. */
+  /**
+   * The network interface ID.
+   *
+   * Length: 0–255. Pattern: `^eni-[0-9a-z]*$`.
+   */
   networkInterfaceId?: string;
 }

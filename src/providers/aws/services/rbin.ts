@@ -24,7 +24,11 @@ export type Rule = InstanceType<typeof Rule>;
 
 /** Inputs of {@link Rule}. */
 export interface RuleArgs {
-  /** The retention rule description. */
+  /**
+   * The retention rule description.
+   *
+   * Length: at most 255.
+   */
   description?: string;
   /**
    * [Tag-level retention rules only] Specifies the resource tags to use to identify resources that are to be retained by a tag-level retention rule. For tag-level retention rules, only deleted resources, of the specified resource type, that have one or more of the specified tag key and value pairs are retained. If a resource is deleted, but it does not have any of the specified tag key and value pairs, it is immediately deleted without being retained by the retention rule.
@@ -32,12 +36,16 @@ export interface RuleArgs {
    * You can add the same tag key and value pair to a maximum or five retention rules.
    *
    * To create a Region-level retention rule, omit this parameter. A Region-level retention rule does not have any resource tags specified. It retains all deleted resources of the specified resource type in the Region in which the rule is created, even if the resources are not tagged.
+   *
+   * Items: at most 50.
    */
   resourceTags?: RuleResourceTag[];
   /**
    * [Region-level retention rules only] Specifies the exclusion tags to use to identify resources that are to be excluded, or ignored, by a Region-level retention rule. Resources that have any of these tags are not retained by the retention rule upon deletion.
    *
    * You can't specify exclusion tags for tag-level retention rules.
+   *
+   * Items: at most 5.
    */
   excludeResourceTags?: RuleResourceTag[];
   /**
@@ -48,11 +56,19 @@ export interface RuleArgs {
    * - To retain EBS-backed AMIs, specify `EC2_IMAGE` .
    */
   resourceType: "EBS_SNAPSHOT" | "EC2_IMAGE" | "EBS_VOLUME";
-  /** Information about the tags to assign to the retention rule. */
+  /**
+   * Information about the tags to assign to the retention rule.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
   /** Information about the retention period for which the retention rule is to retain resources. */
   retentionPeriod: RuleRetentionPeriod;
-  /** The state of the retention rule. Only retention rules that are in the `available` state retain resources. */
+  /**
+   * The state of the retention rule. Only retention rules that are in the `available` state retain resources.
+   *
+   * Pattern: `pending|available`.
+   */
   status?: string;
   /**
    * Information about the retention rule lock configuration.
@@ -85,9 +101,17 @@ export interface RuleOutputs extends RuleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rbin-rule-resourcetag.html | CloudFormation: ResourceTag}
  */
 export interface RuleResourceTag {
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128.
+   */
   resourceTagKey: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256.
+   */
   resourceTagValue: string;
 }
 
@@ -102,6 +126,8 @@ export interface RuleRetentionPeriod {
    *
    * - EBS volumes: 1 - 7 days
    * - EBS snapshots and EBS-backed AMIs: 1 - 365 days
+   *
+   * Range: 1–3650.
    */
   retentionPeriodValue: number;
   /** The unit of time in which the retention period is measured. Currently, only `DAYS` is supported. */
@@ -114,7 +140,11 @@ export interface RuleRetentionPeriod {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rbin-rule-unlockdelay.html | CloudFormation: UnlockDelay}
  */
 export interface RuleUnlockDelay {
-  /** The unlock delay period, measured in the unit specified for *UnlockDelayUnit* . */
+  /**
+   * The unlock delay period, measured in the unit specified for *UnlockDelayUnit* .
+   *
+   * Range: 7–30.
+   */
   unlockDelayValue?: number;
   /** The unit of time in which to measure the unlock delay. Currently, the unlock delay can be measured only in days. */
   unlockDelayUnit?: "DAYS";

@@ -82,9 +82,17 @@ export type CustomDBEngineVersion = InstanceType<typeof CustomDBEngineVersion>;
 export interface CustomDBEngineVersionArgs {
   /** A value that indicates the status of a custom engine version (CEV). */
   status?: "available" | "inactive" | "inactive-except-restore" | "pending-validation";
-  /** The name of an Amazon S3 bucket that contains database installation files for your CEV. For example, a valid bucket name is `my-custom-installation-files` . */
+  /**
+   * The name of an Amazon S3 bucket that contains database installation files for your CEV. For example, a valid bucket name is `my-custom-installation-files` .
+   *
+   * Length: 3–63.
+   */
   databaseInstallationFilesS3BucketName?: string;
-  /** An optional description of your CEV. */
+  /**
+   * An optional description of your CEV.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
   /**
    * The name of your CEV. The name format is `major version.customized_string` . For example, a valid CEV name is `19.my_cev1` . This setting is required for RDS Custom for Oracle, but optional for Amazon RDS. The combination of `Engine` and `EngineVersion` is unique per customer per Region.
@@ -92,6 +100,8 @@ export interface CustomDBEngineVersionArgs {
    * *Constraints:* Minimum length is 1. Maximum length is 60.
    *
    * *Pattern:* `^[a-z0-9_.-]{1,60$` }
+   *
+   * Length: 1–60.
    */
   engineVersion: string;
   /**
@@ -100,9 +110,15 @@ export interface CustomDBEngineVersionArgs {
    * If you have an existing symmetric encryption KMS key in your account, you can use it with RDS Custom. No further action is necessary. If you don't already have a symmetric encryption KMS key in your account, follow the instructions in [Creating a symmetric encryption KMS key](https://docs.aws.amazon.com/kms/latest/developerguide/create-keys.html#create-symmetric-cmk) in the *AWS Key Management Service Developer Guide* .
    *
    * You can choose the same symmetric encryption key when you create a CEV and a DB instance, or choose different keys.
+   *
+   * Length: 1–2048.
    */
   kmsKeyId?: string;
-  /** The Amazon S3 directory that contains the database installation files for your CEV. For example, a valid bucket name is `123456789012/cev1` . If this setting isn't specified, no prefix is assumed. */
+  /**
+   * The Amazon S3 directory that contains the database installation files for your CEV. For example, a valid bucket name is `123456789012/cev1` . If this setting isn't specified, no prefix is assumed.
+   *
+   * Length: 1–255.
+   */
   databaseInstallationFilesS3Prefix?: string;
   /**
    * The CEV manifest, which is a JSON document that describes the installation .zip files stored in Amazon S3. Specify the name/value pairs in a file or a quoted string. RDS Custom applies the patches in the order in which they are listed.
@@ -118,6 +134,8 @@ export interface CustomDBEngineVersionArgs {
    * For more information, see [Creating the CEV manifest](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/custom-cev.html#custom-cev.preparing.manifest) in the *Amazon RDS User Guide* .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–51000.
    */
   manifest?: string;
   /**
@@ -127,6 +145,8 @@ export interface CustomDBEngineVersionArgs {
    *
    * - `custom-oracle-ee`
    * - `custom-oracle-ee-cdb`
+   *
+   * Length: 1–35.
    */
   engine: string;
   /** A list of tags. For more information, see [Tagging Amazon RDS Resources](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_Tagging.html) in the *Amazon RDS User Guide.* */
@@ -255,6 +275,8 @@ export interface DBClusterArgs {
    * Example: `my-cluster1`
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   dbClusterIdentifier?: string;
   /**
@@ -292,6 +314,8 @@ export interface DBClusterArgs {
    * Tags to assign to the DB cluster.
    *
    * Valid for Cluster Type: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /**
@@ -449,6 +473,8 @@ export interface DBClusterArgs {
    * > If you specify the `SourceDBClusterIdentifier` , `SnapshotIdentifier` , or `GlobalClusterIdentifier` property, don't specify this property. The value is inherited from the source DB cluster, the snapshot, or the primary DB cluster for the global database cluster, respectively. 
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Length: at least 1. Pattern: `^[a-zA-Z]{1}[a-zA-Z0-9_]*$`.
    */
   masterUsername?: string;
   /**
@@ -507,6 +533,8 @@ export interface DBClusterArgs {
    * Constraints:
    *
    * - If specified, this value must be set to a number from 0 to 259,200 (72 hours).
+   *
+   * Range: at least 0.
    */
   backtrackWindow?: number;
   /**
@@ -614,6 +642,8 @@ export interface DBClusterArgs {
    * For information about Aurora global databases, see [Working with Amazon Aurora Global Databases](https://docs.aws.amazon.com/AmazonRDS/latest/AuroraUserGuide/aurora-global-database.html) in the *Amazon Aurora User Guide* .
    *
    * Valid for: Aurora DB clusters only
+   *
+   * Length: 0–63. Pattern: `^$|^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   globalClusterIdentifier?: string;
   /**
@@ -747,6 +777,8 @@ export interface DBClusterArgs {
    * - Must be a value from 1 to 35
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Range: at least 1.
    */
   backupRetentionPeriod?: number;
   /**
@@ -849,6 +881,8 @@ export interface DBClusterOutputs extends DBClusterArgs {
    * Example: `my-cluster1`
    *
    * Valid for: Aurora DB clusters and Multi-AZ DB clusters
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   dbClusterIdentifier: string;
   /** The ``Endpoint`` return value specifies the connection endpoint for the primary instance of the DB cluster. */
@@ -1087,9 +1121,15 @@ export interface DBClusterParameterGroupArgs {
    * - Must not match the name of an existing DB cluster parameter group.
    *
    * > This value is stored as a lowercase string.
+   *
+   * Length: at least 1. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$`.
    */
   dbClusterParameterGroupName?: string;
-  /** Tags to assign to the DB cluster parameter group. */
+  /**
+   * Tags to assign to the DB cluster parameter group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1103,6 +1143,8 @@ export interface DBClusterParameterGroupOutputs extends DBClusterParameterGroupA
    * - Must not match the name of an existing DB cluster parameter group.
    *
    * > This value is stored as a lowercase string.
+   *
+   * Length: at least 1. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$`.
    */
   dbClusterParameterGroupName: string;
 }
@@ -1163,6 +1205,8 @@ export interface DBInstanceArgs {
    * Constraints:
    *
    * - For RDS for Microsoft SQL Server, the value can't be `1234` , `1434` , `3260` , `3343` , `3389` , `47001` , or `49152-49156` .
+   *
+   * Pattern: `^\d*$`.
    */
   port?: string;
   /**
@@ -1387,6 +1431,8 @@ export interface DBInstanceArgs {
    * For information about constraints that apply to DB instance identifiers, see [Naming constraints in Amazon RDS](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/CHAP_Limits.html#RDS_Limits.Constraints) in the *Amazon RDS User Guide* .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–63. Pattern: `^$|^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   dbInstanceIdentifier?: string;
   /**
@@ -1414,6 +1460,8 @@ export interface DBInstanceArgs {
    * - Magnetic storage (standard): Must be an integer from 5 to 3072.
    *
    * *MariaDB* …
+   *
+   * Pattern: `^[0-9]*$`.
    */
   allocatedStorage?: string;
   /**
@@ -1524,6 +1572,8 @@ export interface DBInstanceArgs {
    * *RDS for Oracle*
    *
    * Constraints: …
+   *
+   * Length: 1–128. Pattern: `^[a-zA-Z][a-zA-Z0-9_]{0,127}$`.
    */
   masterUsername?: string;
   /**
@@ -1545,6 +1595,8 @@ export interface DBInstanceArgs {
    * Default: `1`
    *
    * Valid Values: `0 - 15`
+   *
+   * Range: at least 0.
    */
   promotionTier?: number;
   /**
@@ -1884,6 +1936,8 @@ export interface DBInstanceArgs {
    *
    * - Must be a value from 0 to 35
    * - Can't be set to 0 if the DB instance is a source to read replicas
+   *
+   * Range: at least 0.
    */
   backupRetentionPeriod?: number;
   /**
@@ -1960,6 +2014,8 @@ export interface DBInstanceArgs {
    * The retention period for automated backups in a different AWS Region. Use this parameter to set a unique retention period that only applies to cross-Region automated backups. To enable automated backups in a different Region, specify a positive value for the `AutomaticBackupReplicationRegion` parameter.
    *
    * If not specified, this parameter defaults to the value of the `BackupRetentionPeriod` parameter. The maximum allowed value is 35.
+   *
+   * Range: at least 1.
    */
   automaticBackupReplicationRetentionPeriod?: number;
   /**
@@ -2013,8 +2069,13 @@ export interface DBInstanceArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   masterUserAuthenticationType?: string;
+  /** @deprecated The CloudFormation registry marks `TdeCredentialArn` of AWS::RDS::DBInstance deprecated. */
   tdeCredentialArn?: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * @deprecated The CloudFormation registry marks `TdeCredentialPassword` of AWS::RDS::DBInstance deprecated.
+   */
   tdeCredentialPassword?: string;
   /**
    * Specifies whether changes to the DB instance and any pending modifications are applied immediately, regardless of the `PreferredMaintenanceWindow` setting. If set to `false` , changes are applied during the next maintenance window. Until RDS applies the changes, the DB instance remains in a drift state. As a result, the configuration doesn't fully reflect the requested modifications and temporarily diverges from the intended state.
@@ -2038,6 +2099,8 @@ export interface DBInstanceOutputs extends DBInstanceArgs {
    * For information about constraints that apply to DB instance identifiers, see [Naming constraints in Amazon RDS](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/CHAP_Limits.html#RDS_Limits.Constraints) in the *Amazon RDS User Guide* .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–63. Pattern: `^$|^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
    */
   dbInstanceIdentifier: string;
   /** The Amazon Resource Name (ARN) for the DB instance. */
@@ -2147,7 +2210,11 @@ export interface DBInstanceAdditionalStorageVolume {
    *  Valid Values: ``GP3 | IO2``
    */
   storageType?: string;
-  /** The amount of storage allocated for the additional storage volume, in gibibytes (GiB). The minimum is 20 GiB. The maximum is 65,536 GiB (64 TiB). */
+  /**
+   * The amount of storage allocated for the additional storage volume, in gibibytes (GiB). The minimum is 20 GiB. The maximum is 65,536 GiB (64 TiB).
+   *
+   * Pattern: `^[0-9]*$`.
+   */
   allocatedStorage?: string;
   /** The number of I/O operations per second (IOPS) provisioned for the additional storage volume. */
   iops?: number;
@@ -2240,6 +2307,8 @@ export interface DBParameterGroupArgs {
    * If you don't specify a value for `DBParameterGroupName` property, a name is automatically created for the DB parameter group.
    *
    * > This value is stored as a lowercase string.
+   *
+   * Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$`.
    */
   dbParameterGroupName?: string;
   /** Provides the customer-specified description for this DB parameter group. */
@@ -2283,7 +2352,11 @@ export interface DBParameterGroupArgs {
    * - `sqlserver-web`
    */
   family: string;
-  /** Tags to assign to the DB parameter group. */
+  /**
+   * Tags to assign to the DB parameter group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2301,6 +2374,8 @@ export interface DBParameterGroupOutputs extends DBParameterGroupArgs {
    * If you don't specify a value for `DBParameterGroupName` property, a name is automatically created for the DB parameter group.
    *
    * > This value is stored as a lowercase string.
+   *
+   * Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9])*$`.
    */
   dbParameterGroupName: string;
   dbParameterGroupArn: string;
@@ -2329,7 +2404,11 @@ export type DBProxy = InstanceType<typeof DBProxy>;
 export interface DBProxyArgs {
   /** Specifies whether Transport Layer Security (TLS) encryption is required for connections to the proxy. By enabling this setting, you can enforce encrypted TLS connections to the proxy. */
   requireTLS?: boolean;
-  /** The identifier for the proxy. This name must be unique for all proxies owned by your AWS account in the specified AWS Region . An identifier must begin with a letter and must contain only ASCII letters, digits, and hyphens; it can't end with a hyphen or contain two consecutive hyphens. */
+  /**
+   * The identifier for the proxy. This name must be unique for all proxies owned by your AWS account in the specified AWS Region . An identifier must begin with a letter and must contain only ASCII letters, digits, and hyphens; it can't end with a hyphen or contain two consecutive hyphens.
+   *
+   * Length: at most 64. Pattern: `[0-z]*`.
+   */
   dbProxyName: string;
   /** The number of seconds that a connection to the proxy can be inactive before the proxy disconnects it. You can set this value higher or lower than the connection timeout limit for the associated database. */
   idleClientTimeout?: number;
@@ -2337,13 +2416,23 @@ export interface DBProxyArgs {
    * One or more VPC security group IDs to associate with the new proxy.
    *
    * If you plan to update the resource, don't specify VPC security groups in a shared VPC.
+   *
+   * Items: at least 1.
    */
   vpcSecurityGroupIds?: string[];
-  /** The authorization mechanism that the proxy uses. */
+  /**
+   * The authorization mechanism that the proxy uses.
+   *
+   * Items: at least 1.
+   */
   auth?: DBProxyAuthFormat[];
   /** Specifies whether the proxy logs detailed connection and query information. When you enable `DebugLogging` , the proxy captures connection details and connection pool behavior from your queries. Debug logging increases CloudWatch costs and can impact proxy performance. Enable this option only when you need to troubleshoot connection or performance issues. */
   debugLogging?: boolean;
-  /** One or more VPC subnet IDs to associate with the new proxy. */
+  /**
+   * One or more VPC subnet IDs to associate with the new proxy.
+   *
+   * Items: at least 2.
+   */
   vpcSubnetIds: string[];
   /** The Amazon Resource Name (ARN) of the IAM role that the proxy uses to access secrets in AWS Secrets Manager. */
   roleArn: string;
@@ -2410,9 +2499,17 @@ export interface DBProxyAuthFormat {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rds-dbproxy-tagformat.html | CloudFormation: TagFormat}
  */
 export interface DBProxyTagFormat {
-  /** A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$"). */
+  /**
+   * A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$").
+   *
+   * Length: at most 128. Pattern: `(\w|\d|\s|\\|-|\.:=+-)*`.
+   */
   value?: string;
-  /** A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$"). */
+  /**
+   * A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$").
+   *
+   * Length: at most 128. Pattern: `(\w|\d|\s|\\|-|\.:=+-)*`.
+   */
   key?: string;
 }
 
@@ -2429,15 +2526,31 @@ export type DBProxyEndpoint = InstanceType<typeof DBProxyEndpoint>;
 
 /** Inputs of {@link DBProxyEndpoint}. */
 export interface DBProxyEndpointArgs {
-  /** The name of the DB proxy endpoint to create. */
+  /**
+   * The name of the DB proxy endpoint to create.
+   *
+   * Length: at most 64. Pattern: `[0-z]*`.
+   */
   dbProxyEndpointName: string;
-  /** The name of the DB proxy associated with the DB proxy endpoint that you create. */
+  /**
+   * The name of the DB proxy associated with the DB proxy endpoint that you create.
+   *
+   * Length: at most 64. Pattern: `[0-z]*`.
+   */
   dbProxyName: string;
   /** A value that indicates whether the DB proxy endpoint can be used for read/write or read-only operations. */
   targetRole?: "READ_WRITE" | "READ_ONLY";
-  /** The VPC security group IDs for the DB proxy endpoint that you create. You can specify a different set of security group IDs than for the original DB proxy. The default is the default security group for the VPC. */
+  /**
+   * The VPC security group IDs for the DB proxy endpoint that you create. You can specify a different set of security group IDs than for the original DB proxy. The default is the default security group for the VPC.
+   *
+   * Items: at least 1.
+   */
   vpcSecurityGroupIds?: string[];
-  /** The VPC subnet IDs for the DB proxy endpoint that you create. You can specify a different set of subnet IDs than for the original DB proxy. */
+  /**
+   * The VPC subnet IDs for the DB proxy endpoint that you create. You can specify a different set of subnet IDs than for the original DB proxy.
+   *
+   * Items: at least 2.
+   */
   vpcSubnetIds: string[];
   /** An optional set of key-value pairs to associate arbitrary data of your choosing with the proxy. */
   tags?: DBProxyEndpointTagFormat[];
@@ -2473,9 +2586,17 @@ export interface DBProxyEndpointOutputs extends DBProxyEndpointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rds-dbproxyendpoint-tagformat.html | CloudFormation: TagFormat}
  */
 export interface DBProxyEndpointTagFormat {
-  /** A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$"). */
+  /**
+   * A value is the optional value of the tag. The string value can be from 1 to 256 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$").
+   *
+   * Length: at most 128. Pattern: `(\w|\d|\s|\\|-|\.:=+-)*`.
+   */
   value?: string;
-  /** A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$"). */
+  /**
+   * A key is the required name of the tag. The string value can be from 1 to 128 Unicode characters in length and can't be prefixed with `aws:` or `rds:` . The string can only contain only the set of Unicode letters, digits, white-space, '_', '.', ':', '/', '=', '+', '-', '@' (Java regex: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$").
+   *
+   * Length: at most 128. Pattern: `(\w|\d|\s|\\|-|\.:=+-)*`.
+   */
   key?: string;
 }
 
@@ -2498,7 +2619,11 @@ export type DBProxyTargetGroup = InstanceType<typeof DBProxyTargetGroup>;
 
 /** Inputs of {@link DBProxyTargetGroup}. */
 export interface DBProxyTargetGroupArgs {
-  /** The identifier of the `DBProxy` that is associated with the `DBProxyTargetGroup` . */
+  /**
+   * The identifier of the `DBProxy` that is associated with the `DBProxyTargetGroup` .
+   *
+   * Length: at most 64. Pattern: `[A-z][0-z]*`.
+   */
   dbProxyName: string;
   /** One or more DB instance identifiers. */
   dbInstanceIdentifiers?: string[];
@@ -2536,6 +2661,8 @@ export interface DBProxyTargetGroupConnectionPoolConfigurationInfoFormat {
    * Constraints:
    *
    * - Must be between 0 and the value of `MaxConnectionsPercent` .
+   *
+   * Range: 0–100.
    */
   maxIdleConnectionsPercent?: number;
   /**
@@ -2548,6 +2675,8 @@ export interface DBProxyTargetGroupConnectionPoolConfigurationInfoFormat {
    * Constraints:
    *
    * - Must be between 1 and 100.
+   *
+   * Range: 0–100.
    */
   maxConnectionsPercent?: number;
   /**
@@ -2681,9 +2810,17 @@ export type DBShardGroup = InstanceType<typeof DBShardGroup>;
 
 /** Inputs of {@link DBShardGroup}. */
 export interface DBShardGroupArgs {
-  /** The name of the DB shard group. */
+  /**
+   * The name of the DB shard group.
+   *
+   * Length: 1–63.
+   */
   dbShardGroupIdentifier?: string;
-  /** The name of the primary DB cluster for the DB shard group. */
+  /**
+   * The name of the primary DB cluster for the DB shard group.
+   *
+   * Length: 1–63.
+   */
   dbClusterIdentifier: string;
   /**
    * Specifies whether to create standby standby DB data access shard for the DB shard group. Valid values are the following:
@@ -2691,6 +2828,8 @@ export interface DBShardGroupArgs {
    * - 0 - Creates a DB shard group without a standby DB data access shard. This is the default value.
    * - 1 - Creates a DB shard group with a standby DB data access shard in a different Availability Zone (AZ).
    * - 2 - Creates a DB shard group with two standby DB data access shard in two different AZs.
+   *
+   * Range: at least 0.
    */
   computeRedundancy?: number;
   /** The maximum capacity of the DB shard group in Aurora capacity units (ACUs). */
@@ -2718,13 +2857,21 @@ export interface DBShardGroupArgs {
    * If `DBSubnetGroupName` is specified, and `PubliclyAccessible` isn't specified, the following applies: …
    */
   publiclyAccessible?: boolean;
-  /** An optional set of key-value pairs to associate arbitrary data of your choosing with the DB shard group. */
+  /**
+   * An optional set of key-value pairs to associate arbitrary data of your choosing with the DB shard group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link DBShardGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface DBShardGroupOutputs extends DBShardGroupArgs {
-  /** The name of the DB shard group. */
+  /**
+   * The name of the DB shard group.
+   *
+   * Length: 1–63.
+   */
   dbShardGroupIdentifier: string;
   /** The AWS Region -unique, immutable identifier for the DB shard group. */
   dbShardGroupResourceId: string;
@@ -2838,7 +2985,11 @@ export interface DBSubnetGroupArgs {
   dbSubnetGroupDescription: string;
   /** The EC2 Subnet IDs for the DB subnet group. */
   subnetIds: string[];
-  /** Tags to assign to the DB subnet group. */
+  /**
+   * Tags to assign to the DB subnet group.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2884,6 +3035,8 @@ export interface EventSubscriptionArgs {
    * The name of the subscription.
    *
    * Constraints: The name must be less than 255 characters.
+   *
+   * Length: at most 255.
    */
   subscriptionName?: string;
   /**
@@ -2907,7 +3060,11 @@ export interface EventSubscriptionArgs {
    * - If the source type is an RDS Proxy, a `DBProxyName` value must be supplied.
    */
   sourceIds?: string[];
-  /** An optional array of key-value pairs to apply to this subscription. */
+  /**
+   * An optional array of key-value pairs to apply to this subscription.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -2917,6 +3074,8 @@ export interface EventSubscriptionOutputs extends EventSubscriptionArgs {
    * The name of the subscription.
    *
    * Constraints: The name must be less than 255 characters.
+   *
+   * Length: at most 255.
    */
   subscriptionName: string;
 }
@@ -2967,7 +3126,11 @@ export interface GlobalClusterArgs {
   sourceDBClusterIdentifier?: string;
   /** Specifies whether to enable deletion protection for the new global database cluster. The global database can't be deleted when deletion protection is enabled. */
   deletionProtection?: boolean;
-  /** The cluster identifier for this global database cluster. This parameter is stored as a lowercase string. */
+  /**
+   * The cluster identifier for this global database cluster. This parameter is stored as a lowercase string.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   globalClusterIdentifier?: string;
   /**
    * The database engine to use for this global database cluster.
@@ -2983,6 +3146,8 @@ export interface GlobalClusterArgs {
    * Metadata assigned to an Amazon RDS resource consisting of a key-value pair.
    *
    * For more information, see [Tagging Amazon RDS resources](https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_Tagging.html) in the *Amazon RDS User Guide* or [Tagging Amazon Aurora and Amazon RDS resources](https://docs.aws.amazon.com/AmazonRDS/latest/AuroraUserGuide/USER_Tagging.html) in the *Amazon Aurora User Guide* .
+   *
+   * Items: at most 50.
    */
   tags?: AwsTag[];
   /**
@@ -3003,7 +3168,11 @@ export interface GlobalClusterArgs {
 
 /** Outputs of {@link GlobalCluster}: its inputs as the cloud reports them, and its attributes. */
 export interface GlobalClusterOutputs extends GlobalClusterArgs {
-  /** The cluster identifier for this global database cluster. This parameter is stored as a lowercase string. */
+  /**
+   * The cluster identifier for this global database cluster. This parameter is stored as a lowercase string.
+   *
+   * Length: 1–63. Pattern: `^[a-zA-Z]{1}(?:-?[a-zA-Z0-9]){0,62}$`.
+   */
   globalClusterIdentifier: string;
   globalEndpoint: GlobalClusterGlobalEndpoint;
 }
@@ -3029,13 +3198,29 @@ export type Integration = InstanceType<typeof Integration>;
 
 /** Inputs of {@link Integration}. */
 export interface IntegrationArgs {
-  /** The name of the integration. */
+  /**
+   * The name of the integration.
+   *
+   * Length: 1–64.
+   */
   integrationName?: string;
-  /** A description of the integration. */
+  /**
+   * A description of the integration.
+   *
+   * Length: 1–1000.
+   */
   description?: string;
-  /** An optional array of key-value pairs to apply to this integration. */
+  /**
+   * An optional array of key-value pairs to apply to this integration.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
-  /** Data filters for the integration. These filters determine which tables from the source database are sent to the target Amazon Redshift data warehouse. */
+  /**
+   * Data filters for the integration. These filters determine which tables from the source database are sent to the target Amazon Redshift data warehouse.
+   *
+   * Length: 1–25600. Pattern: `[a-zA-Z0-9_ "\\\-$,*.:?+\/]*`.
+   */
   dataFilter?: string;
   /** The Amazon Resource Name (ARN) of the database to use as the source for replication. */
   sourceArn: string;

@@ -106,6 +106,8 @@ export interface ClusterArgs {
    * - Must be 1 to 255 alphanumeric characters or hyphens.
    * - First character must be a letter.
    * - Cannot end with a hyphen or contain two consecutive hyphens.
+   *
+   * Length: at most 255.
    */
   clusterParameterGroupName?: string;
   /** A timestamp for the end of the time period when we defer maintenance. */
@@ -132,7 +134,11 @@ export interface ClusterArgs {
   maintenanceTrackName?: string;
   /** The AWS account used to create or copy the snapshot. Required if you are restoring a snapshot you do not own, optional if you own the snapshot. */
   ownerAccount?: string;
-  /** A list of tag instances. */
+  /**
+   * A list of tag instances.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The name of the cluster the source snapshot was created from. This parameter is required if your user or role has a policy containing a snapshot resource element that specifies anything other than * for the cluster name. */
   snapshotClusterIdentifier?: string;
@@ -140,6 +146,8 @@ export interface ClusterArgs {
    * A list of AWS Identity and Access Management (IAM) roles that can be used by the cluster to access other AWS services. You must supply the IAM roles in their Amazon Resource Name (ARN) format.
    *
    * The maximum number of IAM roles that you can associate is subject to a quota. For more information, go to [Quotas and limits](https://docs.aws.amazon.com/redshift/latest/mgmt/amazon-redshift-limits.html) in the *Amazon Redshift Cluster Management Guide* .
+   *
+   * Items: at most 50.
    */
   iamRoles?: string[];
   /** The AWS Key Management Service (KMS) key ID of the encryption key that you want to use to encrypt data in the cluster. */
@@ -217,6 +225,8 @@ export interface ClusterArgs {
    * - Must be unique for all clusters within an AWS account .
    *
    * Example: `myexamplecluster`
+   *
+   * Length: at most 63.
    */
   clusterIdentifier?: string;
   /**
@@ -233,6 +243,8 @@ export interface ClusterArgs {
    * - Can be any printable ASCII character (ASCII code 33-126) except `'` (single quote), `"` (double quote), `\` , `/` , or `@` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: at most 64.
    */
   masterUserPassword?: string;
   /**
@@ -271,6 +283,8 @@ export interface ClusterArgs {
    * - The first character must be a letter.
    * - Must not contain a colon (:) or a slash (/).
    * - Cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com/redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide.
+   *
+   * Length: at most 128.
    */
   masterUsername: string;
   /**
@@ -345,6 +359,8 @@ export interface ClusterOutputs extends ClusterArgs {
    * - Must be unique for all clusters within an AWS account .
    *
    * Example: `myexamplecluster`
+   *
+   * Length: at most 63.
    */
   clusterIdentifier: string;
   awsId: string;
@@ -391,7 +407,11 @@ export interface ClusterLoggingProperties {
   s3KeyPrefix?: string;
   /** The log destination type. An enum with possible values of `s3` and `cloudwatch` . */
   logDestinationType?: string;
-  /** The collection of exported log types. Possible values are `connectionlog` , `useractivitylog` , and `userlog` . */
+  /**
+   * The collection of exported log types. Possible values are `connectionlog` , `useractivitylog` , and `userlog` .
+   *
+   * Items: at most 3.
+   */
   logExports?: string[];
 }
 
@@ -416,7 +436,11 @@ export interface ClusterParameterGroupArgs {
    * For the workload management (WLM) configuration, you must supply all the name-value pairs in the wlm_json_configuration parameter.
    */
   parameters?: ClusterParameterGroupParameter[];
-  /** The name of the cluster parameter group. */
+  /**
+   * The name of the cluster parameter group.
+   *
+   * Length: at most 255.
+   */
   parameterGroupName?: string;
   /** The name of the cluster parameter group family that this cluster parameter group is compatible with. You can create a custom parameter group and then associate your cluster with it. For more information, see [Amazon Redshift parameter groups](https://docs.aws.amazon.com/redshift/latest/mgmt/working-with-parameter-groups.html) . */
   parameterGroupFamily: string;
@@ -426,7 +450,11 @@ export interface ClusterParameterGroupArgs {
 
 /** Outputs of {@link ClusterParameterGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface ClusterParameterGroupOutputs extends ClusterParameterGroupArgs {
-  /** The name of the cluster parameter group. */
+  /**
+   * The name of the cluster parameter group.
+   *
+   * Length: at most 255.
+   */
   parameterGroupName: string;
 }
 
@@ -522,9 +550,17 @@ export type ClusterSubnetGroup = InstanceType<typeof ClusterSubnetGroup>;
 export interface ClusterSubnetGroupArgs {
   /** A description for the subnet group. */
   description: string;
-  /** An array of VPC subnet IDs. A maximum of 20 subnets can be modified in a single request. */
+  /**
+   * An array of VPC subnet IDs. A maximum of 20 subnets can be modified in a single request.
+   *
+   * Items: at most 20.
+   */
   subnetIds: string[];
-  /** Specifies an arbitrary set of tags (key–value pairs) to associate with this subnet group. Use tags to manage your resources. */
+  /**
+   * Specifies an arbitrary set of tags (key–value pairs) to associate with this subnet group. Use tags to manage your resources.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -545,13 +581,25 @@ export type EndpointAccess = InstanceType<typeof EndpointAccess>;
 
 /** Inputs of {@link EndpointAccess}. */
 export interface EndpointAccessArgs {
-  /** The name of the endpoint. */
+  /**
+   * The name of the endpoint.
+   *
+   * Pattern: ``.
+   */
   endpointName: string;
   /** The security group that defines the ports, protocols, and sources for inbound traffic that you are authorizing into your endpoint. */
   vpcSecurityGroupIds: string[];
-  /** The AWS account ID of the owner of the cluster. */
+  /**
+   * The AWS account ID of the owner of the cluster.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   resourceOwner?: string;
-  /** The subnet group name where Amazon Redshift chooses to deploy the endpoint. */
+  /**
+   * The subnet group name where Amazon Redshift chooses to deploy the endpoint.
+   *
+   * Pattern: ``.
+   */
   subnetGroupName: string;
   /** The cluster identifier of the cluster associated with the endpoint. */
   clusterIdentifier: string;
@@ -626,7 +674,11 @@ export type EndpointAuthorization = InstanceType<typeof EndpointAuthorization>;
 
 /** Inputs of {@link EndpointAuthorization}. */
 export interface EndpointAuthorizationArgs {
-  /** The AWS account ID of either the cluster owner (grantor) or grantee. If `Grantee` parameter is true, then the `Account` value is of the grantor. */
+  /**
+   * The AWS account ID of either the cluster owner (grantor) or grantee. If `Grantee` parameter is true, then the `Account` value is of the grantor.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   account: string;
   /**
    * Indicates whether to force the revoke action. If true, the Redshift-managed VPC endpoints associated with the endpoint authorization are also deleted.
@@ -634,9 +686,17 @@ export interface EndpointAuthorizationArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   force?: boolean;
-  /** The virtual private cloud (VPC) identifiers to grant access to. */
+  /**
+   * The virtual private cloud (VPC) identifiers to grant access to.
+   *
+   * Each item: Pattern: `^vpc-[A-Za-z0-9]{1,17}$`.
+   */
   vpcIds?: string[];
-  /** The cluster identifier. */
+  /**
+   * The cluster identifier.
+   *
+   * Pattern: ``.
+   */
   clusterIdentifier: string;
 }
 
@@ -682,7 +742,7 @@ export interface EventSubscriptionArgs {
    *
    * Values: configuration, management, monitoring, security, pending
    */
-  eventCategories?: string[];
+  eventCategories?: ("configuration" | "management" | "monitoring" | "security" | "pending")[];
   /** A boolean value; set to `true` to activate the subscription, and set to `false` to create the subscription but not activate it. */
   enabled?: boolean;
   /**
@@ -700,6 +760,8 @@ export interface EventSubscriptionArgs {
    * - Must contain from 1 to 255 alphanumeric characters or hyphens.
    * - First character must be a letter.
    * - Cannot end with a hyphen or contain two consecutive hyphens.
+   *
+   * Pattern: ``.
    */
   subscriptionName: string;
   /**
@@ -754,13 +816,21 @@ export type Integration = InstanceType<typeof Integration>;
 
 /** Inputs of {@link Integration}. */
 export interface IntegrationArgs {
-  /** The name of the integration. */
+  /**
+   * The name of the integration.
+   *
+   * Length: 1–64.
+   */
   integrationName?: string;
   /** The Amazon Resource Name (ARN) of the database used as the source for replication. */
   sourceArn: string;
   /** The Amazon Resource Name (ARN) of the Amazon Redshift data warehouse to use as the target for replication. */
   targetArn: string;
-  /** The list of tags associated with the integration. */
+  /**
+   * The list of tags associated with the integration.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /** The AWS Key Management Service ( AWS KMS) key identifier for the key used to encrypt the integration. */
   kmsKeyId?: string;

@@ -19,11 +19,23 @@ export type Namespace = InstanceType<typeof Namespace>;
 
 /** Inputs of {@link Namespace}. */
 export interface NamespaceArgs {
-  /** The username of the administrator for the primary database created in the namespace. */
+  /**
+   * The username of the administrator for the primary database created in the namespace.
+   *
+   * Pattern: `[a-zA-Z][a-zA-Z_0-9+.\@-]*`.
+   */
   adminUsername?: string;
-  /** The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide. */
+  /**
+   * The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   namespaceName: string;
-  /** A list of IAM roles to associate with the namespace. */
+  /**
+   * A list of IAM roles to associate with the namespace.
+   *
+   * Each item: Length: 0–512.
+   */
   iamRoles?: string[];
   /** The ID of the AWS Key Management Service key used to encrypt your data. */
   kmsKeyId?: string;
@@ -31,6 +43,8 @@ export interface NamespaceArgs {
    * The name of the snapshot to be created before the namespace is deleted.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: at most 255. Pattern: `[a-z][a-z0-9]*(-[a-z0-9]+)*`.
    */
   finalSnapshotName?: string;
   /**
@@ -43,16 +57,30 @@ export interface NamespaceArgs {
    * The password of the administrator for the primary database created in the namespace.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied, encrypted.
+   *
+   * Length: 8–64. Pattern: ``.
    */
   adminUserPassword?: string;
-  /** The name of the primary database created in the namespace. */
+  /**
+   * The name of the primary database created in the namespace.
+   *
+   * Length: at most 127. Pattern: `[a-zA-Z][a-zA-Z_0-9+.\@-]*`.
+   */
   dbName?: string;
   /** The Amazon Resource Name (ARN) of the IAM role to set as a default in the namespace. */
   defaultIamRoleArn?: string;
-  /** The map of the key-value pairs used to tag the namespace. */
+  /**
+   * The map of the key-value pairs used to tag the namespace.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
-  /** The types of logs the namespace can export. Available export types are `userlog` , `connectionlog` , and `useractivitylog` . */
-  logExports?: string[];
+  /**
+   * The types of logs the namespace can export. Available export types are `userlog` , `connectionlog` , and `useractivitylog` .
+   *
+   * Items: 0–16.
+   */
+  logExports?: ("useractivitylog" | "userlog" | "connectionlog")[];
   /** The ID of the AWS Key Management Service (KMS) key used to encrypt and store the namespace's admin credentials secret. You can only use this parameter if `ManageAdminPassword` is `true` . */
   adminPasswordSecretKmsKeyId?: string;
   /**
@@ -69,7 +97,11 @@ export interface NamespaceArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   redshiftIdcApplicationArn?: string;
-  /** The snapshot copy configurations for the namespace. */
+  /**
+   * The snapshot copy configurations for the namespace.
+   *
+   * Items: 0–1.
+   */
   snapshotCopyConfigurations?: NamespaceSnapshotCopyConfiguration[];
 }
 
@@ -100,26 +132,42 @@ export interface NamespaceSnapshotCopyConfiguration {
 export interface NamespaceNamespace {
   /** The status of the namespace. */
   status?: "AVAILABLE" | "MODIFYING" | "DELETING";
-  /** The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide. */
+  /**
+   * The name of the namespace. Must be between 3-64 alphanumeric characters in lowercase, and it cannot be a reserved word. A list of reserved words can be found in [Reserved Words](https://docs.aws.amazon.com//redshift/latest/dg/r_pg_keywords.html) in the Amazon Redshift Database Developer Guide.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   namespaceName?: string;
   /** The username of the administrator for the first database created in the namespace. */
   adminUsername?: string;
   /** The date of when the namespace was created. */
   creationDate?: string;
-  /** A list of IAM roles to associate with the namespace. */
+  /**
+   * A list of IAM roles to associate with the namespace.
+   *
+   * Each item: Length: 0–512.
+   */
   iamRoles?: string[];
   /** The Amazon Resource Name (ARN) associated with a namespace. */
   namespaceArn?: string;
   /** The ID of the AWS Key Management Service key used to encrypt your data. */
   kmsKeyId?: string;
-  /** The name of the first database created in the namespace. */
+  /**
+   * The name of the first database created in the namespace.
+   *
+   * Pattern: `[a-zA-Z][a-zA-Z_0-9+.\@-]*`.
+   */
   dbName?: string;
   /** The unique identifier of a namespace. */
   namespaceId?: string;
   /** The Amazon Resource Name (ARN) of the IAM role to set as a default in the namespace. */
   defaultIamRoleArn?: string;
-  /** The types of logs the namespace can export. Available export types are User log, Connection log, and User activity log. */
-  logExports?: string[];
+  /**
+   * The types of logs the namespace can export. Available export types are User log, Connection log, and User activity log.
+   *
+   * Items: 0–16.
+   */
+  logExports?: ("useractivitylog" | "userlog" | "connectionlog")[];
   /** The Amazon Resource Name (ARN) for the namespace's admin user credentials secret. */
   adminPasswordSecretArn?: string;
   /** The ID of the AWS Key Management Service (KMS) key used to encrypt and store the namespace's admin credentials secret. */
@@ -137,13 +185,25 @@ export type Snapshot = InstanceType<typeof Snapshot>;
 
 /** Inputs of {@link Snapshot}. */
 export interface SnapshotArgs {
-  /** The name of the snapshot. */
+  /**
+   * The name of the snapshot.
+   *
+   * Length: 3–64. Pattern: ``.
+   */
   snapshotName: string;
-  /** The name of the namepsace. */
+  /**
+   * The name of the namepsace.
+   *
+   * Length: 3–64. Pattern: ``.
+   */
   namespaceName?: string;
   /** The retention period of the snapshot created by the scheduled action. */
   retentionPeriod?: number;
-  /** An array of [Tag objects](https://docs.aws.amazon.com/redshift-serverless/latest/APIReference/API_Tag.html) to associate with the snapshot. */
+  /**
+   * An array of [Tag objects](https://docs.aws.amazon.com/redshift-serverless/latest/APIReference/API_Tag.html) to associate with the snapshot.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -162,9 +222,17 @@ export interface SnapshotOutputs extends SnapshotArgs {
 export interface SnapshotSnapshot {
   /** The Amazon Resource Name (ARN) of the namespace the snapshot was created from. */
   namespaceArn?: string;
-  /** The name of the namepsace. */
+  /**
+   * The name of the namepsace.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   namespaceName?: string;
-  /** The name of the snapshot. */
+  /**
+   * The name of the snapshot.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   snapshotName?: string;
   /** The timestamp of when the snapshot was created. */
   snapshotCreateTime?: string;
@@ -193,17 +261,27 @@ export type Workgroup = InstanceType<typeof Workgroup>;
 
 /** Inputs of {@link Workgroup}. */
 export interface WorkgroupArgs {
-  /** The namespace the workgroup is associated with. */
+  /**
+   * The namespace the workgroup is associated with.
+   *
+   * Length: 3–64. Pattern: ``.
+   */
   namespaceName?: string;
   /**
    * The key of the parameter. The options are `auto_mv` , `datestyle` , `enable_case_sensitive_identifier` , `enable_user_activity_logging` , `query_group` , `search_path` , `require_ssl` , `use_fips_ssl` , and query monitoring metrics that let you define performance boundaries. For more information about query monitoring rules and available metrics, see [Query monitoring metrics for Amazon Redshift Serverless](https://docs.aws.amazon.com/redshift/latest/dg/cm-c-wlm-query-monitoring-rules.html#cm-c-wlm-query-monitoring-metrics-serverless) .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
    */
   configParameters?: WorkgroupConfigParameter[];
   /** The custom port to use when connecting to a workgroup. Valid port ranges are 5431-5455 and 8191-8215. The default is 5439. */
   port?: number;
-  /** The name of the workgroup. */
+  /**
+   * The name of the workgroup.
+   *
+   * Length: 3–64. Pattern: ``.
+   */
   workgroupName: string;
   /** The base compute capacity of the workgroup in Redshift Processing Units (RPUs). */
   baseCapacity?: number;
@@ -215,15 +293,23 @@ export interface WorkgroupArgs {
    * A list of security group IDs to associate with the workgroup.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 1–32. Each item: Length: 0–255. Pattern: `^sg-[0-9a-fA-F]{8,}$`.
    */
   securityGroupIds?: string[];
   /**
    * A list of subnet IDs the workgroup is associated with.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 1–32. Each item: Length: 0–255. Pattern: `^subnet-[0-9a-fA-F]{8,}$`.
    */
   subnetIds?: string[];
-  /** The map of the key-value pairs used to tag the workgroup. */
+  /**
+   * The map of the key-value pairs used to tag the workgroup.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The maximum data-warehouse capacity Amazon Redshift Serverless uses to serve queries. The max capacity is specified in RPUs. */
   maxCapacity?: number;
@@ -253,7 +339,11 @@ export interface WorkgroupArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   recoveryPointId?: string;
-  /** An optional parameter for the name of the track for the workgroup. If you don't provide a track name, the workgroup is assigned to the current track. */
+  /**
+   * An optional parameter for the name of the track for the workgroup. If you don't provide a track name, the workgroup is assigned to the current track.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_]+$`.
+   */
   trackName?: string;
   /** The collection of computing resources from which an endpoint is created. */
   workgroup?: WorkgroupWorkgroup;
@@ -269,9 +359,17 @@ export interface WorkgroupOutputs extends WorkgroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-redshiftserverless-workgroup-configparameter.html | CloudFormation: ConfigParameter}
  */
 export interface WorkgroupConfigParameter {
-  /** The value of the parameter to set. */
+  /**
+   * The value of the parameter to set.
+   *
+   * Length: 0–15000.
+   */
   parameterValue?: string;
-  /** The key of the parameter. The options are `auto_mv` , `datestyle` , `enable_case_sensitive_identifier` , `enable_user_activity_logging` , `query_group` , `search_path` , `require_ssl` , `use_fips_ssl` , and query monitoring metrics that let you define performance boundaries. For more information about query monitoring rules and available metrics, see [Query monitoring metrics for Amazon Redshift Serverless](https://docs.aws.amazon.com/redshift/latest/dg/cm-c-wlm-query-monitoring-rules.html#cm-c-wlm-query-monitoring-metrics-serverless) . */
+  /**
+   * The key of the parameter. The options are `auto_mv` , `datestyle` , `enable_case_sensitive_identifier` , `enable_user_activity_logging` , `query_group` , `search_path` , `require_ssl` , `use_fips_ssl` , and query monitoring metrics that let you define performance boundaries. For more information about query monitoring rules and available metrics, see [Query monitoring metrics for Amazon Redshift Serverless](https://docs.aws.amazon.com/redshift/latest/dg/cm-c-wlm-query-monitoring-rules.html#cm-c-wlm-query-monitoring-metrics-serverless) .
+   *
+   * Length: 0–255.
+   */
   parameterKey?: string;
 }
 
@@ -283,7 +381,11 @@ export interface WorkgroupConfigParameter {
 export interface WorkgroupPerformanceTarget {
   /** Whether the price performance target is enabled for the workgroup. */
   status?: "ENABLED" | "DISABLED";
-  /** The target price performance level for the workgroup. Valid values include 1, 25, 50, 75, and 100. These correspond to the price performance levels LOW_COST, ECONOMICAL, BALANCED, RESOURCEFUL, and HIGH_PERFORMANCE. */
+  /**
+   * The target price performance level for the workgroup. Valid values include 1, 25, 50, 75, and 100. These correspond to the price performance levels LOW_COST, ECONOMICAL, BALANCED, RESOURCEFUL, and HIGH_PERFORMANCE.
+   *
+   * Range: 1–100.
+   */
   level?: number;
 }
 
@@ -297,7 +399,11 @@ export interface WorkgroupWorkgroup {
   status?: "CREATING" | "AVAILABLE" | "MODIFYING" | "DELETING";
   /** The creation date of the workgroup. */
   creationDate?: string;
-  /** The name of the workgroup. */
+  /**
+   * The name of the workgroup.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]*$`.
+   */
   workgroupName?: string;
   /** The Amazon Resource Name (ARN) that links to the workgroup. */
   workgroupArn?: string;
@@ -307,11 +413,23 @@ export interface WorkgroupWorkgroup {
   enhancedVpcRouting?: boolean;
   /** The unique identifier of the workgroup. */
   workgroupId?: string;
-  /** An array of security group IDs to associate with the workgroup. */
+  /**
+   * An array of security group IDs to associate with the workgroup.
+   *
+   * Each item: Length: 0–255. Pattern: `^sg-[0-9a-fA-F]{8,}$`.
+   */
   securityGroupIds?: string[];
-  /** An array of subnet IDs the workgroup is associated with. */
+  /**
+   * An array of subnet IDs the workgroup is associated with.
+   *
+   * Each item: Length: 0–255. Pattern: `^subnet-[0-9a-fA-F]{8,}$`.
+   */
   subnetIds?: string[];
-  /** The namespace the workgroup is associated with. */
+  /**
+   * The namespace the workgroup is associated with.
+   *
+   * Length: 3–64. Pattern: `^[a-z0-9-]+$`.
+   */
   namespaceName?: string;
   /** The endpoint that is created from the workgroup. */
   endpoint?: WorkgroupEndpoint;
@@ -323,7 +441,11 @@ export interface WorkgroupWorkgroup {
   maxCapacity?: number;
   /** An object that represents the price performance target settings for the workgroup. */
   pricePerformanceTarget?: WorkgroupPerformanceTarget;
-  /** The name of the track for the workgroup. */
+  /**
+   * The name of the track for the workgroup.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9_]+$`.
+   */
   trackName?: string;
 }
 

@@ -21,9 +21,17 @@ export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The unique identifier of the environment. */
+  /**
+   * The unique identifier of the environment.
+   *
+   * Length: 14–14. Pattern: `^env-([0-9A-Za-z]{10}$)`.
+   */
   environmentIdentifier: string;
-  /** The ID of the virtual private cloud (VPC). */
+  /**
+   * The ID of the virtual private cloud (VPC).
+   *
+   * Length: 12–21. Pattern: `^vpc-[-a-f0-9]{8}([-a-f0-9]{9})?$`.
+   */
   vpcId: string;
   /**
    * The endpoint URL of the Amazon API Gateway proxy.
@@ -35,7 +43,11 @@ export interface ApplicationArgs {
   proxyType: "API_GATEWAY";
   /** The tags assigned to the application. */
   tags?: AwsTag[];
-  /** The name of the application. */
+  /**
+   * The name of the application.
+   *
+   * Length: 3–63. Pattern: ``.
+   */
   name: string;
 }
 
@@ -65,7 +77,11 @@ export interface ApplicationOutputs extends ApplicationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-refactorspaces-application-apigatewayproxyinput.html | CloudFormation: ApiGatewayProxyInput}
  */
 export interface ApplicationApiGatewayProxyInput {
-  /** The name of the API Gateway stage. The name defaults to `prod` . */
+  /**
+   * The name of the API Gateway stage. The name defaults to `prod` .
+   *
+   * Length: 1–128. Pattern: `^[-a-zA-Z0-9_]*$`.
+   */
   stageName?: string;
   /**
    * The type of endpoint to use for the API Gateway proxy. If no value is specified in the request, the value is set to `REGIONAL` by default.
@@ -92,6 +108,8 @@ export interface EnvironmentArgs {
    * A description of the environment.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9-_\s\.\!\*\#\\@\']+$`.
    */
   description?: string;
   /**
@@ -106,6 +124,8 @@ export interface EnvironmentArgs {
    * The name of the environment.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–63. Pattern: ``.
    */
   name?: string;
 }
@@ -145,7 +165,11 @@ export interface RouteArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   uriPathRoute?: RouteUriPathRouteInput;
-  /** The unique identifier of the environment. */
+  /**
+   * The unique identifier of the environment.
+   *
+   * Length: 14–14. Pattern: `^env-([0-9A-Za-z]{10}$)`.
+   */
   environmentIdentifier: string;
   /**
    * The route type of the route.
@@ -163,9 +187,15 @@ export interface RouteArgs {
    * The unique identifier of the service.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 14–14. Pattern: `^svc-([0-9A-Za-z]{10}$)`.
    */
   serviceIdentifier: string;
-  /** The unique identifier of the application. */
+  /**
+   * The unique identifier of the application.
+   *
+   * Length: 14–14. Pattern: `^app-([0-9A-Za-z]{10}$)`.
+   */
   applicationIdentifier: string;
   /** The tags assigned to the route. */
   tags?: AwsTag[];
@@ -187,14 +217,18 @@ export interface RouteOutputs extends RouteArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-refactorspaces-route-uripathrouteinput.html | CloudFormation: UriPathRouteInput}
  */
 export interface RouteUriPathRouteInput {
-  /** This is the path that Refactor Spaces uses to match traffic. Paths must start with `/` and are relative to the base of the application. To use path parameters in the source path, add a variable in curly braces. For example, the resource path {user} represents a path parameter called 'user'. */
+  /**
+   * This is the path that Refactor Spaces uses to match traffic. Paths must start with `/` and are relative to the base of the application. To use path parameters in the source path, add a variable in curly braces. For example, the resource path {user} represents a path parameter called 'user'.
+   *
+   * Length: 1–2048. Pattern: `^(/([a-zA-Z0-9._:-]+|\{[a-zA-Z0-9._:-]+\}))+$`.
+   */
   sourcePath?: string;
   /** If set to `true` , this option appends the source path to the service URL endpoint. */
   appendSourcePath?: boolean;
   /** If set to `ACTIVE` , traffic is forwarded to this route’s service after the route is created. */
   activationState: "INACTIVE" | "ACTIVE";
   /** A list of HTTP methods to match. An empty list matches all values. If a method is present, only HTTP requests using that method are forwarded to this route’s service. */
-  methods?: string[];
+  methods?: ("DELETE" | "GET" | "HEAD" | "OPTIONS" | "PATCH" | "POST" | "PUT")[];
   /** Indicates whether to match all subpaths of the given source path. If this value is `false` , requests must match the source path exactly before they are forwarded to this route's service. */
   includeChildPaths?: boolean;
 }
@@ -240,14 +274,22 @@ export interface ServiceArgs {
    * A description of the service.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[a-zA-Z0-9-_\s\.\!\*\#\\@\']+$`.
    */
   description?: string;
-  /** The unique identifier of the environment. */
+  /**
+   * The unique identifier of the environment.
+   *
+   * Length: 14–14. Pattern: `^env-([0-9A-Za-z]{10}$)`.
+   */
   environmentIdentifier: string;
   /**
    * The ID of the virtual private cloud (VPC).
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 12–21. Pattern: `^vpc-[-a-f0-9]{8}([-a-f0-9]{9})?$`.
    */
   vpcId?: string;
   /**
@@ -256,7 +298,11 @@ export interface ServiceArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   endpointType: "LAMBDA" | "URL";
-  /** The unique identifier of the application. */
+  /**
+   * The unique identifier of the application.
+   *
+   * Length: 14–14. Pattern: `^app-([0-9A-Za-z]{10}$)`.
+   */
   applicationIdentifier: string;
   /** The tags assigned to the service. */
   tags?: AwsTag[];
@@ -264,6 +310,8 @@ export interface ServiceArgs {
    * The name of the service.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–63. Pattern: ``.
    */
   name: string;
 }
@@ -282,7 +330,11 @@ export interface ServiceOutputs extends ServiceArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-refactorspaces-service-lambdaendpointinput.html | CloudFormation: LambdaEndpointInput}
  */
 export interface ServiceLambdaEndpointInput {
-  /** The Amazon Resource Name (ARN) of the Lambda function or alias. */
+  /**
+   * The Amazon Resource Name (ARN) of the Lambda function or alias.
+   *
+   * Length: 1–2048. Pattern: `^arn:(aws[a-zA-Z-]*)?:lambda:[a-z]{2}((-gov)|(-iso(b?)))?-[a-z]+-\d{1}:\d{12}:function:[a-zA-Z0-9-_]+(:(\$LATEST|[a-zA-Z0-9-_]+))?$`.
+   */
   arn: string;
 }
 
@@ -292,8 +344,16 @@ export interface ServiceLambdaEndpointInput {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-refactorspaces-service-urlendpointinput.html | CloudFormation: UrlEndpointInput}
  */
 export interface ServiceUrlEndpointInput {
-  /** The health check URL of the URL endpoint type. If the URL is a public endpoint, the `HealthUrl` must also be a public endpoint. If the URL is a private endpoint inside a virtual private cloud (VPC), the health URL must also be a private endpoint, and the host must be the same as the URL. */
+  /**
+   * The health check URL of the URL endpoint type. If the URL is a public endpoint, the `HealthUrl` must also be a public endpoint. If the URL is a private endpoint inside a virtual private cloud (VPC), the health URL must also be a private endpoint, and the host must be the same as the URL.
+   *
+   * Length: 1–2048. Pattern: `^https?://[-a-zA-Z0-9+\x38\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+\x38\@#/%=~_|]$`.
+   */
   healthUrl?: string;
-  /** The URL to route traffic to. The URL must be an [rfc3986-formatted URL](https://docs.aws.amazon.com/https://datatracker.ietf.org/doc/html/rfc3986) . If the host is a domain name, the name must be resolvable over the public internet. If the scheme is `https` , the top level domain of the host must be listed in the [IANA root zone database](https://docs.aws.amazon.com/https://www.iana.org/domains/root/db) . */
+  /**
+   * The URL to route traffic to. The URL must be an [rfc3986-formatted URL](https://docs.aws.amazon.com/https://datatracker.ietf.org/doc/html/rfc3986) . If the host is a domain name, the name must be resolvable over the public internet. If the scheme is `https` , the top level domain of the host must be listed in the [IANA root zone database](https://docs.aws.amazon.com/https://www.iana.org/domains/root/db) .
+   *
+   * Length: 1–2048. Pattern: `^https?://[-a-zA-Z0-9+\x38\@#/%?=~_|!:,.;]*[-a-zA-Z0-9+\x38\@#/%=~_|]$`.
+   */
   url: string;
 }

@@ -19,9 +19,17 @@ export type Collection = InstanceType<typeof Collection>;
 
 /** Inputs of {@link Collection}. */
 export interface CollectionArgs {
-  /** ID for the collection that you are creating. */
+  /**
+   * ID for the collection that you are creating.
+   *
+   * Length: at most 255. Pattern: `\A[a-zA-Z0-9_\.\-]+$`.
+   */
   collectionId: string;
-  /** A set of tags (key-value pairs) that you want to attach to the collection. */
+  /**
+   * A set of tags (key-value pairs) that you want to attach to the collection.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -69,9 +77,17 @@ export type Project = InstanceType<typeof Project>;
 
 /** Inputs of {@link Project}. */
 export interface ProjectArgs {
-  /** The name of the project to create. */
+  /**
+   * The name of the project to create.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9][a-zA-Z0-9_\-]*`.
+   */
   projectName: string;
-  /** An array of key-value pairs to apply to this resource. */
+  /**
+   * An array of key-value pairs to apply to this resource.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -104,11 +120,23 @@ export interface StreamProcessorArgs {
   kmsKeyId?: string;
   /** The input parameters used to recognize faces in a streaming video analyzed by an Amazon Rekognition stream processor. For more information regarding the contents of the parameters, see [FaceSearchSettings](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_FaceSearchSettings) . */
   faceSearchSettings?: StreamProcessorFaceSearchSettings;
-  /** A set of ordered lists of [Point](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_Point) objects. Each entry of the set contains a polygon denoting a region of interest on the screen. Each polygon is an ordered list of [Point](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_Point) objects. For more information, see the Polygon field of [RegionOfInterest](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_RegionOfInterest) . */
+  /**
+   * A set of ordered lists of [Point](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_Point) objects. Each entry of the set contains a polygon denoting a region of interest on the screen. Each polygon is an ordered list of [Point](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_Point) objects. For more information, see the Polygon field of [RegionOfInterest](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_RegionOfInterest) .
+   *
+   * Items: at least 0. Each item: Items: at least 3.
+   */
   polygonRegionsOfInterest?: StreamProcessorPoint[][];
-  /** The ARN of the IAM role that allows access to the stream processor. The IAM role provides Rekognition read permissions to the Kinesis stream. It also provides write permissions to an Amazon S3 bucket and Amazon Simple Notification Service topic for a connected home stream processor. This is required for both face search and connected home stream processors. For information about constraints, see the RoleArn section of [CreateStreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_CreateStreamProcessor) . */
+  /**
+   * The ARN of the IAM role that allows access to the stream processor. The IAM role provides Rekognition read permissions to the Kinesis stream. It also provides write permissions to an Amazon S3 bucket and Amazon Simple Notification Service topic for a connected home stream processor. This is required for both face search and connected home stream processors. For information about constraints, see the RoleArn section of [CreateStreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_CreateStreamProcessor) .
+   *
+   * Length: at most 2048. Pattern: `arn:aws(-[\w]+)*:iam::[0-9]{12}:role/.*`.
+   */
   roleArn: string;
-  /** The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name. */
+  /**
+   * The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_.\-]+`.
+   */
   name?: string;
   /** Connected home settings to use on a streaming video. You can use a stream processor for connected home features and select what you want the stream processor to detect, such as people or pets. When the stream processor has started, one notification is sent for each object class specified. For more information, see the ConnectedHome section of [StreamProcessorSettings](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessorSettings) . */
   connectedHomeSettings?: StreamProcessorConnectedHomeSettings;
@@ -116,17 +144,29 @@ export interface StreamProcessorArgs {
   notificationChannel?: StreamProcessorNotificationChannel;
   /** The Kinesis video stream that provides the source of the streaming video for an Amazon Rekognition Video stream processor. For more information, see [KinesisVideoStream](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_KinesisVideoStream) . */
   kinesisVideoStream: StreamProcessorKinesisVideoStream;
-  /** List of BoundingBox objects, each of which denotes a region of interest on screen. For more information, see the BoundingBox field of [RegionOfInterest](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_RegionOfInterest) . */
+  /**
+   * List of BoundingBox objects, each of which denotes a region of interest on screen. For more information, see the BoundingBox field of [RegionOfInterest](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_RegionOfInterest) .
+   *
+   * Items: at least 0.
+   */
   boundingBoxRegionsOfInterest?: StreamProcessorBoundingBox[];
   /** Amazon Rekognition's Video Stream Processor takes a Kinesis video stream as input. This is the Amazon Kinesis Data Streams instance to which the Amazon Rekognition stream processor streams the analysis results. This must be created within the constraints specified at [KinesisDataStream](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_KinesisDataStream) . */
   kinesisDataStream?: StreamProcessorKinesisDataStream;
-  /** A set of tags (key-value pairs) that you want to attach to the stream processor. For more information, see the Tags section of [CreateStreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_CreateStreamProcessor) . */
+  /**
+   * A set of tags (key-value pairs) that you want to attach to the stream processor. For more information, see the Tags section of [CreateStreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_CreateStreamProcessor) .
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link StreamProcessor}: its inputs as the cloud reports them, and its attributes. */
 export interface StreamProcessorOutputs extends StreamProcessorArgs {
-  /** The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name. */
+  /**
+   * The Name attribute specifies the name of the stream processor and it must be within the constraints described in the Name section of [StreamProcessor](https://docs.aws.amazon.com/rekognition/latest/APIReference/API_StreamProcessor) . If you don't specify a name, Amazon CloudFormation generates a unique ID and uses that ID for the stream processor name.
+   *
+   * Length: 1–128. Pattern: `[a-zA-Z0-9_.\-]+`.
+   */
   name: string;
   /** Current status of the Amazon Rekognition stream processor. */
   status: string;
@@ -142,9 +182,17 @@ export interface StreamProcessorOutputs extends StreamProcessorArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-s3destination.html | CloudFormation: S3Destination}
  */
 export interface StreamProcessorS3Destination {
-  /** Describes the destination Amazon Simple Storage Service (Amazon S3) bucket name of a stream processor's exports. */
+  /**
+   * Describes the destination Amazon Simple Storage Service (Amazon S3) bucket name of a stream processor's exports.
+   *
+   * Length: at most 63.
+   */
   bucketName: string;
-  /** Describes the destination Amazon Simple Storage Service (Amazon S3) object keys of a stream processor's exports. */
+  /**
+   * Describes the destination Amazon Simple Storage Service (Amazon S3) object keys of a stream processor's exports.
+   *
+   * Length: at most 256.
+   */
   objectKeyPrefix?: string;
 }
 
@@ -164,9 +212,17 @@ export interface StreamProcessorDataSharingPreference {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-facesearchsettings.html | CloudFormation: FaceSearchSettings}
  */
 export interface StreamProcessorFaceSearchSettings {
-  /** The ID of a collection that contains faces that you want to search for. */
+  /**
+   * The ID of a collection that contains faces that you want to search for.
+   *
+   * Length: at most 255. Pattern: `\A[a-zA-Z0-9_\.\-]+$`.
+   */
   collectionId: string;
-  /** Minimum face match confidence score that must be met to return a result for a recognized face. The default is 80. 0 is the lowest confidence. 100 is the highest confidence. Values between 0 and 100 are accepted, and values lower than 80 are set to 80. */
+  /**
+   * Minimum face match confidence score that must be met to return a result for a recognized face. The default is 80. 0 is the lowest confidence. 100 is the highest confidence. Values between 0 and 100 are accepted, and values lower than 80 are set to 80.
+   *
+   * Range: 0–100.
+   */
   faceMatchThreshold?: number;
 }
 
@@ -192,9 +248,17 @@ export interface StreamProcessorPoint {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-connectedhomesettings.html | CloudFormation: ConnectedHomeSettings}
  */
 export interface StreamProcessorConnectedHomeSettings {
-  /** The minimum confidence required to label an object in the video. */
+  /**
+   * The minimum confidence required to label an object in the video.
+   *
+   * Range: 0–100.
+   */
   minConfidence?: number;
-  /** Specifies what you want to detect in the video, such as people, packages, or pets. The current valid labels you can include in this list are: "PERSON", "PET", "PACKAGE", and "ALL". */
+  /**
+   * Specifies what you want to detect in the video, such as people, packages, or pets. The current valid labels you can include in this list are: "PERSON", "PET", "PACKAGE", and "ALL".
+   *
+   * Items: at least 1. Each item: Length: 1–128.
+   */
   labels: string[];
 }
 
@@ -204,7 +268,11 @@ export interface StreamProcessorConnectedHomeSettings {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-notificationchannel.html | CloudFormation: NotificationChannel}
  */
 export interface StreamProcessorNotificationChannel {
-  /** The ARN of the SNS topic that receives notifications. */
+  /**
+   * The ARN of the SNS topic that receives notifications.
+   *
+   * Length: at most 2048.
+   */
   arn: string;
 }
 
@@ -214,7 +282,11 @@ export interface StreamProcessorNotificationChannel {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-kinesisvideostream.html | CloudFormation: KinesisVideoStream}
  */
 export interface StreamProcessorKinesisVideoStream {
-  /** ARN of the Kinesis video stream stream that streams the source video. */
+  /**
+   * ARN of the Kinesis video stream stream that streams the source video.
+   *
+   * Length: at most 2048. Pattern: `(^arn:([a-z\d-]+):kinesisvideo:([a-z\d-]+):\d{12}:.+$)`.
+   */
   arn: string;
 }
 
@@ -228,13 +300,29 @@ export interface StreamProcessorKinesisVideoStream {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-boundingbox.html | CloudFormation: BoundingBox}
  */
 export interface StreamProcessorBoundingBox {
-  /** Left coordinate of the bounding box as a ratio of overall image width. */
+  /**
+   * Left coordinate of the bounding box as a ratio of overall image width.
+   *
+   * Range: 0–100.
+   */
   left: number;
-  /** Top coordinate of the bounding box as a ratio of overall image height. */
+  /**
+   * Top coordinate of the bounding box as a ratio of overall image height.
+   *
+   * Range: 0–100.
+   */
   top: number;
-  /** Height of the bounding box as a ratio of the overall image height. */
+  /**
+   * Height of the bounding box as a ratio of the overall image height.
+   *
+   * Range: 0–100.
+   */
   height: number;
-  /** Width of the bounding box as a ratio of the overall image width. */
+  /**
+   * Width of the bounding box as a ratio of the overall image width.
+   *
+   * Range: 0–100.
+   */
   width: number;
 }
 
@@ -244,6 +332,10 @@ export interface StreamProcessorBoundingBox {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rekognition-streamprocessor-kinesisdatastream.html | CloudFormation: KinesisDataStream}
  */
 export interface StreamProcessorKinesisDataStream {
-  /** ARN of the output Amazon Kinesis Data Streams stream. */
+  /**
+   * ARN of the output Amazon Kinesis Data Streams stream.
+   *
+   * Length: at most 2048. Pattern: `(^arn:([a-z\d-]+):kinesis:([a-z\d-]+):\d{12}:.+$)`.
+   */
   arn: string;
 }

@@ -19,20 +19,34 @@ export type Policy = InstanceType<typeof Policy>;
 
 /** Inputs of {@link Policy}. */
 export interface PolicyArgs {
-  /** The name of the policy. */
+  /**
+   * The name of the policy.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the policy. */
+  /**
+   * The description of the policy.
+   *
+   * Length: at most 615.
+   */
   description?: string;
   availabilitySlo?: PolicyAvailabilitySlo;
   multiAz?: PolicyMultiAzTargets;
   multiRegion?: PolicyMultiRegionTargets;
-  /** Tags assigned to the policy. */
+  /**
+   * Tags assigned to the policy.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   dataRecovery?: PolicyDataRecoveryTargets;
   /**
    * The KMS key ID for encrypting policy data.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^((arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:((key/[a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)))|([a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+))$`.
    */
   kmsKeyId?: string;
   /** Whether the policy is enabled to be shared with other members of the Organization. Only applicable if the policy owner is a management account or delegated admin. */
@@ -53,15 +67,27 @@ export interface PolicyOutputs extends PolicyArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-policy-availabilityslo.html | CloudFormation: AvailabilitySlo} */
 export interface PolicyAvailabilitySlo {
-  /** Availability target percentage. */
+  /**
+   * Availability target percentage.
+   *
+   * Range: 0–100.
+   */
   target?: number;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-policy-multiaztargets.html | CloudFormation: MultiAzTargets} */
 export interface PolicyMultiAzTargets {
-  /** Recovery Time Objective in minutes. */
+  /**
+   * Recovery Time Objective in minutes.
+   *
+   * Range: 0–2147483647.
+   */
   rtoInMinutes?: number;
-  /** Recovery Point Objective in minutes. */
+  /**
+   * Recovery Point Objective in minutes.
+   *
+   * Range: 0–2147483647.
+   */
   rpoInMinutes?: number;
   /** Multi-AZ disaster recovery approach. */
   disasterRecoveryApproach?: "ACTIVE_ACTIVE" | "HOT_STANDBY" | "WARM_STANDBY" | "PILOT_LIGHT" | "BACKUP_AND_RESTORE";
@@ -69,9 +95,17 @@ export interface PolicyMultiAzTargets {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-policy-multiregiontargets.html | CloudFormation: MultiRegionTargets} */
 export interface PolicyMultiRegionTargets {
-  /** Recovery Time Objective in minutes. */
+  /**
+   * Recovery Time Objective in minutes.
+   *
+   * Range: 0–2147483647.
+   */
   rtoInMinutes?: number;
-  /** Recovery Point Objective in minutes. */
+  /**
+   * Recovery Point Objective in minutes.
+   *
+   * Range: 0–2147483647.
+   */
   rpoInMinutes?: number;
   /** Multi-Region disaster recovery approach. */
   disasterRecoveryApproach?: "ACTIVE_ACTIVE" | "HOT_STANDBY" | "WARM_STANDBY" | "PILOT_LIGHT" | "BACKUP_AND_RESTORE";
@@ -79,7 +113,11 @@ export interface PolicyMultiRegionTargets {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-policy-datarecoverytargets.html | CloudFormation: DataRecoveryTargets} */
 export interface PolicyDataRecoveryTargets {
-  /** Time between backups in minutes. */
+  /**
+   * Time between backups in minutes.
+   *
+   * Range: at least 0.
+   */
   timeBetweenBackupsInMinutes?: number;
 }
 
@@ -94,31 +132,65 @@ export type Service = InstanceType<typeof Service>;
 
 /** Inputs of {@link Service}. */
 export interface ServiceArgs {
-  /** The name of the service. */
+  /**
+   * The name of the service.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the service. */
+  /**
+   * The description of the service.
+   *
+   * Length: at most 615.
+   */
   description?: string;
-  /** AWS regions for the service. */
+  /**
+   * AWS regions for the service.
+   *
+   * Items: 1–10. Each item: Pattern: `^[a-z]{2}-((iso[a-z]{0,1}-)|(gov-)){0,1}[a-z]+-[0-9]$`.
+   */
   regions: string[];
-  /** Systems associated with this service. */
+  /**
+   * Systems associated with this service.
+   *
+   * Items: at most 1000.
+   */
   associatedSystems?: ServiceAssociatedSystem[];
-  /** The ARN of the resilience policy to associate. */
+  /**
+   * The ARN of the resilience policy to associate.
+   *
+   * Pattern: ``.
+   */
   policyArn?: string;
   permissionModel?: ServicePermissionModel;
   /** Dependency discovery state. */
   dependencyDiscovery?: "ENABLED" | "DISABLED" | "INITIALIZING";
   /** Configuration for automatic report generation on a Service. */
   reportConfiguration?: ServiceServiceReportConfiguration;
-  /** Input sources for this service. */
+  /**
+   * Input sources for this service.
+   *
+   * Items: at most 20.
+   */
   inputSources?: ServiceInputSourceDefinition[];
-  /** Assertions associated with this service. */
+  /**
+   * Assertions associated with this service.
+   *
+   * Items: at most 20.
+   */
   assertions?: ServiceAssertionDefinition[];
-  /** Tags assigned to the service. */
+  /**
+   * Tags assigned to the service.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The KMS key ID for encrypting service data.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^((arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:((key/[a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)))|([a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+))$`.
    */
   kmsKeyId?: string;
 }
@@ -137,23 +209,43 @@ export interface ServiceOutputs extends ServiceArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-associatedsystem.html | CloudFormation: AssociatedSystem} */
 export interface ServiceAssociatedSystem {
-  /** The system ARN. */
+  /**
+   * The system ARN.
+   *
+   * Pattern: ``.
+   */
   systemArn: string;
-  /** User journey IDs associated with this system. */
+  /**
+   * User journey IDs associated with this system.
+   *
+   * Items: at most 50. Each item: Pattern: `^\S{1,255}$`.
+   */
   userJourneyIds?: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-permissionmodel.html | CloudFormation: PermissionModel} */
 export interface ServicePermissionModel {
-  /** Name of the invoker IAM role. */
+  /**
+   * Name of the invoker IAM role.
+   *
+   * Pattern: `^[A-Za-z0-9_+=,.\@\-]{1,64}$`.
+   */
   invokerRoleName: string;
-  /** Cross-account role ARNs. */
+  /**
+   * Cross-account role ARNs.
+   *
+   * Items: at most 10.
+   */
   crossAccountRoleArns?: ServiceCrossAccountRoleConfiguration[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-crossaccountroleconfiguration.html | CloudFormation: CrossAccountRoleConfiguration} */
 export interface ServiceCrossAccountRoleConfiguration {
-  /** ARN of the cross-account IAM role. */
+  /**
+   * ARN of the cross-account IAM role.
+   *
+   * Length: 20–2048. Pattern: `^arn:(aws|aws-cn|aws-iso|aws-iso-[a-z]{1}|aws-us-gov):iam::[0-9]{12}:role\/(([^\/][\x21-\x7E]+\/){1,511})?[A-Za-z0-9_+=,.\@-]{1,64}$`.
+   */
   crossAccountRoleArn: string;
   /** External ID for cross-account access. */
   externalId?: string;
@@ -165,7 +257,11 @@ export interface ServiceCrossAccountRoleConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-servicereportconfiguration.html | CloudFormation: ServiceReportConfiguration}
  */
 export interface ServiceServiceReportConfiguration {
-  /** Output destinations for generated reports. */
+  /**
+   * Output destinations for generated reports.
+   *
+   * Items: 1–1.
+   */
   reportOutput: ServiceReportOutputConfiguration[];
 }
 
@@ -185,9 +281,17 @@ export interface ServiceReportOutputConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-s3reportoutputconfiguration.html | CloudFormation: S3ReportOutputConfiguration}
  */
 export interface ServiceS3ReportOutputConfiguration {
-  /** S3 bucket path where reports will be written. */
+  /**
+   * S3 bucket path where reports will be written.
+   *
+   * Length: 3–512. Pattern: `^(s3://)?[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$`.
+   */
   bucketPath: string;
-  /** Account ID of the bucket owner. */
+  /**
+   * Account ID of the bucket owner.
+   *
+   * Pattern: `^\d{12}$`.
+   */
   bucketOwner: string;
 }
 
@@ -207,9 +311,17 @@ export interface ServiceInputSourceDefinition {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-resourceconfiguration.html | CloudFormation: ResourceConfiguration}
  */
 export interface ServiceResourceConfiguration {
-  /** Resource tags to discover resources. */
+  /**
+   * Resource tags to discover resources.
+   *
+   * Items: 1–10.
+   */
   resourceTags?: ServiceResourceTag[];
-  /** ARN of a CloudFormation stack. */
+  /**
+   * ARN of a CloudFormation stack.
+   *
+   * Pattern: ``.
+   */
   cfnStackArn?: string;
   /** URL of a Terraform state file. */
   tfStateFileUrl?: string;
@@ -220,17 +332,33 @@ export interface ServiceResourceConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-resourcetag.html | CloudFormation: ResourceTag} */
 export interface ServiceResourceTag {
-  /** Tag key. */
+  /**
+   * Tag key.
+   *
+   * Length: 1–128.
+   */
   key: string;
-  /** Tag values. */
+  /**
+   * Tag values.
+   *
+   * Items: 0–10.
+   */
   values: string[];
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-ekssource.html | CloudFormation: EksSource} */
 export interface ServiceEksSource {
-  /** ARN of the EKS cluster. */
+  /**
+   * ARN of the EKS cluster.
+   *
+   * Pattern: ``.
+   */
   clusterArn: string;
-  /** EKS namespaces. */
+  /**
+   * EKS namespaces.
+   *
+   * Items: 1–10.
+   */
   namespaces: string[];
   /** Kubernetes label selector that scopes discovery to matching objects in the specified namespaces. An object must satisfy both MatchLabels and MatchExpressions. Specify at least one of them; a selector carrying neither is treated as though no selector were supplied, and all supported objects in the specified namespaces are discovered. */
   labelSelector?: ServiceEksLabelSelector;
@@ -268,7 +396,11 @@ export interface ServiceEksLabelSelectorRequirement {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resiliencehubv2-service-assertiondefinition.html | CloudFormation: AssertionDefinition}
  */
 export interface ServiceAssertionDefinition {
-  /** The text of the assertion. */
+  /**
+   * The text of the assertion.
+   *
+   * Length: 1–1000.
+   */
   text: string;
 }
 
@@ -316,11 +448,23 @@ export type ServiceFunction = InstanceType<typeof ServiceFunction>;
 
 /** Inputs of {@link ServiceFunction}. */
 export interface ServiceFunctionArgs {
-  /** The ARN of the parent service. */
+  /**
+   * The ARN of the parent service.
+   *
+   * Pattern: ``.
+   */
   serviceArn: string;
-  /** The name of the service function. */
+  /**
+   * The name of the service function.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the service function. */
+  /**
+   * The description of the service function.
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** The criticality of the service function. */
   criticality: "PRIMARY" | "SUPPLEMENTAL";
@@ -351,16 +495,30 @@ export type System = InstanceType<typeof System>;
 
 /** Inputs of {@link System}. */
 export interface SystemArgs {
-  /** The name of the system. */
+  /**
+   * The name of the system.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9_\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the system. */
+  /**
+   * The description of the system.
+   *
+   * Length: at most 500.
+   */
   description?: string;
-  /** Tags assigned to the system. */
+  /**
+   * Tags assigned to the system.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
   /**
    * The KMS key ID for encrypting system data.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2048. Pattern: `^((arn:aws(-[^:]+)?:kms:[a-zA-Z0-9-]*:[0-9]{12}:((key/[a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+)))|([a-zA-Z0-9-]{36})|(alias/[a-zA-Z0-9-_/]+))$`.
    */
   kmsKeyId?: string;
   /** Whether the system is enabled to be shared with other members of the Organization. Only applicable if the system owner is a management account or delegated admin. */
@@ -390,13 +548,29 @@ export type UserJourney = InstanceType<typeof UserJourney>;
 
 /** Inputs of {@link UserJourney}. */
 export interface UserJourneyArgs {
-  /** The system ARN or system ID that owns this user journey. */
+  /**
+   * The system ARN or system ID that owns this user journey.
+   *
+   * Length: 1–2048.
+   */
   systemIdentifier: string;
-  /** The name of the user journey. */
+  /**
+   * The name of the user journey.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9 _\-]{1,59}$`.
+   */
   name: string;
-  /** The description of the user journey. */
+  /**
+   * The description of the user journey.
+   *
+   * Length: at most 500.
+   */
   description?: string;
-  /** The ARN of the resilience policy to associate with this user journey. */
+  /**
+   * The ARN of the resilience policy to associate with this user journey.
+   *
+   * Pattern: ``.
+   */
   policyArn?: string;
 }
 

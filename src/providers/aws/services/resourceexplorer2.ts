@@ -93,7 +93,11 @@ export interface ViewArgs {
   includedProperties?: ViewIncludedProperty[];
   /** Tag key and value pairs that are attached to the view. */
   tags?: Record<string, string>;
-  /** The name of the new view. */
+  /**
+   * The name of the new view.
+   *
+   * Pattern: `^[a-zA-Z0-9\-]{1,64}$`.
+   */
   viewName: string;
   /** The root ARN of the account, an organizational unit (OU), or an organization ARN. If left empty, the default is account. */
   scope?: string;
@@ -121,6 +125,8 @@ export interface ViewSearchFilter {
    * For information about the supported syntax, see [Search query reference](https://docs.aws.amazon.com/resource-explorer/latest/userguide/using-search-query-syntax.html) in the *AWS Resource Explorer User Guide* .
    *
    * > This query string in the context of this operation supports only [filter prefixes](https://docs.aws.amazon.com/resource-explorer/latest/userguide/using-search-query-syntax.html#query-syntax-filters) with optional [operators](https://docs.aws.amazon.com/resource-explorer/latest/userguide/using-search-query-syntax.html#query-syntax-operators) . It doesn't support free-form text. For example, the string `region:us* service:ec2 -tag:stage=prod` includes all Amazon EC2 resources in any AWS Region that begin with the letters `us` and are *not* tagged with a key `Stage` that has the value `prod` .
+   *
+   * Length: 0–2048.
    */
   filterString: string;
 }
@@ -131,6 +137,10 @@ export interface ViewSearchFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-resourceexplorer2-view-includedproperty.html | CloudFormation: IncludedProperty}
  */
 export interface ViewIncludedProperty {
-  /** The name of the property that is included in this view. */
+  /**
+   * The name of the property that is included in this view.
+   *
+   * Length: 1–1011.
+   */
   name: string;
 }

@@ -25,7 +25,11 @@ export type Group = InstanceType<typeof Group>;
 
 /** Inputs of {@link Group}. */
 export interface GroupArgs {
-  /** The description of the resource group. */
+  /**
+   * The description of the resource group.
+   *
+   * Length: at most 512.
+   */
   description?: string;
   /**
    * The service configuration currently associated with the resource group and in effect for the members of the resource group. A `Configuration` consists of one or more `ConfigurationItem` entries. For information about service configurations for resource groups and how to construct them, see [Service configurations for resource groups](https://docs.aws.amazon.com//ARG/latest/APIReference/about-slg.html) in the *Resource Groups User Guide* .
@@ -49,7 +53,11 @@ export interface GroupArgs {
   resources?: string[];
   /** The tag key and value pairs that are attached to the resource group. */
   tags?: AwsTag[];
-  /** The name of a resource group. The name must be unique within the AWS Region in which you create the resource. To create multiple resource groups based on the same CloudFormation stack, you must generate unique names for each. */
+  /**
+   * The name of a resource group. The name must be unique within the AWS Region in which you create the resource. To create multiple resource groups based on the same CloudFormation stack, you must generate unique names for each.
+   *
+   * Length: at most 128.
+   */
   name: string;
 }
 
@@ -171,13 +179,29 @@ export type TagSyncTask = InstanceType<typeof TagSyncTask>;
 
 /** Inputs of {@link TagSyncTask}. */
 export interface TagSyncTaskArgs {
-  /** The Amazon resource name (ARN) or name of the application group for which you want to create a tag-sync task. */
+  /**
+   * The Amazon resource name (ARN) or name of the application group for which you want to create a tag-sync task.
+   *
+   * Length: 12–1600. Pattern: `([a-zA-Z0-9_\\.-]{1,150}/[a-z0-9]{26})|(arn:aws(-[a-z]+)*:resource-groups(-(test|beta|gamma))?:[a-z]{2}(-[a-z]+)+-\d{1}:[0-9]{12}:group/[a-zA-Z0-9_\\.-]{1,150}/[a-z0-9]{26})`.
+   */
   group: string;
-  /** The tag key. */
+  /**
+   * The tag key.
+   *
+   * Length: 1–128. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   tagKey: string;
-  /** The tag value. */
+  /**
+   * The tag value.
+   *
+   * Length: 0–256. Pattern: `^([\p{L}\p{Z}\p{N}_.:/=+\-\@]*)$`.
+   */
   tagValue: string;
-  /** The Amazon resource name (ARN) of the role assumed by the service to tag and untag resources on your behalf. */
+  /**
+   * The Amazon resource name (ARN) of the role assumed by the service to tag and untag resources on your behalf.
+   *
+   * Length: 20–2048. Pattern: `arn:(aws[a-zA-Z-]*)?:iam::\d{12}:role/?[a-zA-Z_0-9+=,.\@\-_/]+`.
+   */
   roleArn: string;
 }
 

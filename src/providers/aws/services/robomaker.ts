@@ -25,7 +25,11 @@ export type Fleet = InstanceType<typeof Fleet>;
 export interface FleetArgs {
   /** The list of all tags added to the fleet. */
   tags?: Record<string, string>;
-  /** The name of the fleet. */
+  /**
+   * The name of the fleet.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9_\-]{1,255}$`.
+   */
   name?: string;
 }
 
@@ -50,15 +54,27 @@ export type Robot = InstanceType<typeof Robot>;
 
 /** Inputs of {@link Robot}. */
 export interface RobotArgs {
-  /** The Amazon Resource Name (ARN) of the fleet to which the robot will be registered. */
+  /**
+   * The Amazon Resource Name (ARN) of the fleet to which the robot will be registered.
+   *
+   * Length: 1–1224.
+   */
   fleet?: string;
   /** The architecture of the robot. */
   architecture: "X86_64" | "ARM64" | "ARMHF";
-  /** The Greengrass group associated with the robot. */
+  /**
+   * The Greengrass group associated with the robot.
+   *
+   * Length: 1–1224.
+   */
   greengrassGroupId: string;
   /** A map that contains tag keys and tag values that are attached to the robot. */
   tags?: Record<string, string>;
-  /** The name of the robot. */
+  /**
+   * The name of the robot.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -79,7 +95,11 @@ export type RobotApplication = InstanceType<typeof RobotApplication>;
 
 /** Inputs of {@link RobotApplication}. */
 export interface RobotApplicationArgs {
-  /** The current revision id. */
+  /**
+   * The current revision id.
+   *
+   * Length: 1–40.
+   */
   currentRevisionId?: string;
   /** The environment of the robot application. */
   environment?: string;
@@ -93,7 +113,11 @@ export interface RobotApplicationArgs {
   sources?: RobotApplicationSourceConfig[];
   /** A map that contains tag keys and tag values that are attached to the robot application. */
   tags?: Record<string, string>;
-  /** The name of the robot application. */
+  /**
+   * The name of the robot application.
+   *
+   * Length: 1–255.
+   */
   name?: string;
 }
 
@@ -123,7 +147,11 @@ export interface RobotApplicationRobotSoftwareSuite {
 export interface RobotApplicationSourceConfig {
   /** The Amazon S3 bucket name. */
   s3Bucket: string;
-  /** The target processor architecture for the application. */
+  /**
+   * The target processor architecture for the application.
+   *
+   * Length: 1–255.
+   */
   architecture: "X86_64" | "ARM64" | "ARMHF";
   /** The s3 object key. */
   s3Key: string;
@@ -140,9 +168,17 @@ export type RobotApplicationVersion = InstanceType<typeof RobotApplicationVersio
 
 /** Inputs of {@link RobotApplicationVersion}. */
 export interface RobotApplicationVersionArgs {
-  /** The current revision id for the robot application. If you provide a value and it matches the latest revision ID, a new version will be created. */
+  /**
+   * The current revision id for the robot application. If you provide a value and it matches the latest revision ID, a new version will be created.
+   *
+   * Length: 1–40. Pattern: `[a-zA-Z0-9_.\-]*`.
+   */
   currentRevisionId?: string;
-  /** The application information for the robot application. */
+  /**
+   * The application information for the robot application.
+   *
+   * Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:[\w+=/,.\@-]*:[0-9]*:[\w+=,.\@-]+(/[\w+=,.\@-]+)*`.
+   */
   application: string;
 }
 
@@ -187,7 +223,11 @@ export interface SimulationApplicationArgs {
   sources?: SimulationApplicationSourceConfig[];
   /** A map that contains tag keys and tag values that are attached to the simulation application. */
   tags?: Record<string, string>;
-  /** The name of the simulation application. */
+  /**
+   * The name of the simulation application.
+   *
+   * Length: 1–255. Pattern: `[a-zA-Z0-9_\-]*`.
+   */
   name?: string;
 }
 
@@ -203,7 +243,11 @@ export interface SimulationApplicationOutputs extends SimulationApplicationArgs 
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-robomaker-simulationapplication-renderingengine.html | CloudFormation: RenderingEngine}
  */
 export interface SimulationApplicationRenderingEngine {
-  /** The version of the rendering engine. */
+  /**
+   * The version of the rendering engine.
+   *
+   * Pattern: `1.x`.
+   */
   version: string;
   /** The name of the rendering engine. */
   name: "OGRE";
@@ -239,11 +283,19 @@ export interface SimulationApplicationRobotSoftwareSuite {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-robomaker-simulationapplication-sourceconfig.html | CloudFormation: SourceConfig}
  */
 export interface SimulationApplicationSourceConfig {
-  /** The Amazon S3 bucket name. */
+  /**
+   * The Amazon S3 bucket name.
+   *
+   * Pattern: `[a-z0-9][a-z0-9.\-]*[a-z0-9]`.
+   */
   s3Bucket: string;
   /** The target processor architecture for the application. */
   architecture: "X86_64" | "ARM64" | "ARMHF";
-  /** The s3 object key. */
+  /**
+   * The s3 object key.
+   *
+   * Length: 1–1024.
+   */
   s3Key: string;
 }
 
@@ -258,9 +310,17 @@ export type SimulationApplicationVersion = InstanceType<typeof SimulationApplica
 
 /** Inputs of {@link SimulationApplicationVersion}. */
 export interface SimulationApplicationVersionArgs {
-  /** The current revision id for the simulation application. If you provide a value and it matches the latest revision ID, a new version will be created. */
+  /**
+   * The current revision id for the simulation application. If you provide a value and it matches the latest revision ID, a new version will be created.
+   *
+   * Length: 1–40. Pattern: `[a-zA-Z0-9_.\-]*`.
+   */
   currentRevisionId?: string;
-  /** The application information for the simulation application. */
+  /**
+   * The application information for the simulation application.
+   *
+   * Pattern: `arn:[\w+=/,.\@-]+:[\w+=/,.\@-]+:[\w+=/,.\@-]*:[0-9]*:[\w+=,.\@-]+(/[\w+=,.\@-]+)*`.
+   */
   application: string;
 }
 

@@ -19,13 +19,21 @@ export type CRL = InstanceType<typeof CRL>;
 
 /** Inputs of {@link CRL}. */
 export interface CRLArgs {
-  /** The ARN of the TrustAnchor the certificate revocation list (CRL) will provide revocation for. */
+  /**
+   * The ARN of the TrustAnchor the certificate revocation list (CRL) will provide revocation for.
+   *
+   * Pattern: `^arn:aws(-[^:]+)?:rolesanywhere(:.*){2}(:trust-anchor.*)$`.
+   */
   trustAnchorArn?: string;
   /** Specifies whether the certificate revocation list (CRL) is enabled. */
   enabled?: boolean;
   /** The x509 v3 specified certificate revocation list (CRL). */
   crlData: string;
-  /** A list of tags to attach to the certificate revocation list (CRL). */
+  /**
+   * A list of tags to attach to the certificate revocation list (CRL).
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The name of the certificate revocation list (CRL). */
   name: string;
@@ -56,15 +64,27 @@ export interface ProfileArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   requireInstanceProperties?: boolean;
-  /** A list of IAM role ARNs that can be assumed when this profile is specified in a CreateSession request. */
+  /**
+   * A list of IAM role ARNs that can be assumed when this profile is specified in a CreateSession request.
+   *
+   * Each item: Length: 1–1011.
+   */
   roleArns: string[];
   /** A session policy that will applied to the trust boundary of the vended session credentials. */
   sessionPolicy?: string;
   /** The enabled status of the resource. */
   enabled?: boolean;
-  /** The number of seconds vended session credentials will be valid for */
+  /**
+   * The number of seconds vended session credentials will be valid for
+   *
+   * Range: 900–43200.
+   */
   durationSeconds?: number;
-  /** A list of Tags. */
+  /**
+   * A list of Tags.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The customer specified name of the resource. */
   name: string;
@@ -115,13 +135,21 @@ export type TrustAnchor = InstanceType<typeof TrustAnchor>;
 
 /** Inputs of {@link TrustAnchor}. */
 export interface TrustAnchorArgs {
-  /** A list of notification settings to be associated to the trust anchor. */
+  /**
+   * A list of notification settings to be associated to the trust anchor.
+   *
+   * Items: 0–50.
+   */
   notificationSettings?: TrustAnchorNotificationSetting[];
   /** Indicates whether the trust anchor is enabled. */
   enabled?: boolean;
   /** The trust anchor type and its related certificate data. */
   source: TrustAnchorSource;
-  /** The tags to attach to the trust anchor. */
+  /**
+   * The tags to attach to the trust anchor.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The name of the trust anchor. */
   name: string;
@@ -151,7 +179,11 @@ export interface TrustAnchorNotificationSetting {
   enabled: boolean;
   /** The event to which this notification setting is applied. */
   event: "CA_CERTIFICATE_EXPIRY" | "END_ENTITY_CERTIFICATE_EXPIRY";
-  /** The number of days before a notification event. This value is required for a notification setting that is enabled. */
+  /**
+   * The number of days before a notification event. This value is required for a notification setting that is enabled.
+   *
+   * Range: 1–360.
+   */
   threshold?: number;
 }
 

@@ -21,7 +21,11 @@ export type CidrCollection = InstanceType<typeof CidrCollection>;
 export interface CidrCollectionArgs {
   /** A complex type that contains information about the list of CIDR locations. */
   locations?: CidrCollectionLocation[];
-  /** The name of a CIDR collection. */
+  /**
+   * The name of a CIDR collection.
+   *
+   * Length: 1–64. Pattern: `^[0-9A-Za-z_\-]+$`.
+   */
   name: string;
 }
 
@@ -41,7 +45,11 @@ export interface CidrCollectionOutputs extends CidrCollectionArgs {
 export interface CidrCollectionLocation {
   /** List of CIDR blocks. */
   cidrList: string[];
-  /** The CIDR collection location name. */
+  /**
+   * The CIDR collection location name.
+   *
+   * Length: 1–16.
+   */
   locationName: string;
 }
 
@@ -56,7 +64,11 @@ export type DNSSEC = InstanceType<typeof DNSSEC>;
 
 /** Inputs of {@link DNSSEC}. */
 export interface DNSSECArgs {
-  /** A unique string (ID) that is used to identify a hosted zone. For example: `Z00001111A1ABCaaABC11` . */
+  /**
+   * A unique string (ID) that is used to identify a hosted zone. For example: `Z00001111A1ABCaaABC11` .
+   *
+   * Pattern: `^[A-Z0-9]{1,32}$`.
+   */
   hostedZoneId: string;
 }
 
@@ -138,7 +150,11 @@ export interface HealthCheckOutputs extends HealthCheckArgs {
 export interface HealthCheckHealthCheckConfig {
   /** A complex type that identifies the CloudWatch alarm that you want Amazon Route 53 health checkers to use to determine whether the specified health check is healthy. */
   alarmIdentifier?: HealthCheckAlarmIdentifier;
-  /** (CALCULATED Health Checks Only) A complex type that contains one `ChildHealthCheck` element for each health check that you want to associate with a `CALCULATED` health check. */
+  /**
+   * (CALCULATED Health Checks Only) A complex type that contains one `ChildHealthCheck` element for each health check that you want to associate with a `CALCULATED` health check.
+   *
+   * Items: at most 256.
+   */
   childHealthChecks?: string[];
   /**
    * Specify whether you want Amazon Route 53 to send the value of `FullyQualifiedDomainName` to the endpoint in the `client_hello` message during TLS negotiation. This allows the endpoint to respond to `HTTPS` health check requests with the applicable SSL/TLS certificate.
@@ -152,6 +168,8 @@ export interface HealthCheckHealthCheckConfig {
    * `FailureThreshold` is not supported when you specify a value for `Type` of `RECOVERY_CONTROL` .
    *
    * Otherwise, if you don't specify a value for `FailureThreshold` , the default value is three health checks.
+   *
+   * Range: 1–10.
    */
   failureThreshold?: number;
   /**
@@ -166,6 +184,8 @@ export interface HealthCheckHealthCheckConfig {
    * - If you specify a value of `80` for `Port` and `HTTP` or `HTTP_STR_MATCH` for `Type` , Route 53 passes the value of `FullyQualifiedDomainName` to the endpoint in the Host header.
    * - If you specify a value of `443` for `Port` and `HTTPS` or `HTTPS_STR_MATCH` for `Type` , Route 53 passes the value of `FullyQualifiedDomainName` to the endpoint in the `Host` header.
    * - If you specify another value for `Port` and any value except `TCP` for `Type` , Route 53 passes `FullyQualifiedDomainName:Port` to the endpoint in the `Host` header. …
+   *
+   * Length: at most 255.
    */
   fullyQualifiedDomainName?: string;
   /**
@@ -175,6 +195,8 @@ export interface HealthCheckHealthCheckConfig {
    *
    * - If you specify a number greater than the number of child health checks, Route 53 always considers this health check to be unhealthy.
    * - If you specify `0` , Route 53 always considers this health check to be healthy.
+   *
+   * Range: 0–256.
    */
   healthThreshold?: number;
   /**
@@ -186,6 +208,8 @@ export interface HealthCheckHealthCheckConfig {
    * - *IPv6 address* : eight groups of four hexadecimal values, separated by colons (:), for example, `2001:0db8:85a3:0000:0000:abcd:0001:2345` . You can also shorten IPv6 addresses as described in RFC 5952, for example, `2001:db8:85a3::abcd:1:2345` .
    *
    * If the endpoint is an EC2 instance, we recommend that you create an Elastic IP address, associate it with your EC2 instance, and specify the Elastic IP address for `IPAddress` . This ensures that the IP address of your instance will never change. …
+   *
+   * Length: at most 45.
    */
   ipAddress?: string;
   /**
@@ -210,6 +234,8 @@ export interface HealthCheckHealthCheckConfig {
    * The port on the endpoint that you want Amazon Route 53 to perform health checks on.
    *
    * > Don't specify a value for `Port` when you specify a value for [Type](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53-healthcheck-healthcheckconfig.html#cfn-route53-healthcheck-healthcheckconfig-type) of `CLOUDWATCH_METRIC` or `CALCULATED` .
+   *
+   * Range: 1–65535.
    */
   port?: number;
   /**
@@ -218,6 +244,8 @@ export interface HealthCheckHealthCheckConfig {
    * If you don't specify any regions, Route 53 health checkers automatically performs checks from all of the regions that are listed under *Valid Values* .
    *
    * If you update a health check to remove a region that has been performing health checks, Route 53 will briefly continue to perform checks from that region to ensure that some health checkers are always checking the endpoint (for example, if you replace three regions with four different regions).
+   *
+   * Items: at most 64.
    */
   regions?: string[];
   /**
@@ -228,20 +256,30 @@ export interface HealthCheckHealthCheckConfig {
    * > You can't change the value of `RequestInterval` after you create a health check. 
    *
    * If you don't specify a value for `RequestInterval` , the default value is `30` seconds.
+   *
+   * Range: 10–30.
    */
   requestInterval?: number;
-  /** The path, if any, that you want Amazon Route 53 to request when performing health checks. The path can be any value for which your endpoint will return an HTTP status code of 2xx or 3xx when the endpoint is healthy, for example, the file /docs/route53-health-check.html. You can also include query string parameters, for example, `/welcome.html?language=jp&login=y` . */
+  /**
+   * The path, if any, that you want Amazon Route 53 to request when performing health checks. The path can be any value for which your endpoint will return an HTTP status code of 2xx or 3xx when the endpoint is healthy, for example, the file /docs/route53-health-check.html. You can also include query string parameters, for example, `/welcome.html?language=jp&login=y` .
+   *
+   * Length: at most 255.
+   */
   resourcePath?: string;
   /**
    * The Amazon Resource Name (ARN) for the Route 53 Application Recovery Controller routing control.
    *
    * For more information about Route 53 Application Recovery Controller, see [Route 53 Application Recovery Controller Developer Guide.](https://docs.aws.amazon.com/r53recovery/latest/dg/what-is-route-53-recovery.html) .
+   *
+   * Length: 1–255.
    */
   routingControlArn?: string;
   /**
    * If the value of Type is `HTTP_STR_MATCH` or `HTTPS_STR_MATCH` , the string that you want Amazon Route 53 to search for in the response body from the specified resource. If the string appears in the response body, Route 53 considers the resource healthy.
    *
    * Route 53 considers case when searching for `SearchString` in the response body.
+   *
+   * Length: at most 255.
    */
   searchString?: string;
   /**
@@ -270,6 +308,8 @@ export interface HealthCheckAlarmIdentifier {
    * > 
    * > - Standard-resolution metrics. High-resolution metrics aren't supported. For more information, see [High-Resolution Metrics](https://docs.aws.amazon.com/AmazonCloudWatch/latest/DeveloperGuide/publishingMetrics.html#high-resolution-metrics) in the *Amazon CloudWatch User Guide* .
    * > - Statistics: Average, Minimum, Maximum, Sum, and SampleCount. Extended statistics aren't supported.
+   *
+   * Length: 1–256.
    */
   name: string;
   /**
@@ -291,6 +331,8 @@ export interface HealthCheckHealthCheckTag {
    *
    * - *Add a tag to a health check or hosted zone* : `Value` is the value that you want to give the new tag.
    * - *Edit a tag* : `Value` is the new value that you want to assign the tag.
+   *
+   * Length: at most 256.
    */
   value: string;
   /**
@@ -300,6 +342,8 @@ export interface HealthCheckHealthCheckTag {
    * - *Edit a tag* : `Key` is the name of the tag that you want to change the `Value` for.
    * - *Delete a key* : `Key` is the name of the tag you want to remove.
    * - *Give a name to a health check* : Edit the default `Name` tag. In the Amazon Route 53 console, the list of your health checks includes a *Name* column that lets you see the name that you've given to each health check.
+   *
+   * Length: at most 128.
    */
   key: string;
 }
@@ -364,6 +408,8 @@ export interface HostedZoneArgs {
    * The name of the domain. Specify a fully qualified domain name, for example, *www.example.com* . The trailing dot is optional; Amazon Route 53 assumes that the domain name is fully qualified. This means that Route 53 treats *www.example.com* (without a trailing dot) and *www.example.com.* (with a trailing dot) as identical.
    *
    * If you're creating a public hosted zone, this is the name you have registered with your DNS registrar. If your domain name is registered with a registrar other than Route 53, change the name servers for your domain to the set of `NameServers` that are returned by the `Fn::GetAtt` intrinsic function.
+   *
+   * Length: at most 1024.
    */
   name?: string;
   /** The features configuration for the hosted zone, including accelerated recovery settings and status information. */
@@ -393,6 +439,8 @@ export interface HostedZoneHostedZoneTag {
    *
    * - *Add a tag to a health check or hosted zone* : `Value` is the value that you want to give the new tag.
    * - *Edit a tag* : `Value` is the new value that you want to assign the tag.
+   *
+   * Length: at most 256.
    */
   value: string;
   /**
@@ -402,6 +450,8 @@ export interface HostedZoneHostedZoneTag {
    * - *Edit a tag* : `Key` is the name of the tag that you want to change the `Value` for.
    * - *Delete a key* : `Key` is the name of the tag you want to remove.
    * - *Give a name to a health check* : Edit the default `Name` tag. In the Amazon Route 53 console, the list of your health checks includes a *Name* column that lets you see the name that you've given to each health check.
+   *
+   * Length: at most 128.
    */
   key: string;
 }
@@ -434,7 +484,11 @@ export interface HostedZoneVPC {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53-hostedzone-hostedzoneconfig.html | CloudFormation: HostedZoneConfig}
  */
 export interface HostedZoneHostedZoneConfig {
-  /** Any comments that you want to include about the hosted zone. */
+  /**
+   * Any comments that you want to include about the hosted zone.
+   *
+   * Length: at most 256.
+   */
   comment?: string;
 }
 
@@ -480,11 +534,23 @@ export interface KeySigningKeyArgs {
    * - **INTERNAL_FAILURE** - There was an error during a request. Before you can continue to work with DNSSEC signing, including actions that involve this KSK, you must correct the problem. For example, you may need to activate or deactivate the KSK.
    */
   status: "ACTIVE" | "INACTIVE";
-  /** The Amazon resource name (ARN) for a customer managed customer master key (CMK) in AWS Key Management Service ( AWS  ). The `KeyManagementServiceArn` must be unique for each key-signing key (KSK) in a single hosted zone. For example: `arn:aws:kms:us-east-1:111122223333:key/111a2222-a11b-1ab1-2ab2-1ab21a2b3a111` . */
+  /**
+   * The Amazon resource name (ARN) for a customer managed customer master key (CMK) in AWS Key Management Service ( AWS  ). The `KeyManagementServiceArn` must be unique for each key-signing key (KSK) in a single hosted zone. For example: `arn:aws:kms:us-east-1:111122223333:key/111a2222-a11b-1ab1-2ab2-1ab21a2b3a111` .
+   *
+   * Length: 1–256.
+   */
   keyManagementServiceArn: string;
-  /** The unique string (ID) that is used to identify a hosted zone. For example: `Z00001111A1ABCaaABC11` . */
+  /**
+   * The unique string (ID) that is used to identify a hosted zone. For example: `Z00001111A1ABCaaABC11` .
+   *
+   * Pattern: `^[A-Z0-9]{1,32}$`.
+   */
   hostedZoneId: string;
-  /** A string used to identify a key-signing key (KSK). `Name` can include numbers, letters, and underscores (_). `Name` must be unique for each key-signing key in the same hosted zone. */
+  /**
+   * A string used to identify a key-signing key (KSK). `Name` can include numbers, letters, and underscores (_). `Name` must be unique for each key-signing key in the same hosted zone.
+   *
+   * Pattern: `^[a-zA-Z0-9_]{3,128}$`.
+   */
   name: string;
 }
 

@@ -19,13 +19,21 @@ export type AccessSource = InstanceType<typeof AccessSource>;
 
 /** Inputs of {@link AccessSource}. */
 export interface AccessSourceArgs {
+  /** Length: 1–42. */
   cidr: string;
   ipAddressType?: "IPV4" | "IPV6";
+  /** Length: 1–64. Pattern: ``. */
   name?: string;
+  /** Length: 1–64. */
   dnsViewId: string;
   protocol: "DO53" | "DOH" | "DOT";
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -49,11 +57,18 @@ export type AccessToken = InstanceType<typeof AccessToken>;
 
 /** Inputs of {@link AccessToken}. */
 export interface AccessTokenArgs {
+  /** Length: 1–64. Pattern: ``. */
   name?: string;
+  /** Length: 1–64. */
   dnsViewId: string;
   expiresAt?: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -79,14 +94,22 @@ export type DnsView = InstanceType<typeof DnsView>;
 
 /** Inputs of {@link DnsView}. */
 export interface DnsViewArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–256. */
   description?: string;
+  /** Length: 1–64. */
   globalResolverId: string;
   dnssecValidation?: "ENABLED" | "DISABLED";
   ednsClientSubnet?: "ENABLED" | "DISABLED";
   firewallRulesFailOpen?: "ENABLED" | "DISABLED";
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -110,23 +133,35 @@ export type FirewallDomainList = InstanceType<typeof FirewallDomainList>;
 
 /** Inputs of {@link FirewallDomainList}. */
 export interface FirewallDomainListArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–256. */
   description?: string;
+  /** Length: 1–64. */
   globalResolverId: string;
   /**
    * An inline list of domains to use for this domain list.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–255.
    */
   domains?: string[];
   /**
    * S3 URL to import domains from.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024.
    */
   domainFileUrl?: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -152,21 +187,36 @@ export type FirewallRule = InstanceType<typeof FirewallRule>;
 
 /** Inputs of {@link FirewallRule}. */
 export interface FirewallRuleArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–256. */
   description?: string;
   action: "ALLOW" | "ALERT" | "BLOCK";
   blockResponse?: "NODATA" | "NXDOMAIN" | "OVERRIDE";
   blockOverrideDnsType?: "CNAME";
+  /** Length: 1–256. Pattern: `\*?[-a-zA-Z0-9.]+`. */
   blockOverrideDomain?: string;
+  /** Range: 0–604800. */
   blockOverrideTtl?: number;
   confidenceThreshold?: "LOW" | "MEDIUM" | "HIGH";
   dnsAdvancedProtection?: "DGA" | "DNS_TUNNELING" | "DICTIONARY_DGA";
+  /** Length: 1–64. */
   firewallDomainListId?: string;
+  /** Range: 1–10000. */
   priority?: number;
+  /** Length: 1–64. */
   dnsViewId: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 0–16.
+   */
   qType?: string;
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
 }
 
@@ -190,14 +240,26 @@ export type GlobalResolver = InstanceType<typeof GlobalResolver>;
 
 /** Inputs of {@link GlobalResolver}. */
 export interface GlobalResolverArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–256. */
   description?: string;
-  /** The list of regions the Global Resolver exists in. Regions can be added or removed on update; the order of this list is not significant. */
+  /**
+   * The list of regions the Global Resolver exists in. Regions can be added or removed on update; the order of this list is not significant.
+   *
+   * Each item: Length: 1–32.
+   */
   regions: string[];
+  /** Length: 1–32. */
   observabilityRegion?: string;
   ipAddressType?: "IPV4" | "DUAL_STACK";
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256.
+   */
   clientToken?: string;
+  /** Items: at most 50. */
   tags?: AwsTag[];
 }
 
@@ -224,8 +286,11 @@ export type HostedZoneAssociation = InstanceType<typeof HostedZoneAssociation>;
 
 /** Inputs of {@link HostedZoneAssociation}. */
 export interface HostedZoneAssociationArgs {
+  /** Length: 1–64. Pattern: ``. */
   name: string;
+  /** Length: 1–32. */
   hostedZoneId: string;
+  /** Length: 1–2048. Pattern: ``. */
   resourceArn: string;
 }
 

@@ -19,7 +19,11 @@ export type Profile = InstanceType<typeof Profile>;
 
 /** Inputs of {@link Profile}. */
 export interface ProfileArgs {
-  /** Name of the Profile. */
+  /**
+   * Name of the Profile.
+   *
+   * Length: 1–64.
+   */
   name: string;
   /** A list of the tag keys and values that you want to associate with the profile. */
   tags?: AwsTag[];

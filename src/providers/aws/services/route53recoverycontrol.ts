@@ -21,7 +21,11 @@ export type Cluster = InstanceType<typeof Cluster>;
 export interface ClusterArgs {
   /** The tags associated with the cluster. */
   tags?: AwsTag[];
-  /** Name of the cluster. You can use any non-white space character in the name except the following: & > < ' (single quote) " (double quote) ; (semicolon). */
+  /**
+   * Name of the cluster. You can use any non-white space character in the name except the following: & > < ' (single quote) " (double quote) ; (semicolon).
+   *
+   * Length: 1–64.
+   */
   name: string;
   /** The network-type can either be IPV4 or DUALSTACK. */
   networkType?: "IPV4" | "DUALSTACK";
@@ -45,9 +49,17 @@ export interface ClusterOutputs extends ClusterArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53recoverycontrol-cluster-clusterendpoint.html | CloudFormation: ClusterEndpoint}
  */
 export interface ClusterClusterEndpoint {
-  /** A cluster endpoint URL for one of the five redundant clusters that you specify to set or retrieve a routing control state. */
+  /**
+   * A cluster endpoint URL for one of the five redundant clusters that you specify to set or retrieve a routing control state.
+   *
+   * Length: 1–128.
+   */
   endpoint?: string;
-  /** The AWS Region for a cluster endpoint. */
+  /**
+   * The AWS Region for a cluster endpoint.
+   *
+   * Length: 1–32.
+   */
   region?: string;
 }
 
@@ -62,11 +74,19 @@ export type ControlPanel = InstanceType<typeof ControlPanel>;
 
 /** Inputs of {@link ControlPanel}. */
 export interface ControlPanelArgs {
-  /** The Amazon Resource Name (ARN) of the cluster for the control panel. */
+  /**
+   * The Amazon Resource Name (ARN) of the cluster for the control panel.
+   *
+   * Pattern: `^[A-Za-z0-9:\/_-]*$`.
+   */
   clusterArn?: string;
   /** The tags associated with the control panel. */
   tags?: AwsTag[];
-  /** The name of the control panel. You can use any non-white space character in the name. */
+  /**
+   * The name of the control panel. You can use any non-white space character in the name.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 
@@ -99,11 +119,21 @@ export interface RoutingControlArgs {
    * The Amazon Resource Name (ARN) of the cluster that hosts the routing control.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^[A-Za-z0-9:\/_-]*$`.
    */
   clusterArn?: string;
-  /** The Amazon Resource Name (ARN) of the control panel that includes the routing control. */
+  /**
+   * The Amazon Resource Name (ARN) of the control panel that includes the routing control.
+   *
+   * Pattern: `^[A-Za-z0-9:\/_-]*$`.
+   */
   controlPanelArn?: string;
-  /** The name of the routing control. You can use any non-white space character in the name. */
+  /**
+   * The name of the routing control. You can use any non-white space character in the name.
+   *
+   * Length: 1–64.
+   */
   name: string;
 }
 

@@ -25,9 +25,17 @@ export type Cell = InstanceType<typeof Cell>;
 
 /** Inputs of {@link Cell}. */
 export interface CellArgs {
-  /** The name of the cell to create. */
+  /**
+   * The name of the cell to create.
+   *
+   * Length: at most 64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   cellName?: string;
-  /** A list of cell Amazon Resource Names (ARNs) contained within this cell, for use in nested cells. For example, Availability Zones within specific AWS Regions . */
+  /**
+   * A list of cell Amazon Resource Names (ARNs) contained within this cell, for use in nested cells. For example, Availability Zones within specific AWS Regions .
+   *
+   * Items: at most 5.
+   */
   cells?: string[];
   /** A collection of tags associated with a resource. */
   tags?: AwsTag[];
@@ -35,7 +43,11 @@ export interface CellArgs {
 
 /** Outputs of {@link Cell}: its inputs as the cloud reports them, and its attributes. */
 export interface CellOutputs extends CellArgs {
-  /** The name of the cell to create. */
+  /**
+   * The name of the cell to create.
+   *
+   * Length: at most 64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   cellName: string;
   /** The readiness scope for the cell, which can be the Amazon Resource Name (ARN) of a cell or the ARN of a recovery group. Although this is a list, it can currently have only one element. */
   parentReadinessScopes: string[];
@@ -58,9 +70,17 @@ export type ReadinessCheck = InstanceType<typeof ReadinessCheck>;
 
 /** Inputs of {@link ReadinessCheck}. */
 export interface ReadinessCheckArgs {
-  /** The name of the resource set to check. */
+  /**
+   * The name of the resource set to check.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   resourceSetName?: string;
-  /** The name of the readiness check to create. */
+  /**
+   * The name of the readiness check to create.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   readinessCheckName?: string;
   /** A collection of tags associated with a resource. */
   tags?: AwsTag[];
@@ -68,7 +88,11 @@ export interface ReadinessCheckArgs {
 
 /** Outputs of {@link ReadinessCheck}: its inputs as the cloud reports them, and its attributes. */
 export interface ReadinessCheckOutputs extends ReadinessCheckArgs {
-  /** The name of the readiness check to create. */
+  /**
+   * The name of the readiness check to create.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   readinessCheckName: string;
   /** The Amazon Resource Name (ARN) of the readiness check. */
   readinessCheckArn: string;
@@ -89,9 +113,17 @@ export type RecoveryGroup = InstanceType<typeof RecoveryGroup>;
 
 /** Inputs of {@link RecoveryGroup}. */
 export interface RecoveryGroupArgs {
-  /** The name of the recovery group to create. */
+  /**
+   * The name of the recovery group to create.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   recoveryGroupName?: string;
-  /** A list of the cell Amazon Resource Names (ARNs) in the recovery group. */
+  /**
+   * A list of the cell Amazon Resource Names (ARNs) in the recovery group.
+   *
+   * Items: at most 5. Each item: Length: 1–256.
+   */
   cells?: string[];
   /** A collection of tags associated with a resource. */
   tags?: AwsTag[];
@@ -99,7 +131,11 @@ export interface RecoveryGroupArgs {
 
 /** Outputs of {@link RecoveryGroup}: its inputs as the cloud reports them, and its attributes. */
 export interface RecoveryGroupOutputs extends RecoveryGroupArgs {
-  /** The name of the recovery group to create. */
+  /**
+   * The name of the recovery group to create.
+   *
+   * Length: 1–64. Pattern: `[a-zA-Z0-9_]+`.
+   */
   recoveryGroupName: string;
   /** The Amazon Resource Name (ARN) of the recovery group. */
   recoveryGroupArn: string;
@@ -132,7 +168,11 @@ export interface ResourceSetArgs {
   resourceSetType: string;
   /** The name of the resource set to create. */
   resourceSetName?: string;
-  /** A list of resource objects in the resource set. */
+  /**
+   * A list of resource objects in the resource set.
+   *
+   * Items: 1–6.
+   */
   resources: ResourceSetResource[];
   /** A tag to associate with the parameters for a resource set. */
   tags?: AwsTag[];
@@ -156,7 +196,11 @@ export interface ResourceSetResource {
   resourceArn?: string;
   /** A component for DNS/routing control readiness checks. This is a required setting when `ResourceSet` `ResourceSetType` is set to `AWS::Route53RecoveryReadiness::DNSTargetResource` . Do not set it for any other `ResourceSetType` setting. */
   dnsTargetResource?: ResourceSetDNSTargetResource;
-  /** The recovery group Amazon Resource Name (ARN) or the cell ARN that the readiness checks for this resource set are scoped to. */
+  /**
+   * The recovery group Amazon Resource Name (ARN) or the cell ARN that the readiness checks for this resource set are scoped to.
+   *
+   * Each item: Items: at most 5.
+   */
   readinessScopes?: string[];
   /** The component identifier of the resource, generated when DNS target resource is used. */
   componentId?: string;

@@ -25,6 +25,8 @@ export interface FirewallDomainListArgs {
    * A list of the domain lists that you have defined.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Each item: Length: 1–255.
    */
   domains?: string[];
   /**
@@ -33,11 +35,17 @@ export interface FirewallDomainListArgs {
    * The file must be in an S3 bucket that's in the same Region as your DNS Firewall. The file must be a text file and must contain a single domain per line.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–1024.
    */
   domainFileUrl?: string;
   /** A list of the tag keys and values that you want to associate with the domain list. */
   tags?: AwsTag[];
-  /** The name of the domain list. */
+  /**
+   * The name of the domain list.
+   *
+   * Length: 1–64. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -78,7 +86,11 @@ export interface FirewallRuleGroupArgs {
   firewallRules?: FirewallRuleGroupFirewallRule[];
   /** A list of the tag keys and values that you want to associate with the rule group. */
   tags?: AwsTag[];
-  /** The name of the rule group. */
+  /**
+   * The name of the rule group.
+   *
+   * Length: 1–64. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -128,9 +140,17 @@ export interface FirewallRuleGroupFirewallRule {
   action: "ALLOW" | "BLOCK" | "ALERT";
   /** The priority of the rule in the rule group. This value must be unique within the rule group. DNS Firewall processes the rules in a rule group by order of priority, starting from the lowest setting. */
   priority: number;
-  /** The custom DNS record to send back in response to the query. Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` . */
+  /**
+   * The custom DNS record to send back in response to the query. Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` .
+   *
+   * Length: 1–255.
+   */
   blockOverrideDomain?: string;
-  /** The ID of the domain list that's used in the rule. */
+  /**
+   * The ID of the domain list that's used in the rule.
+   *
+   * Length: 1–64.
+   */
   firewallDomainListId?: string;
   /**
    * The way that you want DNS Firewall to block the request. Used for the rule action setting `BLOCK` .
@@ -140,11 +160,19 @@ export interface FirewallRuleGroupFirewallRule {
    * - `OVERRIDE` - Provide a custom override in the response. This option requires custom handling details in the rule's `BlockOverride*` settings.
    */
   blockResponse?: "NODATA" | "NXDOMAIN" | "OVERRIDE";
-  /** The recommended amount of time, in seconds, for the DNS resolver or web browser to cache the provided override record. Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` . */
+  /**
+   * The recommended amount of time, in seconds, for the DNS resolver or web browser to cache the provided override record. Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` .
+   *
+   * Range: 0–604800.
+   */
   blockOverrideTtl?: number;
   /** The DNS record's type. This determines the format of the record value that you provided in `BlockOverrideDomain` . Used for the rule action `BLOCK` with a `BlockResponse` setting of `OVERRIDE` . */
   blockOverrideDnsType?: "CNAME";
-  /** ID of the DNS Firewall Advanced rule. */
+  /**
+   * ID of the DNS Firewall Advanced rule.
+   *
+   * Length: 1–64.
+   */
   firewallThreatProtectionId?: string;
   /**
    * The DNS query type you want the rule to evaluate. Allowed values are;
@@ -163,6 +191,8 @@ export interface FirewallRuleGroupFirewallRule {
    * - SRV: Application specific values that identify servers.
    * - TXT: Verifies email senders and application-specific values.
    * - A query type you define by using the DNS type ID, for example 28 for AAAA. The values must be defined as TYPE NUMBER , where the NUMBER can be 1-65334, for example, TYPE28. For more information, see [List of DNS record types](https://docs.aws.amazon.com/https://en.wikipedia.org/wiki/List_of_DNS_record_types) .
+   *
+   * Length: 1–16.
    */
   qtype?: string;
   /**
@@ -214,7 +244,11 @@ export interface FirewallRuleGroupFirewallRuleType {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53resolver-firewallrulegroup-partnerthreatprotectionconfig.html | CloudFormation: PartnerThreatProtectionConfig}
  */
 export interface FirewallRuleGroupPartnerThreatProtectionConfig {
-  /** The partner identifier value. */
+  /**
+   * The partner identifier value.
+   *
+   * Length: 1–128.
+   */
   partner: string;
 }
 
@@ -224,7 +258,11 @@ export interface FirewallRuleGroupPartnerThreatProtectionConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53resolver-firewallrulegroup-firewalladvancedcontentcategoryconfig.html | CloudFormation: FirewallAdvancedContentCategoryConfig}
  */
 export interface FirewallRuleGroupFirewallAdvancedContentCategoryConfig {
-  /** The content category value. */
+  /**
+   * The content category value.
+   *
+   * Length: 1–128.
+   */
   category: string;
 }
 
@@ -234,7 +272,11 @@ export interface FirewallRuleGroupFirewallAdvancedContentCategoryConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-route53resolver-firewallrulegroup-firewalladvancedthreatcategoryconfig.html | CloudFormation: FirewallAdvancedThreatCategoryConfig}
  */
 export interface FirewallRuleGroupFirewallAdvancedThreatCategoryConfig {
-  /** The threat category value. */
+  /**
+   * The threat category value.
+   *
+   * Length: 1–128.
+   */
   category: string;
 }
 
@@ -249,9 +291,17 @@ export type FirewallRuleGroupAssociation = InstanceType<typeof FirewallRuleGroup
 
 /** Inputs of {@link FirewallRuleGroupAssociation}. */
 export interface FirewallRuleGroupAssociationArgs {
-  /** The unique identifier of the VPC that is associated with the rule group. */
+  /**
+   * The unique identifier of the VPC that is associated with the rule group.
+   *
+   * Length: 1–64.
+   */
   vpcId: string;
-  /** The unique identifier of the firewall rule group. */
+  /**
+   * The unique identifier of the firewall rule group.
+   *
+   * Length: 1–64.
+   */
   firewallRuleGroupId: string;
   /**
    * The setting that determines the processing order of the rule group among the rule groups that are associated with a single VPC. DNS Firewall filters VPC traffic starting from rule group with the lowest numeric priority setting.
@@ -265,7 +315,11 @@ export interface FirewallRuleGroupAssociationArgs {
   mutationProtection?: "ENABLED" | "DISABLED";
   /** A list of the tag keys and values that you want to associate with the rule group. */
   tags?: AwsTag[];
-  /** The name of the association. */
+  /**
+   * The name of the association.
+   *
+   * Length: 0–64. Pattern: ``.
+   */
   name?: string;
 }
 
@@ -300,15 +354,31 @@ export type OutpostResolver = InstanceType<typeof OutpostResolver>;
 
 /** Inputs of {@link OutpostResolver}. */
 export interface OutpostResolverArgs {
-  /** Amazon EC2 instance count for the Resolver on the Outpost. */
+  /**
+   * Amazon EC2 instance count for the Resolver on the Outpost.
+   *
+   * Range: 4–256.
+   */
   instanceCount?: number;
-  /** The ARN (Amazon Resource Name) for the Outpost. */
+  /**
+   * The ARN (Amazon Resource Name) for the Outpost.
+   *
+   * Length: 1–1024.
+   */
   outpostArn: string;
-  /** The Amazon EC2 instance type. If you specify this, you must also specify a value for the `OutpostArn` . */
+  /**
+   * The Amazon EC2 instance type. If you specify this, you must also specify a value for the `OutpostArn` .
+   *
+   * Length: 1–255.
+   */
   preferredInstanceType: string;
   /** A key value pair that helps you identify a Route 53 Resolver . */
   tags?: AwsTag[];
-  /** Name of the Resolver. */
+  /**
+   * Name of the Resolver.
+   *
+   * Length: 1–255.
+   */
   name: string;
 }
 
@@ -345,7 +415,11 @@ export type ResolverConfig = InstanceType<typeof ResolverConfig>;
 
 /** Inputs of {@link ResolverConfig}. */
 export interface ResolverConfigArgs {
-  /** The ID of the Amazon Virtual Private Cloud VPC or a Route 53 Profile that you're configuring Resolver for. */
+  /**
+   * The ID of the Amazon Virtual Private Cloud VPC or a Route 53 Profile that you're configuring Resolver for.
+   *
+   * Length: 1–64.
+   */
   resourceId: string;
   /** Represents the desired status of `AutodefinedReverse` . The only supported value on creation is `DISABLE` . Deletion of this resource will return `AutodefinedReverse` to its default value of `ENABLED` . */
   autodefinedReverseFlag: "DISABLE";
@@ -372,7 +446,11 @@ export type ResolverDNSSECConfig = InstanceType<typeof ResolverDNSSECConfig>;
 
 /** Inputs of {@link ResolverDNSSECConfig}. */
 export interface ResolverDNSSECConfigArgs {
-  /** The ID of the virtual private cloud (VPC) that you're configuring the DNSSEC validation status for. */
+  /**
+   * The ID of the virtual private cloud (VPC) that you're configuring the DNSSEC validation status for.
+   *
+   * Length: 1–64.
+   */
   resourceId?: string;
 }
 
@@ -498,9 +576,17 @@ export type ResolverQueryLoggingConfig = InstanceType<typeof ResolverQueryLoggin
 
 /** Inputs of {@link ResolverQueryLoggingConfig}. */
 export interface ResolverQueryLoggingConfigArgs {
-  /** The ARN of the resource that you want Resolver to send query logs: an Amazon S3 bucket, a CloudWatch Logs log group, or a Kinesis Data Firehose delivery stream. */
+  /**
+   * The ARN of the resource that you want Resolver to send query logs: an Amazon S3 bucket, a CloudWatch Logs log group, or a Kinesis Data Firehose delivery stream.
+   *
+   * Length: 1–600.
+   */
   destinationArn?: string;
-  /** The name of the query logging configuration. */
+  /**
+   * The name of the query logging configuration.
+   *
+   * Length: 1–64. Pattern: ``.
+   */
   name?: string;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
@@ -547,9 +633,17 @@ export type ResolverQueryLoggingConfigAssociation = InstanceType<typeof Resolver
 
 /** Inputs of {@link ResolverQueryLoggingConfigAssociation}. */
 export interface ResolverQueryLoggingConfigAssociationArgs {
-  /** The ID of the Amazon VPC that is associated with the query logging configuration. */
+  /**
+   * The ID of the Amazon VPC that is associated with the query logging configuration.
+   *
+   * Length: 1–64.
+   */
   resourceId?: string;
-  /** The ID of the query logging configuration that a VPC is associated with. */
+  /**
+   * The ID of the query logging configuration that a VPC is associated with.
+   *
+   * Length: 1–64.
+   */
   resolverQueryLogConfigId?: string;
 }
 
@@ -592,9 +686,17 @@ export type ResolverRule = InstanceType<typeof ResolverRule>;
 
 /** Inputs of {@link ResolverRule}. */
 export interface ResolverRuleArgs {
-  /** The ID of the endpoint that the rule is associated with. */
+  /**
+   * The ID of the endpoint that the rule is associated with.
+   *
+   * Length: 1–64.
+   */
   resolverEndpointId?: string;
-  /** DNS queries for this domain name are forwarded to the IP addresses that are specified in `TargetIps` . If a query matches multiple Resolver rules (example.com and www.example.com), the query is routed using the Resolver rule that contains the most specific domain name (www.example.com). */
+  /**
+   * DNS queries for this domain name are forwarded to the IP addresses that are specified in `TargetIps` . If a query matches multiple Resolver rules (example.com and www.example.com), the query is routed using the Resolver rule that contains the most specific domain name (www.example.com).
+   *
+   * Length: 1–256.
+   */
   domainName?: string;
   /**
    * When you want to forward DNS queries for specified domain name to resolvers on your network, specify `FORWARD` or `DELEGATE` . If a query matches multiple Resolver rules (example.com and www.example.com), outbound DNS queries are routed using the Resolver rule that contains the most specific domain name (www.example.com).
@@ -614,9 +716,15 @@ export interface ResolverRuleArgs {
    * The name for the Resolver rule, which you specified when you created the Resolver rule.
    *
    * The name can be up to 64 characters long and can contain letters (a-z, A-Z), numbers (0-9), hyphens (-), underscores (_), and spaces. The name cannot consist of only numbers.
+   *
+   * Length: 0–64.
    */
   name?: string;
-  /** DNS queries with delegation records that point to this domain name are forwarded to resolvers on your network. */
+  /**
+   * DNS queries with delegation records that point to this domain name are forwarded to resolvers on your network.
+   *
+   * Length: 1–256.
+   */
   delegationRecord?: string;
 }
 
@@ -638,11 +746,19 @@ export interface ResolverRuleTargetAddress {
   ipv6?: string;
   /** One IPv4 address that you want to forward DNS queries to. */
   ip?: string;
-  /** The port at `Ip` that you want to forward DNS queries to. */
+  /**
+   * The port at `Ip` that you want to forward DNS queries to.
+   *
+   * Length: 0–65535.
+   */
   port?: string;
   /** The protocols for the target address. The protocol you choose needs to be supported by the outbound endpoint of the Resolver rule. */
   protocol?: "Do53" | "DoH";
-  /** The Server Name Indication of the DoH server that you want to forward queries to. This is only used if the Protocol of the `TargetAddress` is `DoH` . */
+  /**
+   * The Server Name Indication of the DoH server that you want to forward queries to. This is only used if the Protocol of the `TargetAddress` is `DoH` .
+   *
+   * Length: 0–255.
+   */
   serverNameIndication?: string;
 }
 

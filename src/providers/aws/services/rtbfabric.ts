@@ -19,8 +19,13 @@ export type InboundExternalLink = InstanceType<typeof InboundExternalLink>;
 
 /** Inputs of {@link InboundExternalLink}. */
 export interface InboundExternalLinkArgs {
-  /** Tags to assign to the Link. */
+  /**
+   * Tags to assign to the Link.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
+  /** Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`. */
   gatewayId: string;
   linkAttributes?: InboundExternalLinkLinkAttributes;
   linkLogSettings: InboundExternalLinkLinkLogSettings;
@@ -38,15 +43,19 @@ export interface InboundExternalLinkOutputs extends InboundExternalLinkArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-inboundexternallink-linkattributes.html | CloudFormation: LinkAttributes} */
 export interface InboundExternalLinkLinkAttributes {
+  /** Items: 1–200. */
   responderErrorMasking?: InboundExternalLinkResponderErrorMaskingForHttpCode[];
   customerProvidedId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-inboundexternallink-respondererrormaskingforhttpcode.html | CloudFormation: ResponderErrorMaskingForHttpCode} */
 export interface InboundExternalLinkResponderErrorMaskingForHttpCode {
+  /** Length: 3–7. Pattern: `^DEFAULT|4XX|5XX|\d{3}$`. */
   httpCode: string;
   action: "NO_BID" | "PASSTHROUGH";
+  /** Items: 1–2. */
   loggingTypes: ("NONE" | "METRIC" | "RESPONSE")[];
+  /** Range: 0–100. */
   responseLoggingPercentage?: number;
 }
 
@@ -62,7 +71,9 @@ export interface InboundExternalLinkApplicationLogs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-inboundexternallink-linkapplicationlogsampling.html | CloudFormation: LinkApplicationLogSampling} */
 export interface InboundExternalLinkLinkApplicationLogSampling {
+  /** Range: 0–100. */
   errorLog: number;
+  /** Range: 0–100. */
   filterLog: number;
 }
 
@@ -79,11 +90,23 @@ export type Link = InstanceType<typeof Link>;
 
 /** Inputs of {@link Link}. */
 export interface LinkArgs {
-  /** A map of the key-value pairs of the tag or tags to assign to the resource. */
+  /**
+   * A map of the key-value pairs of the tag or tags to assign to the resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** The unique identifier of the gateway. */
+  /**
+   * The unique identifier of the gateway.
+   *
+   * Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`.
+   */
   gatewayId: string;
-  /** The unique identifier of the peer gateway. */
+  /**
+   * The unique identifier of the peer gateway.
+   *
+   * Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`.
+   */
   peerGatewayId: string;
   /** Attributes of the link. */
   linkAttributes?: LinkLinkAttributes;
@@ -116,7 +139,11 @@ export interface LinkOutputs extends LinkArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-linkattributes.html | CloudFormation: LinkAttributes}
  */
 export interface LinkLinkAttributes {
-  /** Describes the masking for HTTP error codes. */
+  /**
+   * Describes the masking for HTTP error codes.
+   *
+   * Items: 1–200.
+   */
   responderErrorMasking?: LinkResponderErrorMaskingForHttpCode[];
   /** The customer-provided unique identifier of the link. */
   customerProvidedId?: string;
@@ -128,13 +155,25 @@ export interface LinkLinkAttributes {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-respondererrormaskingforhttpcode.html | CloudFormation: ResponderErrorMaskingForHttpCode}
  */
 export interface LinkResponderErrorMaskingForHttpCode {
-  /** The HTTP error code. */
+  /**
+   * The HTTP error code.
+   *
+   * Length: 3–7. Pattern: `^DEFAULT|4XX|5XX|\d{3}$`.
+   */
   httpCode: string;
   /** The action for the error.. */
   action: "NO_BID" | "PASSTHROUGH";
-  /** The error log type. */
+  /**
+   * The error log type.
+   *
+   * Items: 1–2.
+   */
   loggingTypes: ("NONE" | "METRIC" | "RESPONSE")[];
-  /** The percentage of response logging. */
+  /**
+   * The percentage of response logging.
+   *
+   * Range: 0–100.
+   */
   responseLoggingPercentage?: number;
 }
 
@@ -164,9 +203,17 @@ export interface LinkApplicationLogs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-linkapplicationlogsampling.html | CloudFormation: LinkApplicationLogSampling}
  */
 export interface LinkLinkApplicationLogSampling {
-  /** An error log entry. */
+  /**
+   * An error log entry.
+   *
+   * Range: 0–100.
+   */
   errorLog: number;
-  /** A filter log entry. */
+  /**
+   * A filter log entry.
+   *
+   * Range: 0–100.
+   */
   filterLog: number;
 }
 
@@ -176,11 +223,23 @@ export interface LinkLinkApplicationLogSampling {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-moduleconfiguration.html | CloudFormation: ModuleConfiguration}
  */
 export interface LinkModuleConfiguration {
-  /** The version of the module. */
+  /**
+   * The version of the module.
+   *
+   * Pattern: `^[a-z0-9]{1,25}$`.
+   */
   version?: string;
-  /** The name of the module. */
+  /**
+   * The name of the module.
+   *
+   * Pattern: `^[A-Za-z0-9 -]+$`.
+   */
   name: string;
-  /** The dependencies of the module. */
+  /**
+   * The dependencies of the module.
+   *
+   * Each item: Pattern: `^[A-Za-z0-9 -]+$`.
+   */
   dependsOn?: string[];
   /** Describes the parameters of a module. */
   moduleParameters?: LinkModuleParameters;
@@ -204,11 +263,23 @@ export interface LinkModuleParameters {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-nobidmoduleparameters.html | CloudFormation: NoBidModuleParameters}
  */
 export interface LinkNoBidModuleParameters {
-  /** The reason description. */
+  /**
+   * The reason description.
+   *
+   * Length: 1–50. Pattern: `^[a-zA-Z0-9]*$`.
+   */
   reason?: string;
-  /** The reason code. */
+  /**
+   * The reason code.
+   *
+   * Range: 0–10.
+   */
   reasonCode?: number;
-  /** The pass through percentage. */
+  /**
+   * The pass through percentage.
+   *
+   * Range: 0–100.
+   */
   passThroughPercentage?: number;
 }
 
@@ -224,7 +295,11 @@ export interface LinkOpenRtbAttributeModuleParameters {
   filterConfiguration: LinkFilter[];
   /** Describes a bid action. */
   action: LinkAction;
-  /** The hold back percentage. */
+  /**
+   * The hold back percentage.
+   *
+   * Range: 0–100.
+   */
   holdbackPercentage: number;
 }
 
@@ -246,7 +321,11 @@ export interface LinkFilter {
 export interface LinkFilterCriterion {
   /** The path to filter. */
   path: string;
-  /** The value to filter. */
+  /**
+   * The value to filter.
+   *
+   * Items: at least 1.
+   */
   values: string[];
 }
 
@@ -268,7 +347,11 @@ export interface LinkAction {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-link-nobidaction.html | CloudFormation: NoBidAction}
  */
 export interface LinkNoBidAction {
-  /** The reason code for the no bid action. */
+  /**
+   * The reason code for the no bid action.
+   *
+   * Range: at least 0.
+   */
   noBidReasonCode?: number;
 }
 
@@ -295,12 +378,19 @@ export type LinkRoutingRule = InstanceType<typeof LinkRoutingRule>;
 
 /** Inputs of {@link LinkRoutingRule}. */
 export interface LinkRoutingRuleArgs {
+  /** Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`. */
   gatewayId: string;
+  /** Pattern: `^link-[a-z0-9-]{1,25}$`. */
   linkId: string;
+  /** Range: 1–1000. */
   priority: number;
   /** Conditions for a routing rule. All non-null fields must match (AND logic). At least one field must be set. HostHeader and HostHeaderWildcard are mutually exclusive. PathPrefix and PathExact are mutually exclusive. */
   conditions: LinkRoutingRuleRuleCondition;
-  /** Tags to assign to the LinkRoutingRule. */
+  /**
+   * Tags to assign to the LinkRoutingRule.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
 }
 
@@ -319,24 +409,52 @@ export interface LinkRoutingRuleOutputs extends LinkRoutingRuleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-linkroutingrule-rulecondition.html | CloudFormation: RuleCondition}
  */
 export interface LinkRoutingRuleRuleCondition {
-  /** Exact host match — RFC 3986 unreserved characters. Mutually exclusive with HostHeaderWildcard. */
+  /**
+   * Exact host match — RFC 3986 unreserved characters. Mutually exclusive with HostHeaderWildcard.
+   *
+   * Length: 1–255. Pattern: `^[A-Za-z0-9._~-]+$`.
+   */
   hostHeader?: string;
-  /** Wildcard host pattern (e.g., *.example.com) — RFC 3986 unreserved characters plus *. Mutually exclusive with HostHeader. */
+  /**
+   * Wildcard host pattern (e.g., *.example.com) — RFC 3986 unreserved characters plus *. Mutually exclusive with HostHeader.
+   *
+   * Length: 3–255. Pattern: `^[A-Za-z0-9._~*-]+$`.
+   */
   hostHeaderWildcard?: string;
-  /** Path prefix matching — strict starts-with, must start with /. Mutually exclusive with PathExact. */
+  /**
+   * Path prefix matching — strict starts-with, must start with /. Mutually exclusive with PathExact.
+   *
+   * Length: 1–128. Pattern: `^/[A-Za-z0-9._~/-]*$`.
+   */
   pathPrefix?: string;
-  /** Exact path match — must start with /. Mutually exclusive with PathPrefix. */
+  /**
+   * Exact path match — must start with /. Mutually exclusive with PathPrefix.
+   *
+   * Length: 1–128. Pattern: `^/[A-Za-z0-9._~/-]*$`.
+   */
   pathExact?: string;
   queryStringEquals?: LinkRoutingRuleQueryStringKeyValuePair;
-  /** Query string key presence check (any value accepted). */
+  /**
+   * Query string key presence check (any value accepted).
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9._~-]+$`.
+   */
   queryStringExists?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-linkroutingrule-querystringkeyvaluepair.html | CloudFormation: QueryStringKeyValuePair} */
 export interface LinkRoutingRuleQueryStringKeyValuePair {
-  /** Query string key — RFC 3986 unreserved characters. */
+  /**
+   * Query string key — RFC 3986 unreserved characters.
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9._~-]+$`.
+   */
   key: string;
-  /** Query string value — RFC 3986 unreserved characters. */
+  /**
+   * Query string value — RFC 3986 unreserved characters.
+   *
+   * Length: 1–128. Pattern: `^[A-Za-z0-9._~-]+$`.
+   */
   value: string;
 }
 
@@ -351,9 +469,15 @@ export type OutboundExternalLink = InstanceType<typeof OutboundExternalLink>;
 
 /** Inputs of {@link OutboundExternalLink}. */
 export interface OutboundExternalLinkArgs {
-  /** Tags to assign to the Link. */
+  /**
+   * Tags to assign to the Link.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
+  /** Pattern: `^rtb-gw-[a-z0-9-]{1,25}$`. */
   gatewayId: string;
+  /** Length: 0–255. Pattern: `^(https|http)://.+$`. */
   publicEndpoint: string;
   linkAttributes?: OutboundExternalLinkLinkAttributes;
   linkLogSettings: OutboundExternalLinkLinkLogSettings;
@@ -370,15 +494,19 @@ export interface OutboundExternalLinkOutputs extends OutboundExternalLinkArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-outboundexternallink-linkattributes.html | CloudFormation: LinkAttributes} */
 export interface OutboundExternalLinkLinkAttributes {
+  /** Items: 1–200. */
   responderErrorMasking?: OutboundExternalLinkResponderErrorMaskingForHttpCode[];
   customerProvidedId?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-outboundexternallink-respondererrormaskingforhttpcode.html | CloudFormation: ResponderErrorMaskingForHttpCode} */
 export interface OutboundExternalLinkResponderErrorMaskingForHttpCode {
+  /** Length: 3–7. Pattern: `^DEFAULT|4XX|5XX|\d{3}$`. */
   httpCode: string;
   action: "NO_BID" | "PASSTHROUGH";
+  /** Items: 1–2. */
   loggingTypes: ("NONE" | "METRIC" | "RESPONSE")[];
+  /** Range: 0–100. */
   responseLoggingPercentage?: number;
 }
 
@@ -394,7 +522,9 @@ export interface OutboundExternalLinkApplicationLogs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-outboundexternallink-linkapplicationlogsampling.html | CloudFormation: LinkApplicationLogSampling} */
 export interface OutboundExternalLinkLinkApplicationLogSampling {
+  /** Range: 0–100. */
   errorLog: number;
+  /** Range: 0–100. */
   filterLog: number;
 }
 
@@ -409,15 +539,35 @@ export type RequesterGateway = InstanceType<typeof RequesterGateway>;
 
 /** Inputs of {@link RequesterGateway}. */
 export interface RequesterGatewayArgs {
-  /** A map of the key-value pairs of the tag or tags to assign to the resource. */
+  /**
+   * A map of the key-value pairs of the tag or tags to assign to the resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
-  /** An optional description for the requester gateway. */
+  /**
+   * An optional description for the requester gateway.
+   *
+   * Pattern: `^[A-Za-z0-9 ]+$`.
+   */
   description?: string;
-  /** The unique identifier of the Virtual Private Cloud (VPC). */
+  /**
+   * The unique identifier of the Virtual Private Cloud (VPC).
+   *
+   * Length: 5–50.
+   */
   vpcId: string;
-  /** The unique identifiers of the subnets. */
+  /**
+   * The unique identifiers of the subnets.
+   *
+   * Items: at least 1.
+   */
   subnetIds: string[];
-  /** The unique identifiers of the security groups. */
+  /**
+   * The unique identifiers of the security groups.
+   *
+   * Items: at least 1.
+   */
   securityGroupIds: string[];
 }
 
@@ -448,26 +598,55 @@ export type ResponderGateway = InstanceType<typeof ResponderGateway>;
 export interface ResponderGatewayArgs {
   /** The configuration of the trust store. */
   trustStoreConfiguration?: ResponderGatewayTrustStoreConfiguration;
-  /** An optional description for the responder gateway. */
+  /**
+   * An optional description for the responder gateway.
+   *
+   * Pattern: `^[A-Za-z0-9 ]+$`.
+   */
   description?: string;
-  /** The domain name for the responder gateway. */
+  /**
+   * The domain name for the responder gateway.
+   *
+   * Pattern: `^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?))+$`.
+   */
   domainName?: string;
-  /** The networking port to use. */
+  /**
+   * The networking port to use.
+   *
+   * Range: 1–65535.
+   */
   port: number;
   gatewayType?: "EXTERNAL" | "INTERNAL";
   /** The configuration for the managed endpoint. */
   managedEndpointConfiguration?: ResponderGatewayManagedEndpointConfiguration;
-  /** The unique identifiers of the subnets. */
+  /**
+   * The unique identifiers of the subnets.
+   *
+   * Items: at least 1.
+   */
   subnetIds: string[];
-  /** The unique identifiers of the security groups. */
+  /**
+   * The unique identifiers of the security groups.
+   *
+   * Items: at least 1.
+   */
   securityGroupIds: string[];
   listenerConfig?: ResponderGatewayListenerConfig;
-  /** The unique identifier of the Virtual Private Cloud (VPC). */
+  /**
+   * The unique identifier of the Virtual Private Cloud (VPC).
+   *
+   * Length: 5–50.
+   */
   vpcId: string;
   /** The networking protocol to use. */
   protocol: "HTTP" | "HTTPS";
-  /** A map of the key-value pairs of the tag or tags to assign to the resource. */
+  /**
+   * A map of the key-value pairs of the tag or tags to assign to the resource.
+   *
+   * Items: 0–50.
+   */
   tags?: AwsTag[];
+  /** Pattern: ``. */
   acmCertificateArn?: string;
 }
 
@@ -488,7 +667,11 @@ export interface ResponderGatewayOutputs extends ResponderGatewayArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-respondergateway-truststoreconfiguration.html | CloudFormation: TrustStoreConfiguration}
  */
 export interface ResponderGatewayTrustStoreConfiguration {
-  /** The certificate authority certificate. */
+  /**
+   * The certificate authority certificate.
+   *
+   * Items: 0–1. Each item: Length: 1–2097152.
+   */
   certificateAuthorityCertificates: string[];
 }
 
@@ -519,13 +702,20 @@ export interface ResponderGatewayAutoScalingGroupsConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-respondergateway-healthcheckconfig.html | CloudFormation: HealthCheckConfig} */
 export interface ResponderGatewayHealthCheckConfig {
+  /** Length: 1–128. Pattern: `^/.*$`. */
   path: string;
+  /** Range: 100–5000. */
   timeoutMs?: number;
+  /** Range: 2–10. */
   healthyThresholdCount?: number;
+  /** Range: 80–65535. */
   port: number;
+  /** Length: 3–2000. Pattern: `^[0-9,\-]+$`. */
   statusCodeMatcher?: string;
   protocol?: "HTTP" | "HTTPS";
+  /** Range: 2–10. */
   unhealthyThresholdCount?: number;
+  /** Range: 5–60. */
   intervalSeconds?: number;
 }
 
@@ -535,15 +725,35 @@ export interface ResponderGatewayHealthCheckConfig {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-respondergateway-eksendpointsconfiguration.html | CloudFormation: EksEndpointsConfiguration}
  */
 export interface ResponderGatewayEksEndpointsConfiguration {
-  /** The CA certificate chain of the cluster API server. */
+  /**
+   * The CA certificate chain of the cluster API server.
+   *
+   * Length: 1–2097152.
+   */
   clusterApiServerCaCertificateChain: string;
-  /** The name of the endpoint resource. */
+  /**
+   * The name of the endpoint resource.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9-]{0,61}[A-Za-z0-9]$`.
+   */
   endpointsResourceName: string;
-  /** The URI of the cluster API server endpoint. */
+  /**
+   * The URI of the cluster API server endpoint.
+   *
+   * Length: 0–255. Pattern: `^(https|http)://(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?))+$`.
+   */
   clusterApiServerEndpointUri: string;
-  /** The name of the cluster. */
+  /**
+   * The name of the cluster.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9-]{0,61}[A-Za-z0-9]$`.
+   */
   clusterName: string;
-  /** The namespace of the endpoint resource. */
+  /**
+   * The namespace of the endpoint resource.
+   *
+   * Pattern: `^[A-Za-z0-9][A-Za-z0-9-]{0,61}[A-Za-z0-9]$`.
+   */
   endpointsResourceNamespace: string;
   /** The role ARN for the cluster. */
   roleArn: string;
@@ -551,5 +761,6 @@ export interface ResponderGatewayEksEndpointsConfiguration {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-rtbfabric-respondergateway-listenerconfig.html | CloudFormation: ListenerConfig} */
 export interface ResponderGatewayListenerConfig {
+  /** Items: 1–2. */
   protocols: ("HTTP" | "HTTPS")[];
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::S3::AccessGrant` resource creates an access grant that gives a grantee access to your S3 data. The grantee can be an IAM user or role or a directory user, or group. Before you can create a grant, you must have an S3 Access Grants instance in the same Region as the S3 data. You can create an S3 Access Grants instance using the [AWS::S3::AccessGrantsInstance](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-accessgrantsinstance.html) . You must also have registered at least one S3 data location in your S3 Access Grants instance using [AWS::S3::AccessGrantsLocation](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-s3-accessgrantslocation.html) .
  *
@@ -170,16 +172,28 @@ export type AccessPoint = InstanceType<typeof AccessPoint>;
 /** Inputs of {@link AccessPoint}. */
 export interface AccessPointArgs {
   /** The access point policy associated with this access point. */
-  policy?: Record<string, unknown>;
+  policy?: PolicyDocument;
   /** The PublicAccessBlock configuration that you want to apply to this Amazon S3 bucket. You can enable the configuration options in any combination. For more information about when Amazon S3 considers a bucket or object public, see [The Meaning of "Public"](https://docs.aws.amazon.com/AmazonS3/latest/dev/access-control-block-public-access.html#access-control-block-public-access-policy-status) in the *Amazon S3 User Guide* . */
   publicAccessBlockConfiguration?: AccessPointPublicAccessBlockConfiguration;
-  /** The name of the bucket associated with this access point. */
+  /**
+   * The name of the bucket associated with this access point.
+   *
+   * Length: 3–255.
+   */
   bucket: string;
-  /** The AWS account ID associated with the S3 bucket associated with this access point. */
+  /**
+   * The AWS account ID associated with the S3 bucket associated with this access point.
+   *
+   * Length: at most 64. Pattern: `^\d{12}$`.
+   */
   bucketAccountId?: string;
   /** The Virtual Private Cloud (VPC) configuration for this access point, if one exists. */
   vpcConfiguration?: AccessPointVpcConfiguration;
-  /** The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name. */
+  /**
+   * The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name?: string;
   /** An array of tags that you can apply to access points. Tags are key-value pairs of metadata used to categorize your access points and control access. For more information, see [Using tags for attribute-based access control (ABAC)](https://docs.aws.amazon.com/AmazonS3/latest/userguide/tagging.html#using-tags-for-abac) . */
   tags?: AwsTag[];
@@ -187,7 +201,11 @@ export interface AccessPointArgs {
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
-  /** The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name. */
+  /**
+   * The name of this access point. If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the access point name.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name: string;
   /** The alias for this access point. */
   alias: string;
@@ -243,7 +261,11 @@ export interface AccessPointPublicAccessBlockConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-accesspoint-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface AccessPointVpcConfiguration {
-  /** If this field is specified, the access point will only allow connections from the specified VPC ID. */
+  /**
+   * If this field is specified, the access point will only allow connections from the specified VPC ID.
+   *
+   * Length: 1–1024.
+   */
   vpcId?: string;
 }
 
@@ -585,14 +607,22 @@ export interface BucketCorsRule {
    *
    * *Allowed values* : `GET` | `PUT` | `HEAD` | `POST` | `DELETE`
    */
-  allowedMethods: string[];
+  allowedMethods: ("GET" | "PUT" | "HEAD" | "POST" | "DELETE")[];
   /** One or more origins you want customers to be able to access the bucket from. */
   allowedOrigins: string[];
   /** One or more headers in the response that you want customers to be able to access from their applications (for example, from a JavaScript `XMLHttpRequest` object). */
   exposedHeaders?: string[];
-  /** A unique identifier for this rule. The value must be no more than 255 characters. */
+  /**
+   * A unique identifier for this rule. The value must be no more than 255 characters.
+   *
+   * Length: at most 255.
+   */
   id?: string;
-  /** The time in seconds that your browser is to cache the preflight response for the specified resource. */
+  /**
+   * The time in seconds that your browser is to cache the preflight response for the specified resource.
+   *
+   * Range: at least 0.
+   */
   maxAge?: number;
 }
 
@@ -647,7 +677,7 @@ export interface BucketInventoryConfiguration {
   /** Object versions to include in the inventory list. If set to `All` , the list includes all the object versions, which adds the version-related fields `VersionId` , `IsLatest` , and `DeleteMarker` to the list. If set to `Current` , the list does not contain these version-related fields. */
   includedObjectVersions: "All" | "Current";
   /** Contains the optional fields that are included in the inventory results. */
-  optionalFields?: string[];
+  optionalFields?: ("Size" | "LastModifiedDate" | "StorageClass" | "ETag" | "IsMultipartUploaded" | "ReplicationStatus" | "EncryptionStatus" | "ObjectLockRetainUntilDate" | "ObjectLockMode" | "ObjectLockLegalHoldStatus" | "IntelligentTieringAccessTier" | "BucketKeyStatus" | "ChecksumAlgorithm" | "ObjectAccessControlList" | "ObjectOwner")[];
   /** Specifies the inventory filter prefix. */
   prefix?: string;
   /** Specifies the schedule for generating inventory results. */
@@ -685,13 +715,21 @@ export interface BucketLifecycleConfiguration {
 export interface BucketRule {
   /** Specifies a lifecycle rule that stops incomplete multipart uploads to an Amazon S3 bucket. */
   abortIncompleteMultipartUpload?: BucketAbortIncompleteMultipartUpload;
-  /** Indicates when objects are deleted from Amazon S3 and Amazon S3 Glacier. The date value must be in ISO 8601 format. The time is always midnight UTC. If you specify an expiration and transition time, you must use the same time unit for both properties (either in days or by date). The expiration time must also be later than the transition time. */
+  /**
+   * Indicates when objects are deleted from Amazon S3 and Amazon S3 Glacier. The date value must be in ISO 8601 format. The time is always midnight UTC. If you specify an expiration and transition time, you must use the same time unit for both properties (either in days or by date). The expiration time must also be later than the transition time.
+   *
+   * Pattern: `^([0-2]\d{3})-(0[0-9]|1[0-2])-([0-2]\d|3[01])T([01]\d|2[0-4]):([0-5]\d):([0-6]\d)((\.\d{3})?)Z$`.
+   */
   expirationDate?: string;
   /** Indicates the number of days after creation when objects are deleted from Amazon S3 and Amazon S3 Glacier. If you specify an expiration and transition time, you must use the same time unit for both properties (either in days or by date). The expiration time must also be later than the transition time. */
   expirationInDays?: number;
   /** Indicates whether Amazon S3 will remove a delete marker without any noncurrent versions. If set to true, the delete marker will be removed if there are no noncurrent versions. This cannot be specified with `ExpirationInDays` , `ExpirationDate` , or `TagFilters` . */
   expiredObjectDeleteMarker?: boolean;
-  /** Unique identifier for the rule. The value can't be longer than 255 characters. */
+  /**
+   * Unique identifier for the rule. The value can't be longer than 255 characters.
+   *
+   * Length: at most 255.
+   */
   id?: string;
   /** Specifies when noncurrent object versions expire. Upon expiration, Amazon S3 permanently deletes the noncurrent object versions. You set this lifecycle configuration action on a bucket that has versioning enabled (or suspended) to request that Amazon S3 delete noncurrent object versions at a specific period in the object's lifetime. */
   noncurrentVersionExpiration?: BucketNoncurrentVersionExpiration;
@@ -701,9 +739,17 @@ export interface BucketRule {
   noncurrentVersionTransition?: BucketNoncurrentVersionTransition;
   /** For buckets with versioning enabled (or suspended), one or more transition rules that specify when non-current objects transition to a specified storage class. If you specify a transition and expiration time, the expiration time must be later than the transition time. If you specify this property, don't specify the `NoncurrentVersionTransition` property. */
   noncurrentVersionTransitions?: BucketNoncurrentVersionTransition[];
-  /** Specifies the minimum object size in bytes for this rule to apply to. Objects must be larger than this value in bytes. For more information about size based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* . */
+  /**
+   * Specifies the minimum object size in bytes for this rule to apply to. Objects must be larger than this value in bytes. For more information about size based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 20. Pattern: `[0-9]+`.
+   */
   objectSizeGreaterThan?: number;
-  /** Specifies the maximum object size in bytes for this rule to apply to. Objects must be smaller than this value in bytes. For more information about sized based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* . */
+  /**
+   * Specifies the maximum object size in bytes for this rule to apply to. Objects must be smaller than this value in bytes. For more information about sized based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 20. Pattern: `[0-9]+`.
+   */
   objectSizeLessThan?: number;
   /**
    * Object key prefix that identifies one or more objects to which this rule applies.
@@ -727,7 +773,11 @@ export interface BucketRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-bucket-abortincompletemultipartupload.html | CloudFormation: AbortIncompleteMultipartUpload}
  */
 export interface BucketAbortIncompleteMultipartUpload {
-  /** Specifies the number of days after which Amazon S3 stops an incomplete multipart upload. */
+  /**
+   * Specifies the number of days after which Amazon S3 stops an incomplete multipart upload.
+   *
+   * Range: at least 0.
+   */
   daysAfterInitiation: number;
 }
 
@@ -765,7 +815,11 @@ export interface BucketNoncurrentVersionTransition {
 export interface BucketTransition {
   /** The storage class to which you want the object to transition. */
   storageClass: "DEEP_ARCHIVE" | "GLACIER" | "Glacier" | "GLACIER_IR" | "INTELLIGENT_TIERING" | "ONEZONE_IA" | "STANDARD_IA";
-  /** Indicates when objects are transitioned to the specified storage class. The date value must be in ISO 8601 format. The time is always midnight UTC. */
+  /**
+   * Indicates when objects are transitioned to the specified storage class. The date value must be in ISO 8601 format. The time is always midnight UTC.
+   *
+   * Pattern: `^([0-2]\d{3})-(0[0-9]|1[0-2])-([0-2]\d|3[01])T([01]\d|2[0-4]):([0-5]\d):([0-6]\d)((\.\d{3})?)Z$`.
+   */
   transitionDate?: string;
   /** Indicates the number of days after creation when objects are transitioned to the specified storage class. If the specified storage class is `INTELLIGENT_TIERING` , `GLACIER_IR` , `GLACIER` , or `DEEP_ARCHIVE` , valid values are `0` or positive integers. If the specified storage class is `STANDARD_IA` or `ONEZONE_IA` , valid values are positive integers greater than `30` . Be aware that some storage classes have a minimum storage duration and that you're charged for transitioning objects before their minimum storage duration. For more information, see [Constraints and considerations for transitions](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-transition-general-considerations.html#lifecycle-configuration-constraints) in the *Amazon S3 User Guide* . */
   transitionInDays?: number;
@@ -913,7 +967,11 @@ export interface BucketS3KeyFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-bucket-filterrule.html | CloudFormation: FilterRule}
  */
 export interface BucketFilterRule {
-  /** The object key name prefix or suffix identifying one or more objects to which the filtering rule applies. The maximum length is 1,024 characters. Overlapping prefixes and suffixes are not supported. For more information, see [Configuring Event Notifications](https://docs.aws.amazon.com/AmazonS3/latest/dev/NotificationHowTo.html) in the *Amazon S3 User Guide* . */
+  /**
+   * The object key name prefix or suffix identifying one or more objects to which the filtering rule applies. The maximum length is 1,024 characters. Overlapping prefixes and suffixes are not supported. For more information, see [Configuring Event Notifications](https://docs.aws.amazon.com/AmazonS3/latest/dev/NotificationHowTo.html) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 1024.
+   */
   name: string;
   /** The value that the filter searches for in object key names. */
   value: string;
@@ -1087,12 +1145,18 @@ export interface BucketReplicationRule {
    * > V1 replication configuration only supports filtering by key prefix. To filter using a V1 replication configuration, add the `Prefix` directly as a child element of the `Rule` element.
    */
   filter?: BucketReplicationRuleFilter;
-  /** A unique identifier for the rule. The maximum value is 255 characters. If you don't specify a value, AWS CloudFormation generates a random ID. When using a V2 replication configuration this property is capitalized as "ID". */
+  /**
+   * A unique identifier for the rule. The maximum value is 255 characters. If you don't specify a value, AWS CloudFormation generates a random ID. When using a V2 replication configuration this property is capitalized as "ID".
+   *
+   * Length: at most 255.
+   */
   id?: string;
   /**
    * An object key name prefix that identifies the object or objects to which the rule applies. The maximum prefix length is 1,024 characters. To include all objects in a bucket, specify an empty string. To filter using a V1 replication configuration, add the `Prefix` directly as a child element of the `Rule` element.
    *
    * > Replacement must be made for object keys containing special characters (such as carriage returns) when using XML requests. For more information, see [XML related object key constraints](https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html#object-key-xml-related-constraints) .
+   *
+   * Length: at most 1024.
    */
   prefix?: string;
   /**
@@ -1557,7 +1621,7 @@ export interface BucketPolicyArgs {
   /** The name of the Amazon S3 bucket to which the policy applies. */
   bucket: string;
   /** A policy document containing permissions to add to the specified bucket. In IAM, you must provide policy documents in JSON format. However, in CloudFormation you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to IAM. For more information, see the AWS::IAM::Policy [PolicyDocument](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-policy.html#cfn-iam-policy-policydocument) resource description in this guide and [Access Policy Language Overview](https://docs.aws.amazon.com/AmazonS3/latest/dev/access-policy-language-overview.html) in the *Amazon S3 User Guide* . */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
 }
 
 /** Outputs of {@link BucketPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -1577,15 +1641,27 @@ export type MultiRegionAccessPoint = InstanceType<typeof MultiRegionAccessPoint>
 export interface MultiRegionAccessPointArgs {
   /** The PublicAccessBlock configuration that you want to apply to this Multi-Region Access Point. You can enable the configuration options in any combination. For more information about when Amazon S3 considers an object public, see [The Meaning of "Public"](https://docs.aws.amazon.com/AmazonS3/latest/dev/access-control-block-public-access.html#access-control-block-public-access-policy-status) in the *Amazon S3 User Guide* . */
   publicAccessBlockConfiguration?: MultiRegionAccessPointPublicAccessBlockConfiguration;
-  /** A collection of the Regions and buckets associated with the Multi-Region Access Point. */
+  /**
+   * A collection of the Regions and buckets associated with the Multi-Region Access Point.
+   *
+   * Items: at least 1.
+   */
   regions: MultiRegionAccessPointRegion[];
-  /** The name of the Multi-Region Access Point. */
+  /**
+   * The name of the Multi-Region Access Point.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9][-a-z0-9]{1,48}[a-z0-9]$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link MultiRegionAccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface MultiRegionAccessPointOutputs extends MultiRegionAccessPointArgs {
-  /** The name of the Multi-Region Access Point. */
+  /**
+   * The name of the Multi-Region Access Point.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9][-a-z0-9]{1,48}[a-z0-9]$`.
+   */
   name: string;
   /** The alias for the Multi-Region Access Point. For more information about the distinction between the name and the alias of an Multi-Region Access Point, see [Managing Multi-Region Access Points](https://docs.aws.amazon.com/AmazonS3/latest/userguide/CreatingMultiRegionAccessPoints.html#multi-region-access-point-naming) in the *Amazon S3 User Guide* . */
   alias: string;
@@ -1635,9 +1711,17 @@ export interface MultiRegionAccessPointPublicAccessBlockConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-multiregionaccesspoint-region.html | CloudFormation: Region}
  */
 export interface MultiRegionAccessPointRegion {
-  /** The name of the associated bucket for the Region. */
+  /**
+   * The name of the associated bucket for the Region.
+   *
+   * Length: 3–63. Pattern: `^[a-z0-9][a-z0-9//.//-]*[a-z0-9]$`.
+   */
   bucket: string;
-  /** The AWS account ID that owns the Amazon S3 bucket that's associated with this Multi-Region Access Point. */
+  /**
+   * The AWS account ID that owns the Amazon S3 bucket that's associated with this Multi-Region Access Point.
+   *
+   * Length: 12–12. Pattern: `^[0-9]{12}$`.
+   */
   bucketAccountId?: string;
 }
 
@@ -1655,8 +1739,12 @@ export type MultiRegionAccessPointPolicy = InstanceType<typeof MultiRegionAccess
 /** Inputs of {@link MultiRegionAccessPointPolicy}. */
 export interface MultiRegionAccessPointPolicyArgs {
   /** The access policy associated with the Multi-Region Access Point. */
-  policy: Record<string, unknown>;
-  /** The name of the Multi-Region Access Point. */
+  policy: PolicyDocument;
+  /**
+   * The name of the Multi-Region Access Point.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9][-a-z0-9]{1,48}[a-z0-9]$`.
+   */
   mrapName: string;
 }
 
@@ -1689,7 +1777,11 @@ export type StorageLens = InstanceType<typeof StorageLens>;
 export interface StorageLensArgs {
   /** This resource contains the details Amazon S3 Storage Lens configuration. */
   storageLensConfiguration: StorageLensStorageLensConfiguration;
-  /** A set of tags (key–value pairs) to associate with the Storage Lens configuration. */
+  /**
+   * A set of tags (key–value pairs) to associate with the Storage Lens configuration.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -1713,7 +1805,11 @@ export interface StorageLensStorageLensConfiguration {
   include?: StorageLensBucketsAndRegions;
   /** This property contains the details of the AWS Organization for the S3 Storage Lens configuration. */
   awsOrg?: StorageLensAwsOrg;
-  /** This property contains the details of the ID of the S3 Storage Lens configuration. */
+  /**
+   * This property contains the details of the ID of the S3 Storage Lens configuration.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9\-_.]+$`.
+   */
   id: string;
   /** This property contains the details of the ARN of the S3 Storage Lens configuration. This property is read-only. */
   storageLensArn?: string;
@@ -2008,7 +2104,11 @@ export type StorageLensGroup = InstanceType<typeof StorageLensGroup>;
 
 /** Inputs of {@link StorageLensGroup}. */
 export interface StorageLensGroupArgs {
-  /** This property contains the Storage Lens group name. */
+  /**
+   * This property contains the Storage Lens group name.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9\-_]+$`.
+   */
   name: string;
   /** This property contains the criteria for the Storage Lens group data that is displayed */
   filter: StorageLensGroupFilter;
@@ -2028,9 +2128,17 @@ export interface StorageLensGroupOutputs extends StorageLensGroupArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-filter.html | CloudFormation: Filter}
  */
 export interface StorageLensGroupFilter {
-  /** This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed. */
+  /**
+   * This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnyPrefix?: string[];
-  /** This property contains a list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed. */
+  /**
+   * This property contains a list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnySuffix?: string[];
   /** This property contains the list of S3 object tags. At least one object tag must be specified. Up to 10 object tags are allowed. */
   matchAnyTag?: AwsTag[];
@@ -2050,9 +2158,17 @@ export interface StorageLensGroupFilter {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-matchobjectsize.html | CloudFormation: MatchObjectSize}
  */
 export interface StorageLensGroupMatchObjectSize {
-  /** This property specifies the minimum object size in bytes. The value must be a positive number, greater than 0 and less than 5 TB. */
+  /**
+   * This property specifies the minimum object size in bytes. The value must be a positive number, greater than 0 and less than 5 TB.
+   *
+   * Range: at least 1.
+   */
   bytesGreaterThan?: number;
-  /** This property specifies the maximum object size in bytes. The value must be a positive number, greater than the minimum object size and less than 5 TB. */
+  /**
+   * This property specifies the maximum object size in bytes. The value must be a positive number, greater than the minimum object size and less than 5 TB.
+   *
+   * Range: at least 1.
+   */
   bytesLessThan?: number;
 }
 
@@ -2062,9 +2178,17 @@ export interface StorageLensGroupMatchObjectSize {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-matchobjectage.html | CloudFormation: MatchObjectAge}
  */
 export interface StorageLensGroupMatchObjectAge {
-  /** This property indicates the minimum object age in days. */
+  /**
+   * This property indicates the minimum object age in days.
+   *
+   * Range: at least 1.
+   */
   daysGreaterThan?: number;
-  /** This property indicates the maximum object age in days. */
+  /**
+   * This property indicates the maximum object age in days.
+   *
+   * Range: at least 1.
+   */
   daysLessThan?: number;
 }
 
@@ -2074,9 +2198,17 @@ export interface StorageLensGroupMatchObjectAge {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-and.html | CloudFormation: And}
  */
 export interface StorageLensGroupAnd {
-  /** This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed. */
+  /**
+   * This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnyPrefix?: string[];
-  /** This property contains a list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed. */
+  /**
+   * This property contains a list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnySuffix?: string[];
   /** This property contains the list of object tags. At least one object tag must be specified. Up to 10 object tags are allowed. */
   matchAnyTag?: AwsTag[];
@@ -2092,9 +2224,17 @@ export interface StorageLensGroupAnd {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3-storagelensgroup-or.html | CloudFormation: Or}
  */
 export interface StorageLensGroupOr {
-  /** This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed. */
+  /**
+   * This property contains a list of prefixes. At least one prefix must be specified. Up to 10 prefixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnyPrefix?: string[];
-  /** This property contains the list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed. */
+  /**
+   * This property contains the list of suffixes. At least one suffix must be specified. Up to 10 suffixes are allowed.
+   *
+   * Each item: Length: at most 1024.
+   */
   matchAnySuffix?: string[];
   /** This property contains the list of S3 object tags. At least one object tag must be specified. Up to 10 object tags are allowed. */
   matchAnyTag?: AwsTag[];

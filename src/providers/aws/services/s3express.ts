@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3express
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Access points simplify managing data access at scale for shared datasets in Amazon S3 . Access points are unique hostnames you create to enforce distinct permissions and network controls for all requests made through an access point. You can create hundreds of access points per bucket, each with a distinct name and permissions customized for each application. Each access point works in conjunction with the bucket policy that is attached to the underlying bucket. For more information, see [Managing access to shared datasets in directory buckets with access points](https://docs.aws.amazon.com/AmazonS3/latest/userguide/access-points-directory-buckets.html) .
  *
@@ -19,11 +21,23 @@ export type AccessPoint = InstanceType<typeof AccessPoint>;
 
 /** Inputs of {@link AccessPoint}. */
 export interface AccessPointArgs {
-  /** An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3. */
+  /**
+   * An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name?: string;
-  /** The name of the bucket that you want to associate the access point with. */
+  /**
+   * The name of the bucket that you want to associate the access point with.
+   *
+   * Length: 3–255.
+   */
   bucket: string;
-  /** The AWS account ID that owns the bucket associated with this access point. */
+  /**
+   * The AWS account ID that owns the bucket associated with this access point.
+   *
+   * Length: at most 64. Pattern: `^\d{12}$`.
+   */
   bucketAccountId?: string;
   /** If you include this field, Amazon S3 restricts access to this access point to requests from the specified virtual private cloud (VPC). */
   vpcConfiguration?: AccessPointVpcConfiguration;
@@ -36,14 +50,18 @@ export interface AccessPointArgs {
    */
   scope?: AccessPointScope;
   /** The access point policy associated with the specified access point. */
-  policy?: Record<string, unknown>;
+  policy?: PolicyDocument;
   /** An array of tags that you can apply to access points. Tags are key-value pairs of metadata used to categorize your access points and control access. For more information, see [Using tags for attribute-based access control (ABAC)](https://docs.aws.amazon.com/AmazonS3/latest/userguide/tagging.html#using-tags-for-abac) . */
   tags?: AwsTag[];
 }
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
-  /** An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3. */
+  /**
+   * An access point name consists of a base name you provide, followed by the zoneID ( AWS Local Zone) followed by the prefix `--xa-s3` . For example, accesspointname--zoneID--xa-s3.
+   *
+   * Length: 3–50. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name: string;
   /** The network configuration of the access point. */
   networkOrigin: "Internet" | "VPC";
@@ -57,7 +75,11 @@ export interface AccessPointOutputs extends AccessPointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3express-accesspoint-vpcconfiguration.html | CloudFormation: VpcConfiguration}
  */
 export interface AccessPointVpcConfiguration {
-  /** If this field is specified, this access point will only allow connections from the specified VPC ID. */
+  /**
+   * If this field is specified, this access point will only allow connections from the specified VPC ID.
+   *
+   * Length: 1–1024.
+   */
   vpcId?: string;
 }
 
@@ -129,7 +151,7 @@ export interface BucketPolicyArgs {
   /** The name of the S3 directory bucket to which the policy applies. */
   bucket: string;
   /** A policy document containing permissions to add to the specified bucket. In IAM, you must provide policy documents in JSON format. However, in CloudFormation you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to IAM. For more information, see the AWS::IAM::Policy [PolicyDocument](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-iam-policy.html#cfn-iam-policy-policydocument) resource description in this guide and [Policies and Permissions in Amazon S3](https://docs.aws.amazon.com/AmazonS3/latest/dev/access-policy-language-overview.html) in the *Amazon S3 User Guide* . */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
 }
 
 /** Outputs of {@link BucketPolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -174,6 +196,8 @@ export interface DirectoryBucketArgs {
    * A name for the bucket. The bucket name must contain only lowercase letters, numbers, and hyphens (-). A directory bucket name must be unique in the chosen Zone (Availability Zone or Local Zone). The bucket name must also follow the format `*bucket_base_name* -- *zone_id* --x-s3` (for example, `*bucket_base_name* -- *usw2-az1* --x-s3` ). If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the bucket name. For information about bucket naming restrictions, see [Directory bucket naming rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/directory-bucket-naming-rules.html) in the *Amazon S3 User Guide* .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: at most 63. Pattern: `^[a-z0-9][a-z0-9//.//-]*[a-z0-9]$`.
    */
   bucketName?: string;
   /**
@@ -206,6 +230,8 @@ export interface DirectoryBucketOutputs extends DirectoryBucketArgs {
    * A name for the bucket. The bucket name must contain only lowercase letters, numbers, and hyphens (-). A directory bucket name must be unique in the chosen Zone (Availability Zone or Local Zone). The bucket name must also follow the format `*bucket_base_name* -- *zone_id* --x-s3` (for example, `*bucket_base_name* -- *usw2-az1* --x-s3` ). If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the bucket name. For information about bucket naming restrictions, see [Directory bucket naming rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/directory-bucket-naming-rules.html) in the *Amazon S3 User Guide* .
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: at most 63. Pattern: `^[a-z0-9][a-z0-9//.//-]*[a-z0-9]$`.
    */
   bucketName: string;
   /**
@@ -299,7 +325,11 @@ export interface DirectoryBucketRule {
   abortIncompleteMultipartUpload?: DirectoryBucketAbortIncompleteMultipartUpload;
   /** Indicates the number of days after creation when objects are deleted from Amazon S3 and Amazon S3 Glacier. If you specify an expiration and transition time, you must use the same time unit for both properties (either in days or by date). The expiration time must also be later than the transition time. */
   expirationInDays?: number;
-  /** Unique identifier for the rule. The value can't be longer than 255 characters. */
+  /**
+   * Unique identifier for the rule. The value can't be longer than 255 characters.
+   *
+   * Length: at most 255.
+   */
   id?: string;
   /**
    * Object key prefix that identifies one or more objects to which this rule applies.
@@ -309,9 +339,17 @@ export interface DirectoryBucketRule {
   prefix?: string;
   /** If `Enabled` , the rule is currently being applied. If `Disabled` , the rule is not currently being applied. */
   status: "Enabled" | "Disabled";
-  /** Specifies the minimum object size in bytes for this rule to apply to. Objects must be larger than this value in bytes. For more information about size based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* . */
+  /**
+   * Specifies the minimum object size in bytes for this rule to apply to. Objects must be larger than this value in bytes. For more information about size based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 20. Pattern: `[0-9]+`.
+   */
   objectSizeGreaterThan?: string;
-  /** Specifies the maximum object size in bytes for this rule to apply to. Objects must be smaller than this value in bytes. For more information about sized based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* . */
+  /**
+   * Specifies the maximum object size in bytes for this rule to apply to. Objects must be smaller than this value in bytes. For more information about sized based rules, see [Lifecycle configuration using size-based rules](https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html#lc-size-rules) in the *Amazon S3 User Guide* .
+   *
+   * Length: at most 20. Pattern: `[0-9]+`.
+   */
   objectSizeLessThan?: string;
 }
 
@@ -321,7 +359,11 @@ export interface DirectoryBucketRule {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3express-directorybucket-abortincompletemultipartupload.html | CloudFormation: AbortIncompleteMultipartUpload}
  */
 export interface DirectoryBucketAbortIncompleteMultipartUpload {
-  /** Specifies the number of days after which Amazon S3 aborts an incomplete multipart upload. */
+  /**
+   * Specifies the number of days after which Amazon S3 aborts an incomplete multipart upload.
+   *
+   * Range: at least 0.
+   */
   daysAfterInitiation: number;
 }
 

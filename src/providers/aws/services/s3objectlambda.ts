@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3objectlambda
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::S3ObjectLambda::AccessPoint` resource specifies an Object Lambda Access Point used to access a bucket.
  *
@@ -21,13 +23,21 @@ export type AccessPoint = InstanceType<typeof AccessPoint>;
 export interface AccessPointArgs {
   /** A configuration used when creating an Object Lambda Access Point. */
   objectLambdaConfiguration: AccessPointObjectLambdaConfiguration;
-  /** The name of this access point. */
+  /**
+   * The name of this access point.
+   *
+   * Length: 3–45. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name?: string;
 }
 
 /** Outputs of {@link AccessPoint}: its inputs as the cloud reports them, and its attributes. */
 export interface AccessPointOutputs extends AccessPointArgs {
-  /** The name of this access point. */
+  /**
+   * The name of this access point.
+   *
+   * Length: 3–45. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   name: string;
   /** The date and time when the specified Object Lambda Access Point was created. */
   creationDate: string;
@@ -45,7 +55,11 @@ export interface AccessPointOutputs extends AccessPointArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3objectlambda-accesspoint-objectlambdaconfiguration.html | CloudFormation: ObjectLambdaConfiguration}
  */
 export interface AccessPointObjectLambdaConfiguration {
-  /** Standard access point associated with the Object Lambda Access Point. */
+  /**
+   * Standard access point associated with the Object Lambda Access Point.
+   *
+   * Length: 1–2048.
+   */
   supportingAccessPoint: string;
   /** A container for transformation configurations for an Object Lambda Access Point. */
   transformationConfigurations: AccessPointTransformationConfiguration[];
@@ -74,6 +88,7 @@ export interface AccessPointContentTransformation {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3objectlambda-accesspoint-awslambda.html | CloudFormation: AwsLambda} */
 export interface AccessPointAwsLambda {
+  /** Length: 1–2048. */
   functionArn: string;
   functionPayload?: string;
 }
@@ -130,9 +145,17 @@ export interface AccessPointPublicAccessBlockConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3objectlambda-accesspoint-alias.html | CloudFormation: Alias}
  */
 export interface AccessPointAlias {
-  /** The status of the Object Lambda Access Point alias. If the status is `PROVISIONING` , the Object Lambda Access Point is provisioning the alias and the alias is not ready for use yet. If the status is `READY` , the Object Lambda Access Point alias is successfully provisioned and ready for use. */
+  /**
+   * The status of the Object Lambda Access Point alias. If the status is `PROVISIONING` , the Object Lambda Access Point is provisioning the alias and the alias is not ready for use yet. If the status is `READY` , the Object Lambda Access Point alias is successfully provisioned and ready for use.
+   *
+   * Pattern: `^[A-Z]*$`.
+   */
   status?: string;
-  /** The alias value of the Object Lambda Access Point. */
+  /**
+   * The alias value of the Object Lambda Access Point.
+   *
+   * Pattern: `^[a-z0-9\-]*$`.
+   */
   value: string;
 }
 
@@ -154,8 +177,12 @@ export type AccessPointPolicy = InstanceType<typeof AccessPointPolicy>;
 /** Inputs of {@link AccessPointPolicy}. */
 export interface AccessPointPolicyArgs {
   /** Object Lambda Access Point resource policy document. */
-  policyDocument: Record<string, unknown>;
-  /** An access point with an attached AWS Lambda function used to access transformed data from an Amazon S3 bucket. */
+  policyDocument: PolicyDocument;
+  /**
+   * An access point with an attached AWS Lambda function used to access transformed data from an Amazon S3 bucket.
+   *
+   * Length: 3–45. Pattern: `^[a-z0-9]([a-z0-9\-]*[a-z0-9])?$`.
+   */
   objectLambdaAccessPoint: string;
 }
 

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3tables
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a namespace. A namespace is a logical grouping of tables within your table bucket, which you can use to organize tables. For more information, see [Create a namespace](https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-namespace-create.html) in the *Amazon Simple Storage Service User Guide* .
  *
@@ -27,7 +29,11 @@ export type Namespace = InstanceType<typeof Namespace>;
 export interface NamespaceArgs {
   /** The Amazon Resource Name (ARN) of the table bucket to create the namespace in. */
   tableBucketARN: string;
-  /** The name of the namespace. */
+  /**
+   * The name of the namespace.
+   *
+   * Length: 1–255.
+   */
   namespace: string;
 }
 
@@ -114,7 +120,11 @@ export interface TableStorageClassConfiguration {
 export interface TableCompaction {
   /** The status of the maintenance configuration. */
   status?: "enabled" | "disabled";
-  /** The target file size for the table in MB. */
+  /**
+   * The target file size for the table in MB.
+   *
+   * Range: at least 64.
+   */
   targetFileSizeMB?: number;
 }
 
@@ -259,9 +269,17 @@ export interface TableIcebergPartitionField {
 export interface TableSnapshotManagement {
   /** The status of the maintenance configuration. */
   status?: "enabled" | "disabled";
-  /** The minimum number of snapshots to keep. */
+  /**
+   * The minimum number of snapshots to keep.
+   *
+   * Range: at least 1.
+   */
   minSnapshotsToKeep?: number;
-  /** The maximum age of a snapshot before it can be expired. */
+  /**
+   * The maximum age of a snapshot before it can be expired.
+   *
+   * Range: at least 1.
+   */
   maxSnapshotAgeHours?: number;
 }
 
@@ -283,7 +301,11 @@ export type TableBucket = InstanceType<typeof TableBucket>;
 
 /** Inputs of {@link TableBucket}. */
 export interface TableBucketArgs {
-  /** The name for the table bucket. */
+  /**
+   * The name for the table bucket.
+   *
+   * Length: 3–63.
+   */
   tableBucketName: string;
   /** The unreferenced file removal settings for your table bucket. Unreferenced file removal identifies and deletes all objects that are not referenced by any table snapshots. For more information, see the [*Amazon S3 User Guide*](https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-table-buckets-maintenance.html) . */
   unreferencedFileRemoval?: TableBucketUnreferencedFileRemoval;
@@ -313,9 +335,17 @@ export interface TableBucketOutputs extends TableBucketArgs {
 export interface TableBucketUnreferencedFileRemoval {
   /** The status of the unreferenced file removal configuration for your table bucket. */
   status?: "Enabled" | "Disabled";
-  /** The number of days an object must be unreferenced by your table before Amazon S3 marks the object as noncurrent. */
+  /**
+   * The number of days an object must be unreferenced by your table before Amazon S3 marks the object as noncurrent.
+   *
+   * Range: at least 1.
+   */
   unreferencedDays?: number;
-  /** The number of days an object can be noncurrent before Amazon S3 deletes it. */
+  /**
+   * The number of days an object can be noncurrent before Amazon S3 deletes it.
+   *
+   * Range: at least 1.
+   */
   noncurrentDays?: number;
 }
 
@@ -359,7 +389,11 @@ export interface TableBucketStorageClassConfiguration {
 export interface TableBucketReplicationConfiguration {
   /** The ARN of the IAM role to use for replication */
   role: string;
-  /** List of replication rules */
+  /**
+   * List of replication rules
+   *
+   * Items: 1–1.
+   */
   rules: TableBucketReplicationRule[];
 }
 
@@ -369,7 +403,11 @@ export interface TableBucketReplicationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-s3tables-tablebucket-replicationrule.html | CloudFormation: ReplicationRule}
  */
 export interface TableBucketReplicationRule {
-  /** List of replication destinations */
+  /**
+   * List of replication destinations
+   *
+   * Items: 1–5.
+   */
   destinations: TableBucketReplicationDestination[];
 }
 
@@ -401,7 +439,7 @@ export type TableBucketPolicy = InstanceType<typeof TableBucketPolicy>;
 /** Inputs of {@link TableBucketPolicy}. */
 export interface TableBucketPolicyArgs {
   /** The bucket policy JSON for the table bucket. */
-  resourcePolicy: Record<string, unknown> | string;
+  resourcePolicy: PolicyDocument | string;
   /** The Amazon Resource Name (ARN) of the table bucket. */
   tableBucketARN: string;
 }
@@ -428,7 +466,7 @@ export type TablePolicy = InstanceType<typeof TablePolicy>;
 /** Inputs of {@link TablePolicy}. */
 export interface TablePolicyArgs {
   /** The `JSON` that defines the policy. */
-  resourcePolicy: Record<string, unknown> | string;
+  resourcePolicy: PolicyDocument | string;
   /** The Amazon Resource Name (ARN) of the table. */
   tableARN: string;
 }

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/s3vectors
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::S3Vectors::Index` resource defines a vector index within an Amazon S3 vector bucket. For more information, see [Creating a vector index in a vector bucket](https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-vectors-create-index.html) in the *Amazon Simple Storage Service User Guide* .
  *
@@ -46,6 +48,8 @@ export interface IndexArgs {
    * The dimensions of the vectors to be inserted into the vector index. This value must be between 1 and 4096, inclusive. All vectors stored in the index must have the same number of dimensions.
    *
    * The dimension value affects the storage requirements and search performance. Higher dimensions require more storage space and may impact search latency.
+   *
+   * Range: 1–4096.
    */
   dimension: number;
   /**
@@ -63,13 +67,19 @@ export interface IndexArgs {
    * If you don't specify a name, AWS CloudFormation generates a unique ID and uses that ID for the index name.
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: 3–63.
    */
   indexName?: string;
   /** The metadata configuration for the vector index. */
   metadataConfiguration?: IndexMetadataConfiguration;
   /** The Amazon Resource Name (ARN) of the vector bucket that contains the vector index. */
   vectorBucketArn?: string;
-  /** The name of the vector bucket that contains the vector index. */
+  /**
+   * The name of the vector bucket that contains the vector index.
+   *
+   * Length: 3–63.
+   */
   vectorBucketName?: string;
   /** User tags (key-value pairs) to associate with the index. */
   tags?: AwsTag[];
@@ -105,6 +115,8 @@ export interface IndexEncryptionConfiguration {
    * To specify the KMS key, you must use the format of the KMS key Amazon Resource Name (ARN).
    *
    * For example, specify Key ARN in the following format: `arn:aws:kms:us-east-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab`
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws[-a-z0-9]*:kms:[-a-z0-9]*:[0-9]{12}:key/.+)$`.
    */
   kmsKeyArn?: string;
 }
@@ -119,6 +131,8 @@ export interface IndexMetadataConfiguration {
    * Non-filterable metadata keys allow you to enrich vectors with additional context during storage and retrieval. Unlike default metadata keys, these keys can't be used as query filters. Non-filterable metadata keys can be retrieved but can't be searched, queried, or filtered. You can access non-filterable metadata keys of your vectors after finding the vectors.
    *
    * You can specify 1 to 10 non-filterable metadata keys. Each key must be 1 to 63 characters long.
+   *
+   * Items: 1–10. Each item: Length: 1–63.
    */
   nonFilterableMetadataKeys?: string[];
 }
@@ -159,6 +173,8 @@ export interface VectorBucketArgs {
    * The bucket name must be between 3 and 63 characters long and must not contain uppercase characters or underscores.
    *
    * > If you specify a name, you can't perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you need to replace the resource, specify a new name.
+   *
+   * Length: 3–63.
    */
   vectorBucketName?: string;
   /** The encryption configuration for the vector bucket. */
@@ -197,6 +213,8 @@ export interface VectorBucketEncryptionConfiguration {
    * You must specify the full ARN of the KMS key. Key IDs or key aliases aren't supported.
    *
    * > Amazon S3 Vectors only supports symmetric encryption KMS keys. For more information, see [Asymmetric keys in AWS KMS](https://docs.aws.amazon.com//kms/latest/developerguide/symmetric-asymmetric.html) in the *AWS Key Management Service Developer Guide* .
+   *
+   * Length: 1–2048. Pattern: `^(arn:aws[-a-z0-9]*:kms:[-a-z0-9]*:[0-9]{12}:key/.+)$`.
    */
   kmsKeyArn?: string;
 }
@@ -238,13 +256,15 @@ export type VectorBucketPolicy = InstanceType<typeof VectorBucketPolicy>;
 /** Inputs of {@link VectorBucketPolicy}. */
 export interface VectorBucketPolicyArgs {
   /** A policy document containing permissions to add to the specified vector bucket. In IAM , you must provide policy documents in JSON format. However, in CloudFormation you can provide the policy in JSON or YAML format because CloudFormation converts YAML to JSON before submitting it to IAM . */
-  policy: Record<string, unknown> | string;
+  policy: PolicyDocument | string;
   /** The Amazon Resource Name (ARN) of the S3 vector bucket to which the policy applies. */
   vectorBucketArn?: string;
   /**
    * The name of the S3 vector bucket to which the policy applies.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 3–63.
    */
   vectorBucketName?: string;
 }

@@ -202,19 +202,39 @@ export type Dataset = InstanceType<typeof Dataset>;
 
 /** Inputs of {@link Dataset}. */
 export interface DatasetArgs {
-  /** The Amazon Web Services Supply Chain instance identifier. */
+  /**
+   * The Amazon Web Services Supply Chain instance identifier.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   instanceId: string;
-  /** The namespace of the dataset. */
+  /**
+   * The namespace of the dataset.
+   *
+   * Length: 1–50. Pattern: `^[a-z0-9_]+$`.
+   */
   namespace: string;
-  /** The name of the dataset. */
+  /**
+   * The name of the dataset.
+   *
+   * Length: 1–75. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
-  /** The description of the dataset. */
+  /**
+   * The description of the dataset.
+   *
+   * Length: 1–500.
+   */
   description?: string;
   /** The schema of the dataset. */
   schema?: DatasetSchema;
   /** The partition specification of the dataset. */
   partitionSpec?: DatasetPartitionSpec;
-  /** The tags for the dataset. */
+  /**
+   * The tags for the dataset.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -234,11 +254,23 @@ export interface DatasetOutputs extends DatasetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-schema.html | CloudFormation: Schema}
  */
 export interface DatasetSchema {
-  /** The name of the dataset schema. */
+  /**
+   * The name of the dataset schema.
+   *
+   * Length: 1–100. Pattern: `^[A-Za-z0-9]+$`.
+   */
   name: string;
-  /** The list of field details of the dataset schema. */
+  /**
+   * The list of field details of the dataset schema.
+   *
+   * Items: 1–500.
+   */
   fields: DatasetDataLakeDatasetSchemaField[];
-  /** The list of primary key fields for the dataset. */
+  /**
+   * The list of primary key fields for the dataset.
+   *
+   * Items: 1–20.
+   */
   primaryKeys?: DatasetDataLakeDatasetPrimaryKeyField[];
 }
 
@@ -248,7 +280,11 @@ export interface DatasetSchema {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-datalakedatasetschemafield.html | CloudFormation: DataLakeDatasetSchemaField}
  */
 export interface DatasetDataLakeDatasetSchemaField {
-  /** The dataset field name. */
+  /**
+   * The dataset field name.
+   *
+   * Length: 1–100. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
   /** The dataset field type. */
   type: "INT" | "DOUBLE" | "STRING" | "TIMESTAMP" | "LONG";
@@ -262,7 +298,11 @@ export interface DatasetDataLakeDatasetSchemaField {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-datalakedatasetprimarykeyfield.html | CloudFormation: DataLakeDatasetPrimaryKeyField}
  */
 export interface DatasetDataLakeDatasetPrimaryKeyField {
-  /** The name of the primary key field. */
+  /**
+   * The name of the primary key field.
+   *
+   * Length: 1–100. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
 }
 
@@ -272,7 +312,11 @@ export interface DatasetDataLakeDatasetPrimaryKeyField {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-partitionspec.html | CloudFormation: PartitionSpec}
  */
 export interface DatasetPartitionSpec {
-  /** The partition fields. */
+  /**
+   * The partition fields.
+   *
+   * Items: 1–10.
+   */
   fields: DatasetDataLakeDatasetPartitionField[];
 }
 
@@ -282,7 +326,11 @@ export interface DatasetPartitionSpec {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-scn-dataset-datalakedatasetpartitionfield.html | CloudFormation: DataLakeDatasetPartitionField}
  */
 export interface DatasetDataLakeDatasetPartitionField {
-  /** The name of the partition field. */
+  /**
+   * The name of the partition field.
+   *
+   * Length: 1–100. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
   /** The transformation of the partition field. */
   transform: DatasetTransform;
@@ -309,13 +357,29 @@ export type Namespace = InstanceType<typeof Namespace>;
 
 /** Inputs of {@link Namespace}. */
 export interface NamespaceArgs {
-  /** The Amazon Web Services Supply Chain instance identifier. */
+  /**
+   * The Amazon Web Services Supply Chain instance identifier.
+   *
+   * Length: 36–36. Pattern: `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`.
+   */
   instanceId: string;
-  /** The name of the namespace. */
+  /**
+   * The name of the namespace.
+   *
+   * Length: 1–50. Pattern: `^[a-z0-9_]+$`.
+   */
   name: string;
-  /** The description of the namespace. */
+  /**
+   * The description of the namespace.
+   *
+   * Length: 1–500.
+   */
   description?: string;
-  /** The tags for the namespace. */
+  /**
+   * The tags for the namespace.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/secretsmanager
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Attaches a resource-based permission policy to a secret. A resource-based policy is optional. If a secret already has a resource policy attached, you must first remove it before attaching a new policy using this CloudFormation resource. You can remove the policy using the [console](https://docs.aws.amazon.com/secretsmanager/latest/userguide/auth-and-access_resource-policies.html) , [CLI](https://docs.aws.amazon.com/cli/latest/reference/secretsmanager/delete-resource-policy.html) , or [API](https://docs.aws.amazon.com/secretsmanager/latest/apireference/API_DeleteResourcePolicy.html) . For more information, see [Authentication and access control for Secrets Manager](https://docs.aws.amazon.com/secretsmanager/latest/userguide/auth-and-access.html) . …
  *
@@ -29,10 +31,12 @@ export interface ResourcePolicyArgs {
    * The ARN or name of the secret to attach the resource-based policy.
    *
    * For an ARN, we recommend that you specify a complete ARN rather than a partial ARN.
+   *
+   * Length: 1–2048.
    */
   secretId: string;
   /** A JSON-formatted string for an AWS resource-based policy. For example policies, see [Permissions policy examples](https://docs.aws.amazon.com/secretsmanager/latest/userguide/auth-and-access_examples.html) . */
-  resourcePolicy: string | Record<string, unknown>;
+  resourcePolicy: string | PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */

@@ -27,7 +27,11 @@ export interface AgentSpaceArgs {
   awsResources?: AgentSpaceAWSResources;
   /** Details of code review settings */
   codeReviewSettings?: AgentSpaceCodeReviewSettings;
-  /** Identifier of the KMS key used to encrypt data. Can be a key ID, key ARN, alias name, or alias ARN. If not specified, an AWS managed key is used. */
+  /**
+   * Identifier of the KMS key used to encrypt data. Can be a key ID, key ARN, alias name, or alias ARN. If not specified, an AWS managed key is used.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
   /** Integrated Resources configuration */
   integratedResources?: AgentSpaceIntegratedResource[];
@@ -116,7 +120,11 @@ export type Application = InstanceType<typeof Application>;
 export interface ApplicationArgs {
   idCConfiguration?: ApplicationIdCConfiguration;
   roleArn?: string;
-  /** Identifier of a KMS key. Can be a key ID, key ARN, alias name, or alias ARN. */
+  /**
+   * Identifier of a KMS key. Can be a key ID, key ARN, alias name, or alias ARN.
+   *
+   * Length: 0–2048.
+   */
   defaultKmsKeyId?: string;
   /** Tags for the application */
   tags?: AwsTag[];
@@ -409,13 +417,25 @@ export type SecurityRequirementPack = InstanceType<typeof SecurityRequirementPac
 
 /** Inputs of {@link SecurityRequirementPack}. */
 export interface SecurityRequirementPackArgs {
-  /** Name of the security requirement pack */
+  /**
+   * Name of the security requirement pack
+   *
+   * Length: 1–120.
+   */
   name: string;
-  /** Description of the pack */
+  /**
+   * Description of the pack
+   *
+   * Length: at most 500.
+   */
   description?: string;
   /** Whether the pack is enabled or disabled */
   status?: "ENABLED" | "DISABLED";
-  /** KMS key for client-side encryption of pack contents */
+  /**
+   * KMS key for client-side encryption of pack contents
+   *
+   * Length: at most 2048.
+   */
   kmsKeyId?: string;
   /** Security requirements within this pack */
   securityRequirements?: SecurityRequirementPackSecurityRequirement[];
@@ -431,15 +451,35 @@ export interface SecurityRequirementPackOutputs extends SecurityRequirementPackA
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-securityagent-securityrequirementpack-securityrequirement.html | CloudFormation: SecurityRequirement} */
 export interface SecurityRequirementPackSecurityRequirement {
-  /** Name of the security requirement */
+  /**
+   * Name of the security requirement
+   *
+   * Length: at most 80.
+   */
   name: string;
-  /** Description of the security requirement */
+  /**
+   * Description of the security requirement
+   *
+   * Length: at most 500.
+   */
   description: string;
-  /** Security domain this requirement belongs to */
+  /**
+   * Security domain this requirement belongs to
+   *
+   * Length: at most 10000.
+   */
   domain: string;
-  /** How to evaluate compliance with this requirement */
+  /**
+   * How to evaluate compliance with this requirement
+   *
+   * Length: at most 10000.
+   */
   evaluation: string;
-  /** How to remediate non-compliance */
+  /**
+   * How to remediate non-compliance
+   *
+   * Length: at most 10000.
+   */
   remediation?: string;
 }
 

@@ -26,9 +26,15 @@ export interface AcceptedPortfolioShareArgs {
    * - `zh` - Chinese
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^(en|jp|zh)$`.
    */
   acceptLanguage?: string;
-  /** The portfolio identifier. */
+  /**
+   * The portfolio identifier.
+   *
+   * Length: 1–100.
+   */
   portfolioId: string;
 }
 
@@ -211,6 +217,8 @@ export interface CloudFormationProvisionedProductArgs {
    * The path identifier of the product. This value is optional if the product has a default path, and required if the product has more than one path. To list the paths for a product, use [ListLaunchPaths](https://docs.aws.amazon.com/servicecatalog/latest/dg/API_ListLaunchPaths.html) .
    *
    * > You must provide the name or ID, but not both.
+   *
+   * Length: 1–100.
    */
   pathId?: string;
   /** Parameters specified by the administrator that are required for provisioning the product. */
@@ -223,6 +231,8 @@ export interface CloudFormationProvisionedProductArgs {
    * Each time a stack is created or updated, if `ProductName` is provided it will successfully resolve to `ProductId` as long as only one product exists in the account or Region with that `ProductName` .
    *
    * > You must specify either the name or the ID of the product, but not both.
+   *
+   * Length: 1–128.
    */
   productName?: string;
   /**
@@ -231,7 +241,11 @@ export interface CloudFormationProvisionedProductArgs {
    * > You must specify either the name or the ID of the provisioning artifact, but not both. You must also specify either the name or the ID of the product, but not both.
    */
   provisioningArtifactName?: string;
-  /** Passed to AWS CloudFormation . The SNS topic ARNs to which to publish stack-related events. */
+  /**
+   * Passed to AWS CloudFormation . The SNS topic ARNs to which to publish stack-related events.
+   *
+   * Items: at most 5.
+   */
   notificationArns?: string[];
   /**
    * The language code.
@@ -244,12 +258,16 @@ export interface CloudFormationProvisionedProductArgs {
    * The product identifier.
    *
    * > You must specify either the ID or the name of the product, but not both.
+   *
+   * Length: 1–100.
    */
   productId?: string;
   /**
    * The name of the path. This value is optional if the product has a default path, and required if the product has more than one path. To list the paths for a product, use [ListLaunchPaths](https://docs.aws.amazon.com/servicecatalog/latest/dg/API_ListLaunchPaths.html) .
    *
    * > You must provide the name or ID, but not both.
+   *
+   * Length: 1–100.
    */
   pathName?: string;
   /**
@@ -258,12 +276,18 @@ export interface CloudFormationProvisionedProductArgs {
    * > Requires the provisioned product to have an [ResourceUpdateConstraint](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-servicecatalog-resourceupdateconstraint.html) resource with `TagUpdatesOnProvisionedProduct` set to `ALLOWED` to allow tag updates. If `RESOURCE_UPDATE` constraint is not present, tags updates are ignored.
    */
   tags?: AwsTag[];
-  /** A user-friendly name for the provisioned product. This value must be unique for the AWS account and cannot be updated after the product is provisioned. */
+  /**
+   * A user-friendly name for the provisioned product. This value must be unique for the AWS account and cannot be updated after the product is provisioned.
+   *
+   * Length: 1–128.
+   */
   provisionedProductName?: string;
   /**
    * The identifier of the provisioning artifact (also known as a version).
    *
    * > You must specify either the ID or the name of the provisioning artifact, but not both.
+   *
+   * Length: 1–100.
    */
   provisioningArtifactId?: string;
 }
@@ -285,9 +309,17 @@ export interface CloudFormationProvisionedProductOutputs extends CloudFormationP
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-servicecatalog-cloudformationprovisionedproduct-provisioningparameter.html | CloudFormation: ProvisioningParameter}
  */
 export interface CloudFormationProvisionedProductProvisioningParameter {
-  /** The parameter value. */
+  /**
+   * The parameter value.
+   *
+   * Length: at most 4096.
+   */
   value: string;
-  /** The parameter key. */
+  /**
+   * The parameter key.
+   *
+   * Length: 1–1000.
+   */
   key: string;
 }
 
@@ -313,6 +345,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * The specified accounts should be within the list of accounts from the `STACKSET` constraint. To get the list of accounts in the `STACKSET` constraint, use the `DescribeProvisioningParameters` operation.
    *
    * If no values are specified, the default value is all acounts from the `STACKSET` constraint.
+   *
+   * Each item: Pattern: `^[0-9]{12}$`.
    */
   stackSetAccounts?: string[];
   /**
@@ -323,6 +357,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * Conditional: You must specify either `StackSetFailureToleranceCount` or `StackSetFailureTolerancePercentage` , but not both.
    *
    * The default value is `0` if no value is specified.
+   *
+   * Range: at least 0.
    */
   stackSetFailureToleranceCount?: number;
   /**
@@ -335,6 +371,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * Applicable only to a `CFN_STACKSET` provisioned product type.
    *
    * Conditional: You must specify either `StackSetMaxConcurrentCount` or `StackSetMaxConcurrentPercentage` , but not both.
+   *
+   * Range: 1–100.
    */
   stackSetMaxConcurrencyPercentage?: number;
   /**
@@ -345,6 +383,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * Applicable only to a `CFN_STACKSET` provisioned product type.
    *
    * Conditional: You must specify either `StackSetMaxConcurrentCount` or `StackSetMaxConcurrentPercentage` , but not both.
+   *
+   * Range: at least 1.
    */
   stackSetMaxConcurrencyCount?: number;
   /**
@@ -355,6 +395,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * The specified Regions should be within the list of Regions from the `STACKSET` constraint. To get the list of Regions in the `STACKSET` constraint, use the `DescribeProvisioningParameters` operation.
    *
    * If no values are specified, the default value is all Regions from the `STACKSET` constraint.
+   *
+   * Each item: Pattern: `^[a-z]{2}-([a-z]+-)+[1-9]`.
    */
   stackSetRegions?: string[];
   /**
@@ -375,6 +417,8 @@ export interface CloudFormationProvisionedProductProvisioningPreferences {
    * Applicable only to a `CFN_STACKSET` provisioned product type.
    *
    * Conditional: You must specify either `StackSetFailureToleranceCount` or `StackSetFailureTolerancePercentage` , but not both.
+   *
+   * Range: 0–100.
    */
   stackSetFailureTolerancePercentage?: number;
 }
@@ -453,6 +497,8 @@ export interface LaunchRoleConstraintArgs {
    * The ARN of the launch role.
    *
    * You are required to specify `RoleArn` or `LocalRoleName` but can't use both.
+   *
+   * Pattern: `arn:(aws|aws-cn|aws-us-gov):iam::[0-9]*:(role)\/.*`.
    */
   roleArn?: string;
 }
@@ -548,7 +594,11 @@ export type PortfolioPrincipalAssociation = InstanceType<typeof PortfolioPrincip
 
 /** Inputs of {@link PortfolioPrincipalAssociation}. */
 export interface PortfolioPrincipalAssociationArgs {
-  /** The ARN of the principal ( IAM user, role, or group). */
+  /**
+   * The ARN of the principal ( IAM user, role, or group).
+   *
+   * Pattern: `arn:(aws|aws-cn|aws-us-gov):iam::[0-9]*:(role|user|group)\/.*`.
+   */
   principalARN?: string;
   /**
    * The language code.
@@ -567,7 +617,11 @@ export interface PortfolioPrincipalAssociationArgs {
 
 /** Outputs of {@link PortfolioPrincipalAssociation}: its inputs as the cloud reports them, and its attributes. */
 export interface PortfolioPrincipalAssociationOutputs extends PortfolioPrincipalAssociationArgs {
-  /** The ARN of the principal ( IAM user, role, or group). */
+  /**
+   * The ARN of the principal ( IAM user, role, or group).
+   *
+   * Pattern: `arn:(aws|aws-cn|aws-us-gov):iam::[0-9]*:(role|user|group)\/.*`.
+   */
   principalARN: string;
   /** The portfolio identifier. */
   portfolioId: string;
@@ -626,7 +680,11 @@ export type PortfolioShare = InstanceType<typeof PortfolioShare>;
 
 /** Inputs of {@link PortfolioShare}. */
 export interface PortfolioShareArgs {
-  /** The AWS account ID. For example, `123456789012` . */
+  /**
+   * The AWS account ID. For example, `123456789012` .
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   accountId: string;
   /**
    * The language code.
@@ -698,7 +756,11 @@ export type ServiceAction = InstanceType<typeof ServiceAction>;
 
 /** Inputs of {@link ServiceAction}. */
 export interface ServiceActionArgs {
-  /** The self-service action description. */
+  /**
+   * The self-service action description.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** A map that defines the self-service action. */
   definition: ServiceActionDefinitionParameter[];
@@ -714,7 +776,11 @@ export interface ServiceActionArgs {
   acceptLanguage?: "en" | "jp" | "zh";
   /** The self-service action definition type. For example, `SSM_AUTOMATION` . */
   definitionType: "SSM_AUTOMATION";
-  /** The self-service action name. */
+  /**
+   * The self-service action name.
+   *
+   * Length: 1–256.
+   */
   name: string;
 }
 
@@ -730,9 +796,17 @@ export interface ServiceActionOutputs extends ServiceActionArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-servicecatalog-serviceaction-definitionparameter.html | CloudFormation: DefinitionParameter}
  */
 export interface ServiceActionDefinitionParameter {
-  /** The value of the parameter. */
+  /**
+   * The value of the parameter.
+   *
+   * Length: at most 4096.
+   */
   value: string;
-  /** The parameter key. */
+  /**
+   * The parameter key.
+   *
+   * Length: 1–1000.
+   */
   key: string;
 }
 
@@ -747,11 +821,23 @@ export type ServiceActionAssociation = InstanceType<typeof ServiceActionAssociat
 
 /** Inputs of {@link ServiceActionAssociation}. */
 export interface ServiceActionAssociationArgs {
-  /** The self-service action identifier. For example, `act-fs7abcd89wxyz` . */
+  /**
+   * The self-service action identifier. For example, `act-fs7abcd89wxyz` .
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   serviceActionId: string;
-  /** The product identifier. For example, `prod-abcdzk7xy33qa` . */
+  /**
+   * The product identifier. For example, `prod-abcdzk7xy33qa` .
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   productId: string;
-  /** The identifier of the provisioning artifact. For example, `pa-4abcdjnxjj6ne` . */
+  /**
+   * The identifier of the provisioning artifact. For example, `pa-4abcdjnxjj6ne` .
+   *
+   * Length: 1–100. Pattern: ``.
+   */
   provisioningArtifactId: string;
 }
 

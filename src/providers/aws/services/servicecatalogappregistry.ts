@@ -19,11 +19,19 @@ export type Application = InstanceType<typeof Application>;
 
 /** Inputs of {@link Application}. */
 export interface ApplicationArgs {
-  /** The description of the application. */
+  /**
+   * The description of the application.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** Key-value pairs you can use to associate with the application. */
   tags?: Record<string, string>;
-  /** The name of the application. The name must be unique in the region in which you are creating the application. */
+  /**
+   * The name of the application. The name must be unique in the region in which you are creating the application.
+   *
+   * Length: 1–256. Pattern: `\w+`.
+   */
   name: string;
 }
 
@@ -52,13 +60,21 @@ export type AttributeGroup = InstanceType<typeof AttributeGroup>;
 
 /** Inputs of {@link AttributeGroup}. */
 export interface AttributeGroupArgs {
-  /** The description of the attribute group that the user provides. */
+  /**
+   * The description of the attribute group that the user provides.
+   *
+   * Length: at most 1024.
+   */
   description?: string;
   /** A nested object in a JSON or YAML template that supports arbitrary definitions. Represents the attributes in an attribute group that describes an application and its components. */
   attributes: Record<string, unknown>;
   /** Key-value pairs you can use to associate with the attribute group. */
   tags?: Record<string, string>;
-  /** The name of the attribute group. */
+  /**
+   * The name of the attribute group.
+   *
+   * Length: 1–256. Pattern: `\w+`.
+   */
   name: string;
 }
 
@@ -81,9 +97,17 @@ export type AttributeGroupAssociation = InstanceType<typeof AttributeGroupAssoci
 
 /** Inputs of {@link AttributeGroupAssociation}. */
 export interface AttributeGroupAssociationArgs {
-  /** The name or ID of the attribute group which holds the attributes that describe the application. */
+  /**
+   * The name or ID of the attribute group which holds the attributes that describe the application.
+   *
+   * Length: 1–256. Pattern: `\w+|[a-z0-9]{12}`.
+   */
   attributeGroup: string;
-  /** The name or ID of the application. */
+  /**
+   * The name or ID of the application.
+   *
+   * Length: 1–256. Pattern: `\w+|[a-z0-9]{12}`.
+   */
   application: string;
 }
 
@@ -107,11 +131,19 @@ export type ResourceAssociation = InstanceType<typeof ResourceAssociation>;
 
 /** Inputs of {@link ResourceAssociation}. */
 export interface ResourceAssociationArgs {
-  /** The name or ID of the resource of which the application will be associated. */
+  /**
+   * The name or ID of the resource of which the application will be associated.
+   *
+   * Pattern: `\w+|arn:aws[-a-z]*:cloudformation:[a-z]{2}(-gov)?-[a-z]+-\d:\d{12}:stack/[a-zA-Z][-A-Za-z0-9]{0,127}/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}`.
+   */
   resource: string;
   /** The type of resource of which the application will be associated. */
   resourceType: "CFN_STACK";
-  /** The name or ID of the application. */
+  /**
+   * The name or ID of the application.
+   *
+   * Length: 1–256. Pattern: `\w+|[a-z0-9]{12}`.
+   */
   application: string;
 }
 

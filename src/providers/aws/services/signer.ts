@@ -23,11 +23,19 @@ export interface ProfilePermissionArgs {
   action: string;
   /** A unique identifier for the cross-account permission statement. */
   statementId: string;
-  /** The human-readable name of the signing profile. */
+  /**
+   * The human-readable name of the signing profile.
+   *
+   * Pattern: `^[0-9a-zA-Z_]{2,64}$`.
+   */
   profileName: string;
   /** The AWS principal receiving cross-account permissions. This may be an IAM role or another AWS account ID. */
   principal: string;
-  /** The version of the signing profile. */
+  /**
+   * The version of the signing profile.
+   *
+   * Pattern: `^[0-9a-zA-Z]{10}$`.
+   */
   profileVersion?: string;
 }
 
@@ -52,12 +60,22 @@ export interface SigningProfileArgs {
   platformId: "AWSLambda-SHA384-ECDSA" | "Notation-OCI-SHA384-ECDSA";
   /** A list of tags associated with the signing profile. */
   tags?: AwsTag[];
-  /** The name of the signing profile. */
+  /**
+   * The name of the signing profile.
+   *
+   * Length: 2–64. Pattern: `^[0-9a-zA-Z_]{2,64}$`.
+   */
   profileName?: string;
 }
 
 /** Outputs of {@link SigningProfile}: its inputs as the cloud reports them, and its attributes. */
 export interface SigningProfileOutputs extends SigningProfileArgs {
+  /**
+   * The name of the signing profile.
+   *
+   * Length: 2–64. Pattern: `^[0-9a-zA-Z_]{2,64}$`.
+   */
+  profileName: string;
   /** The signing profile ARN, including the profile version. */
   profileVersionArn: string;
   /** The Amazon Resource Name (ARN) of the signing profile created. */

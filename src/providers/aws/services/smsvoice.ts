@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/smsvoice
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * Creates a new configuration set. After you create the configuration set, you can add one or more event destinations to it.
  *
@@ -23,15 +25,31 @@ export type ConfigurationSet = InstanceType<typeof ConfigurationSet>;
 
 /** Inputs of {@link ConfigurationSet}. */
 export interface ConfigurationSetArgs {
-  /** The name of the ConfigurationSet. */
+  /**
+   * The name of the ConfigurationSet.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   configurationSetName?: string;
-  /** The default sender ID used by the ConfigurationSet. */
+  /**
+   * The default sender ID used by the ConfigurationSet.
+   *
+   * Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   defaultSenderId?: string;
   /** Set to true to enable feedback for the message. */
   messageFeedbackEnabled?: boolean;
-  /** The unique identifier for the protect configuration. */
+  /**
+   * The unique identifier for the protect configuration.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9_:/-]+$`.
+   */
   protectConfigurationId?: string;
-  /** An array of EventDestination objects that describe any events to log and where to log them. */
+  /**
+   * An array of EventDestination objects that describe any events to log and where to log them.
+   *
+   * Items: at most 5.
+   */
   eventDestinations?: ConfigurationSetEventDestination[];
   /** An array of key and value pair tags that's associated with the new configuration set. */
   tags?: AwsTag[];
@@ -39,7 +57,11 @@ export interface ConfigurationSetArgs {
 
 /** Outputs of {@link ConfigurationSet}: its inputs as the cloud reports them, and its attributes. */
 export interface ConfigurationSetOutputs extends ConfigurationSetArgs {
-  /** The name of the ConfigurationSet. */
+  /**
+   * The name of the ConfigurationSet.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   configurationSetName: string;
   /** The Amazon Resource Name (ARN) of the ConfigurationSet. */
   arn: string;
@@ -53,7 +75,11 @@ export interface ConfigurationSetOutputs extends ConfigurationSetArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-configurationset-eventdestination.html | CloudFormation: EventDestination}
  */
 export interface ConfigurationSetEventDestination {
-  /** The name of the EventDestination. */
+  /**
+   * The name of the EventDestination.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   eventDestinationName: string;
   /** When set to true events will be logged. */
   enabled: boolean;
@@ -77,9 +103,17 @@ export interface ConfigurationSetEventDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-configurationset-cloudwatchlogsdestination.html | CloudFormation: CloudWatchLogsDestination}
  */
 export interface ConfigurationSetCloudWatchLogsDestination {
-  /** The Amazon Resource Name (ARN) of an AWS Identity and Access Management role that is able to write event data to an Amazon CloudWatch destination. */
+  /**
+   * The Amazon Resource Name (ARN) of an AWS Identity and Access Management role that is able to write event data to an Amazon CloudWatch destination.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   iamRoleArn: string;
-  /** The name of the Amazon CloudWatch log group that you want to record events in. */
+  /**
+   * The name of the Amazon CloudWatch log group that you want to record events in.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   logGroupArn: string;
 }
 
@@ -91,9 +125,17 @@ export interface ConfigurationSetCloudWatchLogsDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-configurationset-kinesisfirehosedestination.html | CloudFormation: KinesisFirehoseDestination}
  */
 export interface ConfigurationSetKinesisFirehoseDestination {
-  /** The ARN of an AWS Identity and Access Management role that is able to write event data to an Amazon Data Firehose destination. */
+  /**
+   * The ARN of an AWS Identity and Access Management role that is able to write event data to an Amazon Data Firehose destination.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   iamRoleArn: string;
-  /** The Amazon Resource Name (ARN) of the delivery stream. */
+  /**
+   * The Amazon Resource Name (ARN) of the delivery stream.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   deliveryStreamArn: string;
 }
 
@@ -103,7 +145,11 @@ export interface ConfigurationSetKinesisFirehoseDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-configurationset-snsdestination.html | CloudFormation: SnsDestination}
  */
 export interface ConfigurationSetSnsDestination {
-  /** The Amazon Resource Name (ARN) of the Amazon SNS topic that you want to publish events to. */
+  /**
+   * The Amazon Resource Name (ARN) of the Amazon SNS topic that you want to publish events to.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   topicArn: string;
 }
 
@@ -122,7 +168,11 @@ export type OptOutList = InstanceType<typeof OptOutList>;
 
 /** Inputs of {@link OptOutList}. */
 export interface OptOutListArgs {
-  /** The name of the OptOutList. */
+  /**
+   * The name of the OptOutList.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   optOutListName?: string;
   /** An array of tags (key and value pairs) to associate with the new OptOutList. */
   tags?: AwsTag[];
@@ -130,7 +180,11 @@ export interface OptOutListArgs {
 
 /** Outputs of {@link OptOutList}: its inputs as the cloud reports them, and its attributes. */
 export interface OptOutListOutputs extends OptOutListArgs {
-  /** The name of the OptOutList. */
+  /**
+   * The name of the OptOutList.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_-]+$`.
+   */
   optOutListName: string;
   /** The Amazon Resource Name (ARN) for the `OptOutList` . */
   arn: string;
@@ -149,7 +203,11 @@ export type PhoneNumber = InstanceType<typeof PhoneNumber>;
 
 /** Inputs of {@link PhoneNumber}. */
 export interface PhoneNumberArgs {
-  /** The two-character code, in ISO 3166-1 alpha-2 format, for the country or region. */
+  /**
+   * The two-character code, in ISO 3166-1 alpha-2 format, for the country or region.
+   *
+   * Pattern: `^[A-Z]{2}$`.
+   */
   isoCountryCode: string;
   /** Indicates if the phone number will be used for text messages, voice messages, or both. */
   numberCapabilities: ("SMS" | "VOICE" | "MMS")[];
@@ -161,7 +219,11 @@ export interface PhoneNumberArgs {
   numberType: "LONG_CODE" | "TOLL_FREE" | "TEN_DLC" | "SIMULATOR";
   /** By default this is set to false. When set to true the phone number can't be deleted. */
   deletionProtectionEnabled?: boolean;
-  /** The name of the OptOutList associated with the phone number. */
+  /**
+   * The name of the OptOutList associated with the phone number.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9_:/-]+$`.
+   */
   optOutListName?: string;
   /** When set to false and an end recipient sends a message that begins with HELP or STOP to one of your dedicated numbers, End User Messaging  automatically replies with a customizable message and adds the end recipient to the OptOutList. When set to true you're responsible for responding to HELP and STOP requests. You're also responsible for tracking and honoring opt-out request. For more information see [Self-managed opt-outs](https://docs.aws.amazon.com/sms-voice/latest/userguide/opt-out-list-self-managed.html) */
   selfManagedOptOutsEnabled?: boolean;
@@ -203,7 +265,11 @@ export interface PhoneNumberMandatoryKeywords {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-phonenumber-mandatorykeyword.html | CloudFormation: MandatoryKeyword}
  */
 export interface PhoneNumberMandatoryKeyword {
-  /** The message associated with the keyword. */
+  /**
+   * The message associated with the keyword.
+   *
+   * Length: at most 1600. Pattern: ``.
+   */
   message: string;
 }
 
@@ -213,9 +279,17 @@ export interface PhoneNumberMandatoryKeyword {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-phonenumber-optionalkeyword.html | CloudFormation: OptionalKeyword}
  */
 export interface PhoneNumberOptionalKeyword {
-  /** The new keyword to add. */
+  /**
+   * The new keyword to add.
+   *
+   * Length: at most 30. Pattern: ``.
+   */
   keyword: string;
-  /** The message associated with the keyword. */
+  /**
+   * The message associated with the keyword.
+   *
+   * Length: at most 1600. Pattern: ``.
+   */
   message: string;
   /** The action to perform when the keyword is used. */
   action: "AUTOMATIC_RESPONSE" | "OPT_OUT" | "OPT_IN";
@@ -229,9 +303,17 @@ export interface PhoneNumberOptionalKeyword {
 export interface PhoneNumberTwoWay {
   /** By default this is set to false. When set to true you can receive incoming text messages from your end recipients using the TwoWayChannelArn. */
   enabled: boolean;
-  /** The Amazon Resource Name (ARN) of the two way channel. */
+  /**
+   * The Amazon Resource Name (ARN) of the two way channel.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   channelArn?: string;
-  /** An optional IAM Role Arn for a service to assume, to be able to post inbound SMS messages. */
+  /**
+   * An optional IAM Role Arn for a service to assume, to be able to post inbound SMS messages.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   channelRole?: string;
 }
 
@@ -254,11 +336,17 @@ export interface PoolArgs {
    * The list of origination identities to apply to the pool, either `PhoneNumberArn` or `SenderIdArn` . For more information, see [Registrations](https://docs.aws.amazon.com/sms-voice/latest/userguide/registrations.html) in the End User Messaging  User Guide.
    *
    * > If you are using a shared End User Messaging  resource then you must use the full Amazon Resource Name (ARN).
+   *
+   * Items: at least 1. Each item: Length: 20–256. Pattern: `^arn:\S+`.
    */
   originationIdentities: string[];
   /** When set to true the pool can't be deleted. */
   deletionProtectionEnabled?: boolean;
-  /** The name of the OptOutList associated with the pool. */
+  /**
+   * The name of the OptOutList associated with the pool.
+   *
+   * Length: 1–256. Pattern: `^[A-Za-z0-9_:/-]+$`.
+   */
   optOutListName?: string;
   /** When set to false, an end recipient sends a message that begins with HELP or STOP to one of your dedicated numbers, End User Messaging  automatically replies with a customizable message and adds the end recipient to the OptOutList. When set to true you're responsible for responding to HELP and STOP requests. You're also responsible for tracking and honoring opt-out requests. For more information see [Self-managed opt-outs](https://docs.aws.amazon.com//pinpoint/latest/userguide/settings-sms-managing.html#settings-account-sms-self-managed-opt-out) */
   selfManagedOptOutsEnabled?: boolean;
@@ -304,7 +392,11 @@ export interface PoolMandatoryKeywords {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-pool-mandatorykeyword.html | CloudFormation: MandatoryKeyword}
  */
 export interface PoolMandatoryKeyword {
-  /** The message associated with the keyword. */
+  /**
+   * The message associated with the keyword.
+   *
+   * Length: at most 1600. Pattern: ``.
+   */
   message: string;
 }
 
@@ -314,9 +406,17 @@ export interface PoolMandatoryKeyword {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-pool-optionalkeyword.html | CloudFormation: OptionalKeyword}
  */
 export interface PoolOptionalKeyword {
-  /** The new keyword to add. */
+  /**
+   * The new keyword to add.
+   *
+   * Length: at most 30. Pattern: ``.
+   */
   keyword: string;
-  /** The message associated with the keyword. */
+  /**
+   * The message associated with the keyword.
+   *
+   * Length: at most 1600. Pattern: ``.
+   */
   message: string;
   /** The action to perform when the keyword is used. */
   action: "AUTOMATIC_RESPONSE" | "OPT_OUT" | "OPT_IN";
@@ -330,9 +430,17 @@ export interface PoolOptionalKeyword {
 export interface PoolTwoWay {
   /** By default this is set to false. When set to true you can receive incoming text messages from your end recipients using the TwoWayChannelArn. */
   enabled: boolean;
-  /** The Amazon Resource Name (ARN) of the two way channel. */
+  /**
+   * The Amazon Resource Name (ARN) of the two way channel.
+   *
+   * Pattern: `^[ \S]+`.
+   */
   channelArn?: string;
-  /** An optional IAM Role Arn for a service to assume, to be able to post inbound SMS messages. */
+  /**
+   * An optional IAM Role Arn for a service to assume, to be able to post inbound SMS messages.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   channelRole?: string;
 }
 
@@ -389,7 +497,11 @@ export interface ProtectConfigurationCountryRuleSet {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-smsvoice-protectconfiguration-countryrule.html | CloudFormation: CountryRule}
  */
 export interface ProtectConfigurationCountryRule {
-  /** The two-character code, in ISO 3166-1 alpha-2 format, for the country or region. */
+  /**
+   * The two-character code, in ISO 3166-1 alpha-2 format, for the country or region.
+   *
+   * Pattern: `^[A-Z]{2}$`.
+   */
   countryCode: string;
   /** The types of protection that can be used. */
   protectStatus: "ALLOW" | "BLOCK" | "MONITOR" | "FILTER";
@@ -406,9 +518,17 @@ export type Registration = InstanceType<typeof Registration>;
 
 /** Inputs of {@link Registration}. */
 export interface RegistrationArgs {
-  /** The type of registration form to create. */
+  /**
+   * The type of registration form to create.
+   *
+   * Length: 1–64. Pattern: `^[A-Za-z0-9_]+$`.
+   */
   registrationType: string;
-  /** An array of tags (key and value pairs) to associate with the registration. */
+  /**
+   * An array of tags (key and value pairs) to associate with the registration.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 
@@ -472,10 +592,14 @@ export type ResourcePolicy = InstanceType<typeof ResourcePolicy>;
 
 /** Inputs of {@link ResourcePolicy}. */
 export interface ResourcePolicyArgs {
-  /** The Amazon Resource Name (ARN) of the End User Messaging  resource attached to the resource-based policy. */
+  /**
+   * The Amazon Resource Name (ARN) of the End User Messaging  resource attached to the resource-based policy.
+   *
+   * Pattern: `^arn:\S+$`.
+   */
   resourceArn: string;
   /** The JSON formatted resource-based policy to attach. */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link ResourcePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -493,9 +617,17 @@ export type SenderId = InstanceType<typeof SenderId>;
 
 /** Inputs of {@link SenderId}. */
 export interface SenderIdArgs {
-  /** The two-character code, in ISO 3166-1 alpha-2 format, for the country or region. */
+  /**
+   * The two-character code, in ISO 3166-1 alpha-2 format, for the country or region.
+   *
+   * Pattern: `^[A-Z]{2}$`.
+   */
   isoCountryCode: string;
-  /** The sender ID string to request. */
+  /**
+   * The sender ID string to request.
+   *
+   * Pattern: `^[A-Z0-9_-]+$`.
+   */
   senderId: string;
   /** By default this is set to false. When set to true the sender ID can't be deleted. */
   deletionProtectionEnabled?: boolean;

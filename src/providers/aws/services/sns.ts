@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/sns
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::SNS::Subscription` resource subscribes an endpoint to an Amazon  topic. For a subscription to be created, the owner of the endpoint must` confirm the subscription.
  *
@@ -210,7 +212,7 @@ export interface TopicInlinePolicyArgs {
   /** The Amazon Resource Name (ARN) of the topic to which you want to add the policy. */
   topicArn: string;
   /** A policy document that contains permissions to add to the specified Amazon  topic. */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
 }
 
 /** Outputs of {@link TopicInlinePolicy}: its inputs as the cloud reports them, and its attributes. */
@@ -233,7 +235,7 @@ export interface TopicPolicyArgs {
   /** The Amazon Resource Names (ARN) of the topics to which you want to add the policy. You can use the `[Ref](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference-ref.html)` function to specify an `[AWS::SNS::Topic](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sns-topic.html)` resource. */
   topics: string[];
   /** A policy document that contains permissions to add to the specified SNS topics. */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
 }
 
 /** Outputs of {@link TopicPolicy}: its inputs as the cloud reports them, and its attributes. */

@@ -8,6 +8,8 @@
  * @module cairn-iac/aws/sqs
  */
 import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
+import type { PolicyDocument } from "../policy-document.js";
+export type { PolicyDocument, PolicyStatement } from "../policy-document.js";
 /**
  * The `AWS::SQS::Queue` resource creates an Amazon SQS standard or FIFO queue.
  *
@@ -142,7 +144,7 @@ export type QueueInlinePolicy = InstanceType<typeof QueueInlinePolicy>;
 /** Inputs of {@link QueueInlinePolicy}. */
 export interface QueueInlinePolicyArgs {
   /** A policy document that contains the permissions for the specified Amazon SQS queues. For more information about Amazon SQS policies, see [Using custom policies with the Amazon SQS access policy language](https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html) in the *Amazon SQS Developer Guide* . */
-  policyDocument: Record<string, unknown>;
+  policyDocument: PolicyDocument;
   /** The URLs of the queues to which you want to add the policy. You can use the `[Ref](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference-ref.html)` function to specify an `[AWS::SQS::Queue](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-sqs-queues.html)` resource. */
   queue: string;
 }
@@ -165,7 +167,7 @@ export type QueuePolicy = InstanceType<typeof QueuePolicy>;
 /** Inputs of {@link QueuePolicy}. */
 export interface QueuePolicyArgs {
   /** A policy document that contains the permissions for the specified Amazon SQS queues. For more information about Amazon SQS policies, see [Using custom policies with the Amazon SQS access policy language](https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html) in the *Amazon SQS Developer Guide* . */
-  policyDocument: Record<string, unknown> | string;
+  policyDocument: PolicyDocument | string;
   /** The URLs of the queues to which you want to add the policy. You can use the `[Ref](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference-ref.html)` function to specify an `[AWS::SQS::Queue](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sqs-queue.html)` resource. */
   queues: string[];
 }

@@ -27,9 +27,17 @@ export interface ContactArgs {
    * - `ONCALL_SCHEDULE` : An on-call schedule.
    */
   type: "PERSONAL" | "ESCALATION" | "ONCALL_SCHEDULE";
-  /** The unique and identifiable alias of the contact or escalation plan. */
+  /**
+   * The unique and identifiable alias of the contact or escalation plan.
+   *
+   * Length: 1–255. Pattern: `^[a-z0-9_\-\.]*$`.
+   */
   alias: string;
-  /** The full name of the contact or escalation plan. */
+  /**
+   * The full name of the contact or escalation plan.
+   *
+   * Length: 1–255. Pattern: `^[a-zA-Z0-9_\-\s]*$`.
+   */
   displayName: string;
   /**
    * A list of stages. A contact has an engagement plan with stages that contact specified contact channels. An escalation plan uses stages that contact specified contacts.
@@ -109,11 +117,19 @@ export type ContactChannel = InstanceType<typeof ContactChannel>;
 
 /** Inputs of {@link ContactChannel}. */
 export interface ContactChannelArgs {
-  /** The name of the contact channel. */
+  /**
+   * The name of the contact channel.
+   *
+   * Length: 1–255. Pattern: ``.
+   */
   channelName: string;
   /** The details that Incident Manager uses when trying to engage the contact channel. */
   channelAddress: string;
-  /** The Amazon Resource Name (ARN) of the contact you are adding the contact channel to. */
+  /**
+   * The Amazon Resource Name (ARN) of the contact you are adding the contact channel to.
+   *
+   * Length: 1–2048. Pattern: `arn:[-\w+=\/,.\@]+:[-\w+=\/,.\@]+:[-\w+=\/,.\@]*:[0-9]+:([\w+=\/,.\@:-]+)*`.
+   */
   contactId: string;
   /**
    * The type of the contact channel. Incident Manager supports three contact methods:
@@ -158,7 +174,11 @@ export interface PlanArgs {
   rotationIds?: string[];
   /** A list of stages that the escalation plan or engagement plan uses to engage contacts and contact methods. */
   stages?: PlanStage[];
-  /** The Amazon Resource Name (ARN) of the contact. */
+  /**
+   * The Amazon Resource Name (ARN) of the contact.
+   *
+   * Pattern: `arn:[-\w+=\/,.\@]+:[-\w+=\/,.\@]+:[-\w+=\/,.\@]*:[0-9]+:([\w+=\/,.\@:-]+)*`.
+   */
   contactId: string;
 }
 
@@ -237,11 +257,19 @@ export interface RotationArgs {
    * > Designators for time zones that don’t support Daylight Savings Time rules, such as Pacific Standard Time (PST), are not supported.
    */
   timeZoneId: string;
-  /** The date and time the rotation goes into effect. */
+  /**
+   * The date and time the rotation goes into effect.
+   *
+   * Pattern: `^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})$`.
+   */
   startTime: string;
   /** Optional metadata to assign to the rotation. Tags enable you to categorize a resource in different ways, such as by purpose, owner, or environment. For more information, see [Tagging Incident Manager resources](https://docs.aws.amazon.com/incident-manager/latest/userguide/tagging.html) in the *Incident Manager User Guide* . */
   tags?: AwsTag[];
-  /** The name for the rotation. */
+  /**
+   * The name for the rotation.
+   *
+   * Pattern: `^[a-zA-Z0-9_]*$`.
+   */
   name: string;
   /**
    * The Amazon Resource Names (ARNs) of the contacts to add to the rotation.
@@ -265,15 +293,27 @@ export interface RotationOutputs extends RotationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmcontacts-rotation-recurrencesettings.html | CloudFormation: RecurrenceSettings}
  */
 export interface RotationRecurrenceSettings {
-  /** Information about on-call rotations that recur daily. */
+  /**
+   * Information about on-call rotations that recur daily.
+   *
+   * Each item: Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   dailySettings?: string[];
-  /** The number of contacts, or shift team members designated to be on call concurrently during a shift. For example, in an on-call schedule that contains ten contacts, a value of `2` designates that two of them are on call at any given time. */
+  /**
+   * The number of contacts, or shift team members designated to be on call concurrently during a shift. For example, in an on-call schedule that contains ten contacts, a value of `2` designates that two of them are on call at any given time.
+   *
+   * Range: at least 1.
+   */
   numberOfOnCalls: number;
   /** Information about the days of the week included in on-call rotation coverage. */
   shiftCoverages?: RotationShiftCoverage[];
   /** Information about on-call rotations that recur weekly. */
   weeklySettings?: RotationWeeklySetting[];
-  /** The number of days, weeks, or months a single rotation lasts. */
+  /**
+   * The number of days, weeks, or months a single rotation lasts.
+   *
+   * Range: 1–100.
+   */
   recurrenceMultiplier: number;
   /** Information about on-call rotations that recur monthly. */
   monthlySettings?: RotationMonthlySetting[];
@@ -297,9 +337,17 @@ export interface RotationShiftCoverage {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmcontacts-rotation-coveragetime.html | CloudFormation: CoverageTime}
  */
 export interface RotationCoverageTime {
-  /** Information about when an on-call rotation shift ends. */
+  /**
+   * Information about when an on-call rotation shift ends.
+   *
+   * Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   endTime: string;
-  /** Information about when an on-call rotation shift begins. */
+  /**
+   * Information about when an on-call rotation shift begins.
+   *
+   * Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   startTime: string;
 }
 
@@ -311,7 +359,11 @@ export interface RotationCoverageTime {
 export interface RotationWeeklySetting {
   /** The day of the week when weekly recurring on-call shift rotations begins. */
   dayOfWeek: "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
-  /** The time of day when a weekly recurring on-call shift rotation begins. */
+  /**
+   * The time of day when a weekly recurring on-call shift rotation begins.
+   *
+   * Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   handOffTime: string;
 }
 
@@ -321,8 +373,16 @@ export interface RotationWeeklySetting {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmcontacts-rotation-monthlysetting.html | CloudFormation: MonthlySetting}
  */
 export interface RotationMonthlySetting {
-  /** The day of the month when monthly recurring on-call rotations begin. */
+  /**
+   * The day of the month when monthly recurring on-call rotations begin.
+   *
+   * Range: 1–31.
+   */
   dayOfMonth: number;
-  /** The time of day when a monthly recurring on-call shift rotation begins. */
+  /**
+   * The time of day when a monthly recurring on-call shift rotation begins.
+   *
+   * Pattern: `^([0-9]|0[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`.
+   */
   handOffTime: string;
 }

@@ -37,7 +37,11 @@ export interface PreferencesOutputs extends PreferencesArgs {
 export interface PreferencesConnectionRecordingPreferences {
   /** Determines where recordings of RDP connections are stored. */
   recordingDestinations: PreferencesRecordingDestinations;
-  /** The ARN of a AWS  key that is used to encrypt data while it is being processed by the service. This key must exist in the same AWS Region as the node you start an RDP connection to. */
+  /**
+   * The ARN of a AWS  key that is used to encrypt data while it is being processed by the service. This key must exist in the same AWS Region as the node you start an RDP connection to.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyArn: string;
 }
 
@@ -47,7 +51,11 @@ export interface PreferencesConnectionRecordingPreferences {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmguiconnect-preferences-recordingdestinations.html | CloudFormation: RecordingDestinations}
  */
 export interface PreferencesRecordingDestinations {
-  /** The S3 bucket where RDP connection recordings are stored. */
+  /**
+   * The S3 bucket where RDP connection recordings are stored.
+   *
+   * Items: 1–1.
+   */
   s3Buckets: PreferencesS3Bucket[];
 }
 
@@ -57,8 +65,16 @@ export interface PreferencesRecordingDestinations {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmguiconnect-preferences-s3bucket.html | CloudFormation: S3Bucket}
  */
 export interface PreferencesS3Bucket {
-  /** The AWS account number that owns the S3 bucket. */
+  /**
+   * The AWS account number that owns the S3 bucket.
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   bucketOwner: string;
-  /** The name of the S3 bucket where RDP connection recordings are stored. */
+  /**
+   * The name of the S3 bucket where RDP connection recordings are stored.
+   *
+   * Pattern: ``.
+   */
   bucketName: string;
 }

@@ -21,9 +21,17 @@ export type ConfigurationManager = InstanceType<typeof ConfigurationManager>;
 export interface ConfigurationManagerArgs {
   /** The definition of the Quick Setup configuration that the configuration manager deploys. */
   configurationDefinitions: ConfigurationManagerConfigurationDefinition[];
-  /** The description of the configuration. */
+  /**
+   * The description of the configuration.
+   *
+   * Pattern: `^.{0,512}$`.
+   */
   description?: string;
-  /** The name of the configuration */
+  /**
+   * The name of the configuration
+   *
+   * Pattern: `^[ A-Za-z0-9_-]{1,50}$`.
+   */
   name?: string;
   /** Key-value pairs of metadata to assign to the configuration manager. */
   tags?: Record<string, string>;
@@ -47,7 +55,11 @@ export interface ConfigurationManagerOutputs extends ConfigurationManagerArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-ssmquicksetup-configurationmanager-configurationdefinition.html | CloudFormation: ConfigurationDefinition}
  */
 export interface ConfigurationManagerConfigurationDefinition {
-  /** The type of the Quick Setup configuration. */
+  /**
+   * The type of the Quick Setup configuration.
+   *
+   * Pattern: `^[a-zA-Z0-9_\-.:/]{3,200}$`.
+   */
   type: string;
   /**
    * The parameters for the configuration definition type. Parameters for configuration definitions vary based the configuration type. The following lists outline the parameters for each configuration type.
@@ -70,12 +82,18 @@ export interface ConfigurationManagerConfigurationDefinition {
    * - `DeliveryBucketName` …
    */
   parameters: Record<string, string>;
-  /** The version of the Quick Setup type used. */
+  /**
+   * The version of the Quick Setup type used.
+   *
+   * Length: 1–128.
+   */
   typeVersion?: string;
   /**
    * The name of the IAM role used to deploy local configurations.
    *
    * > Although this element is listed as "Required: No", a value can be omitted only for organizational deployments of types other than `AWSQuickSetupType-PatchPolicy` . A value must be provided when you are running an organizational deployment for a patch policy or running any type of deployment for a single account.
+   *
+   * Length: 1–256.
    */
   localDeploymentExecutionRoleName?: string;
   /**
@@ -117,11 +135,19 @@ export type LifecycleAutomation = InstanceType<typeof LifecycleAutomation>;
 
 /** Inputs of {@link LifecycleAutomation}. */
 export interface LifecycleAutomationArgs {
-  /** The name of the SSM Automation document to execute in response to CloudFormation lifecycle events (CREATE, UPDATE, DELETE). */
+  /**
+   * The name of the SSM Automation document to execute in response to CloudFormation lifecycle events (CREATE, UPDATE, DELETE).
+   *
+   * Length: 1–500. Pattern: `^\S+$`.
+   */
   automationDocument: string;
   /** A map of key-value parameters passed to the Automation document during execution. Each parameter name maps to a list of values, even for single values. Parameters can include configuration-specific values for your automation workflow. */
   automationParameters: Record<string, string[]>;
-  /** A unique identifier used for generating the SSM Association name. This ensures uniqueness when multiple lifecycle automation resources exist in the same stack. */
+  /**
+   * A unique identifier used for generating the SSM Association name. This ensures uniqueness when multiple lifecycle automation resources exist in the same stack.
+   *
+   * Length: 1–64. Pattern: `^[a-zA-Z0-9-]+$`.
+   */
   resourceKey: string;
   /** Tags applied to the underlying SSM Association created by this resource. Tags help identify and organize automation executions. */
   tags?: Record<string, string>;

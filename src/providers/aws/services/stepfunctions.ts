@@ -41,6 +41,8 @@ export interface ActivityArgs {
    * - invalid characters ( `U+10FFFF` )
    *
    * To enable logging with CloudWatch Logs, the name should only contain 0-9, A-Z, a-z, - and _.
+   *
+   * Length: 1–80.
    */
   name: string;
   /**
@@ -65,9 +67,17 @@ export interface ActivityOutputs extends ActivityArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-activity-tagsentry.html | CloudFormation: TagsEntry}
  */
 export interface ActivityTagsEntry {
-  /** The `value` for a key-value pair in a tag entry. */
+  /**
+   * The `value` for a key-value pair in a tag entry.
+   *
+   * Length: 1–256.
+   */
   value: string;
-  /** The `key` for a key-value pair in a tag entry. */
+  /**
+   * The `key` for a key-value pair in a tag entry.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -77,9 +87,17 @@ export interface ActivityTagsEntry {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-activity-encryptionconfiguration.html | CloudFormation: EncryptionConfiguration}
  */
 export interface ActivityEncryptionConfiguration {
-  /** An alias, alias ARN, key ID, or key ARN of a symmetric encryption AWS  key to encrypt data. To specify a AWS  key in a different AWS account, you must use the key ARN or alias ARN. */
+  /**
+   * An alias, alias ARN, key ID, or key ARN of a symmetric encryption AWS  key to encrypt data. To specify a AWS  key in a different AWS account, you must use the key ARN or alias ARN.
+   *
+   * Length: 1–2048.
+   */
   kmsKeyId?: string;
-  /** Maximum duration that Step Functions will reuse data keys. When the period expires, Step Functions will call `GenerateDataKey` . Only applies to customer managed keys. */
+  /**
+   * Maximum duration that Step Functions will reuse data keys. When the period expires, Step Functions will call `GenerateDataKey` . Only applies to customer managed keys.
+   *
+   * Range: 60–900.
+   */
   kmsDataKeyReusePeriodSeconds?: number;
   /** Encryption option for an activity. */
   type: "CUSTOMER_MANAGED_KMS_KEY" | "AWS_OWNED_KEY";
@@ -96,7 +114,11 @@ export type StateMachine = InstanceType<typeof StateMachine>;
 
 /** Inputs of {@link StateMachine}. */
 export interface StateMachineArgs {
-  /** The Amazon States Language definition of the state machine. The state machine definition must be in JSON. See [Amazon States Language](https://docs.aws.amazon.com/step-functions/latest/dg/concepts-amazon-states-language.html) . */
+  /**
+   * The Amazon States Language definition of the state machine. The state machine definition must be in JSON. See [Amazon States Language](https://docs.aws.amazon.com/step-functions/latest/dg/concepts-amazon-states-language.html) .
+   *
+   * Length: 1–1048576.
+   */
   definitionString?: string;
   /**
    * Defines what execution history events are logged and where they are logged.
@@ -136,9 +158,15 @@ export interface StateMachineArgs {
    * - control characters ( `U+0000-001F` , `U+007F-009F` )
    *
    * > If you specify a name, you cannot perform updates that require replacement of this resource. You can perform updates that require no or some interruption. If you must replace the resource, specify a new name.
+   *
+   * Length: 1–80.
    */
   stateMachineName?: string;
-  /** The Amazon Resource Name (ARN) of the IAM role to use for this state machine. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role to use for this state machine.
+   *
+   * Length: 1–256.
+   */
   roleArn: string;
   /**
    * The list of tags to add to a resource.
@@ -190,7 +218,11 @@ export interface StateMachineOutputs extends StateMachineArgs {
 export interface StateMachineLoggingConfiguration {
   /** Determines whether execution data is included in your log. When set to `false` , data is excluded. */
   includeExecutionData?: boolean;
-  /** An array of objects that describes where your execution history events will be logged. Limited to size 1. Required, if your log level is not set to `OFF` . */
+  /**
+   * An array of objects that describes where your execution history events will be logged. Limited to size 1. Required, if your log level is not set to `OFF` .
+   *
+   * Items: at least 1.
+   */
   destinations?: StateMachineLogDestination[];
   /** Defines which category of execution history events are logged. */
   level?: "ALL" | "ERROR" | "FATAL" | "OFF";
@@ -216,7 +248,11 @@ export interface StateMachineLogDestination {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachine-cloudwatchlogsloggroup.html | CloudFormation: CloudWatchLogsLogGroup}
  */
 export interface StateMachineCloudWatchLogsLogGroup {
-  /** The ARN of the the CloudWatch log group to which you want your logs emitted to. The ARN must end with `:*` */
+  /**
+   * The ARN of the the CloudWatch log group to which you want your logs emitted to. The ARN must end with `:*`
+   *
+   * Length: 1–256.
+   */
   logGroupArn?: string;
 }
 
@@ -240,9 +276,17 @@ export interface StateMachineS3Location {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-stepfunctions-statemachine-tagsentry.html | CloudFormation: TagsEntry}
  */
 export interface StateMachineTagsEntry {
-  /** The `value` for a key-value pair in a tag entry. */
+  /**
+   * The `value` for a key-value pair in a tag entry.
+   *
+   * Length: 1–256.
+   */
   value: string;
-  /** The `key` for a key-value pair in a tag entry. */
+  /**
+   * The `key` for a key-value pair in a tag entry.
+   *
+   * Length: 1–128.
+   */
   key: string;
 }
 
@@ -283,7 +327,11 @@ export type StateMachineAlias = InstanceType<typeof StateMachineAlias>;
 
 /** Inputs of {@link StateMachineAlias}. */
 export interface StateMachineAliasArgs {
-  /** An optional description of the state machine alias. */
+  /**
+   * An optional description of the state machine alias.
+   *
+   * Length: 1–256.
+   */
   description?: string;
   /**
    * The routing configuration of an alias. Routing configuration splits [StartExecution](https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html) requests between one or two versions of the same state machine.
@@ -291,6 +339,8 @@ export interface StateMachineAliasArgs {
    * Use `RoutingConfiguration` if you want to explicitly set the alias [weights](https://docs.aws.amazon.com/step-functions/latest/apireference/API_RoutingConfigurationListItem.html#StepFunctions-Type-RoutingConfigurationListItem-weight) . Weight is the percentage of traffic you want to route to a state machine version.
    *
    * > `RoutingConfiguration` and `DeploymentPreference` are mutually exclusive properties. You must define only one of these properties.
+   *
+   * Items: 1–2.
    */
   routingConfiguration?: StateMachineAliasRoutingConfigurationVersion[];
   /**
@@ -299,8 +349,13 @@ export interface StateMachineAliasArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   deploymentPreference?: StateMachineAliasDeploymentPreference;
-  /** The name of the state machine alias. If you don't provide a name, it uses an automatically generated name based on the logical ID. */
+  /**
+   * The name of the state machine alias. If you don't provide a name, it uses an automatically generated name based on the logical ID.
+   *
+   * Length: 1–80.
+   */
   name?: string;
+  /** Length: 1–2048. */
   stateMachineArn?: string;
 }
 
@@ -320,9 +375,15 @@ export interface StateMachineAliasRoutingConfigurationVersion {
    * The Amazon Resource Name (ARN) that identifies one or two state machine versions defined in the routing configuration.
    *
    * If you specify the ARN of a second version, it must belong to the same state machine as the first version.
+   *
+   * Length: 1–2048.
    */
   stateMachineVersionArn: string;
-  /** The percentage of traffic you want to route to the state machine version. The sum of the weights in the routing configuration must be equal to 100. */
+  /**
+   * The percentage of traffic you want to route to the state machine version. The sum of the weights in the routing configuration must be equal to 100.
+   *
+   * Range: 0–100.
+   */
   weight: number;
 }
 
@@ -348,17 +409,29 @@ export interface StateMachineAliasDeploymentPreference {
    * The Amazon Resource Name (ARN) of the [`AWS::StepFunctions::StateMachineVersion`](https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-stepfunctions-statemachineversion.html) resource that will be the final version to which the alias points to when the traffic shifting is complete.
    *
    * While performing gradual deployments, you can only provide a single state machine version ARN. To explicitly set version weights in a CloudFormation template, use `RoutingConfiguration` instead.
+   *
+   * Length: 1–2048.
    */
   stateMachineVersionArn: string;
-  /** The percentage of traffic to shift to the new version in each increment. */
+  /**
+   * The percentage of traffic to shift to the new version in each increment.
+   *
+   * Range: 1–99.
+   */
   percentage?: number;
   /**
    * A list of Amazon CloudWatch alarm names to be monitored during the deployment. The deployment fails and rolls back if any of these alarms go into the `ALARM` state.
    *
    * > Amazon CloudWatch considers nonexistent alarms to have an `OK` state. If you provide an invalid alarm name or provide the ARN of an alarm instead of its name, your deployment may not roll back correctly.
+   *
+   * Items: 1–100. Each item: Length: 1–256.
    */
   alarms?: string[];
-  /** The time in minutes between each traffic shifting increment. */
+  /**
+   * The time in minutes between each traffic shifting increment.
+   *
+   * Range: 1–2100.
+   */
   interval?: number;
 }
 
@@ -377,7 +450,11 @@ export type StateMachineVersion = InstanceType<typeof StateMachineVersion>;
 
 /** Inputs of {@link StateMachineVersion}. */
 export interface StateMachineVersionArgs {
-  /** An optional description of the state machine version. */
+  /**
+   * An optional description of the state machine version.
+   *
+   * Length: 1–2048.
+   */
   description?: string;
   /**
    * Identifier for a state machine revision, which is an immutable, read-only snapshot of a state machine’s definition and configuration.
@@ -385,9 +462,15 @@ export interface StateMachineVersionArgs {
    * Only publish the state machine version if the current state machine's revision ID matches the specified ID. Use this option to avoid publishing a version if the state machine has changed since you last updated it.
    *
    * To specify the initial state machine revision, set the value as `INITIAL` .
+   *
+   * Length: 1–2048.
    */
   stateMachineRevisionId?: string;
-  /** The Amazon Resource Name (ARN) of the state machine. */
+  /**
+   * The Amazon Resource Name (ARN) of the state machine.
+   *
+   * Length: 1–2048.
+   */
   stateMachineArn: string;
 }
 

@@ -62,15 +62,27 @@ export type TapePool = InstanceType<typeof TapePool>;
 
 /** Inputs of {@link TapePool}. */
 export interface TapePoolArgs {
-  /** The name of the custom tape pool. */
+  /**
+   * The name of the custom tape pool.
+   *
+   * Length: 1–100. Pattern: `^[ -\.0-\[\]-~]*[!-\.0-\[\]-~][ -\.0-\[\]-~]*$`.
+   */
   poolName: string;
   /** The storage class associated with the custom pool (S3 Glacier or S3 Glacier Deep Archive). */
   storageClass: "DEEP_ARCHIVE" | "GLACIER";
   /** Tape retention lock type. Governance mode allows authorized removal; compliance mode prevents all removal. */
   retentionLockType?: "COMPLIANCE" | "GOVERNANCE" | "NONE";
-  /** Tape retention lock time in days (up to 36,500 days / 100 years). */
+  /**
+   * Tape retention lock time in days (up to 36,500 days / 100 years).
+   *
+   * Range: 0–36500.
+   */
   retentionLockTimeInDays?: number;
-  /** A list of up to 50 tags for the tape pool. */
+  /**
+   * A list of up to 50 tags for the tape pool.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 

@@ -21,7 +21,11 @@ export type AccountAlias = InstanceType<typeof AccountAlias>;
 
 /** Inputs of {@link AccountAlias}. */
 export interface AccountAliasArgs {
-  /** An alias or short name for an AWS account . */
+  /**
+   * An alias or short name for an AWS account .
+   *
+   * Length: 1–30. Pattern: `^[\w\- ]+$`.
+   */
   accountAlias: string;
 }
 
@@ -57,19 +61,35 @@ export type SlackChannelConfiguration = InstanceType<typeof SlackChannelConfigur
 
 /** Inputs of {@link SlackChannelConfiguration}. */
 export interface SlackChannelConfigurationArgs {
-  /** The channel name in Slack. This is the channel where you invite the AWS Support App . */
+  /**
+   * The channel name in Slack. This is the channel where you invite the AWS Support App .
+   *
+   * Length: 1–256. Pattern: `^.+$`.
+   */
   channelName?: string;
   /** Whether to get notified when a correspondence is added to your support cases. */
   notifyOnAddCorrespondenceToCase?: boolean;
-  /** The Amazon Resource Name (ARN) of the IAM role for this Slack channel configuration. The  App uses this role to perform  and Service Quotas actions on your behalf. */
+  /**
+   * The Amazon Resource Name (ARN) of the IAM role for this Slack channel configuration. The  App uses this role to perform  and Service Quotas actions on your behalf.
+   *
+   * Length: 31–2048. Pattern: `^arn:aws[-a-z0-9]*:iam::[0-9]{12}:role\/(.+)$`.
+   */
   channelRoleArn: string;
   /** Whether to get notified when your support cases are resolved. */
   notifyOnResolveCase?: boolean;
   /** The case severity for your support cases that you want to receive notifications. You can specify `none` , `all` , or `high` . */
   notifyOnCaseSeverity: "none" | "all" | "high";
-  /** The team ID in Slack. This ID uniquely identifies a Slack workspace. */
+  /**
+   * The team ID in Slack. This ID uniquely identifies a Slack workspace.
+   *
+   * Length: 1–256. Pattern: `^\S+$`.
+   */
   teamId: string;
-  /** The channel ID in Slack. This ID identifies a channel within a Slack workspace. */
+  /**
+   * The channel ID in Slack. This ID identifies a channel within a Slack workspace.
+   *
+   * Length: 1–256. Pattern: `^\S+$`.
+   */
   channelId: string;
   /** Whether to get notified when your support cases are created or reopened */
   notifyOnCreateOrReopenCase?: boolean;
@@ -102,9 +122,15 @@ export interface SlackWorkspaceConfigurationArgs {
    * An identifier used to update an existing Slack workspace configuration in AWS CloudFormation , such as `100` .
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–256. Pattern: `^[0-9]+$`.
    */
   versionId?: string;
-  /** The team ID in Slack. This ID uniquely identifies a Slack workspace, such as `T012ABCDEFG` . */
+  /**
+   * The team ID in Slack. This ID uniquely identifies a Slack workspace, such as `T012ABCDEFG` .
+   *
+   * Length: 1–256. Pattern: `^\S+$`.
+   */
   teamId: string;
 }
 

@@ -23,7 +23,11 @@ export type Canary = InstanceType<typeof Canary>;
 
 /** Inputs of {@link Canary}. */
 export interface CanaryArgs {
-  /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
+  /**
+   * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `VisualReference` of AWS::Synthetics::Canary deprecated.
+   */
   visualReference?: CanaryVisualReference;
   /** A structure that contains the configuration for canary artifacts, including the encryption-at-rest settings for artifacts that the canary uploads to Amazon S3. */
   artifactConfig?: CanaryArtifactConfig;
@@ -51,6 +55,8 @@ export interface CanaryArgs {
    * The name for this canary. Be sure to give it a descriptive name that distinguishes it from other canaries in your account.
    *
    * Do not include secrets or proprietary information in your canary names. The canary name makes up part of the canary ARN, and the ARN is included in outbound calls over the internet. For more information, see [Security Considerations for Synthetics Canaries](https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/servicelens_canaries_security.html) .
+   *
+   * Pattern: `^[0-9a-z_\-]{1,255}$`.
    */
   name: string;
   /**
@@ -67,7 +73,11 @@ export interface CanaryArgs {
   executionRoleArn: string;
   /** A structure that contains information about how often the canary is to run, and when these runs are to stop. */
   schedule: CanarySchedule;
-  /** The location in Amazon S3 where Synthetics stores artifacts from the runs of this canary. Artifacts include the log file, screenshots, and HAR files. Specify the full location path, including `s3://` at the beginning of the path. */
+  /**
+   * The location in Amazon S3 where Synthetics stores artifacts from the runs of this canary. Artifacts include the log file, screenshots, and HAR files. Specify the full location path, including `s3://` at the beginning of the path.
+   *
+   * Pattern: `^(s3|S3)://`.
+   */
   artifactS3Location: string;
   /** The list of key-value pairs that are associated with the canary. */
   tags?: AwsTag[];
@@ -83,6 +93,8 @@ export interface CanaryArgs {
    * Deletes associated lambda resources created by Synthetics if set to True. Default is False
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * @deprecated The CloudFormation registry marks `DeleteLambdaResourcesOnCanaryDeletion` of AWS::Synthetics::Canary deprecated.
    */
   deleteLambdaResourcesOnCanaryDeletion?: boolean;
   /**
@@ -113,6 +125,8 @@ export interface CanaryArgs {
    * A structure that specifies the browser type to use for a canary run. CloudWatch Synthetics supports running canaries on both `CHROME` and `FIREFOX` browsers.
    *
    * > If not specified, `browserConfigs` defaults to Chrome.
+   *
+   * Items: 1–2.
    */
   browserConfigs?: CanaryBrowserConfig[];
   /**
@@ -123,6 +137,8 @@ export interface CanaryArgs {
    * Versions older than `syn-nodejs-puppeteer-11.0` supports both `visualReference` and `visualReferences` for backward compatibility. It is recommended to use `visualReferences` for consistency and future compatibility.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: 1–2.
    */
   visualReferences?: CanaryVisualReference[];
   /** List of replica locations for multi-location canary execution */
@@ -261,12 +277,18 @@ export interface CanaryCode {
   handler?: string;
   /** The ARN of the Lambda layer where Synthetics stores the canary script code. */
   sourceLocationArn?: string;
-  /** List of Lambda layers to attach to the canary */
+  /**
+   * List of Lambda layers to attach to the canary
+   *
+   * Items: at most 1.
+   */
   dependencies?: CanaryDependency[];
   /**
    * `BlueprintTypes` are a list of templates that enable simplified canary creation. You can create canaries for common monitoring scenarios by providing only a JSON configuration file instead of writing custom scripts. `multi-checks` is the only supported value.
    *
    * When you specify `BlueprintTypes` , the `Handler` field cannot be specified since the blueprint provides a pre-defined entry point.
+   *
+   * Items: at most 1.
    */
   blueprintTypes?: string[];
 }
@@ -279,7 +301,11 @@ export interface CanaryCode {
 export interface CanaryDependency {
   /** The type of dependency. Valid value is `LambdaLayer` . */
   type?: "LambdaLayer";
-  /** The dependency reference. For Lambda layers, this is the ARN of the Lambda layer. For more information about Lambda ARN format, see [Lambda](https://docs.aws.amazon.com/lambda/latest/api/API_Layer.html) . */
+  /**
+   * The dependency reference. For Lambda layers, this is the ARN of the Lambda layer. For more information about Lambda ARN format, see [Lambda](https://docs.aws.amazon.com/lambda/latest/api/API_Layer.html) .
+   *
+   * Length: 1–140. Pattern: `arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+`.
+   */
   reference: string;
 }
 
@@ -375,14 +401,24 @@ export type Group = InstanceType<typeof Group>;
 
 /** Inputs of {@link Group}. */
 export interface GroupArgs {
-  /** The ARNs of the canaries that you want to associate with this group. */
+  /**
+   * The ARNs of the canaries that you want to associate with this group.
+   *
+   * Items: at most 10. Each item: Pattern: `arn:(aws[a-zA-Z-]*)?:synthetics:[a-z]{2}((-gov)|(-iso(b|e|f?)))?-[a-z]+-\d{1}:\d{12}:canary:[0-9a-z_\-]`.
+   */
   resourceArns?: string[];
-  /** The list of key-value pairs that are associated with the group. */
+  /**
+   * The list of key-value pairs that are associated with the group.
+   *
+   * Items: at least 0.
+   */
   tags?: AwsTag[];
   /**
    * A name for the group. It can include any Unicode characters.
    *
    * The names for all groups in your account, across all Regions, must be unique.
+   *
+   * Pattern: `^[0-9a-z_\-]{1,64}$`.
    */
   name: string;
 }

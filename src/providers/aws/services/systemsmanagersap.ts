@@ -23,6 +23,8 @@ export interface ApplicationArgs {
    * The Amazon EC2 instances on which your SAP application is running.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1. Each item: Pattern: `^i-[\w\d]{8}$|^i-[\w\d]{17}$`.
    */
   instances?: string[];
   /** The type of the application. */
@@ -31,14 +33,22 @@ export interface ApplicationArgs {
    * The SAP instance number of the application.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `[0-9]{2}`.
    */
   sapInstanceNumber?: string;
-  /** The ID of the application. */
+  /**
+   * The ID of the application.
+   *
+   * Pattern: `[\w\d\.-]{1,60}`.
+   */
   applicationId: string;
   /**
    * The credentials of the SAP application.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
    */
   credentials?: ApplicationCredential[];
   /** The tags on the application. */
@@ -47,18 +57,24 @@ export interface ApplicationArgs {
    * The System ID of the application.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `[A-Z][A-Z0-9]{2}`.
    */
   sid?: string;
   /**
    * The Amazon Resource Name (ARN) of the database.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Pattern: `^arn:(.+:){2,4}.+$|^arn:(.+:){1,3}.+\/.+$`.
    */
   databaseArn?: string;
   /**
    * This is an optional parameter for component details to which the SAP ABAP application is attached, such as Web Dispatcher.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1.
    */
   componentsInfo?: ApplicationComponentInfo[];
 }
@@ -75,9 +91,17 @@ export interface ApplicationOutputs extends ApplicationArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-systemsmanagersap-application-credential.html | CloudFormation: Credential}
  */
 export interface ApplicationCredential {
-  /** The secret ID created in AWS Secrets Manager to store the credentials of the SAP application. */
+  /**
+   * The secret ID created in AWS Secrets Manager to store the credentials of the SAP application.
+   *
+   * Pattern: ``.
+   */
   secretId?: string;
-  /** The name of the SAP HANA database. */
+  /**
+   * The name of the SAP HANA database.
+   *
+   * Pattern: ``.
+   */
   databaseName?: string;
   /** The type of the application credentials. */
   credentialType?: "ADMIN";
@@ -99,12 +123,16 @@ export interface ApplicationComponentInfo {
    * This is the Amazon EC2 instance on which your SAP component is running.
    *
    * Accepted values are alphanumeric.
+   *
+   * Pattern: `^i-[\w\d]{8}$|^i-[\w\d]{17}$`.
    */
   ec2InstanceId?: string;
   /**
    * This string is the SAP System ID of the component.
    *
    * Accepted values are alphanumeric.
+   *
+   * Pattern: `[A-Z][A-Z0-9]{2}`.
    */
   sid?: string;
 }

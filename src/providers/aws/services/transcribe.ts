@@ -178,7 +178,11 @@ export type VocabularyFilter = InstanceType<typeof VocabularyFilter>;
 
 /** Inputs of {@link VocabularyFilter}. */
 export interface VocabularyFilterArgs {
-  /** A unique name, chosen by you, for your custom vocabulary filter. */
+  /**
+   * A unique name, chosen by you, for your custom vocabulary filter.
+   *
+   * Length: 1–200. Pattern: `^[0-9a-zA-Z._-]+$`.
+   */
   vocabularyFilterName: string;
   /** The language code that represents the language of the entries in your vocabulary filter. */
   languageCode: string;
@@ -186,21 +190,31 @@ export interface VocabularyFilterArgs {
    * Use this parameter if you want to create your custom vocabulary filter by including all desired terms, as comma-separated values, within your request.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Items: at least 1. Each item: Length: 1–256.
    */
   words?: string[];
   /**
    * The Amazon S3 location of the text file that contains your custom vocabulary filter terms.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 1–2000. Pattern: `^(s3://|http(s*)://).+$`.
    */
   vocabularyFilterFileUri?: string;
   /**
    * The Amazon Resource Name (ARN) of an IAM role that has permissions to access the Amazon S3 bucket that contains your input files.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: ``.
    */
   dataAccessRoleArn?: string;
-  /** Tags associated with the vocabulary filter. */
+  /**
+   * Tags associated with the vocabulary filter.
+   *
+   * Items: at most 200.
+   */
   tags?: AwsTag[];
 }
 

@@ -21,9 +21,17 @@ export type AccountCustomization = InstanceType<typeof AccountCustomization>;
 export interface AccountCustomizationArgs {
   /** The color theme assigned to the account for visual identification in the AWS Console. */
   accountColor?: "none" | "pink" | "purple" | "darkBlue" | "lightBlue" | "teal" | "green" | "yellow" | "orange" | "red";
-  /** A list of AWS service identifiers visible to the account in the AWS Console. */
+  /**
+   * A list of AWS service identifiers visible to the account in the AWS Console.
+   *
+   * Items: at most 500. Each item: Length: 1–64.
+   */
   visibleServices?: string[];
-  /** A list of AWS region identifiers visible to the account in the AWS Console. */
+  /**
+   * A list of AWS region identifiers visible to the account in the AWS Console.
+   *
+   * Items: at most 100. Each item: Pattern: `^[a-z]{2}(-[a-z]{1,10}){1,2}-[1-9]$`.
+   */
   visibleRegions?: string[];
 }
 

@@ -166,11 +166,21 @@ export interface LensArgs {
    * The JSON representation of a lens.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 2–500000.
    */
   jsonString?: string;
-  /** The version of the lens. */
+  /**
+   * The version of the lens.
+   *
+   * Length: 1–32.
+   */
   lensVersion?: string;
-  /** The tags assigned to the lens. */
+  /**
+   * The tags assigned to the lens.
+   *
+   * Items: at most 50.
+   */
   tags?: LensTagsItems[];
 }
 
@@ -190,7 +200,9 @@ export interface LensOutputs extends LensArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wellarchitected-lens-tagsitems.html | CloudFormation: TagsItems} */
 export interface LensTagsItems {
+  /** Length: 1–128. */
   key: string;
+  /** Length: 0–256. */
   value: string;
 }
 
@@ -205,13 +217,25 @@ export type Profile = InstanceType<typeof Profile>;
 
 /** Inputs of {@link Profile}. */
 export interface ProfileArgs {
-  /** The name of the profile. */
+  /**
+   * The name of the profile.
+   *
+   * Length: 3–100.
+   */
   profileName: string;
-  /** The profile description. */
+  /**
+   * The profile description.
+   *
+   * Length: 3–100.
+   */
   profileDescription: string;
   /** The profile questions. */
   profileQuestions: ProfileProfileQuestionUpdate[];
-  /** The tags assigned to the profile. */
+  /**
+   * The tags assigned to the profile.
+   *
+   * Items: at most 50.
+   */
   tags?: AwsTag[];
 }
 
@@ -235,9 +259,17 @@ export interface ProfileOutputs extends ProfileArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wellarchitected-profile-profilequestionupdate.html | CloudFormation: ProfileQuestionUpdate}
  */
 export interface ProfileProfileQuestionUpdate {
-  /** The ID of the question. */
+  /**
+   * The ID of the question.
+   *
+   * Length: 1–128.
+   */
   questionId?: string;
-  /** The selected choices. */
+  /**
+   * The selected choices.
+   *
+   * Each item: Length: 1–64.
+   */
   selectedChoiceIds?: string[];
 }
 
@@ -252,13 +284,29 @@ export type ReviewTemplate = InstanceType<typeof ReviewTemplate>;
 
 /** Inputs of {@link ReviewTemplate}. */
 export interface ReviewTemplateArgs {
-  /** The name of the review template. */
+  /**
+   * The name of the review template.
+   *
+   * Length: 3–100. Pattern: `^[A-Za-z0-9-_.,:/()\@!&?#+''\s]+$`.
+   */
   templateName: string;
-  /** The review template description. */
+  /**
+   * The review template description.
+   *
+   * Length: 3–250. Pattern: `^[A-Za-z0-9-_.,:/()\@!&?#+''\s]+$`.
+   */
   description: string;
-  /** The lenses applied to the review template. */
+  /**
+   * The lenses applied to the review template.
+   *
+   * Each item: Length: 1–128.
+   */
   lenses: string[];
-  /** The notes associated with the review template. */
+  /**
+   * The notes associated with the review template.
+   *
+   * Length: 0–2084.
+   */
   notes?: string;
   /** The tags assigned to the review template. */
   tags?: ReviewTemplateTagsItems[];
@@ -278,7 +326,9 @@ export interface ReviewTemplateOutputs extends ReviewTemplateArgs {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wellarchitected-reviewtemplate-tagsitems.html | CloudFormation: TagsItems} */
 export interface ReviewTemplateTagsItems {
+  /** Length: 1–128. */
   key: string;
+  /** Length: 0–256. */
   value: string;
 }
 

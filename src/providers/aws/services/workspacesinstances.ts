@@ -19,23 +19,51 @@ export type Volume = InstanceType<typeof Volume>;
 
 /** Inputs of {@link Volume}. */
 export interface VolumeArgs {
-  /** The Availability Zone in which to create the volume */
+  /**
+   * The Availability Zone in which to create the volume
+   *
+   * Pattern: `^[a-z]{2}-[a-z]+-\d[a-z](-[a-z0-9]+)?$`.
+   */
   availabilityZone: string;
   /** Indicates whether the volume should be encrypted */
   encrypted?: boolean;
-  /** The number of I/O operations per second (IOPS) */
+  /**
+   * The number of I/O operations per second (IOPS)
+   *
+   * Range: at least 0.
+   */
   iops?: number;
-  /** The identifier of the AWS Key Management Service (AWS KMS) customer master key (CMK) to use for Amazon EBS encryption */
+  /**
+   * The identifier of the AWS Key Management Service (AWS KMS) customer master key (CMK) to use for Amazon EBS encryption
+   *
+   * Length: at most 128.
+   */
   kmsKeyId?: string;
-  /** The size of the volume, in GiBs */
+  /**
+   * The size of the volume, in GiBs
+   *
+   * Range: at least 0.
+   */
   sizeInGB?: number;
-  /** The snapshot from which to create the volume */
+  /**
+   * The snapshot from which to create the volume
+   *
+   * Pattern: `^snap-[0-9a-zA-Z]{1,63}$`.
+   */
   snapshotId?: string;
-  /** The throughput to provision for a volume, with a maximum of 1,000 MiB/s */
+  /**
+   * The throughput to provision for a volume, with a maximum of 1,000 MiB/s
+   *
+   * Range: at least 0.
+   */
   throughput?: number;
   /** The volume type */
   volumeType?: "standard" | "io1" | "io2" | "gp2" | "sc1" | "st1" | "gp3";
-  /** The tags passed to EBS volume */
+  /**
+   * The tags passed to EBS volume
+   *
+   * Items: at most 30.
+   */
   tagSpecifications?: VolumeTagSpecification[];
 }
 
@@ -63,11 +91,23 @@ export type VolumeAssociation = InstanceType<typeof VolumeAssociation>;
 
 /** Inputs of {@link VolumeAssociation}. */
 export interface VolumeAssociationArgs {
-  /** ID of the workspace instance to associate with the volume */
+  /**
+   * ID of the workspace instance to associate with the volume
+   *
+   * Pattern: `^wsinst-[0-9a-zA-Z]{8,63}$`.
+   */
   workspaceInstanceId: string;
-  /** ID of the volume to attach to the workspace instance */
+  /**
+   * ID of the volume to attach to the workspace instance
+   *
+   * Pattern: `^vol-[0-9a-zA-Z]{1,63}$`.
+   */
   volumeId: string;
-  /** The device name for the volume attachment */
+  /**
+   * The device name for the volume attachment
+   *
+   * Length: at most 32.
+   */
   device: string;
   /**
    * Mode to use when disassociating the volume
@@ -94,6 +134,7 @@ export type WorkspaceInstance = InstanceType<typeof WorkspaceInstance>;
 export interface WorkspaceInstanceArgs {
   /** Write-only: Cloud Control never returns it; Cairn keeps the value last applied. */
   managedInstance?: WorkspaceInstanceManagedInstance;
+  /** Items: at most 30. */
   tags?: AwsTag[];
 }
 
@@ -118,9 +159,13 @@ export interface WorkspaceInstanceManagedInstance {
   enclaveOptions?: WorkspaceInstanceEnclaveOptionsRequest;
   hibernationOptions?: WorkspaceInstanceHibernationOptionsRequest;
   iamInstanceProfile?: WorkspaceInstanceIamInstanceProfileSpecification;
+  /** Pattern: `^ami-[0-9a-zA-Z]{1,63}$`. */
   imageId: string;
+  /** Pattern: `^([a-z0-9-]+)\.([a-z0-9]+)$`. */
   instanceType: string;
+  /** Range: at least 0. */
   ipv6AddressCount?: number;
+  /** Length: at most 64. */
   keyName?: string;
   licenseSpecifications?: WorkspaceInstanceLicenseConfigurationRequest[];
   maintenanceOptions?: WorkspaceInstanceInstanceMaintenanceOptionsRequest;
@@ -130,16 +175,22 @@ export interface WorkspaceInstanceManagedInstance {
   networkPerformanceOptions?: WorkspaceInstanceInstanceNetworkPerformanceOptionsRequest;
   placement?: WorkspaceInstancePlacement;
   privateDnsNameOptions?: WorkspaceInstancePrivateDnsNameOptionsRequest;
+  /** Pattern: `^subnet-[0-9a-zA-Z]{1,63}$`. */
   subnetId?: string;
+  /** Items: at most 30. */
   tagSpecifications?: WorkspaceInstanceTagSpecification[];
+  /** Length: at most 16000. */
   userData?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-blockdevicemapping.html | CloudFormation: BlockDeviceMapping} */
 export interface WorkspaceInstanceBlockDeviceMapping {
+  /** Length: at most 32. */
   deviceName?: string;
   ebs?: WorkspaceInstanceEbsBlockDevice;
+  /** Length: at most 32. */
   noDevice?: string;
+  /** Pattern: `^ephemeral(0|[1-9][0-9]{0,2})$`. */
   virtualName?: string;
 }
 
@@ -147,9 +198,13 @@ export interface WorkspaceInstanceBlockDeviceMapping {
 export interface WorkspaceInstanceEbsBlockDevice {
   volumeType?: "standard" | "io1" | "io2" | "gp2" | "sc1" | "st1" | "gp3";
   encrypted?: boolean;
+  /** Length: at most 128. */
   kmsKeyId?: string;
+  /** Range: at least 0. */
   iops?: number;
+  /** Range: at least 0. */
   throughput?: number;
+  /** Range: at least 0. */
   volumeSize?: number;
 }
 
@@ -161,13 +216,17 @@ export interface WorkspaceInstanceCapacityReservationSpecification {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-capacityreservationtarget.html | CloudFormation: CapacityReservationTarget} */
 export interface WorkspaceInstanceCapacityReservationTarget {
+  /** Length: at most 128. */
   capacityReservationId?: string;
+  /** Pattern: `^arn:.*`. */
   capacityReservationResourceGroupArn?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-cpuoptionsrequest.html | CloudFormation: CpuOptionsRequest} */
 export interface WorkspaceInstanceCpuOptionsRequest {
+  /** Range: at least 0. */
   coreCount?: number;
+  /** Range: at least 0. */
   threadsPerCore?: number;
 }
 
@@ -188,12 +247,15 @@ export interface WorkspaceInstanceHibernationOptionsRequest {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-iaminstanceprofilespecification.html | CloudFormation: IamInstanceProfileSpecification} */
 export interface WorkspaceInstanceIamInstanceProfileSpecification {
+  /** Length: at most 2048. Pattern: `^arn:.*`. */
   arn?: string;
+  /** Length: at most 64. */
   name?: string;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-licenseconfigurationrequest.html | CloudFormation: LicenseConfigurationRequest} */
 export interface WorkspaceInstanceLicenseConfigurationRequest {
+  /** Pattern: `^arn:.*`. */
   licenseConfigurationArn?: string;
 }
 
@@ -206,6 +268,7 @@ export interface WorkspaceInstanceInstanceMaintenanceOptionsRequest {
 export interface WorkspaceInstanceInstanceMetadataOptionsRequest {
   httpEndpoint?: "enabled" | "disabled";
   httpProtocolIpv6?: "enabled" | "disabled";
+  /** Range: 1–64. */
   httpPutResponseHopLimit?: number;
   httpTokens?: "optional" | "required";
   instanceMetadataTags?: "enabled" | "disabled";
@@ -218,9 +281,13 @@ export interface WorkspaceInstanceRunInstancesMonitoringEnabled {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-instancenetworkinterfacespecification.html | CloudFormation: InstanceNetworkInterfaceSpecification} */
 export interface WorkspaceInstanceInstanceNetworkInterfaceSpecification {
+  /** Length: at most 1000. Pattern: `^[\S\s]*$`. */
   description?: string;
+  /** Range: at least 0. */
   deviceIndex?: number;
+  /** Each item: Pattern: `^sg-[0-9a-zA-Z]{1,63}$`. */
   groups?: string[];
+  /** Pattern: `^subnet-[0-9a-zA-Z]{1,63}$`. */
   subnetId?: string;
 }
 
@@ -231,8 +298,11 @@ export interface WorkspaceInstanceInstanceNetworkPerformanceOptionsRequest {
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-placement.html | CloudFormation: Placement} */
 export interface WorkspaceInstancePlacement {
+  /** Pattern: `^[a-z]{2}-[a-z]+-\d[a-z](-[a-z0-9]+)?$`. */
   availabilityZone?: string;
+  /** Pattern: `^pg-[0-9a-zA-Z]{1,63}$`. */
   groupId?: string;
+  /** Length: at most 255. */
   groupName?: string;
   partitionNumber?: number;
   tenancy?: "default" | "dedicated" | "host";
@@ -248,6 +318,7 @@ export interface WorkspaceInstancePrivateDnsNameOptionsRequest {
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesinstances-workspaceinstance-tagspecification.html | CloudFormation: TagSpecification} */
 export interface WorkspaceInstanceTagSpecification {
   resourceType?: "instance" | "volume" | "spot-instances-request" | "network-interface";
+  /** Items: at most 30. */
   tags?: AwsTag[];
 }
 

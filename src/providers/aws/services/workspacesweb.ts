@@ -19,17 +19,27 @@ export type BrowserSettings = InstanceType<typeof BrowserSettings>;
 
 /** Inputs of {@link BrowserSettings}. */
 export interface BrowserSettingsArgs {
-  /** A JSON string containing Chrome Enterprise policies that will be applied to all streaming sessions. */
+  /**
+   * A JSON string containing Chrome Enterprise policies that will be applied to all streaming sessions.
+   *
+   * Length: 2–131072. Pattern: `^\{[\S\s]*\}\s*$`.
+   */
   browserPolicy?: string;
   /**
    * The custom managed key of the browser settings.
    *
    * *Pattern* : `^arn:[\w+=\/,.@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
    */
   customerManagedKey?: string;
   /** Additional encryption context of the browser settings. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The tags to add to the browser settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the browser settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The policy that specifies which URLs end users are allowed to access or which URLs or domain categories they are restricted from accessing for enhanced security. */
   webContentFilteringPolicy?: BrowserSettingsWebContentFilteringPolicy;
@@ -49,11 +59,23 @@ export interface BrowserSettingsOutputs extends BrowserSettingsArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-browsersettings-webcontentfilteringpolicy.html | CloudFormation: WebContentFilteringPolicy}
  */
 export interface BrowserSettingsWebContentFilteringPolicy {
-  /** Categories of websites that are blocked on the end user's browsers. */
+  /**
+   * Categories of websites that are blocked on the end user's browsers.
+   *
+   * Items: 1–100.
+   */
   blockedCategories?: ("Cults" | "Gambling" | "Nudity" | "Pornography" | "SexEducation" | "Tasteless" | "Violence" | "DownloadSites" | "ImageSharing" | "PeerToPeer" | "StreamingMediaAndDownloads" | "GenerativeAI" | "CriminalActivity" | "Hacking" | "HateAndIntolerance" | "IllegalDrug" | "IllegalSoftware" | "SchoolCheating" | "SelfHarm" | "Weapons" | "Chat" | "Games" | "InstantMessaging" | "ProfessionalNetwork" | "SocialNetworking" | "WebBasedEmail" | "ParkedDomains")[];
-  /** URLs and domains that are always accessible to end users. */
+  /**
+   * URLs and domains that are always accessible to end users.
+   *
+   * Items: 1–1000.
+   */
   allowedUrls?: string[];
-  /** URLs and domains that end users cannot access. */
+  /**
+   * URLs and domains that end users cannot access.
+   *
+   * Items: 1–1000.
+   */
   blockedUrls?: string[];
 }
 
@@ -70,15 +92,31 @@ export type DataProtectionSettings = InstanceType<typeof DataProtectionSettings>
 export interface DataProtectionSettingsArgs {
   /** The additional encryption context of the data protection settings. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The customer managed key used to encrypt sensitive information in the data protection settings. */
+  /**
+   * The customer managed key used to encrypt sensitive information in the data protection settings.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
+   */
   customerManagedKey?: string;
-  /** The description of the data protection settings. */
+  /**
+   * The description of the data protection settings.
+   *
+   * Length: 1–256. Pattern: `^[ _\-\d\w]+$`.
+   */
   description?: string;
-  /** The display name of the data protection settings. */
+  /**
+   * The display name of the data protection settings.
+   *
+   * Length: 1–64. Pattern: `^[ _\-\d\w]+$`.
+   */
   displayName?: string;
   /** The inline redaction configuration for the data protection settings. */
   inlineRedactionConfiguration?: DataProtectionSettingsInlineRedactionConfiguration;
-  /** The tags of the data protection settings. */
+  /**
+   * The tags of the data protection settings.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -98,13 +136,29 @@ export interface DataProtectionSettingsOutputs extends DataProtectionSettingsArg
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-dataprotectionsettings-inlineredactionconfiguration.html | CloudFormation: InlineRedactionConfiguration}
  */
 export interface DataProtectionSettingsInlineRedactionConfiguration {
-  /** The inline redaction patterns to be enabled for the inline redaction configuration. */
+  /**
+   * The inline redaction patterns to be enabled for the inline redaction configuration.
+   *
+   * Items: 0–150.
+   */
   inlineRedactionPatterns: DataProtectionSettingsInlineRedactionPattern[];
-  /** The global enforced URL configuration for the inline redaction configuration. This is applied to patterns that do not have a pattern-level enforced URL list. */
+  /**
+   * The global enforced URL configuration for the inline redaction configuration. This is applied to patterns that do not have a pattern-level enforced URL list.
+   *
+   * Items: 1–100.
+   */
   globalEnforcedUrls?: string[];
-  /** The global exempt URL configuration for the inline redaction configuration. This is applied to patterns that do not have a pattern-level exempt URL list. */
+  /**
+   * The global exempt URL configuration for the inline redaction configuration. This is applied to patterns that do not have a pattern-level exempt URL list.
+   *
+   * Items: 1–100.
+   */
   globalExemptUrls?: string[];
-  /** The global confidence level for the inline redaction configuration. This indicates the certainty of data type matches in the redaction process. Confidence level 3 means high confidence, and requires a formatted text pattern match in order for content to be redacted. Confidence level 2 means medium confidence, and redaction considers both formatted and unformatted text, and adds keyword associate to the logic. Confidence level 1 means low confidence, and redaction is enforced for both formatted pattern + unformatted pattern without keyword. This is applied to patterns that do not have a pattern-level confidence level. Defaults to confidence level 2. */
+  /**
+   * The global confidence level for the inline redaction configuration. This indicates the certainty of data type matches in the redaction process. Confidence level 3 means high confidence, and requires a formatted text pattern match in order for content to be redacted. Confidence level 2 means medium confidence, and redaction considers both formatted and unformatted text, and adds keyword associate to the logic. Confidence level 1 means low confidence, and redaction is enforced for both formatted pattern + unformatted pattern without keyword. This is applied to patterns that do not have a pattern-level confidence level. Defaults to confidence level 2.
+   *
+   * Range: 1–3.
+   */
   globalConfidenceLevel?: number;
 }
 
@@ -114,17 +168,33 @@ export interface DataProtectionSettingsInlineRedactionConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-dataprotectionsettings-inlineredactionpattern.html | CloudFormation: InlineRedactionPattern}
  */
 export interface DataProtectionSettingsInlineRedactionPattern {
-  /** The built-in pattern from the list of preconfigured patterns. Either a customPattern or builtInPatternId is required. To view the entire list of data types and their corresponding built-in pattern IDs, see [Base inline redaction](https://docs.aws.amazon.com/workspaces-web/latest/adminguide/base-inline-redaction.html) . */
+  /**
+   * The built-in pattern from the list of preconfigured patterns. Either a customPattern or builtInPatternId is required. To view the entire list of data types and their corresponding built-in pattern IDs, see [Base inline redaction](https://docs.aws.amazon.com/workspaces-web/latest/adminguide/base-inline-redaction.html) .
+   *
+   * Length: 1–50. Pattern: `^[_\-\d\w]+$`.
+   */
   builtInPatternId?: string;
   /** The configuration for a custom pattern. Either a customPattern or builtInPatternId is required. */
   customPattern?: DataProtectionSettingsCustomPattern;
   /** The redaction placeholder that will replace the redacted text in session for the inline redaction pattern. */
   redactionPlaceHolder: DataProtectionSettingsRedactionPlaceHolder;
-  /** The enforced URL configuration for the inline redaction pattern. This will override the global enforced URL configuration. */
+  /**
+   * The enforced URL configuration for the inline redaction pattern. This will override the global enforced URL configuration.
+   *
+   * Items: 1–20.
+   */
   enforcedUrls?: string[];
-  /** The exempt URL configuration for the inline redaction pattern. This will override the global exempt URL configuration for the inline redaction pattern. */
+  /**
+   * The exempt URL configuration for the inline redaction pattern. This will override the global exempt URL configuration for the inline redaction pattern.
+   *
+   * Items: 1–20.
+   */
   exemptUrls?: string[];
-  /** The confidence level for inline redaction pattern. This indicates the certainty of data type matches in the redaction process. Confidence level 3 means high confidence, and requires a formatted text pattern match in order for content to be redacted. Confidence level 2 means medium confidence, and redaction considers both formatted and unformatted text, and adds keyword associate to the logic. Confidence level 1 means low confidence, and redaction is enforced for both formatted pattern + unformatted pattern without keyword. This overrides the global confidence level. */
+  /**
+   * The confidence level for inline redaction pattern. This indicates the certainty of data type matches in the redaction process. Confidence level 3 means high confidence, and requires a formatted text pattern match in order for content to be redacted. Confidence level 2 means medium confidence, and redaction considers both formatted and unformatted text, and adds keyword associate to the logic. Confidence level 1 means low confidence, and redaction is enforced for both formatted pattern + unformatted pattern without keyword. This overrides the global confidence level.
+   *
+   * Range: 1–3.
+   */
   confidenceLevel?: number;
 }
 
@@ -134,13 +204,29 @@ export interface DataProtectionSettingsInlineRedactionPattern {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-dataprotectionsettings-custompattern.html | CloudFormation: CustomPattern}
  */
 export interface DataProtectionSettingsCustomPattern {
-  /** The pattern name for the custom pattern. */
+  /**
+   * The pattern name for the custom pattern.
+   *
+   * Length: 1–20. Pattern: `^[_\-\d\w]+$`.
+   */
   patternName: string;
-  /** The pattern regex for the customer pattern. The format must follow JavaScript regex format. The pattern must be enclosed between slashes, and can have flags behind the second slash. For example: “/ab+c/gi”. */
+  /**
+   * The pattern regex for the customer pattern. The format must follow JavaScript regex format. The pattern must be enclosed between slashes, and can have flags behind the second slash. For example: “/ab+c/gi”.
+   *
+   * Length: 0–300. Pattern: `^\/((?:[^\n])+)\/([gimsuyvd]{0,8})$`.
+   */
   patternRegex: string;
-  /** The pattern description for the customer pattern. */
+  /**
+   * The pattern description for the customer pattern.
+   *
+   * Length: 1–256. Pattern: `^[ _\-\d\w]+$`.
+   */
   patternDescription?: string;
-  /** The keyword regex for the customer pattern. After there is a match to the pattern regex, the keyword regex is used to search within the proximity of the match. If there is a keyword match, then the match is confirmed. If no keyword regex is provided, the pattern regex match will automatically be confirmed. The format must follow JavaScript regex format. The pattern must be enclosed between slashes, and can have flags behind the second slash. For example, “/ab+c/gi” */
+  /**
+   * The keyword regex for the customer pattern. After there is a match to the pattern regex, the keyword regex is used to search within the proximity of the match. If there is a keyword match, then the match is confirmed. If no keyword regex is provided, the pattern regex match will automatically be confirmed. The format must follow JavaScript regex format. The pattern must be enclosed between slashes, and can have flags behind the second slash. For example, “/ab+c/gi”
+   *
+   * Length: 0–300. Pattern: `^\/((?:[^\n])+)\/([gimsuyvd]{0,8})$`.
+   */
   keywordRegex?: string;
 }
 
@@ -152,7 +238,11 @@ export interface DataProtectionSettingsCustomPattern {
 export interface DataProtectionSettingsRedactionPlaceHolder {
   /** The redaction placeholder type that will replace the redacted text in session. */
   redactionPlaceHolderType: "CustomText";
-  /** The redaction placeholder text that will replace the redacted text in session for the custom text redaction placeholder type. */
+  /**
+   * The redaction placeholder text that will replace the redacted text in session for the custom text redaction placeholder type.
+   *
+   * Length: 1–20. Pattern: `^[*_\-\d\w]+$`.
+   */
   redactionPlaceHolderText?: string;
 }
 
@@ -212,12 +302,19 @@ export interface IdentityProviderArgs {
    * The ARN of the identity provider.
    *
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
    */
   portalArn?: string;
-  /** The identity provider name. */
+  /**
+   * The identity provider name.
+   *
+   * Length: 1–32. Pattern: `^[^_][\p{L}\p{M}\p{S}\p{N}\p{P}][^_]+$`.
+   */
   identityProviderName: string;
   /** The identity provider type. */
   identityProviderType: "SAML" | "Facebook" | "Google" | "LoginWithAmazon" | "SignInWithApple" | "OIDC";
+  /** Items: 0–200. */
   tags?: AwsTag[];
 }
 
@@ -238,21 +335,39 @@ export type IpAccessSettings = InstanceType<typeof IpAccessSettings>;
 
 /** Inputs of {@link IpAccessSettings}. */
 export interface IpAccessSettingsArgs {
-  /** The IP rules of the IP access settings. */
+  /**
+   * The IP rules of the IP access settings.
+   *
+   * Items: 1–100.
+   */
   ipRules: IpAccessSettingsIpRule[];
-  /** The description of the IP access settings. */
+  /**
+   * The description of the IP access settings.
+   *
+   * Length: 1–256. Pattern: `^.+$`.
+   */
   description?: string;
   /**
    * The custom managed key of the IP access settings.
    *
    * *Pattern* : `^arn:[\w+=\/,.@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
    */
   customerManagedKey?: string;
   /** Additional encryption context of the IP access settings. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The display name of the IP access settings. */
+  /**
+   * The display name of the IP access settings.
+   *
+   * Length: 1–64. Pattern: `^.+$`.
+   */
   displayName?: string;
-  /** The tags to add to the IP access settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the IP access settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -274,7 +389,11 @@ export interface IpAccessSettingsOutputs extends IpAccessSettingsArgs {
 export interface IpAccessSettingsIpRule {
   /** The IP range of the IP rule. This can either be a single IP address or a range using CIDR notation. */
   ipRange: string;
-  /** The description of the IP rule. */
+  /**
+   * The description of the IP rule.
+   *
+   * Length: 1–256. Pattern: `^.+$`.
+   */
   description?: string;
 }
 
@@ -297,21 +416,31 @@ export interface NetworkSettingsArgs {
    * The VPC that streaming instances will connect to.
    *
    * *Pattern* : `^vpc-[0-9a-z]*$`
+   *
+   * Length: 1–255. Pattern: `^vpc-[0-9a-z]*$`.
    */
   vpcId: string;
   /**
    * One or more security groups used to control access from streaming instances to your VPC.
    *
    * *Pattern* : `^[\w+\-]+$`
+   *
+   * Items: 1–5. Each item: Length: 1–128. Pattern: `^[\w+\-]+$`.
    */
   securityGroupIds: string[];
   /**
    * The subnets in which network interfaces are created to connect streaming instances to your VPC. At least two of these subnets must be in different availability zones.
    *
    * *Pattern* : `^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`
+   *
+   * Items: 2–3. Each item: Length: 1–32. Pattern: `^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`.
    */
   subnetIds: string[];
-  /** The tags to add to the network settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the network settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -336,29 +465,63 @@ export type Portal = InstanceType<typeof Portal>;
 
 /** Inputs of {@link Portal}. */
 export interface PortalArgs {
-  /** The ARN of the trust store that is associated with the web portal. */
+  /**
+   * The ARN of the trust store that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   trustStoreArn?: string;
-  /** The ARN of the user access logging settings that is associated with the web portal. */
+  /**
+   * The ARN of the user access logging settings that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   userAccessLoggingSettingsArn?: string;
   /**
    * The customer managed key of the web portal.
    *
    * *Pattern* : `^arn:[\w+=\/,.@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
    */
   customerManagedKey?: string;
   /** The additional encryption context of the portal. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The name of the web portal. */
+  /**
+   * The name of the web portal.
+   *
+   * Length: 1–64. Pattern: `^.+$`.
+   */
   displayName?: string;
-  /** The ARN of the user settings that is associated with the web portal. */
+  /**
+   * The ARN of the user settings that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   userSettingsArn?: string;
-  /** The ARN of the browser settings that is associated with this web portal. */
+  /**
+   * The ARN of the browser settings that is associated with this web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   browserSettingsArn?: string;
-  /** The ARN of the IP access settings that is associated with the web portal. */
+  /**
+   * The ARN of the IP access settings that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   ipAccessSettingsArn?: string;
-  /** The ARN of the network settings that is associated with the web portal. */
+  /**
+   * The ARN of the network settings that is associated with the web portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   networkSettingsArn?: string;
-  /** The tags to add to the web portal. A tag is a key-value pair. */
+  /**
+   * The tags to add to the web portal. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /**
    * The type of authentication integration points used when signing into the web portal. Defaults to `Standard` .
@@ -374,14 +537,27 @@ export interface PortalArgs {
    * 4. Add an `IdentityProvider` resource to your CloudFormation template. …
    */
   authenticationType?: "Standard" | "IAM_Identity_Center";
-  /** The ARN of the data protection settings. */
+  /**
+   * The ARN of the data protection settings.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   dataProtectionSettingsArn?: string;
   /** The type and resources of the underlying instance. */
   instanceType?: "standard.regular" | "standard.large" | "standard.xlarge";
-  /** The maximum number of concurrent sessions for the portal. */
+  /**
+   * The maximum number of concurrent sessions for the portal.
+   *
+   * Range: 1–5000.
+   */
   maxConcurrentSessions?: number;
+  /** Length: 0–128. Pattern: ``. */
   portalCustomDomain?: string;
-  /** The ARN of the session logger that is associated with the portal. */
+  /**
+   * The ARN of the session logger that is associated with the portal.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:[a-zA-Z0-9\-]+:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:[a-zA-Z]+(\/[a-fA-F0-9\-]{36})+$`.
+   */
   sessionLoggerArn?: string;
 }
 
@@ -418,15 +594,27 @@ export type SessionLogger = InstanceType<typeof SessionLogger>;
 export interface SessionLoggerArgs {
   /** The additional encryption context of the session logger. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The custom managed key of the session logger. */
+  /**
+   * The custom managed key of the session logger.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
+   */
   customerManagedKey?: string;
-  /** The human-readable display name. */
+  /**
+   * The human-readable display name.
+   *
+   * Length: 1–64. Pattern: `^[ _\-\d\w]+$`.
+   */
   displayName?: string;
   /** The filter that specifies which events to monitor. */
   eventFilter: SessionLoggerEventFilter;
   /** The configuration that specifies where logs are fowarded. */
   logConfiguration: SessionLoggerLogConfiguration;
-  /** The tags of the session logger. */
+  /**
+   * The tags of the session logger.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -468,11 +656,23 @@ export interface SessionLoggerLogConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-sessionlogger-s3logconfiguration.html | CloudFormation: S3LogConfiguration}
  */
 export interface SessionLoggerS3LogConfiguration {
-  /** The S3 bucket name where logs are delivered. */
+  /**
+   * The S3 bucket name where logs are delivered.
+   *
+   * Length: 1–256. Pattern: `^[a-z0-9][\.\-a-z0-9]{1,61}[a-z0-9]$`.
+   */
   bucket: string;
-  /** The S3 path prefix that determines where log files are stored. */
+  /**
+   * The S3 path prefix that determines where log files are stored.
+   *
+   * Length: 1–256. Pattern: `^[\d\w\-_/!().*']+$`.
+   */
   keyPrefix?: string;
-  /** The expected bucket owner of the target S3 bucket. The caller must have permissions to write to the target bucket. */
+  /**
+   * The expected bucket owner of the target S3 bucket. The caller must have permissions to write to the target bucket.
+   *
+   * Pattern: `^[0-9]{12}$`.
+   */
   bucketOwner?: string;
   /** The format of the LogFile that is written to S3. */
   logFileFormat: "JSONLines" | "Json";
@@ -493,7 +693,11 @@ export type TrustStore = InstanceType<typeof TrustStore>;
 export interface TrustStoreArgs {
   /** A list of CA certificates to be added to the trust store. */
   certificateList: string[];
-  /** The tags to add to the trust store. A tag is a key-value pair. */
+  /**
+   * The tags to add to the trust store. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -522,9 +726,17 @@ export type UserAccessLoggingSettings = InstanceType<typeof UserAccessLoggingSet
 
 /** Inputs of {@link UserAccessLoggingSettings}. */
 export interface UserAccessLoggingSettingsArgs {
-  /** The ARN of the Kinesis stream. */
+  /**
+   * The ARN of the Kinesis stream.
+   *
+   * Length: 20–2048. Pattern: `arn:[\w+=/,.\@-]+:kinesis:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:stream/.+`.
+   */
   kinesisStreamArn: string;
-  /** The tags to add to the user access logging settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the user access logging settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
 }
 
@@ -547,15 +759,27 @@ export type UserSettings = InstanceType<typeof UserSettings>;
 
 /** Inputs of {@link UserSettings}. */
 export interface UserSettingsArgs {
-  /** The amount of time that users can be idle (inactive) before they are disconnected from their streaming session and the disconnect timeout interval begins. */
+  /**
+   * The amount of time that users can be idle (inactive) before they are disconnected from their streaming session and the disconnect timeout interval begins.
+   *
+   * Range: 0–60.
+   */
   idleDisconnectTimeoutInMinutes?: number;
   /** Specifies whether the user can upload files from the local device to the streaming session. */
   uploadAllowed: "Disabled" | "Enabled";
-  /** The customer managed key used to encrypt sensitive information in the user settings. */
+  /**
+   * The customer managed key used to encrypt sensitive information in the user settings.
+   *
+   * Length: 20–2048. Pattern: `^arn:[\w+=\/,.\@-]+:kms:[a-zA-Z0-9\-]*:[a-zA-Z0-9]{1,12}:key\/[a-zA-Z0-9-]+$`.
+   */
   customerManagedKey?: string;
   /** The additional encryption context of the user settings. */
   additionalEncryptionContext?: Record<string, string>;
-  /** The amount of time that a streaming session remains active after users disconnect. */
+  /**
+   * The amount of time that a streaming session remains active after users disconnect.
+   *
+   * Range: 1–600.
+   */
   disconnectTimeoutInMinutes?: number;
   /** Specifies whether the user can print to the local device. */
   printAllowed: "Disabled" | "Enabled";
@@ -567,7 +791,11 @@ export interface UserSettingsArgs {
   downloadAllowed: "Disabled" | "Enabled";
   /** Specifies whether the user can paste text from the local device to the streaming session. */
   pasteAllowed: "Disabled" | "Enabled";
-  /** The tags to add to the user settings resource. A tag is a key-value pair. */
+  /**
+   * The tags to add to the user settings resource. A tag is a key-value pair.
+   *
+   * Items: 0–200.
+   */
   tags?: AwsTag[];
   /** The branding configuration that customizes the appearance of the web portal for end users. This includes a custom logo, favicon, wallpaper, localized strings, color theme, and an optional terms of service. */
   brandingConfiguration?: UserSettingsBrandingConfiguration;
@@ -593,9 +821,17 @@ export interface UserSettingsOutputs extends UserSettingsArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-usersettings-cookiesynchronizationconfiguration.html | CloudFormation: CookieSynchronizationConfiguration}
  */
 export interface UserSettingsCookieSynchronizationConfiguration {
-  /** The list of cookie specifications that are blocked from being synchronized to the remote browser. */
+  /**
+   * The list of cookie specifications that are blocked from being synchronized to the remote browser.
+   *
+   * Items: 0–10.
+   */
   blocklist?: UserSettingsCookieSpecification[];
-  /** The list of cookie specifications that are allowed to be synchronized to the remote browser. */
+  /**
+   * The list of cookie specifications that are allowed to be synchronized to the remote browser.
+   *
+   * Items: 0–10.
+   */
   allowlist: UserSettingsCookieSpecification[];
 }
 
@@ -605,11 +841,23 @@ export interface UserSettingsCookieSynchronizationConfiguration {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-usersettings-cookiespecification.html | CloudFormation: CookieSpecification}
  */
 export interface UserSettingsCookieSpecification {
-  /** The path of the cookie. */
+  /**
+   * The path of the cookie.
+   *
+   * Length: 0–2000. Pattern: `^/(\S)*$`.
+   */
   path?: string;
-  /** The domain of the cookie. */
+  /**
+   * The domain of the cookie.
+   *
+   * Length: 0–253. Pattern: `^(\.?)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$`.
+   */
   domain: string;
-  /** The name of the cookie. */
+  /**
+   * The name of the cookie.
+   *
+   * Length: 0–4096.
+   */
   name?: string;
 }
 
@@ -621,11 +869,23 @@ export interface UserSettingsCookieSpecification {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-workspacesweb-usersettings-brandingconfiguration.html | CloudFormation: BrandingConfiguration}
  */
 export interface UserSettingsBrandingConfiguration {
-  /** The logo image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 100 KB in JPEG, PNG, or ICO format. */
+  /**
+   * The logo image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 100 KB in JPEG, PNG, or ICO format.
+   *
+   * Pattern: ``.
+   */
   logo?: string;
-  /** The wallpaper image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 5 MB in JPEG or PNG format. */
+  /**
+   * The wallpaper image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 5 MB in JPEG or PNG format.
+   *
+   * Pattern: ``.
+   */
   wallpaper?: string;
-  /** The favicon image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 100 KB in JPEG, PNG, or ICO format. */
+  /**
+   * The favicon image for the portal. Provide either a binary image file or an S3 URI pointing to the image file. Maximum 100 KB in JPEG, PNG, or ICO format.
+   *
+   * Pattern: ``.
+   */
   favicon?: string;
   /** Read-only. Metadata for the logo image file, including the MIME type, file extension, and upload timestamp. This property is automatically populated by the service and cannot be specified in your template. It can be retrieved using the `Fn::GetAtt` intrinsic function. */
   logoMetadata?: UserSettingsImageMetadata;
@@ -637,7 +897,11 @@ export interface UserSettingsBrandingConfiguration {
   localizedStrings?: Record<string, UserSettingsLocalizedBrandingStrings>;
   /** The color theme for components on the web portal. Choose `Light` if you upload a dark wallpaper, or `Dark` for a light wallpaper. */
   colorTheme?: "Light" | "Dark";
-  /** The terms of service text in Markdown format that users must accept before accessing the portal. */
+  /**
+   * The terms of service text in Markdown format that users must accept before accessing the portal.
+   *
+   * Length: at most 153600.
+   */
   termsOfService?: string;
 }
 
@@ -649,7 +913,11 @@ export interface UserSettingsBrandingConfiguration {
 export interface UserSettingsImageMetadata {
   /** The MIME type of the image. */
   mimeType: "image/png" | "image/jpeg" | "image/x-icon";
-  /** The file extension of the image. */
+  /**
+   * The file extension of the image.
+   *
+   * Length: 0–131072. Pattern: `^[\s\S]*$`.
+   */
   fileExtension: string;
   /** The timestamp when the image was last uploaded. */
   lastUploadTimestamp: string;
@@ -671,7 +939,11 @@ export interface UserSettingsLocalizedBrandingStrings {
   loginDescription?: string;
   /** The text displayed on the login button. This field is optional and defaults to "Sign In". */
   loginButtonText?: string;
-  /** A contact link URL. The URL must start with `https://` or `mailto:` . If not provided, the contact button will be hidden from the web portal screen. */
+  /**
+   * A contact link URL. The URL must start with `https://` or `mailto:` . If not provided, the contact button will be hidden from the web portal screen.
+   *
+   * Pattern: `^(https?://|mailto:).*`.
+   */
   contactLink?: string;
   /** The text displayed on the contact button. This field is optional and defaults to "Contact us". */
   contactButtonText?: string;

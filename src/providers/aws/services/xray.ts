@@ -19,7 +19,11 @@ export type Group = InstanceType<typeof Group>;
 
 /** Inputs of {@link Group}. */
 export interface GroupArgs {
-  /** The unique case-sensitive name of the group. */
+  /**
+   * The unique case-sensitive name of the group.
+   *
+   * Length: 1–32.
+   */
   groupName: string;
   /**
    * The structure containing configurations related to insights.
@@ -69,9 +73,17 @@ export interface ResourcePolicyArgs {
    * Write-only: Cloud Control never returns it; Cairn keeps the value last applied.
    */
   bypassPolicyLockoutCheck?: boolean;
-  /** The name of the resource-based policy. Must be unique within a specific AWS account. */
+  /**
+   * The name of the resource-based policy. Must be unique within a specific AWS account.
+   *
+   * Length: 1–128. Pattern: `[\w+=,.\@-]+`.
+   */
   policyName: string;
-  /** The resource-based policy document, which can be up to 5kb in size. */
+  /**
+   * The resource-based policy document, which can be up to 5kb in size.
+   *
+   * Length: 1–5120.
+   */
   policyDocument: string;
 }
 
@@ -98,9 +110,17 @@ export interface SamplingRuleArgs {
   samplingRule?: SamplingRuleSamplingRule;
   /** An array of key-value pairs to apply to this resource. */
   tags?: AwsTag[];
+  /** @deprecated The CloudFormation registry marks `SamplingRuleRecord` of AWS::XRay::SamplingRule deprecated. */
   samplingRuleRecord?: SamplingRuleSamplingRuleRecord;
+  /** @deprecated The CloudFormation registry marks `SamplingRuleUpdate` of AWS::XRay::SamplingRule deprecated. */
   samplingRuleUpdate?: SamplingRuleSamplingRuleUpdate;
-  /** The ARN of the sampling rule. Specify a rule by either name or ARN, but not both. */
+  /**
+   * The ARN of the sampling rule. Specify a rule by either name or ARN, but not both.
+   *
+   * Length: 1–32.
+   *
+   * @deprecated The CloudFormation registry marks `RuleName` of AWS::XRay::SamplingRule deprecated.
+   */
   ruleName?: string;
 }
 
@@ -116,9 +136,17 @@ export interface SamplingRuleOutputs extends SamplingRuleArgs {
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-xray-samplingrule-samplingrule.html | CloudFormation: SamplingRule}
  */
 export interface SamplingRuleSamplingRule {
-  /** The priority of the sampling rule. */
+  /**
+   * The priority of the sampling rule.
+   *
+   * Range: 1–9999.
+   */
   priority: number;
-  /** A fixed number of matching requests to instrument per second, prior to applying the fixed rate. The reservoir is not used directly by services, but applies to all services using the rule collectively. */
+  /**
+   * A fixed number of matching requests to instrument per second, prior to applying the fixed rate. The reservoir is not used directly by services, but applies to all services using the rule collectively.
+   *
+   * Range: at least 0.
+   */
   reservoirSize: number;
   /**
    * The ARN of the sampling rule. Specify a rule by either name or ARN, but not both.
@@ -126,7 +154,11 @@ export interface SamplingRuleSamplingRule {
    * > Specifying a sampling rule by name is recommended, as specifying by ARN will be deprecated in future.
    */
   ruleARN?: string;
-  /** Matches the path from a request URL. */
+  /**
+   * Matches the path from a request URL.
+   *
+   * Length: at most 128.
+   */
   urlPath: string;
   /**
    * Matches attributes derived from the request.
@@ -138,30 +170,70 @@ export interface SamplingRuleSamplingRule {
    * *Value Length Constraints:* Minimum length of 1. Maximum length of 32.
    */
   attributes?: Record<string, string>;
-  /** The percentage of matching requests to instrument, after the reservoir is exhausted. */
+  /**
+   * The percentage of matching requests to instrument, after the reservoir is exhausted.
+   *
+   * Range: 0–1.
+   */
   fixedRate: number;
-  /** Matches the hostname from a request URL. */
+  /**
+   * Matches the hostname from a request URL.
+   *
+   * Length: at most 64.
+   */
   host: string;
-  /** Matches the ARN of the AWS resource on which the service runs. */
+  /**
+   * Matches the ARN of the AWS resource on which the service runs.
+   *
+   * Length: at most 500.
+   */
   resourceARN: string;
-  /** Matches the HTTP method of a request. */
+  /**
+   * Matches the HTTP method of a request.
+   *
+   * Length: at most 10.
+   */
   httpMethod: string;
-  /** Matches the `name` that the service uses to identify itself in segments. */
+  /**
+   * Matches the `name` that the service uses to identify itself in segments.
+   *
+   * Length: at most 64.
+   */
   serviceName: string;
-  /** The version of the sampling rule. `Version` can only be set when creating a new sampling rule. */
+  /**
+   * The version of the sampling rule. `Version` can only be set when creating a new sampling rule.
+   *
+   * Range: at least 1.
+   */
   version?: number;
-  /** Matches the `origin` that the service uses to identify its type in segments. */
+  /**
+   * Matches the `origin` that the service uses to identify its type in segments.
+   *
+   * Length: at most 64.
+   */
   serviceType: string;
-  /** The name of the sampling rule. Specify a rule by either name or ARN, but not both. */
+  /**
+   * The name of the sampling rule. Specify a rule by either name or ARN, but not both.
+   *
+   * Length: 1–32.
+   */
   ruleName?: string;
   samplingRateBoost?: SamplingRuleSamplingRateBoost;
 }
 
 /** @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-xray-samplingrule-samplingrateboost.html | CloudFormation: SamplingRateBoost} */
 export interface SamplingRuleSamplingRateBoost {
-  /** The maximum sampling rate X-Ray will apply when it detects anomalies. X-Ray determines the appropriate rate between your baseline and the maximum, depending on anomaly activity. */
+  /**
+   * The maximum sampling rate X-Ray will apply when it detects anomalies. X-Ray determines the appropriate rate between your baseline and the maximum, depending on anomaly activity.
+   *
+   * Range: 0–1.
+   */
   maxRate: number;
-  /** Time window (in minutes) in which only one sampling rate boost can be triggered. After a boost occurs, no further boosts are allowed until the next window. */
+  /**
+   * Time window (in minutes) in which only one sampling rate boost can be triggered. After a boost occurs, no further boosts are allowed until the next window.
+   *
+   * Range: at least 1.
+   */
   cooldownWindowMinutes: number;
 }
 
@@ -178,27 +250,67 @@ export interface SamplingRuleSamplingRuleRecord {
 export interface SamplingRuleSamplingRuleUpdate {
   /** Matches attributes derived from the request. */
   attributes?: Record<string, string>;
-  /** The percentage of matching requests to instrument, after the reservoir is exhausted. */
+  /**
+   * The percentage of matching requests to instrument, after the reservoir is exhausted.
+   *
+   * Range: 0–1.
+   */
   fixedRate?: number;
-  /** Matches the hostname from a request URL. */
+  /**
+   * Matches the hostname from a request URL.
+   *
+   * Length: at most 64.
+   */
   host?: string;
-  /** Matches the HTTP method from a request URL. */
+  /**
+   * Matches the HTTP method from a request URL.
+   *
+   * Length: at most 10.
+   */
   httpMethod?: string;
-  /** The priority of the sampling rule. */
+  /**
+   * The priority of the sampling rule.
+   *
+   * Range: 1–9999.
+   */
   priority?: number;
-  /** A fixed number of matching requests to instrument per second, prior to applying the fixed rate. The reservoir is not used directly by services, but applies to all services using the rule collectively. */
+  /**
+   * A fixed number of matching requests to instrument per second, prior to applying the fixed rate. The reservoir is not used directly by services, but applies to all services using the rule collectively.
+   *
+   * Range: at least 0.
+   */
   reservoirSize?: number;
-  /** Matches the ARN of the AWS resource on which the service runs. */
+  /**
+   * Matches the ARN of the AWS resource on which the service runs.
+   *
+   * Length: at most 500.
+   */
   resourceARN?: string;
   /** The ARN of the sampling rule. Specify a rule by either name or ARN, but not both. */
   ruleARN?: string;
-  /** The ARN of the sampling rule. Specify a rule by either name or ARN, but not both. */
+  /**
+   * The ARN of the sampling rule. Specify a rule by either name or ARN, but not both.
+   *
+   * Length: 1–32.
+   */
   ruleName?: string;
-  /** Matches the name that the service uses to identify itself in segments. */
+  /**
+   * Matches the name that the service uses to identify itself in segments.
+   *
+   * Length: at most 64.
+   */
   serviceName?: string;
-  /** Matches the origin that the service uses to identify its type in segments. */
+  /**
+   * Matches the origin that the service uses to identify its type in segments.
+   *
+   * Length: at most 64.
+   */
   serviceType?: string;
-  /** Matches the path from a request URL. */
+  /**
+   * Matches the path from a request URL.
+   *
+   * Length: at most 128.
+   */
   urlPath?: string;
   samplingRateBoost?: SamplingRuleSamplingRateBoost;
 }
@@ -214,7 +326,11 @@ export type TransactionSearchConfig = InstanceType<typeof TransactionSearchConfi
 
 /** Inputs of {@link TransactionSearchConfig}. */
 export interface TransactionSearchConfigArgs {
-  /** Determines the percentage of traces indexed from CloudWatch Logs to X-Ray */
+  /**
+   * Determines the percentage of traces indexed from CloudWatch Logs to X-Ray
+   *
+   * Range: 0–100.
+   */
   indexingPercentage?: number;
 }
 
